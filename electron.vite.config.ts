@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        // index: the Electron shell; host: the same services served on loopback without Electron.
+        input: {
+          index: resolve(root, 'src-main/index.ts'),
+          host: resolve(root, 'src-main/host/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { preload: resolve(root, 'src-main/preload.ts') },
+        // A sandboxed preload must be a single CommonJS file.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src-renderer'),
+    plugins: [svelte()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: { input: resolve(root, 'src-renderer/index.html') },
+    },
+  },
+});
