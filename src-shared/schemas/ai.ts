@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { int, num, opt, str } from './common';
+
+/**
+ * AI family answers (§2.5, §4.1, DESIGN.md §2). A list the answer is made of (entities,
+ * Results, answer) is required: a missing list is a broken answer, not an empty one.
+ */
+
+/** Model entry: every field required (metadata and depreciatedDate may be null). */
+export const ModelEntrySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    typeModality: z.string(),
+    flgFunction: z.boolean(),
+    providerName: z.string(),
+    metadata: z.unknown(),
+    depreciatedDate: z.unknown(),
+    active: z.boolean(),
+  })
+  .loose();
+
+export const ModelsAnswerSchema = z.object({ Results: z.array(ModelEntrySchema) }).loose();
+
+/** Answer item of the semantic search: text and score required, closest first. */
+export const AnswerItemSchema = z.object({ text: z.string(), score: z.number() }).loose();
+export const QuestionsAnswerSchema = z.object({ answer: z.array(AnswerItemSchema) }).loose();
+
+export const NerEntitySchema = z
+  .object({ text: z.string(), label: z.string(), start: int(), end: int(), score: num() })
+  .loose();
+export const NerAnswerSchema = z.object({ entities: z.array(NerEntitySchema) }).loose();
+
+export const NlpAnswerSchema = z
+  .object({ message: str(), tool_calls: z.unknown(), used_tokens: num() })
+  .loose();
+
+/** Knowledge-base upload: `{message}` saying indexing has started. */
+export const UploadAnswerSchema = z.object({ message: str() }).loose();
+
+export const SttSegmentSchema = z
+  .object({ start: num(), end: num(), text: str(), confidence: num() })
+  .loose();
+export const SttAnswerSchema = z
+  .object({ text: z.string(), language: str(), segments: opt(z.array(SttSegmentSchema)) })
+  .loose();
+
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+export type ModelsAnswer = z.infer<typeof ModelsAnswerSchema>;
+export type AnswerItem = z.infer<typeof AnswerItemSchema>;
+export type QuestionsAnswer = z.infer<typeof QuestionsAnswerSchema>;
+export type NerEntity = z.infer<typeof NerEntitySchema>;
+export type NerAnswer = z.infer<typeof NerAnswerSchema>;
+export type NlpAnswer = z.infer<typeof NlpAnswerSchema>;
+export type UploadAnswer = z.infer<typeof UploadAnswerSchema>;
+export type SttSegment = z.infer<typeof SttSegmentSchema>;
+export type SttAnswer = z.infer<typeof SttAnswerSchema>;

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { anyValue, audit, bool, created, dateTime, int, num, opt, str } from './common';
+import { GroupConfigurationSchema } from './group';
+import { AgentSchema, UserSchema } from './people';
+import { SessionRefSchema } from './session';
+
+/**
+ * Attendance resources of §2.9 (field names only in the interface): ids and counters are
+ * integers, names strings, flags booleans; a field whose type cannot be told stays unknown.
+ */
+
+export const AttributeSchema = z.object({ active: bool(), description: str(), id: int(), ...audit }).loose();
+
+export const UserAttributeSchema = z
+  .object({ attribute: opt(AttributeSchema), id: int(), user: opt(UserSchema), value: str(), ...audit })
+  .loose();
+
+export const UserAttributeHistorySchema = z
+  .object({
+    userAttributesHistId: opt(z.object({ sessionId: int(), userAttributesId: int() }).loose()),
+    ...audit,
+  })
+  .loose();
+
+export const UserAgentSchema = z
+  .object({
+    agent: opt(AgentSchema),
+    associationId: opt(z.object({ userId: int(), agentId: int() }).loose()),
+    user: opt(UserSchema),
+    ...audit,
+  })
+  .loose();
+
+export const AttendanceTimeReportRowSchema = z
+  .object({
+    agentName: str(), attendanceTime: num(), channelName: str(),
+    closedAtProtocol: dateTime(), createdAtProtocol: dateTime(),
+    groupName: str(), id: int(), lastGroup: str(), lastStatus: str(), nextGroup: str(),
+    operationName: str(), protocol: str(), protocolDuration: num(), step: anyValue(),
+    waitingTime: num(),
+    ...audit,
+  })
+  .loose();
+
+export const PauseReasonSchema = z
+  .object({
+    active: bool(), controlPauseTime: anyValue(), id: int(), notifySupervisor: bool(),
+    pauseChat: bool(), pauseChatByVoice: bool(), pauseTime: num(), pauseVoice: bool(), value: str(),
+    ...audit,
+  })
+  .loose();
+
+export const MessageBundleGroupSchema = z
+  .object({
+    code: str(), description: str(), group: opt(GroupConfigurationSchema), id: int(),
+    locale: str(), text: str(), use: anyValue(),
+    ...audit,
+  })
+  .loose();
+
+export const HsmTemplateSchema = z
+  .object({
+    active: bool(), description: str(), elementName: str(), id: int(),
+    mediaParameterCount: int(), nameSpace: str(), parameterCount: int(), template: str(),
+    language: str(),
+    ...audit,
+  })
+  .loose();
+
+export const HsmTemplateGroupSchema = z
+  .object({
+    hsmTemplateGroupId: opt(z.object({ groupConfId: int(), hsmTemplateId: int() }).loose()),
+    hsmTemplate: opt(HsmTemplateSchema),
+  })
+  .loose();
+
+export const HolidayOperationSchema = z
+  .object({
+    holiday: anyValue(),
+    holidayOperationId: opt(z.object({ holidayId: int(), operationId: int() }).loose()),
+    operations: anyValue(),
+  })
+  .loose();
+
+export const WorkScheduleSchema = z
+  .object({
+    active: bool(), closeTime: str(), dayCode: int(), id: int(), name: str(), openTime: str(),
+    scheduleName: str(),
+    ...audit,
+  })
+  .loose();
+
+export const BotTagSchema = z
+  .object({ bot: anyValue(), id: int(), message: anyValue(), session: opt(SessionRefSchema), tag: str(), ...created })
+  .loose();
+
+export type Attribute = z.infer<typeof AttributeSchema>;
+export type UserAttribute = z.infer<typeof UserAttributeSchema>;
+export type UserAttributeHistory = z.infer<typeof UserAttributeHistorySchema>;
+export type UserAgent = z.infer<typeof UserAgentSchema>;
+export type AttendanceTimeReportRow = z.infer<typeof AttendanceTimeReportRowSchema>;
+export type PauseReason = z.infer<typeof PauseReasonSchema>;
+export type MessageBundleGroup = z.infer<typeof MessageBundleGroupSchema>;
+export type HsmTemplate = z.infer<typeof HsmTemplateSchema>;
+export type HsmTemplateGroup = z.infer<typeof HsmTemplateGroupSchema>;
+export type HolidayOperation = z.infer<typeof HolidayOperationSchema>;
+export type WorkSchedule = z.infer<typeof WorkScheduleSchema>;
+export type BotTag = z.infer<typeof BotTagSchema>;

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { anyValue, audit, bool, created, dateTime, externalId, int, num, opt, str } from './common';
+import { ClassificationNodeSchema, GroupConfigurationSchema } from './group';
+import { AgentSchema } from './people';
+import { SessionRefSchema } from './session';
+
+/** Bots, calls, chat widgets, classification services, cognition and direct messages (§2.9). */
+
+export const BotSchema = z
+  .object({
+    active: bool(),
+    agent: opt(AgentSchema),
+    botTree: opt(z.object({ id: int(), version: anyValue() }).loose()),
+    external: bool(),
+    id: int(),
+    survey: anyValue(),
+    ...audit,
+  })
+  .loose();
+
+export const BotAnswerSchema = z
+  .object({
+    answer: str(),
+    botQuestions: opt(z.object({ id: int(), seq: int() }).loose()),
+    id: int(),
+    session: opt(SessionRefSchema),
+  })
+  .loose();
+
+export const CallSchema = z
+  .object({
+    agentId: int(), attendanceTime: num(), callId: externalId(), callMode: str(), city: str(),
+    classified: bool(), comment: str(), externalId: externalId(), finishedAt: dateTime(),
+    finishedByAgent: bool(), groupConfId: int(), id: int(), ivrTime: num(), kind: str(),
+    liked: bool(), plataformCode: str(), provider: str(), ringingAt: dateTime(),
+    sessionId: int(), startedAt: dateTime(), startedByAgent: bool(), state: str(), status: str(),
+    tme: num(), userId: int(),
+    ...audit,
+  })
+  .loose();
+
+export const CallLogHistorySchema = z
+  .object({
+    callId: externalId(), callerId: externalId(), callerType: str(), eventDate: dateTime(),
+    eventType: str(), groupConfId: int(), id: int(), origCallId: externalId(), origin: str(),
+    ...audit,
+  })
+  .loose();
+
+export const ChatAnswerSchema = z
+  .object({ id: int(), optionAnswerId: int(), questionId: int(), sessionId: int(), value: str(), ...audit })
+  .loose();
+
+export const ChatWebConfigurationSchema = z
+  .object({
+    chatGroupConf: opt(GroupConfigurationSchema), configuration: anyValue(), cssScript: str(),
+    htmlScript: str(), id: int(), initialMessage: str(), jsScript: str(), token: str(),
+    ...audit,
+  })
+  .loose();
+
+export const ClassificationServiceSchema = z
+  .object({
+    agentId: int(), classificationTree: opt(ClassificationNodeSchema),
+    classificationTreeSession: anyValue(), commentClassification: str(), displayName: str(),
+    groupConfId: int(), id: int(), rootId: int(), sessionId: int(),
+    ...audit,
+  })
+  .loose();
+
+/** External AI connection; appKey and password are secrets the log must never print. */
+export const CognitionSchema = z
+  .object({
+    appId: str(), appKey: str(), endPoint: str(), id: int(), name: str(), password: str(),
+    type: str(), userName: str(), version: str(),
+    ...created,
+  })
+  .loose();
+
+export const DirectMessageSchema = z
+  .object({
+    additionalInfo: anyValue(), agentId: int(), broadcastListId: int(), callback: anyValue(),
+    campaignName: str(), channel: str(), description: str(), dispatchId: externalId(),
+    email: str(), generatedSession: anyValue(), groupConfId: int(), groupName: str(), id: int(),
+    message: str(), phoneNumber: str(), sendGroupConfId: int(), sendTimestamp: anyValue(),
+    senderUserId: int(), sentAt: dateTime(), sessionId: int(), status: str(), subject: str(),
+    user: anyValue(), userId: int(),
+    ...created,
+    updatedAt: dateTime(),
+  })
+  .loose();
+
+export type Bot = z.infer<typeof BotSchema>;
+export type BotAnswer = z.infer<typeof BotAnswerSchema>;
+export type Call = z.infer<typeof CallSchema>;
+export type CallLogHistory = z.infer<typeof CallLogHistorySchema>;
+export type ChatAnswer = z.infer<typeof ChatAnswerSchema>;
+export type ChatWebConfiguration = z.infer<typeof ChatWebConfigurationSchema>;
+export type ClassificationService = z.infer<typeof ClassificationServiceSchema>;
+export type Cognition = z.infer<typeof CognitionSchema>;
+export type DirectMessage = z.infer<typeof DirectMessageSchema>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks for lenient resource schemas: the interface leaves most types and required
+ * flags unstated, so a field is optional and nullable unless the interface marks it required,
+ * and every object keeps the fields we do not know about (`.loose()`).
+ */
+export const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+/** ids and counters (int64 / int32 in the interface). */
+export const int = () => opt(z.number().int());
+/** doubles and durations whose unit the interface does not give. */
+export const num = () => opt(z.number());
+export const str = () => opt(z.string());
+export const bool = () => opt(z.boolean());
+/** ISO 8601 date-times stay strings: parsing them is the caller's choice. */
+export const dateTime = () => opt(z.string());
+/** A field whose type the interface does not show at all. */
+export const anyValue = () => z.unknown();
+
+/** The four audit fields (interface §2.9, "audit"). */
+export const audit = {
+  createdAt: dateTime(),
+  createdBy: str(),
+  updatedAt: dateTime(),
+  updatedBy: str(),
+};
+
+/** Only the creation half of the audit fields (session comment, bot tag, cognition, message). */
+export const created = {
+  createdAt: dateTime(),
+  createdBy: str(),
+};
+
+/** An identifier from another system (call ids, dispatch ids): a string or an integer. */
+export const externalId = () => opt(z.union([z.string(), z.number().int()]));

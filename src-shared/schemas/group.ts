@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { audit, bool, int, opt, str } from './common';
+import { OperationSchema, UserSchema } from './people';
+
+/**
+ * Classification node (§2.8), recursive through `children`. v2 turned children from strings
+ * into objects and removed `parent` (§9.9); both shapes of a child are accepted.
+ */
+export interface ClassificationNode {
+  [field: string]: unknown;
+  active?: boolean | null;
+  children?: Array<ClassificationNode | string> | null;
+  parent?: ClassificationNode | null;
+  createdAt?: string | null;
+  createdBy?: string | null;
+  updatedAt?: string | null;
+  updatedBy?: string | null;
+  id?: number | null;
+  nodeId?: number | null;
+  value?: string | null;
+}
+
+export const ClassificationNodeSchema: z.ZodType<ClassificationNode> = z.lazy(() =>
+  z
+    .object({
+      active: bool(),
+      children: opt(z.array(z.union([ClassificationNodeSchema, z.string()]))),
+      parent: opt(ClassificationNodeSchema),
+      id: int(),
+      nodeId: int(),
+      value: str(),
+      ...audit,
+    })
+    .loose(),
+);
+
+export const ChannelRefSchema = z.object({ id: int(), name: str() }).loose();
+
+/** Attendance group configuration (§2.6). `timeUnit` stays a free string. */
+export const GroupConfigurationSchema = z
+  .object({
+    acceptedMedias: str(),
+    active: bool(),
+    agentExpireSession: bool(),
+    agentReplyMaxDelay: int(),
+    broker: str(),
+    businessUnit: str(),
+    channels: opt(z.array(ChannelRefSchema)),
+    classificationTree: opt(ClassificationNodeSchema),
+    configInactivity: bool(),
+    configInactivityTime: int(),
+    defaultAgent: opt(UserSchema),
+    emailActiveShipping: bool(),
+    finalAgent: opt(UserSchema),
+    gatewayQueue: str(),
+    id: int(),
+    inactivityAction: str(),
+    inactivityAgent: opt(UserSchema),
+    inactivityGroup: int(),
+    pushShipping: bool(),
+    interactQueueDelay: int(),
+    limitTimeWaitingForInteract: int(),
+    mandatoryClassificationTree: bool(),
+    mandatoryFinalAgent: bool(),
+    name: str(),
+    offlineAttendance: bool(),
+    onlyBot: bool(),
+    onlyReceptive: bool(),
+    operation: opt(OperationSchema),
+    pausedTransfer: bool(),
+    pending: bool(),
+    queueControl: str(),
+    queueScheduleStrategy: bool(),
+    redirectAttendanceAgentDisconnect: bool(),
+    scheduleActiveSendTime: int(),
+    scheduleName: str(),
+    skipQueue: bool(),
+    sla: int(),
+    smsActiveShipping: bool(),
+    survey: int(),
+    messengerActiveShipping: bool(),
+    timeMaxAttendance: int(),
+    timePending: int(),
+    timeUnit: str(),
+    uraActiveShipping: bool(),
+    visible: bool(),
+    voiceActiveShipping: bool(),
+    warningRatio: int(),
+    smsPartnerFlag: bool(),
+    chatAppActiveShipping: bool(),
+    chatAppPartner: bool(),
+    chatAppPartnerInactivity: int(),
+    ...audit,
+  })
+  .loose();
+
+export type ChannelRef = z.infer<typeof ChannelRefSchema>;
+export type GroupConfiguration = z.infer<typeof GroupConfigurationSchema>;

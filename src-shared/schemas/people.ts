@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { audit, bool, dateTime, int, opt, str } from './common';
+
+/** Company group (§2.8): the one nested object with a required field. */
+export const GroupCompanySchema = z
+  .object({ active: bool(), companyName: z.string(), id: int(), ...audit })
+  .loose();
+
+export const CompanySchema = z
+  .object({
+    active: bool(),
+    address: str(), cep: str(), city: str(), cnpj: str(), companyName: str(), complement: str(),
+    country: str(), defaultLocale: str(), email: str(), nameContact: str(), neighborhood: str(),
+    number: str(), phoneContact: str(), sgemnet: str(), site: str(), sku: str(), state: str(),
+    stateRegistration: str(), tradeName: str(),
+    contractSignature: int(), id: int(), timeHistory: int(),
+    dateEndPilot: dateTime(),
+    groupCompany: opt(GroupCompanySchema),
+    ...audit,
+  })
+  .loose();
+
+export const OperationSchema = z
+  .object({
+    company: opt(CompanySchema),
+    country: str(),
+    customerPortfolio: bool(),
+    defaultLocale: str(),
+    id: int(),
+    operationName: str(),
+    operationStatus: bool(),
+    verifyHoliday: str(),
+    ...audit,
+  })
+  .loose();
+
+export const ProfileSchema = z
+  .object({ id: int(), name: str(), typeUser: str(), visible: bool(), ...audit })
+  .loose();
+
+/** Agent (§2.8). `extensionAttendance` became a string in v2 (§9.10); `user` is an untyped object. */
+export const AgentSchema = z
+  .object({
+    agentAllHistory: bool(), agentAllHistoryOperation: bool(), agentAttendSimple: bool(),
+    agentViewPhone: bool(), audioOn: bool(), pauseOnReceiveCall: bool(), superAgent: bool(),
+    virtualAgent: bool(),
+    agentToken: str(), attendanceServiceChannel: str(), department: str(),
+    extensionAttendance: str(), loginAttendance: str(), passwordAttendance: str(),
+    socialToken: str(), status: str(),
+    id: int(), maxChatChannels: int(),
+    user: opt(z.object({}).loose()),
+    ...audit,
+  })
+  .loose();
+
+export const UserSchema = z
+  .object({
+    accessKey: str(),
+    active: bool(),
+    agent: opt(AgentSchema),
+    birthDate: dateTime(), firstLogin: dateTime(), lastLogin: dateTime(),
+    company: opt(CompanySchema),
+    country: str(), cpf: str(), defaultLocale: str(), displayName: str(), email: str(),
+    externalCode: str(), name: str(), operation: str(), originUser: str(), phone: str(),
+    typeUser: str(), userName: str(), password: str(),
+    createdFromSurvey: bool(), firstAccess: bool(), formal: bool(), tm2: bool(), usingMFA: bool(),
+    visible: bool(),
+    id: int(), priority: int(), ticketUserId: int(),
+    profile: opt(ProfileSchema),
+    ...audit,
+  })
+  .loose();
+
+export type GroupCompany = z.infer<typeof GroupCompanySchema>;
+export type Company = z.infer<typeof CompanySchema>;
+export type Operation = z.infer<typeof OperationSchema>;
+export type Profile = z.infer<typeof ProfileSchema>;
+export type Agent = z.infer<typeof AgentSchema>;
+export type User = z.infer<typeof UserSchema>;
