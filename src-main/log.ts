@@ -1,0 +1,133 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { maskDocuments } from '../src-shared/redact';
+
+/**
+ * A small structured logger: one JSON object per line. Everything written passes through the
+ * redactor first, so a secret or a CPF that slips into a message or a field never reaches disk.
+ */
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** Remembers a secret so that it is masked wherever it would appear. */
+  registerSecret?(secret: string): void;
+}
+
+export interface LogSink {
+  write(line: string): unknown;
+}
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Where lines go; defaults to stderr. Ignored when `file` is given. */
+  stream?: LogSink;
+  /** Appends to this file (created with its folder). */
+  file?: string;
+  /** Fields added to every line (e.g. `{ scope: 'service' }`). */
+  bindings?: LogFields;
+  now?: () => Date;
+}
+
+export interface RootLogger extends Logger {
+  registerSecret(secret: string): void;
+  child(bindings: LogFields): Logger;
+  close(): Promise<void>;
+}
+
+const REDACTED = '[redacted]';
+/** Field names whose values are credentials whatever they hold. */
+const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|token|access_?token|access_?key|secret_?key|password|passwordattendance|appkey|agenttoken|socialtoken|api_?key)$/i;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+\/=-]+/gi;
+/** Secrets shorter than this would mask ordinary words. */
+const MIN_SECRET_LENGTH = 6;
+const MAX_DEPTH = 6;
+
+export class Redactor {
+  private readonly secrets = new Set<string>();
+
+  register(secret: string): void {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return;
+    this.secrets.add(secret);
+    // The same secret as it appears inside a JSON string.
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) this.secrets.add(escaped);
+  }
+
+  /** Masks registered secrets, bearer credentials and CPF/CNPJ in a finished line. */
+  text(line: string): string {
+    let out = line;
+    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+    out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+    return maskDocuments(out);
+  }
+
+  /** Copies a value for logging, replacing credential fields and flattening errors. */
+  value(v: unknown, depth = 0): unknown {
+    if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : v;
+    if (v instanceof Error) return { name: v.name, message: v.message };
+    if (depth >= MAX_DEPTH) return '[deep]';
+    if (Array.isArray(v)) return v.slice(0, 50).map((x) => this.value(x, depth + 1));
+    if (v instanceof Uint8Array) return `[${v.byteLength} bytes]`;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = SECRET_KEYS.test(k) ? REDACTED : this.value(x, depth + 1);
+    return out;
+  }
+}
+
+export function createLogger(options: LoggerOptions = {}): RootLogger {
+  const redactor = new Redactor();
+  const threshold = LOG_LEVELS.indexOf(options.level ?? 'info');
+  const now = options.now ?? (() => new Date());
+  let sink: LogSink;
+  let closeSink: () => Promise<void> = async () => {};
+  if (options.file) {
+    mkdirSync(dirname(options.file), { recursive: true });
+    const stream = createWriteStream(options.file, { flags: 'a', mode: 0o600 });
+    sink = stream;
+    closeSink = () => new Promise((resolve) => stream.end(() => resolve()));
+  } else {
+    sink = options.stream ?? process.stderr;
+  }
+
+  const write = (level: LogLevel, bindings: LogFields, message: string, fields?: LogFields) => {
+    if (LOG_LEVELS.indexOf(level) < threshold) return;
+    const record = { t: now().toISOString(), level, msg: message, ...bindings, ...(fields ? (redactor.value(fields) as LogFields) : {}) };
+    let line: string;
+    try {
+      line = JSON.stringify(record);
+    } catch {
+      line = JSON.stringify({ t: record.t, level, msg: message, note: 'fields could not be serialised' });
+    }
+    try {
+      sink.write(`${redactor.text(line)}\n`);
+    } catch {
+      // A broken log must never break the caller.
+    }
+  };
+
+  const make = (bindings: LogFields): Logger => ({
+    debug: (m, f) => write('debug', bindings, m, f),
+    info: (m, f) => write('info', bindings, m, f),
+    warn: (m, f) => write('warn', bindings, m, f),
+    error: (m, f) => write('error', bindings, m, f),
+    registerSecret: (s) => redactor.register(s),
+  });
+
+  const base = make(redactor.value(options.bindings ?? {}) as LogFields);
+  return {
+    ...base,
+    registerSecret: (s: string) => redactor.register(s),
+    child: (bindings: LogFields) => make({ ...(redactor.value(options.bindings ?? {}) as LogFields), ...(redactor.value(bindings) as LogFields) }),
+    close: () => closeSink(),
+  };
+}
+
+/** A logger that drops everything (tests, and callers that pass none). */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
