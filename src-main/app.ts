@@ -1,0 +1,192 @@
+import { join } from 'node:path';
+import type { AppState, QueueSnapshot, Workspace } from '../src-shared/bridge';
+import { AppError, isAppError } from '../src-shared/errors';
+import { WorkspaceSchema } from '../src-shared/bridge';
+import { EventHub, type HandlerTable } from './bridge/table';
+import { Vault } from './vault/vault';
+import type { KeyValueStore, SecretCipher } from './vault/types';
+import { createServiceClient, type ServiceClient } from './service';
+import { toQueueItem } from './queue';
+import type { Logger } from './log';
+import { startSandbox, type Sandbox } from '../src-sandbox/index';
+
+/** What a platform (Electron, or the plain-Node host) hands the composition root. */
+export interface PlatformAdapters {
+  profileDir: string;
+  cipher: SecretCipher;
+  openStore(name: string): KeyValueStore;
+  locale: string;
+  log: Logger;
+  /** Registers a secret with the log redactor so it can never be written in clear. */
+  registerSecret(secret: string): void;
+}
+
+export interface ConsoleApp {
+  handlers: HandlerTable;
+  events: EventHub;
+  start(): Promise<void>;
+  close(): Promise<void>;
+  /** For tests and the host banner: the demo stand-in, when it runs. */
+  readonly sandbox: Sandbox | null;
+}
+
+interface Session {
+  workspace: Workspace;
+  baseUrl: string;
+  client: ServiceClient;
+  user: { userName: string; name: string } | null;
+}
+
+const QUEUE_CAP = 100_000;
+
+/**
+ * The one composition root: builds every main-process service from the platform's adapters and
+ * returns the bridge's handler table. Electron and the web host differ only in what they pass in.
+ */
+export function createApp(p: PlatformAdapters): ConsoleApp {
+  const settings = p.openStore('settings');
+  const vault = new Vault(p.cipher, p.openStore('vault'));
+  const events = new EventHub();
+  let sandbox: Sandbox | null = null;
+  let current: Session | null = null;
+
+  const storedWorkspace = (): Workspace | null => {
+    const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
+    return parsed.success ? parsed.data : null;
+  };
+
+  const state = (): AppState => ({
+    workspace: current?.workspace ?? storedWorkspace(),
+    baseUrl: current?.baseUrl ?? null,
+    signedIn: current !== null && !vault.tokenRefused,
+    tokenRefused: vault.tokenRefused,
+    vault: { state: vault.state, detail: vault.detail },
+    user: current?.user ?? null,
+    locale: p.locale,
+  });
+  const pushState = () => events.emit('app:state', state());
+
+  const makeClient = (baseUrl: string, getToken: () => Promise<string | null>) =>
+    createServiceClient({
+      baseUrl,
+      getToken,
+      log: p.log,
+      onUnauthorized: () => {
+        vault.markRefused();
+        pushState();
+      },
+    });
+
+  /** A cheap call that any role may make: proves the address answers and the token is taken. */
+  async function checkAccess(client: ServiceClient): Promise<void> {
+    await client.resource('userSession').list({ conditions: [], sort: false, page: 0, size: 1 });
+  }
+
+  async function ensureSandbox(): Promise<Sandbox> {
+    if (!sandbox) {
+      sandbox = await startSandbox({ port: 0, dataDir: join(p.profileDir, 'demo-workspace'), simulator: true });
+      p.log.info('demo workspace started', { baseUrl: sandbox.baseUrl });
+    }
+    return sandbox;
+  }
+
+  async function openDemo(): Promise<AppState> {
+    const sb = await ensureSandbox();
+    const token = sb.tokens.agent;
+    p.registerSecret(token);
+    // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
+    vault.put('token', token, { persist: false });
+    await replaceSession({ kind: 'demo' }, sb.baseUrl, { userName: sb.demoAgent.userName, name: sb.demoAgent.name });
+    return state();
+  }
+
+  async function replaceSession(workspace: Workspace, baseUrl: string, user: Session['user']): Promise<void> {
+    await current?.client.close();
+    current = { workspace, baseUrl, user, client: makeClient(baseUrl, async () => vault.get('token')) };
+    settings.set('workspace', workspace);
+    if (user) settings.set('user', user);
+    pushState();
+  }
+
+  async function connect(input: { baseUrl: string; token: string; userName?: string | undefined; allowWeakStorage: boolean }): Promise<AppState> {
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    p.registerSecret(input.token);
+    const probe = makeClient(baseUrl, async () => input.token);
+    try {
+      await checkAccess(probe);
+    } catch (e) {
+      if (isAppError(e) && e.kind === 'Unauthorized') {
+        throw new AppError({ kind: 'Unauthorized', status: 401, message: 'The service refused this token (401). Check it and try again.' });
+      }
+      if (isAppError(e) && (e.kind === 'Unavailable' || e.kind === 'Timeout')) {
+        throw new AppError({ kind: e.kind, message: `Could not reach ${baseUrl}. Check the address and your connection.` });
+      }
+      throw e;
+    } finally {
+      await probe.close();
+    }
+    vault.put('token', input.token, { allowWeak: input.allowWeakStorage });
+    const userName = input.userName?.trim();
+    await replaceSession({ kind: 'remote', baseUrl }, baseUrl, userName ? { userName, name: userName } : null);
+    return state();
+  }
+
+  async function signOut(): Promise<AppState> {
+    await current?.client.close();
+    current = null;
+    vault.wipe();
+    settings.delete('workspace');
+    settings.delete('user');
+    pushState();
+    return state();
+  }
+
+  async function queueSnapshot(): Promise<QueueSnapshot> {
+    if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+    const records = await current.client.resource('userSession').pageAll(
+      { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
+      { cap: QUEUE_CAP },
+    );
+    const items = [];
+    for (const r of records) {
+      const item = toQueueItem(r as Record<string, unknown>);
+      if (item) items.push(item);
+    }
+    return { items, fetchedAt: new Date().toISOString(), me: current.user?.userName ?? null };
+  }
+
+  const handlers: HandlerTable = {
+    'app:state': async () => state(),
+    'workspace:openDemo': openDemo,
+    'workspace:connect': connect,
+    'workspace:signOut': signOut,
+    'queue:snapshot': queueSnapshot,
+  };
+
+  return {
+    handlers,
+    events,
+    get sandbox() {
+      return sandbox;
+    },
+    async start() {
+      // The choice is remembered: the next start goes straight to the queue.
+      const ws = storedWorkspace();
+      if (ws?.kind === 'demo') {
+        await openDemo();
+      } else if (ws?.kind === 'remote' && vault.has('token')) {
+        const token = vault.get('token');
+        if (token) p.registerSecret(token);
+        const stored = settings.get('user') as { userName?: unknown; name?: unknown } | undefined;
+        const user = typeof stored?.userName === 'string' ? { userName: stored.userName, name: String(stored.name ?? stored.userName) } : null;
+        await replaceSession(ws, ws.baseUrl, user);
+      }
+    },
+    async close() {
+      await current?.client.close();
+      current = null;
+      await sandbox?.close();
+      sandbox = null;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../../src-shared/bridge';
+import { dispatch, type EventHub, type HandlerTable, type BridgeLog } from '../bridge/table';
+import { checkHostRequest, SECRET_COOKIE } from './request-check';
+import { loadStaticFiles } from './static-files';
+import { CONTENT_SECURITY_POLICY } from './csp';
+
+export interface WebTransportOptions {
+  handlers: HandlerTable;
+  events: EventHub;
+  rendererDir: string;
+  port?: number;
+  log?: BridgeLog;
+}
+
+export interface WebTransport {
+  /** The address to open: carries the per-launch secret once. */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BRIDGE_BODY = 1024 * 1024;
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * The bridge's web transport: serves the renderer and the same handler table as Electron IPC, on
+ * 127.0.0.1 only, behind the per-launch secret. Events go out as server-sent events.
+ */
+export async function startWebTransport(o: WebTransportOptions): Promise<WebTransport> {
+  const secret = randomBytes(24).toString('base64url');
+  const files = loadStaticFiles(o.rendererDir);
+  let port = 0;
+  const streams = new Set<ServerResponse>();
+
+  const unsubscribe = o.events.subscribe((name, payload) => {
+    const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const res of streams) res.write(frame);
+  });
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const verdict = checkHostRequest(
+      {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        remoteAddress: req.socket.remoteAddress,
+        host: req.headers.host,
+        origin: req.headers.origin,
+        cookie: req.headers.cookie,
+      },
+      { secret, port },
+    );
+    if (!verdict.ok) {
+      o.log?.warn('host refused a request', { path: url.pathname, reason: verdict.reason });
+      res.writeHead(verdict.status, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(verdict.status === 403 ? 'Forbidden: open the address the console printed at launch.' : 'Refused.');
+      return;
+    }
+    if ('redirectWithCookie' in verdict) {
+      res.writeHead(303, {
+        'Set-Cookie': `${SECRET_COOKIE}=${verdict.redirectWithCookie}; HttpOnly; SameSite=Strict; Path=/`,
+        Location: '/',
+        'Cache-Control': 'no-store',
+      });
+      res.end();
+      return;
+    }
+
+    if (req.method === 'POST' && url.pathname.startsWith(WEB_BRIDGE_PATH)) {
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+        json(res, 415, { error: { kind: 'Invalid', message: 'Bridge calls are JSON.' } });
+        return;
+      }
+      const body = await readBody(req, MAX_BRIDGE_BODY).catch(() => null);
+      if (!body) {
+        json(res, 413, { error: { kind: 'Invalid', message: 'Bridge call too large.' } });
+        return;
+      }
+      let input: unknown;
+      try {
+        input = body.length ? JSON.parse(body.toString('utf8')) : {};
+      } catch {
+        json(res, 400, { error: { kind: 'Invalid', message: 'Bridge call is not valid JSON.' } });
+        return;
+      }
+      const channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
+      json(res, 200, await dispatch(o.handlers, channel, input, o.log));
+      return;
+    }
+
+    if (req.method === 'GET' && url.pathname === WEB_EVENTS_PATH) {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      res.write(': connected\n\n');
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+
+    if (req.method === 'GET') {
+      const file = files.get(url.pathname === '/' ? '/index.html' : url.pathname);
+      if (file) {
+        res.writeHead(200, {
+          ...SECURITY_HEADERS,
+          'Content-Type': file.type,
+          'Cache-Control': url.pathname.startsWith('/assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
+        });
+        res.end(file.body);
+        return;
+      }
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Not found.');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?k=${secret}`,
+    origin,
+    port,
+    async close() {
+      unsubscribe();
+      for (const res of streams) res.end();
+      streams.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Electron glue only: lifecycle, the hardened window, the custom protocol, the permission
+// policy. Every service comes from app.ts; this file hands it Electron's adapters.
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import ElectronStore from 'electron-store';
+import { join } from 'node:path';
+import { createApp } from './app';
+import { registerIpcBridge } from './bridge/electron';
+import { createSafeStorageCipher } from './vault/electron-cipher';
+import { decidePermission, isAppNavigation, isSafeExternalUrl } from './shell-policy';
+import { CONTENT_SECURITY_POLICY } from './host/csp';
+import { loadStaticFiles } from './host/static-files';
+import { APP_ORIGIN, APP_SCHEME } from '../src-shared/ipc';
+import { createLogger } from './log';
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let window: BrowserWindow | null = null;
+  const grantedPermissions = new Set<string>(); // voice adds 'media' once the user turns it on
+
+  app.on('second-instance', () => {
+    if (window) {
+      if (window.isMinimized()) window.restore();
+      window.focus();
+    }
+  });
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isAppNavigation(url, APP_ORIGIN)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isAppNavigation(url, APP_ORIGIN)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+  });
+
+  void app.whenReady().then(async () => {
+    const profileDir = app.getPath('userData');
+    const log = createLogger({ file: join(profileDir, 'logs', 'console.log') });
+    const rendererDir = join(import.meta.dirname, '../renderer');
+    const files = loadStaticFiles(rendererDir);
+
+    protocol.handle(APP_SCHEME, (request) => {
+      const url = new URL(request.url);
+      const file = url.host === 'console' ? files.get(url.pathname === '/' ? '/index.html' : url.pathname) : undefined;
+      if (!file) return new Response('Not found', { status: 404 });
+      return new Response(file.body, {
+        headers: { 'Content-Type': file.type, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
+      });
+    });
+
+    session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => {
+      callback(decidePermission(permission, contents.getURL(), APP_ORIGIN, grantedPermissions));
+    });
+    session.defaultSession.setPermissionCheckHandler((contents, permission) =>
+      decidePermission(permission, contents?.getURL() ?? '', APP_ORIGIN, grantedPermissions),
+    );
+    // Nothing outside the app's own protocol and devtools may load in the window.
+    session.defaultSession.webRequest.onBeforeRequest((details, callback) => {
+      const ok = details.url.startsWith(`${APP_ORIGIN}/`) || details.url.startsWith('devtools://');
+      callback({ cancel: !ok });
+    });
+
+    const consoleApp = createApp({
+      profileDir,
+      cipher: createSafeStorageCipher(safeStorage, process.platform),
+      openStore: (name) => {
+        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: profileDir });
+        return { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k) };
+      },
+      locale: app.getLocale(),
+      log,
+      registerSecret: (s) => log.registerSecret(s),
+    });
+
+    registerIpcBridge({
+      ipcMain,
+      handlers: consoleApp.handlers,
+      events: consoleApp.events,
+      appOrigin: APP_ORIGIN,
+      target: () => window?.webContents ?? null,
+      log,
+    });
+
+    await consoleApp.start().catch((e: unknown) => log.error('start failed', { error: String(e) }));
+
+    window = new BrowserWindow({
+      width: 1366,
+      height: 860,
+      minWidth: 1280,
+      minHeight: 720,
+      show: false,
+      title: 'Agent console',
+      webPreferences: {
+        preload: join(import.meta.dirname, '../preload/preload.cjs'),
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        webviewTag: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        spellcheck: true,
+      },
+    });
+    window.once('ready-to-show', () => window?.show());
+    window.on('closed', () => (window = null));
+    await window.loadURL(`${APP_ORIGIN}/index.html`);
+
+    app.on('window-all-closed', () => {
+      void consoleApp.close().finally(() => app.quit());
+    });
+  });
+}

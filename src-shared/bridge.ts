@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ErrorInfoSchema } from './errors';
+
+/**
+ * The bridge's channel map: the one contract between the renderer and the main process.
+ * Both transports (Electron IPC and the loopback web host) serve exactly these channels, and
+ * every input and output is checked against these schemas. Strict: we own these shapes.
+ */
+
+export const VAULT_STATES = ['encrypted', 'weak', 'unavailable'] as const;
+export const VaultStateSchema = z.enum(VAULT_STATES);
+export type VaultState = z.infer<typeof VaultStateSchema>;
+
+export const WorkspaceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('demo') }).strict(),
+  z.object({ kind: z.literal('remote'), baseUrl: z.string().url() }).strict(),
+]);
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+export const AppStateSchema = z
+  .object({
+    /** null until the user picked a workspace. */
+    workspace: WorkspaceSchema.nullable(),
+    /** The service address in use (the stand-in's for the demo workspace). */
+    baseUrl: z.string().nullable(),
+    signedIn: z.boolean(),
+    /** Set when the service refused the stored token: the console asks to sign in again. */
+    tokenRefused: z.boolean(),
+    vault: z.object({ state: VaultStateSchema, detail: z.string() }).strict(),
+    user: z.object({ userName: z.string(), name: z.string() }).strict().nullable(),
+    locale: z.string(),
+  })
+  .strict();
+export type AppState = z.infer<typeof AppStateSchema>;
+
+/** What the queue shows of a session: a small projection, so 100,000 of them stay light. */
+export const QueueItemSchema = z
+  .object({
+    id: z.number().int(),
+    status: z.string(),
+    pending: z.boolean(),
+    agentUserName: z.string().nullable(),
+    agentName: z.string().nullable(),
+    customerName: z.string(),
+    groupId: z.number().int().nullable(),
+    groupName: z.string().nullable(),
+    channel: z.string().nullable(),
+    createdAt: z.string().nullable(),
+    slaSeconds: z.number().nullable(),
+    protocol: z.string().nullable(),
+    ticketId: z.number().int().nullable(),
+  })
+  .strict();
+export type QueueItem = z.infer<typeof QueueItemSchema>;
+
+export const QueueSnapshotSchema = z
+  .object({ items: z.array(QueueItemSchema), fetchedAt: z.string(), me: z.string().nullable() })
+  .strict();
+export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
+
+const NoInput = z.object({}).strict();
+
+export const channels = {
+  'app:state': { input: NoInput, output: AppStateSchema },
+  'workspace:openDemo': { input: NoInput, output: AppStateSchema },
+  'workspace:connect': {
+    input: z
+      .object({
+        baseUrl: z.string().url().max(2048),
+        token: z.string().min(1).max(8192),
+        /** The attendant's user name on the service: tells their own sessions apart. */
+        userName: z.string().max(200).optional(),
+        /** The user's consent to keep the token with weak protection (no OS keyring). */
+        allowWeakStorage: z.boolean().default(false),
+      })
+      .strict(),
+    output: AppStateSchema,
+  },
+  'workspace:signOut': { input: NoInput, output: AppStateSchema },
+  'queue:snapshot': { input: NoInput, output: QueueSnapshotSchema },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export type Channels = typeof channels;
+export type Channel = keyof Channels;
+export type ChannelInput<C extends Channel> = z.input<Channels[C]['input']>;
+export type ChannelOutput<C extends Channel> = z.infer<Channels[C]['output']>;
+export const CHANNEL_NAMES = Object.keys(channels) as Channel[];
+
+/** Events the main process pushes to the renderer. */
+export const events = {
+  'app:state': AppStateSchema,
+  'queue:snapshot': QueueSnapshotSchema,
+} as const satisfies Record<string, z.ZodType>;
+export type BridgeEvents = typeof events;
+export type BridgeEvent = keyof BridgeEvents;
+export type EventPayload<E extends BridgeEvent> = z.infer<BridgeEvents[E]>;
+
+/** What crosses the bridge: a result or an error value, never a stack. */
+export type Envelope<T> = { result: T } | { error: z.infer<typeof ErrorInfoSchema> };
+export const envelopeSchema = <T extends z.ZodType>(result: T) =>
+  z.union([z.object({ result }).strict(), z.object({ error: ErrorInfoSchema }).strict()]);
+
+export { IPC_INVOKE, IPC_EVENT, WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from './ipc';
