@@ -1,0 +1,108 @@
+import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/** Temporary files end with this; anything carrying it at start-up is an unfinished write. */
+export const TMP_SUFFIX = '.tmp';
+
+/**
+ * fsync of a directory makes a rename or a new name durable on POSIX file systems. Windows
+ * cannot open a directory for syncing, and NTFS journals the rename itself, so it is skipped.
+ */
+async function fsyncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Group commit for directory fsyncs: many renames that land while one fsync runs share the next
+ * one. A caller is resolved only by an fsync that began after its own rename, so nothing is
+ * acknowledged early.
+ */
+export class DirSyncer {
+  private running: Promise<void> | null = null;
+  private next: Promise<void> | null = null;
+  /** How many directory fsyncs actually ran (the bench reports it). */
+  fsyncs = 0;
+
+  constructor(readonly dir: string) {}
+
+  sync(): Promise<void> {
+    if (this.next) return this.next;
+    if (!this.running) return this.begin();
+    const after = this.running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.next = after.then(() => {
+      this.next = null;
+      return this.begin();
+    });
+    return this.next;
+  }
+
+  private begin(): Promise<void> {
+    this.fsyncs++;
+    const p = fsyncDir(this.dir).finally(() => {
+      if (this.running === p) this.running = null;
+    });
+    this.running = p;
+    return p;
+  }
+}
+
+/**
+ * Writes a file so that after a crash at any moment the name holds either the old content or the
+ * whole new content: temp file, fsync, rename over, fsync the directory.
+ */
+export async function writeFileDurable(syncer: DirSyncer, name: string, data: string): Promise<void> {
+  const target = path.join(syncer.dir, name);
+  const tmp = `${target}.${randomBytes(4).toString('hex')}${TMP_SUFFIX}`;
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(data, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, target);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await syncer.sync();
+}
+
+/** Removes a file; a missing file is not an error (a crash may already have removed it). */
+export async function removeFile(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
+export async function ensureDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Deletes leftovers of writes that never reached their rename: they were never acknowledged. */
+export async function removeStaleTemps(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.endsWith(TMP_SUFFIX)) await removeFile(path.join(dir, name));
+  }
+}
+
+/** Moves a file aside into `quarantineDir`, keeping its name and adding a time stamp. */
+export async function quarantineFile(file: string, quarantineDir: string, now: number): Promise<string> {
+  await ensureDir(quarantineDir);
+  const dest = path.join(quarantineDir, `${now}-${path.basename(file)}`);
+  await rename(file, dest);
+  return dest;
+}

@@ -1,0 +1,13 @@
+export { Outbox, type OutboxOptions, type Backoff } from './outbox';
+export { DraftStore, type DraftKind, type Draft, type DraftStoreOptions } from './drafts';
+export { withRef, refOf, splitRef } from './ref';
+export type {
+  CommentTransport,
+  Clock,
+  Connectivity,
+  NoteRecord,
+  NoteState,
+  OutboxEvent,
+  OutboxProblem,
+  OutboxStatus,
+} from './types';

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { ErrorInfoSchema, type ErrorInfo } from '../../src-shared/errors';
+import { REF_PATTERN } from './ref';
+
+/**
+ * pending: journaled, not yet sent (or known not to have been stored).
+ * sending: a request is on its way; on disk this state means "may have reached the service".
+ * outcome-unknown: sent, answer never came; read the session back before any resend.
+ * confirmed: the service stored it (kept in memory only; its journal entry is deleted).
+ * failed: the service refused it for good (its reason in `error`); waits for edit or discard.
+ */
+export const NOTE_STATES = ['pending', 'sending', 'outcome-unknown', 'confirmed', 'failed'] as const;
+export type NoteState = (typeof NOTE_STATES)[number];
+
+/** What the journal holds for one note. Strict: we own this shape (DESIGN.md §4). */
+export const JournalEntrySchema = z.strictObject({
+  v: z.literal(1),
+  id: z.string().regex(/^[0-9a-f-]{36}$/),
+  ref: z.string().regex(REF_PATTERN),
+  sessionId: z.number().int().positive(),
+  text: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  /** Only states worth surviving a restart; `sending` is read back as outcome-unknown. */
+  state: z.enum(['pending', 'sending', 'failed']),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  attempts: z.number().int().nonnegative(),
+  lastAttemptAt: z.number().optional(),
+  error: ErrorInfoSchema.optional(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/** What the outbox shows (bridge -> renderer). */
+export interface NoteRecord {
+  id: string;
+  ref: string;
+  sessionId: number;
+  text: string;
+  state: NoteState;
+  createdAt: number;
+  updatedAt: number;
+  attempts: number;
+  /** The service's id once confirmed. */
+  serviceId?: number;
+  /** failed: the service's reason; other states: the last problem met, for a tooltip. */
+  error?: ErrorInfo;
+}
+
+export type Connectivity = 'online' | 'offline' | 'paused';
+
+export interface OutboxProblem {
+  kind: 'quarantined';
+  file: string;
+  movedTo: string;
+  message: string;
+  at: number;
+}
+
+export interface OutboxStatus {
+  connectivity: Connectivity;
+  /** Why the outbox is paused (Unauthorized) or offline (the last network error). */
+  reason?: ErrorInfo;
+  /** Earliest time a retry or probe is scheduled, if one is waiting. */
+  nextAttemptAt?: number;
+  counts: Record<NoteState, number>;
+  problems: OutboxProblem[];
+}
+
+export type OutboxEvent =
+  | { type: 'note'; note: NoteRecord }
+  | { type: 'removed'; id: string; sessionId: number }
+  | { type: 'status'; status: OutboxStatus }
+  | { type: 'problem'; problem: OutboxProblem };
+
+/** The service operations the outbox needs; errors thrown are AppError (src-shared/errors.ts). */
+export interface CommentTransport {
+  save(c: { sessionId: number; comment: string }, signal: AbortSignal): Promise<{ id: number }>;
+  listForSession(sessionId: number, signal: AbortSignal): Promise<Array<{ id: number; comment: string }>>;
+  probe(signal: AbortSignal): Promise<void>;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    // A waiting retry must not keep a process alive on its own.
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
