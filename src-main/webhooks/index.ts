@@ -1,0 +1,7 @@
+export { startWebhookListener, newPathSecret } from './listener';
+export type { WebhookListener, WebhookListenerOptions, WebhookStats } from './listener';
+export { checkHead, checkRequest } from './check-request';
+export type { Verdict, RequestFacts, CheckContext } from './check-request';
+export { startTunnel, detectTunnels, buildTunnelCommand, parseCommandLine, findPublicUrl, findOnPath } from './tunnel';
+export type { TunnelCommand, TunnelOptions, TunnelProvider, TunnelRunner, TunnelState } from './tunnel';
+export type { ReceivedEvent, EventLogEntry, EventLogFilter, SignatureState, WebhookLogger } from './types';

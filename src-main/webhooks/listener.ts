@@ -1,0 +1,365 @@
+/**
+ * The loopback webhook listener. Plain Node (no Electron): the app passes in settings, a state
+ * directory and the consumer. It acknowledges an event as soon as the event is durable and
+ * hands events to `onEvent` one at a time, in order, from a bounded queue.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AppError } from '../../src-shared/errors';
+import { WEBHOOK_HEADERS, WebhookEventSchema } from '../../src-shared/webhook';
+import { checkHead, checkRequest, type HeadRules, type Rejection } from './check-request';
+import { WebhookState, type PendingEvent } from './state';
+import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
+
+export interface WebhookListenerOptions {
+  /** From settings; 0 picks a free port (tests). */
+  port: number;
+  /** The listener answers only on /hooks/<pathSecret>; anything else is 404. */
+  pathSecret: string;
+  /** When absent, unsigned events are accepted and marked so (`signatureMode` says 'off'). */
+  signingSecret?: string;
+  /** Default 1 MiB, enforced while the body streams in (413). */
+  maxBodyBytes?: number;
+  /** Accepted events waiting for `onEvent`; beyond it the answer is 503 with Retry-After. Default 1000. */
+  queueLimit?: number;
+  /** Seen-id window, event log and accepted-but-unprocessed events live here. */
+  stateDir: string;
+  /** Called in order, one at a time. A throw is logged and the event counts as processed. */
+  onEvent(e: ReceivedEvent): void | Promise<void>;
+  log?: WebhookLogger;
+  /** Milliseconds since the epoch, for tests. */
+  now?: () => number;
+  /** How long `close` waits for the event being processed. Default 5 s. */
+  closeTimeoutMs?: number;
+  /** Seen-id window bounds. Defaults: 10,000 ids, 24 hours. */
+  seenMaxIds?: number;
+  seenMaxAgeMs?: number;
+  /** Event log size. Default 500 entries. */
+  eventLogCapacity?: number;
+  /** Journal size that triggers a snapshot. Default 8 MiB. */
+  compactBytes?: number;
+}
+
+export interface WebhookStats {
+  /** New events acknowledged (durable) since start. */
+  accepted: number;
+  /** Repeats of an accepted id, acknowledged without a second `onEvent`. */
+  duplicates: number;
+  /** Requests refused (4xx, 5xx), including `busy`. */
+  rejected: number;
+  /** Refused with 503 because the queue was full. */
+  busy: number;
+  /** Accepted events not yet processed. */
+  queued: number;
+}
+
+export interface WebhookListener {
+  /** http://127.0.0.1:PORT/hooks/<pathSecret> */
+  readonly url: string;
+  readonly port: number;
+  /** /hooks/<pathSecret>: append to a tunnel's public URL to get the address for the service. */
+  readonly path: string;
+  /** 'off' means unsigned events are accepted: show a warning. */
+  readonly signatureMode: 'required' | 'off';
+  eventLog(filter?: EventLogFilter): EventLogEntry[];
+  stats(): WebhookStats;
+  /**
+   * Stops taking requests, lets the event being processed finish (up to closeTimeoutMs) and
+   * writes the state. Accepted events not yet processed stay on disk and replay on next start.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+const DEFAULT_QUEUE_LIMIT = 1000;
+const RETRY_AFTER_SECONDS = 2;
+const PATH_SECRET_RE = /^[A-Za-z0-9_-]{8,128}$/;
+
+const silent: WebhookLogger = { info() {}, warn() {}, error() {} };
+
+/** A fresh path secret for settings: 32 URL-safe characters. */
+export function newPathSecret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+const jsonBody = (o: object) => Buffer.from(JSON.stringify(o));
+const ACCEPTED = jsonBody({ status: 'accepted' });
+const DUPLICATE = jsonBody({ status: 'duplicate' });
+const BUSY = jsonBody({ status: 'busy', message: 'Too many events waiting; retry later.' });
+const FAILED = jsonBody({ status: 'error', message: 'The event could not be stored; retry later.' });
+
+function send(res: ServerResponse, status: number, body: Buffer, extra?: Record<string, string>): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length), ...extra });
+  res.end(body);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** Reads the body up to `max` bytes; past that it stops reading and reports 'too-large'. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        cleanup();
+        // Stop consuming: the socket stops being read once the small internal buffer fills.
+        req.pause();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onAbort = () => {
+      cleanup();
+      resolve('aborted');
+    };
+    const onClose = () => {
+      if (!req.complete) onAbort();
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onClose);
+  });
+}
+
+function toReceived(p: PendingEvent): ReceivedEvent {
+  const r: ReceivedEvent = { id: p.id, receivedAt: p.receivedAt, signature: p.signature, known: p.known, raw: p.raw };
+  let event = p.event;
+  if (!event) {
+    // Replayed from disk: parse again (the raw body is what was received).
+    try {
+      const parsed = WebhookEventSchema.safeParse(JSON.parse(p.raw));
+      if (parsed.success) event = parsed.data;
+    } catch {
+      event = undefined;
+    }
+  }
+  if (event) r.event = event;
+  return r;
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (e.code === 'EADDRINUSE') {
+        reject(new AppError({ kind: 'Unavailable', message: `Port ${port} is in use by another program; choose another in Settings.` }, { cause: e }));
+      } else if (e.code === 'EACCES') {
+        reject(new AppError({ kind: 'Unavailable', message: `Port ${port} needs administrator rights; choose a port above 1024 in Settings.` }, { cause: e }));
+      } else {
+        reject(new AppError({ kind: 'Unavailable', message: `The webhook listener could not start on port ${port} (${e.code ?? e.message}).` }, { cause: e }));
+      }
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    // Loopback only: the tunnel is the one way in from outside.
+    server.listen({ host: '127.0.0.1', port, exclusive: true });
+  });
+}
+
+export async function startWebhookListener(o: WebhookListenerOptions): Promise<WebhookListener> {
+  if (!PATH_SECRET_RE.test(o.pathSecret)) {
+    throw new AppError({ kind: 'Invalid', message: 'The webhook path secret must be 8 to 128 letters, digits, "-" or "_".' });
+  }
+  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) {
+    throw new AppError({ kind: 'Invalid', message: `Port ${o.port} is not a valid port; choose one from 1024 to 65535 in Settings.` });
+  }
+  const log = o.log ?? silent;
+  const now = o.now ?? Date.now;
+  const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const queueLimit = o.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+  const closeTimeoutMs = o.closeTimeoutMs ?? 5000;
+  const signingSecret = o.signingSecret || undefined;
+
+  const state = await WebhookState.open({
+    dir: o.stateDir,
+    now,
+    log,
+    seenMaxIds: o.seenMaxIds,
+    seenMaxAgeMs: o.seenMaxAgeMs,
+    logCapacity: o.eventLogCapacity,
+    compactBytes: o.compactBytes,
+  });
+
+  const counts = { accepted: 0, duplicates: 0, rejected: 0, busy: 0 };
+  const rules: HeadRules = { pathSecret: o.pathSecret, port: 0, maxBodyBytes };
+  let stopping = false;
+  let pumping = false;
+  let current: Promise<void> | null = null;
+
+  const pump = async (): Promise<void> => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      for (let p = state.firstPending(); p && !stopping; p = state.firstPending()) {
+        const ev = p;
+        current = (async () => {
+          try {
+            await o.onEvent(toReceived(ev));
+          } catch (e) {
+            // Events are hints (sync stays the source of truth): a failing consumer must not
+            // block the queue forever.
+            log.error('A webhook event handler failed; the event was skipped.', { id: ev.id, error: String(e) });
+          }
+        })();
+        await current;
+        current = null;
+        state.markDone(ev.id);
+      }
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const refuse = (res: ServerResponse, r: Rejection, close: boolean) => {
+    counts.rejected++;
+    log.warn('Refused a webhook request.', { status: r.status, reason: r.reason });
+    send(res, r.status, jsonBody({ status: 'rejected', reason: r.reason, message: r.message }), close ? { connection: 'close' } : undefined);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const receivedAt = now();
+    const head = {
+      method: req.method,
+      url: req.url,
+      host: req.headers.host,
+      contentType: req.headers['content-type'],
+      contentLength: req.headers['content-length'],
+    };
+    const early = checkHead(head, rules);
+    // Refused before reading: close the connection rather than read a body we do not want.
+    if (early.outcome === 'reject') return refuse(res, early, true);
+
+    const body = await readBody(req, maxBodyBytes);
+    if (body === 'aborted') return;
+    const verdict = checkRequest(
+      {
+        ...head,
+        body,
+        webhookId: header(req, WEBHOOK_HEADERS.id),
+        webhookTimestamp: header(req, WEBHOOK_HEADERS.timestamp),
+        webhookSignature: header(req, WEBHOOK_HEADERS.signature),
+      },
+      { ...rules, signingSecret, nowMs: receivedAt, isSeen: (id) => state.isSeen(id) },
+    );
+
+    if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
+    if (verdict.outcome === 'duplicate') {
+      try {
+        // Never acknowledge a repeat before the first copy is on disk.
+        await state.whenDurable(verdict.id);
+      } catch {
+        counts.rejected++;
+        return send(res, 500, FAILED);
+      }
+      counts.duplicates++;
+      return send(res, 200, DUPLICATE);
+    }
+    if (stopping) {
+      counts.rejected++;
+      counts.busy++;
+      return send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS), connection: 'close' });
+    }
+    if (state.queued >= queueLimit) {
+      counts.rejected++;
+      counts.busy++;
+      return send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
+    const pendingEvent: PendingEvent = {
+      id: verdict.id,
+      receivedAt,
+      signature: verdict.signature,
+      known: verdict.known,
+      raw: verdict.raw,
+    };
+    if (verdict.event) pendingEvent.event = verdict.event;
+    if (verdict.group !== undefined) pendingEvent.group = verdict.group;
+    if (verdict.type !== undefined) pendingEvent.type = verdict.type;
+    if (verdict.occurredAt !== undefined) pendingEvent.occurredAt = verdict.occurredAt;
+    try {
+      await state.commit(pendingEvent);
+    } catch {
+      counts.rejected++;
+      return send(res, 500, FAILED);
+    }
+    counts.accepted++;
+    send(res, 200, ACCEPTED);
+    void pump();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log.error('The webhook listener failed on a request.', { error: String(e) });
+      if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  try {
+    await listen(server, o.port);
+  } catch (e) {
+    await state.close();
+    throw e;
+  }
+  const address = server.address() as AddressInfo;
+  rules.port = address.port;
+  const path = `/hooks/${o.pathSecret}`;
+  const url = `http://127.0.0.1:${address.port}${path}`;
+  if (!signingSecret) log.warn('Webhook signing is off: unsigned events are accepted.', { port: address.port });
+  log.info('Webhook listener started.', { port: address.port, replaying: state.queued });
+  void pump();
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests in flight are waiting for a disk write; give them a moment, then cut.
+      const cut = setTimeout(() => server.closeAllConnections(), 2000);
+      await closed;
+      clearTimeout(cut);
+      if (current) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([current, new Promise<void>((resolve) => (timer = setTimeout(resolve, closeTimeoutMs)))]);
+        clearTimeout(timer);
+      }
+      await state.close();
+      log.info('Webhook listener stopped.', { unprocessed: state.queued });
+    })();
+    return closing;
+  };
+
+  return {
+    url,
+    port: address.port,
+    path,
+    signatureMode: signingSecret ? 'required' : 'off',
+    eventLog: (filter) => state.eventLog(filter),
+    stats: () => ({ ...counts, queued: state.queued }),
+    close,
+  };
+}

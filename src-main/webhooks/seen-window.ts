@@ -1,0 +1,37 @@
+/**
+ * The ids accepted recently, bounded by count and by age, oldest first. A Map keeps insertion
+ * order, so pruning only ever looks at the front.
+ */
+export class SeenWindow {
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    private readonly maxIds = 10_000,
+    private readonly maxAgeMs = 24 * 60 * 60 * 1000,
+  ) {}
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(id: string, receivedAt: number, nowMs: number): void {
+    this.ids.delete(id);
+    this.ids.set(id, receivedAt);
+    this.prune(nowMs);
+  }
+
+  prune(nowMs: number): void {
+    for (const [id, at] of this.ids) {
+      if (this.ids.size <= this.maxIds && nowMs - at <= this.maxAgeMs) break;
+      this.ids.delete(id);
+    }
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  entries(): Array<[string, number]> {
+    return [...this.ids];
+  }
+}

@@ -1,0 +1,387 @@
+/**
+ * The listener's durable state: the seen-id window, the event log and the accepted events not
+ * yet handed to `onEvent`.
+ *
+ * Layout in `dir`: `state.json` (a snapshot, replaced atomically) and `journal-<gen>.ndjson`
+ * (append-only, one line per accepted event or per processed marker). The snapshot names the
+ * first journal generation it does not cover, so a crash at any step of a compaction leaves an
+ * unambiguous pair to load.
+ *
+ * Guarantee: `commit` resolves only after the event's line is written and fdatasync'ed, and the
+ * id joins the seen window only then. Records are group-committed: every request that arrives
+ * while one write+sync is under way shares the next one, so the cost of a sync is spread over
+ * the concurrent senders. A duplicate of an id still being committed waits for that commit.
+ * Hence an acknowledged id is always on disk together with its event, and a crash can only
+ * replay an event (at least once), never forget one that was acknowledged.
+ */
+import { mkdir, open, readFile, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { WebhookEvent } from '../../src-shared/webhook';
+import { EventLog } from './event-log';
+import { SeenWindow } from './seen-window';
+import type { EventLogEntry, EventLogFilter, SignatureState, WebhookLogger } from './types';
+
+export interface AcceptedRecord {
+  id: string;
+  receivedAt: number;
+  signature: SignatureState;
+  known: boolean;
+  group?: string;
+  type?: string;
+  occurredAt?: string;
+  raw: string;
+}
+
+/** In memory only: the parsed envelope rides along so it is not parsed twice. */
+export interface PendingEvent extends AcceptedRecord {
+  event?: WebhookEvent;
+}
+
+const AcceptedSchema = z.object({
+  id: z.string().min(1),
+  receivedAt: z.number(),
+  signature: z.enum(['valid', 'unsigned']),
+  known: z.boolean(),
+  group: z.string().optional(),
+  type: z.string().optional(),
+  occurredAt: z.string().optional(),
+  raw: z.string(),
+});
+const JournalLineSchema = z.discriminatedUnion('k', [
+  AcceptedSchema.extend({ k: z.literal('a') }),
+  z.object({ k: z.literal('d'), id: z.string().min(1) }),
+]);
+const SnapshotSchema = z.object({
+  v: z.literal(1),
+  nextGen: z.number().int().positive(),
+  seen: z.array(z.tuple([z.string(), z.number()])),
+  log: z.array(AcceptedSchema.extend({ truncated: z.boolean().optional() })),
+  pending: z.array(AcceptedSchema),
+});
+type Snapshot = z.infer<typeof SnapshotSchema>;
+
+export interface WebhookStateOptions {
+  dir: string;
+  now: () => number;
+  log: WebhookLogger;
+  seenMaxIds?: number;
+  seenMaxAgeMs?: number;
+  logCapacity?: number;
+  /** Journal size that triggers a snapshot; small values exercise compaction in tests. */
+  compactBytes?: number;
+}
+
+interface BatchItem {
+  line: string;
+  rec?: PendingEvent;
+  resolve?: () => void;
+  reject?: (e: unknown) => void;
+}
+
+const SNAPSHOT = 'state.json';
+const journalName = (gen: number) => `journal-${gen}.ndjson`;
+const JOURNAL_RE = /^journal-(\d+)\.ndjson$/;
+
+function recordOf(p: PendingEvent): AcceptedRecord {
+  const r: AcceptedRecord = { id: p.id, receivedAt: p.receivedAt, signature: p.signature, known: p.known, raw: p.raw };
+  if (p.group !== undefined) r.group = p.group;
+  if (p.type !== undefined) r.type = p.type;
+  if (p.occurredAt !== undefined) r.occurredAt = p.occurredAt;
+  return r;
+}
+
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+    off += bytesWritten;
+  }
+}
+
+/** Makes a rename or a new file durable; some platforms cannot open a directory, which is fine. */
+async function syncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // best effort
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+async function writeFileAtomic(dir: string, name: string, data: string): Promise<void> {
+  const tmp = join(dir, `${name}.tmp`);
+  const fh = await open(tmp, 'w');
+  try {
+    await writeAll(fh, Buffer.from(data, 'utf8'));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, join(dir, name));
+  await syncDir(dir);
+}
+
+export class WebhookState {
+  private readonly seen: SeenWindow;
+  private readonly events: EventLog;
+  private readonly pending = new Map<string, PendingEvent>();
+  private readonly committing = new Map<string, Promise<void>>();
+  private readonly compactBytes: number;
+  private batch: BatchItem[] = [];
+  private flushing: Promise<void> | null = null;
+  private fh: FileHandle | undefined;
+  private gen = 0;
+  private journalBytes = 0;
+  private nextCompactAt: number;
+  private needsRotate = false;
+  private closed = false;
+
+  private constructor(private readonly o: WebhookStateOptions) {
+    this.seen = new SeenWindow(o.seenMaxIds, o.seenMaxAgeMs);
+    this.events = new EventLog(o.logCapacity);
+    this.compactBytes = o.compactBytes ?? 8 * 1024 * 1024;
+    this.nextCompactAt = this.compactBytes;
+  }
+
+  static async open(o: WebhookStateOptions): Promise<WebhookState> {
+    const s = new WebhookState(o);
+    await s.load();
+    return s;
+  }
+
+  /** Accepted before, waiting to be processed, or being committed right now. */
+  isSeen(id: string): boolean {
+    return this.seen.has(id) || this.pending.has(id) || this.committing.has(id);
+  }
+
+  /** Resolves once an id being committed is durable; rejects if that commit failed. */
+  whenDurable(id: string): Promise<void> {
+    return this.committing.get(id) ?? Promise.resolve();
+  }
+
+  /** Accepted events not yet processed, including those still being committed. */
+  get queued(): number {
+    return this.pending.size + this.committing.size;
+  }
+
+  /** The oldest accepted event not yet processed (it stays here until `markDone`). */
+  firstPending(): PendingEvent | undefined {
+    for (const p of this.pending.values()) return p;
+    return undefined;
+  }
+
+  eventLog(filter?: EventLogFilter): EventLogEntry[] {
+    return this.events.list(filter);
+  }
+
+  /** Writes the event durably, then records it as seen, logged and pending. */
+  commit(rec: PendingEvent): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The webhook state is closed.'));
+    const line = `${JSON.stringify({ k: 'a', ...recordOf(rec) })}\n`;
+    const done = new Promise<void>((resolve, reject) => this.batch.push({ line, rec, resolve, reject }));
+    this.committing.set(rec.id, done);
+    // Waiters attach their own handlers; this one only keeps a failure from going unhandled.
+    done.catch(() => undefined);
+    this.kick();
+    return done;
+  }
+
+  /** Marks an event processed. The marker is not synced: losing it only means a replay. */
+  markDone(id: string): void {
+    if (!this.pending.delete(id) || this.closed) return;
+    this.batch.push({ line: `${JSON.stringify({ k: 'd', id })}\n` });
+    this.kick();
+  }
+
+  /** Writes what is buffered, leaves a fresh snapshot and releases the files. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    while (this.flushing) await this.flushing;
+    try {
+      await this.compact();
+    } catch (e) {
+      this.o.log.error('Could not write the webhook state snapshot on close; the journal still holds it.', { error: String(e) });
+    }
+    await this.fh?.close().catch(() => undefined);
+    this.fh = undefined;
+  }
+
+  private kick(): void {
+    if (this.flushing) return;
+    this.flushing = this.flushLoop().finally(() => {
+      this.flushing = null;
+      if (this.batch.length > 0 && this.fh) this.kick();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.batch.length > 0) {
+      if (this.needsRotate) {
+        try {
+          await this.compact();
+        } catch (e) {
+          this.fail(this.batch.splice(0), e);
+          continue;
+        }
+      }
+      const items = this.batch;
+      this.batch = [];
+      const buf = Buffer.from(items.map((i) => i.line).join(''), 'utf8');
+      try {
+        if (!this.fh) throw new Error('The webhook journal is not open.');
+        await writeAll(this.fh, buf);
+        if (items.some((i) => i.rec)) await this.fh.datasync();
+      } catch (e) {
+        // The journal may now end in a torn line: later lines go to a fresh generation.
+        this.needsRotate = true;
+        this.fail(items, e);
+        continue;
+      }
+      this.journalBytes += buf.length;
+      const now = this.o.now();
+      for (const i of items) {
+        if (!i.rec) continue;
+        this.apply(i.rec, now);
+        this.committing.delete(i.rec.id);
+        i.resolve?.();
+      }
+      if (this.journalBytes >= this.nextCompactAt) {
+        try {
+          await this.compact();
+        } catch (e) {
+          // The journal is intact; try again after another stretch instead of on every write.
+          this.nextCompactAt = this.journalBytes + this.compactBytes;
+          this.o.log.error('Could not compact the webhook journal.', { error: String(e) });
+        }
+      }
+    }
+  }
+
+  private fail(items: BatchItem[], e: unknown): void {
+    this.o.log.error('Could not write accepted webhook events to disk; they were refused (500).', { error: String(e) });
+    for (const i of items) {
+      if (!i.rec) continue;
+      this.committing.delete(i.rec.id);
+      i.reject?.(e);
+    }
+  }
+
+  private apply(rec: PendingEvent, now: number): void {
+    this.seen.add(rec.id, rec.receivedAt, now);
+    this.events.push(recordOf(rec));
+    this.pending.set(rec.id, rec);
+  }
+
+  /**
+   * Starts journal generation gen+1 and writes a snapshot of everything written so far. Runs
+   * only between batches, so the in-memory state equals what the old journals hold.
+   */
+  private async compact(): Promise<void> {
+    const dir = this.o.dir;
+    const nextGen = this.gen + 1;
+    const fresh = await open(join(dir, journalName(nextGen)), 'w');
+    const snapshot: Snapshot = {
+      v: 1,
+      nextGen,
+      seen: this.seen.entries(),
+      log: this.events.all(),
+      pending: [...this.pending.values()].map(recordOf),
+    };
+    try {
+      await writeFileAtomic(dir, SNAPSHOT, JSON.stringify(snapshot));
+    } catch (e) {
+      await fresh.close().catch(() => undefined);
+      await unlink(join(dir, journalName(nextGen))).catch(() => undefined);
+      throw e;
+    }
+    const old = this.fh;
+    const oldGen = this.gen;
+    this.fh = fresh;
+    this.gen = nextGen;
+    this.journalBytes = 0;
+    this.nextCompactAt = this.compactBytes;
+    this.needsRotate = false;
+    await old?.close().catch(() => undefined);
+    if (oldGen > 0) await unlink(join(dir, journalName(oldGen))).catch(() => undefined);
+  }
+
+  private async load(): Promise<void> {
+    const { dir, log } = this.o;
+    await mkdir(dir, { recursive: true });
+    const now = this.o.now();
+    let nextGen = 1;
+
+    let text: string | undefined;
+    try {
+      text = await readFile(join(dir, SNAPSHOT), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    if (text !== undefined) {
+      let parsed: ReturnType<typeof SnapshotSchema.safeParse> | undefined;
+      try {
+        parsed = SnapshotSchema.safeParse(JSON.parse(text));
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed?.success) {
+        const snap = parsed.data;
+        nextGen = snap.nextGen;
+        for (const [id, at] of snap.seen) this.seen.add(id, at, now);
+        for (const entry of snap.log) this.events.push(entry);
+        for (const p of snap.pending) this.pending.set(p.id, p);
+      } else {
+        // Keep the unreadable file for inspection; the journals still replay what they hold.
+        const aside = `${SNAPSHOT}.unreadable-${now}`;
+        await rename(join(dir, SNAPSHOT), join(dir, aside));
+        log.error('The webhook state snapshot could not be read; it was set aside.', { file: aside });
+        nextGen = 1;
+      }
+    }
+
+    const gens = (await readdir(dir))
+      .map((f) => JOURNAL_RE.exec(f))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    let skipped = 0;
+    for (const gen of gens) {
+      if (gen < nextGen) continue;
+      const lines = (await readFile(join(dir, journalName(gen)), 'utf8')).split('\n');
+      for (const line of lines) {
+        if (line === '') continue;
+        let rec: z.infer<typeof JournalLineSchema> | undefined;
+        try {
+          const r = JournalLineSchema.safeParse(JSON.parse(line));
+          rec = r.success ? r.data : undefined;
+        } catch {
+          rec = undefined;
+        }
+        if (!rec) {
+          // A torn last line was never acknowledged (acks wait for the sync).
+          skipped++;
+          continue;
+        }
+        if (rec.k === 'd') this.pending.delete(rec.id);
+        else if (!this.isSeen(rec.id)) {
+          const { k: _k, ...accepted } = rec;
+          this.apply(accepted, now);
+        }
+      }
+    }
+    if (skipped > 0) log.warn('Skipped unreadable lines in the webhook journal.', { lines: skipped });
+
+    this.gen = Math.max(nextGen - 1, gens.at(-1) ?? 0);
+    await this.compact();
+    // The snapshot now covers every journal read above.
+    for (const gen of gens) {
+      if (gen < this.gen) await unlink(join(dir, journalName(gen))).catch(() => undefined);
+    }
+    if (this.pending.size > 0) log.info('Replaying webhook events accepted before the last stop.', { count: this.pending.size });
+  }
+}

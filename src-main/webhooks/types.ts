@@ -1,0 +1,45 @@
+import type { WebhookEvent } from '../../src-shared/webhook';
+
+export type SignatureState = 'valid' | 'unsigned';
+
+export interface WebhookLogger {
+  info(m: string, f?: object): void;
+  warn(m: string, f?: object): void;
+  error(m: string, f?: object): void;
+}
+
+/** What the listener hands to `onEvent`, in the order events were accepted. */
+export interface ReceivedEvent {
+  /** Idempotency key: the `webhook-id` header, else the envelope id, else a hash of the body. */
+  id: string;
+  receivedAt: number;
+  signature: SignatureState;
+  /** Matched the envelope and one of the groups the interface names. */
+  known: boolean;
+  /** Present when the body parsed as the envelope (even with an unknown group). */
+  event?: WebhookEvent;
+  /** The body as received. */
+  raw: string;
+}
+
+/** One row of the event log (newest first when listed). */
+export interface EventLogEntry {
+  id: string;
+  receivedAt: number;
+  signature: SignatureState;
+  known: boolean;
+  group?: string;
+  type?: string;
+  occurredAt?: string;
+  /** The body as received, cut at the log's per-entry limit (then `truncated` is true). */
+  raw: string;
+  truncated?: boolean;
+}
+
+export interface EventLogFilter {
+  group?: string;
+  type?: string;
+  /** Case-insensitive substring of the id or the raw body. */
+  text?: string;
+  limit?: number;
+}
