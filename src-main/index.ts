@@ -53,7 +53,7 @@ if (!app.requestSingleInstanceLock()) {
       const url = new URL(request.url);
       const file = url.host === 'console' ? files.get(url.pathname === '/' ? '/index.html' : url.pathname) : undefined;
       if (!file) return new Response('Not found', { status: 404 });
-      return new Response(file.body, {
+      return new Response(new Uint8Array(file.body), {
         headers: { 'Content-Type': file.type, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
       });
     });
