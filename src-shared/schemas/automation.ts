@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { anyValue, audit, bool, created, dateTime, externalId, int, num, opt, str } from './common';
-import { ClassificationNodeSchema, GroupConfigurationSchema } from './group';
+import { GroupConfigurationSchema } from './group';
 import { AgentSchema } from './people';
 import { SessionRefSchema } from './session';
 
-/** Bots, calls, chat widgets, classification services, cognition and direct messages (§2.9). */
+/**
+ * Bots, calls, chat widgets, classification services, cognition and direct messages (§2.9).
+ * v2 dropped classificationTree from the classification-service save (§9.11): left untyped.
+ */
 
 export const BotSchema = z
   .object({
@@ -61,7 +64,7 @@ export const ChatWebConfigurationSchema = z
 
 export const ClassificationServiceSchema = z
   .object({
-    agentId: int(), classificationTree: opt(ClassificationNodeSchema),
+    agentId: int(), classificationTree: anyValue(),
     classificationTreeSession: anyValue(), commentClassification: str(), displayName: str(),
     groupConfId: int(), id: int(), rootId: int(), sessionId: int(),
     ...audit,

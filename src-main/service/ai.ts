@@ -1,0 +1,130 @@
+import type { z } from 'zod';
+import { AppError } from '../../src-shared/errors';
+import { AI_OPS } from '../../src-shared/paths';
+import {
+  isKnowledgeBaseName, ModelsAnswerSchema, NerAnswerSchema, NlpAnswerSchema, QuestionsAnswerSchema,
+  SttAnswerSchema, UploadAnswerSchema,
+  type AnswerItem, type ModelEntry, type NerAnswer, type NlpAnswer, type SttAnswer, type UploadAnswer,
+} from '../../src-shared/schemas/index';
+import type { Logger } from '../log';
+import type { CallOptions, Core, WriteOptions } from './core';
+
+/** The AI family (§4.1, §4.5) and the voice endpoints (DESIGN.md §2). */
+
+/** Credentials of an external model provider: separate from the bearer token, never logged. */
+export interface ProviderCredential {
+  access_key?: string;
+  secret_key?: string;
+  token?: string;
+}
+
+export interface NlpMessage {
+  role: string;
+  content: Array<{ type: string; text?: string; image_url?: { url: string } }>;
+}
+
+export interface NlpRequest {
+  messages: NlpMessage[];
+  provider: string;
+  model: string;
+  max_len?: number;
+  temperature?: number;
+  token?: ProviderCredential[];
+}
+
+export interface UploadRequest {
+  url_file: string;
+  index_engine: string;
+  separator_doc_engine?: string;
+  id_doc_engine?: string;
+}
+
+export interface SttRequest {
+  file: Uint8Array;
+  language: string;
+  filename?: string;
+  contentType?: string;
+}
+
+export interface TtsRequest {
+  text: string;
+  language: string;
+  voice?: string;
+}
+
+export interface AiOps {
+  ner(sentence: string, o?: CallOptions): Promise<NerAnswer>;
+  nlp(request: NlpRequest, o?: CallOptions): Promise<NlpAnswer>;
+  modelsByProviders(request: { provider: string; typeModality?: string }, o?: CallOptions): Promise<ModelEntry[]>;
+  /** Closest answers first. */
+  questions(request: { index: string; question: string; size?: number }, o?: CallOptions): Promise<AnswerItem[]>;
+  /** Starts indexing a file at a public URL; the answer only says it was received. */
+  uploadFiles(request: UploadRequest, o?: WriteOptions): Promise<UploadAnswer>;
+  stt(request: SttRequest, o?: CallOptions): Promise<SttAnswer>;
+  /** WAV bytes. */
+  tts(request: TtsRequest, o?: CallOptions): Promise<Uint8Array>;
+}
+
+const DRIVE_HOSTS = /(^|\.)(drive\.google\.com|docs\.google\.com|dropbox\.com|onedrive\.live\.com|1drv\.ms|sharepoint\.com)$/i;
+
+function checkUpload(r: UploadRequest): void {
+  const fail = (message: string): never => {
+    throw new AppError({ kind: 'Invalid', message, operation: 'ai.uploadFiles' });
+  };
+  let url: URL | undefined;
+  try {
+    url = new URL(r.url_file);
+  } catch {
+    fail('The file address is not a URL. Give a public http(s) link to the file.');
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail('The file address must be a public http(s) link.');
+  if (url && DRIVE_HOSTS.test(url.hostname)) fail('Links from file-sharing drives are not accepted. Give a direct public link to the file.');
+  if (!isKnowledgeBaseName(r.index_engine)) {
+    fail('The knowledge base name must look like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.');
+  }
+}
+
+export function createAiOps(core: Core, log: Logger | undefined): AiOps {
+  const post = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions) =>
+    core.call<T>({ operation, action, write: false, method: 'POST', path, json, answer: { kind: 'json', schema }, signal: o.signal, timeoutMs: o.timeoutMs });
+
+  return {
+    ner: (sentence, o = {}) => post('ai.ner', 'recognise entities', AI_OPS.ner, { sentence }, NerAnswerSchema, o),
+    nlp: (request, o = {}) => {
+      for (const c of request.token ?? []) {
+        for (const secret of [c.access_key, c.secret_key, c.token]) if (secret) log?.registerSecret?.(secret);
+      }
+      return post('ai.nlp', 'ask the language model', AI_OPS.nlp, request, NlpAnswerSchema, o);
+    },
+    modelsByProviders: async (request, o = {}) =>
+      (await post('ai.modelsByProviders', 'list models', AI_OPS.modelsByProviders, { provider: request.provider, typeModality: request.typeModality ?? '' }, ModelsAnswerSchema, o)).Results,
+    questions: async (request, o = {}) =>
+      (await post('ai.questions', 'search the knowledge base', AI_OPS.questions, { size: 5, ...request }, QuestionsAnswerSchema, o)).answer,
+    uploadFiles: (request, o = {}) => {
+      checkUpload(request);
+      return core.call({
+        operation: 'ai.uploadFiles', action: 'upload knowledge-base files', write: true, method: 'POST',
+        path: AI_OPS.uploadFiles, json: request, answer: { kind: 'json', schema: UploadAnswerSchema },
+        safeToRetry: o.safeToRetry === true, signal: o.signal, timeoutMs: o.timeoutMs,
+      });
+    },
+    stt: (request, o = {}) =>
+      core.call({
+        operation: 'ai.stt', action: 'transcribe audio', write: false, method: 'POST', path: AI_OPS.stt,
+        multipart: {
+          fields: { language: request.language },
+          files: [{ name: 'file', filename: request.filename ?? 'audio.wav', contentType: request.contentType ?? 'audio/wav', data: request.file }],
+        },
+        answer: { kind: 'json', schema: SttAnswerSchema }, signal: o.signal, timeoutMs: o.timeoutMs ?? 60_000,
+      }),
+    tts: (request, o = {}) =>
+      core.call<Uint8Array>({
+        operation: 'ai.tts', action: 'synthesise speech', write: false, method: 'POST', path: AI_OPS.tts, json: request,
+        answer: {
+          kind: 'bytes',
+          check: (b) => (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WAVE' ? null : 'bytes that are not WAV audio'),
+        },
+        signal: o.signal, timeoutMs: o.timeoutMs ?? 60_000,
+      }),
+  };
+}

@@ -1,0 +1,276 @@
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import { AppError, isAppError } from '../../src-shared/errors';
+import type { Logger } from '../log';
+import { badResponse, errorEnvelope, errorFromFailure, errorFromStatus, invalidFromEnvelope, type OpContext, unreadable } from './errors';
+import { AbortReason, exchange, type RawResponse, TransportFailure } from './transport';
+
+/**
+ * The one place that talks HTTP: token header, per-host concurrency limit, timeout, retries
+ * with backoff, answer checking and logging. Every operation of the client goes through `call`.
+ */
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is handed back as RateLimited instead of waited out. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 150, maxDelayMs: 4_000, maxRetryAfterMs: 30_000 };
+
+export interface CoreOptions {
+  baseUrl: string;
+  getToken(): Promise<string | null>;
+  onUnauthorized?(): void;
+  log?: Logger;
+  timeoutMs?: number;
+  maxConcurrent?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per attempt; defaults to the client's. */
+  timeoutMs?: number;
+}
+
+export interface WriteOptions extends CallOptions {
+  /** Repeating this write cannot do harm (e.g. an upsert carrying its id): retry it like a read. */
+  safeToRetry?: boolean;
+}
+
+export interface Multipart {
+  fields: Record<string, string>;
+  files: Array<{ name: string; filename: string; contentType: string; data: Uint8Array }>;
+}
+
+export type Answer<T> = { kind: 'json'; schema: z.ZodType<T> } | { kind: 'bytes'; check(body: Buffer): string | null };
+
+export interface CallSpec<T> extends OpContext {
+  method: 'GET' | 'POST';
+  /** Path from the service root, e.g. `/chatapi/1.0/api/v2/agent`. */
+  path: string;
+  json?: unknown;
+  multipart?: Multipart;
+  answer: Answer<T>;
+  safeToRetry?: boolean;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+}
+
+/** Waiting room in front of the pool: at most `limit` exchanges in flight per host. */
+class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  acquire(signal: AbortSignal): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.active++;
+        resolve();
+      };
+      const onAbort = () => {
+        const i = this.waiting.indexOf(grant);
+        if (i >= 0) this.waiting.splice(i, 1);
+        const r: unknown = signal.reason;
+        reject(new TransportFailure(r instanceof AbortReason ? r.reason : 'cancelled', false, 'aborted while queued'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(grant);
+    });
+  }
+
+  release(): void {
+    this.active--;
+    const next = this.waiting.shift();
+    if (next) next();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new TransportFailure('cancelled', false, 'cancelled while waiting to retry'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new TransportFailure('cancelled', false, 'cancelled while waiting to retry'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function multipartBody(m: Multipart): { body: Buffer; contentType: string } {
+  const boundary = `----console${randomBytes(12).toString('hex')}`;
+  const parts: Buffer[] = [];
+  const quote = (s: string) => s.replace(/["\r\n\\]/g, '_');
+  for (const [name, value] of Object.entries(m.fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`, 'utf8'));
+  }
+  for (const f of m.files) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.name)}"; filename="${quote(f.filename)}"\r\nContent-Type: ${f.contentType}\r\n\r\n`,
+        'utf8',
+      ),
+      Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+const RETRYABLE = new Set(['Unavailable', 'RateLimited', 'Timeout']);
+
+export class Core {
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly gate: Gate;
+  private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
+  private closed = false;
+
+  constructor(private readonly o: CoreOptions) {
+    let url: URL;
+    try {
+      url = new URL(o.baseUrl);
+    } catch {
+      throw new AppError({ kind: 'Invalid', message: `"${o.baseUrl}" is not a service address. Use a full URL such as https://host.` });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new AppError({ kind: 'Invalid', message: 'The service address must start with http:// or https://.' });
+    }
+    const limit = Math.max(1, o.maxConcurrent ?? 6);
+    this.timeoutMs = o.timeoutMs ?? 15_000;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.gate = new Gate(limit);
+    this.retry = { ...DEFAULT_RETRY, ...o.retry };
+    // Our own timer bounds every attempt, so undici's own timeouts are switched off.
+    this.pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<T> {
+    const retryable = !spec.write || spec.safeToRetry === true;
+    const attempts = retryable ? Math.max(1, this.retry.attempts) : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(spec, attempt);
+      } catch (e) {
+        const err = isAppError(e) ? e : new AppError({ kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.', operation: spec.operation }, { cause: e });
+        if (attempt >= attempts || !RETRYABLE.has(err.kind)) throw err;
+        const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+        let delay = backoff / 2 + Math.random() * (backoff / 2);
+        if (err.kind === 'RateLimited' && err.info.retryAfterMs !== undefined) {
+          if (err.info.retryAfterMs > this.retry.maxRetryAfterMs) throw err;
+          // Honour the server's wait, with a little jitter so clients do not return in step.
+          delay = err.info.retryAfterMs + Math.random() * 50;
+        }
+        try {
+          await sleep(delay, spec.signal);
+        } catch {
+          throw new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', operation: spec.operation });
+        }
+      }
+    }
+  }
+
+  private async once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
+    if (this.closed) throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });
+    if (spec.signal?.aborted) throw new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', operation: spec.operation });
+    const token = await this.o.getToken();
+    if (!token) throw new AppError({ kind: 'Unauthorized', message: 'No token is stored for this workspace. Sign in first.', operation: spec.operation });
+    this.o.log?.registerSecret?.(token);
+
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, */*' };
+    let body: Buffer | undefined;
+    if (spec.multipart) {
+      const m = multipartBody(spec.multipart);
+      body = m.body;
+      headers['content-type'] = m.contentType;
+    } else if (spec.json !== undefined) {
+      body = Buffer.from(JSON.stringify(spec.json), 'utf8');
+      headers['content-type'] = 'application/json';
+    }
+
+    const controller = new AbortController();
+    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const timer = setTimeout(() => controller.abort(new AbortReason('timeout')), timeoutMs);
+    const onCallerAbort = () => controller.abort(new AbortReason('cancelled'));
+    spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    const started = performance.now();
+    const path = this.prefix + spec.path;
+    let res: RawResponse;
+    try {
+      await this.gate.acquire(controller.signal);
+      try {
+        res = await exchange(this.pool, { method: spec.method, path, headers, ...(body ? { body } : {}) }, controller.signal);
+      } finally {
+        this.gate.release();
+      }
+    } catch (e) {
+      const err = e instanceof TransportFailure ? errorFromFailure(spec, e) : new AppError({ kind: 'Unavailable', message: `The service could not be reached to ${spec.action}.`, operation: spec.operation }, { cause: e });
+      this.o.log?.warn('service call failed', {
+        op: spec.operation, method: spec.method, path, attempt, kind: err.kind,
+        ms: Math.round(performance.now() - started), detail: e instanceof Error ? e.message : String(e),
+      });
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onCallerAbort);
+    }
+
+    const ms = Math.round(performance.now() - started);
+    try {
+      const value = this.read(spec, res);
+      this.o.log?.debug('service call', { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt });
+      return value;
+    } catch (err) {
+      const kind = isAppError(err) ? err.kind : 'Internal';
+      const field = isAppError(err) ? err.info.field : undefined;
+      this.o.log?.warn('service call refused', { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt, kind, ...(field ? { field } : {}) });
+      if (isAppError(err) && err.kind === 'Unauthorized') this.o.onUnauthorized?.();
+      throw err;
+    }
+  }
+
+  private read<T>(spec: CallSpec<T>, res: RawResponse): T {
+    if (res.status < 200 || res.status >= 300) throw errorFromStatus(spec, res);
+    if (spec.answer.kind === 'bytes') {
+      const problem = spec.answer.check(res.body);
+      if (problem) throw unreadable(spec, res.status, problem);
+      // A copy: the chunk may share its memory with other socket reads.
+      return new Uint8Array(res.body) as T;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(res.body.toString('utf8'));
+    } catch {
+      throw unreadable(spec, res.status, res.body.length ? 'a body that is not valid JSON' : 'an empty body');
+    }
+    const env = errorEnvelope(data);
+    if (env) throw invalidFromEnvelope(spec, env, res.status);
+    const parsed = spec.answer.schema.safeParse(data);
+    if (!parsed.success) throw badResponse(spec, parsed.error);
+    return parsed.data;
+  }
+}

@@ -1,0 +1,54 @@
+import type { ResourceKey } from '../../src-shared/paths';
+import { RESOURCE_KEYS } from '../../src-shared/paths';
+import type { Logger } from '../log';
+import { createAiOps, type AiOps } from './ai';
+import { Core, type RetryPolicy } from './core';
+import { createOmnichannelOps, type OmnichannelOps } from './omnichannel';
+import { createResourceClient, type ResourceClient } from './resources';
+import { createTicketOps, type TicketOps } from './ticket';
+
+export type { CallOptions, WriteOptions, RetryPolicy } from './core';
+export type { Page, PageAllOptions, Collected, ResourceClient } from './resources';
+export { RESOURCE_LABELS } from './resources';
+export type { LookupInput, Undescribed } from './omnichannel';
+export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest } from './ai';
+
+export interface ServiceClientOptions {
+  baseUrl: string;
+  /** From the vault; only the client adds the Authorization header. */
+  getToken(): Promise<string | null>;
+  /** The service refused the token (401): the vault marks it refused. */
+  onUnauthorized?(): void;
+  log?: Logger;
+  /** Per attempt; default 15,000. */
+  timeoutMs?: number;
+  /** Requests in flight per host; default 6. */
+  maxConcurrent?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps {
+  readonly baseUrl: string;
+  /** List, page through and save any of the 27 resources of §4.4. */
+  resource<K extends ResourceKey>(key: K): ResourceClient<K>;
+  /** Closes the keep-alive connections; later calls fail as Cancelled. */
+  close(): Promise<void>;
+}
+
+export function createServiceClient(o: ServiceClientOptions): ServiceClient {
+  const core = new Core(o);
+  const resources = new Map<ResourceKey, ResourceClient<ResourceKey>>();
+  for (const key of RESOURCE_KEYS) resources.set(key, createResourceClient(core, key));
+  return {
+    baseUrl: o.baseUrl,
+    resource: <K extends ResourceKey>(key: K) => {
+      const r = resources.get(key);
+      if (!r) throw new TypeError(`Unknown resource "${String(key)}".`);
+      return r as unknown as ResourceClient<K>;
+    },
+    close: () => core.close(),
+    ...createOmnichannelOps(core),
+    ...createAiOps(core, o.log),
+    ...createTicketOps(core),
+  };
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { pageEnvelope } from '../../src-shared/envelopes';
+import { V2, V2_OPS } from '../../src-shared/paths';
+import type { LookupBody } from '../../src-shared/query';
+import { toLookupBody, toQueryBody, type QueryBuilder, type QueryInput } from '../../src-shared/query-builder';
+import {
+  ChatSuggestionSchema, GroupConfigurationSchema, NpsSummarySchema, SessionSchema, UserSchema,
+  type ChatSuggestion, type GroupConfiguration, type NpsSummary, type Session, type User,
+} from '../../src-shared/schemas/index';
+import type { CallOptions, Core, WriteOptions } from './core';
+import type { Page } from './resources';
+
+/** The §4.3 operations and the v2 paths added in §4.4. */
+
+export type LookupInput = QueryBuilder | Partial<LookupBody> | undefined;
+
+/** Answers of /users/rules and /users/channels are not described: any JSON object or list. */
+const UndescribedSchema = z.union([z.array(z.unknown()), z.object({}).loose()]);
+export type Undescribed = z.infer<typeof UndescribedSchema>;
+
+const ChatSuggestionPage = pageEnvelope(ChatSuggestionSchema);
+
+export interface OmnichannelOps {
+  chatSuggestions(query?: QueryInput, o?: CallOptions): Promise<Page<ChatSuggestion>>;
+  npsSummary(surveyName: string, lookup?: LookupInput, o?: CallOptions): Promise<NpsSummary>;
+  groupUnique(lookup: LookupInput, o?: CallOptions): Promise<GroupConfiguration>;
+  sessionUnique(lookup: LookupInput, o?: CallOptions): Promise<Session>;
+  /** v2 session save: the body carries no `agent` (§4.3), so it is stripped here. */
+  saveSession(session: Session, o?: WriteOptions): Promise<Session>;
+  saveAgentSupervisor(user: User, o?: WriteOptions): Promise<User>;
+  saveAgentUser(user: User, o?: WriteOptions): Promise<User>;
+  saveAdministrator(user: User, o?: WriteOptions): Promise<User>;
+  userRules(query?: QueryInput, o?: CallOptions): Promise<Undescribed>;
+  userChannels(query?: QueryInput, o?: CallOptions): Promise<Undescribed>;
+}
+
+export function createOmnichannelOps(core: Core): OmnichannelOps {
+  const read = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions, notFound?: string) =>
+    core.call<T>({
+      operation, action, write: false, method: 'POST', path: V2 + path, json,
+      answer: { kind: 'json', schema }, signal: o.signal, timeoutMs: o.timeoutMs,
+      ...(notFound ? { notFound } : {}),
+    });
+  const write = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: WriteOptions) =>
+    core.call<T>({
+      operation, action, write: true, method: 'POST', path: V2 + path, json,
+      answer: { kind: 'json', schema }, safeToRetry: o.safeToRetry === true, signal: o.signal, timeoutMs: o.timeoutMs,
+      notFound: 'The record to update no longer exists (404). Reload and try again.',
+    });
+
+  return {
+    chatSuggestions: (q, o = {}) =>
+      read('chatSuggestion.list', 'list reply suggestions', V2_OPS.chatSuggestion, toQueryBody(q), ChatSuggestionPage, o),
+    npsSummary: (surveyName, lookup, o = {}) =>
+      read('npsSummary', 'read the NPS summary', V2_OPS.npsSummary(surveyName), toLookupBody(lookup), NpsSummarySchema, o,
+        `There is no NPS survey named "${surveyName}" (404).`),
+    groupUnique: (lookup, o = {}) =>
+      read('groups.unique', 'look up attendance groups', V2_OPS.groupsUnique, toLookupBody(lookup), GroupConfigurationSchema, o,
+        'No attendance group matches (404).'),
+    sessionUnique: (lookup, o = {}) =>
+      read('userSession.unique', 'look up sessions', V2_OPS.sessionUnique, toLookupBody(lookup), SessionSchema, o,
+        'No session matches (404).'),
+    saveSession: (session, o = {}) => {
+      const { agent: _agent, ...body } = session;
+      return write('userSession.save', 'save sessions', '/user-session/save', body, SessionSchema, o);
+    },
+    saveAgentSupervisor: (user, o = {}) =>
+      write('users.saveAgentSupervisor', 'save supervisors', V2_OPS.saveAgentSupervisor, user, UserSchema, o),
+    saveAgentUser: (user, o = {}) => write('users.saveAgent', 'save agents', V2_OPS.saveAgentUser, user, UserSchema, o),
+    saveAdministrator: (user, o = {}) =>
+      write('users.saveAdministrator', 'save administrators', V2_OPS.saveAdministrator, user, UserSchema, o),
+    userRules: (q, o = {}) => read('users.rules', 'read user rules', V2_OPS.userRules, toQueryBody(q), UndescribedSchema, o),
+    userChannels: (q, o = {}) =>
+      read('users.channels', 'read user channels', V2_OPS.userChannels, toQueryBody(q), UndescribedSchema, o),
+  };
+}
