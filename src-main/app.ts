@@ -1,14 +1,15 @@
 import { join } from 'node:path';
-import type { AppState, QueueSnapshot, Workspace } from '../src-shared/bridge';
+import type { AppState, Workspace } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
 import { WorkspaceSchema } from '../src-shared/bridge';
 import { EventHub, type HandlerTable } from './bridge/table';
 import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
 import { createServiceClient, type ServiceClient } from './service';
-import { toQueueItem } from './queue';
+import { createQueueFeature } from './features/queue';
 import type { Logger } from './log';
 import { startSandbox, type Sandbox } from '../src-sandbox/index';
+import type { FeatureContext } from './features/context';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -37,8 +38,6 @@ interface Session {
   user: { userName: string; name: string } | null;
 }
 
-const QUEUE_CAP = 100_000;
-
 /**
  * The one composition root: builds every main-process service from the platform's adapters and
  * returns the bridge's handler table. Electron and the web host differ only in what they pass in.
@@ -49,6 +48,39 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const events = new EventHub();
   let sandbox: Sandbox | null = null;
   let current: Session | null = null;
+  const workspaceListeners = new Set<() => void | Promise<void>>();
+  const workspaceChanged = async () => {
+    for (const l of workspaceListeners) {
+      try {
+        await l();
+      } catch (e) {
+        p.log.error('workspace listener failed', { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  };
+
+  const ctx: FeatureContext = {
+    log: p.log,
+    events,
+    profileDir: p.profileDir,
+    vault,
+    settings,
+    client: () => {
+      if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+      return current.client;
+    },
+    hasWorkspace: () => current !== null,
+    me: () => current?.user ?? null,
+    sandbox: () => sandbox,
+    onWorkspaceChange: (l) => {
+      workspaceListeners.add(l);
+      return () => workspaceListeners.delete(l);
+    },
+    registerSecret: p.registerSecret,
+  };
+  // Features: each owns its channels; add new ones here and in `handlers` below.
+  const queue = createQueueFeature(ctx);
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue];
 
   const storedWorkspace = (): Workspace | null => {
     const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
@@ -106,6 +138,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     settings.set('workspace', workspace);
     if (user) settings.set('user', user);
     pushState();
+    await workspaceChanged();
   }
 
   async function connect(input: { baseUrl: string; token: string; userName?: string | undefined; allowWeakStorage: boolean }): Promise<AppState> {
@@ -138,21 +171,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     settings.delete('workspace');
     settings.delete('user');
     pushState();
+    await workspaceChanged();
     return state();
-  }
-
-  async function queueSnapshot(): Promise<QueueSnapshot> {
-    if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
-    const records = await current.client.resource('userSession').pageAll(
-      { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
-      { cap: QUEUE_CAP },
-    );
-    const items = [];
-    for (const r of records) {
-      const item = toQueueItem(r as Record<string, unknown>);
-      if (item) items.push(item);
-    }
-    return { items, fetchedAt: new Date().toISOString(), me: current.user?.userName ?? null };
   }
 
   const handlers: HandlerTable = {
@@ -160,7 +180,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     'workspace:openDemo': openDemo,
     'workspace:connect': connect,
     'workspace:signOut': signOut,
-    'queue:snapshot': queueSnapshot,
+    ...queue.handlers,
   };
 
   return {
@@ -170,6 +190,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       return sandbox;
     },
     async start() {
+      for (const f of features) await f.start?.();
       // The choice is remembered: the next start goes straight to the queue.
       const ws = storedWorkspace();
       if (ws?.kind === 'demo') {
@@ -183,6 +204,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       }
     },
     async close() {
+      for (const f of [...features].reverse()) await f.stop?.();
       await current?.client.close();
       current = null;
       await sandbox?.close();

@@ -67,7 +67,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
   const streams = new Set<ServerResponse>();
 
   const unsubscribe = o.events.subscribe((name, payload) => {
-    const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
+    const frame = `data: ${JSON.stringify({ name, payload })}\n\n`;
     for (const res of streams) res.write(frame);
   });
 

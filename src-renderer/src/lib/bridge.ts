@@ -40,10 +40,10 @@ function webTransport(): PreloadBridge {
     },
     subscribe(listener) {
       const source = new EventSource('/bridge-events');
-      const names: BridgeEvent[] = ['app:state', 'queue:snapshot'];
-      for (const name of names) {
-        source.addEventListener(name, (e) => listener(name, JSON.parse((e as MessageEvent<string>).data)));
-      }
+      source.onmessage = (e: MessageEvent<string>) => {
+        const { name, payload } = JSON.parse(e.data) as { name: string; payload: unknown };
+        listener(name, payload);
+      };
       return () => source.close();
     },
   };

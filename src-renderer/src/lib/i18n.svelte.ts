@@ -33,9 +33,9 @@ const en = {
   'token.refused': 'The service refused your token. Sign in again.',
 } as const;
 
-type Key = keyof typeof en;
+type CoreKey = keyof typeof en;
 
-const ptBR: Record<Key, string> = {
+const ptBR: Record<CoreKey, string> = {
   'app.title': 'Console do atendente',
   'welcome.heading': 'Boas-vindas ao console do atendente',
   'welcome.lead': 'Atenda todos os canais em um só lugar. Escolha onde trabalhar:',
@@ -69,19 +69,34 @@ const ptBR: Record<Key, string> = {
   'token.refused': 'O serviço recusou seu token. Entre novamente.',
 };
 
+/** Strings of one feature, in both languages (every key in both). */
+export interface Strings<K extends string> {
+  en: Record<K, string>;
+  'pt-BR': Record<K, string>;
+}
+
 class I18n {
   locale = $state('en');
+  private tables: { en: Record<string, string>; 'pt-BR': Record<string, string> } = { en: { ...en }, 'pt-BR': { ...ptBR } };
 
   setLocale(systemLocale: string): void {
     this.locale = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
     document.documentElement.lang = this.locale;
   }
 
-  t(key: Key, params: Record<string, string | number> = {}): string {
-    const text: string = this.locale === 'pt-BR' ? ptBR[key] : en[key];
+  /** Each feature registers its strings once, at import. Returns a typed `t` for its keys. */
+  register<K extends string>(strings: Strings<K>): (key: K, params?: Record<string, string | number>) => string {
+    Object.assign(this.tables.en, strings.en);
+    Object.assign(this.tables['pt-BR'], strings['pt-BR']);
+    return (key, params) => this.t(key, params);
+  }
+
+  t(key: string, params: Record<string, string | number> = {}): string {
+    const table = this.locale === 'pt-BR' ? this.tables['pt-BR'] : this.tables.en;
+    const text = table[key] ?? this.tables.en[key] ?? key;
     return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
   }
 }
 
 export const i18n = new I18n();
-export const t = (key: Key, params?: Record<string, string | number>) => i18n.t(key, params);
+export const t = (key: CoreKey, params?: Record<string, string | number>) => i18n.t(key, params);

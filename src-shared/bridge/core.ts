@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorInfoSchema } from './errors';
+import { ErrorInfoSchema } from '../errors';
 
 /**
  * The bridge's channel map: the one contract between the renderer and the main process.
@@ -58,9 +58,9 @@ export const QueueSnapshotSchema = z
   .strict();
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
 
-const NoInput = z.object({}).strict();
+export const NoInput = z.object({}).strict();
 
-export const channels = {
+export const coreChannels = {
   'app:state': { input: NoInput, output: AppStateSchema },
   'workspace:openDemo': { input: NoInput, output: AppStateSchema },
   'workspace:connect': {
@@ -80,24 +80,13 @@ export const channels = {
   'queue:snapshot': { input: NoInput, output: QueueSnapshotSchema },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
-export type Channels = typeof channels;
-export type Channel = keyof Channels;
-export type ChannelInput<C extends Channel> = z.input<Channels[C]['input']>;
-export type ChannelOutput<C extends Channel> = z.infer<Channels[C]['output']>;
-export const CHANNEL_NAMES = Object.keys(channels) as Channel[];
-
 /** Events the main process pushes to the renderer. */
-export const events = {
+export const coreEvents = {
   'app:state': AppStateSchema,
   'queue:snapshot': QueueSnapshotSchema,
 } as const satisfies Record<string, z.ZodType>;
-export type BridgeEvents = typeof events;
-export type BridgeEvent = keyof BridgeEvents;
-export type EventPayload<E extends BridgeEvent> = z.infer<BridgeEvents[E]>;
-
 /** What crosses the bridge: a result or an error value, never a stack. */
 export type Envelope<T> = { result: T } | { error: z.infer<typeof ErrorInfoSchema> };
 export const envelopeSchema = <T extends z.ZodType>(result: T) =>
   z.union([z.object({ result }).strict(), z.object({ error: ErrorInfoSchema }).strict()]);
 
-export { IPC_INVOKE, IPC_EVENT, WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from './ipc';

@@ -1,0 +1,39 @@
+import type { Channel } from '../../src-shared/bridge';
+import type { EventHub, HandlerTable } from '../bridge/table';
+import type { Logger } from '../log';
+import type { ServiceClient } from '../service';
+import type { KeyValueStore } from '../vault/types';
+import type { Vault } from '../vault/vault';
+import type { Sandbox } from '../../src-sandbox/index';
+
+/**
+ * What every feature of the main process receives from the composition root. Features never
+ * build their own clients or stores: they ask the context, so Electron and the web host wire
+ * them identically.
+ */
+export interface FeatureContext {
+  readonly log: Logger;
+  readonly events: EventHub;
+  readonly profileDir: string;
+  readonly vault: Vault;
+  /** Small persistent settings (electron-store or conf). */
+  readonly settings: KeyValueStore;
+  /** The signed-in workspace's service client; throws Unauthorized when none is open. */
+  client(): ServiceClient;
+  /** Whether a workspace is open (no throw). */
+  hasWorkspace(): boolean;
+  /** The attendant, when known. */
+  me(): { userName: string; name: string } | null;
+  /** The demo workspace's stand-in, when that workspace is open. */
+  sandbox(): Sandbox | null;
+  /** Called after a workspace opens or closes (sign-in, sign-out, switch). */
+  onWorkspaceChange(listener: () => void | Promise<void>): () => void;
+  registerSecret(secret: string): void;
+}
+
+/** A feature: its slice of the handler table, and optional lifecycle hooks. */
+export interface Feature<C extends Channel> {
+  handlers: Pick<HandlerTable, C>;
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}

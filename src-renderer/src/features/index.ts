@@ -1,0 +1,2 @@
+// Each feature registers its views, commands and strings when imported. One line per feature.
+import './attendance';

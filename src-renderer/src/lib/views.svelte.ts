@@ -1,0 +1,39 @@
+import type { Component } from 'svelte';
+
+/**
+ * The workspace's views (attendance, supervisor tools, event log, settings...). Features
+ * register theirs at import; the shell shows them in its navigation rail.
+ */
+export interface View {
+  id: string;
+  title: () => string;
+  /** A short glyph for the rail. */
+  icon: string;
+  order: number;
+  component: Component;
+  /** Hidden when false (e.g. supervisor views for an agent token). */
+  visible?: () => boolean;
+}
+
+class ViewRegistry {
+  private list = $state<View[]>([]);
+  current = $state('attendance');
+
+  register(view: View): void {
+    this.list = [...this.list.filter((v) => v.id !== view.id), view].sort((a, b) => a.order - b.order);
+  }
+
+  get all(): View[] {
+    return this.list.filter((v) => v.visible?.() ?? true);
+  }
+
+  get active(): View | undefined {
+    return this.list.find((v) => v.id === this.current) ?? this.list[0];
+  }
+
+  show(id: string): void {
+    this.current = id;
+  }
+}
+
+export const views = new ViewRegistry();
