@@ -14,8 +14,8 @@ export const ModelEntrySchema = z
     typeModality: z.string(),
     flgFunction: z.boolean(),
     providerName: z.string(),
-    metadata: z.unknown(),
-    depreciatedDate: z.unknown(),
+    metadata: z.unknown().optional(),
+    depreciatedDate: z.unknown().optional(),
     active: z.boolean(),
   })
   .loose();
@@ -32,7 +32,7 @@ export const NerEntitySchema = z
 export const NerAnswerSchema = z.object({ entities: z.array(NerEntitySchema) }).loose();
 
 export const NlpAnswerSchema = z
-  .object({ message: str(), tool_calls: z.unknown(), used_tokens: num() })
+  .object({ message: str(), tool_calls: z.unknown().optional(), used_tokens: num() })
   .loose();
 
 /** Knowledge-base upload: `{message}` saying indexing has started. */

@@ -16,7 +16,7 @@ export const bool = () => opt(z.boolean());
 /** ISO 8601 date-times stay strings: parsing them is the caller's choice. */
 export const dateTime = () => opt(z.string());
 /** A field whose type the interface does not show at all. */
-export const anyValue = () => z.unknown();
+export const anyValue = () => z.unknown().optional();
 
 /** The four audit fields (interface §2.9, "audit"). */
 export const audit = {
