@@ -58,6 +58,8 @@ export interface WebhookListener {
   /** http://127.0.0.1:PORT/hooks/<pathSecret> */
   readonly url: string;
   readonly port: number;
+  /** The address the socket is bound to: always 127.0.0.1. */
+  readonly host: string;
   /** /hooks/<pathSecret>: append to a tunnel's public URL to get the address for the service. */
   readonly path: string;
   /** 'off' means unsigned events are accepted: show a warning. */
@@ -356,6 +358,7 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   return {
     url,
     port: address.port,
+    host: address.address,
     path,
     signatureMode: signingSecret ? 'required' : 'off',
     eventLog: (filter) => state.eventLog(filter),

@@ -1,0 +1,175 @@
+import { test, expect } from '@playwright/test';
+import { checkHead, checkRequest, type CheckContext, type RequestFacts } from '../../src-main/webhooks/check-request';
+import { signWebhook } from '../../src-shared/webhook-signature';
+
+const SECRET = 'whsec_' + Buffer.from('a shared secret of the listener').toString('base64');
+const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
+const NOW_S = NOW / 1000;
+const PORT = 8787;
+
+const envelope = (over: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: 'evt_1', group: 'messages', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z', data: { text: 'hi' }, ...over });
+
+function facts(body: string | Buffer | 'too-large', over: Partial<RequestFacts> = {}): RequestFacts {
+  return {
+    method: 'POST',
+    url: '/hooks/path-secret-1',
+    host: `127.0.0.1:${PORT}`,
+    contentType: 'application/json',
+    contentLength: undefined,
+    body: body === 'too-large' || Buffer.isBuffer(body) ? body : Buffer.from(body),
+    webhookId: undefined,
+    webhookTimestamp: undefined,
+    webhookSignature: undefined,
+    ...over,
+  };
+}
+
+function signed(body: string, id = 'msg_1', ts = NOW_S, secret = SECRET, over: Partial<RequestFacts> = {}): RequestFacts {
+  return facts(body, {
+    webhookId: id,
+    webhookTimestamp: String(ts),
+    webhookSignature: signWebhook(secret, id, ts, Buffer.from(body)),
+    ...over,
+  });
+}
+
+function ctx(over: Partial<CheckContext> = {}): CheckContext {
+  return { pathSecret: 'path-secret-1', port: PORT, maxBodyBytes: 1024, signingSecret: SECRET, nowMs: NOW, isSeen: () => false, ...over };
+}
+
+test.describe('request head', () => {
+  test('answers 404 for any other path, whatever the method', () => {
+    for (const url of ['/', '/hooks/', '/hooks/path-secret-2', '/hooks/path-secret-1/', '/Hooks/path-secret-1']) {
+      expect(checkHead(facts(''), { ...ctx() }).outcome).toBe('read-body');
+      expect(checkHead({ ...facts(''), url, method: 'GET' }, ctx())).toMatchObject({ status: 404, reason: 'not-found' });
+    }
+  });
+
+  test('ignores a query string on the right path', () => {
+    expect(checkHead({ ...facts(''), url: '/hooks/path-secret-1?attempt=2' }, ctx())).toEqual({ outcome: 'read-body' });
+  });
+
+  test('answers 405 for other methods on the right path', () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS']) {
+      expect(checkHead({ ...facts(''), method }, ctx())).toMatchObject({ status: 405, reason: 'method' });
+    }
+  });
+
+  test('refuses a Host that is not this listener (421)', () => {
+    for (const host of [undefined, 'evil.example:8787', '127.0.0.1:9999', 'abc.trycloudflare.com']) {
+      expect(checkHead({ ...facts(''), host }, ctx())).toMatchObject({ status: 421, reason: 'host' });
+    }
+    expect(checkHead({ ...facts(''), host: 'localhost:8787' }, ctx()).outcome).toBe('read-body');
+  });
+
+  test('wants a JSON content type (415 otherwise)', () => {
+    for (const contentType of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']) {
+      expect(checkHead({ ...facts(''), contentType }, ctx())).toMatchObject({ status: 415 });
+    }
+    for (const contentType of ['application/json; charset=utf-8', 'Application/JSON', 'application/cloudevents+json']) {
+      expect(checkHead({ ...facts(''), contentType }, ctx()).outcome).toBe('read-body');
+    }
+  });
+
+  test('refuses an announced body over the limit before reading it (413)', () => {
+    expect(checkHead({ ...facts(''), contentLength: '1025' }, ctx())).toMatchObject({ status: 413, reason: 'too-large' });
+    expect(checkHead({ ...facts(''), contentLength: '1024' }, ctx()).outcome).toBe('read-body');
+    expect(checkHead({ ...facts(''), contentLength: '12abc' }, ctx())).toMatchObject({ status: 400, reason: 'bad-length' });
+  });
+});
+
+test.describe('signature', () => {
+  test('accepts a valid signature over the raw bytes and marks it valid', () => {
+    const v = checkRequest(signed(envelope()), ctx());
+    expect(v).toMatchObject({ outcome: 'accept', status: 200, id: 'msg_1', signature: 'valid', known: true });
+  });
+
+  test('refuses a changed body, a wrong secret or a re-serialised body (401)', () => {
+    const body = envelope();
+    const good = signed(body);
+    expect(checkRequest({ ...good, body: Buffer.from(body.replace('hi', 'ho')) }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+    expect(checkRequest(signed(body, 'msg_1', NOW_S, 'another secret'), ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+    const spaced = JSON.stringify(JSON.parse(body), null, 1);
+    expect(checkRequest({ ...good, body: Buffer.from(spaced) }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+    expect(checkRequest({ ...good, webhookId: 'msg_2' }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+  });
+
+  test('refuses a timestamp more than 5 minutes away, either side (401)', () => {
+    expect(checkRequest(signed(envelope(), 'm', NOW_S - 301), ctx())).toMatchObject({ status: 401, reason: 'stale-signature' });
+    expect(checkRequest(signed(envelope(), 'm', NOW_S + 301), ctx())).toMatchObject({ status: 401, reason: 'stale-signature' });
+    expect(checkRequest(signed(envelope(), 'm', NOW_S - 299), ctx()).outcome).toBe('accept');
+    expect(checkRequest(signed(envelope(), 'm', NOW_S + 299), ctx()).outcome).toBe('accept');
+  });
+
+  test('refuses missing or malformed signature headers (401)', () => {
+    expect(checkRequest(facts(envelope()), ctx())).toMatchObject({ status: 401, reason: 'missing-signature' });
+    const s = signed(envelope());
+    expect(checkRequest({ ...s, webhookTimestamp: '2025-01-15T12:00:00Z' }, ctx())).toMatchObject({ status: 401, reason: 'bad-timestamp' });
+    expect(checkRequest({ ...s, webhookSignature: 'v2,abc' }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+  });
+
+  test('accepts when one of several listed signatures matches (secret rotation)', () => {
+    const s = signed(envelope());
+    const old = signWebhook('the previous secret', 'msg_1', NOW_S, Buffer.from(envelope()));
+    expect(checkRequest({ ...s, webhookSignature: `${old} ${s.webhookSignature}` }, ctx()).outcome).toBe('accept');
+  });
+
+  test('checks the signature before parsing: a signed non-JSON body is 400, an unsigned one 401', () => {
+    expect(checkRequest(signed('not json'), ctx())).toMatchObject({ status: 400, reason: 'not-json' });
+    expect(checkRequest(facts('not json'), ctx())).toMatchObject({ status: 401 });
+  });
+
+  test('without a signing secret accepts and marks the event unsigned', () => {
+    const v = checkRequest(facts(envelope()), ctx({ signingSecret: undefined }));
+    expect(v).toMatchObject({ outcome: 'accept', signature: 'unsigned', id: 'evt_1', known: true });
+  });
+});
+
+test.describe('body', () => {
+  const open = ctx({ signingSecret: undefined });
+
+  test('a body past the limit is 413', () => {
+    expect(checkRequest(facts('too-large'), open)).toMatchObject({ status: 413 });
+    expect(checkRequest(facts('x'.repeat(1025)), open)).toMatchObject({ status: 413 });
+  });
+
+  test('non-JSON is 400', () => {
+    for (const body of ['', '{', 'hello', '{"id": 1,}']) {
+      expect(checkRequest(facts(body), open)).toMatchObject({ status: 400, reason: 'not-json' });
+    }
+  });
+
+  test('an unknown group is accepted with the envelope and known=false', () => {
+    const v = checkRequest(facts(envelope({ group: 'payments', type: 'payment.made' })), open);
+    expect(v).toMatchObject({ outcome: 'accept', known: false, group: 'payments', type: 'payment.made' });
+    expect(v.outcome === 'accept' && v.event?.id).toBe('evt_1');
+  });
+
+  test('an unknown shape is accepted without an envelope, keyed by a hash of the body', () => {
+    const a = checkRequest(facts('[1,2,3]'), open);
+    expect(a).toMatchObject({ outcome: 'accept', known: false, raw: '[1,2,3]' });
+    expect(a.outcome === 'accept' && a.event).toBeUndefined();
+    expect(a.outcome === 'accept' && a.id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const b = checkRequest(facts('{"group":"messages","note":"no id, no type"}'), open);
+    expect(b).toMatchObject({ outcome: 'accept', known: false, group: 'messages' });
+    expect(b.outcome === 'accept' && b.id).not.toBe(a.outcome === 'accept' && a.id);
+    // The same bytes again give the same key, so a resend is caught as a duplicate.
+    const again = checkRequest(facts('[1,2,3]'), open);
+    expect(again.outcome === 'accept' && again.id).toBe(a.outcome === 'accept' && a.id);
+  });
+
+  test('the webhook-id header is the idempotency key, then the envelope id', () => {
+    expect(checkRequest(facts(envelope(), { webhookId: 'hdr_9' }), open)).toMatchObject({ id: 'hdr_9' });
+    expect(checkRequest(facts(envelope()), open)).toMatchObject({ id: 'evt_1' });
+    const long = 'x'.repeat(500);
+    expect(checkRequest(facts(envelope({ id: long })), open)).toMatchObject({ id: expect.stringMatching(/^sha256:/) });
+  });
+
+  test('a seen id is a duplicate (200), checked after the signature', () => {
+    const seen = ctx({ isSeen: (id) => id === 'msg_1' });
+    expect(checkRequest(signed(envelope()), seen)).toEqual({ outcome: 'duplicate', status: 200, id: 'msg_1' });
+    expect(checkRequest(signed(envelope(), 'msg_1', NOW_S - 1000), seen)).toMatchObject({ status: 401 });
+    expect(checkRequest(signed(envelope(), 'msg_2'), seen).outcome).toBe('accept');
+  });
+});
