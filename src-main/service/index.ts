@@ -10,7 +10,7 @@ import { createTicketOps, type TicketOps } from './ticket';
 export type { CallOptions, WriteOptions, RetryPolicy } from './core';
 export type { Page, PageAllOptions, Collected, ResourceClient } from './resources';
 export { RESOURCE_LABELS } from './resources';
-export type { LookupInput, Undescribed } from './omnichannel';
+export type { LookupInput, UserTarget } from './omnichannel';
 export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest } from './ai';
 
 export interface ServiceClientOptions {

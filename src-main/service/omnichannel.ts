@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { pageEnvelope } from '../../src-shared/envelopes';
 import { V2, V2_OPS } from '../../src-shared/paths';
 import type { LookupBody } from '../../src-shared/query';
 import { toLookupBody, toQueryBody, type QueryBuilder, type QueryInput } from '../../src-shared/query-builder';
 import {
-  ChatSuggestionSchema, GroupConfigurationSchema, NpsSummarySchema, SessionSchema, UserSchema,
-  type ChatSuggestion, type GroupConfiguration, type NpsSummary, type Session, type User,
+  ChatSuggestionSchema, GroupConfigurationSchema, NpsSummarySchema, SessionSchema, UserChannelsSchema, UserRulesSchema, UserSchema,
+  type ChatSuggestion, type GroupConfiguration, type NpsSummary, type Session, type User, type UserChannels, type UserRules,
 } from '../../src-shared/schemas/index';
 import type { CallOptions, Core, WriteOptions } from './core';
 import type { Page } from './resources';
@@ -14,9 +14,10 @@ import type { Page } from './resources';
 
 export type LookupInput = QueryBuilder | Partial<LookupBody> | undefined;
 
-/** Answers of /users/rules and /users/channels are not described: any JSON object or list. */
-const UndescribedSchema = z.union([z.array(z.unknown()), z.object({}).loose()]);
-export type Undescribed = z.infer<typeof UndescribedSchema>;
+/** Whose rules or channels: the caller's own when no userName is given. */
+export interface UserTarget {
+  userName?: string;
+}
 
 const ChatSuggestionPage = pageEnvelope(ChatSuggestionSchema);
 
@@ -30,8 +31,8 @@ export interface OmnichannelOps {
   saveAgentSupervisor(user: User, o?: WriteOptions): Promise<User>;
   saveAgentUser(user: User, o?: WriteOptions): Promise<User>;
   saveAdministrator(user: User, o?: WriteOptions): Promise<User>;
-  userRules(query?: QueryInput, o?: CallOptions): Promise<Undescribed>;
-  userChannels(query?: QueryInput, o?: CallOptions): Promise<Undescribed>;
+  userRules(target?: UserTarget, o?: CallOptions): Promise<UserRules>;
+  userChannels(target?: UserTarget, o?: CallOptions): Promise<UserChannels>;
 }
 
 export function createOmnichannelOps(core: Core): OmnichannelOps {
@@ -69,8 +70,9 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
     saveAgentUser: (user, o = {}) => write('users.saveAgent', 'save agents', V2_OPS.saveAgentUser, user, UserSchema, o),
     saveAdministrator: (user, o = {}) =>
       write('users.saveAdministrator', 'save administrators', V2_OPS.saveAdministrator, user, UserSchema, o),
-    userRules: (q, o = {}) => read('users.rules', 'read user rules', V2_OPS.userRules, toQueryBody(q), UndescribedSchema, o),
-    userChannels: (q, o = {}) =>
-      read('users.channels', 'read user channels', V2_OPS.userChannels, toQueryBody(q), UndescribedSchema, o),
+    userRules: (target = {}, o = {}) =>
+      read('users.rules', "read other users' rules", V2_OPS.userRules, target, UserRulesSchema, o, `There is no user "${target.userName ?? ''}" (404).`),
+    userChannels: (target = {}, o = {}) =>
+      read('users.channels', "read other users' channels", V2_OPS.userChannels, target, UserChannelsSchema, o, `There is no user "${target.userName ?? ''}" (404).`),
   };
 }

@@ -77,3 +77,16 @@ export type Operation = z.infer<typeof OperationSchema>;
 export type Profile = z.infer<typeof ProfileSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type User = z.infer<typeof UserSchema>;
+
+/**
+ * /users/rules and /users/channels (added v2 paths; payloads not described by the interface).
+ * The stand-in answers `{userName, typeUser, role, rules}` and `{userName, channels:[{id,name}]}`.
+ */
+export const UserRulesSchema = z
+  .object({ userName: str(), typeUser: str(), role: str(), rules: opt(z.array(z.string())) })
+  .loose();
+export const UserChannelsSchema = z
+  .object({ userName: str(), channels: opt(z.array(z.object({ id: int(), name: str() }).loose())) })
+  .loose();
+export type UserRules = z.infer<typeof UserRulesSchema>;
+export type UserChannels = z.infer<typeof UserChannelsSchema>;
