@@ -1,0 +1,58 @@
+/** `npm run sandbox -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--json]` */
+import { startSandbox, type SandboxOptions } from './index';
+
+function parseArgs(argv: string[]): { opts: SandboxOptions; json: boolean } {
+  const opts: SandboxOptions = {};
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    const int = (): number => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${arg} needs a whole number`);
+      return n;
+    };
+    switch (arg) {
+      case '--port': opts.port = int(); break;
+      case '--data-dir': opts.dataDir = value(); break;
+      case '--sessions': opts.sessions = int(); break;
+      case '--seed': opts.seed = int(); break;
+      case '--simulator': opts.simulator = true; break;
+      case '--json': json = true; break;
+      default: throw new Error(`Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --json`);
+    }
+  }
+  return { opts, json };
+}
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  const sandbox = await startSandbox(parsed.opts);
+  const { baseUrl, tokens, demoAgent } = sandbox;
+  if (parsed.json) {
+    process.stdout.write(`${JSON.stringify({ baseUrl, tokens, demoAgent })}\n`);
+  } else {
+    console.log(`Service stand-in listening on ${baseUrl}`);
+    console.log(`  agent token      ${tokens.agent}  (${demoAgent.name}, ${demoAgent.userName})`);
+    console.log(`  supervisor token ${tokens.supervisor}`);
+    console.log(`  admin token      ${tokens.admin}`);
+    console.log(parsed.opts.simulator ? 'Customer simulator: on' : 'Customer simulator: off (--simulator turns it on)');
+  }
+  const stop = (): void => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main();

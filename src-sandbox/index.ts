@@ -1,0 +1,128 @@
+/**
+ * The service stand-in: the whole service interface as a local HTTP server on 127.0.0.1, with
+ * seeded demo data, a customer simulator, webhooks and fault injection (README.md here).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AiMount } from './ai-mount';
+import { Faults, type FaultRule as FaultRuleParsed } from './faults';
+import { Model, type Actor } from './model';
+import { seedStore, tokenFor } from './seed';
+import { createRequestHandler } from './server';
+import { Simulator } from './simulator';
+import { Store } from './store';
+import { WebhookHub } from './webhooks';
+
+export interface SandboxOptions {
+  port?: number;
+  /** When set, everything saved survives a restart; else in memory. */
+  dataDir?: string;
+  /** Seeded sessions, default 200 (benchmarks pass 100_000). */
+  sessions?: number;
+  /** Customer simulator on/off (default off). */
+  simulator?: boolean | { intervalMs?: number };
+  /** Deterministic seed (default fixed). */
+  seed?: number;
+  /** Seeded dates are laid out backwards from this instant (default: now, to the minute). */
+  anchorTime?: string | number;
+  /** Webhook delivery retries (default 6 attempts, 250 ms doubling, 5 s per attempt). */
+  webhookRetry?: { attempts?: number; baseDelayMs?: number; timeoutMs?: number };
+}
+
+export interface Sandbox {
+  baseUrl: string;
+  tokens: { agent: string; supervisor: string; admin: string };
+  demoAgent: { userName: string; id: number; name: string };
+  faults: { set(rules: FaultRule[]): void; clear(): void };
+  simulator: { start(): void; stop(): void; step(): Promise<void> };
+  close(): Promise<void>;
+}
+
+export type FaultRule = {
+  match?: { method?: string; path?: string };
+  kind: 'latency' | 'status' | 'rateLimit' | 'reset' | 'dropAfterCommit' | 'malformedJson';
+  latencyMs?: number;
+  status?: number;
+  retryAfterSeconds?: number;
+  probability?: number;
+  count?: number;
+};
+
+export const DEFAULT_SEED = 20240611;
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const store = new Store(opts.dataDir);
+  const loaded = await store.load();
+  let tokens: Sandbox['tokens'];
+  let demoAgent: Sandbox['demoAgent'];
+  if (loaded) {
+    const meta = store.getExtra('sandbox') as { tokens: Sandbox['tokens']; demoAgent: Sandbox['demoAgent']; seed: number } | undefined;
+    if (!meta) throw new Error(`${opts.dataDir} holds data without its sandbox metadata.`);
+    tokens = meta.tokens;
+    demoAgent = meta.demoAgent;
+  } else {
+    const anchorMs = opts.anchorTime !== undefined ? new Date(opts.anchorTime).getTime() : Math.floor(Date.now() / 60_000) * 60_000;
+    if (Number.isNaN(anchorMs)) throw new Error(`anchorTime ${String(opts.anchorTime)} is not a date.`);
+    ({ tokens, demoAgent } = seedStore(store, { seed, sessions: opts.sessions ?? 200, anchorMs }));
+    store.setExtra('sandbox', { tokens, demoAgent, seed });
+    store.markAllDirty();
+    await store.flush();
+  }
+
+  const hub = new WebhookHub(store, {
+    attempts: opts.webhookRetry?.attempts ?? 6,
+    baseDelayMs: opts.webhookRetry?.baseDelayMs ?? 250,
+    timeoutMs: opts.webhookRetry?.timeoutMs ?? 5000,
+  });
+  const ai = new AiMount({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    cannedTexts: () => [
+      ...[...store.c.messageBundleGroup.values()].map((m) => String(m.text ?? '')),
+      ...[...store.c.chatSuggestion.values()].map((s) => String(s.suggestion ?? '')),
+    ].filter((t) => t.length > 0),
+  });
+  const model = new Model(store, (group, type, data) => hub.emit(group, type, data), ai.ner, seed);
+  const admin = model.userByName('admin');
+  if (!admin) throw new Error('The stand-in data has no admin user.');
+  const system: Actor = { user: admin, userName: 'system', role: 'admin' };
+  const simOpts = typeof opts.simulator === 'object' ? opts.simulator : {};
+  const simulator = new Simulator(model, system, seed, simOpts.intervalMs);
+  const faults = new Faults(seed);
+
+  const server: Server = createServer(createRequestHandler({ model, hub, faults, ai, simulator }));
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  if (opts.simulator) simulator.start();
+
+  let closing: Promise<void> | null = null;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    tokens,
+    demoAgent,
+    faults: { set: (rules) => faults.set(rules as FaultRuleParsed[]), clear: () => faults.clear() },
+    simulator: { start: () => simulator.start(), stop: () => simulator.stop(), step: () => simulator.step() },
+    close() {
+      closing ??= (async () => {
+        simulator.stop();
+        hub.close();
+        await ai.close().catch(() => undefined);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+export { tokenFor };

@@ -1,0 +1,542 @@
+/**
+ * What the stand-in does with a request once it is authenticated: lists, lookups, upserts and
+ * their side effects (assignment, closing, pending flag, webhook events). No HTTP here; errors
+ * are ApiError values the server turns into the family's answer.
+ */
+import type { Role } from '../src-shared/paths';
+import { LookupBodySchema, QueryBodySchema, type LookupBody, type QueryBody } from '../src-shared/query';
+import type { WebhookGroup } from '../src-shared/webhook';
+import { COMPOSITE_KEYS, SPECS, type CollectionName, type FieldType, type Spec } from './fields';
+import { QueryError, runQuery, type PageResult, type Rec } from './query-engine';
+import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
+import { compositeKeyOf, type Store } from './store';
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly errorCode: string = httpCode(status)) {
+    super(message);
+  }
+}
+
+function httpCode(status: number): string {
+  return ({ 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT' } as Record<number, string>)[status] ?? 'ERROR';
+}
+
+export interface Actor {
+  user: Rec;
+  userName: string;
+  role: Role;
+}
+
+export type EventSink = (group: WebhookGroup, type: string, data: Record<string, unknown>) => void;
+export type EntityRecognizer = (text: string) => Promise<unknown> | unknown;
+
+const ROLE_OF_TYPE: Record<string, Role> = { ADMINISTRATOR: 'admin', SUPERVISOR: 'supervisor', AGENT: 'agent' };
+export const roleOfUser = (user: Rec): Role | null => ROLE_OF_TYPE[String(user.typeUser)] ?? null;
+
+const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Fields a save does not accept (interface §9.8, §9.10): the session's agent, the agent's user. */
+const NOT_SAVABLE: Partial<Record<CollectionName, readonly string[]>> = {
+  userSession: ['agent'],
+  agent: ['user'],
+};
+
+/** Fields never shown, or shown to admins only. */
+const HIDDEN: Partial<Record<CollectionName, readonly string[]>> = { user: ['password'] };
+const ADMIN_ONLY: Partial<Record<CollectionName, readonly string[]>> = { user: ['accessKey'], cognition: ['password', 'appKey'] };
+
+/** References shown as `{id}` only, to keep long lists small (README: message shape). */
+const COMPACT_REFS = new Set(['message.session', 'botTag.session', 'botAnswer.session']);
+
+/** What an embedded copy leaves out (interface §9.8, §9.9). */
+const EMBEDDED_OMIT: Partial<Record<CollectionName, readonly string[]>> = {
+  group: ['defaultAgent', 'finalAgent', 'inactivityAgent'],
+  userSession: ['agent', 'user'],
+};
+
+const isRefType = (t: FieldType): t is Extract<FieldType, { kind: 'ref' }> => typeof t !== 'string' && t.kind === 'ref';
+
+export function validationError(path: string, expected: string): ApiError {
+  return new ApiError(400, `Field "${path}" must be ${expected}.`, 'INVALID_FIELD');
+}
+
+export class Model {
+  private protocolSeq = 0;
+
+  constructor(
+    readonly store: Store,
+    private readonly emit: EventSink,
+    private readonly recognizer: () => Promise<EntityRecognizer | null>,
+    private readonly seed: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  nowIso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  // ---- presentation ------------------------------------------------------------------------
+
+  present(coll: CollectionName, rec: Rec, viewer: Role, depth = 0): Rec {
+    const spec = SPECS[coll];
+    const out: Rec = {};
+    const hidden = HIDDEN[coll];
+    const adminOnly = viewer === 'admin' ? undefined : ADMIN_ONLY[coll];
+    const omit = depth > 0 ? EMBEDDED_OMIT[coll] : undefined;
+    for (const [k, v] of Object.entries(rec)) {
+      if (hidden?.includes(k) || omit?.includes(k)) continue;
+      if (adminOnly?.includes(k)) {
+        out[k] = v == null ? v : '********';
+        continue;
+      }
+      const t = spec[k];
+      if (t && isRefType(t) && isPlainObject(v)) {
+        const target = depth >= 1 || COMPACT_REFS.has(`${coll}.${k}`) ? undefined : this.store.c[t.collection].get(v.id);
+        out[k] = target ? this.present(t.collection, target, viewer, depth + 1) : { id: v.id };
+      } else {
+        out[k] = v;
+      }
+    }
+    return out;
+  }
+
+  /** The user-session save answer (§4.3): no user, no agent; the group without its agent properties. */
+  presentSessionPayload(rec: Rec, viewer: Role): Rec {
+    const out = this.present('userSession', rec, viewer);
+    delete out.user;
+    delete out.agent;
+    return out;
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  parseQuery(body: unknown): QueryBody {
+    const parsed = QueryBodySchema.safeParse(body);
+    if (!parsed.success) throw new ApiError(400, `Invalid query body: ${describeIssues(parsed.error.issues)}`, 'INVALID_BODY');
+    return parsed.data;
+  }
+
+  parseLookup(body: unknown): LookupBody {
+    const parsed = LookupBodySchema.safeParse(body);
+    if (!parsed.success) throw new ApiError(400, `Invalid query body: ${describeIssues(parsed.error.issues)}`, 'INVALID_BODY');
+    return parsed.data;
+  }
+
+  query(coll: CollectionName, q: QueryBody, extra?: (r: Rec) => boolean): PageResult<Rec> {
+    const col = this.store.c[coll];
+    try {
+      const all = extra ? [...col.values()].filter(extra) : col.values();
+      return runQuery(all, q, {
+        spec: SPECS[coll],
+        resolve: this.store.resolve,
+        index: extra ? undefined : (key, value) => {
+          if (key === 'id' && !COMPOSITE_KEYS[coll]) {
+            const r = col.get(value);
+            return r ? [r] : [];
+          }
+          return col.lookup(key, value);
+        },
+      });
+    } catch (e) {
+      if (e instanceof QueryError) throw new ApiError(400, e.message, e.errorCode);
+      throw e;
+    }
+  }
+
+  list(coll: CollectionName, body: unknown, viewer: Role): { page: number; size: number; results: Rec[] } {
+    const r = this.query(coll, this.parseQuery(body));
+    return { page: r.page, size: r.size, results: r.results.map((x) => this.present(coll, x, viewer)) };
+  }
+
+  /** groups/unique and user-session/unique: the first match in sort order, 404 when none. */
+  unique(coll: CollectionName, body: unknown): Rec {
+    const q = this.parseLookup(body);
+    const r = this.query(coll, { ...q, page: 0, size: 1 });
+    const hit = r.results[0];
+    if (!hit) throw new ApiError(404, 'Nothing matches the conditions.');
+    return hit;
+  }
+
+  npsSummary(surveyName: string, body: unknown): Rec {
+    const q = this.parseLookup(body);
+    const known = surveyName === NPS_SURVEY || [...this.store.c.npsAnswer.values()].some((a) => a.surveyName === surveyName);
+    if (!known) throw new ApiError(404, `No survey named "${surveyName}".`);
+    let positive = 0, neutral = 0, negative = 0, sum = 0;
+    const matched = this.filterAll('npsAnswer', q, (a) => a.surveyName === surveyName);
+    for (const a of matched) {
+      const s = Number(a.score);
+      sum += s;
+      if (s >= 9) positive++;
+      else if (s >= 7) neutral++;
+      else negative++;
+    }
+    const totalCount = matched.length;
+    return { averageNps: totalCount === 0 ? 0 : sum / totalCount, positive, neutral, negative, totalCount };
+  }
+
+  private filterAll(coll: CollectionName, q: LookupBody, extra: (r: Rec) => boolean): Rec[] {
+    const out: Rec[] = [];
+    let page = 0;
+    // Bounded: each page holds up to 500 of a finite collection.
+    for (;;) {
+      const r = this.query(coll, { ...q, sort: false, page, size: 500 }, extra);
+      out.push(...r.results);
+      if (r.results.length < r.size) return out;
+      page++;
+    }
+  }
+
+  ticket(idOrKey: string): Rec {
+    const col = this.store.c.ticket;
+    const byId = /^\d+$/.test(idOrKey) ? col.get(Number(idOrKey)) : undefined;
+    if (byId) return byId;
+    const wanted = idOrKey.toUpperCase();
+    for (const t of col.values()) if (String(t.key).toUpperCase() === wanted) return t;
+    throw new ApiError(404, `No ticket ${idOrKey}.`);
+  }
+
+  userByName(userName: string): Rec | undefined {
+    return this.store.c.user.lookup('userName', userName)?.[0];
+  }
+
+  userByToken(token: string): Rec | undefined {
+    return this.store.c.user.lookup('accessKey', token)?.[0];
+  }
+
+  // ---- writing -----------------------------------------------------------------------------
+
+  /** Checks a save body against the spec and returns it normalised (dates canonical, refs `{id}`). */
+  validateBody(coll: CollectionName, body: unknown): Rec {
+    if (!isPlainObject(body)) throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
+    const spec = SPECS[coll];
+    const refused = NOT_SAVABLE[coll] ?? [];
+    const out: Rec = {};
+    for (const [k, v] of Object.entries(body)) {
+      if (v === undefined) continue;
+      if (refused.includes(k)) {
+        const hint = coll === 'userSession' ? ' Assign a session by saving lastAgent with the attendant\'s userName.' : '';
+        throw new ApiError(400, `Field "${k}" is not accepted by this save.${hint}`, 'UNKNOWN_FIELD');
+      }
+      const t = spec[k];
+      if (!t) throw new ApiError(400, `Unknown field "${k}".`, 'UNKNOWN_FIELD');
+      out[k] = this.normalize(v, t, k);
+    }
+    return out;
+  }
+
+  private normalize(v: unknown, t: FieldType, path: string): unknown {
+    if (v === null) return null;
+    if (typeof t === 'string') {
+      switch (t) {
+        case 'string':
+          if (typeof v !== 'string') throw validationError(path, 'a string');
+          return v;
+        case 'int':
+          if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw validationError(path, 'an integer');
+          return v;
+        case 'number':
+          if (typeof v !== 'number' || !Number.isFinite(v)) throw validationError(path, 'a number');
+          return v;
+        case 'boolean':
+          if (typeof v !== 'boolean') throw validationError(path, 'true or false');
+          return v;
+        case 'date': {
+          const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+          if (Number.isNaN(ms)) throw validationError(path, 'an ISO 8601 date-time');
+          return new Date(ms).toISOString();
+        }
+        case 'any':
+          return v;
+      }
+    }
+    if (t.kind === 'array') {
+      if (!Array.isArray(v)) throw validationError(path, 'an array');
+      return v.map((x, i) => this.normalize(x, t.of, `${path}[${i}]`));
+    }
+    if (!isPlainObject(v)) throw validationError(path, 'an object');
+    if (t.kind === 'ref') {
+      // A reference names its target by id; the rest of an embedded copy is ignored.
+      if (typeof v.id !== 'number' || !Number.isSafeInteger(v.id)) throw validationError(`${path}.id`, 'an integer');
+      if (!this.store.c[t.collection].get(v.id)) throw new ApiError(400, `"${path}" refers to id ${v.id}, which does not exist.`, 'UNKNOWN_REFERENCE');
+      return { id: v.id };
+    }
+    const fields: Spec = t.fields();
+    const out: Rec = {};
+    for (const [k, x] of Object.entries(v)) {
+      const ft = fields[k];
+      if (!ft) throw new ApiError(400, `Unknown field "${path}.${k}".`, 'UNKNOWN_FIELD');
+      out[k] = this.normalize(x, ft, `${path}.${k}`);
+    }
+    return out;
+  }
+
+  /**
+   * Upsert by id (DESIGN.md §2): no id creates (201), an existing id updates (200) by merging the
+   * given fields over the stored record, an unknown id is 404. Composite-key resources upsert by
+   * their key object.
+   */
+  save(coll: CollectionName, body: unknown, actor: Actor): { status: 200 | 201; rec: Rec } {
+    const input = this.validateBody(coll, body);
+    const col = this.store.c[coll];
+    let prev: Rec | undefined;
+    if (COMPOSITE_KEYS[coll]) {
+      const key = compositeKeyOf(coll, input);
+      const ck = COMPOSITE_KEYS[coll]!;
+      const parts = input[ck.field] as Rec | null | undefined;
+      if (key === null || !parts || ck.parts.some((p) => typeof parts[p] !== 'number')) {
+        throw new ApiError(400, `Field "${ck.field}" must hold the integers ${ck.parts.join(' and ')}.`, 'MISSING_FIELD');
+      }
+      prev = col.records.get(key);
+    } else if (input.id != null) {
+      prev = col.get(input.id);
+      if (!prev) throw new ApiError(404, `No ${coll} with id ${String(input.id)}.`);
+    }
+    const isCreate = !prev;
+    const now = this.nowIso();
+    const next: Rec = isCreate ? { ...input } : { ...prev, ...input };
+    if (isCreate && !COMPOSITE_KEYS[coll]) next.id = col.allocateId();
+    const spec = SPECS[coll];
+    if (isCreate && 'createdAt' in spec) next.createdAt ??= now;
+    if (isCreate && 'createdBy' in spec) next.createdBy ??= actor.userName;
+    if ('updatedAt' in spec) next.updatedAt = input.updatedAt ?? now;
+    if ('updatedBy' in spec) next.updatedBy = actor.userName;
+    const events: Array<[WebhookGroup, string, Record<string, unknown>]> = [];
+    const after: Array<() => void> = [];
+    const ctx: SaveContext = { input, prev, next, isCreate, actor, now, events, after };
+    this.beforeSave(coll, ctx);
+    col.put(next);
+    this.store.markDirty(coll);
+    for (const f of after) f();
+    for (const [g, type, data] of events) this.emit(g, type, data);
+    return { status: isCreate ? 201 : 200, rec: next };
+  }
+
+  private beforeSave(coll: CollectionName, ctx: SaveContext): void {
+    switch (coll) {
+      case 'userSession':
+        return this.beforeSessionSave(ctx);
+      case 'message':
+        return this.beforeMessageSave(ctx);
+      case 'sessionComment':
+        return this.beforeCommentSave(ctx);
+      case 'user':
+        return this.beforeUserSave(ctx);
+      case 'agent':
+        return this.beforeAgentSave(ctx);
+      case 'botTag':
+        if (ctx.isCreate) {
+          ctx.after.push(() => {
+            const sessionId = (ctx.next.session as Rec | null)?.id ?? null;
+            ctx.events.push(['bot', 'bot.tag', { sessionId, tag: ctx.next.tag ?? null, botTag: this.present('botTag', ctx.next, 'agent') }]);
+          });
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private beforeSessionSave(ctx: SaveContext): void {
+    const { input, prev, next, actor, now, events } = ctx;
+    if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(String(input.userConnectedResource))) {
+      throw new ApiError(400, `userConnectedResource must be one of ${CHANNELS.join(', ')}.`, 'INVALID_FIELD');
+    }
+    if (ctx.isCreate) {
+      next.status ??= 'OPEN';
+      next.pending ??= false;
+      next.groupConf ??= { id: 1 };
+      next.agent = null;
+      next.availableAt ??= next.createdAt;
+      next.protocol ??= `${now.slice(0, 10).replace(/-/g, '')}9${String(++this.protocolSeq).padStart(5, '0')}${String(next.id).slice(-3)}`;
+      ctx.after.push(() => events.unshift(['sessions', 'session.created', this.sessionEvent(next)]));
+    }
+    const prevAgentId = (prev?.agent as Rec | null | undefined)?.id ?? null;
+    if ('lastAgent' in input) {
+      if (input.lastAgent == null) {
+        next.agent = null;
+      } else {
+        const user = this.userByName(String(input.lastAgent));
+        const role = user ? roleOfUser(user) : null;
+        if (!user || (role !== 'agent' && role !== 'supervisor')) {
+          throw new ApiError(400, `lastAgent "${String(input.lastAgent)}" is not an attendant's userName.`, 'UNKNOWN_AGENT');
+        }
+        if (prevAgentId !== user.id) {
+          next.agent = { id: user.id };
+          if (prevAgentId == null) {
+            if (!('attendedAt' in input)) next.attendedAt = now;
+            ctx.after.push(() => events.push(['sessions', 'session.assigned', { ...this.sessionEvent(next), by: actor.userName }]));
+          } else {
+            ctx.after.push(() => events.push(['sessions', 'session.transferred', { ...this.sessionEvent(next), fromAgent: prev?.lastAgent ?? null, by: actor.userName }]));
+          }
+        }
+      }
+    } else if (prev && 'groupConf' in input && (input.groupConf as Rec | null)?.id !== (prev.groupConf as Rec | null)?.id) {
+      // Transferred to a group: back in that group's queue, no attendant until someone accepts.
+      next.agent = null;
+      ctx.after.push(() => events.push(['sessions', 'session.transferred', { ...this.sessionEvent(next), fromGroupId: (prev.groupConf as Rec | null)?.id ?? null, by: actor.userName }]));
+    }
+    if (next.status === 'CLOSED' && prev?.status !== 'CLOSED') {
+      if (!('closedAt' in input)) next.closedAt = now;
+      if (!('closedBy' in input)) next.closedBy = actor.userName;
+      ctx.after.push(() => events.push(['sessions', 'session.closed', this.sessionEvent(next)]));
+    }
+    if (prev && (prev.status !== next.status || prev.pending !== next.pending)) {
+      ctx.after.push(() => events.push(['status', 'session.status', { sessionId: next.id, status: next.status, pending: next.pending ?? false }]));
+    }
+  }
+
+  private sessionEvent(s: Rec): Record<string, unknown> {
+    return { sessionId: s.id, session: this.present('userSession', s, 'agent') };
+  }
+
+  private beforeMessageSave(ctx: SaveContext): void {
+    const { next, actor, isCreate, now } = ctx;
+    if (!isCreate) return;
+    const sessionRef = next.session as Rec | null | undefined;
+    if (!sessionRef) throw new ApiError(400, 'A message needs "session": {"id": ...}.', 'MISSING_FIELD');
+    const session = this.store.c.userSession.get(sessionRef.id)!;
+    if (session.status === 'CLOSED') throw new ApiError(409, `Session ${String(session.id)} is closed.`, 'SESSION_CLOSED');
+    const text = typeof next.message === 'string' ? next.message.trim() : '';
+    const caption = typeof next.caption === 'string' ? next.caption.trim() : '';
+    if (!text && !caption) throw new ApiError(400, 'A message needs a non-empty "message" (or "caption").', 'MISSING_FIELD');
+    next.fromUser ??= false;
+    next.contentType ??= 'text';
+    next.cognition ??= false;
+    next.errorConversation ??= false;
+    next.createdAt ??= now;
+    const customer = this.store.c.user.get((session.user as Rec | null)?.id);
+    const agentUser = this.store.c.user.get((session.agent as Rec | null)?.id);
+    if (next.fromUser) {
+      next.sendBy ??= customer?.userName ?? 'customer';
+      next.toUser ??= agentUser?.userName ?? null;
+      next.sentBySuperAgent ??= false;
+    } else {
+      next.sendBy ??= actor.userName;
+      next.toUser ??= customer?.userName ?? null;
+      next.sentBySuperAgent ??= actor.role === 'supervisor';
+    }
+    // An attendant's reply leaves the session waiting for the customer; a customer line ends that.
+    const pending = !next.fromUser;
+    const updated: Rec = { ...session, pending, updatedAt: now, updatedBy: String(next.sendBy) };
+    ctx.after.push(() => {
+      this.store.c.userSession.put(updated);
+      this.store.markDirty('userSession');
+      const sessionId = session.id;
+      ctx.events.push(['messages', 'message.created', { sessionId, message: this.present('message', next, 'agent') }]);
+      if (session.pending !== pending) ctx.events.push(['status', 'session.status', { sessionId, status: updated.status, pending }]);
+      if (session.userConnectedResource === 'voice' && next.fromUser) {
+        ctx.events.push(['voice', 'call.transcript', { sessionId, messageId: next.id, text: text || caption, final: true }]);
+      }
+      if (next.fromUser) void this.recognize(Number(sessionId), Number(next.id), text || caption);
+    });
+  }
+
+  private async recognize(sessionId: number, messageId: number, text: string): Promise<void> {
+    try {
+      const ner = await this.recognizer();
+      if (!ner) return;
+      const result = await ner(text);
+      const entities = isPlainObject(result) && Array.isArray(result.entities) ? result.entities : Array.isArray(result) ? result : [];
+      this.emit('entities', 'entities.recognized', { sessionId, messageId, entities });
+    } catch {
+      // Entity recognition is a bonus on top of the message: a failure must not affect the save.
+    }
+  }
+
+  private beforeCommentSave(ctx: SaveContext): void {
+    const { next } = ctx;
+    if (typeof next.sessionId !== 'number') throw new ApiError(400, 'A comment needs an integer "sessionId".', 'MISSING_FIELD');
+    if (!this.store.c.userSession.get(next.sessionId)) throw new ApiError(400, `"sessionId" refers to id ${next.sessionId}, which does not exist.`, 'UNKNOWN_REFERENCE');
+    if (typeof next.comment !== 'string' || next.comment.trim() === '') throw new ApiError(400, 'A comment needs a non-empty "comment".', 'MISSING_FIELD');
+  }
+
+  private beforeUserSave(ctx: SaveContext): void {
+    const { next, prev } = ctx;
+    if (typeof next.userName !== 'string' || next.userName.trim() === '') throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
+    const clash = this.userByName(next.userName);
+    if (clash && clash.id !== next.id) throw new ApiError(409, `userName "${next.userName}" is taken.`, 'DUPLICATE_USERNAME');
+    if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName, this.seed);
+  }
+
+  private beforeAgentSave(ctx: SaveContext): void {
+    const { prev, next, input } = ctx;
+    if (prev && input.status !== undefined && input.status !== prev.status) {
+      const user = this.store.c.user.get((next.user as Rec | null)?.id);
+      ctx.after.push(() => ctx.events.push(['status', 'agent.status', { agentId: next.id, userName: user?.userName ?? null, status: next.status, previous: prev.status ?? null }]));
+    }
+  }
+
+  /** users/save/agent-supervisor, /agent, /administrator: a user of that kind, with its agent record. */
+  saveUserAs(kind: 'AGENT' | 'SUPERVISOR' | 'ADMINISTRATOR', body: unknown, actor: Actor): { status: 200 | 201; rec: Rec } {
+    if (!isPlainObject(body)) throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
+    const profileId = { ADMINISTRATOR: 1, SUPERVISOR: 2, AGENT: 3 }[kind];
+    const profile = { id: profileId, name: { ADMINISTRATOR: 'Administrador', SUPERVISOR: 'Supervisor', AGENT: 'Atendente' }[kind], typeUser: kind, visible: true };
+    const saved = this.save('user', { ...body, typeUser: kind, profile }, actor);
+    if (kind === 'ADMINISTRATOR' || saved.rec.agent) return saved;
+    const agent = this.save('agent', { status: 'OFFLINE', superAgent: kind === 'SUPERVISOR', virtualAgent: false, maxChatChannels: 6, department: kind === 'SUPERVISOR' ? 'Supervisão' : 'Atendimento', loginAttendance: saved.rec.userName }, actor);
+    const linked: Rec = { ...agent.rec, user: { id: saved.rec.id } };
+    this.store.c.agent.put(linked);
+    this.save('userAgent', { associationId: { userId: saved.rec.id, agentId: agent.rec.id }, user: { id: saved.rec.id }, agent: { id: agent.rec.id } }, actor);
+    const user: Rec = { ...saved.rec, agent: { id: agent.rec.id } };
+    this.store.c.user.put(user);
+    this.store.markDirty('user');
+    return { status: saved.status, rec: user };
+  }
+
+  /** users/rules: the caller's (or, for supervisors and admins, any user's) role and what it may do. */
+  rules(body: unknown, actor: Actor): Rec {
+    const user = this.targetUser(body, actor);
+    const role = roleOfUser(user);
+    return { userName: user.userName, typeUser: user.typeUser ?? null, role, rules: role ? RULES[role] : [] };
+  }
+
+  /** users/channels: the channels a user attends, from its agent's attendanceServiceChannel. */
+  channels(body: unknown, actor: Actor): Rec {
+    const user = this.targetUser(body, actor);
+    const agent = this.store.c.agent.get((user.agent as Rec | null)?.id);
+    const wanted = new Set(String(agent?.attendanceServiceChannel ?? CHANNELS.join(',')).split(',').map((s) => s.trim()));
+    const seen = new Map<string, Rec>();
+    for (const g of this.store.c.group.values()) {
+      if (g.active === false) continue;
+      for (const ch of (g.channels as Rec[] | null) ?? []) if (wanted.has(String(ch.name)) && !seen.has(String(ch.name))) seen.set(String(ch.name), { id: ch.id, name: ch.name });
+    }
+    return { userName: user.userName, channels: [...seen.values()].sort((a, b) => Number(a.id) - Number(b.id)) };
+  }
+
+  private targetUser(body: unknown, actor: Actor): Rec {
+    if (body !== undefined && body !== null && !isPlainObject(body)) throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
+    const asked = isPlainObject(body) ? body.userName : undefined;
+    if (asked === undefined || asked === actor.userName) return actor.user;
+    if (typeof asked !== 'string') throw validationError('userName', 'a string');
+    if (actor.role === 'agent') throw new ApiError(403, 'An agent may only ask about itself.');
+    const user = this.userByName(asked);
+    if (!user) throw new ApiError(404, `No user ${asked}.`);
+    return user;
+  }
+
+  presentTicket(t: Rec): Rec {
+    return { status: 'SUCCESS', message: `Ticket ${String(t.key ?? `${TICKET_PREFIX}-${String(t.id)}`)} found.`, data: t };
+  }
+}
+
+interface SaveContext {
+  input: Rec;
+  prev: Rec | undefined;
+  next: Rec;
+  isCreate: boolean;
+  actor: Actor;
+  now: string;
+  events: Array<[WebhookGroup, string, Record<string, unknown>]>;
+  after: Array<() => void>;
+}
+
+/** The role table as rule names (README: roles); users/rules answers with these. */
+export const RULES: Record<Role, string[]> = {
+  agent: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'self:status', 'tickets:read', 'ai:use', 'hooks:manage'],
+  supervisor: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'tickets:read', 'ai:use', 'hooks:manage'],
+  admin: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'admin:write', 'kb:upload', 'tickets:read', 'ai:use', 'hooks:manage', 'sandbox:control'],
+};
+
+function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
+}
