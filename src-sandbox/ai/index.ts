@@ -1,0 +1,165 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { AI, AI_OPS } from '../../src-shared/paths';
+import { checkFileUrl, indexNameProblem } from './kb-fetch';
+import { parseDocuments } from './kb-parse';
+import { KnowledgeBases } from './kb';
+import { LOCAL_PROVIDER, LOCAL_TEXT_MODEL, catalogue, filterModels, providersOf } from './models';
+import { recognizeEntities } from './ner';
+import { NlpRequestSchema, runLocal } from './nlp';
+import { AiHttpError, badRequest, failure, notFound, ok, parseJsonBody, type AiResponse } from './respond';
+import { DEFAULT_BINARIES, TtsRequestSchema, VoiceService, type VoiceBinaries } from './voice';
+
+/**
+ * The AI family and the voice operations of the stand-in (interface §4.1, §4.5; DESIGN.md §2).
+ * The server mounts `handle` after authentication, roles and fault injection.
+ *
+ * Stand-in extension, not in the interface: `GET /transformersapi/1.0/indexes` lists the
+ * knowledge bases with their indexing state, `GET /transformersapi/1.0/indexes/{name}` shows one
+ * (see KbStatus in kb.ts). `questions` on a base whose first indexing has not finished answers
+ * 404 `{status:"Not Found", message:"... is still being indexed"}`; on a base whose indexing
+ * failed, 404 with the reason.
+ */
+export type { AiResponse } from './respond';
+export type { Entity } from './ner';
+export type { KbStatus } from './kb';
+
+export interface AiContext {
+  dataDir?: string;
+  cannedTexts(): string[];
+  /** Optional: other paths for the speech tools (tests use it to see the missing-tool answer). */
+  voiceBinaries?: Partial<VoiceBinaries>;
+  /** Optional: where to note background failures (indexing). */
+  log?: (line: string) => void;
+}
+export interface AiRequest { method: string; path: string; headers: Record<string, string | undefined>; body: Buffer }
+
+export const DEMO_INDEX = 'demo_atendimento_data_pt';
+const DEMO_FILE = new URL('../../resources/kb/demo_atendimento_pt.txt', import.meta.url);
+const MAX_JSON_BYTES = 1024 * 1024;
+export const MAX_ANSWERS = 50;
+
+const NerBody = z.object({ sentence: z.string().max(100_000, 'sentence is limited to 100000 characters') }).loose();
+const ModelsBody = z.object({ provider: z.string().optional(), typeModality: z.string().optional() }).loose();
+const QuestionsBody = z
+  .object({
+    index: z.string().min(1, 'index is required'),
+    question: z.string().trim().min(1, 'question must not be empty').max(10_000),
+    size: z.number().int().min(1).max(MAX_ANSWERS).optional(),
+  })
+  .loose();
+const UploadBody = z
+  .object({
+    url_file: z.string().min(1, 'url_file is required'),
+    index_engine: z.string().min(1, 'index_engine is required'),
+    separator_doc_engine: z.string().max(100).optional(),
+    id_doc_engine: z.string().max(200).optional(),
+  })
+  .loose();
+
+const INDEXES = `${AI}/indexes`;
+
+export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promise<AiResponse>; close(): Promise<void> } {
+  const kb = new KnowledgeBases({
+    dataDir: ctx.dataDir,
+    log: ctx.log,
+    seeds: [{ name: DEMO_INDEX, source: 'resources/kb/demo_atendimento_pt.txt', load: async () => parseDocuments(await readFile(DEMO_FILE), 'txt', {}) }],
+  });
+  const voice = new VoiceService({ ...DEFAULT_BINARIES, ...ctx.voiceBinaries });
+
+  const models = async () => catalogue(await voice.availability());
+
+  async function route(req: AiRequest): Promise<AiResponse> {
+    const path = req.path.split('?')[0]?.replace(/\/+$/, '') ?? '';
+    if (req.method === 'GET' && (path === INDEXES || path.startsWith(`${INDEXES}/`))) {
+      if (path === INDEXES) return ok({ Results: kb.list() });
+      const status = kb.status(decodeURIComponent(path.slice(INDEXES.length + 1)));
+      return status ? ok(status) : notFound();
+    }
+    const known = (Object.values(AI_OPS) as string[]).includes(path);
+    if (!known) return notFound();
+    if (req.method !== 'POST') return failure(405, `Use POST for ${path}.`, 'METHOD_NOT_ALLOWED', { allow: 'POST' });
+    if (path !== AI_OPS.stt && req.body.length > MAX_JSON_BYTES) return failure(413, `The body is limited to ${MAX_JSON_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE');
+
+    switch (path) {
+      case AI_OPS.ner: {
+        const { sentence } = parseJsonBody(req.body, NerBody);
+        return ok({ entities: recognizeEntities(sentence) });
+      }
+      case AI_OPS.modelsByProviders: {
+        const body = req.body.length ? parseJsonBody(req.body, ModelsBody) : {};
+        return ok({ Results: filterModels(await models(), body.provider, body.typeModality) });
+      }
+      case AI_OPS.nlp:
+        return nlp(parseJsonBody(req.body, NlpRequestSchema));
+      case AI_OPS.questions: {
+        const q = parseJsonBody(req.body, QuestionsBody);
+        const found = kb.search(q.index, q.question, q.size ?? 3);
+        switch (found.kind) {
+          case 'ok':
+            return ok({ answer: found.answer });
+          case 'missing':
+            return notFound(`There is no knowledge base named ${q.index}.`);
+          case 'indexing':
+            return notFound(`The knowledge base ${q.index} is still being indexed.`);
+          case 'failed':
+            return notFound(`The knowledge base ${q.index} could not be indexed: ${found.error}`);
+        }
+        return notFound();
+      }
+      case AI_OPS.uploadFiles:
+        return upload(parseJsonBody(req.body, UploadBody));
+      case AI_OPS.stt:
+        return voice.stt(req.headers['content-type'], req.body);
+      case AI_OPS.tts:
+        return voice.tts(parseJsonBody(req.body, TtsRequestSchema));
+    }
+    return notFound();
+  }
+
+  async function nlp(body: z.infer<typeof NlpRequestSchema>): Promise<AiResponse> {
+    const all = await models();
+    const text = all.filter((m) => m.typeModality === 'text');
+    // Model and provider are interchangeable per call (§4.1): either may name the other.
+    const byModel = body.model ? text.find((m) => m.id.toLowerCase() === body.model?.toLowerCase()) : undefined;
+    const provider = (body.provider?.trim().toLowerCase() || byModel?.providerName || LOCAL_PROVIDER);
+    const providers = providersOf(all);
+    if (!providers.includes(provider)) {
+      return badRequest(`Unknown provider "${body.provider}"; providers are ${providers.join(', ')}.`, 'UNKNOWN_PROVIDER');
+    }
+    if (body.model && (!byModel || byModel.providerName !== provider)) {
+      const names = text.filter((m) => m.providerName === provider).map((m) => m.id);
+      return badRequest(`Provider ${provider} has no text model "${body.model}"; its text models are ${names.join(', ') || 'none'}.`, 'UNKNOWN_MODEL');
+    }
+    if (provider !== LOCAL_PROVIDER) {
+      return failure(502, `provider ${provider} is unreachable from this machine`, 'PROVIDER_UNREACHABLE');
+    }
+    return ok(runLocal(body, { indexes: kb.readyIndexes(), cannedTexts: ctx.cannedTexts() }));
+  }
+
+  function upload(body: z.infer<typeof UploadBody>): AiResponse {
+    const nameProblem = indexNameProblem(body.index_engine);
+    if (nameProblem) return badRequest(nameProblem, 'INVALID_INDEX_NAME');
+    const url = checkFileUrl(body.url_file.trim());
+    if (!url.ok) return badRequest(url.message, url.code);
+    kb.upload({ name: body.index_engine, url: url.url, type: url.type, separator: body.separator_doc_engine, idField: body.id_doc_engine });
+    return ok({ message: `The file ${url.url.href} is being processed and indexed into ${body.index_engine}.` });
+  }
+
+  return {
+    async handle(req) {
+      await kb.ready;
+      try {
+        return await route(req);
+      } catch (e) {
+        if (e instanceof AiHttpError) return e.response;
+        ctx.log?.(`AI operation ${req.path} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        return failure(500, 'The AI operation failed inside the stand-in.', 'INTERNAL');
+      }
+    },
+    close: () => kb.close(),
+  };
+}
+
+export { recognizeEntities } from './ner';
+export { LOCAL_PROVIDER, LOCAL_TEXT_MODEL };
