@@ -5,9 +5,10 @@ import path from 'node:path';
 import { Outbox, type OutboxOptions } from '../../src-main/outbox/outbox';
 import { splitRef } from '../../src-main/outbox/ref';
 import type { ErrorKind } from '../../src-shared/errors';
+import { createServiceClient } from '../../src-main/service';
+import { createCommentTransport } from '../../src-main/outbox/transport';
 import { createHttpCommentTransport } from '../support/outbox-http';
-import { startOutboxStandin, type StandinHandle } from '../support/outbox-standin';
-import type { FaultRule } from '../support/outbox-mini-standin';
+import { startOutboxStandin, type StandinHandle, type FaultRule } from '../support/outbox-standin';
 
 // 5 runs x 100 notes through single fault kinds, then 200 through a mix: 700 notes in all.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -38,7 +39,9 @@ interface Observed {
 
 async function pushThrough(label: string, rules: FaultRule[], count: number, opts: Partial<OutboxOptions> = {}): Promise<Observed> {
   const sessions = sb.sessionIds.slice(0, 5);
-  const transport = createHttpCommentTransport({ baseUrl: sb.baseUrl, getToken: () => sb.tokens.agent });
+  // The production path: the service client, adapted by the outbox's transport.
+  const client = createServiceClient({ baseUrl: sb.baseUrl, getToken: async () => sb.tokens.agent, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+  const transport = createCommentTransport(client);
   const box = new Outbox({
     dir,
     transport,
@@ -70,7 +73,7 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
   await box.stop();
   sb.faults.set([]);
 
-  // Check the service itself: every note once, in the order typed, per session.
+  // Check the service itself (through an independent reader): every note once, in typed order.
   const reader = createHttpCommentTransport({ baseUrl: sb.baseUrl, getToken: () => sb.tokens.agent });
   for (const sid of sessions) {
     const stored = await reader.listForSession(sid, AbortSignal.timeout(10_000));
@@ -79,7 +82,7 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
     expect(new Set(mine.map((c) => c.ref)).size).toBe(mine.length);
   }
   await reader.close();
-  await transport.close();
+  await client.close();
   expect(box.list().filter((n) => n.text.startsWith(label)).every((n) => n.state === 'confirmed')).toBe(true);
   expect(await readdir(path.join(dir, 'notes'))).toEqual([]);
   return seen;
@@ -131,4 +134,59 @@ test('all faults mixed, on saves and reads', async () => {
     200,
   );
   expect(seen.unknown).toBeGreaterThan(0);
+});
+
+test('a refused token pauses the outbox; after signing in again, resume() sends the rest in order', async () => {
+  const sid = sb.sessionIds[5]!;
+  let token = sb.tokens.agent;
+  const client = createServiceClient({ baseUrl: sb.baseUrl, getToken: async () => token });
+  const box = new Outbox({ dir, transport: createCommentTransport(client), settleMs: 30, retry: { baseMs: 5, maxMs: 50 } });
+  await box.start();
+  await box.add(sid, 'auth before expiry');
+  await expect.poll(() => box.outstanding).toBe(0);
+
+  token = 'expired-token';
+  await box.add(sid, 'auth typed after expiry 1');
+  await box.add(sid, 'auth typed after expiry 2');
+  await expect.poll(() => box.status().connectivity).toBe('paused');
+  expect(box.status().reason).toMatchObject({ kind: 'Unauthorized' });
+  expect(box.list(sid).filter((n) => n.state === 'pending')).toHaveLength(2);
+
+  token = sb.tokens.agent;
+  box.resume();
+  await expect.poll(() => box.outstanding).toBe(0);
+  expect(box.status().connectivity).toBe('online');
+  const reader = createHttpCommentTransport({ baseUrl: sb.baseUrl, getToken: () => sb.tokens.agent });
+  const texts = (await reader.listForSession(sid, AbortSignal.timeout(10_000))).map((c) => splitRef(c.comment).text).filter((t) => t.startsWith('auth '));
+  await reader.close();
+  expect(texts).toEqual(['auth before expiry', 'auth typed after expiry 1', 'auth typed after expiry 2']);
+  await box.stop();
+  await client.close();
+});
+
+test('a note the service refuses (400) shows its reason, survives a restart, and is dropped only when discarded', async () => {
+  const client = createServiceClient({ baseUrl: sb.baseUrl, getToken: async () => sb.tokens.agent });
+  const opts = { dir, transport: createCommentTransport(client), settleMs: 30, retry: { baseMs: 5, maxMs: 50 } };
+  const box = new Outbox(opts);
+  await box.start();
+  const bad = await box.add(987_654, 'note for a session that does not exist');
+  await box.add(sb.sessionIds[6]!, 'refusal elsewhere goes on');
+  await expect.poll(() => box.list().find((n) => n.id === bad.id)?.state).toBe('failed');
+  await expect.poll(() => box.outstanding).toBe(0);
+  expect(box.list().find((n) => n.id === bad.id)?.error).toMatchObject({ kind: 'Invalid', status: 400, errorCode: 'UNKNOWN_REFERENCE' });
+  await box.stop();
+
+  const again = new Outbox(opts);
+  await again.start();
+  expect(again.list().map((n) => [n.text, n.state])).toEqual([['note for a session that does not exist', 'failed']]);
+  // Edited and retried, it is refused again for the same reason: still kept, one more attempt.
+  await again.retry(bad.id, 'edited note for a session that does not exist');
+  await expect.poll(() => again.list()[0]?.attempts).toBe(2);
+  await expect.poll(() => again.list()[0]?.state).toBe('failed');
+  expect(again.list()[0]?.text).toBe('edited note for a session that does not exist');
+  await again.discard(bad.id);
+  expect(again.list()).toEqual([]);
+  expect(await readdir(path.join(dir, 'notes'))).toEqual([]);
+  await again.stop();
+  await client.close();
 });

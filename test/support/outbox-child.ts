@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { Outbox } from '../../src-main/outbox/outbox';
-import { createHttpCommentTransport } from './outbox-http';
+import { createServiceClient } from '../../src-main/service';
+import { createCommentTransport } from '../../src-main/outbox/transport';
 
 const Config = z.object({
   dir: z.string(),
@@ -22,7 +23,8 @@ const Config = z.object({
 const cfg = Config.parse(JSON.parse(process.env.OUTBOX_CHILD ?? '{}'));
 
 const say = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
-const transport = createHttpCommentTransport({ baseUrl: cfg.baseUrl, getToken: () => cfg.token });
+const client = createServiceClient({ baseUrl: cfg.baseUrl, getToken: async () => cfg.token, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+const transport = createCommentTransport(client);
 const box = new Outbox({
   dir: cfg.dir,
   transport,
@@ -39,7 +41,7 @@ const checkIdle = () => {
   if (!adding && box.outstanding === 0) {
     say({ ev: 'idle' });
     clearInterval(keepAlive);
-    void box.stop().then(() => transport.close()).then(() => process.exit(0));
+    void box.stop().then(() => client.close()).then(() => process.exit(0));
   }
 };
 box.subscribe((e) => {

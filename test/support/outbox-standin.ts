@@ -1,20 +1,23 @@
-import { startMiniStandin, type FaultRule } from './outbox-mini-standin';
+import { startSandbox, type FaultRule } from '../../src-sandbox/index';
 
-/** What the outbox tests need from a stand-in: where it is, a token, faults, and sessions. */
+export type { FaultRule };
+
+/** What the outbox tests need from the stand-in: where it is, tokens, faults, and real sessions. */
 export interface StandinHandle {
   baseUrl: string;
   tokens: { agent: string; admin: string };
+  /** Ids of seeded sessions (comments to an unknown session are refused with 400). */
   sessionIds: number[];
   faults: { set(rules: FaultRule[]): void };
   close(): Promise<void>;
 }
 
 export async function startOutboxStandin(): Promise<StandinHandle> {
-  const sb = await startMiniStandin();
+  const sb = await startSandbox({ port: 0, sessions: 40 });
   return {
     baseUrl: sb.baseUrl,
     tokens: sb.tokens,
-    sessionIds: [101, 102, 103, 104, 105, 106, 107, 108],
+    sessionIds: [11, 12, 13, 14, 15, 16, 17, 18],
     faults: sb.faults,
     close: () => sb.close(),
   };
