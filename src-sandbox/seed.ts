@@ -7,7 +7,7 @@ import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Rec } from './query-engine';
 import type { Store } from './store';
 import {
-  CANNED_REPLIES, CITIES, EMAIL_DOMAINS, FIRST_NAMES, GENERAL_SUGGESTIONS, LAST_NAMES, NPS_COMMENTS, SCRIPTS, TICKET_TITLES,
+  CANNED_REPLIES, CITIES, EMAIL_DOMAINS, FIRST_NAMES, GENERAL_SUGGESTIONS, INTERNAL_NOTES, LAST_NAMES, NPS_COMMENTS, SCRIPTS, TICKET_TITLES,
   type Script,
 } from './texts';
 
@@ -217,7 +217,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     return ag.status !== 'OFFLINE';
   });
 
-  let messageId = 1, callSeq = 1, reportId = 1, npsId = 1, suggestionId = 1, classServiceId = 1, callLogId = 1;
+  let messageId = 1, commentId = 1, callSeq = 1, reportId = 1, npsId = 1, suggestionId = 1, classServiceId = 1, callLogId = 1;
   let activeCount = 0;
   const detailed = Math.min(opts.sessions, 2000);
   for (let i = 0; i < opts.sessions; i++) {
@@ -272,6 +272,9 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     c.userSession.put(session);
     if (i >= detailed) continue;
 
+    if (agentUser && attendedAt && i % 4 === 1) {
+      c.sessionComment.put({ id: commentId++, sessionId: id, comment: pick(rng, INTERNAL_NOTES), createdAt: iso(attendedAt + 60_000), createdBy: agentUser.userName });
+    }
     if (state !== 'closed' && i % 2 === 0) {
       c.chatSuggestion.put({ id: suggestionId++, session: { id }, suggestion: fillScript(script.suggestion, vars), createdAt: iso(t) });
     }

@@ -160,3 +160,12 @@ export const NPS_COMMENTS = [
   null,
   null,
 ] as const;
+
+/** Internal notes (session comments) attendants leave for each other. */
+export const INTERNAL_NOTES = [
+  'Cliente já entrou em contato duas vezes sobre o mesmo assunto.',
+  'Aguardando retorno do financeiro sobre o estorno.',
+  'Prometi retorno até amanhã às 10h.',
+  'Cliente prefere contato por e-mail.',
+  'Verificar se o pedido foi reenviado pela transportadora.',
+] as const;
