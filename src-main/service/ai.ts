@@ -80,13 +80,16 @@ function checkUpload(r: UploadRequest): void {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail('The file address must be a public http(s) link.');
   if (url && DRIVE_HOSTS.test(url.hostname)) fail('Links from file-sharing drives are not accepted. Give a direct public link to the file.');
   if (!isKnowledgeBaseName(r.index_engine)) {
-    fail('The knowledge base name must look like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.');
+    fail('The knowledge base name must look like {hostname}_{identifier}_data_pt in lower case, for example acme.com_faq_data_pt.');
   }
 }
 
 export function createAiOps(core: Core, log: Logger | undefined): AiOps {
-  const post = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions) =>
-    core.call<T>({ operation, action, write: false, method: 'POST', path, json, answer: { kind: 'json', schema }, signal: o.signal, timeoutMs: o.timeoutMs });
+  const post = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions, notFound?: string) =>
+    core.call<T>({
+      operation, action, write: false, method: 'POST', path, json, answer: { kind: 'json', schema }, signal: o.signal, timeoutMs: o.timeoutMs,
+      ...(notFound ? { notFound } : {}),
+    });
 
   return {
     ner: (sentence, o = {}) => post('ai.ner', 'recognise entities', AI_OPS.ner, { sentence }, NerAnswerSchema, o),
@@ -99,8 +102,9 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
     modelsByProviders: async (request, o = {}) =>
       (await post('ai.modelsByProviders', 'list models', AI_OPS.modelsByProviders, { provider: request.provider, typeModality: request.typeModality ?? '' }, ModelsAnswerSchema, o)).Results,
     questions: async (request, o = {}) =>
-      (await post('ai.questions', 'search the knowledge base', AI_OPS.questions, { size: 5, ...request }, QuestionsAnswerSchema, o)).answer,
-    uploadFiles: (request, o = {}) => {
+      (await post('ai.questions', 'search the knowledge base', AI_OPS.questions, { size: 5, ...request }, QuestionsAnswerSchema, o,
+        `The knowledge base "${request.index}" does not exist or is still being indexed (404).`)).answer,
+    uploadFiles: async (request, o = {}) => {
       checkUpload(request);
       return core.call({
         operation: 'ai.uploadFiles', action: 'upload knowledge-base files', write: true, method: 'POST',
