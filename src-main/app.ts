@@ -7,6 +7,7 @@ import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
 import { createServiceClient, type ServiceClient } from './service';
 import { createQueueFeature } from './features/queue';
+import { createSupervisorFeature } from './features/supervisor';
 import type { Logger } from './log';
 import { startSandbox, type Sandbox } from '../src-sandbox/index';
 import type { FeatureContext } from './features/context';
@@ -80,7 +81,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   };
   // Features: each owns its channels; add new ones here and in `handlers` below.
   const queue = createQueueFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue];
+  const supervisor = createSupervisorFeature(ctx);
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue, supervisor];
 
   const storedWorkspace = (): Workspace | null => {
     const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
@@ -181,6 +183,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     'workspace:connect': connect,
     'workspace:signOut': signOut,
     ...queue.handlers,
+    ...supervisor.handlers,
   };
 
   return {

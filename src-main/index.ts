@@ -1,6 +1,6 @@
 // Electron glue only: lifecycle, the hardened window, the custom protocol, the permission
 // policy. Every service comes from app.ts; this file hands it Electron's adapters.
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, globalShortcut, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { createApp } from './app';
@@ -11,6 +11,7 @@ import { CONTENT_SECURITY_POLICY } from './host/csp';
 import { loadStaticFiles } from './host/static-files';
 import { APP_ORIGIN, APP_SCHEME } from '../src-shared/ipc';
 import { createLogger } from './log';
+import { bindTicketShortcut } from './features/supervisor/global-shortcut';
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -113,6 +114,9 @@ if (!app.requestSingleInstanceLock()) {
       },
     });
     window.once('ready-to-show', () => window?.show());
+    // The ticket lookup's global shortcut (configurable in the supervisor view).
+    const unbindTicketShortcut = bindTicketShortcut({ globalShortcut, window: () => window, app: consoleApp, log });
+    app.on('will-quit', unbindTicketShortcut);
     window.on('closed', () => (window = null));
     await window.loadURL(`${APP_ORIGIN}/index.html`);
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { coreChannels, coreEvents } from './core';
+import { supervisorChannels, supervisorEvents } from './supervisor';
 
 /**
  * The bridge's channel map: the one contract between the renderer and the main process.
@@ -12,6 +13,7 @@ export { IPC_INVOKE, IPC_EVENT, WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../ipc'
 
 export const channels = {
   ...coreChannels,
+  ...supervisorChannels,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;
@@ -23,6 +25,7 @@ export const CHANNEL_NAMES = Object.keys(channels) as Channel[];
 /** Events the main process pushes to the renderer. */
 export const events = {
   ...coreEvents,
+  ...supervisorEvents,
 } as const satisfies Record<string, z.ZodType>;
 export type BridgeEvents = typeof events;
 export type BridgeEvent = keyof BridgeEvents;

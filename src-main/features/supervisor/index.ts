@@ -1,0 +1,177 @@
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { ReportQuerySchema, ShortcutState, TicketView } from '../../../src-shared/bridge/supervisor';
+import { AppError, isAppError } from '../../../src-shared/errors';
+import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
+import type { Session } from '../../../src-shared/schemas/index';
+import type { Feature, FeatureContext } from '../context';
+import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
+import { KbTracker } from './kb';
+import { TicketCache } from './ticket-cache';
+import {
+  groupsOverview, npsConditions, npsIndex, readRules, reportConditions, reportTotals, toReportRow, toTicketView,
+} from './views';
+
+export { bindTicketShortcut } from './global-shortcut';
+export { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
+
+type Channels =
+  | 'supervisor:rules' | 'ticket:lookup' | 'ticket:recent' | 'ticket:shortcut' | 'ticket:setShortcut'
+  | 'supervisor:nps' | 'supervisor:report' | 'supervisor:reportAll' | 'supervisor:groups'
+  | 'supervisor:explore' | 'supervisor:save' | 'supervisor:kbList' | 'supervisor:kbUpload' | 'supervisor:kbAsk';
+
+const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
+const TOTALS_CAP = 20_000;
+const EXPORT_CAP = 50_000;
+/** Failures where a stored copy is better than nothing: the service did not answer. */
+const OFFLINE = new Set(['Unavailable', 'Timeout', 'RateLimited']);
+
+type Rec = Record<string, unknown>;
+
+/** Supervisor tools (issue 8): every handler asks the service through the context's client. */
+export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> {
+  const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
+  const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
+  const unsubscribe = ctx.onWorkspaceChange(() => kb.reset());
+
+  const shortcut = (): ShortcutState => {
+    const stored = ctx.settings.get(SHORTCUT_SETTING);
+    const checked = typeof stored === 'string' ? checkAccelerator(stored) : null;
+    return { accelerator: checked?.ok ? checked.accelerator : DEFAULT_TICKET_SHORTCUT, defaultAccelerator: DEFAULT_TICKET_SHORTCUT };
+  };
+
+  async function lookup({ idOrKey }: { idOrKey: string }): Promise<TicketView> {
+    const client = ctx.client();
+    const asked = idOrKey.trim().replace(/^#/, '');
+    try {
+      const view = toTicketView(await client.ticket(asked) as Rec, new Date().toISOString());
+      await tickets.put(client.baseUrl, asked, view);
+      return view;
+    } catch (e) {
+      if (!isAppError(e) || !OFFLINE.has(e.kind)) throw e;
+      const cached = await tickets.find(client.baseUrl, asked);
+      if (!cached) throw e;
+      return { ...cached, source: 'cache', notice: e.message };
+    }
+  }
+
+  const reportQuery = (q: z.infer<typeof ReportQuerySchema>) => ({
+    conditions: reportConditions(q.filter),
+    sort: q.sortColumn !== undefined,
+    ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
+  });
+
+  return {
+    async stop() {
+      unsubscribe();
+      kb.reset();
+    },
+    handlers: {
+      'supervisor:rules': async () => {
+        try {
+          return readRules(await ctx.client().userRules());
+        } catch (e) {
+          // Unknown rules are not an error: the service then decides each call itself (403).
+          if (isAppError(e) && e.kind !== 'Unauthorized') return { role: null, rules: null };
+          throw e;
+        }
+      },
+      'ticket:lookup': lookup,
+      'ticket:recent': async () => {
+        if (!ctx.hasWorkspace()) return { tickets: [] };
+        const list = await tickets.recent(ctx.client().baseUrl);
+        return { tickets: list.map((t) => ({ ...t, source: 'cache' as const, notice: null })) };
+      },
+      'ticket:shortcut': async () => shortcut(),
+      'ticket:setShortcut': async ({ accelerator }) => {
+        const checked = checkAccelerator(accelerator);
+        if (!checked.ok) throw new AppError({ kind: 'Invalid', message: checked.reason, field: 'accelerator' });
+        ctx.settings.set(SHORTCUT_SETTING, checked.accelerator);
+        const state = shortcut();
+        ctx.events.emit('ticket:shortcut', state);
+        return state;
+      },
+      'supervisor:nps': async (q) => {
+        const s = await ctx.client().npsSummary(q.surveyName, { conditions: npsConditions(q), sort: false });
+        return {
+          surveyName: q.surveyName,
+          averageNps: s.averageNps,
+          positive: s.positive,
+          neutral: s.neutral,
+          negative: s.negative,
+          totalCount: s.totalCount,
+          npsIndex: npsIndex(s.positive, s.negative, s.totalCount),
+          fetchedAt: new Date().toISOString(),
+        };
+      },
+      'supervisor:report': async (q) => {
+        const resource = ctx.client().resource('attendanceTimeReport');
+        const body = reportQuery(q);
+        const [page, all] = await Promise.all([
+          resource.list({ ...body, page: q.page, size: q.size }),
+          resource.collect(body, { cap: TOTALS_CAP }),
+        ]);
+        const rows = page.results.map((r) => toReportRow(r as Rec));
+        return {
+          rows,
+          page: q.page,
+          size: q.size,
+          hasMore: (q.page + 1) * q.size < all.records.length || all.truncated,
+          totals: reportTotals(all.records.map((r) => toReportRow(r as Rec)), all.truncated),
+        };
+      },
+      'supervisor:reportAll': async (q) => {
+        const all = await ctx.client().resource('attendanceTimeReport').collect(reportQuery(q), { cap: EXPORT_CAP });
+        return { rows: all.records.map((r) => toReportRow(r as Rec)), truncated: all.truncated };
+      },
+      'supervisor:groups': async () => {
+        const client = ctx.client();
+        const [sessions, agents] = await Promise.all([
+          client.resource('userSession').collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
+          client.resource('agent').pageAll({ conditions: [], sort: false }, { cap: 5_000 }),
+        ]);
+        return groupsOverview(sessions.records as Rec[], agents as Rec[], Date.now(), sessions.truncated);
+      },
+      'supervisor:explore': async (q) => {
+        const got = await ctx.client().resource(q.resource).list({
+          conditions: q.conditions,
+          sort: q.sortColumn !== undefined,
+          ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
+          page: q.page,
+          size: q.size,
+        });
+        const n = got.results.length;
+        // The server may honour a smaller size than asked: a full page of its size means more may follow.
+        const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
+        return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full };
+      },
+      'supervisor:save': async ({ resource, record }) => {
+        const parsed = RESOURCE_SCHEMAS[resource].safeParse(record);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const field = issue?.path.map(String).join('.') || '(record)';
+          throw new AppError({ kind: 'Invalid', message: `The record does not fit the ${resource} schema: ${field}: ${issue?.message ?? 'invalid'}.`, field });
+        }
+        const client = ctx.client();
+        // The session save takes no agent (interface §4.3): saveSession strips it.
+        const saved = resource === 'userSession'
+          ? await client.saveSession(parsed.data as Session)
+          : await client.resource(resource).save(parsed.data as never);
+        return { record: saved as Rec };
+      },
+      'supervisor:kbList': async () => ({ bases: kb.list() }),
+      'supervisor:kbUpload': (input) => kb.upload(input),
+      'supervisor:kbAsk': async ({ name, question, size }) => {
+        try {
+          const answers = await ctx.client().questions({ index: name, question, size });
+          return { answers: answers.map((a) => ({ text: a.text, score: a.score })) };
+        } catch (e) {
+          if (isAppError(e) && e.kind === 'NotFound') {
+            throw new AppError({ kind: 'NotFound', status: 404, message: `The knowledge base ${name} has no answers yet (404): it does not exist or is still being indexed.` });
+          }
+          throw e;
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { TicketViewSchema, type TicketView } from '../../../src-shared/bridge/supervisor';
+
+/**
+ * Recently looked-up tickets, kept in the main process with the time they were fetched, so a
+ * supervisor can still read them when the network is gone. One file in the profile, written
+ * whole (temp file, then rename); entries are scoped to the service address they came from.
+ */
+
+const MAX_ENTRIES = 50;
+
+const EntrySchema = z.object({
+  baseUrl: z.string(),
+  /** What users typed to find it (id, key), lower case. */
+  aliases: z.array(z.string()),
+  ticket: TicketViewSchema,
+});
+const FileSchema = z.object({ version: z.literal(1), entries: z.array(EntrySchema) });
+type Entry = z.infer<typeof EntrySchema>;
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+export class TicketCache {
+  private entries: Entry[] = [];
+  private loaded: Promise<void> | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly file: string, private readonly onError: (message: string) => void) {}
+
+  private load(): Promise<void> {
+    this.loaded ??= (async () => {
+      try {
+        const parsed = FileSchema.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
+        if (parsed.success) this.entries = parsed.data.entries;
+        else this.onError('ticket cache ignored: it does not match its schema');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(`ticket cache unreadable: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    })();
+    return this.loaded;
+  }
+
+  async find(baseUrl: string, idOrKey: string): Promise<TicketView | null> {
+    await this.load();
+    const wanted = norm(idOrKey);
+    return this.entries.find((e) => e.baseUrl === baseUrl && e.aliases.includes(wanted))?.ticket ?? null;
+  }
+
+  /** Most recent first. */
+  async recent(baseUrl: string): Promise<TicketView[]> {
+    await this.load();
+    return this.entries.filter((e) => e.baseUrl === baseUrl).map((e) => e.ticket);
+  }
+
+  async put(baseUrl: string, asked: string, ticket: TicketView): Promise<void> {
+    await this.load();
+    const aliases = new Set([norm(asked)]);
+    if (ticket.id !== null) aliases.add(String(ticket.id));
+    if (ticket.key) aliases.add(norm(ticket.key));
+    const same = (e: Entry) => e.baseUrl === baseUrl && ((ticket.id !== null && e.ticket.id === ticket.id) || e.aliases.some((a) => aliases.has(a)));
+    for (const e of this.entries.filter(same)) for (const a of e.aliases) aliases.add(a);
+    this.entries = [{ baseUrl, aliases: [...aliases], ticket }, ...this.entries.filter((e) => !same(e))].slice(0, MAX_ENTRIES);
+    await this.save();
+  }
+
+  private save(): Promise<void> {
+    const snapshot = JSON.stringify({ version: 1, entries: this.entries });
+    // Writes are chained so an older snapshot can never land after a newer one.
+    this.writing = this.writing.then(async () => {
+      try {
+        await mkdir(dirname(this.file), { recursive: true });
+        const tmp = `${this.file}.${process.pid}.tmp`;
+        await writeFile(tmp, snapshot);
+        await rename(tmp, this.file);
+      } catch (e) {
+        this.onError(`ticket cache not saved: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
+    return this.writing;
+  }
+}

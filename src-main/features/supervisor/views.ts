@@ -1,0 +1,164 @@
+import type { AgentStatus, GroupOverview, GroupsOverview, ReportFilter, ReportRow, TicketView } from '../../../src-shared/bridge/supervisor';
+import type { Condition } from '../../../src-shared/query';
+import { ROLES, type Role } from '../../../src-shared/paths';
+import { bucketOf } from '../../../src-shared/queue';
+import { toQueueItem } from '../../queue';
+
+/**
+ * Pure projections of the supervisor feature: service records in, bridge shapes out. Kept apart
+ * from the handlers so they can be tested without a service.
+ */
+
+type Rec = Record<string, unknown>;
+const obj = (v: unknown): Rec | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function toTicketView(t: Rec, fetchedAt: string): TicketView {
+  return {
+    id: num(t.id),
+    key: str(t.key) ?? str(t.uniqueKey),
+    title: str(t.title),
+    description: str(t.description),
+    status: str(t.status),
+    priority: str(t.priority),
+    projectId: num(t.projectId),
+    fetchedAt,
+    source: 'service',
+    notice: null,
+  };
+}
+
+/** The NPS index: share of promoters minus share of detractors, in points. */
+export function npsIndex(positive: number, negative: number, total: number): number | null {
+  if (total <= 0) return null;
+  return Math.round(((positive - negative) / total) * 1000) / 10;
+}
+
+export function npsConditions(q: { from?: string | undefined; to?: string | undefined; groupId?: number | undefined }): Condition[] {
+  const out: Condition[] = [];
+  const add = (c: Condition) => out.push(out.length ? { ...c, logic: 'AND' } : c);
+  if (q.from) add({ key: 'createdAt', operator: 'AFTER', value: new Date(q.from).toISOString() });
+  if (q.to) add({ key: 'createdAt', operator: 'BEFORE', value: new Date(q.to).toISOString() });
+  if (q.groupId !== undefined) add({ key: 'groupConf.id', operator: 'EQNUM', value: String(q.groupId) });
+  return out;
+}
+
+/** `%` and `_` are wildcards of LIKE; a typed one is meant literally, so it is dropped from the pattern. */
+const contains = (text: string) => `%${text.replace(/[%_]/g, ' ').trim()}%`;
+
+export function reportConditions(f: ReportFilter): Condition[] {
+  const out: Condition[] = [];
+  const add = (c: Condition) => out.push(out.length ? { ...c, logic: 'AND' } : c);
+  if (f.agentName?.trim()) add({ key: 'agentName', operator: 'LIKE', value: contains(f.agentName) });
+  if (f.groupName?.trim()) add({ key: 'groupName', operator: 'EQ', value: f.groupName.trim() });
+  if (f.channelName?.trim()) add({ key: 'channelName', operator: 'EQ', value: f.channelName.trim() });
+  if (f.protocol?.trim()) add({ key: 'protocol', operator: 'LIKE', value: contains(f.protocol) });
+  if (f.from) add({ key: 'createdAtProtocol', operator: 'AFTER', value: new Date(f.from).toISOString() });
+  if (f.to) add({ key: 'createdAtProtocol', operator: 'BEFORE', value: new Date(f.to).toISOString() });
+  return out;
+}
+
+export function toReportRow(r: Rec): ReportRow {
+  return {
+    id: num(r.id),
+    protocol: str(r.protocol),
+    agentName: str(r.agentName),
+    groupName: str(r.groupName),
+    channelName: str(r.channelName),
+    operationName: str(r.operationName),
+    createdAtProtocol: str(r.createdAtProtocol),
+    closedAtProtocol: str(r.closedAtProtocol),
+    waitingTime: num(r.waitingTime),
+    attendanceTime: num(r.attendanceTime),
+    protocolDuration: num(r.protocolDuration),
+    lastStatus: str(r.lastStatus),
+  };
+}
+
+export function reportTotals(rows: ReportRow[], truncated: boolean) {
+  let waitingTime = 0, attendanceTime = 0, protocolDuration = 0;
+  for (const r of rows) {
+    waitingTime += r.waitingTime ?? 0;
+    attendanceTime += r.attendanceTime ?? 0;
+    protocolDuration += r.protocolDuration ?? 0;
+  }
+  return { rows: rows.length, waitingTime, attendanceTime, protocolDuration, truncated };
+}
+
+/** Role and rule names from `/users/rules`, whose answer the interface does not describe. */
+export function readRules(answer: unknown): { role: Role | null; rules: string[] | null } {
+  const o = obj(answer);
+  const role = str(o?.role)?.toLowerCase();
+  const rules = Array.isArray(o?.rules) && o.rules.every((r) => typeof r === 'string') ? (o.rules as string[]) : null;
+  return { role: role && (ROLES as readonly string[]).includes(role) ? (role as Role) : null, rules };
+}
+
+/**
+ * Per group: sessions waiting (no agent yet) and in attendance, the longest wait against the
+ * group's sla, and the agents attending there. Groups come from the sessions themselves: the
+ * interface lists no groups, and each session carries its group configuration with `sla`.
+ */
+export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, truncated: boolean): GroupsOverview {
+  const statusByUser = new Map<string, { name: string; status: string | null }>();
+  const allAgents: AgentStatus[] = [];
+  const sessionsByAgent = new Map<string, number>();
+  const groups = new Map<string, GroupOverview & { agentSessions: Map<string, number> }>();
+
+  for (const s of sessions) {
+    const item = toQueueItem(s);
+    if (!item) continue;
+    const bucket = bucketOf(item, null);
+    if (bucket === 'closed') continue;
+    const gk = item.groupId !== null ? `#${item.groupId}` : (item.groupName ?? '?');
+    let g = groups.get(gk);
+    if (!g) {
+      g = {
+        id: item.groupId, name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
+        slaSeconds: item.slaSeconds, waiting: 0, inAttendance: 0, pending: 0, longestWaitSeconds: null, overSla: false,
+        agents: [], agentSessions: new Map(),
+      };
+      groups.set(gk, g);
+    }
+    if (bucket === 'waiting') {
+      g.waiting++;
+      const since = item.createdAt ? Date.parse(item.createdAt) : NaN;
+      if (!Number.isNaN(since)) {
+        const wait = Math.max(0, Math.round((now - since) / 1000));
+        g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
+      }
+    } else {
+      g.inAttendance++;
+      if (item.pending) g.pending++;
+    }
+    const who = item.agentUserName;
+    if (who) {
+      g.agentSessions.set(who, (g.agentSessions.get(who) ?? 0) + 1);
+      sessionsByAgent.set(who, (sessionsByAgent.get(who) ?? 0) + 1);
+      if (!statusByUser.has(who)) statusByUser.set(who, { name: item.agentName ?? who, status: null });
+    }
+  }
+
+  for (const a of agents) {
+    const user = obj(a.user);
+    const userName = str(user?.userName) ?? str(a.loginAttendance);
+    const name = str(user?.name) ?? str(user?.displayName) ?? userName ?? `Agent ${String(a.id ?? '?')}`;
+    const status = str(a.status);
+    if (userName) statusByUser.set(userName, { name, status });
+    allAgents.push({ userName, name, status, sessions: userName ? (sessionsByAgent.get(userName) ?? 0) : 0 });
+  }
+
+  const out: GroupOverview[] = [];
+  for (const g of groups.values()) {
+    const { agentSessions, ...rest } = g;
+    rest.overSla = rest.slaSeconds !== null && rest.longestWaitSeconds !== null && rest.longestWaitSeconds > rest.slaSeconds;
+    rest.agents = [...agentSessions.entries()]
+      .map(([userName, n]) => ({ userName, name: statusByUser.get(userName)?.name ?? userName, status: statusByUser.get(userName)?.status ?? null, sessions: n }))
+      .sort((a, b) => b.sessions - a.sessions || a.name.localeCompare(b.name));
+    out.push(rest);
+  }
+  // Late groups first: the supervisor's question is "which groups are late".
+  out.sort((a, b) => Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name));
+  allAgents.sort((a, b) => a.name.localeCompare(b.name));
+  return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated };
+}

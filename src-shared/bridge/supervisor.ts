@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { ConditionSchema } from '../query';
+import { RESOURCES, ROLES, type ResourceKey } from '../paths';
+import { NoInput } from './core';
+
+/**
+ * Supervisor tools (issue 8): ticket lookup, NPS, attendance time report, groups overview,
+ * resource explorer and knowledge bases. Strict shapes: we own them; records of the explorer
+ * stay open JSON objects because the service's resources are open.
+ */
+
+const LISTABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].list !== null);
+const SAVABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].save !== null);
+export const ListableResourceSchema = z.enum(LISTABLE as [ResourceKey, ...ResourceKey[]]);
+export const SavableResourceSchema = z.enum(SAVABLE as [ResourceKey, ...ResourceKey[]]);
+
+const isoDate = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'a date-time');
+const nullableStr = z.string().nullable();
+const nullableNum = z.number().nullable();
+
+// ---- ticket lookup -----------------------------------------------------------------------------
+
+export const TicketViewSchema = z
+  .object({
+    id: nullableNum,
+    /** The unique key (e.g. SUP-4711) when the service gives one. */
+    key: nullableStr,
+    title: nullableStr,
+    description: nullableStr,
+    status: nullableStr,
+    priority: nullableStr,
+    projectId: nullableNum,
+    fetchedAt: z.string(),
+    /** 'cache' when the service could not be reached and a stored copy is shown. */
+    source: z.enum(['service', 'cache']),
+    /** Why a cached copy is shown (the error of the attempt that failed). */
+    notice: nullableStr,
+  })
+  .strict();
+export type TicketView = z.infer<typeof TicketViewSchema>;
+
+export const ShortcutSchema = z
+  .object({ accelerator: z.string(), defaultAccelerator: z.string() })
+  .strict();
+export type ShortcutState = z.infer<typeof ShortcutSchema>;
+
+// ---- NPS ---------------------------------------------------------------------------------------
+
+export const NpsQuerySchema = z
+  .object({
+    surveyName: z.string().trim().min(1).max(200),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    groupId: z.number().int().optional(),
+  })
+  .strict();
+export type NpsQuery = z.infer<typeof NpsQuerySchema>;
+
+export const NpsResultSchema = z
+  .object({
+    surveyName: z.string(),
+    averageNps: z.number(),
+    positive: z.number().int(),
+    neutral: z.number().int(),
+    negative: z.number().int(),
+    totalCount: z.number().int(),
+    /** (positive − negative) / total × 100; null with no answers. */
+    npsIndex: nullableNum,
+    fetchedAt: z.string(),
+  })
+  .strict();
+export type NpsResult = z.infer<typeof NpsResultSchema>;
+
+// ---- attendance time report ------------------------------------------------------------------
+
+export const REPORT_COLUMNS = [
+  'protocol', 'agentName', 'groupName', 'channelName', 'createdAtProtocol', 'closedAtProtocol',
+  'waitingTime', 'attendanceTime', 'protocolDuration', 'lastStatus',
+] as const;
+export type ReportColumn = (typeof REPORT_COLUMNS)[number];
+
+export const ReportFilterSchema = z
+  .object({
+    agentName: z.string().max(200).optional(),
+    groupName: z.string().max(200).optional(),
+    channelName: z.string().max(100).optional(),
+    protocol: z.string().max(100).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+  })
+  .strict();
+export type ReportFilter = z.infer<typeof ReportFilterSchema>;
+
+export const ReportQuerySchema = z
+  .object({
+    filter: ReportFilterSchema,
+    sortColumn: z.enum(REPORT_COLUMNS).optional(),
+    direction: z.enum(['ASC', 'DESC']).default('ASC'),
+    page: z.number().int().min(0).default(0),
+    size: z.number().int().min(1).max(500).default(25),
+  })
+  .strict();
+export type ReportQuery = z.input<typeof ReportQuerySchema>;
+
+export const ReportRowSchema = z
+  .object({
+    id: nullableNum,
+    protocol: nullableStr,
+    agentName: nullableStr,
+    groupName: nullableStr,
+    channelName: nullableStr,
+    operationName: nullableStr,
+    createdAtProtocol: nullableStr,
+    closedAtProtocol: nullableStr,
+    waitingTime: nullableNum,
+    attendanceTime: nullableNum,
+    protocolDuration: nullableNum,
+    lastStatus: nullableStr,
+  })
+  .strict();
+export type ReportRow = z.infer<typeof ReportRowSchema>;
+
+export const ReportTotalsSchema = z
+  .object({
+    rows: z.number().int(),
+    waitingTime: z.number(),
+    attendanceTime: z.number(),
+    protocolDuration: z.number(),
+    /** More rows matched than the totals could read (the cap). */
+    truncated: z.boolean(),
+  })
+  .strict();
+export type ReportTotals = z.infer<typeof ReportTotalsSchema>;
+
+export const ReportPageSchema = z
+  .object({ rows: z.array(ReportRowSchema), page: z.number().int(), size: z.number().int(), hasMore: z.boolean(), totals: ReportTotalsSchema })
+  .strict();
+export type ReportPage = z.infer<typeof ReportPageSchema>;
+
+/** Every matching row, for the CSV export (the renderer writes the file). */
+export const ReportAllSchema = z.object({ rows: z.array(ReportRowSchema), truncated: z.boolean() }).strict();
+
+// ---- groups overview ---------------------------------------------------------------------------
+
+export const AgentStatusSchema = z
+  .object({ userName: nullableStr, name: z.string(), status: nullableStr, sessions: z.number().int() })
+  .strict();
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+export const GroupOverviewSchema = z
+  .object({
+    id: z.number().int().nullable(),
+    name: z.string(),
+    slaSeconds: nullableNum,
+    waiting: z.number().int(),
+    inAttendance: z.number().int(),
+    pending: z.number().int(),
+    longestWaitSeconds: nullableNum,
+    /** Some session waits longer than the group's sla. */
+    overSla: z.boolean(),
+    agents: z.array(AgentStatusSchema),
+  })
+  .strict();
+export type GroupOverview = z.infer<typeof GroupOverviewSchema>;
+
+export const GroupsOverviewSchema = z
+  .object({ groups: z.array(GroupOverviewSchema), agents: z.array(AgentStatusSchema), fetchedAt: z.string(), truncated: z.boolean() })
+  .strict();
+export type GroupsOverview = z.infer<typeof GroupsOverviewSchema>;
+
+// ---- explorer ----------------------------------------------------------------------------------
+
+const JsonRecord = z.record(z.string(), z.unknown());
+
+export const ExplorerQuerySchema = z
+  .object({
+    resource: ListableResourceSchema,
+    conditions: z.array(ConditionSchema).max(200),
+    sortColumn: z.string().max(200).optional(),
+    direction: z.enum(['ASC', 'DESC']).default('ASC'),
+    page: z.number().int().min(0).default(0),
+    size: z.number().int().min(1).max(500).default(20),
+  })
+  .strict();
+export type ExplorerQuery = z.input<typeof ExplorerQuerySchema>;
+
+export const ExplorerPageSchema = z
+  .object({ results: z.array(JsonRecord), page: z.number().int(), size: z.number().int(), hasMore: z.boolean() })
+  .strict();
+export type ExplorerPage = z.infer<typeof ExplorerPageSchema>;
+
+export const ExplorerSaveSchema = z.object({ resource: SavableResourceSchema, record: JsonRecord }).strict();
+
+export const RulesSchema = z
+  .object({ role: z.enum(ROLES).nullable(), rules: z.array(z.string()).nullable() })
+  .strict();
+export type Rules = z.infer<typeof RulesSchema>;
+
+// ---- knowledge bases ---------------------------------------------------------------------------
+
+export const KbStateSchema = z.enum(['indexing', 'ready', 'failed']);
+export const KbBaseSchema = z
+  .object({
+    name: z.string(),
+    url: z.string(),
+    uploadedAt: z.string(),
+    state: KbStateSchema,
+    /** When the first answer came back. */
+    readyAt: nullableStr,
+    /** The service's answer to the upload, or why it failed. */
+    message: nullableStr,
+  })
+  .strict();
+export type KbBase = z.infer<typeof KbBaseSchema>;
+
+export const KbUploadSchema = z
+  .object({
+    url: z.string().trim().min(1).max(2048),
+    name: z.string().trim().min(1).max(250),
+    separator: z.string().max(20).optional(),
+    idColumn: z.string().max(200).optional(),
+  })
+  .strict();
+
+export const KbAnswersSchema = z
+  .object({ answers: z.array(z.object({ text: z.string(), score: z.number() }).strict()) })
+  .strict();
+
+// ---- the map -----------------------------------------------------------------------------------
+
+export const supervisorChannels = {
+  'supervisor:rules': { input: NoInput, output: RulesSchema },
+  'ticket:lookup': { input: z.object({ idOrKey: z.string().trim().min(1).max(100) }).strict(), output: TicketViewSchema },
+  'ticket:recent': { input: NoInput, output: z.object({ tickets: z.array(TicketViewSchema) }).strict() },
+  'ticket:shortcut': { input: NoInput, output: ShortcutSchema },
+  'ticket:setShortcut': { input: z.object({ accelerator: z.string().max(100) }).strict(), output: ShortcutSchema },
+  'supervisor:nps': { input: NpsQuerySchema, output: NpsResultSchema },
+  'supervisor:report': { input: ReportQuerySchema, output: ReportPageSchema },
+  'supervisor:reportAll': { input: ReportQuerySchema, output: ReportAllSchema },
+  'supervisor:groups': { input: NoInput, output: GroupsOverviewSchema },
+  'supervisor:explore': { input: ExplorerQuerySchema, output: ExplorerPageSchema },
+  'supervisor:save': { input: ExplorerSaveSchema, output: z.object({ record: JsonRecord }).strict() },
+  'supervisor:kbList': { input: NoInput, output: z.object({ bases: z.array(KbBaseSchema) }).strict() },
+  'supervisor:kbUpload': { input: KbUploadSchema, output: KbBaseSchema },
+  'supervisor:kbAsk': {
+    input: z.object({ name: z.string().trim().min(1).max(250), question: z.string().trim().min(1).max(2000), size: z.number().int().min(1).max(20).default(5) }).strict(),
+    output: KbAnswersSchema,
+  },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export const supervisorEvents = {
+  /** The global shortcut fired (or another part of the console asks): open the ticket lookup. */
+  'ticket:openLookup': z.object({ idOrKey: z.string().max(100).nullable() }).strict(),
+  /** The accelerator changed: the Electron adapter re-registers it. */
+  'ticket:shortcut': ShortcutSchema,
+  'supervisor:kb': KbBaseSchema,
+} as const satisfies Record<string, z.ZodType>;
