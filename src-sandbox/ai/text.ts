@@ -19,7 +19,7 @@ sem ser seu seus sua suas so tambem te tem ter teu tua um uma voce voces vou vai
 pra pro oi ola bom boa dia tarde noite obrigado obrigada favor gostaria queria preciso poderia pode
 posso ai aqui ali the an and are as at be but by for from has have how i in is it its my no not of
 on or our so than that this to was we what when where which who why will with you your can do does
-hello hi please thanks thank would like`;
+hello hi please thanks thank would like quero quer queria quanto quanta veio vem tem tenho fazer faco fiz qual quais onde`;
 
 export const STOPWORDS = new Set(STOP_PT.split(/\s+/).filter(Boolean));
 
@@ -105,3 +105,27 @@ export function looksEnglish(s: string): boolean {
   }
   return e > p;
 }
+
+/**
+ * Words customers use for the same thing in attendance ("quanto tempo demora" is asking for
+ * the "prazo"). Each group adds a shared concept feature next to the words themselves.
+ */
+const CONCEPT_GROUPS: string[][] = [
+  ['prazo', 'demora', 'demorar', 'demorando', 'tempo', 'leva', 'chega', 'chegar', 'chegou', 'quando', 'previsao', 'deadline', 'long'],
+  ['troca', 'trocar', 'devolver', 'devolucao', 'devolucoes', 'desistir', 'arrependimento', 'exchange', 'return'],
+  ['reembolso', 'estorno', 'estornar', 'ressarcimento', 'dinheiro', 'refund'],
+  ['cancelar', 'cancelamento', 'cancela', 'desistencia', 'cancel'],
+  ['senha', 'login', 'acesso', 'acessar', 'entrar', 'password'],
+  ['pagamento', 'pagar', 'pago', 'paguei', 'cartao', 'credito', 'debito', 'parcelar', 'parcelamento', 'payment', 'pay'],
+  ['defeito', 'quebrado', 'quebrou', 'estragado', 'funciona', 'garantia', 'broken', 'warranty'],
+  ['rastrear', 'rastreio', 'rastreamento', 'onde', 'status', 'acompanhar', 'track', 'tracking'],
+  ['atendente', 'humano', 'pessoa', 'falar', 'atendimento', 'agent', 'human'],
+  ['frete', 'envio', 'entrega', 'shipping', 'delivery'],
+  ['nota', 'fiscal', 'nfe', 'invoice'],
+  ['cupom', 'cupons', 'promocao', 'coupon', 'voucher'],
+];
+
+export const CONCEPTS = new Map<string, string>();
+CONCEPT_GROUPS.forEach((group, i) => {
+  for (const w of group) CONCEPTS.set(stem(w), `k${i}`);
+});

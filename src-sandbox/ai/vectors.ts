@@ -1,4 +1,4 @@
-import { foldAccents, terms, words, STOPWORDS } from './text';
+import { CONCEPTS, foldAccents, terms, words, STOPWORDS } from './text';
 
 /**
  * Embeddings of the stand-in: hashed sparse vectors of word stems plus character trigrams,
@@ -20,18 +20,27 @@ function hash(feature: string): number {
   return (h >>> 0) % DIMENSIONS;
 }
 
-/** Raw feature counts of a text. Word features weigh more than trigrams. */
-export function features(text: string): Map<number, number> {
-  const counts = new Map<number, number>();
+/** Occurrences of a feature and the weight of its kind (words weigh more than trigrams). */
+export interface Feature { n: number; w: number }
+
+/** The features of a text, keyed by hashed feature. */
+export function features(text: string): Map<number, Feature> {
+  const counts = new Map<number, Feature>();
   const add = (f: string, w: number) => {
     const k = hash(f);
-    counts.set(k, (counts.get(k) ?? 0) + w);
+    const c = counts.get(k);
+    if (c) c.n++;
+    else counts.set(k, { n: 1, w });
   };
-  for (const t of terms(text)) add(`w:${t}`, 1);
+  for (const t of terms(text)) {
+    add(`w:${t}`, 1);
+    const concept = CONCEPTS.get(t);
+    if (concept) add(`k:${concept}`, 1);
+  }
   for (const w of words(foldAccents(text))) {
     if (STOPWORDS.has(w) || w.length < 3) continue;
     const padded = `^${w}$`;
-    for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, 0.25);
+    for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, 0.1);
   }
   return counts;
 }
@@ -41,7 +50,7 @@ export class Idf {
   private readonly df = new Map<number, number>();
   private docs = 0;
 
-  add(f: Map<number, number>): void {
+  add(f: Map<number, Feature>): void {
     this.docs++;
     for (const k of f.keys()) this.df.set(k, (this.df.get(k) ?? 0) + 1);
   }
@@ -52,11 +61,11 @@ export class Idf {
 }
 
 /** TF-IDF weights with sublinear term frequency, unit length. */
-export function vectorize(f: Map<number, number>, idf: Idf): SparseVector {
+export function vectorize(f: Map<number, Feature>, idf: Idf): SparseVector {
   const v: SparseVector = new Map();
   let norm = 0;
-  for (const [k, c] of f) {
-    const w = (1 + Math.log(c + 1)) * idf.weight(k);
+  for (const [k, { n, w: kind }] of f) {
+    const w = kind * (1 + Math.log(n)) * idf.weight(k);
     v.set(k, w);
     norm += w * w;
   }
