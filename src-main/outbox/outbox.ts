@@ -286,6 +286,11 @@ export class Outbox {
     return () => this.listeners.delete(listener);
   }
 
+  /** Counters for the bench and the log. */
+  stats(): { dirFsyncs: number } {
+    return { dirFsyncs: this.journal.dirFsyncs };
+  }
+
   /** Notes still to be settled with the service (failed ones wait for the attendant). */
   get outstanding(): number {
     let n = 0;
