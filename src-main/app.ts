@@ -7,6 +7,9 @@ import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
 import { createServiceClient, type ServiceClient } from './service';
 import { createQueueFeature } from './features/queue';
+import { createNotesFeature } from './features/notes';
+import { createAttendanceFeature } from './features/attendance';
+import { createLiveFeature } from './features/live';
 import { createSupervisorFeature } from './features/supervisor';
 import type { Logger } from './log';
 import { startSandbox, type Sandbox } from '../src-sandbox/index';
@@ -81,8 +84,11 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   };
   // Features: each owns its channels; add new ones here and in `handlers` below.
   const queue = createQueueFeature(ctx);
+  const notes = createNotesFeature(ctx);
+  const attendance = createAttendanceFeature(ctx, { queue, notes });
+  const live = createLiveFeature(ctx, { onEvent: (e) => attendance.onEvent(e), onResync: () => attendance.resync() });
   const supervisor = createSupervisorFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue, supervisor];
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue, notes, attendance, live, supervisor];
 
   const storedWorkspace = (): Workspace | null => {
     const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
@@ -183,6 +189,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     'workspace:connect': connect,
     'workspace:signOut': signOut,
     ...queue.handlers,
+    ...notes.handlers,
+    ...attendance.handlers,
+    ...live.handlers,
     ...supervisor.handlers,
   };
 

@@ -1,22 +1,155 @@
-import type { QueueSnapshot } from '../../src-shared/bridge';
+import type { GroupInfo, QueueDelta } from '../../src-shared/bridge/attendance';
+import type { QueueItem, QueueSnapshot } from '../../src-shared/bridge';
 import { toQueueItem } from '../queue';
+import { Coalescer } from '../sync/coalesce';
+import type { Mark } from '../sync/engine';
+import { isFullGroup, obj, toGroupInfo } from './attendance/project';
 import type { Feature, FeatureContext } from './context';
 
 const QUEUE_CAP = 100_000;
+type Rec = Record<string, unknown>;
 
-/** The session queue: every session not closed, projected for the list. */
-export function createQueueFeature(ctx: FeatureContext): Feature<'queue:snapshot'> {
-  async function snapshot(): Promise<QueueSnapshot> {
-    const records = await ctx.client().resource('userSession').pageAll(
+export interface QueueFeature extends Feature<'queue:snapshot'> {
+  /** Sessions read from the service (a resync, a save's answer): updates the cache, pushes a delta. */
+  applySessions(records: readonly Rec[]): void;
+  /** Puts one projected item (e.g. after accept) and pushes it. */
+  put(item: QueueItem): void;
+  item(id: number): QueueItem | undefined;
+  /** Groups seen in session records, by id. */
+  groups(): Map<number, GroupInfo>;
+  rememberGroup(g: GroupInfo): void;
+  /** Set by the sync engine's owner: where the queue's high-water mark goes after a full load. */
+  onLoaded: ((mark: Mark | null) => void) | null;
+  readonly loaded: boolean;
+}
+
+const sameItem = (a: QueueItem, b: QueueItem): boolean => {
+  for (const k of Object.keys(a) as Array<keyof QueueItem>) if (a[k] !== b[k]) return false;
+  return true;
+};
+
+/**
+ * The session queue: every session not closed, projected for the list and kept in memory, so
+ * the renderer gets one snapshot and then only deltas (100,000 items must not travel twice).
+ */
+export function createQueueFeature(ctx: FeatureContext): QueueFeature {
+  const cache = new Map<number, QueueItem>();
+  const groups = new Map<number, GroupInfo>();
+  let loaded = false;
+  let loading: Promise<void> | null = null;
+  let generation = 0;
+
+  const deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
+    const upsert = new Map<number, QueueItem>();
+    const remove = new Set<number>();
+    for (const c of changes) {
+      if (c.upsert) {
+        upsert.set(c.upsert.id, c.upsert);
+        remove.delete(c.upsert.id);
+      }
+      if (c.remove !== undefined) {
+        remove.add(c.remove);
+        upsert.delete(c.remove);
+      }
+    }
+    const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null };
+    if (delta.upsert.length || delta.remove.length) ctx.events.emit('queue:delta', delta);
+  });
+
+  const noteGroup = (g: unknown) => {
+    if (!isFullGroup(g)) return;
+    const info = toGroupInfo(g);
+    if (info) groups.set(info.id, info);
+  };
+
+  function applyOne(r: Rec): void {
+    noteGroup(r.groupConf);
+    const item = toQueueItem(r);
+    if (!item) return;
+    const prev = cache.get(item.id);
+    if (item.status === 'CLOSED') {
+      if (prev) {
+        cache.delete(item.id);
+        deltas.push('delta', { remove: item.id });
+      }
+      return;
+    }
+    // A save's answer carries no agent or user (interface §4.3): keep what the list told us.
+    if (prev && !obj(r.user)?.name && !obj(r.user)?.displayName) item.customerName = prev.customerName;
+    if (!sameItem(item, prev ?? ({} as QueueItem))) {
+      cache.set(item.id, item);
+      deltas.push('delta', { upsert: item });
+    }
+  }
+
+  async function load(): Promise<void> {
+    const gen = generation;
+    const client = ctx.client();
+    // The mark is read first: anything updated while the snapshot pages in is read again later.
+    const newest = await client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 });
+    const top = newest.results[0];
+    const mark: Mark | null = top && typeof top.updatedAt === 'string' && typeof top.id === 'number' ? { stamp: top.updatedAt, id: top.id } : null;
+    const records = await client.resource('userSession').pageAll(
       { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
       { cap: QUEUE_CAP },
     );
-    const items = [];
+    if (gen !== generation) return;
+    cache.clear();
     for (const r of records) {
-      const item = toQueueItem(r as Record<string, unknown>);
-      if (item) items.push(item);
+      noteGroup(r.groupConf);
+      const item = toQueueItem(r as Rec);
+      if (item) cache.set(item.id, item);
     }
+    loaded = true;
+    feature.onLoaded?.(mark);
+  }
+
+  async function snapshot(): Promise<QueueSnapshot> {
+    if (!loaded) {
+      loading ??= load().finally(() => {
+        loading = null;
+      });
+      await loading;
+    }
+    deltas.run();
+    const items = [...cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
     return { items, fetchedAt: new Date().toISOString(), me: ctx.me()?.userName ?? null };
   }
-  return { handlers: { 'queue:snapshot': snapshot } };
+
+  ctx.onWorkspaceChange(() => {
+    generation++;
+    cache.clear();
+    groups.clear();
+    loaded = false;
+    loading = null;
+    deltas.clear();
+  });
+
+  const feature: QueueFeature = {
+    handlers: { 'queue:snapshot': snapshot },
+    applySessions(records) {
+      for (const r of records) applyOne(r);
+    },
+    put(item) {
+      const prev = cache.get(item.id);
+      if (item.status === 'CLOSED') {
+        cache.delete(item.id);
+        deltas.push('delta', { remove: item.id });
+      } else if (!prev || !sameItem(item, prev)) {
+        cache.set(item.id, item);
+        deltas.push('delta', { upsert: item });
+      }
+    },
+    item: (id) => cache.get(id),
+    groups: () => groups,
+    rememberGroup: (g) => groups.set(g.id, g),
+    onLoaded: null,
+    get loaded() {
+      return loaded;
+    },
+    async stop() {
+      deltas.clear();
+    },
+  };
+  return feature;
 }

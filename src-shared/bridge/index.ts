@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { coreChannels, coreEvents } from './core';
+import { attendanceChannels, attendanceEvents } from './attendance';
+import { notesChannels, notesEvents } from './notes';
 import { supervisorChannels, supervisorEvents } from './supervisor';
 
 /**
@@ -13,6 +15,8 @@ export { IPC_INVOKE, IPC_EVENT, WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../ipc'
 
 export const channels = {
   ...coreChannels,
+  ...attendanceChannels,
+  ...notesChannels,
   ...supervisorChannels,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
@@ -25,6 +29,8 @@ export const CHANNEL_NAMES = Object.keys(channels) as Channel[];
 /** Events the main process pushes to the renderer. */
 export const events = {
   ...coreEvents,
+  ...attendanceEvents,
+  ...notesEvents,
   ...supervisorEvents,
 } as const satisfies Record<string, z.ZodType>;
 export type BridgeEvents = typeof events;

@@ -1,0 +1,218 @@
+import type { CannedReply, ComposerHelp, ProviderInfo, Suggestion, Template, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { AppError, isAppError } from '../../../src-shared/errors';
+import { isKnowledgeBaseName } from '../../../src-shared/schemas/ai';
+import type { NlpMessage, ProviderCredential, ServiceClient } from '../../service';
+import type { FeatureContext } from '../context';
+import { int, obj, str } from './project';
+
+type Rec = Record<string, unknown>;
+
+/** The stand-in's seeded knowledge base (src-sandbox/ai): the demo workspace's default. */
+const DEMO_KB = 'demo_atendimento_data_pt';
+const KB_SETTING = 'knowledgeBase';
+const CACHE_MS = 5 * 60_000;
+
+const providerKey = (p: string) => `provider:${p}`;
+
+/** Turns the thread into the nlp conversation: the customer speaks as user, the attendant as assistant. */
+function conversation(messages: readonly ThreadMessage[]): NlpMessage[] {
+  return messages
+    .filter((m) => (m.text || m.caption || '').trim())
+    .slice(-40)
+    .map((m) => ({
+      role: m.fromCustomer ? 'user' : 'assistant',
+      content: [{ type: 'text', text: `${m.fromCustomer ? 'Cliente' : 'Atendente'}: ${m.text || m.caption || ''}` }],
+    }));
+}
+
+/**
+ * Composer help: canned replies, reply suggestions, HSM templates, the AI draft and summary
+ * (provider credentials stay in the vault, the renderer only learns whether they are set), and
+ * knowledge-base answers.
+ */
+export class Composer {
+  private canned: { at: number; rows: Rec[] } | null = null;
+  private templates: { at: number; rows: Rec[] } | null = null;
+
+  constructor(private readonly ctx: FeatureContext) {
+    ctx.onWorkspaceChange(() => {
+      this.canned = null;
+      this.templates = null;
+    });
+  }
+
+  private client(): ServiceClient {
+    return this.ctx.client();
+  }
+
+  private async cannedRows(): Promise<Rec[]> {
+    if (!this.canned || Date.now() - this.canned.at > CACHE_MS) {
+      const rows = await this.client().resource('messageBundleGroup').pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
+      this.canned = { at: Date.now(), rows: rows as Rec[] };
+    }
+    return this.canned.rows;
+  }
+
+  private async templateRows(): Promise<Rec[]> {
+    if (!this.templates || Date.now() - this.templates.at > CACHE_MS) {
+      const rows = await this.client().resource('hsmTemplate').pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
+      this.templates = { at: Date.now(), rows: rows as Rec[] };
+    }
+    return this.templates.rows;
+  }
+
+  async help(sessionId: number, groupId: number | null): Promise<ComposerHelp> {
+    const client = this.client();
+    const [cannedRows, ownSuggestions, generalSuggestions, templateRows, links] = await Promise.all([
+      this.cannedRows(),
+      client.chatSuggestions({ conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 10 }),
+      client.chatSuggestions({ conditions: [{ key: 'session', operator: 'IS_NULL' }], sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 20 }).catch(() => ({ results: [] })),
+      this.templateRows(),
+      groupId === null
+        ? Promise.resolve([])
+        : client.resource('hsmTemplateGroup').pageAll({ conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }], sort: false, size: 500 }, { cap: 1_000 }),
+    ]);
+    const canned: CannedReply[] = [];
+    for (const r of cannedRows) {
+      const id = int(r.id);
+      const code = str(r.code);
+      const text = str(r.text);
+      if (id === null || !code || !text) continue;
+      const gid = int(obj(r.group)?.id);
+      if (gid !== null && gid !== groupId) continue;
+      canned.push({ id, code, description: str(r.description) ?? '', text });
+    }
+    const suggestions: Suggestion[] = [];
+    const seen = new Set<string>();
+    for (const [rows, forSession] of [[ownSuggestions.results, true], [generalSuggestions.results, false]] as const) {
+      for (const s of rows) {
+        const text = str(s.suggestion);
+        const id = int(s.id);
+        if (!text || id === null || seen.has(text)) continue;
+        seen.add(text);
+        suggestions.push({ id, text, forSession });
+      }
+    }
+    const allowed = new Set(links.map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id)).filter((x): x is number => x !== null));
+    const templates: Template[] = [];
+    for (const t of templateRows) {
+      const id = int(t.id);
+      const template = str(t.template);
+      if (id === null || !template || t.active === false || (groupId !== null && !allowed.has(id))) continue;
+      const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
+      templates.push({
+        id,
+        name: str(t.elementName) ?? `#${id}`,
+        description: str(t.description) ?? '',
+        template,
+        parameterCount: int(t.parameterCount) ?? counted,
+      });
+    }
+    return { canned, suggestions, templates };
+  }
+
+  async template(id: number): Promise<{ template: string; parameterCount: number }> {
+    const row = (await this.templateRows()).find((t) => t.id === id);
+    const template = str(row?.template);
+    if (!row || !template) throw new AppError({ kind: 'NotFound', message: 'That template is no longer available.' });
+    return { template, parameterCount: int(row.parameterCount) ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };
+  }
+
+  // ---- providers and credentials --------------------------------------------------------
+
+  private credential(provider: string): ProviderCredential | null {
+    const raw = this.ctx.vault.get(providerKey(provider));
+    if (!raw) return null;
+    try {
+      const c = obj(JSON.parse(raw));
+      const cred: ProviderCredential = {};
+      if (str(c?.access_key)) cred.access_key = String(c?.access_key);
+      if (str(c?.secret_key)) cred.secret_key = String(c?.secret_key);
+      if (str(c?.token)) cred.token = String(c?.token);
+      return Object.keys(cred).length ? cred : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async providers(): Promise<ProviderInfo[]> {
+    const models = await this.client().modelsByProviders({ provider: '', typeModality: 'text' });
+    const by = new Map<string, ProviderInfo>();
+    for (const m of models) {
+      if (!m.active || m.typeModality !== 'text') continue;
+      const p = by.get(m.providerName) ?? { name: m.providerName, credentialSet: this.credential(m.providerName) !== null, models: [] };
+      const meta = obj(m.metadata);
+      p.models.push({ id: m.id, name: m.name, reachable: meta?.reachable !== false });
+      by.set(m.providerName, p);
+    }
+    return [...by.values()];
+  }
+
+  setCredential(provider: string, c: { accessKey?: string | undefined; secretKey?: string | undefined; token?: string | undefined }): boolean {
+    const value: ProviderCredential = {};
+    if (c.accessKey) value.access_key = c.accessKey;
+    if (c.secretKey) value.secret_key = c.secretKey;
+    if (c.token) value.token = c.token;
+    const json = JSON.stringify(value);
+    for (const s of [c.accessKey, c.secretKey, c.token]) if (s) this.ctx.registerSecret(s);
+    try {
+      this.ctx.vault.put(providerKey(provider), json);
+    } catch (e) {
+      // No keyring and no consent to weak storage: keep it for this run only.
+      if (!isAppError(e)) throw e;
+      this.ctx.vault.put(providerKey(provider), json, { persist: false });
+    }
+    return this.credential(provider) !== null;
+  }
+
+  private async ask(task: string, messages: readonly ThreadMessage[], choice: { provider: string; model: string }, maxLen: number): Promise<string> {
+    const cred = this.credential(choice.provider);
+    const answer = await this.client().nlp({
+      provider: choice.provider,
+      model: choice.model,
+      max_len: maxLen,
+      temperature: 0.2,
+      messages: [{ role: 'system', content: [{ type: 'text', text: task }] }, ...conversation(messages)],
+      ...(cred ? { token: [cred] } : {}),
+    });
+    const text = (answer.message ?? '').trim();
+    if (!text) throw new AppError({ kind: 'BadResponse', message: 'The language model answered with no text. Try again or pick another model.' });
+    return text;
+  }
+
+  draft(messages: readonly ThreadMessage[], choice: { provider: string; model: string }): Promise<string> {
+    return this.ask('Sugira uma resposta curta e cordial do atendente para a última mensagem do cliente.', messages, choice, 120);
+  }
+
+  summary(messages: readonly ThreadMessage[], choice: { provider: string; model: string }): Promise<string> {
+    return this.ask('Resuma o atendimento abaixo em poucas linhas: o pedido do cliente, o que foi feito e o resultado.', messages, choice, 160);
+  }
+
+  // ---- knowledge base --------------------------------------------------------------------
+
+  async knowledge(question: string, index: string | undefined, demo: boolean): Promise<{ index: string | null; answers: Array<{ text: string; score: number }> }> {
+    if (index !== undefined) {
+      if (index && !isKnowledgeBaseName(index)) {
+        throw new AppError({ kind: 'Invalid', field: 'index', message: 'A knowledge base name looks like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.' });
+      }
+      this.ctx.settings.set(KB_SETTING, index);
+    }
+    const stored = this.ctx.settings.get(KB_SETTING);
+    const name = typeof stored === 'string' && stored ? stored : demo ? DEMO_KB : null;
+    if (!name) throw new AppError({ kind: 'Invalid', field: 'index', message: 'Give the name of the knowledge base to search first.' });
+    try {
+      const answers = await this.client().questions({ index: name, question, size: 5 });
+      return { index: name, answers: answers.map((a) => ({ text: a.text, score: a.score })) };
+    } catch (e) {
+      if (isAppError(e) && e.kind === 'NotFound') {
+        throw new AppError({ kind: 'NotFound', message: `The knowledge base "${name}" was not found (or is still being indexed).` });
+      }
+      throw e;
+    }
+  }
+
+  knowledgeBaseName(demo: boolean): string | null {
+    const stored = this.ctx.settings.get(KB_SETTING);
+    return typeof stored === 'string' && stored ? stored : demo ? DEMO_KB : null;
+  }
+}

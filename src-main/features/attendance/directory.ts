@@ -1,0 +1,135 @@
+import type { AgentInfo, Directory, GroupInfo, PauseReasonInfo } from '../../../src-shared/bridge/attendance';
+import { AppError, isAppError } from '../../../src-shared/errors';
+import type { ServiceClient } from '../../service';
+import type { FeatureContext } from '../context';
+import type { QueueFeature } from '../queue';
+import { int, obj, str, toGroupInfo } from './project';
+
+/**
+ * Who and what the attendant works with: groups (for transfer and SLA), fellow attendants,
+ * pause reasons, and the attendant's own user and agent records (for status and wrap-up).
+ */
+
+export interface Me {
+  userName: string;
+  userId: number | null;
+  agentId: number | null;
+  status: string | null;
+}
+
+export class DirectoryCache {
+  private me: Me | null = null;
+  private groupsDone = false;
+  private pauseReasons: PauseReasonInfo[] | null = null;
+
+  constructor(private readonly ctx: FeatureContext, private readonly queue: QueueFeature) {
+    ctx.onWorkspaceChange(() => this.reset());
+  }
+
+  reset(): void {
+    this.me = null;
+    this.groupsDone = false;
+    this.pauseReasons = null;
+  }
+
+  private client(): ServiceClient {
+    return this.ctx.client();
+  }
+
+  async whoAmI(): Promise<Me> {
+    const userName = this.ctx.me()?.userName;
+    if (!userName) throw new AppError({ kind: 'Invalid', message: 'The console does not know your user name: sign in again and give it.' });
+    if (this.me?.userName === userName) return this.me;
+    const users = await this.client().resource('user').list({ conditions: [{ key: 'userName', operator: 'EQ', value: userName }], sort: false, page: 0, size: 1 });
+    const user = users.results[0];
+    const userId = int(user?.id);
+    const agentRef = obj(user?.agent);
+    const agentId = int(agentRef?.id);
+    const status = str(agentRef?.status);
+    this.me = { userName, userId, agentId, status };
+    return this.me;
+  }
+
+  setMyStatus(status: string): void {
+    if (this.me) this.me.status = status;
+  }
+
+  /** Groups: those seen in sessions, then the rest one lookup at a time (the v2 API lists none). */
+  async groups(): Promise<GroupInfo[]> {
+    const found = this.queue.groups();
+    if (!this.groupsDone) {
+      // Bounded: each lookup excludes every group found so far, so each answer is a new one.
+      for (let i = 0; i < 200; i++) {
+        const ids = [...found.keys()];
+        let g: unknown;
+        try {
+          g = await this.client().groupUnique({
+            conditions: ids.length ? [{ key: 'id', operator: 'NOT_IN', value: ids.join(',') }] : [],
+            sort: true, sortColumn: 'id', direction: 'ASC',
+          });
+        } catch (e) {
+          if (isAppError(e) && e.kind === 'NotFound') break;
+          throw e;
+        }
+        const info = toGroupInfo(g);
+        if (!info || found.has(info.id)) break;
+        this.queue.rememberGroup(info);
+      }
+      this.groupsDone = true;
+    }
+    return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async group(id: number): Promise<GroupInfo | null> {
+    const known = this.queue.groups().get(id);
+    if (known) return known;
+    try {
+      const info = toGroupInfo(await this.client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }));
+      if (info) this.queue.rememberGroup(info);
+      return info;
+    } catch (e) {
+      if (isAppError(e) && e.kind === 'NotFound') return null;
+      throw e;
+    }
+  }
+
+  async agents(): Promise<AgentInfo[]> {
+    const rows = await this.client().resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
+    const out: AgentInfo[] = [];
+    for (const a of rows) {
+      if (a.virtualAgent === true) continue;
+      const user = obj(a.user);
+      const userName = str(user?.userName) ?? str(a.loginAttendance);
+      if (!userName) continue;
+      out.push({ userName, name: str(user?.name) ?? userName, status: str(a.status) });
+    }
+    return out.sort((x, y) => x.name.localeCompare(y.name));
+  }
+
+  async pauses(): Promise<PauseReasonInfo[]> {
+    if (!this.pauseReasons) {
+      const rows = await this.client().resource('pauseReason').pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
+      this.pauseReasons = rows.flatMap((r) =>
+        typeof r.id === 'number' && r.active !== false && typeof r.value === 'string'
+          ? [{ id: r.id, label: r.value, minutes: typeof r.pauseTime === 'number' ? r.pauseTime : null }]
+          : [],
+      );
+    }
+    return this.pauseReasons;
+  }
+
+  async directory(): Promise<Directory> {
+    const me = await this.whoAmI().catch(() => null);
+    const [groups, agents, pauseReasons] = await Promise.all([this.groups(), this.agents(), this.pauses()]);
+    const mine = agents.find((a) => a.userName === me?.userName);
+    if (me && mine?.status) me.status = mine.status;
+    const reason = this.ctx.settings.get('pauseReason');
+    return {
+      groups,
+      agents: agents.filter((a) => a.userName !== me?.userName),
+      pauseReasons,
+      myStatus: me?.status ?? null,
+      myPauseReason: me?.status === 'PAUSED' && typeof reason === 'string' ? reason : null,
+    };
+  }
+}

@@ -1,0 +1,375 @@
+import type { ClassNode, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type { QueueItem } from '../../../src-shared/bridge';
+import { AppError, isAppError } from '../../../src-shared/errors';
+import type { WebhookEvent } from '../../../src-shared/webhook';
+import { toQueueItem } from '../../queue';
+import { Coalescer } from '../../sync/coalesce';
+import { SyncEngine } from '../../sync/engine';
+import type { HandlerTable } from '../../bridge/table';
+import type { FeatureContext } from '../context';
+import type { NotesFeature } from '../notes';
+import type { QueueFeature } from '../queue';
+import { Composer } from './composer';
+import { DirectoryCache } from './directory';
+import { fillTemplate, int, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
+import { readSession, stampMessage, syncSource, threadPage, type StampedMessage, type StampedSession } from './reads';
+
+type Rec = Record<string, unknown>;
+
+type AttendanceChannel =
+  | 'attendance:directory' | 'attendance:accept' | 'attendance:transfer'
+  | 'thread:open' | 'thread:older' | 'thread:close' | 'thread:send' | 'thread:sendTemplate'
+  | 'composer:help' | 'composer:providers' | 'composer:setCredential' | 'composer:clearCredential' | 'composer:aiDraft' | 'composer:kb'
+  | 'classification:tree' | 'attendance:summary' | 'attendance:close'
+  | 'agent:pause' | 'agent:resume' | 'keys:get' | 'keys:set';
+
+export interface AttendanceFeature {
+  handlers: Pick<HandlerTable, AttendanceChannel>;
+  /** A webhook event (a hint): what it names is read again from the service. */
+  onEvent(e: WebhookEvent): void;
+  /** After a gap: every open session from its high-water mark, and the queue from its own. */
+  resync(): Promise<void>;
+  readonly sync: SyncEngine<StampedMessage, StampedSession>;
+  start?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const KEYS_SETTING = 'keyBindings';
+const NER_PER_OPEN = 20;
+const NER_CACHE = 5_000;
+
+export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: QueueFeature; notes: NotesFeature }): AttendanceFeature {
+  const { queue, notes } = deps;
+  const directory = new DirectoryCache(ctx, queue);
+  const composer = new Composer(ctx);
+  const isDemo = () => ctx.sandbox() !== null && ctx.settings.get('workspace') !== undefined && (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo';
+
+  const pushes = new Coalescer<number, ThreadMessage>((sessionId, messages) => {
+    const byId = new Map<number, ThreadMessage>();
+    for (const m of messages) byId.set(m.id, m);
+    ctx.events.emit('thread:messages', { sessionId, messages: [...byId.values()] });
+  });
+
+  const sync = new SyncEngine<StampedMessage, StampedSession>({
+    source: syncSource(() => ctx.client()),
+    sink: {
+      messages: (sessionId, fresh) => {
+        pushes.push(sessionId, ...fresh.map((f) => f.message));
+        void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
+      },
+      sessions: (changed) => queue.applySessions(changed.map((c) => c.record)),
+      error: (what, e) => ctx.log.warn('sync failed', { what, error: e instanceof Error ? e.message : String(e) }),
+    },
+  });
+  queue.onLoaded = (mark) => sync.setQueueMark(mark);
+
+  /** Threads the renderer has open, with what each was shown (for the AI and the summary). */
+  const open = new Map<number, { messages: Map<number, ThreadMessage> }>();
+  const entities = new Map<number, ReturnType<typeof toEntities>>();
+  const sent = new Map<string, ThreadMessage>();
+
+  ctx.onWorkspaceChange(() => {
+    for (const id of sync.tracked()) sync.untrack(id);
+    sync.setQueueMark(null);
+    open.clear();
+    entities.clear();
+    sent.clear();
+    pushes.clear();
+  });
+
+  const remember = (sessionId: number, messages: readonly ThreadMessage[]) => {
+    const o = open.get(sessionId);
+    if (o) for (const m of messages) o.messages.set(m.id, m);
+  };
+
+  async function recognise(sessionId: number, messages: readonly ThreadMessage[]): Promise<void> {
+    for (const m of messages.slice(-NER_PER_OPEN)) {
+      if (!m.text.trim()) continue;
+      let found = entities.get(m.id);
+      if (!found) {
+        try {
+          found = toEntities(await ctx.client().ner(m.text));
+        } catch {
+          // Entity highlighting is a help on top of the thread: a failure only leaves it plain.
+          return;
+        }
+        entities.set(m.id, found);
+        if (entities.size > NER_CACHE) entities.delete(entities.keys().next().value as number);
+      }
+      if (found.length && open.has(sessionId)) ctx.events.emit('thread:entities', { sessionId, messageId: m.id, entities: found });
+    }
+  }
+
+  async function refreshSession(sessionId: number): Promise<QueueItem> {
+    const rec = await readSession(ctx.client(), sessionId);
+    queue.applySessions([rec]);
+    const item = toQueueItem(rec);
+    if (!item) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
+    return item;
+  }
+
+  function myName(): string {
+    const me = ctx.me()?.userName;
+    if (!me) throw new AppError({ kind: 'Invalid', message: 'The console does not know your user name: sign in again and give it.' });
+    return me;
+  }
+
+  async function sendText(sessionId: number, text: string, clientId: string, contentType: string): Promise<ThreadMessage> {
+    const already = sent.get(clientId);
+    if (already) return already;
+    const me = myName();
+    const startedAt = Date.now();
+    const client = ctx.client();
+    let msg: ThreadMessage | null = null;
+    try {
+      const saved = await client.resource('message').save({ session: { id: sessionId }, message: text, contentType, fromUser: false });
+      msg = toThreadMessage(saved as Rec, sessionId);
+    } catch (e) {
+      if (!isAppError(e) || e.kind !== 'OutcomeUnknown') throw e;
+      // The answer was lost: read the thread back before saying anything, so a retry never
+      // sends the same reply twice.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const recent = await threadPage(client, sessionId, 0);
+      msg = [...recent.messages].reverse().find((m) =>
+        !m.fromCustomer && m.text === text && m.sender === me && (!m.createdAt || Date.parse(m.createdAt) >= startedAt - 60_000) && ![...sent.values()].some((s) => s.id === m.id),
+      ) ?? null;
+      if (!msg) throw new AppError({ kind: 'Unavailable', message: 'The reply did not reach the service. Nothing was sent; you can retry.' });
+    }
+    if (!msg) throw new AppError({ kind: 'BadResponse', message: 'The service saved the reply but sent no id back.' });
+    sent.set(clientId, msg);
+    if (sent.size > 500) sent.delete(sent.keys().next().value as string);
+    sync.note(sessionId, [stampMessage(msg)]);
+    remember(sessionId, [msg]);
+    void sync.hintQueue();
+    return msg;
+  }
+
+  async function classificationOf(sessionId: number): Promise<{ mandatory: boolean; roots: ClassNode[]; groupId: number | null; treeId: number | null }> {
+    const session = await readSession(ctx.client(), sessionId);
+    const groupId = int(obj(session.groupConf)?.id);
+    const group = toGroupInfo(session.groupConf) ?? (groupId !== null ? await directory.group(groupId) : null);
+    const treeId = group?.classificationTreeId ?? null;
+    if (treeId === null) return { mandatory: false, roots: [], groupId, treeId };
+    const page = await ctx.client().resource('classification').list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(treeId) }], sort: false, page: 0, size: 1 });
+    const root = page.results[0];
+    return { mandatory: group?.mandatoryClassification ?? false, roots: root ? toClassNodes(root) : [], groupId, treeId };
+  }
+
+  function pathLabels(roots: ClassNode[], path: readonly number[]): string[] | null {
+    const labels: string[] = [];
+    let level = roots;
+    for (const id of path) {
+      const node = level.find((n) => n.id === id);
+      if (!node) return null;
+      labels.push(node.label);
+      level = node.children;
+    }
+    return labels;
+  }
+
+  async function threadForAi(sessionId: number): Promise<ThreadMessage[]> {
+    const o = open.get(sessionId);
+    if (o && o.messages.size) return [...o.messages.values()].sort((a, b) => a.id - b.id);
+    return (await threadPage(ctx.client(), sessionId, 0)).messages;
+  }
+
+  async function setStatus(status: string, reason: string | null) {
+    const me = await directory.whoAmI();
+    if (me.agentId === null) throw new AppError({ kind: 'NotFound', message: 'Your attendant record was not found on the service.' });
+    await ctx.client().resource('agent').save({ id: me.agentId, status }, { safeToRetry: true });
+    directory.setMyStatus(status);
+    if (reason) ctx.settings.set('pauseReason', reason);
+    else ctx.settings.delete('pauseReason');
+    return { status, reason };
+  }
+
+  const keyBindings = (): Record<string, string | null> => {
+    const raw = ctx.settings.get(KEYS_SETTING);
+    const out: Record<string, string | null> = {};
+    if (raw && typeof raw === 'object') {
+      for (const [k, v] of Object.entries(raw as Rec)) if (typeof v === 'string' || v === null) out[k] = v;
+    }
+    return out;
+  };
+
+  const handlers: Pick<HandlerTable, AttendanceChannel> = {
+    'attendance:directory': () => directory.directory(),
+
+    'attendance:accept': async ({ sessionId }) => {
+      const me = myName();
+      const current = await readSession(ctx.client(), sessionId);
+      const holder = str(obj(current.agent)?.userName);
+      if (current.status === 'CLOSED') throw new AppError({ kind: 'Invalid', message: 'This session was closed meanwhile.' });
+      if (holder && holder !== me) {
+        queue.applySessions([current]);
+        throw new AppError({ kind: 'Invalid', message: `${str(obj(current.agent)?.name) ?? holder} took this session first.` });
+      }
+      if (!holder) await ctx.client().saveSession({ id: sessionId, lastAgent: me, attendedAt: new Date().toISOString() });
+      return refreshSession(sessionId);
+    },
+
+    'attendance:transfer': async ({ sessionId, groupId, agentUserName }) => {
+      if (groupId !== undefined) await ctx.client().saveSession({ id: sessionId, groupConf: { id: groupId } });
+      else if (agentUserName) await ctx.client().saveSession({ id: sessionId, lastAgent: agentUserName });
+      return refreshSession(sessionId);
+    },
+
+    'thread:open': async ({ sessionId }) => {
+      const client = ctx.client();
+      const [session, page] = await Promise.all([readSession(client, sessionId), threadPage(client, sessionId, 0)]);
+      queue.applySessions([session]);
+      const detail = toSessionDetail(session, page.messages, Date.now());
+      if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
+      if (detail.item.groupId !== null && !queue.groups().has(detail.item.groupId)) {
+        const g = toGroupInfo(session.groupConf);
+        if (g && typeof obj(session.groupConf)?.name === 'string') queue.rememberGroup(g);
+      }
+      open.set(sessionId, { messages: new Map(page.messages.map((m) => [m.id, m])) });
+      sync.track(sessionId, page.messages.map(stampMessage));
+      // Anything that arrived between the read and the tracking is picked up now.
+      void sync.hintSession(sessionId);
+      const customer = page.messages.filter((m) => m.fromCustomer);
+      const cached = customer.filter((m) => entities.has(m.id));
+      queueMicrotask(() => {
+        for (const m of cached) {
+          const found = entities.get(m.id);
+          if (found?.length) ctx.events.emit('thread:entities', { sessionId, messageId: m.id, entities: found });
+        }
+        void recognise(sessionId, customer.filter((m) => !entities.has(m.id)));
+      });
+      return { detail, page: { ...page, page: 0 } };
+    },
+
+    'thread:older': async ({ sessionId, page }) => {
+      const got = await threadPage(ctx.client(), sessionId, page);
+      remember(sessionId, got.messages);
+      sync.note(sessionId, got.messages.map(stampMessage));
+      return { ...got, page };
+    },
+
+    'thread:close': async ({ sessionId }) => {
+      open.delete(sessionId);
+      sync.untrack(sessionId);
+      return { ok: true };
+    },
+
+    'thread:send': async ({ sessionId, text, clientId }) => {
+      const msg = await sendText(sessionId, text, clientId, 'text');
+      notes.drafts.set(sessionId, 'reply', '');
+      return msg;
+    },
+
+    'thread:sendTemplate': async ({ sessionId, templateId, params, clientId }) => {
+      const t = await composer.template(templateId);
+      const filled = params.slice(0, t.parameterCount).map((p) => p.trim());
+      if (filled.length < t.parameterCount || filled.some((p) => !p)) {
+        throw new AppError({ kind: 'Invalid', field: 'params', message: `This template needs ${t.parameterCount} values; fill every one.` });
+      }
+      return sendText(sessionId, fillTemplate(t.template, filled), clientId, 'template');
+    },
+
+    'composer:help': async ({ sessionId }) => {
+      const groupId = queue.item(sessionId)?.groupId ?? int(obj((await readSession(ctx.client(), sessionId)).groupConf)?.id);
+      return composer.help(sessionId, groupId);
+    },
+    'composer:providers': async () => ({ providers: await composer.providers() }),
+    'composer:setCredential': async ({ provider, accessKey, secretKey, token }) => {
+      if (!accessKey && !secretKey && !token) throw new AppError({ kind: 'Invalid', message: 'Give at least one of the access key, secret key or token.' });
+      return { credentialSet: composer.setCredential(provider, { accessKey, secretKey, token }) };
+    },
+    'composer:clearCredential': async ({ provider }) => ({ credentialSet: composer.setCredential(provider, {}) }),
+    'composer:aiDraft': async ({ sessionId, choice }) => ({ text: await composer.draft(await threadForAi(sessionId), choice) }),
+    'composer:kb': async ({ question, index }) => composer.knowledge(question, index, isDemo()),
+
+    'classification:tree': async ({ sessionId }) => {
+      const c = await classificationOf(sessionId);
+      return { mandatory: c.mandatory, roots: c.roots };
+    },
+
+    'attendance:summary': async ({ sessionId, choice }) => {
+      const pick = choice ?? { provider: 'local', model: 'local-extractive' };
+      return { text: await composer.summary(await threadForAi(sessionId), pick) };
+    },
+
+    'attendance:close': async ({ sessionId, classification, comment, summaryNote }) => {
+      const client = ctx.client();
+      const c = await classificationOf(sessionId);
+      if (c.mandatory && !classification) {
+        throw new AppError({ kind: 'Invalid', field: 'classification', message: 'This group asks for a classification before closing. Pick one.' });
+      }
+      if (classification) {
+        const labels = pathLabels(c.roots, classification);
+        if (!labels || c.treeId === null) throw new AppError({ kind: 'Invalid', field: 'classification', message: 'That classification is not in this group\'s tree any more. Pick again.' });
+        const me = await directory.whoAmI().catch(() => null);
+        const root = await client.resource('classification').list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(c.treeId) }], sort: false, page: 0, size: 1 });
+        const rootLabel = str(root.results[0]?.value);
+        await client.resource('classificationService').save({
+          sessionId,
+          ...(c.groupId !== null ? { groupConfId: c.groupId } : {}),
+          ...(me?.userId != null ? { agentId: me.userId } : {}),
+          rootId: c.treeId,
+          classificationTreeSession: [rootLabel, ...labels].filter(Boolean).join(' > '),
+          displayName: labels[labels.length - 1] ?? '',
+          ...(comment?.trim() ? { commentClassification: comment.trim() } : {}),
+        });
+      }
+      if (summaryNote) await notes.add(sessionId, summaryNote);
+      await client.saveSession({ id: sessionId, status: 'CLOSED' });
+      notes.drafts.clear(sessionId);
+      const session = await readSession(client, sessionId);
+      queue.applySessions([session]);
+      const item = toQueueItem(session);
+      if (!item) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
+      return item;
+    },
+
+    'agent:pause': async ({ reasonId }) => {
+      const reason = (await directory.pauses()).find((p) => p.id === reasonId);
+      if (!reason) throw new AppError({ kind: 'Invalid', message: 'That pause reason is not offered any more.' });
+      return setStatus('PAUSED', reason.label);
+    },
+    'agent:resume': () => setStatus('ONLINE', null),
+
+    'keys:get': async () => ({ bindings: keyBindings() }),
+    'keys:set': async ({ bindings }) => {
+      const next = { ...keyBindings(), ...bindings };
+      ctx.settings.set(KEYS_SETTING, next);
+      return { bindings: next };
+    },
+  };
+
+  const dataOf = (e: WebhookEvent): Rec => obj(e.data) ?? {};
+
+  return {
+    handlers,
+    sync,
+    onEvent(e) {
+      const data = dataOf(e);
+      const sessionId = int(data.sessionId) ?? int(obj(data.session)?.id);
+      if (e.type === 'entities.recognized' && sessionId !== null) {
+        const messageId = int(data.messageId);
+        const found = toEntities(data.entities);
+        if (messageId !== null) {
+          entities.set(messageId, found);
+          if (open.has(sessionId) && found.length) ctx.events.emit('thread:entities', { sessionId, messageId, entities: found });
+        }
+        return;
+      }
+      if (sessionId !== null) void sync.hintSession(sessionId);
+      void sync.hintQueue();
+      if (e.group === 'messages' && sessionId !== null) {
+        const m = obj(data.message);
+        const item = queue.item(sessionId);
+        if (m?.fromUser === true && item && item.agentUserName && item.agentUserName === ctx.me()?.userName) {
+          const text = str(m.message) ?? str(m.caption) ?? '';
+          ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: text.slice(0, 140) });
+        }
+      }
+    },
+    resync: () => sync.resyncAll(),
+    async stop() {
+      pushes.clear();
+      sync.stop();
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import type { ClassNode, Entity, GroupInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type { QueueItem } from '../../../src-shared/bridge';
+import { toQueueItem } from '../../queue';
+
+/**
+ * Projections of service records (parsed leniently) onto the small shapes the bridge carries.
+ * Pure functions: unit-testable and shared by every handler of the attendance feature.
+ */
+
+type Rec = Record<string, unknown>;
+export const obj = (v: unknown): Rec | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null);
+export const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+export const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+
+const UNIT_SECONDS: Record<string, number> = {
+  NANOSECONDS: 1e-9, MICROSECONDS: 1e-6, MILLISECONDS: 1e-3, SECONDS: 1, MINUTES: 60, HOURS: 3600, DAYS: 86400,
+};
+
+/** A group as embedded in a session or answered by groups/unique; null without an id. */
+export function toGroupInfo(g: unknown): GroupInfo | null {
+  const group = obj(g);
+  const id = int(group?.id);
+  if (!group || id === null) return null;
+  const sla = typeof group.sla === 'number' ? group.sla : null;
+  const unit = str(group.timeUnit) ?? 'MINUTES';
+  const channels = Array.isArray(group.channels) ? group.channels.map((c) => str(obj(c)?.name)).filter((c): c is string => c !== null) : [];
+  const ratio = typeof group.warningRatio === 'number' && group.warningRatio > 0 && group.warningRatio <= 100 ? group.warningRatio : 80;
+  return {
+    id,
+    name: str(group.name) ?? `#${id}`,
+    slaSeconds: sla === null ? null : sla * (UNIT_SECONDS[unit] ?? 60),
+    warningRatio: ratio,
+    mandatoryClassification: group.mandatoryClassificationTree === true,
+    classificationTreeId: int(obj(group.classificationTree)?.id),
+    channels,
+  };
+}
+
+/** Whether a group record carries its configuration (not just `{id}`). */
+export const isFullGroup = (g: unknown): boolean => {
+  const group = obj(g);
+  return !!group && typeof group.name === 'string';
+};
+
+export function toThreadMessage(m: Rec, fallbackSessionId?: number): ThreadMessage | null {
+  const id = int(m.id);
+  const sessionId = int(obj(m.session)?.id) ?? fallbackSessionId ?? null;
+  if (id === null || sessionId === null) return null;
+  const sentiment = typeof m.sentiment === 'string' ? m.sentiment : typeof obj(m.sentiment)?.label === 'string' ? String(obj(m.sentiment)?.label) : null;
+  return {
+    id,
+    sessionId,
+    text: typeof m.message === 'string' ? m.message : '',
+    caption: str(m.caption),
+    contentType: str(m.contentType) ?? 'text',
+    createdAt: str(m.createdAt),
+    fromCustomer: m.fromUser === true,
+    sender: str(m.sendBy),
+    sentiment,
+    bySupervisor: m.sentBySuperAgent === true,
+    failed: m.errorConversation === true,
+  };
+}
+
+export function toEntities(raw: unknown): Entity[] {
+  const list = Array.isArray(raw) ? raw : Array.isArray(obj(raw)?.entities) ? (obj(raw)?.entities as unknown[]) : [];
+  const out: Entity[] = [];
+  for (const e of list) {
+    const r = obj(e);
+    if (!r || typeof r.text !== 'string' || typeof r.label !== 'string') continue;
+    out.push({ text: r.text, label: r.label, start: int(r.start), end: int(r.end) });
+  }
+  return out;
+}
+
+export function toClassNodes(node: unknown, depth = 0): ClassNode[] {
+  const n = obj(node);
+  if (!n || depth > 12) return [];
+  const children = Array.isArray(n.children) ? n.children : [];
+  const out: ClassNode[] = [];
+  let synthetic = -1;
+  for (const c of children) {
+    if (typeof c === 'string') {
+      // v1 trees listed children as plain strings (interface §9.9): keep them as leaves.
+      out.push({ id: synthetic--, label: c, children: [] });
+      continue;
+    }
+    const child = obj(c);
+    const id = int(child?.id);
+    if (!child || id === null || child.active === false) continue;
+    out.push({ id, label: str(child.value) ?? `#${id}`, children: toClassNodes(child, depth + 1) });
+  }
+  return out;
+}
+
+/** The messaging window of chat apps: 24 hours after the customer's last message. */
+export const WINDOW_MS = 24 * 3600 * 1000;
+
+export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: number): SessionDetail | null {
+  const item: QueueItem | null = toQueueItem(session);
+  if (!item) return null;
+  const customer = obj(session.user);
+  let topic: string | null = null;
+  if (typeof session.properties === 'string') {
+    try {
+      const p = obj(JSON.parse(session.properties));
+      topic = str(p?.topic);
+    } catch {
+      topic = null;
+    }
+  }
+  const lastCustomer = [...messages].reverse().find((m) => m.fromCustomer);
+  const lastAt = lastCustomer?.createdAt ? Date.parse(lastCustomer.createdAt) : NaN;
+  const windowClosed = item.channel === 'chatApp' && (Number.isNaN(lastAt) ? messages.length > 0 : now - lastAt > WINDOW_MS);
+  return {
+    item,
+    customer: {
+      name: str(customer?.name) ?? item.customerName,
+      phone: str(customer?.phone),
+      email: str(customer?.email),
+      instance: str(session.userConnectedInstance),
+    },
+    attendedAt: str(session.attendedAt),
+    lastAgent: str(session.lastAgent),
+    topic,
+    needsTemplate: windowClosed,
+  };
+}
+
+/** `{{1}}`-style parameters of an HSM template filled in order. */
+export function fillTemplate(template: string, params: readonly string[]): string {
+  return template.replace(/\{\{(\d+)\}\}/g, (m, n: string) => params[Number(n) - 1] ?? m);
+}

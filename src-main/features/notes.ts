@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../src-shared/bridge/notes';
+import { AppError, toErrorInfo } from '../../src-shared/errors';
+import { DraftStore, Outbox, splitRef, type CommentTransport, type NoteRecord, type OutboxStatus } from '../outbox';
+import type { ServiceClient } from '../service';
+import type { Feature, FeatureContext } from './context';
+
+type NotesChannel = 'notes:list' | 'notes:add' | 'notes:retry' | 'notes:discard' | 'notes:status' | 'drafts:get' | 'drafts:set';
+
+export interface NotesFeature extends Feature<NotesChannel> {
+  /** Journals a note (the attendance summary on close goes through here too). */
+  add(sessionId: number, text: string): Promise<LocalNote>;
+  readonly outbox: Outbox;
+  readonly drafts: DraftStore;
+}
+
+/** The outbox's service operations, on the signed-in workspace's client. */
+export function commentTransport(client: () => ServiceClient): CommentTransport {
+  return {
+    async save(c, signal) {
+      const saved = await client().resource('sessionComment').save({ sessionId: c.sessionId, comment: c.comment }, { signal });
+      if (typeof saved.id !== 'number') throw new AppError({ kind: 'BadResponse', message: 'The service saved the note but sent no id back.', operation: 'sessionComment.save', field: 'id' });
+      return { id: saved.id };
+    },
+    async listForSession(sessionId, signal) {
+      const rows = await client().resource('sessionComment').pageAll(
+        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
+        { signal, cap: 20_000 },
+      );
+      return rows.flatMap((r) => (typeof r.id === 'number' ? [{ id: r.id, comment: r.comment ?? '' }] : []));
+    },
+    async probe(signal) {
+      await client().resource('sessionComment').list({ conditions: [], sort: false, page: 0, size: 1 }, { signal });
+    },
+  };
+}
+
+const toLocal = (n: NoteRecord): LocalNote => ({
+  id: n.id, ref: n.ref, sessionId: n.sessionId, text: n.text, state: n.state, createdAt: n.createdAt,
+  updatedAt: n.updatedAt, attempts: n.attempts,
+  ...(n.serviceId !== undefined ? { serviceId: n.serviceId } : {}),
+  ...(n.error ? { error: n.error } : {}),
+});
+
+const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
+  connectivity: s.connectivity,
+  ...(s.reason ? { reason: s.reason } : {}),
+  ...(s.nextAttemptAt !== undefined ? { nextAttemptAt: s.nextAttemptAt } : {}),
+  counts: { ...s.counts },
+});
+
+/**
+ * Session notes: read from the service, written through the durable outbox (journal under
+ * `<profile>/outbox`), and reply/note drafts per session under `<profile>/drafts`.
+ */
+export function createNotesFeature(ctx: FeatureContext): NotesFeature {
+  const outbox = new Outbox({
+    dir: join(ctx.profileDir, 'outbox'),
+    transport: commentTransport(() => ctx.client()),
+    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
+  });
+  const drafts = new DraftStore({
+    dir: ctx.profileDir,
+    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
+  });
+
+  const unsubscribe = outbox.subscribe((e) => {
+    if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
+    else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
+    else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
+  });
+  // A new sign-in lifts the pause an Unauthorized answer set; a workspace change is a good
+  // moment to try again anyway.
+  ctx.onWorkspaceChange(() => {
+    if (ctx.hasWorkspace()) outbox.resume();
+  });
+
+  async function list(input: { sessionId: number }) {
+    let service: ServiceNote[] = [];
+    let serviceError: string | null = null;
+    try {
+      const rows = await ctx.client().resource('sessionComment').pageAll(
+        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
+        { cap: 5_000 },
+      );
+      service = rows.flatMap((r) => {
+        if (typeof r.id !== 'number') return [];
+        const { text, ref } = splitRef(r.comment ?? '');
+        return [{ id: r.id, text, ref: ref ?? null, createdAt: r.createdAt ?? null, createdBy: r.createdBy ?? null }];
+      });
+    } catch (e) {
+      serviceError = toErrorInfo(e).message;
+    }
+    return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError };
+  }
+
+  const add = async (sessionId: number, text: string) => toLocal(await outbox.add(sessionId, text));
+
+  return {
+    outbox,
+    drafts,
+    add,
+    handlers: {
+      'notes:list': list,
+      'notes:add': async ({ sessionId, text }) => {
+        const note = await add(sessionId, text);
+        drafts.set(sessionId, 'note', '');
+        return note;
+      },
+      'notes:retry': async ({ id, text }) => toLocal(await outbox.retry(id, text)),
+      'notes:discard': async ({ id }) => {
+        await outbox.discard(id);
+        return { ok: true };
+      },
+      'notes:status': async () => toStatus(outbox.status()),
+      'drafts:get': async ({ sessionId }) => {
+        await drafts.load();
+        return { reply: drafts.get(sessionId, 'reply'), note: drafts.get(sessionId, 'note') };
+      },
+      'drafts:set': async ({ sessionId, kind, text }) => {
+        await drafts.load();
+        drafts.set(sessionId, kind, text);
+        return { ok: true };
+      },
+    },
+    async start() {
+      await drafts.load();
+      await outbox.start();
+    },
+    async stop() {
+      unsubscribe();
+      await drafts.flush();
+      await outbox.stop();
+    },
+  };
+}

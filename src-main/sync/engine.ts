@@ -1,0 +1,206 @@
+/**
+ * Keeps the queue and the open threads current. Webhook events are only hints: what the
+ * attendant sees always comes from reading the service, paged from a high-water mark kept per
+ * open session (the newest message seen) and one for the queue (the newest `updatedAt` seen).
+ * After a reconnect, a sleep or a listener restart, `resyncAll` reads each mark forward, so
+ * nothing sent meanwhile is missed, however long the gap (never a fixed time window).
+ */
+
+export interface Stamped {
+  id: number;
+  /** ISO date-time from the service; null when it sent none. */
+  stamp: string | null;
+}
+
+/** A high-water mark: the newest record seen, by its service time and id. */
+export interface Mark {
+  stamp: string;
+  id: number;
+}
+
+export interface SyncSource<M extends Stamped, S extends Stamped> {
+  /**
+   * Every message of the session stamped at or after `since` (all of them when null), oldest
+   * first, paging until a short page. May repeat messages already seen: the engine drops them.
+   */
+  messagesSince(sessionId: number, since: string | null): Promise<M[]>;
+  /** Every session updated at or after `since`, paging until a short page. */
+  sessionsSince(since: string): Promise<S[]>;
+}
+
+export interface SyncSink<M extends Stamped, S extends Stamped> {
+  messages(sessionId: number, fresh: M[]): void;
+  sessions(changed: S[]): void;
+  error?(what: string, e: unknown): void;
+}
+
+export interface SyncOptions<M extends Stamped, S extends Stamped> {
+  source: SyncSource<M, S>;
+  sink: SyncSink<M, S>;
+  /**
+   * Read back this far before a mark, so a record the service stamped just before the newest
+   * one seen but published after it is still found (duplicates are dropped). Default 2 s.
+   */
+  slackMs?: number;
+}
+
+interface Tracked {
+  mark: Mark | null;
+  seen: Set<number>;
+  running: Promise<void> | null;
+  again: boolean;
+}
+
+const later = (a: Mark | null, b: Stamped): Mark | null => {
+  if (!b.stamp) return a;
+  if (!a) return { stamp: b.stamp, id: b.id };
+  const ta = Date.parse(a.stamp);
+  const tb = Date.parse(b.stamp);
+  if (Number.isNaN(tb)) return a;
+  return tb > ta || (tb === ta && b.id > a.id) ? { stamp: b.stamp, id: b.id } : a;
+};
+
+export class SyncEngine<M extends Stamped, S extends Stamped> {
+  private readonly source: SyncSource<M, S>;
+  private readonly sink: SyncSink<M, S>;
+  private readonly slackMs: number;
+  private readonly threads = new Map<number, Tracked>();
+  private queueMark: Mark | null = null;
+  private queueRun: Promise<void> | null = null;
+  private queueAgain = false;
+  private stopped = false;
+
+  constructor(o: SyncOptions<M, S>) {
+    this.source = o.source;
+    this.sink = o.sink;
+    this.slackMs = o.slackMs ?? 2_000;
+  }
+
+  /** Starts following a session from the messages the attendant was shown. */
+  track(sessionId: number, shown: readonly M[]): void {
+    let t = this.threads.get(sessionId);
+    if (!t) {
+      t = { mark: null, seen: new Set(), running: null, again: false };
+      this.threads.set(sessionId, t);
+    }
+    this.absorb(t, shown);
+  }
+
+  /** Records messages that reached the attendant another way (a reply just sent, an older page). */
+  note(sessionId: number, messages: readonly M[]): void {
+    const t = this.threads.get(sessionId);
+    if (t) this.absorb(t, messages);
+  }
+
+  untrack(sessionId: number): void {
+    this.threads.delete(sessionId);
+  }
+
+  tracked(): number[] {
+    return [...this.threads.keys()];
+  }
+
+  markOf(sessionId: number): Mark | null {
+    return this.threads.get(sessionId)?.mark ?? null;
+  }
+
+  /** The queue was loaded whole: follow it from the newest `updatedAt` seen. */
+  setQueueMark(mark: Mark | null): void {
+    this.queueMark = mark;
+  }
+
+  get queueMarkValue(): Mark | null {
+    return this.queueMark;
+  }
+
+  /** Something happened in this session: read it forward from its mark (coalesced). */
+  hintSession(sessionId: number): Promise<void> {
+    const t = this.threads.get(sessionId);
+    if (!t || this.stopped) return Promise.resolve();
+    if (t.running) {
+      t.again = true;
+      return t.running;
+    }
+    t.running = this.pullThread(sessionId, t).finally(() => {
+      t.running = null;
+    });
+    return t.running;
+  }
+
+  /** Something happened to some session: read the queue forward from its mark (coalesced). */
+  hintQueue(): Promise<void> {
+    if (this.stopped || !this.queueMark) return Promise.resolve();
+    if (this.queueRun) {
+      this.queueAgain = true;
+      return this.queueRun;
+    }
+    this.queueRun = this.pullQueue().finally(() => {
+      this.queueRun = null;
+    });
+    return this.queueRun;
+  }
+
+  /** After a gap (reconnect, sleep, listener restart): every open session and the queue. */
+  async resyncAll(): Promise<void> {
+    await Promise.all([this.hintQueue(), ...this.tracked().map((id) => this.hintSession(id))]);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.threads.clear();
+  }
+
+  private absorb(t: Tracked, messages: readonly M[]): M[] {
+    const fresh: M[] = [];
+    for (const m of messages) {
+      if (t.seen.has(m.id)) continue;
+      t.seen.add(m.id);
+      t.mark = later(t.mark, m);
+      fresh.push(m);
+    }
+    return fresh;
+  }
+
+  private since(mark: Mark | null): string | null {
+    if (!mark) return null;
+    const t = Date.parse(mark.stamp);
+    return Number.isNaN(t) ? mark.stamp : new Date(t - this.slackMs).toISOString();
+  }
+
+  private async pullThread(sessionId: number, t: Tracked): Promise<void> {
+    // Bounded: each pass reads forward from a mark that only moves ahead; a burst of hints while
+    // a pass runs costs one more pass, not one per hint.
+    for (let pass = 0; pass < 50; pass++) {
+      t.again = false;
+      try {
+        const got = await this.source.messagesSince(sessionId, this.since(t.mark));
+        if (this.threads.get(sessionId) !== t) return;
+        const fresh = this.absorb(t, got);
+        if (fresh.length) this.sink.messages(sessionId, fresh);
+      } catch (e) {
+        this.sink.error?.(`session ${sessionId}`, e);
+        return;
+      }
+      if (!t.again || this.stopped) return;
+    }
+  }
+
+  private async pullQueue(): Promise<void> {
+    for (let pass = 0; pass < 50; pass++) {
+      this.queueAgain = false;
+      const mark = this.queueMark;
+      if (!mark) return;
+      try {
+        const got = await this.source.sessionsSince(this.since(mark) ?? mark.stamp);
+        let next: Mark | null = this.queueMark;
+        for (const s of got) next = later(next, s);
+        this.queueMark = next;
+        if (got.length) this.sink.sessions(got);
+      } catch (e) {
+        this.sink.error?.('queue', e);
+        return;
+      }
+      if (!this.queueAgain || this.stopped) return;
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { QueueItemSchema } from './core';
+
+/**
+ * The attendant's console: queue deltas, threads, composer help, classification and close,
+ * agent status and live updates. Strict: we own these shapes.
+ */
+
+const id = z.number().int();
+const NoInput = z.object({}).strict();
+const SessionInput = z.object({ sessionId: id }).strict();
+
+export const GroupInfoSchema = z
+  .object({
+    id,
+    name: z.string(),
+    slaSeconds: z.number().nullable(),
+    /** Percent of the SLA after which the timer turns to warning (group `warningRatio`). */
+    warningRatio: z.number(),
+    mandatoryClassification: z.boolean(),
+    classificationTreeId: id.nullable(),
+    channels: z.array(z.string()),
+  })
+  .strict();
+export type GroupInfo = z.infer<typeof GroupInfoSchema>;
+
+export const AgentInfoSchema = z
+  .object({ userName: z.string(), name: z.string(), status: z.string().nullable() })
+  .strict();
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+export const PauseReasonInfoSchema = z.object({ id, label: z.string(), minutes: z.number().nullable() }).strict();
+export type PauseReasonInfo = z.infer<typeof PauseReasonInfoSchema>;
+
+export const DirectorySchema = z
+  .object({
+    groups: z.array(GroupInfoSchema),
+    agents: z.array(AgentInfoSchema),
+    pauseReasons: z.array(PauseReasonInfoSchema),
+    /** The attendant's own status (ONLINE, PAUSED...), null when unknown. */
+    myStatus: z.string().nullable(),
+    myPauseReason: z.string().nullable(),
+  })
+  .strict();
+export type Directory = z.infer<typeof DirectorySchema>;
+
+export const ThreadMessageSchema = z
+  .object({
+    id,
+    sessionId: id,
+    text: z.string(),
+    caption: z.string().nullable(),
+    contentType: z.string(),
+    createdAt: z.string().nullable(),
+    /** true: the customer wrote it. */
+    fromCustomer: z.boolean(),
+    sender: z.string().nullable(),
+    sentiment: z.string().nullable(),
+    bySupervisor: z.boolean(),
+    failed: z.boolean(),
+  })
+  .strict();
+export type ThreadMessage = z.infer<typeof ThreadMessageSchema>;
+
+export const EntitySchema = z
+  .object({ text: z.string(), label: z.string(), start: z.number().int().nullable(), end: z.number().int().nullable() })
+  .strict();
+export type Entity = z.infer<typeof EntitySchema>;
+
+export const SessionDetailSchema = z
+  .object({
+    item: QueueItemSchema,
+    customer: z
+      .object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable(), instance: z.string().nullable() })
+      .strict(),
+    attendedAt: z.string().nullable(),
+    lastAgent: z.string().nullable(),
+    topic: z.string().nullable(),
+    /** The channel's messaging window is closed: only an approved template may be sent. */
+    needsTemplate: z.boolean(),
+  })
+  .strict();
+export type SessionDetail = z.infer<typeof SessionDetailSchema>;
+
+export const ThreadPageSchema = z
+  .object({ messages: z.array(ThreadMessageSchema), hasMore: z.boolean(), page: z.number().int() })
+  .strict();
+
+export const CannedReplySchema = z.object({ id, code: z.string(), description: z.string(), text: z.string() }).strict();
+export type CannedReply = z.infer<typeof CannedReplySchema>;
+export const SuggestionSchema = z.object({ id, text: z.string(), forSession: z.boolean() }).strict();
+export type Suggestion = z.infer<typeof SuggestionSchema>;
+export const TemplateSchema = z
+  .object({ id, name: z.string(), description: z.string(), template: z.string(), parameterCount: z.number().int() })
+  .strict();
+export type Template = z.infer<typeof TemplateSchema>;
+
+export const ComposerHelpSchema = z
+  .object({ canned: z.array(CannedReplySchema), suggestions: z.array(SuggestionSchema), templates: z.array(TemplateSchema) })
+  .strict();
+export type ComposerHelp = z.infer<typeof ComposerHelpSchema>;
+
+export const ProviderInfoSchema = z
+  .object({
+    name: z.string(),
+    credentialSet: z.boolean(),
+    models: z.array(z.object({ id: z.string(), name: z.string(), reachable: z.boolean() }).strict()),
+  })
+  .strict();
+export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
+
+export const AiChoiceSchema = z.object({ provider: z.string().min(1).max(100), model: z.string().min(1).max(200) }).strict();
+
+export const KbAnswerSchema = z.object({ text: z.string(), score: z.number() }).strict();
+
+export interface ClassNode {
+  id: number;
+  label: string;
+  children: ClassNode[];
+}
+export const ClassNodeSchema: z.ZodType<ClassNode> = z.lazy(() =>
+  z.object({ id, label: z.string(), children: z.array(ClassNodeSchema) }).strict(),
+);
+
+export const LiveStatusSchema = z
+  .object({
+    /** running: events arrive; stopped: the attendant paused live updates; failed: could not start. */
+    state: z.enum(['running', 'stopped', 'failed', 'idle']),
+    url: z.string().nullable(),
+    signed: z.boolean(),
+    registered: z.boolean(),
+    detail: z.string().nullable(),
+    lastEventAt: z.number().nullable(),
+    lastResyncAt: z.number().nullable(),
+    accepted: z.number().int(),
+  })
+  .strict();
+export type LiveStatus = z.infer<typeof LiveStatusSchema>;
+
+export const QueueDeltaSchema = z
+  .object({ upsert: z.array(QueueItemSchema), remove: z.array(id), me: z.string().nullable() })
+  .strict();
+export type QueueDelta = z.infer<typeof QueueDeltaSchema>;
+
+const SendInput = z
+  .object({ sessionId: id, text: z.string().trim().min(1).max(4096), clientId: z.string().min(1).max(64) })
+  .strict();
+
+export const attendanceChannels = {
+  'attendance:directory': { input: NoInput, output: DirectorySchema },
+  'attendance:accept': { input: SessionInput, output: QueueItemSchema },
+  'attendance:transfer': {
+    input: z
+      .object({ sessionId: id, groupId: id.optional(), agentUserName: z.string().min(1).max(200).optional() })
+      .strict()
+      .refine((v) => (v.groupId === undefined) !== (v.agentUserName === undefined), 'Pick a group or an attendant.'),
+    output: QueueItemSchema,
+  },
+  'thread:open': {
+    input: SessionInput,
+    output: z.object({ detail: SessionDetailSchema, page: ThreadPageSchema }).strict(),
+  },
+  /** Older messages: page N of the newest-first order (N >= 1); duplicates are possible, gaps are not. */
+  'thread:older': { input: z.object({ sessionId: id, page: z.number().int().min(1) }).strict(), output: ThreadPageSchema },
+  'thread:close': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
+  'thread:send': { input: SendInput, output: ThreadMessageSchema },
+  'thread:sendTemplate': {
+    input: z
+      .object({ sessionId: id, templateId: id, params: z.array(z.string().max(1000)).max(20), clientId: z.string().min(1).max(64) })
+      .strict(),
+    output: ThreadMessageSchema,
+  },
+  'composer:help': { input: SessionInput, output: ComposerHelpSchema },
+  'composer:providers': { input: NoInput, output: z.object({ providers: z.array(ProviderInfoSchema) }).strict() },
+  'composer:setCredential': {
+    input: z
+      .object({
+        provider: z.string().min(1).max(100),
+        accessKey: z.string().max(4096).optional(),
+        secretKey: z.string().max(4096).optional(),
+        token: z.string().max(8192).optional(),
+      })
+      .strict(),
+    output: z.object({ credentialSet: z.boolean() }).strict(),
+  },
+  'composer:clearCredential': { input: z.object({ provider: z.string().min(1).max(100) }).strict(), output: z.object({ credentialSet: z.boolean() }).strict() },
+  'composer:aiDraft': { input: z.object({ sessionId: id, choice: AiChoiceSchema }).strict(), output: z.object({ text: z.string() }).strict() },
+  'composer:kb': {
+    input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional() }).strict(),
+    output: z.object({ index: z.string().nullable(), answers: z.array(KbAnswerSchema) }).strict(),
+  },
+  'classification:tree': {
+    input: SessionInput,
+    output: z.object({ mandatory: z.boolean(), roots: z.array(ClassNodeSchema) }).strict(),
+  },
+  'attendance:summary': { input: z.object({ sessionId: id, choice: AiChoiceSchema.optional() }).strict(), output: z.object({ text: z.string() }).strict() },
+  'attendance:close': {
+    input: z
+      .object({
+        sessionId: id,
+        /** Path from the root to the chosen node (ids). */
+        classification: z.array(id).min(1).max(10).optional(),
+        comment: z.string().max(2000).optional(),
+        /** Added as a note through the outbox before the session closes. */
+        summaryNote: z.string().trim().min(1).max(8000).optional(),
+      })
+      .strict(),
+    output: QueueItemSchema,
+  },
+  'agent:pause': { input: z.object({ reasonId: id }).strict(), output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
+  'agent:resume': { input: NoInput, output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
+  'live:status': { input: NoInput, output: LiveStatusSchema },
+  /** Pause or resume live updates (resuming resyncs every open session from its high-water mark). */
+  'live:setRunning': { input: z.object({ running: z.boolean() }).strict(), output: LiveStatusSchema },
+  /** A hint from the renderer (woke from sleep, back online): resync now. */
+  'live:resync': { input: NoInput, output: LiveStatusSchema },
+  'keys:get': { input: NoInput, output: z.object({ bindings: z.record(z.string(), z.string().nullable()) }).strict() },
+  'keys:set': {
+    input: z.object({ bindings: z.record(z.string().max(100), z.string().max(60).nullable()) }).strict(),
+    output: z.object({ bindings: z.record(z.string(), z.string().nullable()) }).strict(),
+  },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export const attendanceEvents = {
+  'queue:delta': QueueDeltaSchema,
+  'thread:messages': z.object({ sessionId: id, messages: z.array(ThreadMessageSchema) }).strict(),
+  'thread:entities': z.object({ sessionId: id, messageId: id, entities: z.array(EntitySchema) }).strict(),
+  'live:status': LiveStatusSchema,
+  /** A customer wrote in a session of the attendant's (for attention when the window is not focused). */
+  'attention:message': z.object({ sessionId: id, customerName: z.string(), preview: z.string() }).strict(),
+} as const satisfies Record<string, z.ZodType>;

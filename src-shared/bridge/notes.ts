@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ErrorInfoSchema } from '../errors';
+
+/** Session notes through the durable outbox, and per-session drafts. Strict: we own these. */
+
+const id = z.number().int();
+
+export const NOTE_STATE_NAMES = ['pending', 'sending', 'outcome-unknown', 'confirmed', 'failed'] as const;
+
+export const LocalNoteSchema = z
+  .object({
+    id: z.string(),
+    ref: z.string(),
+    sessionId: id,
+    text: z.string(),
+    state: z.enum(NOTE_STATE_NAMES),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    attempts: z.number().int(),
+    serviceId: id.optional(),
+    error: ErrorInfoSchema.optional(),
+  })
+  .strict();
+export type LocalNote = z.infer<typeof LocalNoteSchema>;
+
+/** A note as the service holds it (its client reference split off for display). */
+export const ServiceNoteSchema = z
+  .object({ id, text: z.string(), ref: z.string().nullable(), createdAt: z.string().nullable(), createdBy: z.string().nullable() })
+  .strict();
+export type ServiceNote = z.infer<typeof ServiceNoteSchema>;
+
+export const OutboxStatusSchema = z
+  .object({
+    connectivity: z.enum(['online', 'offline', 'paused']),
+    reason: ErrorInfoSchema.optional(),
+    nextAttemptAt: z.number().optional(),
+    counts: z.record(z.string(), z.number().int()),
+  })
+  .strict();
+export type OutboxStatusInfo = z.infer<typeof OutboxStatusSchema>;
+
+export const DraftKindSchema = z.enum(['reply', 'note']);
+
+export const notesChannels = {
+  'notes:list': {
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({ service: z.array(ServiceNoteSchema), local: z.array(LocalNoteSchema), serviceError: z.string().nullable() }).strict(),
+  },
+  'notes:add': { input: z.object({ sessionId: id, text: z.string().trim().min(1).max(8000) }).strict(), output: LocalNoteSchema },
+  'notes:retry': { input: z.object({ id: z.string().uuid(), text: z.string().trim().min(1).max(8000).optional() }).strict(), output: LocalNoteSchema },
+  'notes:discard': { input: z.object({ id: z.string().uuid() }).strict(), output: z.object({ ok: z.boolean() }).strict() },
+  'notes:status': { input: z.object({}).strict(), output: OutboxStatusSchema },
+  'drafts:get': { input: z.object({ sessionId: id }).strict(), output: z.object({ reply: z.string(), note: z.string() }).strict() },
+  'drafts:set': {
+    input: z.object({ sessionId: id, kind: DraftKindSchema, text: z.string().max(20_000) }).strict(),
+    output: z.object({ ok: z.boolean() }).strict(),
+  },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export const notesEvents = {
+  'notes:changed': z.object({ sessionId: id, note: LocalNoteSchema.nullable(), removedId: z.string().nullable() }).strict(),
+  'notes:status': OutboxStatusSchema,
+} as const satisfies Record<string, z.ZodType>;
