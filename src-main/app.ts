@@ -106,15 +106,20 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   });
   const pushState = () => events.emit('app:state', state());
 
-  const makeClient = (baseUrl: string, getToken: () => Promise<string | null>) =>
+  /** `probe`: a candidate token being checked; its refusal must not mark the stored one. */
+  const makeClient = (baseUrl: string, getToken: () => Promise<string | null>, probe = false) =>
     createServiceClient({
       baseUrl,
       getToken,
       log: p.log,
-      onUnauthorized: () => {
-        vault.markRefused();
-        pushState();
-      },
+      ...(probe
+        ? {}
+        : {
+            onUnauthorized: () => {
+              vault.markRefused();
+              pushState();
+            },
+          }),
     });
 
   /** A cheap call that any role may make: proves the address answers and the token is taken. */
@@ -152,7 +157,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   async function connect(input: { baseUrl: string; token: string; userName?: string | undefined; allowWeakStorage: boolean }): Promise<AppState> {
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     p.registerSecret(input.token);
-    const probe = makeClient(baseUrl, async () => input.token);
+    const probe = makeClient(baseUrl, async () => input.token, true);
     try {
       await checkAccess(probe);
     } catch (e) {

@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { CHROMIUM_LAUNCH } from '../test/support/chromium';
+import { createConfStore } from '../src-main/vault/conf-store';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** A profile folder whose remembered choice is already the given workspace. */
+export function profileWith(workspace: { kind: 'demo' } | { kind: 'remote'; baseUrl: string }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+  createConfStore(dir, 'settings').set('workspace', workspace);
+  return dir;
+}
+
+/** Starts the built host (`out/main/host.js`) as its own process and waits for its address. */
+export async function spawnHost(profileDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('host did not print its address within 60 s')), 60_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`host exited with ${code}`)));
+  });
+  return { child, url, startedAt };
+}
+
+export async function stopHost(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch(CHROMIUM_LAUNCH);
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
