@@ -1,0 +1,128 @@
+import { test, expect } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type ConsoleApp } from '../../src-main/app';
+import { KeyFileCipher } from '../../src-main/vault/node-cipher';
+import { createConfStore } from '../../src-main/vault/conf-store';
+import { silentLogger } from '../../src-main/log';
+import { dispatch } from '../../src-main/bridge/table';
+import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
+
+/** The main process as the renderer sees it: bridge calls and pushed events, against the demo stand-in. */
+async function openConsole() {
+  const profileDir = mkdtempSync(join(tmpdir(), 'console-sync-'));
+  const app: ConsoleApp = createApp({
+    profileDir,
+    cipher: new KeyFileCipher(profileDir),
+    openStore: (name) => createConfStore(profileDir, name),
+    locale: 'en-US',
+    log: silentLogger,
+    registerSecret: () => undefined,
+  });
+  const seen: Array<{ name: string; payload: unknown }> = [];
+  app.events.subscribe((name, payload) => seen.push({ name, payload }));
+  await app.start();
+  const call = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
+    const env = await dispatch(app.handlers, channel, input);
+    if ('error' in env) throw new Error(`${channel}: ${env.error.kind}: ${env.error.message}`);
+    return env.result as ChannelOutput<C>;
+  };
+  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  return { app, call, events };
+}
+
+async function customerSays(baseUrl: string, token: string, sessionId: number, text: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2/messages/save`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ session: { id: sessionId }, message: text, fromUser: true }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
+test('accept, reply, live customer messages and a gap-free resync after live updates were off', async () => {
+  test.setTimeout(90_000);
+  const { app, call, events } = await openConsole();
+  try {
+    await call('workspace:openDemo', {});
+    const sb = app.sandbox!;
+    sb.simulator.stop();
+    await expect.poll(async () => (await call('live:status', {})).state).toBe('running');
+    expect((await call('live:status', {})).registered).toBe(true);
+
+    const snap = await call('queue:snapshot', {});
+    const waiting = snap.items.find((i) => i.status === 'OPEN' && !i.agentUserName && !i.pending)!;
+    expect(waiting).toBeTruthy();
+    const accepted = await call('attendance:accept', { sessionId: waiting.id });
+    expect(accepted.agentUserName).toBe(sb.demoAgent.userName);
+    // The queue delta tells the renderer the session is now the attendant's.
+    await expect.poll(() => events('queue:delta').some((d) => d.upsert.some((u) => u.id === waiting.id && u.agentUserName === sb.demoAgent.userName))).toBe(true);
+
+    const opened = await call('thread:open', { sessionId: waiting.id });
+    expect(opened.page.messages.length).toBeGreaterThan(0);
+    const reply = await call('thread:send', { sessionId: waiting.id, text: 'Olá! Vou verificar agora mesmo.', clientId: 'c-1' });
+    // Retrying the same send (same client id) does not send twice.
+    const again = await call('thread:send', { sessionId: waiting.id, text: 'Olá! Vou verificar agora mesmo.', clientId: 'c-1' });
+    expect(again.id).toBe(reply.id);
+
+    // A customer message arrives through the webhook listener and is pushed without a reload.
+    const live = await customerSays(sb.baseUrl, sb.tokens.admin, waiting.id, 'Obrigado, fico no aguardo.');
+    await expect.poll(() => events('thread:messages').some((e) => e.sessionId === waiting.id && e.messages.some((m) => m.id === live))).toBe(true);
+
+    // Live updates off for a while: the customer keeps writing, nothing is pushed...
+    const off = await call('live:setRunning', { running: false });
+    expect(off.state).toBe('stopped');
+    const missed: number[] = [];
+    for (let i = 0; i < 3; i++) missed.push(await customerSays(sb.baseUrl, sb.tokens.admin, waiting.id, `Mensagem ${i + 1} enquanto a escuta estava parada.`));
+    const before = events('thread:messages').flatMap((e) => e.messages.map((m) => m.id));
+    expect(before.filter((id) => missed.includes(id))).toEqual([]);
+    // ...and on resume every message sent meanwhile is read from the session's high-water mark.
+    const on = await call('live:setRunning', { running: true });
+    expect(on.state).toBe('running');
+    await expect.poll(() => {
+      const ids = new Set(events('thread:messages').flatMap((e) => e.messages.map((m) => m.id)));
+      return missed.every((id) => ids.has(id));
+    }).toBe(true);
+    expect((await call('live:status', {})).lastResyncAt).not.toBeNull();
+  } finally {
+    await app.close();
+  }
+});
+
+test('notes go through the outbox and drafts survive a restart of the main process', async () => {
+  const profileDir = mkdtempSync(join(tmpdir(), 'console-notes-'));
+  const make = () =>
+    createApp({
+      profileDir, cipher: new KeyFileCipher(profileDir), openStore: (n) => createConfStore(profileDir, n),
+      locale: 'en-US', log: silentLogger, registerSecret: () => undefined,
+    });
+  const first = make();
+  await first.start();
+  const run = async <C extends Channel>(app: ConsoleApp, channel: C, input: ChannelInput<C>) => {
+    const env = await dispatch(app.handlers, channel, input);
+    if ('error' in env) throw new Error(`${channel}: ${env.error.message}`);
+    return env.result as ChannelOutput<C>;
+  };
+  let sessionId = 0;
+  try {
+    await run(first, 'workspace:openDemo', {});
+    first.sandbox!.simulator.stop();
+    const snap = await run(first, 'queue:snapshot', {});
+    sessionId = snap.items.find((i) => i.agentUserName === first.sandbox!.demoAgent.userName)!.id;
+    const note = await run(first, 'notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
+    expect(['pending', 'sending', 'confirmed']).toContain(note.state);
+    await expect.poll(async () => (await run(first, 'notes:list', { sessionId })).service.some((n) => n.text === 'Cliente pediu retorno amanhã.')).toBe(true);
+    await run(first, 'drafts:set', { sessionId, kind: 'reply', text: 'Rascunho que não pode se perder' });
+  } finally {
+    await first.close();
+  }
+  const second = make();
+  await second.start();
+  try {
+    expect((await run(second, 'drafts:get', { sessionId })).reply).toBe('Rascunho que não pode se perder');
+  } finally {
+    await second.close();
+  }
+});
