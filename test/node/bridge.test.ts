@@ -10,14 +10,16 @@ const state: AppState = {
   vault: { state: 'weak', detail: 'x' }, user: null, locale: 'en',
 };
 
+/** The core channels only: other features' channels are not called here. */
 function table(calls: string[]): HandlerTable {
-  return {
+  const core: Partial<HandlerTable> = {
     'app:state': async () => { calls.push('app:state'); return state; },
     'workspace:openDemo': async () => state,
     'workspace:connect': async (input) => { calls.push(`connect:${input.baseUrl}`); throw new AppError({ kind: 'Unauthorized', message: 'The service refused this token (401).' }); },
     'workspace:signOut': async () => state,
     'queue:snapshot': async () => ({ items: [], fetchedAt: new Date(0).toISOString(), me: null }),
   };
+  return core as HandlerTable;
 }
 
 function fakeIpc() {
