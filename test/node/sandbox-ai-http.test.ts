@@ -20,12 +20,8 @@ test.afterAll(async () => {
 async function post(path: string, token: string | null, body: unknown, headers: Record<string, string> = {}) {
   const h: Record<string, string> = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
-  let payload: string | Uint8Array;
-  if (body instanceof Uint8Array) payload = body;
-  else {
-    payload = JSON.stringify(body);
-    h['content-type'] ??= 'application/json';
-  }
+  const payload = JSON.stringify(body);
+  h['content-type'] ??= 'application/json';
   const res = await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: h, body: payload });
   const buf = Buffer.from(await res.arrayBuffer());
   const isJson = (res.headers.get('content-type') ?? '').includes('json');

@@ -122,7 +122,7 @@ test.describe('NER operation', () => {
       expect(r.status).toBe(200);
       const body = NerAnswerSchema.parse(r.json);
       expect(body.entities.map((e) => [e.label, e.text])).toEqual([['PERSON', 'João'], ['CPF', '529.982.247-25']]);
-      for (const e of body.entities) expect(sentence.slice(e.start, e.end)).toBe(e.text);
+      for (const e of body.entities) expect(sentence.slice(Number(e.start), Number(e.end))).toBe(e.text);
     } finally {
       await svc.close();
     }

@@ -85,7 +85,8 @@ test('STT round trip: words espeak-ng spoke come back, with timed segments', asy
   expect(segments.length).toBeGreaterThan(0);
   expect(segments.map((s) => s.text).join(' ')).toBe(body.text);
   for (const s of segments) {
-    expect(s.end).toBeGreaterThan(s.start);
+    expect(typeof s.start).toBe('number');
+    expect(Number(s.end)).toBeGreaterThan(Number(s.start));
     expect(s.confidence).toBeGreaterThanOrEqual(0);
     expect(s.confidence).toBeLessThanOrEqual(1);
   }
