@@ -368,10 +368,16 @@ export class Outbox {
         wake = Math.min(wake, ready);
         continue;
       }
-      const work = this.work(head).finally(() => {
-        this.busy.delete(sid);
-        this.pump();
-      });
+      const work = this.work(head)
+        .catch((e: unknown) => {
+          // A bug, not a service answer: keep the note and try again later rather than crash.
+          this.log('outbox: unexpected failure while syncing a note', e);
+          this.backoffSession(sid);
+        })
+        .finally(() => {
+          this.busy.delete(sid);
+          this.pump();
+        });
       this.busy.set(sid, work);
     }
     if (Number.isFinite(wake)) this.scheduleWake(wake);
@@ -437,9 +443,10 @@ export class Outbox {
     }
     Object.assign(note, { state: 'sending', attempts: attempt.attempts, lastAttemptAt: now, updatedAt: now });
     this.changed(note);
-    if (!this.running) {
-      // Stopped while journaling: nothing went out. The entry says sending; a read-back settles it.
-      note.state = 'outcome-unknown';
+    if (!this.running || this.connectivity !== 'online' || this.globalNotBefore > this.clock.now()) {
+      // Stopped, paused, offline or rate-limited while journaling: nothing went out. The entry
+      // says sending, which costs at most one read-back after a crash.
+      note.state = 'pending';
       this.changed(note);
       return;
     }
