@@ -69,12 +69,14 @@ function alt(items: readonly string[]): string {
 
 const L = '(?<![\\p{L}\\p{N}_])';
 const R = '(?![\\p{L}\\p{N}_])';
-const NUM = '\\d+(?:[.,]\\d+)*';
+// Repetitions are bounded so that no pattern backtracks quadratically on long inputs
+// ("1.1.1.1..." or "um dois um dois..." thousands of times).
+const NUM = '\\d{1,15}(?:[.,]\\d{1,15}){0,5}';
 const NW = `(?:${alt([...NUMBER_WORDS_PT, ...NUMBER_WORDS_EN])})`;
-const NWSEQ = `${NW}(?:(?:\\s+e\\s+|\\s+and\\s+|[\\s-]+)${NW})*`;
-const CAPWORD = "\\p{Lu}[\\p{L}'’&-]*";
+const NWSEQ = `${NW}(?:(?:\\s{1,3}e\\s{1,3}|\\s{1,3}and\\s{1,3}|[\\s-]{1,3})${NW}){0,6}`;
+const CAPWORD = "\\p{Lu}[\\p{L}'’&-]{0,40}";
 const CONNECT = '(?:de|do|da|dos|das|e|&|of|the)';
-const CAPSEQ = `${CAPWORD}(?:\\s+(?:${CONNECT}\\s+)?${CAPWORD})*`;
+const CAPSEQ = `${CAPWORD}(?:\\s{1,3}(?:${CONNECT}\\s{1,3})?${CAPWORD}){0,6}`;
 const SCALE = '(?:mil|milhões|milhoes|milhão|milhao|bilhões|bilhão|million|billion|thousand|k)';
 
 interface Rule {
