@@ -1,2 +1,3 @@
 // Each feature registers its views, commands and strings when imported. One line per feature.
 import './attendance';
+import './supervisor';

@@ -1,0 +1,38 @@
+import { mount } from 'svelte';
+import { views } from '../../lib/views.svelte';
+import { commands } from '../../lib/commands.svelte';
+import { tt } from './strings';
+import { supNav, type SupervisorTab } from './nav.svelte';
+import { ticketLookup } from './tickets.svelte';
+import SupervisorView from './SupervisorView.svelte';
+import TicketDialog from './TicketDialog.svelte';
+import './supervisor.css';
+
+export { linkifyTickets, type TextPart } from './tickets';
+
+/**
+ * Opens the ticket lookup from anywhere in the console (a session's ticketId, a reference in a
+ * message); with an id or key it looks the ticket up at once.
+ */
+export function openTicketLookup(idOrKey?: string | number): void {
+  ticketLookup.show(idOrKey === undefined ? undefined : String(idOrKey));
+}
+
+views.register({ id: 'supervisor', title: () => tt('sup.view'), icon: '◈', order: 50, component: SupervisorView });
+
+const showTab = (tab: SupervisorTab) => () => {
+  supNav.tab = tab;
+  views.show('supervisor');
+};
+commands.register(
+  { id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor', shortcut: 'Mod+Shift+K', run: () => openTicketLookup() },
+  { id: 'supervisor.nps', title: () => tt('cmd.nps'), group: 'Supervisor', run: showTab('nps') },
+  { id: 'supervisor.report', title: () => tt('cmd.report'), group: 'Supervisor', run: showTab('report') },
+  { id: 'supervisor.groups', title: () => tt('cmd.groups'), group: 'Supervisor', run: showTab('groups') },
+  { id: 'supervisor.explorer', title: () => tt('cmd.explorer'), group: 'Supervisor', run: showTab('explorer') },
+  { id: 'supervisor.kb', title: () => tt('cmd.kb'), group: 'Supervisor', run: showTab('kb') },
+);
+
+// One lookup dialog for the whole console, above every view; it listens for the global shortcut.
+ticketLookup.listen();
+mount(TicketDialog, { target: document.body.appendChild(document.createElement('div')) });

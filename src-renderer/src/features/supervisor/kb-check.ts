@@ -1,0 +1,44 @@
+import { isKnowledgeBaseName } from '../../../../src-shared/schemas/ai';
+
+/** Checks of a knowledge-base upload made before anything is sent (interface §4.5, §8). */
+
+export const KB_FILE_TYPES = ['xls', 'xlsx', 'ods', 'pdf', 'csv', 'txt', 'tsv', 'docx', 'xml', 'json'] as const;
+
+const DRIVES: Array<[RegExp, string]> = [
+  [/(^|\.)(drive|docs|drive\.usercontent)\.google\.com$/i, 'Google Drive'],
+  [/(^|\.)(dropbox\.com|dropboxusercontent\.com|db\.tt)$/i, 'Dropbox'],
+  [/(^|\.)(onedrive\.live\.com|1drv\.ms|sharepoint\.com)$/i, 'OneDrive'],
+  [/(^|\.)(box\.com|boxcloud\.com)$/i, 'Box'],
+  [/(^|\.)icloud\.com$/i, 'iCloud Drive'],
+  [/(^|\.)(mega\.nz|mega\.io)$/i, 'MEGA'],
+  [/(^|\.)(wetransfer\.com|we\.tl)$/i, 'WeTransfer'],
+];
+
+export type KbProblem = { field: 'url' | 'name'; message: string };
+
+export function checkKbUpload(url: string, name: string): KbProblem[] {
+  const problems: KbProblem[] = [];
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    problems.push({ field: 'url', message: 'The file address is not a URL. Give a public http(s) link to the file.' });
+  }
+  if (parsed) {
+    const drive = DRIVES.find(([re]) => re.test(parsed.hostname))?.[1];
+    const ext = /\.([a-z0-9]+)$/i.exec(parsed.pathname)?.[1]?.toLowerCase();
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      problems.push({ field: 'url', message: 'The file address must be an http(s) link.' });
+    } else if (drive) {
+      problems.push({ field: 'url', message: `${drive} links are refused: they open a viewer page, not the file itself. Give a direct public link to the file.` });
+    } else if (ext && !(KB_FILE_TYPES as readonly string[]).includes(ext)) {
+      problems.push({ field: 'url', message: `.${ext} files cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.` });
+    }
+  }
+  if (!isKnowledgeBaseName(name.trim())) {
+    problems.push({ field: 'name', message: 'The name must look like {hostname}_{identifier}_data_pt, for example vilaserena.com.br_faq_data_pt.' });
+  } else if (name.trim() !== name.trim().toLowerCase()) {
+    problems.push({ field: 'name', message: 'Use lower case letters in the name: search indexes are lower case.' });
+  }
+  return problems;
+}

@@ -1,0 +1,81 @@
+import type { KbBase } from '../../../../src-shared/bridge/supervisor';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+import { checkKbUpload, type KbProblem } from './kb-check';
+
+export class KbStore {
+  url = $state('');
+  name = $state('');
+  separator = $state('');
+  idColumn = $state('');
+  problems = $state<KbProblem[]>([]);
+  uploading = $state(false);
+  uploadError = $state<string | null>(null);
+  bases = $state<KbBase[]>([]);
+  askBase = $state('');
+  question = $state('');
+  asking = $state(false);
+  askError = $state<string | null>(null);
+  answers = $state<Array<{ text: string; score: number }> | null>(null);
+  private unsubscribe: (() => void) | null = null;
+
+  async start(): Promise<void> {
+    this.unsubscribe ??= on('supervisor:kb', (b) => this.merge(b));
+    try {
+      for (const b of (await invoke('supervisor:kbList', {})).bases) this.merge(b);
+    } catch (e) {
+      this.uploadError = errorMessage(e);
+    }
+  }
+
+  private merge(b: KbBase): void {
+    this.bases = [b, ...this.bases.filter((x) => x.name !== b.name)];
+    if (!this.askBase) this.askBase = b.name;
+  }
+
+  async upload(): Promise<void> {
+    this.uploadError = null;
+    this.problems = checkKbUpload(this.url, this.name);
+    if (this.problems.length) return;
+    this.uploading = true;
+    try {
+      const base = await invoke('supervisor:kbUpload', {
+        url: this.url.trim(),
+        name: this.name.trim(),
+        ...(this.separator ? { separator: this.separator } : {}),
+        ...(this.idColumn.trim() ? { idColumn: this.idColumn.trim() } : {}),
+      });
+      this.merge(base);
+      this.askBase = base.name;
+    } catch (e) {
+      this.uploadError = errorMessage(e);
+    } finally {
+      this.uploading = false;
+    }
+  }
+
+  async ask(): Promise<void> {
+    const name = this.askBase.trim();
+    const question = this.question.trim();
+    if (!name || !question) return;
+    this.asking = true;
+    this.askError = null;
+    try {
+      this.answers = (await invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
+    } catch (e) {
+      this.answers = null;
+      this.askError = errorMessage(e);
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  reset(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.bases = [];
+    this.answers = null;
+    this.problems = [];
+  }
+}
+
+export const kb = new KbStore();

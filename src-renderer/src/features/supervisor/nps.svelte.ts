@@ -1,0 +1,64 @@
+import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
+import { errorMessage, invoke } from '../../lib/bridge';
+import { toCsv } from './csv';
+
+const SURVEY_KEY = 'supervisor.npsSurvey';
+
+/** Start of a local day (YYYY-MM-DD) as an instant; `end` gives the start of the next day. */
+export function dayBoundary(day: string, end: boolean): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d + (end ? 1 : 0)).toISOString();
+}
+
+export class NpsStore {
+  surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
+  from = $state('');
+  to = $state('');
+  groupId = $state<number | null>(null);
+  result = $state<NpsResult | null>(null);
+  loading = $state(false);
+  error = $state<string | null>(null);
+
+  async load(): Promise<void> {
+    const surveyName = this.surveyName.trim();
+    if (!surveyName) return;
+    this.loading = true;
+    this.error = null;
+    try {
+      const from = dayBoundary(this.from, false);
+      const to = dayBoundary(this.to, true);
+      this.result = await invoke('supervisor:nps', {
+        surveyName,
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+        ...(this.groupId !== null ? { groupId: this.groupId } : {}),
+      });
+      localStorage.setItem(SURVEY_KEY, surveyName);
+    } catch (e) {
+      this.result = null;
+      this.error = errorMessage(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  csv(groupName: string | null): string {
+    const r = this.result;
+    if (!r) return '';
+    return toCsv(
+      ['survey', 'from', 'to', 'group', 'averageNps', 'positive', 'neutral', 'negative', 'totalCount', 'npsIndex'],
+      [[r.surveyName, this.from, this.to, groupName ?? '', r.averageNps, r.positive, r.neutral, r.negative, r.totalCount, r.npsIndex]],
+    );
+  }
+
+  reset(): void {
+    this.result = null;
+    this.error = null;
+    this.from = '';
+    this.to = '';
+    this.groupId = null;
+  }
+}
+
+export const nps = new NpsStore();

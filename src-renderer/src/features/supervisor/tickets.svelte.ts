@@ -1,0 +1,91 @@
+import type { ShortcutState, TicketView } from '../../../../src-shared/bridge/supervisor';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+
+/** The ticket lookup: one dialog for the whole console, the recent list and the shortcut. */
+export class TicketLookupStore {
+  open = $state(false);
+  query = $state('');
+  loading = $state(false);
+  error = $state<string | null>(null);
+  result = $state<TicketView | null>(null);
+  recent = $state<TicketView[]>([]);
+  shortcut = $state<ShortcutState | null>(null);
+  shortcutDraft = $state('');
+  shortcutMessage = $state<string | null>(null);
+  shortcutError = $state<string | null>(null);
+  private unsubscribe: (() => void) | null = null;
+
+  /** Listens for the global shortcut (Electron) and other features asking for a lookup. */
+  listen(): void {
+    this.unsubscribe ??= on('ticket:openLookup', ({ idOrKey }) => this.show(idOrKey ?? undefined));
+  }
+
+  show(idOrKey?: string): void {
+    this.open = true;
+    if (idOrKey) {
+      this.query = idOrKey;
+      void this.lookup();
+    }
+  }
+
+  close(): void {
+    this.open = false;
+  }
+
+  async lookup(): Promise<void> {
+    const idOrKey = this.query.trim();
+    if (!idOrKey) return;
+    this.loading = true;
+    this.error = null;
+    try {
+      this.result = await invoke('ticket:lookup', { idOrKey });
+      void this.loadRecent();
+    } catch (e) {
+      this.result = null;
+      this.error = errorMessage(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  async loadRecent(): Promise<void> {
+    try {
+      this.recent = (await invoke('ticket:recent', {})).tickets;
+    } catch {
+      // The recent list is a convenience: the lookup itself reports errors.
+    }
+  }
+
+  async loadShortcut(): Promise<void> {
+    try {
+      this.shortcut = await invoke('ticket:shortcut', {});
+      this.shortcutDraft = this.shortcut.accelerator;
+    } catch (e) {
+      this.shortcutError = errorMessage(e);
+    }
+  }
+
+  async saveShortcut(): Promise<void> {
+    this.shortcutError = null;
+    this.shortcutMessage = null;
+    try {
+      this.shortcut = await invoke('ticket:setShortcut', { accelerator: this.shortcutDraft });
+      this.shortcutDraft = this.shortcut.accelerator;
+      this.shortcutMessage = this.shortcut.accelerator;
+    } catch (e) {
+      this.shortcutError = errorMessage(e);
+    }
+  }
+
+  reset(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.open = false;
+    this.query = '';
+    this.result = null;
+    this.error = null;
+    this.recent = [];
+  }
+}
+
+export const ticketLookup = new TicketLookupStore();
