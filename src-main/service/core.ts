@@ -143,6 +143,7 @@ export class Core {
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
   private closed = false;
+  private readonly shutdown = new AbortController();
 
   constructor(private readonly o: CoreOptions) {
     let url: URL;
@@ -163,9 +164,11 @@ export class Core {
     this.pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
   }
 
+  /** Ends calls in flight (a sent write comes back OutcomeUnknown) and the keep-alive sockets. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.shutdown.abort(new AbortReason('cancelled'));
     await this.pool.close();
   }
 
@@ -178,6 +181,8 @@ export class Core {
       } catch (e) {
         const err = isAppError(e) ? e : new AppError({ kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.', operation: spec.operation }, { cause: e });
         if (attempt >= attempts || !RETRYABLE.has(err.kind)) throw err;
+        // A read that timed out is tried once more, not `attempts` times: each try costs the whole timeout.
+        if (err.kind === 'Timeout' && attempt >= 2) throw err;
         const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
         let delay = backoff / 2 + Math.random() * (backoff / 2);
         if (err.kind === 'RateLimited' && err.info.retryAfterMs !== undefined) {
@@ -185,6 +190,7 @@ export class Core {
           // Honour the server's wait, with a little jitter so clients do not return in step.
           delay = err.info.retryAfterMs + Math.random() * 50;
         }
+        if (this.closed) throw err;
         try {
           await sleep(delay, spec.signal);
         } catch {
@@ -217,6 +223,7 @@ export class Core {
     const timer = setTimeout(() => controller.abort(new AbortReason('timeout')), timeoutMs);
     const onCallerAbort = () => controller.abort(new AbortReason('cancelled'));
     spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    this.shutdown.signal.addEventListener('abort', onCallerAbort, { once: true });
 
     const started = performance.now();
     const path = this.prefix + spec.path;
@@ -238,6 +245,7 @@ export class Core {
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onCallerAbort);
+      this.shutdown.signal.removeEventListener('abort', onCallerAbort);
     }
 
     const ms = Math.round(performance.now() - started);

@@ -295,3 +295,28 @@ test('the log shows method, path, status and duration, never the token or provid
   expect(text).toMatch(/"status":200,"ms":\d+/);
   for (const secret of [TOKEN, 'AKIA-provider-1234', 'provider-secret-5678']) expect(text).not.toContain(secret);
 });
+
+test('a timed-out read is tried once more, not four times', async () => {
+  server = await local(() => {
+    /* never answers */
+  });
+  client = clientFor(server, { timeoutMs: 200 });
+  expect((await failure(client.resource('bot').list())).kind).toBe('Timeout');
+  expect(server.seen).toHaveLength(2);
+});
+
+test('close() ends calls in flight: a read is Cancelled, a sent write OutcomeUnknown', async () => {
+  server = await local(() => {
+    /* never answers */
+  });
+  client = clientFor(server, { timeoutMs: 60_000 });
+  const read = failure(client.resource('bot').list());
+  const write = failure(client.resource('bot').save({ active: true }));
+  await expect.poll(() => server?.seen.length).toBe(2);
+  const started = Date.now();
+  await client.close();
+  expect((await read).kind).toBe('Cancelled');
+  expect((await write).kind).toBe('OutcomeUnknown');
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect((await failure(client.resource('bot').list())).kind).toBe('Cancelled');
+});
