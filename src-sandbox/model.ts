@@ -129,6 +129,7 @@ export class Model {
       return runQuery(all, q, {
         spec: SPECS[coll],
         resolve: this.store.resolve,
+        scan: (c) => this.store.c[c].values(),
         index: extra ? undefined : (key, value) => {
           if (key === 'id' && !COMPOSITE_KEYS[coll]) {
             const r = col.get(value);

@@ -189,7 +189,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   });
 
   // Customers: enough to recur across sessions, few enough to seed 100k sessions fast.
-  const customerCount = Math.max(60, Math.ceil(opts.sessions / 4));
+  const customerCount = Math.max(60, Math.ceil(opts.sessions / 8));
   const customers: Array<{ rec: Rec; first: string; email: string; phone: string; cpf: string; handle: string }> = [];
   const firstCustomerId = staff.length + 1;
   for (let i = 0; i < customerCount; i++) {
@@ -212,6 +212,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   const scriptsByGroup = new Map<string, Script[]>();
   for (const s of SCRIPTS) scriptsByGroup.set(s.group, [...(scriptsByGroup.get(s.group) ?? []), s]);
   const groups = [...groupByName.values()];
+  const usesCnpj = new Set(SCRIPTS.filter((sc) => sc.lines.some((l) => l.includes('{cnpj}'))));
   const workingAgents = attendants.filter((a) => {
     const ag = c.agent.get((a.agent as Rec).id)!;
     return ag.status !== 'OFFLINE';
@@ -240,7 +241,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     const protocol = `${iso(createdAt).slice(0, 10).replace(/-/g, '')}${String(id).padStart(6, '0')}`;
     const instance = channel === 'email' ? cust.email : channel === 'messenger' || channel === 'social' ? cust.handle : cust.phone;
     const vars: Record<string, string> = {
-      nome: cust.first, agente: agentUser ? String(agentUser.displayName) : 'Atendente', cpf: cust.cpf, cnpj: makeCnpj(rng),
+      nome: cust.first, agente: agentUser ? String(agentUser.displayName) : 'Atendente', cpf: cust.cpf, cnpj: usesCnpj.has(script) ? makeCnpj(rng) : '',
       email: cust.email, valor: money(intBetween(rng, 1990, 250000)), pedido: `PED-${intBetween(rng, 100000, 999999)}`, protocolo: protocol,
     };
     // Waiting sessions hold only the customer's opening; others a prefix of the script.

@@ -28,8 +28,12 @@ export function compositeKeyOf(name: CollectionName, rec: Rec): string | null {
   return ck.parts.map((p) => String(v[p])).join(':');
 }
 
+/** Numeric ids key the map as numbers (cheaper than strings on every reference lookup). */
+type Key = number | string;
+const toKey = (id: unknown): Key => (typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : String(id));
+
 export class Collection {
-  readonly records = new Map<string, Rec>();
+  readonly records = new Map<Key, Rec>();
   nextId = 1;
   private readonly indexes = new Map<string, { read: (r: Rec) => unknown; map: Map<unknown, Rec[]> }>();
 
@@ -37,12 +41,12 @@ export class Collection {
     for (const [key, read] of Object.entries(INDEXED[name] ?? {})) this.indexes.set(key, { read, map: new Map() });
   }
 
-  keyOf(rec: Rec): string {
-    return compositeKeyOf(this.name, rec) ?? String(rec.id);
+  keyOf(rec: Rec): Key {
+    return compositeKeyOf(this.name, rec) ?? toKey(rec.id);
   }
 
   get(id: unknown): Rec | undefined {
-    return this.records.get(String(id));
+    return this.records.get(typeof id === 'number' ? id : toKey(id));
   }
 
   values(): IterableIterator<Rec> {
