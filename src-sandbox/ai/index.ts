@@ -45,7 +45,7 @@ const QuestionsBody = z
   .object({
     index: z.string().min(1, 'index is required'),
     question: z.string().trim().min(1, 'question must not be empty').max(10_000),
-    size: z.number().int().min(1).max(MAX_ANSWERS).optional(),
+    size: z.number().int().min(1).optional(),
   })
   .loose();
 const UploadBody = z
@@ -94,7 +94,8 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
         return nlp(parseJsonBody(req.body, NlpRequestSchema));
       case AI_OPS.questions: {
         const q = parseJsonBody(req.body, QuestionsBody);
-        const found = kb.search(q.index, q.question, q.size ?? 3);
+        // Sizes past the cap are trimmed rather than refused: more answers would only be noise.
+        const found = kb.search(q.index, q.question, Math.min(q.size ?? 3, MAX_ANSWERS));
         switch (found.kind) {
           case 'ok':
             return ok({ answer: found.answer });

@@ -95,6 +95,17 @@ test('the demo base answers from the first start, closest first, size honoured',
   for (let i = 1; i < senha.length; i++) expect(senha[i - 1]!.score).toBeGreaterThanOrEqual(senha[i]!.score);
 });
 
+test('a size above 50 is trimmed to 50 answers, and a size below 1 is a 400', async () => {
+  files.put('muitos.txt', Array.from({ length: 60 }, (_, i) => `Aviso ${i + 1}: a garantia do produto ${i + 1} é válida.`).join('\n\n'), 'text/plain');
+  await upload(svc, { url_file: files.url('muitos.txt'), index_engine: 'loja_muitos_data_pt' });
+  expect(await settled(svc, 'loja_muitos_data_pt')).toMatchObject({ state: 'ready', documents: 60 });
+  expect(await ask(svc, 'loja_muitos_data_pt', 'garantia do produto', 1000)).toHaveLength(50);
+  expect(await ask(svc, 'loja_muitos_data_pt', 'garantia do produto', 7)).toHaveLength(7);
+  const zero = await call(svc, AI_PATHS.questions, { index: 'demo_atendimento_data_pt', question: 'entrega', size: 0 });
+  expect(zero.status).toBe(400);
+  expect(zero.json).toMatchObject({ status: 'ERROR', errorCode: 'INVALID_BODY', message: expect.stringContaining('size') });
+});
+
 test('an unknown base is 404 Not Found', async () => {
   const r = await call(svc, AI_PATHS.questions, { index: 'nada_aqui_data_pt', question: 'oi', size: 1 });
   expect(r.status).toBe(404);
