@@ -251,7 +251,10 @@ export class Core {
     const ms = Math.round(performance.now() - started);
     try {
       const value = this.read(spec, res);
-      this.o.log?.debug('service call', { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt });
+      // Writes at info (rare, and worth an audit line); reads at debug (the queue polls).
+      const fields = { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt };
+      if (spec.write) this.o.log?.info('service call', fields);
+      else this.o.log?.debug('service call', fields);
       return value;
     } catch (err) {
       const kind = isAppError(err) ? err.kind : 'Internal';
