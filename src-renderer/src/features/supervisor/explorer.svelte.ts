@@ -1,59 +1,12 @@
 import type { ExplorerPage, Rules } from '../../../../src-shared/bridge/supervisor';
 import { RESOURCES, type ResourceKey } from '../../../../src-shared/paths';
-import type { Condition, Operator } from '../../../../src-shared/query';
 import { errorMessage, invoke } from '../../lib/bridge';
 import { saveAllowed } from './explorer-rules';
+import { columnsOf, leaf, toConditions, type Node } from './conditions';
 
-/** Operators of the shared query body (src-shared/query.ts), listed here to keep zod out of the bundle. */
-export const OPERATOR_LIST = [
-  'EQ', 'EQNUM', 'NEQ', 'NEQNUM', 'IS_FALSE', 'IS_TRUE', 'LIKE', 'NOT_LIKE', 'IN', 'NOT_IN', 'IS_NULL', 'NOT_NULL', 'BEFORE', 'AFTER',
-] as const satisfies readonly Operator[];
-/** Operators that ignore the value. */
-export const NO_VALUE: ReadonlySet<string> = new Set(['IS_TRUE', 'IS_FALSE', 'IS_NULL', 'NOT_NULL']);
+export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Leaf, type Node } from './conditions';
 
 export const LISTABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].list !== null);
-
-let nextId = 1;
-export interface Leaf { kind: 'leaf'; id: number; logic: 'AND' | 'OR'; key: string; operator: Operator; value: string }
-export interface Group { kind: 'group'; id: number; logic: 'AND' | 'OR'; mode: 'or' | 'and'; children: Node[] }
-export type Node = Leaf | Group;
-
-export const leaf = (key = '', operator: Operator = 'EQ', value = ''): Leaf => ({ kind: 'leaf', id: nextId++, logic: 'AND', key, operator, value });
-export const group = (mode: 'or' | 'and'): Group => ({ kind: 'group', id: nextId++, logic: 'AND', mode, children: [leaf(), leaf()] });
-
-/** The builder's tree as the shared query body's conditions. Empty leaves are skipped. */
-export function toConditions(nodes: Node[], joined = true): Condition[] {
-  const out: Condition[] = [];
-  for (const n of nodes) {
-    let c: Condition | null = null;
-    if (n.kind === 'leaf') {
-      if (!n.key.trim()) continue;
-      c = { key: n.key.trim(), operator: n.operator };
-      if (!NO_VALUE.has(n.operator)) c.value = n.value;
-    } else {
-      const inner = toConditions(n.children, false);
-      if (!inner.length) continue;
-      c = n.mode === 'or' ? { or: inner } : { and: inner };
-    }
-    // Inside an OR/AND group the group itself says how members join.
-    if (joined && out.length) c.logic = n.logic;
-    out.push(c);
-  }
-  return out;
-}
-
-/** Columns worth a table column: scalar fields, `id` first, in the order records carry them. */
-export function columnsOf(records: Array<Record<string, unknown>>, max = 8): string[] {
-  const seen = new Map<string, number>();
-  for (const r of records.slice(0, 50)) {
-    for (const [k, v] of Object.entries(r)) {
-      if (v === null || typeof v !== 'object') seen.set(k, (seen.get(k) ?? 0) + 1);
-    }
-  }
-  const keys = [...seen.keys()];
-  const idFirst = keys.includes('id') ? ['id', ...keys.filter((k) => k !== 'id')] : keys;
-  return idFirst.slice(0, max);
-}
 
 export class ExplorerStore {
   resource = $state<ResourceKey>('userSession');

@@ -35,10 +35,14 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
       problems.push({ field: 'url', message: `.${ext} files cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.` });
     }
   }
-  if (!isKnowledgeBaseName(name.trim())) {
-    problems.push({ field: 'name', message: 'The name must look like {hostname}_{identifier}_data_pt, for example vilaserena.com.br_faq_data_pt.' });
-  } else if (name.trim() !== name.trim().toLowerCase()) {
-    problems.push({ field: 'name', message: 'Use lower case letters in the name: search indexes are lower case.' });
+  const n = name.trim();
+  if (!isKnowledgeBaseName(n)) {
+    problems.push({
+      field: 'name',
+      message: isKnowledgeBaseName(n.toLowerCase())
+        ? 'Use lower case letters in the name: search indexes are lower case.'
+        : 'The name must look like {hostname}_{identifier}_data_pt in lower case, for example vilaserena.com.br_faq_data_pt.',
+    });
   }
   return problems;
 }
