@@ -1,15 +1,13 @@
 import { fetch } from 'undici';
+import { KNOWLEDGE_BASE_NAME } from '../../src-shared/schemas/ai';
 
 /**
  * Checks of upload_files (interface §4.5, §8) and the download itself. The checks run before
  * the 200 answer so a caller learns at once why a file will never be indexed.
  */
 
-/**
- * `{hostname}_{identifier}_data_pt`, lower case as search indexes require. The host part may
- * hold dots and hyphens; the identifier may hold underscores (the host part ends at the first).
- */
-export const INDEX_NAME_RE = /^[a-z0-9][a-z0-9.-]{0,99}_[a-z0-9][a-z0-9_-]{0,99}_data_pt$/;
+/** The name rule is shared with the console, which checks it before sending (DESIGN.md §2). */
+export const INDEX_NAME_RE = KNOWLEDGE_BASE_NAME;
 
 export function indexNameProblem(name: string): string | null {
   if (INDEX_NAME_RE.test(name)) return null;
