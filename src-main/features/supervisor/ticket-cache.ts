@@ -42,10 +42,17 @@ export class TicketCache {
     return this.loaded;
   }
 
+  /** The stored copy, moved to the front of the recent list (reading it offline is a use too). */
   async find(baseUrl: string, idOrKey: string): Promise<TicketView | null> {
     await this.load();
     const wanted = norm(idOrKey);
-    return this.entries.find((e) => e.baseUrl === baseUrl && e.aliases.includes(wanted))?.ticket ?? null;
+    const hit = this.entries.find((e) => e.baseUrl === baseUrl && e.aliases.includes(wanted));
+    if (!hit) return null;
+    if (this.entries[0] !== hit) {
+      this.entries = [hit, ...this.entries.filter((e) => e !== hit)];
+      await this.save();
+    }
+    return hit.ticket;
   }
 
   /** Most recent first. */
