@@ -1,27 +1,64 @@
 import type { QueueItem } from '../../../src-shared/bridge';
+import type { QueueDelta } from '../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../src-shared/queue';
 import { errorMessage, invoke, on } from '../lib/bridge';
 
 export const VISIBLE_BUCKETS = ['waiting', 'mine', 'pending', 'others'] as const satisfies readonly QueueBucket[];
 export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
+export type SlaState = 'ok' | 'warning' | 'late' | 'none';
 
-/** The session queue: one snapshot from the main process, bucketed and filtered here. */
+/** Lower-case text a filter keystroke is matched against, built once per item. */
+const haystacks = new WeakMap<QueueItem, string>();
+function haystack(s: QueueItem): string {
+  let h = haystacks.get(s);
+  if (h === undefined) {
+    h = `${s.customerName}\n${s.groupName ?? ''}\n${s.channel ?? ''}\n${s.protocol ?? ''}\n#${s.id}`.toLowerCase();
+    haystacks.set(s, h);
+  }
+  return h;
+}
+
+const createdMs = new WeakMap<QueueItem, number>();
+export function createdAtMs(s: QueueItem): number {
+  let t = createdMs.get(s);
+  if (t === undefined) {
+    t = s.createdAt ? Date.parse(s.createdAt) : NaN;
+    createdMs.set(s, t);
+  }
+  return t;
+}
+
+/**
+ * The session queue: one snapshot from the main process, then deltas. Items stay raw (not deep
+ * proxies): 100,000 of them must not become 100,000 reactive objects. Bucketed, sorted by waiting
+ * time (oldest first) and filtered here.
+ */
 export class QueueStore {
-  /** Raw (not deeply reactive): 100,000 items must not become 100,000 proxies. */
-  items = $state.raw<QueueItem[]>([]);
+  private map = new Map<number, QueueItem>();
+  /** Bumped on every change of `map` (the map itself is not reactive). */
+  private version = $state(0);
   me = $state<string | null>(null);
   fetchedAt = $state<string | null>(null);
   loading = $state(false);
   error = $state<string | null>(null);
   bucket = $state<VisibleBucket>('waiting');
   filter = $state('');
+  groupFilter = $state<number | null>(null);
+  channelFilter = $state<string | null>(null);
+  selectedId = $state<number | null>(null);
+  /** Ticks every second for the SLA timers. */
+  now = $state(Date.now());
+  /** Ids that arrived as new waiting sessions or new assignments (for attention). */
+  arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
 
   private byBucket = $derived.by(() => {
+    void this.version;
     const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], pending: [], others: [] };
-    for (const item of this.items) {
+    for (const item of this.map.values()) {
       const b = bucketOf(item, this.me);
       if (b !== 'closed') groups[b].push(item);
     }
+    for (const list of Object.values(groups)) list.sort((a, b) => (createdAtMs(a) || 0) - (createdAtMs(b) || 0) || a.id - b.id);
     return groups;
   });
 
@@ -30,28 +67,68 @@ export class QueueStore {
     return { waiting: g.waiting.length, mine: g.mine.length, pending: g.pending.length, others: g.others.length };
   }
 
-  visible = $derived.by(() => {
-    const list = this.byBucket[this.bucket];
-    const needle = this.filter.trim().toLowerCase();
-    if (!needle) return list;
-    return list.filter(
-      (s) =>
-        s.customerName.toLowerCase().includes(needle) ||
-        (s.groupName ?? '').toLowerCase().includes(needle) ||
-        (s.channel ?? '').toLowerCase().includes(needle) ||
-        (s.protocol ?? '').toLowerCase().includes(needle) ||
-        String(s.id) === needle,
-    );
+  get total(): number {
+    void this.version;
+    return this.map.size;
+  }
+
+  /** Groups and channels present in the queue, for the filter menus. */
+  facets = $derived.by(() => {
+    void this.version;
+    const groups = new Map<number, string>();
+    const channels = new Set<string>();
+    for (const s of this.map.values()) {
+      if (s.groupId !== null) groups.set(s.groupId, s.groupName ?? `#${s.groupId}`);
+      if (s.channel) channels.add(s.channel);
+    }
+    return {
+      groups: [...groups].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
+      channels: [...channels].sort(),
+    };
   });
 
-  private unsubscribe: (() => void) | null = null;
+  visible = $derived.by(() => {
+    let list = this.byBucket[this.bucket];
+    const g = this.groupFilter;
+    const c = this.channelFilter;
+    if (g !== null || c !== null) list = list.filter((s) => (g === null || s.groupId === g) && (c === null || s.channel === c));
+    const needle = this.filter.trim().toLowerCase();
+    if (!needle) return list;
+    return list.filter((s) => haystack(s).includes(needle));
+  });
+
+  get selected(): QueueItem | null {
+    void this.version;
+    return this.selectedId === null ? null : (this.map.get(this.selectedId) ?? null);
+  }
+
+  item(id: number): QueueItem | undefined {
+    void this.version;
+    return this.map.get(id);
+  }
+
+  bucketOf(item: QueueItem): QueueBucket {
+    return bucketOf(item, this.me);
+  }
+
+  /** The timer against the group's SLA: warning past `warningRatio`%, late past the SLA. */
+  slaState(item: QueueItem, warningRatio = 80): SlaState {
+    const t = createdAtMs(item);
+    if (item.slaSeconds === null || Number.isNaN(t)) return 'none';
+    const waited = (this.now - t) / 1000;
+    if (waited >= item.slaSeconds) return 'late';
+    if (waited >= (item.slaSeconds * warningRatio) / 100) return 'warning';
+    return 'ok';
+  }
+
+  private unsubscribe: Array<() => void> = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
 
   async start(): Promise<void> {
-    this.unsubscribe ??= on('queue:snapshot', (snap) => {
-      this.items = snap.items;
-      this.me = snap.me;
-      this.fetchedAt = snap.fetchedAt;
-    });
+    if (!this.unsubscribe.length) {
+      this.unsubscribe.push(on('queue:delta', (d) => this.apply(d)));
+      this.timer = setInterval(() => (this.now = Date.now()), 1000);
+    }
     await this.refresh();
   }
 
@@ -60,9 +137,10 @@ export class QueueStore {
     this.error = null;
     try {
       const snap = await invoke('queue:snapshot', {});
-      this.items = snap.items;
+      this.map = new Map(snap.items.map((i) => [i.id, i]));
       this.me = snap.me;
       this.fetchedAt = snap.fetchedAt;
+      this.version++;
     } catch (e) {
       this.error = errorMessage(e);
     } finally {
@@ -70,14 +148,91 @@ export class QueueStore {
     }
   }
 
+  apply(d: QueueDelta): void {
+    const arrivals: Array<{ id: number; kind: 'waiting' | 'assigned' }> = [];
+    if (d.me) this.me = d.me;
+    for (const id of d.remove) this.map.delete(id);
+    for (const item of d.upsert) {
+      const prev = this.map.get(item.id);
+      const was = prev ? bucketOf(prev, this.me) : null;
+      const now = bucketOf(item, this.me);
+      if (now === 'waiting' && was !== 'waiting') arrivals.push({ id: item.id, kind: 'waiting' });
+      else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.acceptingId) arrivals.push({ id: item.id, kind: 'assigned' });
+      this.map.set(item.id, item);
+    }
+    this.fetchedAt = new Date().toISOString();
+    this.version++;
+    if (arrivals.length) this.arrivals = arrivals;
+  }
+
+  /** Set while the attendant accepts a session: their own accept is no news to them. */
+  private acceptingId: number | null = null;
+
+  async accept(id: number): Promise<QueueItem | null> {
+    this.acceptingId = id;
+    try {
+      const item = await invoke('attendance:accept', { sessionId: id });
+      this.apply({ upsert: [item], remove: [], me: this.me });
+      this.error = null;
+      return item;
+    } catch (e) {
+      this.error = errorMessage(e);
+      return null;
+    } finally {
+      this.acceptingId = null;
+    }
+  }
+
+  async transfer(id: number, to: { groupId: number } | { agentUserName: string }): Promise<boolean> {
+    try {
+      const item = await invoke('attendance:transfer', { sessionId: id, ...to });
+      this.apply({ upsert: [item], remove: [], me: this.me });
+      return true;
+    } catch (e) {
+      this.error = errorMessage(e);
+      return false;
+    }
+  }
+
+  /** Puts an item the main process answered (e.g. after close). */
+  put(item: QueueItem): void {
+    if (item.status === 'CLOSED') this.apply({ upsert: [], remove: [item.id], me: this.me });
+    else this.apply({ upsert: [item], remove: [], me: this.me });
+  }
+
+  select(id: number | null): void {
+    this.selectedId = id;
+    const item = id === null ? undefined : this.map.get(id);
+    if (item) {
+      const b = bucketOf(item, this.me);
+      if (b !== 'closed' && b !== this.bucket) this.bucket = b;
+    }
+  }
+
+  /** Next or previous session in the visible list (wraps). */
+  step(delta: 1 | -1): void {
+    const list = this.visible;
+    if (!list.length) return;
+    const i = list.findIndex((s) => s.id === this.selectedId);
+    const next = i < 0 ? (delta > 0 ? 0 : list.length - 1) : (i + delta + list.length) % list.length;
+    this.selectedId = list[next]!.id;
+  }
+
   reset(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    this.items = [];
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.map = new Map();
+    this.version++;
     this.me = null;
     this.fetchedAt = null;
     this.filter = '';
+    this.groupFilter = null;
+    this.channelFilter = null;
+    this.selectedId = null;
     this.bucket = 'waiting';
+    this.arrivals = [];
   }
 }
 

@@ -1,0 +1,2 @@
+// The notes panel is shown inside the attendance view; this module only registers its strings.
+import './strings';

@@ -1,0 +1,43 @@
+import { i18n } from '../../lib/i18n.svelte';
+
+export const pt = i18n.register({
+  en: {
+    'p.title': 'Commands',
+    'p.search': 'Type a command',
+    'p.open': 'Open the command palette',
+    'p.change': 'Change',
+    'p.press': 'Press keys…',
+    'p.rebind': 'Change the shortcut of {title}',
+    'p.unbind': 'Remove the shortcut of {title}',
+    'p.capture': 'Press the new shortcut, or Escape to keep the old one.',
+    'p.group': 'General',
+  },
+  'pt-BR': {
+    'p.title': 'Comandos',
+    'p.search': 'Digite um comando',
+    'p.open': 'Abrir a paleta de comandos',
+    'p.change': 'Alterar',
+    'p.press': 'Pressione as teclas…',
+    'p.rebind': 'Alterar o atalho de {title}',
+    'p.unbind': 'Remover o atalho de {title}',
+    'p.capture': 'Pressione o novo atalho, ou Esc para manter o anterior.',
+    'p.group': 'Geral',
+  },
+});
+
+/** The command palette's open state and query (Ctrl/Cmd+K). */
+class PaletteState {
+  open = $state(false);
+  query = $state('');
+  cursor = $state(0);
+  show(): void {
+    this.query = '';
+    this.cursor = 0;
+    this.open = true;
+  }
+  hide(): void {
+    this.open = false;
+  }
+}
+
+export const palette = new PaletteState();

@@ -1,0 +1,177 @@
+import type { CannedReply, ComposerHelp, ProviderInfo, Template } from '../../../src-shared/bridge/attendance';
+import { errorMessage, invoke } from '../lib/bridge';
+
+const SAVE_DELAY_MS = 300;
+
+/** The `/code` being typed at the caret, if any. */
+export function slashToken(text: string, caret: number): { start: number; token: string } | null {
+  const before = text.slice(0, caret);
+  const m = /(^|\s)(\/[\p{L}\p{N}_-]*)$/u.exec(before);
+  if (!m) return null;
+  return { start: caret - m[2]!.length, token: m[2]! };
+}
+
+/**
+ * The reply being written: its draft (kept per session in the main process, so it survives a
+ * restart), canned replies expanded from `/code`, suggestions, templates, the AI draft and
+ * knowledge-base answers.
+ */
+export class ComposerStore {
+  sessionId = $state<number | null>(null);
+  text = $state('');
+  help = $state<ComposerHelp | null>(null);
+  helpError = $state<string | null>(null);
+  providers = $state<ProviderInfo[]>([]);
+  provider = $state('local');
+  model = $state('local-extractive');
+  aiBusy = $state(false);
+  aiError = $state<string | null>(null);
+  kbQuestion = $state('');
+  kbIndex = $state<string | null>(null);
+  kbAnswers = $state<Array<{ text: string; score: number }>>([]);
+  kbBusy = $state(false);
+  kbError = $state<string | null>(null);
+  /** Set by components that own the textarea: focus it and put the caret at the end. */
+  focusRequest = $state(0);
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private loadGen = 0;
+
+  async open(sessionId: number): Promise<void> {
+    this.flush();
+    const gen = ++this.loadGen;
+    this.sessionId = sessionId;
+    this.text = '';
+    this.help = null;
+    this.helpError = null;
+    this.aiError = null;
+    this.kbAnswers = [];
+    this.kbError = null;
+    const [draft, help] = await Promise.allSettled([invoke('drafts:get', { sessionId }), invoke('composer:help', { sessionId })]);
+    if (gen !== this.loadGen) return;
+    // The attendant may have started typing while the draft loaded: their keystrokes win.
+    if (draft.status === 'fulfilled' && !this.text) this.text = draft.value.reply;
+    if (help.status === 'fulfilled') this.help = help.value;
+    else this.helpError = errorMessage(help.reason);
+  }
+
+  setText(text: string): void {
+    this.text = text;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
+  }
+
+  /** Sends the draft to the main process now (also before switching sessions). */
+  flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (this.sessionId !== null) void invoke('drafts:set', { sessionId: this.sessionId, kind: 'reply', text: this.text }).catch(() => undefined);
+  }
+
+  clear(): void {
+    this.setText('');
+  }
+
+  /** Canned replies whose code starts with the typed token. */
+  matches(token: string): CannedReply[] {
+    const t = token.toLowerCase();
+    return (this.help?.canned ?? []).filter((c) => c.code.toLowerCase().startsWith(t)).slice(0, 8);
+  }
+
+  /** Fills the placeholders a canned text may carry. */
+  fill(text: string, vars: { agent?: string | null; protocol?: string | null; customer?: string | null }): string {
+    return text
+      .replace(/\{agente\}/g, vars.agent ?? '{agente}')
+      .replace(/\{protocolo\}/g, vars.protocol ?? '{protocolo}')
+      .replace(/\{nome\}/g, vars.customer ?? '{nome}');
+  }
+
+  /** Replaces the `/code` token at `start` with the canned text; returns the new caret. */
+  expand(start: number, tokenLength: number, replacement: string): number {
+    const next = this.text.slice(0, start) + replacement + this.text.slice(start + tokenLength);
+    this.setText(next);
+    return start + replacement.length;
+  }
+
+  /** Inserts text at the end (suggestion, knowledge-base answer, AI draft). */
+  insert(text: string): void {
+    const sep = this.text && !/\s$/.test(this.text) ? ' ' : '';
+    this.setText(this.text + sep + text);
+    this.focusRequest++;
+  }
+
+  async loadProviders(): Promise<void> {
+    try {
+      this.providers = (await invoke('composer:providers', {})).providers;
+      const current = this.providers.find((p) => p.name === this.provider);
+      if (!current && this.providers[0]) {
+        this.provider = this.providers[0].name;
+        this.model = this.providers[0].models[0]?.id ?? '';
+      }
+    } catch (e) {
+      this.aiError = errorMessage(e);
+    }
+  }
+
+  async aiDraft(): Promise<void> {
+    if (this.sessionId === null || !this.model) return;
+    this.aiBusy = true;
+    this.aiError = null;
+    try {
+      const { text } = await invoke('composer:aiDraft', { sessionId: this.sessionId, choice: { provider: this.provider, model: this.model } });
+      this.insert(text);
+    } catch (e) {
+      this.aiError = errorMessage(e);
+    } finally {
+      this.aiBusy = false;
+    }
+  }
+
+  async saveCredential(provider: string, c: { accessKey?: string; secretKey?: string; token?: string }): Promise<boolean> {
+    try {
+      const { credentialSet } = await invoke('composer:setCredential', { provider, ...c });
+      this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet } : p));
+      return true;
+    } catch (e) {
+      this.aiError = errorMessage(e);
+      return false;
+    }
+  }
+
+  async clearCredential(provider: string): Promise<void> {
+    const { credentialSet } = await invoke('composer:clearCredential', { provider });
+    this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet } : p));
+  }
+
+  async ask(index?: string): Promise<void> {
+    const question = this.kbQuestion.trim();
+    if (!question) return;
+    this.kbBusy = true;
+    this.kbError = null;
+    try {
+      const got = await invoke('composer:kb', { question, ...(index !== undefined ? { index } : {}) });
+      this.kbIndex = got.index;
+      this.kbAnswers = got.answers;
+    } catch (e) {
+      this.kbError = errorMessage(e);
+      this.kbAnswers = [];
+    } finally {
+      this.kbBusy = false;
+    }
+  }
+
+  templateById(id: number): Template | undefined {
+    return this.help?.templates.find((t) => t.id === id);
+  }
+
+  reset(): void {
+    this.flush();
+    this.loadGen++;
+    this.sessionId = null;
+    this.text = '';
+    this.help = null;
+    this.kbAnswers = [];
+    this.kbQuestion = '';
+  }
+}
+
+export const composer = new ComposerStore();

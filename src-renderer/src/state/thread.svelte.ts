@@ -1,0 +1,193 @@
+import type { Entity, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { errorMessage, invoke, on } from '../lib/bridge';
+
+export type SendState = 'sending' | 'sent' | 'failed';
+
+/** A message in the thread: from the service, or a reply of ours still on its way. */
+export interface ThreadRow {
+  key: string;
+  message: ThreadMessage;
+  /** Only for the attendant's own replies sent from this window. */
+  send?: { state: SendState; clientId: string; error?: string; template?: { id: number; params: string[] } };
+}
+
+let clientSeq = 0;
+const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/**
+ * The open session's thread: the newest page first, older pages on scroll, live additions from
+ * the sync engine, and the attendant's replies with their sending state (a failed one can be
+ * retried with the same client id, so it is never sent twice).
+ */
+export class ThreadStore {
+  sessionId = $state<number | null>(null);
+  detail = $state<SessionDetail | null>(null);
+  rows = $state.raw<ThreadRow[]>([]);
+  entities = $state.raw<Map<number, Entity[]>>(new Map());
+  loading = $state(false);
+  loadingOlder = $state(false);
+  hasMore = $state(false);
+  error = $state<string | null>(null);
+  /** Time to open the last thread (bridge call to rows in state), for the bench. */
+  lastOpenMs = $state<number | null>(null);
+  private nextPage = 1;
+  private generation = 0;
+  private unsubscribe: Array<() => void> = [];
+
+  private listen(): void {
+    if (this.unsubscribe.length) return;
+    this.unsubscribe.push(
+      on('thread:messages', ({ sessionId, messages }) => {
+        if (sessionId === this.sessionId) this.merge(messages);
+      }),
+      on('thread:entities', ({ sessionId, messageId, entities }) => {
+        if (sessionId !== this.sessionId) return;
+        const next = new Map(this.entities);
+        next.set(messageId, entities);
+        this.entities = next;
+      }),
+    );
+  }
+
+  async open(sessionId: number): Promise<void> {
+    this.listen();
+    if (this.sessionId !== null && this.sessionId !== sessionId) void invoke('thread:close', { sessionId: this.sessionId }).catch(() => undefined);
+    const gen = ++this.generation;
+    this.sessionId = sessionId;
+    this.detail = null;
+    this.rows = [];
+    this.entities = new Map();
+    this.error = null;
+    this.loading = true;
+    this.hasMore = false;
+    this.nextPage = 1;
+    const started = performance.now();
+    try {
+      const got = await invoke('thread:open', { sessionId });
+      if (gen !== this.generation) return;
+      this.detail = got.detail;
+      this.hasMore = got.page.hasMore;
+      this.merge(got.page.messages);
+      this.lastOpenMs = performance.now() - started;
+    } catch (e) {
+      if (gen === this.generation) this.error = errorMessage(e);
+    } finally {
+      if (gen === this.generation) this.loading = false;
+    }
+  }
+
+  close(): void {
+    if (this.sessionId !== null) void invoke('thread:close', { sessionId: this.sessionId }).catch(() => undefined);
+    this.generation++;
+    this.sessionId = null;
+    this.detail = null;
+    this.rows = [];
+    this.entities = new Map();
+  }
+
+  async older(): Promise<void> {
+    if (this.loadingOlder || !this.hasMore || this.sessionId === null) return;
+    const gen = this.generation;
+    const sessionId = this.sessionId;
+    this.loadingOlder = true;
+    try {
+      const got = await invoke('thread:older', { sessionId, page: this.nextPage });
+      if (gen !== this.generation) return;
+      this.nextPage++;
+      this.hasMore = got.hasMore;
+      this.merge(got.messages);
+    } catch (e) {
+      if (gen === this.generation) this.error = errorMessage(e);
+    } finally {
+      this.loadingOlder = false;
+    }
+  }
+
+  /** Adds or updates service messages; keeps the order by time, then id. */
+  private merge(messages: readonly ThreadMessage[]): void {
+    if (!messages.length) return;
+    const byKey = new Map(this.rows.map((r) => [r.key, r]));
+    for (const m of messages) {
+      const key = `m${m.id}`;
+      const prev = byKey.get(key);
+      byKey.set(key, prev ? { ...prev, message: m } : { key, message: m });
+    }
+    this.rows = sortRows([...byKey.values()]);
+  }
+
+  private replace(clientKey: string, next: ThreadRow | null): void {
+    const rows = this.rows.filter((r) => r.key !== clientKey);
+    if (next && !rows.some((r) => r.key === next.key)) rows.push(next);
+    else if (next) {
+      const i = rows.findIndex((r) => r.key === next.key);
+      rows[i] = { ...rows[i]!, send: next.send };
+    }
+    this.rows = sortRows(rows);
+  }
+
+  async send(text: string, template?: { id: number; params: string[] }): Promise<boolean> {
+    const sessionId = this.sessionId;
+    if (sessionId === null || !text.trim()) return false;
+    const clientId = newClientId();
+    const key = `c${clientId}`;
+    const pending: ThreadRow = {
+      key,
+      message: {
+        id: -1, sessionId, text, caption: null, contentType: template ? 'template' : 'text', createdAt: new Date().toISOString(),
+        fromCustomer: false, sender: null, sentiment: null, bySupervisor: false, failed: false,
+      },
+      send: { state: 'sending', clientId, ...(template ? { template } : {}) },
+    };
+    this.rows = [...this.rows, pending];
+    return this.deliver(pending);
+  }
+
+  /** Sends a failed reply again with the same client id: the main process never sends it twice. */
+  retry(row: ThreadRow): Promise<boolean> {
+    if (!row.send || row.send.state !== 'failed') return Promise.resolve(false);
+    const again: ThreadRow = { ...row, send: { ...row.send, state: 'sending' } };
+    delete again.send!.error;
+    this.replace(row.key, again);
+    return this.deliver(again);
+  }
+
+  discard(row: ThreadRow): void {
+    if (row.send?.state === 'failed') this.rows = this.rows.filter((r) => r.key !== row.key);
+  }
+
+  private async deliver(row: ThreadRow): Promise<boolean> {
+    const sessionId = row.message.sessionId;
+    const send = row.send!;
+    try {
+      const saved = send.template
+        ? await invoke('thread:sendTemplate', { sessionId, templateId: send.template.id, params: send.template.params, clientId: send.clientId })
+        : await invoke('thread:send', { sessionId, text: row.message.text, clientId: send.clientId });
+      if (this.sessionId !== sessionId) return true;
+      this.replace(row.key, { key: `m${saved.id}`, message: saved, send: { state: 'sent', clientId: send.clientId } });
+      return true;
+    } catch (e) {
+      if (this.sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: 'failed', error: errorMessage(e) } });
+      return false;
+    }
+  }
+
+  /** Messages for the composer's AI and the summary. */
+  get messages(): ThreadMessage[] {
+    return this.rows.filter((r) => r.message.id > 0).map((r) => r.message);
+  }
+
+  reset(): void {
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    this.close();
+    this.error = null;
+  }
+}
+
+function sortRows(rows: ThreadRow[]): ThreadRow[] {
+  // Replies still on their way stay at the end, in the order they were sent.
+  const time = (r: ThreadRow) => (r.message.id < 0 ? Number.MAX_SAFE_INTEGER : r.message.createdAt ? Date.parse(r.message.createdAt) : 0);
+  return rows.sort((a, b) => time(a) - time(b) || a.message.id - b.message.id);
+}
+
+export const thread = new ThreadStore();
