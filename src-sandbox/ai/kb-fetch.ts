@@ -1,5 +1,5 @@
 import { fetch } from 'undici';
-import { KNOWLEDGE_BASE_NAME } from '../../src-shared/schemas/ai';
+import { KNOWLEDGE_BASE_NAME } from '../../src-shared/kb-name';
 
 /**
  * Checks of upload_files (interface §4.5, §8) and the download itself. The checks run before

@@ -56,9 +56,4 @@ export type UploadAnswer = z.infer<typeof UploadAnswerSchema>;
 export type SttSegment = z.infer<typeof SttSegmentSchema>;
 export type SttAnswer = z.infer<typeof SttAnswerSchema>;
 
-/**
- * Knowledge-base name `{hostname}_{identifier}_data_pt` (§4.5), checked on both sides: lower
- * case (search indexes require it); the host part ends at the first underscore.
- */
-export const KNOWLEDGE_BASE_NAME = /^[a-z0-9][a-z0-9.-]{0,99}_[a-z0-9][a-z0-9_-]{0,99}_data_pt$/;
-export const isKnowledgeBaseName = (name: string): boolean => KNOWLEDGE_BASE_NAME.test(name);
+export { KNOWLEDGE_BASE_NAME, isKnowledgeBaseName } from '../kb-name';

@@ -1,13 +1,10 @@
-import type { Condition, Operator } from '../../../../src-shared/query';
+import { OPERATORS, NO_VALUE_OPERATORS, type Condition, type Operator } from '../../../../src-shared/operators';
 
 /** The condition builder's tree and its translation to the shared query body. Pure. */
 
-/** Operators of the shared query body (src-shared/query.ts), listed here to keep zod out of the bundle. */
-export const OPERATOR_LIST = [
-  'EQ', 'EQNUM', 'NEQ', 'NEQNUM', 'IS_FALSE', 'IS_TRUE', 'LIKE', 'NOT_LIKE', 'IN', 'NOT_IN', 'IS_NULL', 'NOT_NULL', 'BEFORE', 'AFTER',
-] as const satisfies readonly Operator[];
+export const OPERATOR_LIST = OPERATORS;
 /** Operators that ignore the value. */
-export const NO_VALUE: ReadonlySet<string> = new Set(['IS_TRUE', 'IS_FALSE', 'IS_NULL', 'NOT_NULL']);
+export const NO_VALUE: ReadonlySet<string> = NO_VALUE_OPERATORS;
 
 let nextId = 1;
 export interface Leaf { kind: 'leaf'; id: number; logic: 'AND' | 'OR'; key: string; operator: Operator; value: string }

@@ -1,4 +1,4 @@
-import { isKnowledgeBaseName } from '../../../../src-shared/schemas/ai';
+import { isKnowledgeBaseName } from '../../../../src-shared/kb-name';
 
 /** Checks of a knowledge-base upload made before anything is sent (interface §4.5, §8). */
 
