@@ -107,6 +107,7 @@ test('an attendant accepts a waiting session, replies with help from the compose
     }
     expect(answer).not.toBeNull();
     await expect(log).toContainText(answer!.slice(0, 30));
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('');
     await shot(page, 'attendance-thread');
 
     // Classify (searchable, keyboard) and close, with the AI summary kept as a note.
@@ -114,6 +115,7 @@ test('an attendant accepts a waiting session, replies with help from the compose
     const dialog = page.getByRole('dialog', { name: 'Classify and close' });
     const search = dialog.getByRole('searchbox', { name: 'Search the classification' });
     await expect(dialog.getByRole('tree', { name: 'Classification' })).toBeVisible();
+    await shot(page, 'attendance-classification');
     const firstLeaf = dialog.getByRole('treeitem').filter({ hasNot: page.locator('xx') }).nth(2);
     const leafLabel = (await firstLeaf.innerText()).replace(/^•\s*/, '').trim();
     await search.fill(leafLabel.slice(0, 6));
@@ -123,7 +125,7 @@ test('an attendant accepts a waiting session, replies with help from the compose
     await expect(dialog.getByRole('status')).toContainText('Chosen:');
     await dialog.getByRole('button', { name: 'Write an AI summary' }).click();
     await expect(dialog.getByRole('textbox', { name: 'Attendance summary' })).not.toHaveValue('');
-    await shot(page, 'attendance-classification');
+    await shot(page, 'attendance-classification-chosen');
     await dialog.getByRole('button', { name: 'Close the session' }).click();
     await expect(dialog).toBeHidden();
 

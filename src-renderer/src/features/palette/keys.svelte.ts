@@ -72,7 +72,8 @@ class KeyBindings {
     }
   }
 
-  async bind(id: string, combo: string | null): Promise<boolean> {
+  /** Checks and applies a binding at once; storing it in the main process follows. */
+  bind(id: string, combo: string | null): boolean {
     if (combo) {
       const why = refusal(combo);
       if (why) {
@@ -87,12 +88,8 @@ class KeyBindings {
     }
     this.problem = null;
     commands.overrides = { ...commands.overrides, [id]: combo };
-    try {
-      const { bindings } = await invoke('keys:set', { bindings: { [id]: combo } });
-      commands.overrides = bindings;
-    } catch {
-      // Kept for this session even if the main process could not store it.
-    }
+    // Kept for this session even if the main process could not store it.
+    void invoke('keys:set', { bindings: { [id]: combo } }).catch(() => undefined);
     return true;
   }
 
