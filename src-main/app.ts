@@ -11,6 +11,7 @@ import { createNotesFeature } from './features/notes';
 import { createAttendanceFeature } from './features/attendance';
 import { createLiveFeature } from './features/live';
 import { createSupervisorFeature } from './features/supervisor';
+import { createVoiceFeature, mediaPermission } from './features/voice';
 import type { Logger } from './log';
 import { startSandbox, type Sandbox } from '../src-sandbox/index';
 import type { FeatureContext } from './features/context';
@@ -86,9 +87,10 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const queue = createQueueFeature(ctx);
   const notes = createNotesFeature(ctx);
   const attendance = createAttendanceFeature(ctx, { queue, notes });
-  const live = createLiveFeature(ctx, { onEvent: (e) => attendance.onEvent(e), onResync: () => attendance.resync() });
+  const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: p.locale });
+  const live = createLiveFeature(ctx, { onEvent: (e) => { attendance.onEvent(e); voice.onEvent(e); }, onResync: () => attendance.resync() });
   const supervisor = createSupervisorFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue, notes, attendance, live, supervisor];
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue, notes, attendance, live, supervisor, voice];
 
   const storedWorkspace = (): Workspace | null => {
     const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
@@ -198,6 +200,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     ...attendance.handlers,
     ...live.handlers,
     ...supervisor.handlers,
+    ...voice.handlers,
   };
 
   return {

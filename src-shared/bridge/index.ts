@@ -3,6 +3,7 @@ import { coreChannels, coreEvents } from './core';
 import { attendanceChannels, attendanceEvents } from './attendance';
 import { notesChannels, notesEvents } from './notes';
 import { supervisorChannels, supervisorEvents } from './supervisor';
+import { voiceChannels, voiceEvents } from './voice';
 
 /**
  * The bridge's channel map: the one contract between the renderer and the main process.
@@ -18,6 +19,7 @@ export const channels = {
   ...attendanceChannels,
   ...notesChannels,
   ...supervisorChannels,
+  ...voiceChannels,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;
@@ -32,6 +34,7 @@ export const events = {
   ...attendanceEvents,
   ...notesEvents,
   ...supervisorEvents,
+  ...voiceEvents,
 } as const satisfies Record<string, z.ZodType>;
 export type BridgeEvents = typeof events;
 export type BridgeEvent = keyof BridgeEvents;

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import type {
+  CallLogView, CallView, LiveTranscript, TranscriptChunk, TranscriptSegment, VoiceState,
+} from '../../../src-shared/bridge/voice';
+import { LanguageSchema, MAX_CHUNK_SECONDS } from '../../../src-shared/bridge/voice';
+import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
+import type { SttAnswer } from '../../../src-shared/schemas/index';
+import type { WebhookEvent } from '../../../src-shared/webhook';
+import type { Feature, FeatureContext } from '../context';
+import type { MediaPermissionSlot } from './permission';
+import { wavInfo } from './wav';
+
+export { mediaPermission, mediaPermissionKey, createMediaPermissionSlot } from './permission';
+export type { MediaPermissionSetter, MediaPermissionSlot } from './permission';
+
+type VoiceChannel = 'voice:state' | 'voice:setEnabled' | 'voice:setLanguage' | 'voice:transcribe' | 'voice:speak' | 'voice:calls';
+
+export interface VoiceFeature extends Feature<VoiceChannel> {
+  /** Each accepted webhook event; the voice group's call transcripts are kept and pushed. */
+  onEvent(e: WebhookEvent): void;
+}
+
+export interface VoiceDeps {
+  /** Adds or removes the platform's audio-capture grant. */
+  permission: MediaPermissionSlot;
+  /** The system locale: the language speech starts in until the attendant picks one. */
+  locale: string;
+}
+
+const SETTING = 'voice';
+const StoredSchema = z.object({ enabled: z.boolean(), language: LanguageSchema }).strict();
+/** Live lines kept per session, and sessions kept, for panels opened after the event. */
+const LIVE_PER_SESSION = 200;
+const LIVE_SESSIONS = 300;
+/** A chunk is at most MAX_CHUNK_SECONDS of 16 kHz mono 16-bit audio (and a little slack). */
+const MAX_CHUNK_BYTES = 44 + Math.ceil(MAX_CHUNK_SECONDS * 1.1) * 16_000 * 2;
+
+/** Per-word confidence, when a service sends it beside a segment (the interface does not say). */
+const WordsSchema = z.array(
+  z.object({ word: z.string().optional(), text: z.string().optional(), confidence: z.number().optional(), score: z.number().optional() }).loose(),
+);
+
+function toSegment(s: NonNullable<SttAnswer['segments']>[number]): TranscriptSegment | null {
+  const text = (s.text ?? '').trim();
+  if (!text) return null;
+  const confidence = typeof s.confidence === 'number' ? s.confidence : null;
+  const given = WordsSchema.safeParse((s as Record<string, unknown>).words);
+  const words = given.success && given.data.length
+    ? given.data.flatMap((w) => {
+        const t = (w.word ?? w.text ?? '').trim();
+        return t ? [{ text: t, confidence: w.confidence ?? w.score ?? confidence }] : [];
+      })
+    : text.split(/\s+/).map((t) => ({ text: t, confidence }));
+  return { start: s.start ?? 0, end: s.end ?? 0, text, confidence, words };
+}
+
+/** An answer without segments still has its text: one segment without timing or confidence. */
+export function toChunk(seq: number, answer: SttAnswer, fallbackLanguage: string): TranscriptChunk {
+  const segments = (answer.segments ?? []).flatMap((s) => {
+    const seg = toSegment(s);
+    return seg ? [seg] : [];
+  });
+  const text = answer.text.trim();
+  if (segments.length === 0 && text) segments.push({ start: 0, end: 0, text, confidence: null, words: text.split(/\s+/).map((t) => ({ text: t, confidence: null })) });
+  return { seq, text, language: answer.language ?? fallbackLanguage, segments };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** Says which speech operation failed, keeping the service's own words. */
+function speechError(what: 'Speech-to-text' | 'Text-to-speech', e: unknown): AppError {
+  const info = toErrorInfo(e);
+  if (info.kind === 'Unauthorized' || info.kind === 'Cancelled') return isAppError(e) ? e : new AppError(info);
+  return new AppError({ ...info, message: `${what} failed. ${info.message}` });
+}
+
+/**
+ * Voice on the main side: the switch that grants the microphone, speech-to-text of the chunks
+ * the renderer records, text-to-speech, a session's calls and call log, and the live call
+ * transcripts the webhook listener receives.
+ */
+export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceFeature {
+  const stored = StoredSchema.safeParse(ctx.settings.get(SETTING));
+  let state: VoiceState = stored.success
+    ? stored.data
+    : { enabled: false, language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US' };
+  const live = new Map<number, LiveTranscript[]>();
+
+  const save = (next: VoiceState) => {
+    state = next;
+    ctx.settings.set(SETTING, state);
+    deps.permission.set(state.enabled);
+    ctx.events.emit('voice:state', state);
+    return state;
+  };
+
+  function remember(line: LiveTranscript): void {
+    const list = live.get(line.sessionId) ?? [];
+    live.delete(line.sessionId); // re-inserted last: the map's order is least recently used first
+    if (!list.some((l) => l.key === line.key)) list.push(line);
+    if (list.length > LIVE_PER_SESSION) list.splice(0, list.length - LIVE_PER_SESSION);
+    live.set(line.sessionId, list);
+    while (live.size > LIVE_SESSIONS) {
+      const oldest = live.keys().next().value;
+      if (oldest === undefined) break;
+      live.delete(oldest);
+    }
+  }
+
+  async function calls(sessionId: number) {
+    const client = ctx.client();
+    let callRows: CallView[] = [];
+    let log: CallLogView[] = [];
+    let error: string | null = null;
+    try {
+      const rows = await client.resource('call').pageAll(
+        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'startedAt', direction: 'DESC', size: 100 },
+        { cap: 200 },
+      );
+      callRows = rows.map((c) => ({
+        id: c.id ?? null, callId: str(c.callId), kind: c.kind ?? null, state: c.state ?? null, status: c.status ?? null,
+        startedAt: c.startedAt ?? c.ringingAt ?? null, finishedAt: c.finishedAt ?? null, attendanceTime: num(c.attendanceTime),
+      }));
+      const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x && !x.includes(',')))];
+      if (ids.length) {
+        const entries = await client.resource('callLogHistory').pageAll(
+          { conditions: [{ key: 'callId', operator: 'IN', value: ids.join(',') }], sort: true, sortColumn: 'eventDate', direction: 'ASC', size: 200 },
+          { cap: 2_000 },
+        );
+        log = entries.map((h) => ({
+          id: h.id ?? null, callId: str(h.callId), eventType: h.eventType ?? null, eventDate: h.eventDate ?? null,
+          callerType: h.callerType ?? null, callerId: str(h.callerId),
+        }));
+      }
+    } catch (e) {
+      if (isAppError(e) && e.kind === 'Unauthorized') throw e;
+      error = toErrorInfo(e).message;
+    }
+    return { calls: callRows, log, live: [...(live.get(sessionId) ?? [])], error };
+  }
+
+  return {
+    onEvent(e) {
+      if (e.group !== 'voice') return;
+      const data = obj(e.data);
+      const sessionId = int(data.sessionId) ?? int(obj(data.session).id);
+      const text = str(data.text) ?? str(data.transcript);
+      if (sessionId === null || !text) return;
+      const line: LiveTranscript = {
+        key: e.id, sessionId, callId: str(data.callId), messageId: int(data.messageId), text,
+        final: data.final !== false, at: str(e.occurredAt) ?? new Date().toISOString(),
+      };
+      remember(line);
+      ctx.events.emit('voice:transcript', line);
+    },
+    handlers: {
+      'voice:state': async () => state,
+      'voice:setEnabled': async ({ enabled }) => save({ ...state, enabled }),
+      'voice:setLanguage': async ({ language }) => save({ ...state, language }),
+      'voice:transcribe': async ({ seq, audio }) => {
+        if (!state.enabled) throw new AppError({ kind: 'Invalid', message: 'Voice is off. Turn voice on to record and transcribe.' });
+        const bytes = Buffer.from(audio, 'base64');
+        const info = wavInfo(bytes);
+        if (!info) throw new AppError({ kind: 'Invalid', message: 'The recording is not WAV audio; nothing was sent.', field: 'audio' });
+        if (bytes.length > MAX_CHUNK_BYTES) throw new AppError({ kind: 'Invalid', message: `A recorded chunk may last at most ${MAX_CHUNK_SECONDS} s.`, field: 'audio' });
+        let answer: SttAnswer;
+        try {
+          answer = await ctx.client().stt({ file: bytes, language: state.language, filename: `chunk-${seq}.wav`, contentType: 'audio/wav' });
+        } catch (e) {
+          throw speechError('Speech-to-text', e);
+        }
+        return toChunk(seq, answer, state.language);
+      },
+      'voice:speak': async ({ text, voice }) => {
+        let bytes: Uint8Array;
+        try {
+          bytes = await ctx.client().tts({ text, language: state.language, ...(voice ? { voice } : {}) });
+        } catch (e) {
+          throw speechError('Text-to-speech', e);
+        }
+        const info = wavInfo(bytes);
+        return { audio: Buffer.from(bytes).toString('base64'), bytes: bytes.length, seconds: info ? Math.round(info.seconds * 100) / 100 : 0 };
+      },
+      'voice:calls': async ({ sessionId }) => calls(sessionId),
+    },
+    async start() {
+      // The stored choice holds across restarts; the platform's grant follows it from the start.
+      deps.permission.set(state.enabled);
+    },
+    async stop() {
+      deps.permission.set(false);
+      live.clear();
+    },
+  };
+}
