@@ -12,6 +12,7 @@ import { loadStaticFiles } from './host/static-files';
 import { APP_ORIGIN, APP_SCHEME } from '../src-shared/ipc';
 import { createLogger } from './log';
 import { bindTicketShortcut } from './features/supervisor/global-shortcut';
+import { mediaPermission, mediaPermissionKey } from './features/voice/permission';
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -59,11 +60,13 @@ if (!app.requestSingleInstanceLock()) {
       });
     });
 
-    session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => {
-      callback(decidePermission(permission, contents.getURL(), APP_ORIGIN, grantedPermissions));
+    // Voice grants audio capture (never the camera) while the attendant has it turned on.
+    mediaPermission.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
+    session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
+      callback(decidePermission(mediaPermissionKey(permission, details), contents.getURL(), APP_ORIGIN, grantedPermissions));
     });
-    session.defaultSession.setPermissionCheckHandler((contents, permission) =>
-      decidePermission(permission, contents?.getURL() ?? '', APP_ORIGIN, grantedPermissions),
+    session.defaultSession.setPermissionCheckHandler((contents, permission, _origin, details) =>
+      decidePermission(mediaPermissionKey(permission, details), contents?.getURL() ?? '', APP_ORIGIN, grantedPermissions),
     );
     // Nothing outside the app's own protocol and devtools may load in the window.
     session.defaultSession.webRequest.onBeforeRequest((details, callback) => {
