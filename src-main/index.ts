@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
-import { decidePermission, isAppNavigation, isSafeExternalUrl } from './shell-policy';
+import { decidePermission } from './shell-policy';
+import { hardenWebContents } from './security/web-contents';
+import { hardenedWebPreferences } from './security/window-options';
+import { isAllowedRequest, serveAppRequest } from './security/app-protocol';
 import { CONTENT_SECURITY_POLICY } from './host/csp';
 import { loadStaticFiles } from './host/static-files';
 import { APP_ORIGIN, APP_SCHEME } from '../src-shared/ipc';
@@ -17,6 +20,8 @@ import { mediaPermission, mediaPermissionKey } from './features/voice/permission
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
+// Every renderer sandboxed, whatever window or frame opens it (the checklist's belt and braces).
+app.enableSandbox();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -31,18 +36,9 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
+  // Every web contents, whoever creates it: no navigation away, no webview, no new window.
   app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event, url) => {
-      if (!isAppNavigation(url, APP_ORIGIN)) event.preventDefault();
-    });
-    contents.on('will-redirect', (event, url) => {
-      if (!isAppNavigation(url, APP_ORIGIN)) event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(({ url }) => {
-      if (isSafeExternalUrl(url)) void shell.openExternal(url);
-      return { action: 'deny' };
-    });
+    hardenWebContents(contents, { appOrigin: APP_ORIGIN, openExternal: (url) => shell.openExternal(url) });
   });
 
   void app.whenReady().then(async () => {
@@ -52,12 +48,8 @@ if (!app.requestSingleInstanceLock()) {
     const files = loadStaticFiles(rendererDir);
 
     protocol.handle(APP_SCHEME, (request) => {
-      const url = new URL(request.url);
-      const file = url.host === 'console' ? files.get(url.pathname === '/' ? '/index.html' : url.pathname) : undefined;
-      if (!file) return new Response('Not found', { status: 404 });
-      return new Response(new Uint8Array(file.body), {
-        headers: { 'Content-Type': file.type, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
-      });
+      const answer = serveAppRequest(files, request, { host: new URL(APP_ORIGIN).host, csp: CONTENT_SECURITY_POLICY });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
 
     // Voice grants audio capture (never the camera) while the attendant has it turned on.
@@ -70,8 +62,7 @@ if (!app.requestSingleInstanceLock()) {
     );
     // Nothing outside the app's own protocol and devtools may load in the window.
     session.defaultSession.webRequest.onBeforeRequest((details, callback) => {
-      const ok = details.url.startsWith(`${APP_ORIGIN}/`) || details.url.startsWith('devtools://');
-      callback({ cancel: !ok });
+      callback({ cancel: !isAllowedRequest(details.url, APP_ORIGIN) });
     });
 
     const consoleApp = createApp({
@@ -104,17 +95,7 @@ if (!app.requestSingleInstanceLock()) {
       minHeight: 720,
       show: false,
       title: 'Agent console',
-      webPreferences: {
-        preload: join(import.meta.dirname, '../preload/preload.cjs'),
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        webviewTag: false,
-        webSecurity: true,
-        allowRunningInsecureContent: false,
-        spellcheck: true,
-      },
+      webPreferences: hardenedWebPreferences(join(import.meta.dirname, '../preload/preload.cjs')),
     });
     window.once('ready-to-show', () => window?.show());
     // The ticket lookup's global shortcut (configurable in the supervisor view).

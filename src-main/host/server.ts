@@ -38,10 +38,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
+      if (size > limit) return; // already refused: drain the rest so the 413 reaches the caller
       size += c.length;
       if (size > limit) {
+        chunks.length = 0;
         resolve(null);
-        req.destroy();
         return;
       }
       chunks.push(c);
@@ -71,7 +72,16 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     for (const res of streams) res.write(frame);
   });
 
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
+    // Whatever a request does, it must not become an unhandled rejection (that ends the process).
+    handle(req, res).catch((e: unknown) => {
+      o.log?.error('host request failed', { error: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent) json(res, 400, { error: { kind: 'Invalid', message: 'The request could not be read.' } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const verdict = checkHostRequest(
       {
@@ -106,8 +116,10 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
         json(res, 415, { error: { kind: 'Invalid', message: 'Bridge calls are JSON.' } });
         return;
       }
-      const body = await readBody(req, MAX_BRIDGE_BODY).catch(() => null);
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const body = declared > MAX_BRIDGE_BODY ? null : await readBody(req, MAX_BRIDGE_BODY).catch(() => null);
       if (!body) {
+        res.setHeader('Connection', 'close');
         json(res, 413, { error: { kind: 'Invalid', message: 'Bridge call too large.' } });
         return;
       }
@@ -118,7 +130,13 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
         json(res, 400, { error: { kind: 'Invalid', message: 'Bridge call is not valid JSON.' } });
         return;
       }
-      const channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
+      let channel: string;
+      try {
+        channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
+      } catch {
+        json(res, 400, { error: { kind: 'Invalid', message: 'Unknown bridge channel.' } });
+        return;
+      }
       json(res, 200, await dispatch(o.handlers, channel, input, o.log));
       return;
     }
@@ -145,7 +163,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     }
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not found.');
-  });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
