@@ -1,3 +1,4 @@
 // Each feature registers its views, commands and strings when imported. One line per feature.
 import './attendance';
 import './supervisor';
+import './voice';

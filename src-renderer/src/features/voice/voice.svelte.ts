@@ -1,0 +1,350 @@
+import type { QueueItem } from '../../../../src-shared/bridge';
+import { bucketOf } from '../../../../src-shared/queue';
+import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
+import { LOW_CONFIDENCE } from '../../../../src-shared/bridge/voice';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
+import { MicRecorder, RecorderFailure } from './recorder';
+import { tt } from './strings';
+
+/** A transcribed segment, placed in the recording (seconds from its start). */
+export interface HeardSegment extends TranscriptSegment {
+  key: string;
+  seq: number;
+  at: number;
+}
+
+interface SessionWork {
+  heard: HeardSegment[];
+  transcript: string;
+}
+
+export const isLow = (confidence: number | null): boolean => confidence !== null && confidence < LOW_CONFIDENCE;
+
+function recorderMessage(e: RecorderFailure): string {
+  switch (e.reason) {
+    case 'no-microphone': return tt('err.noMic');
+    case 'denied': return tt('err.denied');
+    case 'busy': return tt('err.busy');
+    case 'unsupported': return tt('err.unsupported');
+    default: return tt('err.failed', { detail: e.message });
+  }
+}
+
+/**
+ * Voice for the console: the microphone switch, recording a session's voice note into a
+ * transcript the attendant corrects and saves as a note, reading text aloud, and a session's
+ * calls with their live transcript. One microphone, so one recording at a time.
+ */
+export class VoiceStore {
+  enabled = $state(false);
+  language = $state('en-US');
+  loaded = $state(false);
+
+  sessionId = $state<number | null>(null);
+  recording = $state(false);
+  starting = $state(false);
+  level = $state(0);
+  inFlight = $state(0);
+  heard = $state.raw<HeardSegment[]>([]);
+  transcript = $state('');
+  failed = $state.raw<Array<{ seq: number; audio: string; at: number }>>([]);
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  saving = $state(false);
+
+  speech = $state<{ url: string; bytes: number; seconds: number; owner: string } | null>(null);
+  /** Which read-aloud control asked (each shows its own player). */
+  speaking = $state<string | null>(null);
+  speechError = $state<{ owner: string; message: string } | null>(null);
+
+  /** The attendant's own open sessions, voice calls first (from the queue snapshot). */
+  sessions = $state.raw<QueueItem[]>([]);
+  sessionsLoading = $state(false);
+  sessionsError = $state<string | null>(null);
+
+  calls = $state.raw<CallView[]>([]);
+  callLog = $state.raw<CallLogView[]>([]);
+  live = $state.raw<LiveTranscript[]>([]);
+  callsError = $state<string | null>(null);
+  callsLoading = $state(false);
+
+  private work = new Map<number, SessionWork>();
+  private recorder: MicRecorder | null = null;
+  private seq = 0;
+  /** Which session the chunks now in flight belong to (the attendant may switch meanwhile). */
+  private recordingFor: number | null = null;
+  private unsubscribe: Array<() => void> = [];
+  private gen = 0;
+
+  get canSave(): boolean {
+    return this.sessionId !== null && this.transcript.trim().length > 0 && !this.saving;
+  }
+
+  async init(): Promise<void> {
+    if (this.unsubscribe.length === 0) {
+      this.unsubscribe.push(
+        on('voice:state', (s) => {
+          this.enabled = s.enabled;
+          this.language = s.language;
+        }),
+        on('voice:transcript', (line) => {
+          if (line.sessionId !== this.sessionId || this.live.some((l) => l.key === line.key)) return;
+          this.live = [...this.live, line].slice(-200);
+        }),
+      );
+    }
+    try {
+      const s = await invoke('voice:state', {});
+      this.enabled = s.enabled;
+      this.language = s.language;
+      this.loaded = true;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async loadSessions(): Promise<void> {
+    this.sessionsLoading = true;
+    this.sessionsError = null;
+    try {
+      const snap = await invoke('queue:snapshot', {});
+      this.sessions = snap.items
+        .filter((s) => {
+          const b = bucketOf(s, snap.me);
+          return b === 'mine' || b === 'pending';
+        })
+        .sort((a, b) => Number(b.channel === 'voice') - Number(a.channel === 'voice') || a.customerName.localeCompare(b.customerName));
+    } catch (e) {
+      this.sessionsError = errorMessage(e);
+    } finally {
+      this.sessionsLoading = false;
+    }
+  }
+
+  async setEnabled(enabled: boolean): Promise<void> {
+    this.error = null;
+    if (!enabled && this.recording) await this.stop();
+    try {
+      const s = await invoke('voice:setEnabled', { enabled });
+      this.enabled = s.enabled;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async setLanguage(language: string): Promise<void> {
+    try {
+      const s = await invoke('voice:setLanguage', { language });
+      this.language = s.language;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  /** Shows a session: its transcript in progress, its calls. */
+  async open(sessionId: number | null): Promise<void> {
+    if (sessionId === this.sessionId) return;
+    this.keep();
+    if (this.recording) await this.stop();
+    const gen = ++this.gen;
+    this.sessionId = sessionId;
+    const w = sessionId === null ? undefined : this.work.get(sessionId);
+    this.heard = w?.heard ?? [];
+    this.transcript = w?.transcript ?? '';
+    this.failed = [];
+    this.error = null;
+    this.notice = null;
+    this.calls = [];
+    this.callLog = [];
+    this.live = [];
+    this.callsError = null;
+    if (sessionId !== null && gen === this.gen) await this.loadCalls();
+  }
+
+  async loadCalls(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId === null) return;
+    const gen = this.gen;
+    this.callsLoading = true;
+    try {
+      const r = await invoke('voice:calls', { sessionId });
+      if (gen !== this.gen) return;
+      this.calls = r.calls;
+      this.callLog = r.log;
+      // Lines pushed while the list was loading are kept.
+      const keys = new Set(r.live.map((l) => l.key));
+      this.live = [...r.live, ...this.live.filter((l) => !keys.has(l.key))];
+      this.callsError = r.error;
+    } catch (e) {
+      if (gen === this.gen) this.callsError = errorMessage(e);
+    } finally {
+      if (gen === this.gen) this.callsLoading = false;
+    }
+  }
+
+  async toggleRecording(): Promise<void> {
+    if (this.recording) await this.stop();
+    else await this.record();
+  }
+
+  async record(): Promise<void> {
+    if (this.recording || this.starting || this.sessionId === null) return;
+    this.error = null;
+    this.notice = null;
+    if (!this.enabled) {
+      this.error = tt('err.off');
+      return;
+    }
+    this.starting = true;
+    const recorder = new MicRecorder({
+      chunk: (c) => void this.send(c),
+      level: (rms) => {
+        this.level = Math.min(1, rms * 4);
+      },
+    });
+    try {
+      await recorder.start();
+      this.recorder = recorder;
+      this.recordingFor = this.sessionId;
+      this.recording = true;
+    } catch (e) {
+      this.error = e instanceof RecorderFailure ? recorderMessage(e) : errorMessage(e);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const recorder = this.recorder;
+    this.recorder = null;
+    this.recording = false;
+    this.level = 0;
+    const last = await recorder?.stop();
+    if (last) await this.send(last);
+  }
+
+  async retry(): Promise<void> {
+    const list = this.failed;
+    this.failed = [];
+    this.error = null;
+    await Promise.all(list.map((f) => this.transcribe(f.seq, f.audio, f.at, this.sessionId)));
+  }
+
+  private async send(chunk: Chunk): Promise<void> {
+    const audio = bytesToBase64(encodeWav(chunk.samples));
+    await this.transcribe(this.seq++, audio, chunk.offset, this.recordingFor ?? this.sessionId);
+  }
+
+  private async transcribe(seq: number, audio: string, at: number, sessionId: number | null): Promise<void> {
+    if (sessionId === null) return;
+    this.inFlight++;
+    try {
+      const r = await invoke('voice:transcribe', { seq, audio });
+      const segments: HeardSegment[] = r.segments.map((s, i) => ({ ...s, key: `${seq}:${i}`, seq, at: at + s.start }));
+      if (sessionId === this.sessionId) {
+        this.heard = [...this.heard, ...segments].sort((a, b) => a.seq - b.seq || a.at - b.at);
+        if (r.text) this.transcript = `${this.transcript.trimEnd()} ${r.text}`.trim();
+      } else {
+        const w = this.work.get(sessionId) ?? { heard: [], transcript: '' };
+        w.heard = [...w.heard, ...segments];
+        if (r.text) w.transcript = `${w.transcript.trimEnd()} ${r.text}`.trim();
+        this.work.set(sessionId, w);
+      }
+    } catch (e) {
+      if (sessionId === this.sessionId) {
+        this.error = errorMessage(e);
+        this.failed = [...this.failed, { seq, audio, at }];
+      }
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  /** The corrected transcript becomes a note through the outbox (kept even when offline). */
+  async save(): Promise<void> {
+    const sessionId = this.sessionId;
+    const text = this.transcript.trim();
+    if (sessionId === null || !text) return;
+    this.saving = true;
+    this.error = null;
+    try {
+      await invoke('notes:add', { sessionId, text });
+      this.transcript = '';
+      this.heard = [];
+      this.work.delete(sessionId);
+      this.notice = tt('v.saved');
+    } catch (e) {
+      this.error = errorMessage(e);
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  discard(): void {
+    this.transcript = '';
+    this.heard = [];
+    this.failed = [];
+    this.notice = null;
+    if (this.sessionId !== null) this.work.delete(this.sessionId);
+  }
+
+  /** Reads text aloud with the service's text-to-speech. */
+  async speak(text: string, owner = 'panel'): Promise<void> {
+    const clean = text.trim();
+    if (!clean || this.speaking) return;
+    this.speaking = owner;
+    this.speechError = null;
+    try {
+      const r = await invoke('voice:speak', { text: clean.slice(0, 3000) });
+      const blob = new Blob([base64ToBytes(r.audio) as Uint8Array<ArrayBuffer>], { type: 'audio/wav' });
+      if (this.speech) URL.revokeObjectURL(this.speech.url);
+      this.speech = { url: URL.createObjectURL(blob), bytes: r.bytes, seconds: r.seconds, owner };
+    } catch (e) {
+      this.speechError = { owner, message: errorMessage(e) };
+    } finally {
+      this.speaking = null;
+    }
+  }
+
+  private keep(): void {
+    if (this.sessionId === null) return;
+    if (this.transcript.trim() || this.heard.length) this.work.set(this.sessionId, { heard: this.heard, transcript: this.transcript });
+    else this.work.delete(this.sessionId);
+  }
+
+  reset(): void {
+    void this.recorder?.stop();
+    this.recorder = null;
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    if (this.speech) URL.revokeObjectURL(this.speech.url);
+    this.speech = null;
+    this.gen++;
+    this.work.clear();
+    this.sessionId = null;
+    this.recording = false;
+    this.starting = false;
+    this.level = 0;
+    this.inFlight = 0;
+    this.heard = [];
+    this.transcript = '';
+    this.failed = [];
+    this.error = null;
+    this.notice = null;
+    this.saving = false;
+    this.speaking = null;
+    this.speechError = null;
+    this.calls = [];
+    this.callLog = [];
+    this.live = [];
+    this.callsError = null;
+    this.callsLoading = false;
+    this.sessions = [];
+    this.sessionsLoading = false;
+    this.sessionsError = null;
+    this.loaded = false;
+  }
+}
+
+export const voice = new VoiceStore();
