@@ -7,6 +7,7 @@ import {
   type AnswerItem, type ModelEntry, type NerAnswer, type NlpAnswer, type SttAnswer, type UploadAnswer,
 } from '../../src-shared/schemas/index';
 import type { Logger } from '../log';
+import { maskDocuments, isValidCnpj, isValidCpf } from '../../src-shared/redact';
 import type { CallOptions, Core, WriteOptions } from './core';
 
 /** The AI family (§4.1, §4.5) and the voice endpoints (DESIGN.md §2). */
@@ -52,14 +53,26 @@ export interface TtsRequest {
   voice?: string;
 }
 
+/**
+ * Text bound for a language model or a knowledge base leaves with CPF and CNPJ masked. Only an
+ * attendant who reveals a document and sends it on purpose sets `revealDocuments`.
+ */
+export interface PersonalDataOptions {
+  revealDocuments?: boolean;
+}
+
 export interface AiOps {
   ner(sentence: string, o?: CallOptions): Promise<NerAnswer>;
-  nlp(request: NlpRequest, o?: CallOptions): Promise<NlpAnswer>;
+  /** Message texts are sent with CPF/CNPJ masked unless `revealDocuments`. */
+  nlp(request: NlpRequest, o?: CallOptions & PersonalDataOptions): Promise<NlpAnswer>;
   modelsByProviders(request: { provider: string; typeModality?: string }, o?: CallOptions): Promise<ModelEntry[]>;
-  /** Closest answers first. */
-  questions(request: { index: string; question: string; size?: number }, o?: CallOptions): Promise<AnswerItem[]>;
-  /** Starts indexing a file at a public URL; the answer only says it was received. */
-  uploadFiles(request: UploadRequest, o?: WriteOptions): Promise<UploadAnswer>;
+  /** Closest answers first. The question is sent with CPF/CNPJ masked unless `revealDocuments`. */
+  questions(request: { index: string; question: string; size?: number }, o?: CallOptions & PersonalDataOptions): Promise<AnswerItem[]>;
+  /**
+   * Starts indexing a file at a public URL; the answer only says it was received. A link that
+   * carries a valid CPF or CNPJ is refused unless `revealDocuments` (masking would break it).
+   */
+  uploadFiles(request: UploadRequest, o?: WriteOptions & PersonalDataOptions): Promise<UploadAnswer>;
   stt(request: SttRequest, o?: CallOptions): Promise<SttAnswer>;
   /** WAV bytes. */
   tts(request: TtsRequest, o?: CallOptions): Promise<Uint8Array>;
@@ -84,6 +97,38 @@ function checkUpload(r: UploadRequest): void {
   }
 }
 
+/** Digit runs of a CPF's or CNPJ's length with valid check digits, punctuated or not. */
+const DOCUMENT_RUN = /(?<!\d)\d{2,3}\.?\d{3}\.?\d{3}[/.]?(?:\d{4})?-?\d{2}(?!\d)/g;
+
+function carriesDocument(text: string): boolean {
+  for (const m of decodeURIComponentSafe(text).match(DOCUMENT_RUN) ?? []) if (isValidCpf(m) || isValidCnpj(m)) return true;
+  return false;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function maskNlp(request: NlpRequest): NlpRequest {
+  return {
+    ...request,
+    messages: request.messages.map((m) => ({
+      ...m,
+      content: m.content.map((c) => (typeof c.text === 'string' ? { ...c, text: maskDocuments(c.text) } : c)),
+    })),
+  };
+}
+
+/** Only the transport options reach the core: `revealDocuments` is decided here. */
+const callOptions = (o: CallOptions & PersonalDataOptions): CallOptions => ({
+  ...(o.signal ? { signal: o.signal } : {}),
+  ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+});
+
 export function createAiOps(core: Core, log: Logger | undefined): AiOps {
   const post = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions, notFound?: string) =>
     core.call<T>({
@@ -97,15 +142,24 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
       for (const c of request.token ?? []) {
         for (const secret of [c.access_key, c.secret_key, c.token]) if (secret) log?.registerSecret?.(secret);
       }
-      return post('ai.nlp', 'ask the language model', AI_OPS.nlp, request, NlpAnswerSchema, o);
+      const outgoing = o.revealDocuments === true ? request : maskNlp(request);
+      return post('ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
     },
     modelsByProviders: async (request, o = {}) =>
       (await post('ai.modelsByProviders', 'list models', AI_OPS.modelsByProviders, { provider: request.provider, typeModality: request.typeModality ?? '' }, ModelsAnswerSchema, o)).Results,
     questions: async (request, o = {}) =>
-      (await post('ai.questions', 'search the knowledge base', AI_OPS.questions, { size: 5, ...request }, QuestionsAnswerSchema, o,
+      (await post('ai.questions', 'search the knowledge base', AI_OPS.questions,
+        { size: 5, ...request, question: o.revealDocuments === true ? request.question : maskDocuments(request.question) },
+        QuestionsAnswerSchema, callOptions(o),
         `The knowledge base "${request.index}" does not exist or is still being indexed (404).`)).answer,
     uploadFiles: async (request, o = {}) => {
       checkUpload(request);
+      if (o.revealDocuments !== true && carriesDocument(request.url_file)) {
+        throw new AppError({
+          kind: 'Invalid', field: 'url_file', operation: 'ai.uploadFiles',
+          message: 'The file address contains a CPF or CNPJ. Use a link without personal documents, or confirm that you mean to send it.',
+        });
+      }
       return core.call({
         operation: 'ai.uploadFiles', action: 'upload knowledge-base files', write: true, method: 'POST',
         path: AI_OPS.uploadFiles, json: request, answer: { kind: 'json', schema: UploadAnswerSchema },

@@ -11,7 +11,7 @@ export type { CallOptions, WriteOptions, RetryPolicy } from './core';
 export type { Page, PageAllOptions, Collected, ResourceClient } from './resources';
 export { RESOURCE_LABELS } from './resources';
 export type { LookupInput, UserTarget } from './omnichannel';
-export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest } from './ai';
+export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest, PersonalDataOptions } from './ai';
 
 export interface ServiceClientOptions {
   baseUrl: string;

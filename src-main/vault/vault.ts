@@ -2,6 +2,8 @@ import { AppError } from '../../src-shared/errors';
 import type { VaultState } from '../../src-shared/bridge';
 import type { KeyValueStore, SecretCipher } from './types';
 
+const NAMES_KEY = 'secretNames';
+
 /**
  * Holds the service token and provider credentials. Secrets are stored only encrypted; in the
  * `unavailable` state they live in memory for this run only; in the `weak` state the user must
@@ -39,6 +41,14 @@ export class Vault {
       });
     }
     this.store.set(`secret.${name}`, this.cipher.encrypt(secret).toString('base64'));
+    // Remembered so that sign-out can wipe secrets this run never read (a provider's key).
+    const names = this.storedNames();
+    if (!names.includes(name)) this.store.set(NAMES_KEY, [...names, name]);
+  }
+
+  private storedNames(): string[] {
+    const raw = this.store.get(NAMES_KEY);
+    return Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string') : [];
   }
 
   get(name: string): string | null {
@@ -72,7 +82,10 @@ export class Vault {
 
   /** Signing out wipes every secret, from memory and from disk. */
   wipe(): void {
-    for (const name of new Set([...this.memory.keys(), 'token'])) this.store.delete(`secret.${name}`);
+    for (const name of new Set([...this.memory.keys(), ...this.storedNames(), 'token'])) this.store.delete(`secret.${name}`);
+    this.store.delete(NAMES_KEY);
+    // conf and electron-store nest dotted keys: this drops any sealed secret left under `secret`.
+    this.store.delete('secret');
     this.memory.clear();
     this.refused = false;
   }
