@@ -1,5 +1,5 @@
 import type { KbBase } from '../../../src-shared/bridge/supervisor';
-import { isAppError } from '../../../src-shared/errors';
+import { AppError, isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service';
 
 /**
@@ -36,6 +36,12 @@ export class KbTracker {
       index_engine: input.name,
       ...(input.separator ? { separator_doc_engine: input.separator } : {}),
       ...(input.idColumn ? { id_doc_engine: input.idColumn } : {}),
+    }).catch((e: unknown) => {
+      // Upload is an administrator's operation (DESIGN.md §2): a supervisor cannot help here.
+      if (isAppError(e) && e.kind === 'Forbidden') {
+        throw new AppError({ kind: 'Forbidden', status: 403, message: 'Your role cannot upload knowledge-base files (403). Ask an administrator.' });
+      }
+      throw e;
     });
     const base: KbBase = {
       name: input.name, url: input.url, uploadedAt: new Date(this.now()).toISOString(), state: 'indexing', readyAt: null,

@@ -17,9 +17,15 @@ export class KbStore {
   askError = $state<string | null>(null);
   answers = $state<Array<{ text: string; score: number }> | null>(null);
   private unsubscribe: (() => void) | null = null;
+  private offAppState: (() => void) | null = null;
 
   async start(): Promise<void> {
     this.unsubscribe ??= on('supervisor:kb', (b) => this.merge(b));
+    // The main process forgets its bases when the workspace closes; this view forgets them too,
+    // so nothing of one account's uploads or answers shows to the next one signing in.
+    this.offAppState ??= on('app:state', (s) => {
+      if (!s.signedIn) this.clear();
+    });
     try {
       for (const b of (await invoke('supervisor:kbList', {})).bases) this.merge(b);
     } catch (e) {
@@ -69,12 +75,21 @@ export class KbStore {
     }
   }
 
+  private clear(): void {
+    this.url = this.name = this.separator = this.idColumn = '';
+    this.askBase = this.question = '';
+    this.problems = [];
+    this.bases = [];
+    this.answers = null;
+    this.uploadError = this.askError = null;
+  }
+
   reset(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.bases = [];
-    this.answers = null;
-    this.problems = [];
+    this.offAppState?.();
+    this.offAppState = null;
+    this.clear();
   }
 }
 
