@@ -62,9 +62,13 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
 
     // Page through to the end: every id, in order, exactly once.
     const seen: string[] = [];
+    let previousFirst = '-';
     for (let p = 0; p < 20; p++) {
       await expect(page.getByText(`Page ${p + 1}`, { exact: true })).toBeVisible();
-      await expect(firstCells.first()).not.toHaveText(seen.at(-1) ?? '-');
+      // The page label moves before the rows arrive: wait for this page's own rows.
+      await expect(results).toHaveAttribute('aria-busy', 'false');
+      await expect(firstCells.first()).not.toHaveText(previousFirst);
+      previousFirst = (await firstCells.first().textContent()) ?? '-';
       seen.push(...(await firstCells.allTextContents()));
       const next = page.getByRole('button', { name: 'Next page' });
       if (await next.isDisabled()) break;

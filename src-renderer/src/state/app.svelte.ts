@@ -21,9 +21,18 @@ export class AppStore {
     }
   }
 
+  private signOutHooks = new Set<() => void>();
+
+  /** Stores register their reset here, so nothing of one account shows to the next. */
+  onSignedOut(reset: () => void): void {
+    this.signOutHooks.add(reset);
+  }
+
   private apply(s: AppState): void {
+    const wasSignedIn = this.state?.signedIn ?? false;
     this.state = s;
     i18n.setLocale(s.locale);
+    if (wasSignedIn && !s.signedIn) for (const reset of this.signOutHooks) reset();
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {

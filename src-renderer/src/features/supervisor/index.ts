@@ -4,6 +4,11 @@ import { commands } from '../../lib/commands.svelte';
 import { tt } from './strings';
 import { supNav, type SupervisorTab } from './nav.svelte';
 import { ticketLookup } from './tickets.svelte';
+import { app } from '../../state/app.svelte';
+import { explorer } from './explorer.svelte';
+import { groups } from './groups.svelte';
+import { nps } from './nps.svelte';
+import { report } from './report.svelte';
 import SupervisorView from './SupervisorView.svelte';
 import TicketDialog from './TicketDialog.svelte';
 import './supervisor.css';
@@ -32,6 +37,15 @@ commands.register(
   { id: 'supervisor.explorer', title: () => tt('cmd.explorer'), group: 'Supervisor', run: showTab('explorer') },
   { id: 'supervisor.kb', title: () => tt('cmd.kb'), group: 'Supervisor', run: showTab('kb') },
 );
+
+for (const store of [explorer, groups, nps, report]) app.onSignedOut(() => store.reset());
+// The lookup keeps listening for the global shortcut; it only forgets what it showed.
+app.onSignedOut(() => {
+  ticketLookup.open = false;
+  ticketLookup.query = '';
+  ticketLookup.result = null;
+  ticketLookup.error = null;
+});
 
 // One lookup dialog for the whole console, above every view; it listens for the global shortcut.
 ticketLookup.listen();
