@@ -46,6 +46,8 @@ export interface SyncOptions<M extends Stamped, S extends Stamped> {
 
 interface Tracked {
   mark: Mark | null;
+  /** The oldest message shown: anything older belongs to older pages, read by paging back. */
+  floor: number;
   seen: Set<number>;
   running: Promise<void> | null;
   again: boolean;
@@ -80,8 +82,12 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
   track(sessionId: number, shown: readonly M[]): void {
     let t = this.threads.get(sessionId);
     if (!t) {
-      t = { mark: null, seen: new Set(), running: null, again: false };
+      t = { mark: null, floor: Number.NEGATIVE_INFINITY, seen: new Set(), running: null, again: false };
       this.threads.set(sessionId, t);
+    }
+    for (const m of shown) {
+      const at = m.stamp ? Date.parse(m.stamp) : NaN;
+      if (!Number.isNaN(at) && (t.floor === Number.NEGATIVE_INFINITY || at < t.floor)) t.floor = at;
     }
     this.absorb(t, shown);
   }
@@ -175,7 +181,8 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
       try {
         const got = await this.source.messagesSince(sessionId, this.since(t.mark));
         if (this.threads.get(sessionId) !== t) return;
-        const fresh = this.absorb(t, got);
+        const floor = t.floor;
+        const fresh = this.absorb(t, got.filter((m) => !m.stamp || !(Date.parse(m.stamp) < floor)));
         if (fresh.length) this.sink.messages(sessionId, fresh);
       } catch (e) {
         this.sink.error?.(`session ${sessionId}`, e);

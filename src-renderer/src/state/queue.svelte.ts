@@ -58,13 +58,20 @@ export class QueueStore {
       const b = bucketOf(item, this.me);
       if (b !== 'closed') groups[b].push(item);
     }
-    for (const list of Object.values(groups)) list.sort((a, b) => (createdAtMs(a) || 0) - (createdAtMs(b) || 0) || a.id - b.id);
-    return groups;
+    const out = {} as Record<VisibleBucket, { items: QueueItem[]; hay: string[] }>;
+    for (const b of VISIBLE_BUCKETS) {
+      const items = groups[b].sort((x, y) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id);
+      out[b] = { items, hay: items.map(haystack) };
+    }
+    return out;
   });
+
+  /** The previous filter's matches: typing forward narrows them instead of scanning again. */
+  private lastFilter: { items: QueueItem[]; key: string; needle: string; idx: number[] } | null = null;
 
   get counts(): Record<VisibleBucket, number> {
     const g = this.byBucket;
-    return { waiting: g.waiting.length, mine: g.mine.length, pending: g.pending.length, others: g.others.length };
+    return { waiting: g.waiting.items.length, mine: g.mine.items.length, pending: g.pending.items.length, others: g.others.items.length };
   }
 
   get total(): number {
@@ -88,13 +95,28 @@ export class QueueStore {
   });
 
   visible = $derived.by(() => {
-    let list = this.byBucket[this.bucket];
+    const { items, hay } = this.byBucket[this.bucket];
     const g = this.groupFilter;
     const c = this.channelFilter;
-    if (g !== null || c !== null) list = list.filter((s) => (g === null || s.groupId === g) && (c === null || s.channel === c));
     const needle = this.filter.trim().toLowerCase();
-    if (!needle) return list;
-    return list.filter((s) => haystack(s).includes(needle));
+    if (g === null && c === null && !needle) {
+      this.lastFilter = null;
+      return items;
+    }
+    const key = `${g}|${c}`;
+    const prev = this.lastFilter;
+    let idx: number[];
+    if (prev && prev.items === items && prev.key === key && needle.startsWith(prev.needle)) {
+      idx = needle === prev.needle ? prev.idx : prev.idx.filter((i) => hay[i]!.includes(needle));
+    } else {
+      idx = [];
+      for (let i = 0; i < items.length; i++) {
+        const s = items[i]!;
+        if ((g === null || s.groupId === g) && (c === null || s.channel === c) && (!needle || hay[i]!.includes(needle))) idx.push(i);
+      }
+    }
+    this.lastFilter = { items, key, needle, idx };
+    return idx.map((i) => items[i]!);
   });
 
   get selected(): QueueItem | null {
