@@ -7,13 +7,22 @@
  * first journal generation it does not cover, so a crash at any step of a compaction leaves an
  * unambiguous pair to load.
  *
- * Guarantee: `commit` resolves only after the event's line is written and fdatasync'ed, and the
- * id joins the seen window only then. Records are group-committed: every request that arrives
- * while one write+sync is under way shares the next one, so the cost of a sync is spread over
- * the concurrent senders. A duplicate of an id still being committed waits for that commit.
- * Hence an acknowledged id is always on disk together with its event, and a crash can only
- * replay an event (at least once), never forget one that was acknowledged.
+ * Guarantee. An event's line (id and body together) is written before the event is
+ * acknowledged, and its id joins the seen window only then; a duplicate of an id still being
+ * written waits for that write. So an id is never remembered without its event, and a repeat
+ * can never be acknowledged in place of an event that was not kept. Lines are group-committed:
+ * everything that arrives in one turn of the event loop shares one write.
+ *  - durability 'write' (default): acknowledged once the line is handed to the operating system
+ *    (a synchronous append to the page cache, microseconds); fdatasync follows within
+ *    `syncIntervalMs`. Survives any crash or kill of the console. A power loss or OS crash can
+ *    drop the acknowledged events of the last interval (about 100 ms), id and body together; the
+ *    sync engine's resync at start is what covers that window (events are hints).
+ *  - durability 'fsync': acknowledged only after fdatasync. Survives power loss too, at the
+ *    cost of one disk flush per batch in every acknowledgement.
+ * Processed markers are never synced on their own: losing one only replays an event, so
+ * delivery is at least once across crashes and exactly once within a run.
  */
+import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -70,6 +79,10 @@ export interface WebhookStateOptions {
   logCapacity?: number;
   /** Journal size that triggers a snapshot; small values exercise compaction in tests. */
   compactBytes?: number;
+  /** See the guarantee above. Default 'write'. */
+  durability?: 'write' | 'fsync';
+  /** In 'write' mode, how soon written lines are flushed to the disk. Default 100 ms. */
+  syncIntervalMs?: number;
 }
 
 interface BatchItem {
@@ -89,6 +102,23 @@ function recordOf(p: PendingEvent): AcceptedRecord {
   if (p.type !== undefined) r.type = p.type;
   if (p.occurredAt !== undefined) r.occurredAt = p.occurredAt;
   return r;
+}
+
+function writeAllSync(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+const datasync = (fd: number) =>
+  new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())));
+
+/** One journal line, built by hand: this runs for every event. */
+function journalLine(p: PendingEvent): string {
+  let line = `{"k":"a","id":${JSON.stringify(p.id)},"receivedAt":${p.receivedAt},"signature":"${p.signature}","known":${p.known}`;
+  if (p.group !== undefined) line += `,"group":${JSON.stringify(p.group)}`;
+  if (p.type !== undefined) line += `,"type":${JSON.stringify(p.type)}`;
+  if (p.occurredAt !== undefined) line += `,"occurredAt":${JSON.stringify(p.occurredAt)}`;
+  return `${line},"raw":${JSON.stringify(p.raw)}}\n`;
 }
 
 async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
@@ -133,8 +163,14 @@ export class WebhookState {
   private readonly compactBytes: number;
   private batch: BatchItem[] = [];
   private flushing: Promise<void> | null = null;
-  private fh: FileHandle | undefined;
+  private fd: number | undefined;
   private gen = 0;
+  private readonly durability: 'write' | 'fsync';
+  private syncTimer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | null = null;
+  private unsynced = false;
+  /** Processed markers not yet written. */
+  private doneLines = '';
   private journalBytes = 0;
   private nextCompactAt: number;
   private needsRotate = false;
@@ -145,6 +181,7 @@ export class WebhookState {
     this.events = new EventLog(o.logCapacity);
     this.compactBytes = o.compactBytes ?? 8 * 1024 * 1024;
     this.nextCompactAt = this.compactBytes;
+    this.durability = o.durability ?? 'write';
   }
 
   static async open(o: WebhookStateOptions): Promise<WebhookState> {
@@ -178,11 +215,13 @@ export class WebhookState {
     return this.events.list(filter);
   }
 
-  /** Writes the event durably, then records it as seen, logged and pending. */
+  /**
+   * Writes the event (group-committed with everything else accepted in this turn of the event
+   * loop), then records it as seen, logged and pending. Settles once that is done.
+   */
   commit(rec: PendingEvent): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The webhook state is closed.'));
-    const line = `${JSON.stringify({ k: 'a', ...recordOf(rec) })}\n`;
-    const done = new Promise<void>((resolve, reject) => this.batch.push({ line, rec, resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => this.batch.push({ line: journalLine(rec), rec, resolve, reject }));
     this.committing.set(rec.id, done);
     // Waiters attach their own handlers; this one only keeps a failure from going unhandled.
     done.catch(() => undefined);
@@ -190,11 +229,14 @@ export class WebhookState {
     return done;
   }
 
-  /** Marks an event processed. The marker is not synced: losing it only means a replay. */
+  /**
+   * Marks an event processed. The marker waits for the next write or the next sync tick and is
+   * never synced on its own: losing it only means the event is replayed.
+   */
   markDone(id: string): void {
     if (!this.pending.delete(id) || this.closed) return;
-    this.batch.push({ line: `${JSON.stringify({ k: 'd', id })}\n` });
-    this.kick();
+    this.doneLines += `${JSON.stringify({ k: 'd', id })}\n`;
+    this.scheduleSync();
   }
 
   /** Writes what is buffered, leaves a fresh snapshot and releases the files. */
@@ -202,62 +244,113 @@ export class WebhookState {
     if (this.closed) return;
     this.closed = true;
     while (this.flushing) await this.flushing;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
     try {
       await this.compact();
     } catch (e) {
       this.o.log.error('Could not write the webhook state snapshot on close; the journal still holds it.', { error: String(e) });
+      try {
+        if (this.fd !== undefined && !this.needsRotate) this.append('');
+      } catch {
+        // the markers are lost: those events replay once
+      }
     }
-    await this.fh?.close().catch(() => undefined);
-    this.fh = undefined;
+    await this.syncing;
+    if (this.fd !== undefined) {
+      if (this.unsynced) await datasync(this.fd).catch(() => undefined);
+      closeSync(this.fd);
+    }
+    this.fd = undefined;
   }
 
+  /** Appends buffered markers and `text` in one write. Throws when the write fails. */
+  private append(text: string): void {
+    const buf = Buffer.from(this.doneLines + text, 'utf8');
+    this.doneLines = '';
+    if (buf.length === 0) return;
+    writeAllSync(this.fd!, buf);
+    this.journalBytes += buf.length;
+    this.unsynced = true;
+    if (this.durability === 'write') this.scheduleSync();
+  }
+
+  /** Runs the flush loop at the end of this turn of the event loop, so concurrent requests share it. */
   private kick(): void {
     if (this.flushing) return;
-    this.flushing = this.flushLoop().finally(() => {
-      this.flushing = null;
-      if (this.batch.length > 0 && this.fh) this.kick();
-    });
+    this.flushing = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.flushLoop())
+      .finally(() => {
+        this.flushing = null;
+        if (this.batch.length > 0 && this.fd !== undefined) this.kick();
+      });
+  }
+
+  /** Writes buffered markers and flushes written lines to the disk soon, once per interval at most. */
+  private scheduleSync(): void {
+    if (this.syncTimer || this.closed) return;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = undefined;
+      if (this.doneLines) {
+        if (this.flushing || this.needsRotate || this.fd === undefined) {
+          this.scheduleSync();
+        } else {
+          try {
+            this.append('');
+          } catch {
+            this.needsRotate = true;
+          }
+        }
+      }
+      const fd = this.fd;
+      if (fd === undefined || !this.unsynced || this.syncing) return;
+      this.unsynced = false;
+      this.syncing = datasync(fd)
+        .catch((e: unknown) => this.o.log.warn('Could not flush the webhook journal to disk.', { error: String(e) }))
+        .finally(() => (this.syncing = null));
+    }, this.o.syncIntervalMs ?? 100);
+    this.syncTimer.unref();
   }
 
   private async flushLoop(): Promise<void> {
-    while (this.batch.length > 0) {
-      if (this.needsRotate) {
+    for (;;) {
+      if (this.needsRotate || this.journalBytes >= this.nextCompactAt) {
         try {
           await this.compact();
         } catch (e) {
-          this.fail(this.batch.splice(0), e);
-          continue;
+          if (this.needsRotate) {
+            // The journal may end in a torn line and no fresh one could be started: refuse
+            // (500) until a later attempt works.
+            this.fail(this.batch.splice(0), e);
+            return;
+          }
+          // The journal is intact; try again after another stretch instead of on every write.
+          this.nextCompactAt = this.journalBytes + this.compactBytes;
+          this.o.log.error('Could not compact the webhook journal.', { error: String(e) });
         }
       }
+      if (this.batch.length === 0) return;
       const items = this.batch;
       this.batch = [];
-      const buf = Buffer.from(items.map((i) => i.line).join(''), 'utf8');
       try {
-        if (!this.fh) throw new Error('The webhook journal is not open.');
-        await writeAll(this.fh, buf);
-        if (items.some((i) => i.rec)) await this.fh.datasync();
+        if (this.fd === undefined) throw new Error('The webhook journal is not open.');
+        this.append(items.length === 1 ? items[0]!.line : items.map((i) => i.line).join(''));
+        if (this.durability === 'fsync') {
+          this.unsynced = false;
+          await datasync(this.fd);
+        }
       } catch (e) {
         // The journal may now end in a torn line: later lines go to a fresh generation.
         this.needsRotate = true;
         this.fail(items, e);
         continue;
       }
-      this.journalBytes += buf.length;
       const now = this.o.now();
       for (const i of items) {
         if (!i.rec) continue;
         this.apply(i.rec, now);
         this.committing.delete(i.rec.id);
         i.resolve?.();
-      }
-      if (this.journalBytes >= this.nextCompactAt) {
-        try {
-          await this.compact();
-        } catch (e) {
-          // The journal is intact; try again after another stretch instead of on every write.
-          this.nextCompactAt = this.journalBytes + this.compactBytes;
-          this.o.log.error('Could not compact the webhook journal.', { error: String(e) });
-        }
       }
     }
   }
@@ -284,7 +377,7 @@ export class WebhookState {
   private async compact(): Promise<void> {
     const dir = this.o.dir;
     const nextGen = this.gen + 1;
-    const fresh = await open(join(dir, journalName(nextGen)), 'w');
+    const fresh = openSync(join(dir, journalName(nextGen)), 'w');
     const snapshot: Snapshot = {
       v: 1,
       nextGen,
@@ -292,21 +385,29 @@ export class WebhookState {
       log: this.events.all(),
       pending: [...this.pending.values()].map(recordOf),
     };
+    // Markers buffered so far are reflected in the snapshot (those events are not pending).
+    const covered = this.doneLines;
+    this.doneLines = '';
     try {
       await writeFileAtomic(dir, SNAPSHOT, JSON.stringify(snapshot));
     } catch (e) {
-      await fresh.close().catch(() => undefined);
+      this.doneLines = covered + this.doneLines;
+      closeSync(fresh);
       await unlink(join(dir, journalName(nextGen))).catch(() => undefined);
       throw e;
     }
-    const old = this.fh;
+    const old = this.fd;
     const oldGen = this.gen;
-    this.fh = fresh;
+    // Whatever the old journal holds is in the snapshot now, which was synced.
+    this.fd = fresh;
     this.gen = nextGen;
     this.journalBytes = 0;
     this.nextCompactAt = this.compactBytes;
     this.needsRotate = false;
-    await old?.close().catch(() => undefined);
+    this.unsynced = false;
+    // A background flush may still hold the old descriptor.
+    await this.syncing;
+    if (old !== undefined) closeSync(old);
     if (oldGen > 0) await unlink(join(dir, journalName(oldGen))).catch(() => undefined);
   }
 

@@ -441,3 +441,37 @@ test('compaction keeps the state small and loses nothing', async () => {
     await second.l.close();
   }
 });
+
+test('the same event sent twice at once is acknowledged twice and delivered once', async () => {
+  const { l, got } = await start({ stateDir: await stateDir() });
+  try {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => sendSigned(l, 'twin')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(answers.map((a) => a.json.status).sort()).toEqual(['accepted', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect((await sendSigned(l, 'after-twin')).status).toBe(200);
+    await expect.poll(() => got.map((e) => e.id)).toEqual(['twin', 'after-twin']);
+  } finally {
+    await l.close();
+  }
+});
+
+test("with durability 'fsync' concurrent events are group-committed and survive a restart", async () => {
+  const dir = await stateDir();
+  const first = await start({ stateDir: dir, durability: 'fsync' });
+  const ids = Array.from({ length: 20 }, (_, i) => `s${i}`);
+  try {
+    const answers = await Promise.all(ids.map((id) => sendSigned(first.l, id)));
+    expect(answers.every((a) => a.status === 200 && a.json.status === 'accepted')).toBe(true);
+    await expect.poll(() => first.got.length).toBe(20);
+  } finally {
+    await first.l.close();
+  }
+  const second = await start({ stateDir: dir, durability: 'fsync' });
+  try {
+    const again = await Promise.all(ids.map((id) => sendSigned(second.l, id)));
+    expect(again.every((a) => a.json.status === 'duplicate')).toBe(true);
+    expect(second.l.eventLog({ limit: 1000 })).toHaveLength(20);
+  } finally {
+    await second.l.close();
+  }
+});
