@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../src-shared/errors';
 import { WEBHOOK_HEADERS, WebhookEventSchema } from '../../src-shared/webhook';
-import { checkHead, checkRequest, type CheckContext, type HeadRules, type Rejection } from './check-request';
+import { checkHead, checkRequest, type CheckContext, type HeadRules, type Rejection, type RequestFacts } from './check-request';
 import { WebhookState, type PendingEvent } from './state';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
 
@@ -101,6 +101,8 @@ function send(res: ServerResponse, status: number, body: Buffer, extra?: Record<
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length), ...extra });
   res.end(body);
 }
+
+const ACCEPTED_HEADERS = { 'content-type': 'application/json', 'content-length': String(ACCEPTED.length) };
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -283,16 +285,18 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     const body = await new BodyReader(req, maxBodyBytes).result;
     if (body === 'aborted') return;
     checkContext.nowMs = receivedAt;
-    const verdict = checkRequest(
-      {
-        ...head,
-        body,
-        webhookId: header(req, WEBHOOK_HEADERS.id),
-        webhookTimestamp: header(req, WEBHOOK_HEADERS.timestamp),
-        webhookSignature: header(req, WEBHOOK_HEADERS.signature),
-      },
-      checkContext,
-    );
+    const facts: RequestFacts = {
+      method: head.method,
+      url: head.url,
+      host: head.host,
+      contentType: head.contentType,
+      contentLength: head.contentLength,
+      body,
+      webhookId: header(req, WEBHOOK_HEADERS.id),
+      webhookTimestamp: header(req, WEBHOOK_HEADERS.timestamp),
+      webhookSignature: header(req, WEBHOOK_HEADERS.signature),
+    };
+    const verdict = checkRequest(facts, checkContext);
 
     if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
     if (verdict.outcome === 'duplicate') {
@@ -334,8 +338,9 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
       return send(res, 500, FAILED);
     }
     counts.accepted++;
-    send(res, 200, ACCEPTED);
-    void pump();
+    res.writeHead(200, ACCEPTED_HEADERS);
+    res.end(ACCEPTED);
+    if (!pumping) void pump();
   };
 
   const server = createServer((req, res) => {

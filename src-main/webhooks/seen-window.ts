@@ -4,6 +4,8 @@
  */
 export class SeenWindow {
   private readonly ids = new Map<string, number>();
+  /** Ageing out is checked every few hundred adds; the count bound on every add. */
+  private sinceAgeCheck = 0;
 
   constructor(
     private readonly maxIds = 10_000,
@@ -14,10 +16,13 @@ export class SeenWindow {
     return this.ids.has(id);
   }
 
+  /** Callers add only ids not already here (they ask `has` first), so order stays by arrival. */
   add(id: string, receivedAt: number, nowMs: number): void {
-    this.ids.delete(id);
     this.ids.set(id, receivedAt);
-    this.prune(nowMs);
+    if (this.ids.size > this.maxIds || ++this.sinceAgeCheck >= 256) {
+      this.sinceAgeCheck = 0;
+      this.prune(nowMs);
+    }
   }
 
   prune(nowMs: number): void {

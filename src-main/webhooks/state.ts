@@ -235,7 +235,7 @@ export class WebhookState {
    */
   markDone(id: string): void {
     if (!this.pending.delete(id) || this.closed) return;
-    this.doneLines += `${JSON.stringify({ k: 'd', id })}\n`;
+    this.doneLines += `{"k":"d","id":${JSON.stringify(id)}}\n`;
     this.scheduleSync();
   }
 
