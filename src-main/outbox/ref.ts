@@ -1,46 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { REF_ALPHABET, REF_LENGTH } from '../../src-shared/note-ref';
 
 /**
- * The client reference carried inside each note, so a note can be recognised when the session's
- * comments are read back (the service has no idempotency key). It reads as a short trailing
- * reference: "Customer asked for a refund · ref 7F3A9C2K".
- *
- * 8 Crockford base32 characters = 40 random bits: a collision inside one session's comments is
- * beyond any practical concern, and the alphabet avoids I, L, O, U so it survives being read aloud.
+ * The reference rules live in src-shared/note-ref.ts (the renderer hides the suffix with them);
+ * only making a new reference needs Node's crypto, so it stays here.
  */
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const REF_LENGTH = 8;
-export const REF_PATTERN = /^[0-9A-HJKMNP-TV-Z]{8}$/;
-const SEPARATOR = ' · ref ';
-const FIND_REFS = /·\s*ref\s+([0-9A-HJKMNP-TV-Z]{8})(?![0-9A-Z])/gi;
+export { REF_LENGTH, REF_PATTERN, withRef, refOf, splitRef } from '../../src-shared/note-ref';
 
+/** 40 random bits: a collision inside one session's comments is beyond any practical concern. */
 export function newRef(): string {
   const bytes = randomBytes(REF_LENGTH);
   let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
+  for (const b of bytes) out += REF_ALPHABET[b & 31];
   return out;
-}
-
-/** The comment text sent to the service. */
-export function withRef(text: string, ref: string): string {
-  return `${text.trimEnd()}${SEPARATOR}${ref}`;
-}
-
-/**
- * The reference a stored comment carries, if any. The last one wins: a note that quotes another
- * note's reference still ends with its own. Tolerant of the service trimming or re-spacing text.
- */
-export function refOf(comment: string): string | undefined {
-  let last: string | undefined;
-  for (const m of comment.matchAll(FIND_REFS)) last = m[1]?.toUpperCase();
-  return last;
-}
-
-/** Splits a stored comment into the text the attendant typed and its reference (for display). */
-export function splitRef(comment: string): { text: string; ref?: string } {
-  const ref = refOf(comment);
-  if (!ref) return { text: comment };
-  const idx = comment.toUpperCase().lastIndexOf(ref);
-  const head = comment.slice(0, idx).replace(/\s*·\s*ref\s*$/i, '');
-  return { text: head, ref };
 }
