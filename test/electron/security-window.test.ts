@@ -1,0 +1,45 @@
+import { test, expect, _electron as electron } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freshProfile } from '../support/host';
+
+/** The checklist items only a real Electron binary can show; skipped where none exists. */
+
+const root = join(import.meta.dirname, '..', '..');
+
+function electronBinary(): string | null {
+  try {
+    const rel = readFileSync(join(root, 'node_modules', 'electron', 'path.txt'), 'utf8').trim();
+    const full = join(root, 'node_modules', 'electron', 'dist', rel);
+    return existsSync(full) ? full : null;
+  } catch {
+    return null;
+  }
+}
+
+const binary = electronBinary();
+
+test('in the window: no Node, one bridge object, navigation and new windows denied, permissions refused', async () => {
+  test.skip(!binary, 'No Electron binary on this machine (its download is not reachable here); the same policies are tested as functions in test/node/security-electron.test.ts.');
+  const app = await electron.launch({ executablePath: binary!, args: [root, `--user-data-dir=${freshProfile()}`] });
+  try {
+    const window = await app.firstWindow();
+    await expect(window.getByRole('button', { name: 'Open the demo workspace' })).toBeVisible();
+    const globals = await window.evaluate(() => ({
+      require: typeof (globalThis as { require?: unknown }).require,
+      process: typeof (globalThis as { process?: unknown }).process,
+      bridge: Object.keys((globalThis as unknown as { consoleBridge: object }).consoleBridge).sort(),
+    }));
+    expect(globals).toEqual({ require: 'undefined', process: 'undefined', bridge: ['invoke', 'subscribe'] });
+    const before = window.url();
+    await window.evaluate(() => (location.href = 'https://example.com/'));
+    await expect.poll(() => window.url()).toBe(before);
+    // (A file: link: a safe link would open the system browser.)
+    expect(await window.evaluate(() => window.open('file:///etc/passwd') === null)).toBe(true);
+    expect(app.windows()).toHaveLength(1);
+    const mic = await window.evaluate(async () => (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state);
+    expect(mic).not.toBe('granted');
+  } finally {
+    await app.close();
+  }
+});
