@@ -12,6 +12,7 @@ import { createAttendanceFeature } from './features/attendance';
 import { createLiveFeature } from './features/live';
 import { createSupervisorFeature } from './features/supervisor';
 import { createVoiceFeature, mediaPermission } from './features/voice';
+import { createOfflineFeature } from './features/offline';
 import type { Logger } from './log';
 import { startSandbox, type Sandbox } from '../src-sandbox/index';
 import type { FeatureContext } from './features/context';
@@ -84,13 +85,14 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     registerSecret: p.registerSecret,
   };
   // Features: each owns its channels; add new ones here and in `handlers` below.
-  const queue = createQueueFeature(ctx);
-  const notes = createNotesFeature(ctx);
-  const attendance = createAttendanceFeature(ctx, { queue, notes });
+  const offline = createOfflineFeature(ctx);
+  const queue = createQueueFeature(ctx, offline);
+  const notes = createNotesFeature(ctx, offline);
+  const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
   const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: p.locale });
   const live = createLiveFeature(ctx, { onEvent: (e) => { attendance.onEvent(e); voice.onEvent(e); }, onResync: () => attendance.resync() });
   const supervisor = createSupervisorFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [queue, notes, attendance, live, supervisor, voice];
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, supervisor, voice];
 
   const storedWorkspace = (): Workspace | null => {
     const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
@@ -201,6 +203,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     ...live.handlers,
     ...supervisor.handlers,
     ...voice.handlers,
+    ...offline.handlers,
   };
 
   return {

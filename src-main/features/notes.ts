@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../src-shared/bridge/notes';
 import { AppError, toErrorInfo } from '../../src-shared/errors';
-import { DraftStore, Outbox, splitRef, type CommentTransport, type NoteRecord, type OutboxStatus } from '../outbox';
+import { DraftStore, Outbox, refOf, type CommentTransport, type NoteRecord, type OutboxStatus } from '../outbox';
 import type { ServiceClient } from '../service';
+import { isNetworkError } from '../cache';
 import type { Feature, FeatureContext } from './context';
+import type { OfflineFeature } from './offline';
 
 type NotesChannel = 'notes:list' | 'notes:add' | 'notes:retry' | 'notes:discard' | 'notes:status' | 'drafts:get' | 'drafts:set';
 
@@ -47,13 +49,14 @@ const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
   ...(s.reason ? { reason: s.reason } : {}),
   ...(s.nextAttemptAt !== undefined ? { nextAttemptAt: s.nextAttemptAt } : {}),
   counts: { ...s.counts },
+  problems: s.problems.map((p) => ({ ...p })),
 });
 
 /**
  * Session notes: read from the service, written through the durable outbox (journal under
  * `<profile>/outbox`), and reply/note drafts per session under `<profile>/drafts`.
  */
-export function createNotesFeature(ctx: FeatureContext): NotesFeature {
+export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature): NotesFeature {
   const outbox = new Outbox({
     dir: join(ctx.profileDir, 'outbox'),
     transport: commentTransport(() => ctx.client()),
@@ -67,8 +70,15 @@ export function createNotesFeature(ctx: FeatureContext): NotesFeature {
   const unsubscribe = outbox.subscribe((e) => {
     if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
-    else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
+    else if (e.type === 'status') {
+      ctx.events.emit('notes:status', toStatus(e.status));
+      // The outbox's own network errors and probes feed the console-wide connectivity.
+      if (e.status.connectivity === 'offline' && e.status.reason) offline.monitor.report(new AppError(e.status.reason));
+      else if (e.status.connectivity === 'online' && offline.monitor.offline) void offline.monitor.probeNow();
+    }
   });
+  // Back online: pending notes go now, in order per session, instead of at the next probe.
+  const offBack = offline.onBack(() => outbox.nudge());
   // A new sign-in lifts the pause an Unauthorized answer set; a workspace change is a good
   // moment to try again anyway.
   ctx.onWorkspaceChange(() => {
@@ -76,22 +86,28 @@ export function createNotesFeature(ctx: FeatureContext): NotesFeature {
   });
 
   async function list(input: { sessionId: number }) {
-    let service: ServiceNote[] = [];
-    let serviceError: string | null = null;
+    const local = outbox.list(input.sessionId).map(toLocal);
+    const copy = offline.cache.notes(input.sessionId);
+    // Offline: the copy kept with the thread, without waiting for a request to fail.
+    if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
     try {
-      const rows = await ctx.client().resource('sessionComment').pageAll(
+      const fetchedAt = new Date().toISOString();
+      const rows = await offline.monitor.watch(ctx.client().resource('sessionComment').pageAll(
         { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
         { cap: 5_000 },
-      );
-      service = rows.flatMap((r) => {
+      ));
+      // The stored comment as it is: the renderer hides the outbox's reference when it shows it.
+      const service: ServiceNote[] = rows.flatMap((r) => {
         if (typeof r.id !== 'number') return [];
-        const { text, ref } = splitRef(r.comment ?? '');
-        return [{ id: r.id, text, ref: ref ?? null, createdAt: r.createdAt ?? null, createdBy: r.createdBy ?? null }];
+        const text = r.comment ?? '';
+        return [{ id: r.id, text, ref: refOf(text) ?? null, createdAt: r.createdAt ?? null, createdBy: r.createdBy ?? null }];
       });
+      offline.cache.saveNotes(input.sessionId, service, fetchedAt);
+      return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
     } catch (e) {
-      serviceError = toErrorInfo(e).message;
+      if (isNetworkError(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
+      return { service: [], local, serviceError: toErrorInfo(e).message, cachedAt: null };
     }
-    return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError };
   }
 
   const add = async (sessionId: number, text: string) => toLocal(await outbox.add(sessionId, text));
@@ -129,6 +145,7 @@ export function createNotesFeature(ctx: FeatureContext): NotesFeature {
     },
     async stop() {
       unsubscribe();
+      offBack();
       await drafts.flush();
       await outbox.stop();
     },

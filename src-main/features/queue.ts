@@ -4,7 +4,9 @@ import { toQueueItem } from '../queue';
 import { Coalescer } from '../sync/coalesce';
 import type { Mark } from '../sync/engine';
 import { isFullGroup, obj, toGroupInfo } from './attendance/project';
+import { isNetworkError } from '../cache';
 import type { Feature, FeatureContext } from './context';
+import type { OfflineFeature } from './offline';
 
 const QUEUE_CAP = 100_000;
 type Rec = Record<string, unknown>;
@@ -21,6 +23,8 @@ export interface QueueFeature extends Feature<'queue:snapshot'> {
   /** Set by the sync engine's owner: where the queue's high-water mark goes after a full load. */
   onLoaded: ((mark: Mark | null) => void) | null;
   readonly loaded: boolean;
+  /** The sync engine read the queue forward successfully: it is current as of now. */
+  synced(): void;
 }
 
 const sameItem = (a: QueueItem, b: QueueItem): boolean => {
@@ -32,10 +36,14 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
  * The session queue: every session not closed, projected for the list and kept in memory, so
  * the renderer gets one snapshot and then only deltas (100,000 items must not travel twice).
  */
-export function createQueueFeature(ctx: FeatureContext): QueueFeature {
+export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
   const cache = new Map<number, QueueItem>();
   const groups = new Map<number, GroupInfo>();
   let loaded = false;
+  /** When the service last confirmed what `cache` holds (ISO): the time an offline copy shows. */
+  let freshAt = new Date().toISOString();
+  const sorted = () => [...cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+  const persist = () => offline.cache.queueChanged(() => ({ items: sorted(), fetchedAt: freshAt }));
   let loading: Promise<void> | null = null;
   let generation = 0;
 
@@ -71,6 +79,7 @@ export function createQueueFeature(ctx: FeatureContext): QueueFeature {
       if (prev) {
         cache.delete(item.id);
         deltas.push('delta', { remove: item.id });
+        changed();
       }
       return;
     }
@@ -79,12 +88,18 @@ export function createQueueFeature(ctx: FeatureContext): QueueFeature {
     if (!sameItem(item, prev ?? ({} as QueueItem))) {
       cache.set(item.id, item);
       deltas.push('delta', { upsert: item });
+      changed();
     }
+  }
+
+  function changed(): void {
+    if (loaded) persist();
   }
 
   async function load(): Promise<void> {
     const gen = generation;
     const client = ctx.client();
+    const startedAt = new Date().toISOString();
     // The mark is read first: anything updated while the snapshot pages in is read again later.
     const newest = await client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 });
     const top = newest.results[0];
@@ -101,19 +116,39 @@ export function createQueueFeature(ctx: FeatureContext): QueueFeature {
       if (item) cache.set(item.id, item);
     }
     loaded = true;
+    freshAt = startedAt;
+    persist();
     feature.onLoaded?.(mark);
   }
 
+  /** The copy kept on disk, when the service cannot be reached; null when there is none. */
+  function offlineCopy(): QueueSnapshot | null {
+    const copy = offline.cache.queue();
+    return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: ctx.me()?.userName ?? null } : null;
+  }
+
   async function snapshot(): Promise<QueueSnapshot> {
+    const me = ctx.me()?.userName ?? null;
+    if (offline.monitor.offline) {
+      // What the console last knew, stamped with when the service last confirmed it.
+      if (loaded) return { items: sorted(), fetchedAt: freshAt, me };
+      const copy = offlineCopy();
+      if (copy) return copy;
+    }
     if (!loaded) {
-      loading ??= load().finally(() => {
+      loading ??= offline.monitor.watch(load()).finally(() => {
         loading = null;
       });
-      await loading;
+      try {
+        await loading;
+      } catch (e) {
+        const copy = isNetworkError(e) ? offlineCopy() : null;
+        if (copy) return copy;
+        throw e;
+      }
     }
     deltas.run();
-    const items = [...cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
-    return { items, fetchedAt: new Date().toISOString(), me: ctx.me()?.userName ?? null };
+    return { items: sorted(), fetchedAt: new Date().toISOString(), me };
   }
 
   ctx.onWorkspaceChange(() => {
@@ -139,6 +174,7 @@ export function createQueueFeature(ctx: FeatureContext): QueueFeature {
         cache.set(item.id, item);
         deltas.push('delta', { upsert: item });
       }
+      changed();
     },
     item: (id) => cache.get(id),
     groups: () => groups,
@@ -146,6 +182,11 @@ export function createQueueFeature(ctx: FeatureContext): QueueFeature {
     onLoaded: null,
     get loaded() {
       return loaded;
+    },
+    synced() {
+      if (!loaded) return;
+      freshAt = new Date().toISOString();
+      offline.monitor.ok();
     },
     async stop() {
       deltas.clear();

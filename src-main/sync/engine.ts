@@ -32,6 +32,8 @@ export interface SyncSink<M extends Stamped, S extends Stamped> {
   messages(sessionId: number, fresh: M[]): void;
   sessions(changed: S[]): void;
   error?(what: string, e: unknown): void;
+  /** A pull of the queue read the service successfully (the queue is current as of now). */
+  queueSynced?(): void;
 }
 
 export interface SyncOptions<M extends Stamped, S extends Stamped> {
@@ -203,6 +205,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
         for (const s of got) next = later(next, s);
         this.queueMark = next;
         if (got.length) this.sink.sessions(got);
+        this.sink.queueSynced?.();
       } catch (e) {
         this.sink.error?.('queue', e);
         return;

@@ -158,7 +158,16 @@ export const attendanceChannels = {
   },
   'thread:open': {
     input: SessionInput,
-    output: z.object({ detail: SessionDetailSchema, page: ThreadPageSchema }).strict(),
+    output: z
+      .object({
+        detail: SessionDetailSchema,
+        page: ThreadPageSchema,
+        /** When this was read from the service (ISO). */
+        fetchedAt: z.string(),
+        /** true: the service could not be reached and this is the copy kept on this computer. */
+        offline: z.boolean(),
+      })
+      .strict(),
   },
   /** Older messages: page N of the newest-first order (N >= 1); duplicates are possible, gaps are not. */
   'thread:older': { input: z.object({ sessionId: id, page: z.number().int().min(1) }).strict(), output: ThreadPageSchema },

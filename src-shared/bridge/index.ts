@@ -4,6 +4,8 @@ import { attendanceChannels, attendanceEvents } from './attendance';
 import { notesChannels, notesEvents } from './notes';
 import { supervisorChannels, supervisorEvents } from './supervisor';
 import { voiceChannels, voiceEvents } from './voice';
+import { offlineChannels, offlineEvents } from './offline';
+import { webhooksChannels, webhooksEvents } from './webhooks';
 
 /**
  * The bridge's channel map: the one contract between the renderer and the main process.
@@ -20,6 +22,8 @@ export const channels = {
   ...notesChannels,
   ...supervisorChannels,
   ...voiceChannels,
+  ...offlineChannels,
+  ...webhooksChannels,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;
@@ -35,6 +39,8 @@ export const events = {
   ...notesEvents,
   ...supervisorEvents,
   ...voiceEvents,
+  ...offlineEvents,
+  ...webhooksEvents,
 } as const satisfies Record<string, z.ZodType>;
 export type BridgeEvents = typeof events;
 export type BridgeEvent = keyof BridgeEvents;

@@ -23,11 +23,17 @@ export const LocalNoteSchema = z
   .strict();
 export type LocalNote = z.infer<typeof LocalNoteSchema>;
 
-/** A note as the service holds it (its client reference split off for display). */
+/** A note as the service holds it: `text` is the stored comment, reference suffix included (the renderer hides it with splitRef). */
 export const ServiceNoteSchema = z
   .object({ id, text: z.string(), ref: z.string().nullable(), createdAt: z.string().nullable(), createdBy: z.string().nullable() })
   .strict();
 export type ServiceNote = z.infer<typeof ServiceNoteSchema>;
+
+/** A journal entry that could not be read: set aside (never sent, never silently dropped). */
+export const OutboxProblemSchema = z
+  .object({ kind: z.literal('quarantined'), file: z.string(), movedTo: z.string(), message: z.string(), at: z.number() })
+  .strict();
+export type OutboxProblemInfo = z.infer<typeof OutboxProblemSchema>;
 
 export const OutboxStatusSchema = z
   .object({
@@ -35,6 +41,7 @@ export const OutboxStatusSchema = z
     reason: ErrorInfoSchema.optional(),
     nextAttemptAt: z.number().optional(),
     counts: z.record(z.string(), z.number().int()),
+    problems: z.array(OutboxProblemSchema),
   })
   .strict();
 export type OutboxStatusInfo = z.infer<typeof OutboxStatusSchema>;
@@ -44,7 +51,15 @@ export const DraftKindSchema = z.enum(['reply', 'note']);
 export const notesChannels = {
   'notes:list': {
     input: z.object({ sessionId: id }).strict(),
-    output: z.object({ service: z.array(ServiceNoteSchema), local: z.array(LocalNoteSchema), serviceError: z.string().nullable() }).strict(),
+    output: z
+      .object({
+        service: z.array(ServiceNoteSchema),
+        local: z.array(LocalNoteSchema),
+        serviceError: z.string().nullable(),
+        /** Set when `service` is the offline copy kept on this computer: when it was read (ISO). */
+        cachedAt: z.string().nullable(),
+      })
+      .strict(),
   },
   'notes:add': { input: z.object({ sessionId: id, text: z.string().trim().min(1).max(8000) }).strict(), output: LocalNoteSchema },
   'notes:retry': { input: z.object({ id: z.string().uuid(), text: z.string().trim().min(1).max(8000).optional() }).strict(), output: LocalNoteSchema },

@@ -8,6 +8,7 @@ import { createConfStore } from '../../src-main/vault/conf-store';
 import { silentLogger } from '../../src-main/log';
 import { dispatch } from '../../src-main/bridge/table';
 import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
+import { splitRef } from '../../src-shared/note-ref';
 
 /** The main process as the renderer sees it: bridge calls and pushed events, against the demo stand-in. */
 async function openConsole() {
@@ -113,7 +114,7 @@ test('notes go through the outbox and drafts survive a restart of the main proce
     sessionId = snap.items.find((i) => i.agentUserName === first.sandbox!.demoAgent.userName)!.id;
     const note = await run(first, 'notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
     expect(['pending', 'sending', 'confirmed']).toContain(note.state);
-    await expect.poll(async () => (await run(first, 'notes:list', { sessionId })).service.some((n) => n.text === 'Cliente pediu retorno amanhã.')).toBe(true);
+    await expect.poll(async () => (await run(first, 'notes:list', { sessionId })).service.some((n) => splitRef(n.text).text === 'Cliente pediu retorno amanhã.' && n.ref !== null)).toBe(true);
     await run(first, 'drafts:set', { sessionId, kind: 'reply', text: 'Rascunho que não pode se perder' });
   } finally {
     await first.close();

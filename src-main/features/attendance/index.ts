@@ -9,6 +9,8 @@ import type { HandlerTable } from '../../bridge/table';
 import type { FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { QueueFeature } from '../queue';
+import type { OfflineFeature } from '../offline';
+import { isNetworkError } from '../../cache';
 import { Composer } from './composer';
 import { DirectoryCache } from './directory';
 import { fillTemplate, int, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
@@ -38,8 +40,8 @@ const KEYS_SETTING = 'keyBindings';
 const NER_PER_OPEN = 20;
 const NER_CACHE = 5_000;
 
-export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: QueueFeature; notes: NotesFeature }): AttendanceFeature {
-  const { queue, notes } = deps;
+export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: QueueFeature; notes: NotesFeature; offline: OfflineFeature }): AttendanceFeature {
+  const { queue, notes, offline } = deps;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
   const isDemo = () => ctx.sandbox() !== null && ctx.settings.get('workspace') !== undefined && (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo';
@@ -55,12 +57,19 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
     sink: {
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
+        offline.cache.addMessages(sessionId, fresh.map((f) => f.message), new Date().toISOString());
         void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
       },
       sessions: (changed) => queue.applySessions(changed.map((c) => c.record)),
-      error: (what, e) => ctx.log.warn('sync failed', { what, error: e instanceof Error ? e.message : String(e) }),
+      error: (what, e) => {
+        offline.monitor.report(e);
+        ctx.log.warn('sync failed', { what, error: e instanceof Error ? e.message : String(e) });
+      },
+      queueSynced: () => queue.synced(),
     },
   });
+  // Back online: every open thread and the queue are read forward from their marks.
+  offline.onBack(() => void sync.resyncAll());
   queue.onLoaded = (mark) => sync.setQueueMark(mark);
 
   /** Threads the renderer has open, with what each was shown (for the AI and the summary). */
@@ -138,6 +147,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
     if (!msg) throw new AppError({ kind: 'BadResponse', message: 'The service saved the reply but sent no id back.' });
     sent.set(clientId, msg);
     if (sent.size > 500) sent.delete(sent.keys().next().value as string);
+    offline.cache.addMessages(sessionId, [msg], new Date().toISOString());
     sync.note(sessionId, [stampMessage(msg)]);
     remember(sessionId, [msg]);
     void sync.hintQueue();
@@ -215,8 +225,25 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
     },
 
     'thread:open': async ({ sessionId }) => {
+      const copy = offline.cache.thread(sessionId);
+      const fromCopy = (c: NonNullable<typeof copy>) => ({
+        detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
+        page: { messages: c.messages, hasMore: false, page: 0 },
+        fetchedAt: c.fetchedAt,
+        offline: true,
+      });
+      // Offline: the copy kept from the last time it was open, marked with when it was read.
+      if (offline.monitor.offline && copy) return fromCopy(copy);
       const client = ctx.client();
-      const [session, page] = await Promise.all([readSession(client, sessionId), threadPage(client, sessionId, 0)]);
+      const fetchedAt = new Date().toISOString();
+      let session: Rec;
+      let page: Awaited<ReturnType<typeof threadPage>>;
+      try {
+        [session, page] = await offline.monitor.watch(Promise.all([readSession(client, sessionId), threadPage(client, sessionId, 0)]));
+      } catch (e) {
+        if (isNetworkError(e) && copy) return fromCopy(copy);
+        throw e;
+      }
       queue.applySessions([session]);
       const detail = toSessionDetail(session, page.messages, Date.now());
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
@@ -237,7 +264,8 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
         }
         void recognise(sessionId, customer.filter((m) => !entities.has(m.id)));
       });
-      return { detail, page: { ...page, page: 0 } };
+      offline.cache.saveThread(sessionId, { detail, messages: page.messages, hasMore: page.hasMore }, fetchedAt);
+      return { detail, page: { ...page, page: 0 }, fetchedAt, offline: false };
     },
 
     'thread:older': async ({ sessionId, page }) => {
@@ -254,7 +282,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
     },
 
     'thread:send': async ({ sessionId, text, clientId }) => {
-      const msg = await sendText(sessionId, text, clientId, 'text');
+      const msg = await offline.monitor.watch(sendText(sessionId, text, clientId, 'text'));
       notes.drafts.set(sessionId, 'reply', '');
       return msg;
     },

@@ -1,0 +1,211 @@
+import type { Connectivity } from '../../src-shared/bridge/offline';
+import { AppError, isAppError, toErrorInfo } from '../../src-shared/errors';
+
+/** Errors that mean the service cannot be reached (or is down): not an answer about the request. */
+const NETWORK_KINDS = new Set(['Unavailable', 'Timeout']);
+
+const PROBE_TIMEOUT = Symbol('probe timeout');
+
+export function isNetworkError(e: unknown): boolean {
+  return isAppError(e) && NETWORK_KINDS.has(e.kind);
+}
+
+export interface ConnectivityOptions {
+  /** A light request; resolves or throws an AppError. */
+  probe(signal: AbortSignal): Promise<void>;
+  /** Whether a workspace is open (no probing without one). */
+  canProbe(): boolean;
+  /** While offline: probe delays (exponential, jittered). */
+  backoff?: { baseMs: number; maxMs: number };
+  /** While online and idle: probe when nothing answered for this long. */
+  idleProbeMs?: number;
+  timeoutMs?: number;
+  now?: () => number;
+  random?: () => number;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+/**
+ * Whether the service can be reached. Every feature reports the outcome of its calls (a network
+ * error turns it offline at once); while offline a light probe runs with backoff until the
+ * service answers; while online and idle the same probe runs now and then, so a network that
+ * went away is noticed before the attendant needs it.
+ */
+export class ConnectivityMonitor {
+  private readonly o: Required<Omit<ConnectivityOptions, 'log'>> & { log: (message: string, detail?: unknown) => void };
+  private state: Connectivity = { state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null };
+  private readonly listeners = new Set<(c: Connectivity) => void>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private probing: Promise<void> | null = null;
+  private running = false;
+  private ctl: AbortController | null = null;
+
+  constructor(o: ConnectivityOptions) {
+    this.o = {
+      backoff: { baseMs: 1_000, maxMs: 8_000 },
+      idleProbeMs: 20_000,
+      timeoutMs: 5_000,
+      now: Date.now,
+      random: Math.random,
+      log: () => undefined,
+      ...o,
+    };
+  }
+
+  status(): Connectivity {
+    return { ...this.state };
+  }
+
+  get offline(): boolean {
+    return this.state.state === 'offline';
+  }
+
+  subscribe(l: (c: Connectivity) => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  start(): void {
+    this.running = true;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.clear();
+    this.ctl?.abort();
+  }
+
+  /** A new workspace: start over as online (its first calls will tell). */
+  reset(): void {
+    this.failures = 0;
+    this.ctl?.abort();
+    this.set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null });
+    this.schedule();
+  }
+
+  /** The service answered (any answer, even a refusal, proves it is reachable). */
+  ok(): void {
+    this.state.lastOkAt = this.o.now();
+    if (this.state.state === 'offline') this.goOnline();
+  }
+
+  /** The outcome of a failed call: a network error turns the console offline. */
+  report(e: unknown): void {
+    if (!isNetworkError(e)) {
+      if (isAppError(e) && e.kind !== 'Cancelled' && e.kind !== 'Internal') this.ok();
+      return;
+    }
+    if (this.state.state === 'online') {
+      this.failures = 0;
+      this.set({ ...this.state, state: 'offline', since: this.o.now(), reason: toErrorInfo(e).message });
+      this.schedule();
+    } else {
+      this.state.reason = toErrorInfo(e).message;
+    }
+  }
+
+  /** Runs a call and reports its outcome. */
+  async watch<T>(p: Promise<T>): Promise<T> {
+    try {
+      const v = await p;
+      this.ok();
+      return v;
+    } catch (e) {
+      this.report(e);
+      throw e;
+    }
+  }
+
+  /** "Try now": probes at once and answers the state after it. */
+  async probeNow(): Promise<Connectivity> {
+    this.clear();
+    await this.runProbe();
+    return this.status();
+  }
+
+  private goOnline(): void {
+    this.failures = 0;
+    this.set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: this.o.now() });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.clear();
+    if (!this.running) return;
+    let delay: number;
+    if (this.state.state === 'offline') {
+      const { baseMs, maxMs } = this.o.backoff;
+      const d = Math.min(maxMs, baseMs * 2 ** this.failures);
+      delay = Math.round(d / 2 + this.o.random() * (d / 2));
+      this.state.nextProbeAt = this.o.now() + delay;
+      this.emit();
+    } else {
+      const idleFor = this.o.now() - (this.state.lastOkAt ?? 0);
+      delay = Math.max(1_000, this.o.idleProbeMs - idleFor);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.state.state === 'online' && this.o.now() - (this.state.lastOkAt ?? 0) < this.o.idleProbeMs) {
+      this.schedule();
+      return;
+    }
+    await this.runProbe();
+  }
+
+  private runProbe(): Promise<void> {
+    this.probing ??= this.probeOnce().finally(() => {
+      this.probing = null;
+      this.schedule();
+    });
+    return this.probing;
+  }
+
+  private async probeOnce(): Promise<void> {
+    if (!this.o.canProbe()) return;
+    const ctl = new AbortController();
+    this.ctl = ctl;
+    const timer = setTimeout(() => ctl.abort(PROBE_TIMEOUT), this.o.timeoutMs);
+    try {
+      await this.o.probe(ctl.signal);
+      this.ok();
+    } catch (e) {
+      if (!this.running || (ctl.signal.aborted && ctl.signal.reason !== PROBE_TIMEOUT)) return;
+      // Our own time limit ended it: the client reports that as cancelled, it means no answer.
+      if (ctl.signal.reason === PROBE_TIMEOUT) this.report(new AppError({ kind: 'Timeout', message: 'The service did not answer in time.' }));
+      else this.report(e);
+      if (this.state.state === 'offline') this.failures++;
+    } finally {
+      clearTimeout(timer);
+      if (this.ctl === ctl) this.ctl = null;
+    }
+  }
+
+  private clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private set(next: Connectivity): void {
+    this.state = next;
+    this.emit();
+  }
+
+  private emit(): void {
+    const s = this.status();
+    for (const l of this.listeners) {
+      try {
+        l(s);
+      } catch (e) {
+        this.o.log('connectivity: listener failed', e);
+      }
+    }
+  }
+}

@@ -1,0 +1,323 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { QueueItemSchema, type QueueItem } from '../../src-shared/bridge';
+import { SessionDetailSchema, ThreadMessageSchema, type SessionDetail, type ThreadMessage } from '../../src-shared/bridge/attendance';
+import { ServiceNoteSchema, type ServiceNote } from '../../src-shared/bridge/notes';
+import { DirSyncer, ensureDir, removeFile, removeStaleTemps, writeFileDurable } from '../outbox/fsutil';
+
+/**
+ * What the attendant last saw, kept on disk so it stays readable while the service cannot be
+ * reached (and across a restart): the queue, and the threads opened with their notes. Each file
+ * is written whole and atomically, validated with zod when read back (a damaged one is dropped,
+ * it is only a copy), and tied to one workspace and attendant (`scope`) so one account's copy is
+ * never shown to another. Bounded: the last `maxThreads` threads, `maxMessages` messages each.
+ */
+
+const QueueFileSchema = z.strictObject({
+  v: z.literal(1),
+  scope: z.string(),
+  fetchedAt: z.string(),
+  items: z.array(QueueItemSchema),
+});
+
+const NotesCopySchema = z.strictObject({ fetchedAt: z.string(), items: z.array(ServiceNoteSchema) });
+
+const ThreadFileSchema = z.strictObject({
+  v: z.literal(1),
+  scope: z.string(),
+  sessionId: z.number().int(),
+  fetchedAt: z.string(),
+  /** Last time the attendant opened it: the least recently used thread is dropped first. */
+  usedAt: z.number(),
+  detail: SessionDetailSchema,
+  messages: z.array(ThreadMessageSchema),
+  hasMore: z.boolean(),
+  notes: NotesCopySchema.nullable(),
+});
+type ThreadFile = z.infer<typeof ThreadFileSchema>;
+
+export interface CachedThread {
+  detail: SessionDetail;
+  messages: ThreadMessage[];
+  hasMore: boolean;
+  fetchedAt: string;
+}
+
+export interface OfflineCacheOptions {
+  /** Directory of the copies (created if missing). */
+  dir: string;
+  maxThreads?: number;
+  maxMessages?: number;
+  /** Quiet time before a changed copy is written (the queue changes in bursts). */
+  writeDelayMs?: number;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+const QUEUE_FILE = 'queue.json';
+const THREAD_FILE = /^session-(\d+)\.json$/;
+const threadFile = (id: number) => `session-${id}.json`;
+
+export class OfflineCache {
+  private readonly dir: string;
+  private readonly threadsDir: string;
+  private readonly syncer: DirSyncer;
+  private readonly threadSyncer: DirSyncer;
+  private readonly maxThreads: number;
+  private readonly maxMessages: number;
+  private readonly writeDelayMs: number;
+  private readonly log: (message: string, detail?: unknown) => void;
+  private scope: string | null = null;
+  private queueCopy: { items: QueueItem[]; fetchedAt: string } | null = null;
+  /** Where the freshest queue comes from when it is written (the live map, not a copy of it). */
+  private queueSource: (() => { items: QueueItem[]; fetchedAt: string }) | null = null;
+  private readonly threads = new Map<number, ThreadFile>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly writes = new Map<string, Promise<void>>();
+  private loading: Promise<void> | null = null;
+  /** Scopes found on disk at load: kept until the first setScope decides whether they match. */
+  private loadedScope: { queue: string | null } = { queue: null };
+
+  constructor(o: OfflineCacheOptions) {
+    this.dir = o.dir;
+    this.threadsDir = path.join(o.dir, 'threads');
+    this.syncer = new DirSyncer(this.dir);
+    this.threadSyncer = new DirSyncer(this.threadsDir);
+    this.maxThreads = o.maxThreads ?? 50;
+    this.maxMessages = o.maxMessages ?? 200;
+    this.writeDelayMs = o.writeDelayMs ?? 1_000;
+    this.log = o.log ?? (() => undefined);
+  }
+
+  load(): Promise<void> {
+    this.loading ??= this.doLoad();
+    return this.loading;
+  }
+
+  private async doLoad(): Promise<void> {
+    await ensureDir(this.threadsDir);
+    await removeStaleTemps(this.dir);
+    await removeStaleTemps(this.threadsDir);
+    const q = await this.readJson(path.join(this.dir, QUEUE_FILE), QueueFileSchema);
+    if (q) {
+      this.queueCopy = { items: q.items, fetchedAt: q.fetchedAt };
+      this.loadedScope.queue = q.scope;
+    }
+    for (const name of await readdir(this.threadsDir)) {
+      if (!THREAD_FILE.test(name)) continue;
+      const t = await this.readJson(path.join(this.threadsDir, name), ThreadFileSchema);
+      if (t && threadFile(t.sessionId) === name) this.threads.set(t.sessionId, t);
+    }
+  }
+
+  /** A copy that does not parse is dropped: it is only a copy, and the service has the truth. */
+  private async readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.log('offline cache: unreadable file', e);
+      return null;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      raw = undefined;
+    }
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    this.log('offline cache: dropping a damaged copy', { file: path.basename(file) });
+    await removeFile(file).catch(() => undefined);
+    return null;
+  }
+
+  /**
+   * The workspace and attendant now signed in (null: signed out). Copies of another scope are
+   * deleted, so nothing of one account is ever shown to the next.
+   */
+  async setScope(scope: string | null): Promise<void> {
+    await this.load();
+    if (scope === this.scope && scope !== null) return;
+    this.scope = scope;
+    this.queueSource = null;
+    const keepQueue = scope !== null && this.loadedScope.queue === scope;
+    this.loadedScope.queue = null;
+    const drop: string[] = [];
+    if (!keepQueue) {
+      this.queueCopy = null;
+      this.cancel(QUEUE_FILE);
+      drop.push(path.join(this.dir, QUEUE_FILE));
+    }
+    for (const [id, t] of this.threads) {
+      if (scope !== null && t.scope === scope) continue;
+      this.threads.delete(id);
+      this.cancel(threadFile(id));
+      drop.push(path.join(this.threadsDir, threadFile(id)));
+    }
+    await this.settled();
+    await Promise.all(drop.map((f) => removeFile(f).catch((e: unknown) => this.log('offline cache: could not delete a copy', e))));
+  }
+
+  get currentScope(): string | null {
+    return this.scope;
+  }
+
+  // ---- the queue ------------------------------------------------------------------------------
+
+  queue(): { items: QueueItem[]; fetchedAt: string } | null {
+    return this.queueCopy;
+  }
+
+  /**
+   * The queue changed (or was confirmed current at `fetchedAt`): write it after a quiet moment.
+   * `source` is read at write time, so a burst of deltas costs one write.
+   */
+  queueChanged(source: () => { items: QueueItem[]; fetchedAt: string }): void {
+    if (this.scope === null) return;
+    this.queueSource = source;
+    this.schedule(QUEUE_FILE, async () => {
+      const src = this.queueSource;
+      const scope = this.scope;
+      if (!src || scope === null) return;
+      const { items, fetchedAt } = src();
+      this.queueCopy = { items, fetchedAt };
+      await writeFileDurable(this.syncer, QUEUE_FILE, JSON.stringify({ v: 1, scope, fetchedAt, items }));
+    });
+  }
+
+  // ---- threads --------------------------------------------------------------------------------
+
+  thread(sessionId: number): CachedThread | null {
+    const t = this.threads.get(sessionId);
+    return t ? { detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt } : null;
+  }
+
+  notes(sessionId: number): { items: ServiceNote[]; fetchedAt: string } | null {
+    return this.threads.get(sessionId)?.notes ?? null;
+  }
+
+  /** A thread as just read from the service (its newest page). */
+  saveThread(sessionId: number, got: { detail: SessionDetail; messages: readonly ThreadMessage[]; hasMore: boolean }, fetchedAt: string): void {
+    if (this.scope === null) return;
+    const prev = this.threads.get(sessionId);
+    const t: ThreadFile = {
+      v: 1,
+      scope: this.scope,
+      sessionId,
+      fetchedAt,
+      usedAt: Date.now(),
+      detail: got.detail,
+      messages: got.messages.slice(-this.maxMessages),
+      hasMore: got.hasMore || got.messages.length > this.maxMessages,
+      notes: prev?.notes ?? null,
+    };
+    this.threads.delete(sessionId);
+    this.threads.set(sessionId, t);
+    this.evict();
+    this.writeThread(sessionId);
+  }
+
+  /** Messages that reached an open thread later (live updates, a reply sent). */
+  addMessages(sessionId: number, messages: readonly ThreadMessage[], fetchedAt: string): void {
+    const t = this.threads.get(sessionId);
+    if (!t || !messages.length) return;
+    const byId = new Map(t.messages.map((m) => [m.id, m]));
+    for (const m of messages) byId.set(m.id, m);
+    const all = [...byId.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+    t.hasMore = t.hasMore || all.length > this.maxMessages;
+    t.messages = all.slice(-this.maxMessages);
+    t.fetchedAt = fetchedAt;
+    this.writeThread(sessionId);
+  }
+
+  /** The session's notes as the service listed them; kept with its thread (if it is kept). */
+  saveNotes(sessionId: number, items: readonly ServiceNote[], fetchedAt: string): void {
+    const t = this.threads.get(sessionId);
+    if (!t) return;
+    t.notes = { fetchedAt, items: [...items] };
+    this.writeThread(sessionId);
+  }
+
+  private evict(): void {
+    while (this.threads.size > this.maxThreads) {
+      let oldest: ThreadFile | null = null;
+      for (const t of this.threads.values()) if (!oldest || t.usedAt < oldest.usedAt) oldest = t;
+      if (!oldest) return;
+      const id = oldest.sessionId;
+      this.threads.delete(id);
+      this.cancel(threadFile(id));
+      void this.chain(threadFile(id), () => removeFile(path.join(this.threadsDir, threadFile(id))));
+    }
+  }
+
+  private writeThread(sessionId: number): void {
+    const name = threadFile(sessionId);
+    this.schedule(name, async () => {
+      const t = this.threads.get(sessionId);
+      if (!t || t.scope !== this.scope) return;
+      await writeFileDurable(this.threadSyncer, name, JSON.stringify(t));
+    });
+  }
+
+  // ---- writing --------------------------------------------------------------------------------
+
+  private readonly jobs = new Map<string, () => Promise<void>>();
+
+  private schedule(name: string, job: () => Promise<void>): void {
+    this.jobs.set(name, job);
+    if (this.timers.has(name)) return;
+    const timer = setTimeout(() => this.run(name), this.writeDelayMs);
+    timer.unref?.();
+    this.timers.set(name, timer);
+  }
+
+  private cancel(name: string): void {
+    const t = this.timers.get(name);
+    if (t) clearTimeout(t);
+    this.timers.delete(name);
+    this.jobs.delete(name);
+  }
+
+  private run(name: string): Promise<void> {
+    this.timers.delete(name);
+    const job = this.jobs.get(name);
+    this.jobs.delete(name);
+    if (!job) return this.writes.get(name) ?? Promise.resolve();
+    return this.chain(name, job);
+  }
+
+  /** Writes to one file go one after the other, so an older copy never lands after a newer one. */
+  private chain(name: string, job: () => Promise<void>): Promise<void> {
+    const prev = this.writes.get(name) ?? Promise.resolve();
+    const next = prev
+      .then(job)
+      .catch((e: unknown) => this.log('offline cache: write failed', e))
+      .finally(() => {
+        if (this.writes.get(name) === next) this.writes.delete(name);
+      });
+    this.writes.set(name, next);
+    return next;
+  }
+
+  private async settled(): Promise<void> {
+    await Promise.all([...this.writes.values()]);
+  }
+
+  /** Writes everything waiting now (before quitting). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.timers.keys()].map((name) => {
+      const t = this.timers.get(name);
+      if (t) clearTimeout(t);
+      return this.run(name);
+    }));
+    await this.settled();
+  }
+
+  /** Forgets every copy, on disk too (sign-out). */
+  async wipe(): Promise<void> {
+    await this.setScope(null);
+    await rm(this.threadsDir, { recursive: true, force: true }).catch(() => undefined);
+    await ensureDir(this.threadsDir);
+  }
+}
