@@ -11,7 +11,7 @@ export { default as SessionCalls } from './SessionCalls.svelte';
 export { default as ReadAloud } from './ReadAloud.svelte';
 export { voice } from './voice.svelte';
 
-views.register({ id: 'voice', title: () => tt('v.view'), icon: '🎙', order: 20, component: VoiceView });
+views.register({ id: 'voice', title: () => tt('v.view'), icon: '◉', order: 20, component: VoiceView });
 
 commands.register(
   { id: 'voice.open', title: () => tt('cmd.open'), group: 'Voice', run: () => views.show('voice') },

@@ -189,7 +189,7 @@ export class Chunker {
       const framesLen = this.energies.length * this.frame;
       if (this.speaking && this.silentRun >= this.pause && framesLen >= this.min) {
         out.push(this.cut(this.energies.length - Math.floor(this.pause / 2)));
-      } else if (!this.speaking && this.energies.length > this.preroll * 4) {
+      } else if (!this.speaking && this.energies.length > this.preroll * 2) {
         // Nothing said yet: keep only the pre-roll.
         this.drop(this.energies.length - this.preroll);
       } else if (framesLen >= this.max) {
