@@ -10,6 +10,7 @@ import { createQueueFeature } from './features/queue';
 import { createNotesFeature } from './features/notes';
 import { createAttendanceFeature } from './features/attendance';
 import { createLiveFeature } from './features/live';
+import { createWebhooksFeature } from './features/webhooks';
 import { createSupervisorFeature } from './features/supervisor';
 import { createVoiceFeature, mediaPermission } from './features/voice';
 import { createOfflineFeature } from './features/offline';
@@ -91,8 +92,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
   const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: p.locale });
   const live = createLiveFeature(ctx, { onEvent: (e) => { attendance.onEvent(e); voice.onEvent(e); }, onResync: () => attendance.resync() });
+  const webhooks = createWebhooksFeature(ctx, live);
   const supervisor = createSupervisorFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, supervisor, voice];
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice];
 
   const storedWorkspace = (): Workspace | null => {
     const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
@@ -201,6 +203,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     ...notes.handlers,
     ...attendance.handlers,
     ...live.handlers,
+    ...webhooks.handlers,
     ...supervisor.handlers,
     ...voice.handlers,
     ...offline.handlers,

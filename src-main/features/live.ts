@@ -5,16 +5,53 @@ import type { LiveStatus } from '../../src-shared/bridge/attendance';
 import { isAppError, toErrorInfo } from '../../src-shared/errors';
 import { V2 } from '../../src-shared/paths';
 import type { WebhookEvent } from '../../src-shared/webhook';
-import { newPathSecret, startWebhookListener, type WebhookListener } from '../webhooks';
+import { newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../webhooks';
 import type { HandlerTable } from '../bridge/table';
 import type { FeatureContext } from './context';
 
 type LiveChannel = 'live:status' | 'live:setRunning' | 'live:resync';
 
+/** Requests the listener refused, by reason, since the console started. */
+export interface Refusals {
+  byReason: Record<string, number>;
+  last: { reason: string; status: number; at: number } | null;
+}
+
+export interface ListenerCounts {
+  accepted: number;
+  duplicates: number;
+  refused: number;
+  busy: number;
+  queued: number;
+}
+
 export interface LiveFeature {
   handlers: Pick<HandlerTable, LiveChannel>;
   /** The running listener, if any (for an event-log view). */
   readonly listener: WebhookListener | null;
+  readonly state: LiveStatus['state'];
+  /** Why the listener failed (a taken port...), or a registration problem. */
+  readonly detail: string | null;
+  /** The demo stand-in delivers to the listener. */
+  readonly registered: boolean;
+  /** Settings: signing required (default) or unsigned events accepted. */
+  readonly signing: boolean;
+  /** Settings: the port asked for (0 = any free one). */
+  readonly portSetting: number;
+  /** Since the console started, over every run of the listener. */
+  counts(): ListenerCounts;
+  refusals(): Refusals;
+  /** Every accepted event (known or not), in order: for the event log. */
+  onReceived(listener: (e: ReceivedEvent) => void): () => void;
+  /** The listener started, stopped, failed or counted something (coalesced per ~16 ms). */
+  onChange(listener: () => void): () => void;
+  /** Saves the port and restarts the listener on it; a failure shows in `state` and `detail`. */
+  setPort(port: number): Promise<void>;
+  /**
+   * Saves the signing choice and restarts the listener. Turning it on makes a new secret and
+   * returns it (for the user to copy to the service); off returns null.
+   */
+  setSigning(enabled: boolean): Promise<string | null>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -27,6 +64,7 @@ export interface LiveDeps {
 }
 
 const PORT_SETTING = 'webhookPort';
+const SIGNING_SETTING = 'webhookSigning';
 const PAUSED_SETTING = 'liveUpdatesPaused';
 const SECRET_PATH = 'webhook:path';
 const SECRET_SIGNING = 'webhook:signing';
@@ -36,6 +74,11 @@ const POLL_MS = 30_000;
 const TICK_MS = 5_000;
 const SLEEP_GAP_MS = 20_000;
 
+/** The listener logs each refusal with this message and `{status, reason}`: counted per reason. */
+const REFUSED_MESSAGE = 'Refused a webhook request.';
+
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
 const HookSchema = z.object({ id: z.number().int(), url: z.string() }).loose();
 const HookListSchema = z.object({ results: z.array(HookSchema) }).loose();
 
@@ -43,6 +86,8 @@ const HookListSchema = z.object({ results: z.array(HookSchema) }).loose();
  * Live updates: runs the loopback webhook listener while a workspace is open, registers it with
  * the demo workspace's stand-in, and feeds its events to the sync engine as hints. A listener
  * restart, a wake from sleep and a periodic tick all trigger a resync from the high-water marks.
+ * The listener's settings (port, signing) live here too; its tunnel and event log view are in
+ * webhooks.ts.
  */
 export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeature {
   let listener: WebhookListener | null = null;
@@ -56,6 +101,19 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   let tick: ReturnType<typeof setInterval> | null = null;
   let lastTick = Date.now();
   let changing: Promise<void> = Promise.resolve();
+  /** The port of this run's last listener: with "any free port", a restart tries it first so the address stays. */
+  let lastPort: number | null = null;
+  /** Counters of listener runs already closed (each run counts from zero). */
+  const closedCounts = { accepted: 0, duplicates: 0, refused: 0, busy: 0 };
+  const refusals: Refusals = { byReason: {}, last: null };
+  const receivedListeners = new Set<(e: ReceivedEvent) => void>();
+  const changeListeners = new Set<() => void>();
+
+  const signingOn = () => ctx.settings.get(SIGNING_SETTING) !== false;
+  const portSetting = () => {
+    const stored = ctx.settings.get(PORT_SETTING);
+    return typeof stored === 'number' && Number.isInteger(stored) && stored >= 0 && stored <= 65535 ? stored : 0;
+  };
 
   const status = (): LiveStatus => ({
     state,
@@ -74,23 +132,51 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     statusTimer = setTimeout(() => {
       statusTimer = null;
       ctx.events.emit('live:status', status());
+      for (const l of changeListeners) {
+        try {
+          l();
+        } catch (e) {
+          ctx.log.warn('live: a change listener failed', { error: e instanceof Error ? e.message : String(e) });
+        }
+      }
     }, 16);
     statusTimer.unref?.();
   };
 
-  function secret(name: string, make: () => string): string {
-    const existing = ctx.vault.get(name);
-    if (existing) return existing;
-    const value = make();
+  function keep(name: string, value: string): void {
     try {
       ctx.vault.put(name, value);
     } catch {
       // Without a keyring the secret lives for this run; the demo hook is registered again anyway.
       ctx.vault.put(name, value, { persist: false });
     }
+  }
+
+  function secret(name: string, make: () => string): string {
+    const existing = ctx.vault.get(name);
+    if (existing) {
+      ctx.registerSecret(existing);
+      return existing;
+    }
+    const value = make();
+    keep(name, value);
     ctx.registerSecret(value);
     return value;
   }
+
+  const listenerLog: WebhookLogger = {
+    info: (m, f) => ctx.log.info(m, f as Record<string, unknown> | undefined),
+    warn: (m, f) => {
+      const fields = f as Record<string, unknown> | undefined;
+      if (m === REFUSED_MESSAGE && typeof fields?.reason === 'string') {
+        refusals.byReason[fields.reason] = (refusals.byReason[fields.reason] ?? 0) + 1;
+        refusals.last = { reason: fields.reason, status: typeof fields.status === 'number' ? fields.status : 0, at: Date.now() };
+        pushStatus();
+      }
+      ctx.log.warn(m, fields);
+    },
+    error: (m, f) => ctx.log.error(m, f as Record<string, unknown> | undefined),
+  };
 
   async function hookCall(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
     const sb = ctx.sandbox();
@@ -109,7 +195,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
 
   const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.sandbox() !== null;
 
-  async function register(l: WebhookListener, signingSecret: string): Promise<void> {
+  async function register(l: WebhookListener, signingSecret: string | undefined): Promise<void> {
     if (!isDemo()) return;
     // Hooks of an earlier run of this console (the demo workspace keeps its data) are dead ends.
     const listed = HookListSchema.safeParse(await hookCall('GET', '/hook'));
@@ -118,7 +204,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         if (h.url.startsWith('http://127.0.0.1:') && h.url.includes('/hooks/')) await hookCall('DELETE', `/hook/${h.id}`).catch(() => undefined);
       }
     }
-    const made = HookSchema.safeParse(await hookCall('POST', '/hook', { url: l.url, secret: signingSecret }));
+    // Signing off: the stand-in sends unsigned events, as a service without a secret would.
+    const made = HookSchema.safeParse(await hookCall('POST', '/hook', { url: l.url, ...(signingSecret ? { secret: signingSecret } : {}) }));
     hookId = made.success ? made.data.id : null;
   }
 
@@ -139,34 +226,51 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     pushStatus();
   }
 
+  function received(e: ReceivedEvent): void {
+    accepted++;
+    lastEventAt = Date.now();
+    for (const l of receivedListeners) {
+      try {
+        l(e);
+      } catch (err) {
+        ctx.log.warn('live: an event listener failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    if (e.event && e.known) deps.onEvent(e.event);
+    pushStatus();
+  }
+
   async function open(): Promise<void> {
     if (listener || !ctx.hasWorkspace()) return;
-    const stored = ctx.settings.get(PORT_SETTING);
-    const port = typeof stored === 'number' && Number.isInteger(stored) ? stored : 0;
+    const asked = portSetting();
     const pathSecret = secret(SECRET_PATH, newPathSecret);
-    const signingSecret = secret(SECRET_SIGNING, () => `whsec_${randomBytes(32).toString('base64')}`);
-    try {
-      listener = await startWebhookListener({
-        port,
-        pathSecret,
-        signingSecret,
-        stateDir: join(ctx.profileDir, 'webhooks'),
-        log: ctx.log,
-        onEvent: (e) => {
-          accepted++;
-          lastEventAt = Date.now();
-          if (e.event && e.known) deps.onEvent(e.event);
-          pushStatus();
-        },
-      });
-      state = 'running';
-      detail = null;
-    } catch (e) {
+    const signingSecret = signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined;
+    const ports = asked === 0 && lastPort !== null ? [lastPort, 0] : [asked];
+    let failure: unknown = null;
+    for (const port of ports) {
+      try {
+        listener = await startWebhookListener({
+          port,
+          pathSecret,
+          ...(signingSecret ? { signingSecret } : {}),
+          stateDir: join(ctx.profileDir, 'webhooks'),
+          log: listenerLog,
+          onEvent: received,
+        });
+        break;
+      } catch (e) {
+        failure = e;
+      }
+    }
+    if (!listener) {
       state = 'failed';
-      detail = toErrorInfo(e).message;
+      detail = toErrorInfo(failure).message;
       pushStatus();
       return;
     }
+    lastPort = listener.port;
+    state = 'running';
+    detail = null;
     try {
       await register(listener, signingSecret);
     } catch (e) {
@@ -181,7 +285,13 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     await unregister();
     const l = listener;
     listener = null;
-    await l?.close();
+    if (!l) return;
+    await l.close();
+    const s = l.stats();
+    closedCounts.accepted += s.accepted;
+    closedCounts.duplicates += s.duplicates;
+    closedCounts.refused += s.rejected;
+    closedCounts.busy += s.busy;
   }
 
   const serial = (f: () => Promise<void>): Promise<void> => {
@@ -189,10 +299,19 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     return changing;
   };
 
+  /** After a settings change: a running or failed listener starts again with the new settings. */
+  async function reopen(): Promise<void> {
+    if (state !== 'running' && state !== 'failed') return;
+    await close();
+    state = 'idle';
+    await open();
+  }
+
   ctx.onWorkspaceChange(() =>
     serial(async () => {
       await close();
       state = 'idle';
+      detail = null;
       if (ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true) await open();
       else if (ctx.hasWorkspace()) state = 'stopped';
       pushStatus();
@@ -202,6 +321,63 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   return {
     get listener() {
       return listener;
+    },
+    get state() {
+      return state;
+    },
+    get detail() {
+      return detail;
+    },
+    get registered() {
+      return hookId !== null;
+    },
+    get signing() {
+      return signingOn();
+    },
+    get portSetting() {
+      return portSetting();
+    },
+    counts() {
+      const s = listener?.stats();
+      return {
+        accepted: closedCounts.accepted + (s?.accepted ?? 0),
+        duplicates: closedCounts.duplicates + (s?.duplicates ?? 0),
+        refused: closedCounts.refused + (s?.rejected ?? 0),
+        busy: closedCounts.busy + (s?.busy ?? 0),
+        queued: s?.queued ?? 0,
+      };
+    },
+    refusals: () => ({ byReason: { ...refusals.byReason }, last: refusals.last }),
+    onReceived(l) {
+      receivedListeners.add(l);
+      return () => receivedListeners.delete(l);
+    },
+    onChange(l) {
+      changeListeners.add(l);
+      return () => changeListeners.delete(l);
+    },
+    async setPort(port) {
+      await serial(async () => {
+        ctx.settings.set(PORT_SETTING, port);
+        // An explicit choice replaces the remembered free port.
+        lastPort = null;
+        await reopen();
+      });
+      pushStatus();
+    },
+    async setSigning(enabled) {
+      let fresh: string | null = null;
+      await serial(async () => {
+        ctx.settings.set(SIGNING_SETTING, enabled);
+        if (enabled) {
+          fresh = newSigningSecret();
+          keep(SECRET_SIGNING, fresh);
+          ctx.registerSecret(fresh);
+        }
+        await reopen();
+      });
+      pushStatus();
+      return fresh;
     },
     handlers: {
       'live:status': async () => status(),

@@ -1,0 +1,326 @@
+import { z } from 'zod';
+import {
+  EVENT_LOG_ROWS,
+  PUSHED_RAW_CHARS,
+  TunnelChoiceSchema,
+  type EventRow,
+  type ListenerStatus,
+  type TunnelChoice,
+} from '../../src-shared/bridge/webhooks';
+import { AppError } from '../../src-shared/errors';
+import {
+  buildTunnelCommand,
+  detectTunnels,
+  parseCommandLine,
+  startTunnel,
+  type EventLogEntry,
+  type ReceivedEvent,
+  type TunnelCommand,
+  type TunnelProvider,
+  type TunnelRunner,
+  type TunnelState,
+} from '../webhooks';
+import type { Feature, FeatureContext } from './context';
+import type { LiveFeature } from './live';
+
+type WebhooksChannel =
+  | 'webhooks:status'
+  | 'webhooks:setPort'
+  | 'webhooks:setSigning'
+  | 'webhooks:newSecret'
+  | 'webhooks:setTunnel'
+  | 'webhooks:startTunnel'
+  | 'webhooks:stopTunnel'
+  | 'webhooks:log'
+  | 'webhooks:entry';
+
+export type WebhooksFeature = Feature<WebhooksChannel>;
+
+export interface WebhooksOptions {
+  /** Where tunnel programs are looked up and what they run with (tests pass their own). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const TUNNEL_SETTING = 'webhookTunnel';
+const TunnelSettingSchema = z.object({ provider: TunnelChoiceSchema, command: z.string() }).strict();
+type TunnelSetting = z.infer<typeof TunnelSettingSchema>;
+/** Main-side coalescing of pushes to the renderer: about one frame. */
+const PUSH_MS = 16;
+
+function cut(raw: string, max: number | undefined): { raw: string; cut: boolean } {
+  return max !== undefined && raw.length > max ? { raw: raw.slice(0, max), cut: true } : { raw, cut: false };
+}
+
+function rowOfReceived(e: ReceivedEvent): EventRow {
+  return {
+    id: e.id,
+    receivedAt: e.receivedAt,
+    signature: e.signature,
+    known: e.known,
+    group: e.event?.group ?? null,
+    type: e.event?.type ?? null,
+    occurredAt: e.event?.occurredAt ?? null,
+    ...cut(e.raw, PUSHED_RAW_CHARS),
+  };
+}
+
+function rowOfEntry(e: EventLogEntry, max?: number): EventRow {
+  const body = cut(e.raw, max);
+  return {
+    id: e.id,
+    receivedAt: e.receivedAt,
+    signature: e.signature,
+    known: e.known,
+    group: e.group ?? null,
+    type: e.type ?? null,
+    occurredAt: e.occurredAt ?? null,
+    raw: body.raw,
+    cut: body.cut || e.truncated === true,
+  };
+}
+
+/**
+ * The webhook listener as the user manages it: its settings (through live.ts, which runs it),
+ * the tunnel that exposes it to the service, and its event log, pushed to the renderer in
+ * batches of about one frame.
+ */
+export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o: WebhooksOptions = {}): WebhooksFeature {
+  const env = o.env ?? process.env;
+  let available: Array<{ provider: TunnelProvider; path: string }> = [];
+  let runner: TunnelRunner | null = null;
+  let runnerPort: number | null = null;
+  let tunnelState: TunnelState = { status: 'stopped' };
+  /** The user started the tunnel: it follows the listener (restarts on a new port, stops with it). */
+  let tunnelWanted = false;
+  let tunnelChange: Promise<void> = Promise.resolve();
+
+  const tunnelSetting = (): TunnelSetting => {
+    const parsed = TunnelSettingSchema.safeParse(ctx.settings.get(TUNNEL_SETTING));
+    return parsed.success ? parsed.data : { provider: 'none', command: '' };
+  };
+  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.sandbox() !== null;
+
+  const status = (): ListenerStatus => {
+    const l = live.listener;
+    const t = tunnelSetting();
+    const r = live.refusals();
+    const url = tunnelState.status === 'running' ? tunnelState.url : null;
+    return {
+      state: live.state,
+      detail: live.detail,
+      localUrl: l?.url ?? null,
+      port: l?.port ?? null,
+      portSetting: live.portSetting,
+      path: l?.path ?? null,
+      signing: live.signing,
+      registered: live.registered,
+      demo: isDemo(),
+      counts: live.counts(),
+      refusals: r.byReason,
+      lastRefusal: r.last,
+      tunnel: {
+        provider: t.provider,
+        command: t.command,
+        available,
+        status: tunnelState.status,
+        url,
+        reason: tunnelState.status === 'failed' ? tunnelState.reason : null,
+        publicUrl: url && l ? `${url}${l.path}` : null,
+      },
+    };
+  };
+
+  let statusTimer: ReturnType<typeof setTimeout> | null = null;
+  const pushStatus = () => {
+    if (statusTimer) return;
+    statusTimer = setTimeout(() => {
+      statusTimer = null;
+      ctx.events.emit('webhooks:status', status());
+    }, PUSH_MS);
+    statusTimer.unref?.();
+  };
+
+  // New events reach the renderer in batches: a burst of a thousand costs ~60 pushes a second.
+  let pending: EventRow[] = [];
+  let rowsTimer: ReturnType<typeof setTimeout> | null = null;
+  const flushRows = () => {
+    rowsTimer = null;
+    const entries = pending;
+    pending = [];
+    if (entries.length) ctx.events.emit('webhooks:events', { entries });
+  };
+  const offReceived = live.onReceived((e) => {
+    pending.push(rowOfReceived(e));
+    // The renderer keeps as many rows as the log: older ones of a huge burst would be dropped there anyway.
+    if (pending.length > EVENT_LOG_ROWS * 2) pending = pending.slice(-EVENT_LOG_ROWS);
+    if (!rowsTimer) {
+      rowsTimer = setTimeout(flushRows, PUSH_MS);
+      rowsTimer.unref?.();
+    }
+  });
+
+  async function refreshAvailable(): Promise<void> {
+    try {
+      available = await detectTunnels(env);
+    } catch {
+      available = [];
+    }
+  }
+
+  function commandFor(setting: TunnelSetting, port: number): TunnelCommand {
+    if (setting.provider === 'custom') {
+      try {
+        return parseCommandLine(setting.command, port);
+      } catch (e) {
+        throw new AppError({ kind: 'Invalid', field: 'command', message: e instanceof Error ? e.message : 'The tunnel command could not be read.' });
+      }
+    }
+    if (setting.provider === 'none') throw new AppError({ kind: 'Invalid', field: 'provider', message: 'Choose a tunnel program or enter a command first.' });
+    const found = available.find((a) => a.provider === setting.provider);
+    if (!found) {
+      throw new AppError({
+        kind: 'NotFound',
+        message: `${setting.provider} was not found on PATH. Install it, or choose "Custom command" and enter how to run it.`,
+      });
+    }
+    return buildTunnelCommand(setting.provider, port, found.path);
+  }
+
+  async function stopRunner(): Promise<void> {
+    const r = runner;
+    runner = null;
+    runnerPort = null;
+    if (r) await r.stop();
+    tunnelState = { status: 'stopped' };
+  }
+
+  async function runTunnel(port: number): Promise<void> {
+    await stopRunner();
+    const setting = tunnelSetting();
+    if (setting.provider === 'cloudflared' || setting.provider === 'ngrok') await refreshAvailable();
+    const command = commandFor(setting, port);
+    const r = startTunnel({ command, env, log: ctx.log });
+    runner = r;
+    runnerPort = port;
+    tunnelState = r.state;
+    r.onState((s) => {
+      if (runner !== r) return;
+      tunnelState = s;
+      pushStatus();
+    });
+    pushStatus();
+  }
+
+  const serialTunnel = (f: () => Promise<void>): Promise<void> => {
+    tunnelChange = tunnelChange.then(f, f);
+    return tunnelChange;
+  };
+
+  /** Keeps a wanted tunnel pointed at the listener's current port. */
+  const followListener = () =>
+    serialTunnel(async () => {
+      const port = live.listener?.port ?? null;
+      if (!tunnelWanted) return;
+      if (port === null) {
+        if (runner) await stopRunner();
+        pushStatus();
+      } else if (!runner || runnerPort !== port) {
+        await runTunnel(port).catch((e: unknown) => {
+          tunnelState = { status: 'failed', reason: e instanceof Error ? e.message : String(e) };
+          pushStatus();
+        });
+      }
+    });
+
+  const offChange = live.onChange(() => {
+    pushStatus();
+    if (tunnelWanted && (live.listener?.port ?? null) !== runnerPort) void followListener();
+  });
+
+  ctx.onWorkspaceChange(() =>
+    serialTunnel(async () => {
+      // A tunnel belongs to the workspace it was started for.
+      if (ctx.hasWorkspace()) return;
+      tunnelWanted = false;
+      await stopRunner();
+      pushStatus();
+    }),
+  );
+
+  return {
+    handlers: {
+      'webhooks:status': async () => {
+        await refreshAvailable();
+        return status();
+      },
+      'webhooks:setPort': async ({ port }) => {
+        await live.setPort(port);
+        return status();
+      },
+      'webhooks:setSigning': async ({ enabled }) => {
+        const newSecret = await live.setSigning(enabled);
+        return { status: status(), newSecret };
+      },
+      'webhooks:newSecret': async () => {
+        const newSecret = await live.setSigning(true);
+        return { status: status(), newSecret };
+      },
+      'webhooks:setTunnel': async ({ provider, command }) => {
+        const next: TunnelSetting = { provider: provider as TunnelChoice, command: provider === 'custom' ? command.trim() : '' };
+        if (next.provider === 'custom' && !next.command) {
+          throw new AppError({ kind: 'Invalid', field: 'command', message: 'Enter the tunnel command, for example: cloudflared tunnel --url http://127.0.0.1:{port}' });
+        }
+        await serialTunnel(async () => {
+          ctx.settings.set(TUNNEL_SETTING, next);
+          // A running tunnel was started from the previous choice: stop it; the user starts the new one.
+          tunnelWanted = false;
+          await stopRunner();
+        });
+        return status();
+      },
+      'webhooks:startTunnel': async () => {
+        await serialTunnel(async () => {
+          const port = live.listener?.port;
+          if (port === undefined) {
+            throw new AppError({ kind: 'Unavailable', message: 'The listener is not running, so there is nothing to expose. Start live updates first.' });
+          }
+          await runTunnel(port);
+          tunnelWanted = true;
+        });
+        return status();
+      },
+      'webhooks:stopTunnel': async () => {
+        await serialTunnel(async () => {
+          tunnelWanted = false;
+          await stopRunner();
+        });
+        return status();
+      },
+      'webhooks:log': async (filter) => {
+        const l = live.listener;
+        const f = {
+          ...(filter.group ? { group: filter.group } : {}),
+          ...(filter.type ? { type: filter.type } : {}),
+          ...(filter.text ? { text: filter.text } : {}),
+          limit: filter.limit ?? EVENT_LOG_ROWS,
+        };
+        return { entries: l ? l.eventLog(f).map((e) => rowOfEntry(e, PUSHED_RAW_CHARS)) : [] };
+      },
+      'webhooks:entry': async ({ id }) => {
+        const found = live.listener?.eventLog().find((e) => e.id === id);
+        return { entry: found ? rowOfEntry(found) : null };
+      },
+    },
+    async start() {
+      await refreshAvailable();
+    },
+    async stop() {
+      offReceived();
+      offChange();
+      if (statusTimer) clearTimeout(statusTimer);
+      if (rowsTimer) clearTimeout(rowsTimer);
+      tunnelWanted = false;
+      await serialTunnel(stopRunner).catch(() => undefined);
+    },
+  };
+}
