@@ -145,8 +145,9 @@ export class VoiceStore {
   /** Shows a session: its transcript in progress, its calls. */
   async open(sessionId: number | null): Promise<void> {
     if (sessionId === this.sessionId) return;
-    this.keep();
+    // The last chunk's words land in the session that was recorded before it is put aside.
     if (this.recording) await this.stop();
+    this.keep();
     const gen = ++this.gen;
     this.sessionId = sessionId;
     const w = sessionId === null ? undefined : this.work.get(sessionId);
