@@ -1,4 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AI, AI_OPS } from '../../src-shared/paths';
 import { checkFileUrl, indexNameProblem } from './kb-fetch';
@@ -35,7 +38,22 @@ export interface AiContext {
 export interface AiRequest { method: string; path: string; headers: Record<string, string | undefined>; body: Buffer }
 
 export const DEMO_INDEX = 'demo_atendimento_data_pt';
-const DEMO_FILE = new URL('../../resources/kb/demo_atendimento_pt.txt', import.meta.url);
+const DEMO_RELATIVE = join('resources', 'kb', 'demo_atendimento_pt.txt');
+
+/**
+ * The demo base's file, found by walking up from this module: the same code runs from source
+ * (src-sandbox/ai), from the build (out/main/chunks) and from a packaged app (app.asar/out/...),
+ * and `resources/` sits at the root of each.
+ */
+function demoFile(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, DEMO_RELATIVE);
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error(`The demo knowledge base file ${DEMO_RELATIVE} was not found above ${fileURLToPath(import.meta.url)}.`);
+}
 const MAX_JSON_BYTES = 1024 * 1024;
 export const MAX_ANSWERS = 50;
 
@@ -63,7 +81,7 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
   const kb = new KnowledgeBases({
     dataDir: ctx.dataDir,
     log: ctx.log,
-    seeds: [{ name: DEMO_INDEX, source: 'resources/kb/demo_atendimento_pt.txt', load: async () => parseDocuments(await readFile(DEMO_FILE), 'txt', {}) }],
+    seeds: [{ name: DEMO_INDEX, source: 'resources/kb/demo_atendimento_pt.txt', load: async () => parseDocuments(await readFile(demoFile()), 'txt', {}) }],
   });
   const voice = new VoiceService({ ...DEFAULT_BINARIES, ...ctx.voiceBinaries });
 
