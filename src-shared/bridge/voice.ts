@@ -14,8 +14,7 @@ export const MAX_CHUNK_SECONDS = 10;
 export const MAX_AUDIO_BASE64 = 600_000;
 /** Text read aloud at once; espeak-ng's WAV of it stays a few MB. */
 export const MAX_SPEAK_CHARS = 3000;
-/** A word under this confidence is marked for the attendant to check. */
-export const LOW_CONFIDENCE = 0.5;
+export { LOW_CONFIDENCE } from '../voice';
 
 const id = z.number().int();
 const base64 = (max: number) => z.string().min(8).max(max).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64');

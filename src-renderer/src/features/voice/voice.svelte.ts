@@ -1,7 +1,7 @@
 import type { QueueItem } from '../../../../src-shared/bridge';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
-import { LOW_CONFIDENCE } from '../../../../src-shared/bridge/voice';
+import { LOW_CONFIDENCE } from '../../../../src-shared/voice';
 import { errorMessage, invoke, on } from '../../lib/bridge';
 import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
 import { MicRecorder, RecorderFailure } from './recorder';
