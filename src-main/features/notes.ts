@@ -67,18 +67,26 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
 
+  let lastConnectivity: OutboxStatus['connectivity'] = 'online';
   const unsubscribe = outbox.subscribe((e) => {
     if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
     else if (e.type === 'status') {
       ctx.events.emit('notes:status', toStatus(e.status));
-      // The outbox's own network errors and probes feed the console-wide connectivity.
-      if (e.status.connectivity === 'offline' && e.status.reason) offline.monitor.report(new AppError(e.status.reason));
-      else if (e.status.connectivity === 'online' && offline.monitor.offline) void offline.monitor.probeNow();
+      // The outbox's own network errors and probes feed the console-wide connectivity (on a
+      // change only: a later status of a still-offline outbox is no news).
+      const was = lastConnectivity;
+      lastConnectivity = e.status.connectivity;
+      if (was !== 'offline' && e.status.connectivity === 'offline' && e.status.reason) offline.monitor.report(new AppError(e.status.reason));
+      else if (was === 'offline' && e.status.connectivity === 'online' && offline.monitor.offline) void offline.monitor.probeNow();
     }
   });
   // Back online: pending notes go now, in order per session, instead of at the next probe.
   const offBack = offline.onBack(() => outbox.nudge());
+  // Known offline: notes written now wait as pending rather than each being tried and doubted.
+  const offDown = offline.monitor.subscribe((c) => {
+    if (c.state === 'offline') outbox.markOffline({ kind: 'Unavailable', message: c.reason ?? 'The service cannot be reached.' });
+  });
   // A new sign-in lifts the pause an Unauthorized answer set; a workspace change is a good
   // moment to try again anyway.
   ctx.onWorkspaceChange(() => {
@@ -146,6 +154,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     async stop() {
       unsubscribe();
       offBack();
+      offDown();
       await drafts.flush();
       await outbox.stop();
     },

@@ -253,6 +253,15 @@ export class Outbox {
   }
 
   /**
+   * A hint that the service cannot be reached (another call met a network error): hold the
+   * notes back and probe, instead of spending a note's send on finding out.
+   */
+  markOffline(reason: ErrorInfo): void {
+    if (!this.running || this.connectivity !== 'online') return;
+    this.goOffline(reason);
+  }
+
+  /**
    * A hint that the network may be back (OS online event, wake from sleep): probe now if
    * offline, retry now if waiting on a backoff. Rate limits are still honoured.
    */

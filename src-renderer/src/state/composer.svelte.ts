@@ -31,6 +31,12 @@ export class ComposerStore {
   kbAnswers = $state<Array<{ text: string; score: number }>>([]);
   kbBusy = $state(false);
   kbError = $state<string | null>(null);
+  /**
+   * Set when Send was pressed while the service could not be reached: the reply was not sent and
+   * stays in the box (and in the draft on disk). When the service is back the console asks
+   * before it goes (see LATE_REPLY_MS in thread.svelte.ts); it is never sent on its own.
+   */
+  heldAt = $state<number | null>(null);
   /** Set by components that own the textarea: focus it and put the caret at the end. */
   focusRequest = $state(0);
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -41,6 +47,7 @@ export class ComposerStore {
     const gen = ++this.loadGen;
     this.sessionId = sessionId;
     this.text = '';
+    this.heldAt = null;
     this.help = null;
     this.helpError = null;
     this.aiError = null;
@@ -68,7 +75,19 @@ export class ComposerStore {
   }
 
   clear(): void {
+    this.heldAt = null;
     this.setText('');
+  }
+
+  /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
+  hold(): void {
+    this.heldAt ??= Date.now();
+    this.flush();
+  }
+
+  /** "Not yet": the held reply stays an ordinary draft, sent only when Send is pressed again. */
+  unhold(): void {
+    this.heldAt = null;
   }
 
   /** Canned replies whose code starts with the typed token. */
@@ -168,6 +187,7 @@ export class ComposerStore {
     this.loadGen++;
     this.sessionId = null;
     this.text = '';
+    this.heldAt = null;
     this.help = null;
     this.kbAnswers = [];
     this.kbQuestion = '';

@@ -1,6 +1,8 @@
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../src-shared/bridge/notes';
+import { refOf, splitRef } from '../../../src-shared/note-ref';
 import { errorMessage, invoke, on } from '../lib/bridge';
 
+/** A service note as shown: `text` without the outbox's "· ref XXXXXXXX" suffix. */
 export type NoteView =
   | { kind: 'service'; key: string; note: ServiceNote }
   | { kind: 'local'; key: string; note: LocalNote };
@@ -15,6 +17,8 @@ export class NotesStore {
   service = $state.raw<ServiceNote[]>([]);
   local = $state.raw<LocalNote[]>([]);
   serviceError = $state<string | null>(null);
+  /** Set when the service notes shown are the offline copy: when they were read (ISO). */
+  cachedAt = $state<string | null>(null);
   status = $state<OutboxStatusInfo | null>(null);
   error = $state<string | null>(null);
   draft = $state('');
@@ -24,9 +28,13 @@ export class NotesStore {
 
   /** Service notes and outbox notes, once each (a confirmed note shows as the service's). */
   get all(): NoteView[] {
-    const refs = new Set(this.service.map((s) => s.ref).filter((r): r is string => r !== null));
-    const ids = new Set(this.service.map((s) => s.id));
-    const out: NoteView[] = this.service.map((note) => ({ kind: 'service', key: `s${note.id}`, note }));
+    const shown = this.service.map((note) => {
+      const split = splitRef(note.text);
+      return { ...note, text: split.text, ref: note.ref ?? split.ref ?? refOf(note.text) ?? null };
+    });
+    const refs = new Set(shown.map((s) => s.ref).filter((r): r is string => r !== null));
+    const ids = new Set(shown.map((s) => s.id));
+    const out: NoteView[] = shown.map((note) => ({ kind: 'service', key: `s${note.id}`, note }));
     for (const note of this.local) {
       if (refs.has(note.ref) || (note.serviceId !== undefined && ids.has(note.serviceId))) continue;
       out.push({ kind: 'local', key: `l${note.id}`, note });
@@ -64,14 +72,21 @@ export class NotesStore {
     this.local = [];
     this.draft = '';
     this.error = null;
+    this.cachedAt = null;
     const [list, drafts] = await Promise.allSettled([invoke('notes:list', { sessionId }), invoke('drafts:get', { sessionId })]);
     if (gen !== this.gen) return;
     if (list.status === 'fulfilled') {
       this.service = list.value.service;
       this.local = list.value.local;
       this.serviceError = list.value.serviceError;
+      this.cachedAt = list.value.cachedAt;
     } else this.error = errorMessage(list.reason);
     if (drafts.status === 'fulfilled' && !this.draft) this.draft = drafts.value.note;
+  }
+
+  /** Reads the session's notes again (the service is back). */
+  reload(): Promise<void> {
+    return this.refreshService();
   }
 
   private async refreshService(): Promise<void> {
@@ -82,6 +97,7 @@ export class NotesStore {
       if (sessionId !== this.sessionId) return;
       this.service = got.service;
       this.serviceError = got.serviceError;
+      this.cachedAt = got.cachedAt;
     } catch {
       // The outbox state is still shown; the service list comes back on the next change.
     }

@@ -11,6 +11,13 @@ export interface ThreadRow {
   send?: { state: SendState; clientId: string; error?: string; template?: { id: number; params: string[] } };
 }
 
+/**
+ * The late-reply rule: a reply goes out without a question only within this long of the
+ * attendant pressing Send, with the service reachable. A reply held while offline, or a failed
+ * one retried later than this, asks "send now?" first: a stale answer is never sent silently.
+ */
+export const LATE_REPLY_MS = 60_000;
+
 let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -28,6 +35,10 @@ export class ThreadStore {
   loadingOlder = $state(false);
   hasMore = $state(false);
   error = $state<string | null>(null);
+  /** When the shown thread was read from the service (ISO). */
+  fetchedAt = $state<string | null>(null);
+  /** true: the service could not be reached and this is the copy kept on this computer. */
+  offlineCopy = $state(false);
   /** Time to open the last thread (bridge call to rows in state), for the bench. */
   lastOpenMs = $state<number | null>(null);
   private nextPage = 1;
@@ -58,6 +69,8 @@ export class ThreadStore {
     this.rows = [];
     this.entities = new Map();
     this.error = null;
+    this.fetchedAt = null;
+    this.offlineCopy = false;
     this.loading = true;
     this.hasMore = false;
     this.nextPage = 1;
@@ -66,6 +79,8 @@ export class ThreadStore {
       const got = await invoke('thread:open', { sessionId });
       if (gen !== this.generation) return;
       this.detail = got.detail;
+      this.fetchedAt = got.fetchedAt;
+      this.offlineCopy = got.offline;
       this.hasMore = got.page.hasMore;
       this.merge(got.page.messages);
       this.lastOpenMs = performance.now() - started;
@@ -83,6 +98,8 @@ export class ThreadStore {
     this.detail = null;
     this.rows = [];
     this.entities = new Map();
+    this.fetchedAt = null;
+    this.offlineCopy = false;
   }
 
   async older(): Promise<void> {
@@ -140,6 +157,12 @@ export class ThreadStore {
     };
     this.rows = [...this.rows, pending];
     return this.deliver(pending);
+  }
+
+  /** A reply that would reach the customer this late asks the attendant first (LATE_REPLY_MS). */
+  isLate(row: ThreadRow, now = Date.now()): boolean {
+    const at = row.message.createdAt ? Date.parse(row.message.createdAt) : NaN;
+    return !Number.isNaN(at) && now - at > LATE_REPLY_MS;
   }
 
   /** Sends a failed reply again with the same client id: the main process never sends it twice. */

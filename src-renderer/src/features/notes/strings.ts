@@ -21,6 +21,7 @@ export const nt = i18n.register({
     'n.paused': 'Notes are on hold until you sign in again.',
     'n.serviceError': 'Notes on the service could not be read: {message}',
     'n.by': '{who}, {when}',
+    'n.copy': 'Offline copy from {time}',
   },
   'pt-BR': {
     'n.heading': 'Notas',
@@ -42,5 +43,6 @@ export const nt = i18n.register({
     'n.paused': 'As notas aguardam até você entrar novamente.',
     'n.serviceError': 'Não foi possível ler as notas do serviço: {message}',
     'n.by': '{who}, {when}',
+    'n.copy': 'Cópia offline de {time}',
   },
 });
