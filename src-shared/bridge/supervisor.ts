@@ -219,6 +219,8 @@ export const KbUploadSchema = z
     name: z.string().trim().min(1).max(250),
     separator: z.string().max(20).optional(),
     idColumn: z.string().max(200).optional(),
+    /** The user confirmed sending a link that carries a CPF or CNPJ. */
+    revealDocuments: z.boolean().optional(),
   })
   .strict();
 

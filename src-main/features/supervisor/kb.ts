@@ -30,13 +30,13 @@ export class KbTracker {
     return [...this.bases.values()].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
   }
 
-  async upload(input: { url: string; name: string; separator?: string | undefined; idColumn?: string | undefined }): Promise<KbBase> {
+  async upload(input: { url: string; name: string; separator?: string | undefined; idColumn?: string | undefined; revealDocuments?: boolean | undefined }): Promise<KbBase> {
     const answer = await this.o.client().uploadFiles({
       url_file: input.url,
       index_engine: input.name,
       ...(input.separator ? { separator_doc_engine: input.separator } : {}),
       ...(input.idColumn ? { id_doc_engine: input.idColumn } : {}),
-    }).catch((e: unknown) => {
+    }, { revealDocuments: input.revealDocuments === true }).catch((e: unknown) => {
       // Upload is an administrator's operation (DESIGN.md §2): a supervisor cannot help here.
       if (isAppError(e) && e.kind === 'Forbidden') {
         throw new AppError({ kind: 'Forbidden', status: 403, message: 'Your role cannot upload knowledge-base files (403). Ask an administrator.' });

@@ -1,5 +1,5 @@
 import type { KbBase } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
 import { checkKbUpload, type KbProblem } from './kb-check';
 
 export class KbStore {
@@ -38,8 +38,12 @@ export class KbStore {
     if (!this.askBase) this.askBase = b.name;
   }
 
-  async upload(): Promise<void> {
+  /** Set when the service client refused a link carrying a CPF/CNPJ: the user may confirm. */
+  documentInLink = $state(false);
+
+  async upload(revealDocuments = false): Promise<void> {
     this.uploadError = null;
+    this.documentInLink = false;
     this.problems = checkKbUpload(this.url, this.name);
     if (this.problems.length) return;
     this.uploading = true;
@@ -49,11 +53,13 @@ export class KbStore {
         name: this.name.trim(),
         ...(this.separator ? { separator: this.separator } : {}),
         ...(this.idColumn.trim() ? { idColumn: this.idColumn.trim() } : {}),
+        ...(revealDocuments ? { revealDocuments: true } : {}),
       });
       this.merge(base);
       this.askBase = base.name;
     } catch (e) {
       this.uploadError = errorMessage(e);
+      this.documentInLink = e instanceof BridgeError && e.info.field === 'url_file';
     } finally {
       this.uploading = false;
     }
