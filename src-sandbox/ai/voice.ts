@@ -128,7 +128,8 @@ function pickModel(models: SttModel[], requested: string | undefined): SttModel 
 
 // ---- speech-to-text -------------------------------------------------------------------
 
-export interface Segment { start: number; end: number; text: string; confidence: number }
+/** `words` is a stand-in addition: pocketsphinx gives a posterior per word, and the console marks weak ones. */
+export interface Segment { start: number; end: number; text: string; confidence: number; words: Array<{ word: string; start: number; end: number; confidence: number }> }
 export interface SttAnswer { text: string; language: string; segments: Segment[] }
 
 /**
@@ -136,6 +137,8 @@ export interface SttAnswer { text: string; language: string; segments: Segment[]
  * word: "word start end posterior", framed by <s> and </s>. Fillers (<sil>, [NOISE]) are left
  * out and alternative pronunciations ("tickets(2)") lose their marker.
  */
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
 export function parsePocketsphinx(stdout: string): Segment[] {
   const segments: Segment[] = [];
   let words: Array<{ w: string; start: number; end: number; p: number }> = [];
@@ -148,7 +151,8 @@ export function parsePocketsphinx(stdout: string): Segment[] {
           start: first.start,
           end: last.end,
           text: words.map((x) => x.w).join(' '),
-          confidence: Math.round((words.reduce((a, x) => a + x.p, 0) / words.length) * 1000) / 1000,
+          confidence: round3(words.reduce((a, x) => a + x.p, 0) / words.length),
+          words: words.map((x) => ({ word: x.w, start: x.start, end: x.end, confidence: round3(x.p) })),
         });
       }
     }

@@ -94,7 +94,7 @@ test('STT round trip: words espeak-ng spoke come back, with timed segments', asy
   expect(segments.at(-1)!.end).toBeLessThanOrEqual(wavInfo(spoken.raw).seconds + 0.1);
 });
 
-test('pocketsphinx output is parsed into segments without fillers or pronunciation marks', () => {
+test('pocketsphinx output is parsed into segments with per-word confidence, without fillers or pronunciation marks', () => {
   const out = [
     'hello world our tickets',
     '<s> 0.000 0.150 0.999200',
@@ -112,8 +112,22 @@ test('pocketsphinx output is parsed into segments without fillers or pronunciati
     '</s> 4.800 5.000 1.0',
   ].join('\n');
   expect(parsePocketsphinx(out)).toEqual([
-    { start: 0.16, end: 2.14, text: 'hello world our tickets', confidence: 0.217 },
-    { start: 4.1, end: 4.8, text: 'next one', confidence: 0.6 },
+    {
+      start: 0.16, end: 2.14, text: 'hello world our tickets', confidence: 0.217,
+      words: [
+        { word: 'hello', start: 0.16, end: 0.28, confidence: 0.708 },
+        { word: 'world', start: 0.29, end: 0.74, confidence: 0.134 },
+        { word: 'our', start: 1.4, end: 1.67, confidence: 0.004 },
+        { word: 'tickets', start: 1.68, end: 2.14, confidence: 0.02 },
+      ],
+    },
+    {
+      start: 4.1, end: 4.8, text: 'next one', confidence: 0.6,
+      words: [
+        { word: 'next', start: 4.1, end: 4.4, confidence: 0.5 },
+        { word: 'one', start: 4.4, end: 4.8, confidence: 0.7 },
+      ],
+    },
   ]);
 });
 
