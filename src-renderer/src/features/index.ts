@@ -2,3 +2,4 @@
 import './attendance';
 import './supervisor';
 import './voice';
+import './webhooks';

@@ -1,0 +1,209 @@
+import { test, expect, type Page } from '@playwright/test';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signWebhook } from '../../src-shared/webhook-signature';
+import { freshProfile, launchHost } from '../support/host';
+
+type Rec = Record<string, unknown>;
+type Host = Awaited<ReturnType<typeof launchHost>>;
+
+async function api(baseUrl: string, token: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Rec> {
+  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  expect(res.status).toBeLessThan(300);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as Rec) : {};
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+/** Posts an event to the listener as a sender would; signed when a secret is given. */
+async function deliver(url: string, event: Rec, secret?: string): Promise<number> {
+  const body = JSON.stringify(event);
+  const id = String(event.id);
+  const ts = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts) };
+  if (secret) headers['webhook-signature'] = signWebhook(secret, id, ts, body);
+  const res = await fetch(url, { method: 'POST', headers, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function openDemo(page: Page, host: Host) {
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Open the demo workspace' }).click();
+  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+  const sb = host.app.sandbox!;
+  sb.simulator.stop();
+  return sb;
+}
+
+const rail = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
+
+test('the stand-in\'s events and a signed event show in the event log, the signed one updates the thread, a bad signature only counts', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+
+    // From the first start the demo workspace delivers to the listener: a simulator tick shows up.
+    await rail(page, 'Events').click();
+    await page.getByRole('tab', { name: 'Listener' }).click();
+    await expect(page.getByText('The demo workspace delivers its events here.')).toBeVisible();
+    await sb.simulator.step();
+    await page.getByRole('tab', { name: 'Event log' }).click();
+    const list = page.getByRole('list', { name: 'Events' });
+    await expect(list.getByRole('button', { name: /Signed, received/ }).first()).toBeVisible();
+
+    // The listener's address and a new signing secret, shown once to copy to the service.
+    await page.getByRole('tab', { name: 'Listener' }).click();
+    const local = await page.getByRole('textbox', { name: 'Local address', exact: true }).inputValue();
+    expect(local).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/[A-Za-z0-9_-]{8,}$/);
+    await expect(page.getByRole('status', { name: 'Listener state: Running' })).toBeVisible();
+    await page.getByRole('button', { name: 'New signing secret' }).click();
+    const secretField = page.getByRole('textbox', { name: 'Signing secret', exact: true });
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    // The address stayed the same through the restart.
+    expect(await page.getByRole('textbox', { name: 'Local address', exact: true }).inputValue()).toBe(local);
+    await shot(page, 'events-listener');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(secretField).toHaveCount(0);
+
+    // Open one of the attendant's sessions.
+    await rail(page, 'Sessions').click();
+    const mine = ((await api(sb.baseUrl, sb.tokens.agent, 'POST', '/user-session', {
+      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }],
+      sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 1,
+    })).results as Rec[])[0]!;
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(mine.protocol));
+    const bucket = mine.pending ? 'Pending' : 'Mine';
+    await page.getByRole('tab', { name: new RegExp(bucket) }).click();
+    const name = String((mine.user as Rec).displayName ?? (mine.user as Rec).name);
+    await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    const thread = page.getByRole('log', { name: /Messages with/ });
+    await expect(thread).toBeVisible();
+
+    // The stand-in stops delivering: from here on only our own posts reach the listener.
+    for (const h of (await api(sb.baseUrl, sb.tokens.agent, 'GET', '/hook')).results as Rec[]) {
+      await api(sb.baseUrl, sb.tokens.agent, 'DELETE', `/hook/${String(h.id)}`);
+    }
+    const text = 'Consegui pagar pelo aplicativo, obrigado!';
+    const saved = await api(sb.baseUrl, sb.tokens.admin, 'POST', '/messages/save', { session: { id: mine.id }, message: text, fromUser: true });
+    const event = {
+      id: 'evt_console_test_1', group: 'messages', type: 'message.created', occurredAt: new Date().toISOString(),
+      data: { sessionId: mine.id, message: { id: saved.id, message: text, fromUser: true } },
+    };
+    expect(await deliver(local, event, secret)).toBe(200);
+    await expect(thread).toContainText(text);
+
+    // Signed with another secret: refused, and never an event.
+    const forged = { ...event, id: 'evt_console_forged_1', data: { sessionId: mine.id, message: { id: 1, message: 'forged', fromUser: true } } };
+    expect(await deliver(local, forged, `whsec_${Buffer.from('someone else').toString('base64')}`)).toBe(401);
+
+    await rail(page, 'Events').click();
+    await page.getByRole('tab', { name: 'Event log' }).click();
+    const counters = page.getByRole('region', { name: 'Listener counters' });
+    await expect(counters).toContainText('bad signature: 1');
+    await expect(counters).toContainText(/Last refused at .*: bad signature \(401\)/);
+    const search = page.getByRole('searchbox', { name: 'Search events' });
+    await search.fill('evt_console_forged_1');
+    await expect(page.getByText('No events match these filters.')).toBeVisible();
+    await search.fill('evt_console_test_1');
+    const row = list.getByRole('button', { name: /^message\.created, messages, Signed, received/ });
+    await expect(row).toHaveCount(1);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    // Nothing arrived after our event: it is the newest row.
+    await list.getByRole('button').first().click();
+    const detail = page.getByRole('region', { name: 'Event details' });
+    await expect(detail).toContainText('evt_console_test_1');
+    await expect(detail.getByLabel('Raw JSON')).toContainText(`"message": "${text}"`);
+    await expect(list.getByRole('button', { name: /Signed, received/ })).not.toHaveCount(1);
+    await shot(page, 'events-log');
+
+    // Filtering by group reads the listener's log again.
+    await page.getByRole('combobox', { name: 'Group' }).selectOption('bot');
+    await expect(list.getByRole('button', { name: /message\.created/ })).toHaveCount(0);
+  } finally {
+    await host.close();
+  }
+});
+
+test('signing off shows the standing warning and takes unsigned events; a taken port is reported; a tunnel command shows its URL', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  const blocker: Server = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const taken = (blocker.address() as { port: number }).port;
+  const dir = mkdtempSync(join(tmpdir(), 'fake-tunnel-'));
+  const script = join(dir, 'tunnel.mjs');
+  // Prints a quick-tunnel banner the way cloudflared does, then keeps running.
+  writeFileSync(script, [
+    "console.error('INF Requesting new quick Tunnel on trycloudflare.com...');",
+    "setTimeout(() => console.error('INF |  https://brisk-lake-' + process.argv[2] + '.trycloudflare.com  |'), 200);",
+    'setInterval(() => {}, 1000);',
+  ].join('\n'));
+  try {
+    await openDemo(page, host);
+    await rail(page, 'Events').click();
+    await page.getByRole('tab', { name: 'Listener' }).click();
+    const warning = page.getByRole('status').filter({ hasText: 'Signing is off' });
+    await expect(warning).toHaveCount(0);
+
+    const require = page.getByRole('checkbox', { name: 'Require signed events' });
+    await expect(require).toBeChecked();
+    await require.uncheck();
+    await expect(warning).toBeVisible();
+    await expect(page.getByText('Unsigned events are accepted.', { exact: false })).toBeVisible();
+
+    const local = await page.getByRole('textbox', { name: 'Local address', exact: true }).inputValue();
+    expect(await deliver(local, { id: 'evt_unsigned_1', group: 'bot', type: 'bot.tag', occurredAt: new Date().toISOString(), data: { sessionId: 1, tag: 'vip' } })).toBe(200);
+    await page.getByRole('tab', { name: 'Event log' }).click();
+    await page.getByRole('searchbox', { name: 'Search events' }).fill('evt_unsigned_1');
+    await expect(page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /^bot\.tag, bot, Unsigned, received/ })).toBeVisible();
+    await shot(page, 'events-unsigned');
+
+    // Back on: a new secret to copy, and the warning goes.
+    await warning.getByRole('button', { name: 'Open signing settings' }).click();
+    await require.check();
+    await expect(page.getByRole('textbox', { name: 'Signing secret', exact: true })).toHaveValue(/^whsec_/);
+    await expect(warning).toHaveCount(0);
+    expect(await deliver(local, { id: 'evt_unsigned_2', group: 'bot', type: 'bot.tag', occurredAt: new Date().toISOString(), data: {} })).toBe(401);
+
+    // A port another program holds: the listener's own message.
+    const port = page.getByRole('textbox', { name: 'Port', exact: true });
+    await port.fill(String(taken));
+    await page.getByRole('button', { name: 'Apply port' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: `Port ${taken} is in use by another program; choose another in Settings.` })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Listener state: Not running' })).toBeVisible();
+    await port.fill('0');
+    await page.getByRole('button', { name: 'Apply port' }).click();
+    await expect(page.getByRole('status', { name: 'Listener state: Running' })).toBeVisible();
+    const fresh = await page.getByRole('textbox', { name: 'Local address', exact: true }).inputValue();
+    const freshPort = new URL(fresh).port;
+
+    // A tunnel command the user configures: its URL and the address to register.
+    await page.getByRole('combobox', { name: 'Tunnel program' }).selectOption('custom');
+    await page.getByRole('textbox', { name: 'Tunnel command', exact: true }).fill(`"${process.execPath}" "${script}" {port}`);
+    await page.getByRole('button', { name: 'Save tunnel choice' }).click();
+    await page.getByRole('button', { name: 'Start tunnel' }).click();
+    await expect(page.getByRole('status', { name: 'Tunnel state: Running' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Tunnel address', exact: true })).toHaveValue(`https://brisk-lake-${freshPort}.trycloudflare.com`);
+    const publicUrl = page.getByRole('textbox', { name: 'Address to register with the service', exact: true });
+    await expect(publicUrl).toHaveValue(`https://brisk-lake-${freshPort}.trycloudflare.com${new URL(fresh).pathname}`);
+    await publicUrl.scrollIntoViewIfNeeded();
+    await shot(page, 'events-tunnel');
+    await page.getByRole('button', { name: 'Stop tunnel' }).click();
+    await expect(page.getByRole('status', { name: 'Tunnel state: Stopped' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Address to register with the service', exact: true })).toHaveCount(0);
+  } finally {
+    blocker.close();
+    await host.close();
+  }
+});
