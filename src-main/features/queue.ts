@@ -5,6 +5,7 @@ import { Coalescer } from '../sync/coalesce';
 import type { Mark } from '../sync/engine';
 import { isFullGroup, obj, toGroupInfo } from './attendance/project';
 import { isNetworkError } from '../cache';
+import { AppError } from '../../src-shared/errors';
 import type { Feature, FeatureContext } from './context';
 import type { OfflineFeature } from './offline';
 
@@ -135,7 +136,9 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
       const copy = offlineCopy();
       if (copy) return copy;
     }
-    if (!loaded) {
+    // Bounded: a workspace switch during a load discards it (generation), and the renderer may
+    // ask for the snapshot just before the switch lands; the next pass loads the new workspace.
+    for (let pass = 0; !loaded && pass < 3; pass++) {
       loading ??= offline.monitor.watch(load()).finally(() => {
         loading = null;
       });
@@ -147,6 +150,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
         throw e;
       }
     }
+    if (!loaded) throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     deltas.run();
     return { items: sorted(), fetchedAt: new Date().toISOString(), me };
   }

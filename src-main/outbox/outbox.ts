@@ -506,6 +506,12 @@ export class Outbox {
       note.state = 'pending';
       this.changed(note);
       this.rateLimit(info);
+    } else if ((info.kind === 'Unavailable' && info.status === undefined) || info.kind === 'Timeout') {
+      // The client's word that the request never left this machine (a write that left comes back
+      // OutcomeUnknown): nothing can have been stored, so no read-back is owed.
+      note.state = 'pending';
+      this.changed(note);
+      if (this.running) this.goOffline(info);
     } else if (REFUSALS.has(info.kind)) {
       const failed: Note = { ...note, state: 'failed' };
       try {

@@ -53,10 +53,16 @@ export class ComposerStore {
     this.aiError = null;
     this.kbAnswers = [];
     this.kbError = null;
-    const [draft, help] = await Promise.allSettled([invoke('drafts:get', { sessionId }), invoke('composer:help', { sessionId })]);
+    // The draft is on this computer: shown at once, not after the help (which needs the service).
+    const draft = invoke('drafts:get', { sessionId }).then(
+      (d) => {
+        // The attendant may have started typing while the draft loaded: their keystrokes win.
+        if (gen === this.loadGen && !this.text) this.text = d.reply;
+      },
+      () => undefined,
+    );
+    const [help] = await Promise.allSettled([invoke('composer:help', { sessionId }), draft]);
     if (gen !== this.loadGen) return;
-    // The attendant may have started typing while the draft loaded: their keystrokes win.
-    if (draft.status === 'fulfilled' && !this.text) this.text = draft.value.reply;
     if (help.status === 'fulfilled') this.help = help.value;
     else this.helpError = errorMessage(help.reason);
   }
