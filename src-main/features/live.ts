@@ -43,7 +43,7 @@ export interface LiveFeature {
   refusals(): Refusals;
   /** Every accepted event (known or not), in order: for the event log. */
   onReceived(listener: (e: ReceivedEvent) => void): () => void;
-  /** The listener started, stopped, failed or counted something (coalesced per ~16 ms). */
+  /** The listener started, stopped, failed or counted something (coalesced per ~100 ms). */
   onChange(listener: () => void): () => void;
   /** Saves the port and restarts the listener on it; a failure shows in `state` and `detail`. */
   setPort(port: number): Promise<void>;
@@ -73,6 +73,7 @@ const POLL_MS = 30_000;
 /** A tick arriving this late means the machine slept (or the process was frozen). */
 const TICK_MS = 5_000;
 const SLEEP_GAP_MS = 20_000;
+const STATUS_MS = 100;
 
 /** The listener logs each refusal with this message and `{status, reason}`: counted per reason. */
 const REFUSED_MESSAGE = 'Refused a webhook request.';
@@ -127,7 +128,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   });
   let statusTimer: ReturnType<typeof setTimeout> | null = null;
   const pushStatus = () => {
-    // Coalesced: a burst of events updates the indicator once.
+    // Coalesced: a burst of events updates the indicator (and the listener's counters) ten times a second at most.
     if (statusTimer) return;
     statusTimer = setTimeout(() => {
       statusTimer = null;
@@ -139,7 +140,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           ctx.log.warn('live: a change listener failed', { error: e instanceof Error ? e.message : String(e) });
         }
       }
-    }, 16);
+    }, STATUS_MS);
     statusTimer.unref?.();
   };
 

@@ -133,6 +133,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
   let statusTimer: ReturnType<typeof setTimeout> | null = null;
   const pushStatus = () => {
     if (statusTimer) return;
+    // Already coalesced by live.ts (~100 ms); this only merges a tunnel change into the same push.
     statusTimer = setTimeout(() => {
       statusTimer = null;
       ctx.events.emit('webhooks:status', status());
@@ -140,11 +141,14 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     statusTimer.unref?.();
   };
 
-  // New events reach the renderer in batches: a burst of a thousand costs ~60 pushes a second.
+  // New events reach the renderer in batches, at most one per ~16 ms: a burst of a thousand a
+  // second costs ~60 pushes. The first event after a quiet spell goes at once (next turn).
   let pending: EventRow[] = [];
   let rowsTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastFlush = 0;
   const flushRows = () => {
     rowsTimer = null;
+    lastFlush = performance.now();
     const entries = pending;
     pending = [];
     if (entries.length) ctx.events.emit('webhooks:events', { entries });
@@ -154,7 +158,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     // The renderer keeps as many rows as the log: older ones of a huge burst would be dropped there anyway.
     if (pending.length > EVENT_LOG_ROWS * 2) pending = pending.slice(-EVENT_LOG_ROWS);
     if (!rowsTimer) {
-      rowsTimer = setTimeout(flushRows, PUSH_MS);
+      rowsTimer = setTimeout(flushRows, Math.max(0, PUSH_MS - (performance.now() - lastFlush)));
       rowsTimer.unref?.();
     }
   });

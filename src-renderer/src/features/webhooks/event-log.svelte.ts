@@ -75,7 +75,7 @@ export class EventLogStore {
       this.rows = fresh.length >= LOG_ROWS ? fresh.slice(0, LOG_ROWS) : [...fresh, ...kept.slice(0, LOG_ROWS - fresh.length)];
     }
     const p = probe();
-    if (p) p(incoming.map((r) => r.id), Date.now());
+    if (p) p(incoming.map((r) => r.id), performance.timeOrigin + performance.now());
   }
 
   private noteTypes(rows: EventRow[]): void {
