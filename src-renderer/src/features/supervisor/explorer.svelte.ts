@@ -1,6 +1,7 @@
 import type { ExplorerPage, Rules } from '../../../../src-shared/bridge/supervisor';
 import { RESOURCES, type ResourceKey } from '../../../../src-shared/paths';
 import { errorMessage, invoke } from '../../lib/bridge';
+import { ServerPagedStore } from './paged.svelte';
 import { saveAllowed } from './explorer-rules';
 import { columnsOf, leaf, toConditions, type Node } from './conditions';
 
@@ -8,22 +9,19 @@ export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Le
 
 export const LISTABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].list !== null);
 
-export class ExplorerStore {
+export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   resource = $state<ResourceKey>('userSession');
   nodes = $state<Node[]>([leaf()]);
-  sortColumn = $state<string | null>(null);
-  direction = $state<'ASC' | 'DESC'>('ASC');
-  page = $state(0);
-  size = $state(20);
-  data = $state<ExplorerPage | null>(null);
-  loading = $state(false);
-  error = $state<string | null>(null);
   selected = $state<Record<string, unknown> | null>(null);
   draft = $state('{}');
   saving = $state(false);
   saveError = $state<string | null>(null);
   saved = $state<string | null>(null);
   rules = $state<Rules | null>(null);
+
+  constructor() {
+    super({ sortColumn: null, direction: 'ASC', size: 20, clearOnError: true });
+  }
 
   columns = $derived(columnsOf(this.data?.results ?? []));
 
@@ -46,52 +44,25 @@ export class ExplorerStore {
   setResource(key: ResourceKey): void {
     this.resource = key;
     this.nodes = [leaf()];
-    this.sortColumn = null;
-    this.page = 0;
-    this.data = null;
+    this.resetPaging();
     this.selected = null;
     this.draft = '{}';
     this.saved = null;
     this.saveError = null;
   }
 
-  async load(): Promise<void> {
-    this.loading = true;
-    this.error = null;
-    try {
-      this.data = await invoke('supervisor:explore', {
-        resource: this.resource,
-        conditions: toConditions(this.nodes),
-        ...(this.sortColumn ? { sortColumn: this.sortColumn, direction: this.direction } : {}),
-        page: this.page,
-        size: this.size,
-      });
-    } catch (e) {
-      this.data = null;
-      this.error = errorMessage(e);
-    } finally {
-      this.loading = false;
-    }
+  protected fetch(): Promise<ExplorerPage> {
+    return invoke('supervisor:explore', {
+      resource: this.resource,
+      conditions: toConditions(this.nodes),
+      ...(this.sortColumn ? { sortColumn: this.sortColumn, direction: this.direction } : {}),
+      page: this.page,
+      size: this.size,
+    });
   }
 
   search(): Promise<void> {
-    this.page = 0;
-    return this.load();
-  }
-
-  sortBy(column: string): Promise<void> {
-    if (this.sortColumn === column) this.direction = this.direction === 'ASC' ? 'DESC' : 'ASC';
-    else {
-      this.sortColumn = column;
-      this.direction = 'ASC';
-    }
-    this.page = 0;
-    return this.load();
-  }
-
-  go(delta: number): Promise<void> {
-    this.page = Math.max(0, this.page + delta);
-    return this.load();
+    return this.restart();
   }
 
   select(record: Record<string, unknown>): void {

@@ -1,5 +1,6 @@
 import type { ReportColumn, ReportFilter, ReportPage } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage, invoke } from '../../lib/bridge';
+import { ServerPagedStore } from './paged.svelte';
 import { toCsv } from './csv';
 import { dayBoundary } from './nps.svelte';
 
@@ -10,21 +11,18 @@ export const REPORT_COLUMNS = [
 ] as const satisfies readonly ReportColumn[];
 
 /** The attendance time report: filters, sort and paging run on the service. */
-export class ReportStore {
+export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
   agentName = $state('');
   groupName = $state('');
   channelName = $state('');
   protocol = $state('');
   from = $state('');
   to = $state('');
-  sortColumn = $state<ReportColumn>('createdAtProtocol');
-  direction = $state<'ASC' | 'DESC'>('DESC');
-  page = $state(0);
-  size = $state(25);
-  data = $state<ReportPage | null>(null);
-  loading = $state(false);
   exporting = $state(false);
-  error = $state<string | null>(null);
+
+  constructor() {
+    super({ sortColumn: 'createdAtProtocol', direction: 'DESC', size: 25, clearOnError: false });
+  }
 
   private filter(): ReportFilter {
     const from = dayBoundary(this.from, false);
@@ -40,39 +38,15 @@ export class ReportStore {
   }
 
   private query() {
-    return { filter: this.filter(), sortColumn: this.sortColumn, direction: this.direction, page: this.page, size: this.size };
+    return { filter: this.filter(), sortColumn: this.sortColumn ?? 'createdAtProtocol', direction: this.direction, page: this.page, size: this.size };
   }
 
-  async load(): Promise<void> {
-    this.loading = true;
-    this.error = null;
-    try {
-      this.data = await invoke('supervisor:report', this.query());
-    } catch (e) {
-      this.error = errorMessage(e);
-    } finally {
-      this.loading = false;
-    }
+  protected fetch(): Promise<ReportPage> {
+    return invoke('supervisor:report', this.query());
   }
 
   apply(): Promise<void> {
-    this.page = 0;
-    return this.load();
-  }
-
-  sortBy(column: ReportColumn): Promise<void> {
-    if (this.sortColumn === column) this.direction = this.direction === 'ASC' ? 'DESC' : 'ASC';
-    else {
-      this.sortColumn = column;
-      this.direction = 'ASC';
-    }
-    this.page = 0;
-    return this.load();
-  }
-
-  go(delta: number): Promise<void> {
-    this.page = Math.max(0, this.page + delta);
-    return this.load();
+    return this.restart();
   }
 
   /** Every matching row, as CSV text. */
@@ -91,9 +65,7 @@ export class ReportStore {
   }
 
   reset(): void {
-    this.data = null;
-    this.page = 0;
-    this.error = null;
+    this.resetPaging();
   }
 }
 
