@@ -8,6 +8,7 @@ const MODULES = [
   'standin-query',
   'client',
   'webhooks-ingest',
+  'events-latency',
   'outbox',
   'startup',
   'renderer',

@@ -1,21 +1,10 @@
 import { test, expect, _electron as electron } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { freshProfile } from '../support/host';
+import { electronBinary, ROOT } from '../support/electron';
 
 /** The checklist items only a real Electron binary can show; skipped where none exists. */
 
-const root = join(import.meta.dirname, '..', '..');
-
-function electronBinary(): string | null {
-  try {
-    const rel = readFileSync(join(root, 'node_modules', 'electron', 'path.txt'), 'utf8').trim();
-    const full = join(root, 'node_modules', 'electron', 'dist', rel);
-    return existsSync(full) ? full : null;
-  } catch {
-    return null;
-  }
-}
+const root = ROOT;
 
 const binary = electronBinary();
 
