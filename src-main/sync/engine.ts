@@ -44,6 +44,13 @@ export interface SyncOptions<M extends Stamped, S extends Stamped> {
    * one seen but published after it is still found (duplicates are dropped). Default 2 s.
    */
   slackMs?: number;
+  /**
+   * Least time between two passes over the queue: under a stream of hints (a busy service sends
+   * many events a second) the queue is read at most this often, not once per event. Default 250 ms.
+   */
+  queueGapMs?: number;
+  /** For tests: waits this long (default: a timer). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 interface Tracked {
@@ -68,6 +75,8 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
   private readonly source: SyncSource<M, S>;
   private readonly sink: SyncSink<M, S>;
   private readonly slackMs: number;
+  private readonly queueGapMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
   private readonly threads = new Map<number, Tracked>();
   private queueMark: Mark | null = null;
   private queueRun: Promise<void> | null = null;
@@ -78,6 +87,8 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     this.source = o.source;
     this.sink = o.sink;
     this.slackMs = o.slackMs ?? 2_000;
+    this.queueGapMs = o.queueGapMs ?? 250;
+    this.sleep = o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /** Starts following a session from the messages the attendant was shown. */
@@ -196,6 +207,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
 
   private async pullQueue(): Promise<void> {
     for (let pass = 0; pass < 50; pass++) {
+      if (pass > 0) await this.sleep(this.queueGapMs);
       this.queueAgain = false;
       const mark = this.queueMark;
       if (!mark) return;

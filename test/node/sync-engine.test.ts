@@ -137,3 +137,32 @@ test('the coalescer flushes a burst once per interval and per key', async () => 
   expect(flushed.find(([k]) => k === 'odd')![1]).toHaveLength(50);
   c.clear();
 });
+
+test('a stream of queue hints reads the queue once per gap, not once per event', async () => {
+  const svc = new FakeService();
+  let reads = 0;
+  const sleeps: number[] = [];
+  let release: (() => void) | null = null;
+  const engine = new SyncEngine({
+    source: {
+      messagesSince: (id, since) => svc.messagesSince(id, since),
+      sessionsSince: async (s) => {
+        reads++;
+        // The first read is slow: every hint that arrives meanwhile must fold into one more pass.
+        if (reads === 1) await new Promise<void>((r) => (release = r));
+        return svc.sessionsSince(s);
+      },
+    },
+    sink: { messages: () => undefined, sessions: () => undefined },
+    queueGapMs: 250,
+    sleep: async (ms) => void sleeps.push(ms),
+  });
+  engine.setQueueMark({ stamp: '2024-06-11T12:00:00.000Z', id: 1 });
+  const first = engine.hintQueue();
+  const burst = Array.from({ length: 100 }, () => engine.hintQueue());
+  await expect.poll(() => release !== null).toBe(true);
+  release!();
+  await Promise.all([first, ...burst]);
+  expect(reads).toBe(2);
+  expect(sleeps).toEqual([250]);
+});
