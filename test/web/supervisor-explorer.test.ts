@@ -1,29 +1,12 @@
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { connectToService, serviceApi, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 import { startSandbox } from '../../src-sandbox/index';
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-};
 
-type Rec = Record<string, unknown>;
-async function list(baseUrl: string, token: string, path: string, conditions: unknown[], page = 0, size = 500): Promise<Rec[]> {
-  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ conditions, sort: true, sortColumn: 'id', direction: 'ASC', page, size }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { results: Rec[] }).results;
-}
 
 async function connect(page: Page, baseUrl: string, token: string) {
-  await page.getByLabel('Service address').fill(baseUrl);
-  await page.getByLabel('Access token').fill(token);
-  await page.getByLabel('Keep the token with weak protection on this machine').check();
-  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await connectToService(page, { baseUrl, token });
   await page.getByRole('button', { name: 'Supervisor' }).click();
   await page.getByRole('tab', { name: 'Explorer' }).click();
 }
@@ -40,7 +23,7 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
       { key: 'status', operator: 'EQ', value: 'CLOSED' },
       { logic: 'AND', or: [{ key: 'userConnectedResource', operator: 'EQ', value: 'email' }, { key: 'userConnectedResource', operator: 'EQ', value: 'sms' }] },
     ];
-    const expected = await list(sb.baseUrl, sb.tokens.agent, '/user-session', conditions);
+    const expected = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', conditions);
     expect(expected.length).toBeGreaterThan(20);
     const query = page.getByRole('region', { name: 'Conditions' });
     await query.getByLabel('Field').fill('status');
@@ -104,7 +87,7 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
     await page.getByLabel('Record to save (JSON)').fill('{"description": "Canal preferido de contato", "active": true}');
     await page.getByRole('button', { name: 'Save record' }).click();
     await expect(record.getByRole('status')).toHaveText(/^Saved Attributes #\d+\.$/);
-    const saved = await list(sb.baseUrl, sb.tokens.agent, '/attributes', [{ key: 'description', operator: 'EQ', value: 'Canal preferido de contato' }]);
+    const saved = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/attributes', [{ key: 'description', operator: 'EQ', value: 'Canal preferido de contato' }]);
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ active: true, createdBy: 'juliana.martins' });
     await shot(page, 'supervisor-explorer-saved');

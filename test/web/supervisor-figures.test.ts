@@ -1,28 +1,10 @@
-import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { serviceApi, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
-};
 
 type Rec = Record<string, unknown>;
-async function listAll(baseUrl: string, token: string, path: string, conditions: unknown[] = []): Promise<Rec[]> {
-  const out: Rec[] = [];
-  for (let page = 0; page < 100; page++) {
-    const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ conditions, sort: false, page, size: 500 }),
-    });
-    expect(res.status).toBe(200);
-    const results = ((await res.json()) as { results: Rec[] }).results;
-    out.push(...results);
-    if (results.length < 500) return out;
-  }
-  throw new Error('too many pages');
-}
 
 test('NPS per survey with date and group conditions matches a count of the answers; the report and groups read right', async ({ page }) => {
   const host = await launchHost(freshProfile());
@@ -38,10 +20,10 @@ test('NPS per survey with date and group conditions matches a count of the answe
     since.setHours(0, 0, 0, 0);
     since.setDate(since.getDate() - 10);
     const day = `${since.getFullYear()}-${String(since.getMonth() + 1).padStart(2, '0')}-${String(since.getDate()).padStart(2, '0')}`;
-    const sessions = await listAll(sb.baseUrl, sb.tokens.agent, '/user-session');
+    const sessions = await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/user-session');
     const groupOf = new Map(sessions.map((s) => [s.id, (s.groupConf as Rec | null)?.id]));
     const groupId = (sessions.map((s) => s.groupConf as Rec).find((g) => g?.name === 'Financeiro') as Rec).id;
-    const answers = (await listAll(sb.baseUrl, sb.tokens.agent, '/chat-answer', [{ key: 'questionId', operator: 'EQNUM', value: '1' }]))
+    const answers = (await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/chat-answer', [{ key: 'questionId', operator: 'EQNUM', value: '1' }]))
       .filter((a) => Date.parse(String(a.createdAt)) > since.getTime() && groupOf.get(a.sessionId) === groupId)
       .map((a) => Number(a.value));
     expect(answers.length).toBeGreaterThan(3);
@@ -62,7 +44,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await expect(page.getByTestId('nps-average')).toHaveText(average.toFixed(2));
     await expect(page.getByTestId('nps-index')).toHaveText(index.toFixed(1));
     await expect(page.getByRole('img', { name: `NPS answers: ${positive} positive, ${neutral} neutral, ${negative} negative` })).toBeVisible();
-    await shot(page, 'supervisor-nps');
+    await shot(page, 'supervisor-nps', { fullPage: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[1]).toContain(`,${positive},${neutral},${negative},${answers.length},`);
@@ -73,7 +55,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await expect(page.getByRole('alert')).toHaveText('There is no NPS survey named "no-such-survey" (404).');
 
     // Attendance report: totals over every row, sorting, paging, CSV of all rows.
-    const rows = await listAll(sb.baseUrl, sb.tokens.agent, '/report-attendance-time');
+    const rows = await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/report-attendance-time');
     await page.getByRole('tab', { name: 'Attendance report' }).click();
     const table = page.getByRole('table', { name: 'Attendance time report' });
     await expect(table.locator('tfoot')).toContainText(`${rows.length} rows`);
@@ -87,20 +69,20 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await page.getByRole('button', { name: 'Apply' }).click();
     const bruno = rows.filter((r) => String(r.agentName).includes('Bruno'));
     await expect(table.locator('tfoot')).toContainText(`${bruno.length} rows`);
-    await shot(page, 'supervisor-report');
+    await shot(page, 'supervisor-report', { fullPage: true });
     const [reportCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const lines = readFileSync((await reportCsv.path())!, 'utf8').trim().split('\r\n');
     expect(lines).toHaveLength(bruno.length + 1);
 
     // Groups overview: waiting per group matches the open sessions with no agent.
     await page.getByRole('tab', { name: 'Groups' }).click();
-    const open = await listAll(sb.baseUrl, sb.tokens.agent, '/user-session', [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }]);
+    const open = await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/user-session', [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }]);
     const finWaiting = open.filter((s) => (s.groupConf as Rec)?.name === 'Financeiro' && !s.agent && !s.pending).length;
     const card = page.getByRole('region', { name: 'Financeiro' });
     await expect(card).toBeVisible();
     await expect(card.locator('dd').first()).toHaveText(String(finWaiting));
     await expect(page.getByRole('list', { name: 'All agents' }).getByRole('listitem')).toHaveCount(9);
-    await shot(page, 'supervisor-groups');
+    await shot(page, 'supervisor-groups', { fullPage: true });
   } finally {
     await host.close();
   }

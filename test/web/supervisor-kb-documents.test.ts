@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connectToService } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 import { startSandbox } from '../../src-sandbox/index';
 
@@ -18,10 +19,7 @@ test('a knowledge-base link carrying a CPF is held back until the user confirms 
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);
-    await page.getByLabel('Service address').fill(sb.baseUrl);
-    await page.getByLabel('Access token').fill(sb.tokens.admin);
-    await page.getByLabel('Keep the token with weak protection on this machine').check();
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.admin });
     await page.getByRole('button', { name: 'Supervisor' }).click();
     await page.getByRole('tab', { name: 'Knowledge bases' }).click();
 

@@ -1,14 +1,10 @@
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connectToService, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 import { startSandbox } from '../../src-sandbox/index';
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-};
 
 // A small FAQ in the shape a retailer would publish; paragraphs split on blank lines.
 const WARRANTY = 'R: A garantia estendida Vila Serena cobre defeitos de fabricação por mais 12 meses depois da garantia do fabricante. Para acionar, abra um chamado com a nota fiscal e o número de série do aparelho.';
@@ -40,10 +36,7 @@ async function startFileServer() {
 }
 
 async function connect(page: Page, baseUrl: string, token: string) {
-  await page.getByLabel('Service address').fill(baseUrl);
-  await page.getByLabel('Access token').fill(token);
-  await page.getByLabel('Keep the token with weak protection on this machine').check();
-  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await connectToService(page, { baseUrl, token });
   await page.getByRole('button', { name: 'Supervisor' }).click();
   await page.getByRole('tab', { name: 'Knowledge bases' }).click();
 }

@@ -1,11 +1,7 @@
-import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-};
 
 interface TicketEnvelope { data: { id: number; title: string; status: string; priority: string; projectId: number; key?: string } }
 

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectToService } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 import { startSandbox } from '../../src-sandbox/index';
 
@@ -26,11 +27,7 @@ test('the token never crosses the bridge, nor reaches the DOM, storage, the log 
   });
   try {
     await page.goto(host.url);
-    await page.getByLabel('Service address').fill(sb.baseUrl);
-    await page.getByLabel('Access token').fill(token);
-    await page.getByLabel('Your user name (optional)').fill(sb.demoAgent.userName);
-    await page.getByLabel('Keep the token with weak protection on this machine').check();
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await connectToService(page, { baseUrl: sb.baseUrl, token, userName: sb.demoAgent.userName });
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
     await expect(page.getByRole('tab', { name: /Waiting/ })).toBeVisible();
     await page.getByRole('button', { name: 'Refresh' }).click();

@@ -1,9 +1,10 @@
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signWebhook } from '../../src-shared/webhook-signature';
+import { shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 type Rec = Record<string, unknown>;
@@ -20,10 +21,6 @@ async function api(baseUrl: string, token: string, method: 'GET' | 'POST' | 'DEL
   return text ? (JSON.parse(text) as Rec) : {};
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-}
 
 /** Posts an event to the listener as a sender would; signed when a secret is given. */
 async function deliver(url: string, event: Rec, secret?: string): Promise<number> {

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+
+/** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, ...opts });
+}
+
+/**
+ * Signs in through "Connect to a service" as a user would. The host has no keyring, so the
+ * weak-protection consent is ticked (tests that check that consent do it by hand).
+ */
+export async function connectToService(page: Page, o: { baseUrl: string; token: string; userName?: string }): Promise<void> {
+  await page.getByLabel('Service address').fill(o.baseUrl);
+  await page.getByLabel('Access token').fill(o.token);
+  if (o.userName) await page.getByLabel('Your user name (optional)').fill(o.userName);
+  await page.getByLabel('Keep the token with weak protection on this machine').check();
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+export type Rec = Record<string, unknown>;
+
+/** Reads and writes the stand-in directly, to check what the console did (or to set a scene). */
+export function serviceApi(baseUrl: string, token: string) {
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Rec> => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, `${method} ${path}`).toBeLessThan(300);
+    return (await res.json()) as Rec;
+  };
+  return {
+    get: (path: string) => call('GET', path),
+    post: (path: string, body: unknown) => call('POST', path, body),
+    /** One v2 list page, sorted by `sortColumn` (default id ASC). */
+    list: async (resource: string, conditions: unknown[] = [], o: { sortColumn?: string; direction?: 'ASC' | 'DESC'; page?: number; size?: number } = {}) =>
+      (await call('POST', `/chatapi/1.0/api/v2${resource}`, {
+        conditions, sort: true, sortColumn: o.sortColumn ?? 'id', direction: o.direction ?? 'ASC', page: o.page ?? 0, size: o.size ?? 500,
+      })).results as Rec[],
+    /** Every record of a list, paging until a short page (bounded). */
+    listAll: async (resource: string, conditions: unknown[] = []): Promise<Rec[]> => {
+      const out: Rec[] = [];
+      for (let page = 0; page < 200; page++) {
+        const results = (await call('POST', `/chatapi/1.0/api/v2${resource}`, { conditions, sort: true, sortColumn: 'id', direction: 'ASC', page, size: 500 })).results as Rec[];
+        out.push(...results);
+        if (results.length < 500) return out;
+      }
+      throw new Error(`${resource}: more than 200 pages`);
+    },
+  };
+}
