@@ -2,36 +2,9 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type ConsoleApp } from '../../src-main/app';
-import { KeyFileCipher } from '../../src-main/vault/node-cipher';
-import { createConfStore } from '../../src-main/vault/conf-store';
-import { silentLogger } from '../../src-main/log';
-import { dispatch } from '../../src-main/bridge/table';
-import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
+import { openConsole } from '../support/console';
 import { splitRef } from '../../src-shared/note-ref';
 
-/** The main process as the renderer sees it: bridge calls and pushed events, against the demo stand-in. */
-async function openConsole() {
-  const profileDir = mkdtempSync(join(tmpdir(), 'console-sync-'));
-  const app: ConsoleApp = createApp({
-    profileDir,
-    cipher: new KeyFileCipher(profileDir),
-    openStore: (name) => createConfStore(profileDir, name),
-    locale: 'en-US',
-    log: silentLogger,
-    registerSecret: () => undefined,
-  });
-  const seen: Array<{ name: string; payload: unknown }> = [];
-  app.events.subscribe((name, payload) => seen.push({ name, payload }));
-  await app.start();
-  const call = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
-    const env = await dispatch(app.handlers, channel, input);
-    if ('error' in env) throw new Error(`${channel}: ${env.error.kind}: ${env.error.message}`);
-    return env.result as ChannelOutput<C>;
-  };
-  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
-  return { app, call, events };
-}
 
 async function customerSays(baseUrl: string, token: string, sessionId: number, text: string): Promise<number> {
   const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2/messages/save`, {
@@ -94,36 +67,24 @@ test('accept, reply, live customer messages and a gap-free resync after live upd
 
 test('notes go through the outbox and drafts survive a restart of the main process', async () => {
   const profileDir = mkdtempSync(join(tmpdir(), 'console-notes-'));
-  const make = () =>
-    createApp({
-      profileDir, cipher: new KeyFileCipher(profileDir), openStore: (n) => createConfStore(profileDir, n),
-      locale: 'en-US', log: silentLogger, registerSecret: () => undefined,
-    });
-  const first = make();
-  await first.start();
-  const run = async <C extends Channel>(app: ConsoleApp, channel: C, input: ChannelInput<C>) => {
-    const env = await dispatch(app.handlers, channel, input);
-    if ('error' in env) throw new Error(`${channel}: ${env.error.message}`);
-    return env.result as ChannelOutput<C>;
-  };
+  const first = await openConsole(profileDir);
   let sessionId = 0;
   try {
-    await run(first, 'workspace:openDemo', {});
-    first.sandbox!.simulator.stop();
-    const snap = await run(first, 'queue:snapshot', {});
-    sessionId = snap.items.find((i) => i.agentUserName === first.sandbox!.demoAgent.userName)!.id;
-    const note = await run(first, 'notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
+    await first.call('workspace:openDemo', {});
+    first.app.sandbox!.simulator.stop();
+    const snap = await first.call('queue:snapshot', {});
+    sessionId = snap.items.find((i) => i.agentUserName === first.app.sandbox!.demoAgent.userName)!.id;
+    const note = await first.call('notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
     expect(['pending', 'sending', 'confirmed']).toContain(note.state);
-    await expect.poll(async () => (await run(first, 'notes:list', { sessionId })).service.some((n) => splitRef(n.text).text === 'Cliente pediu retorno amanhã.' && n.ref !== null)).toBe(true);
-    await run(first, 'drafts:set', { sessionId, kind: 'reply', text: 'Rascunho que não pode se perder' });
+    await expect.poll(async () => (await first.call('notes:list', { sessionId })).service.some((n) => splitRef(n.text).text === 'Cliente pediu retorno amanhã.' && n.ref !== null)).toBe(true);
+    await first.call('drafts:set', { sessionId, kind: 'reply', text: 'Rascunho que não pode se perder' });
   } finally {
-    await first.close();
+    await first.app.close();
   }
-  const second = make();
-  await second.start();
+  const second = await openConsole(profileDir);
   try {
-    expect((await run(second, 'drafts:get', { sessionId })).reply).toBe('Rascunho que não pode se perder');
+    expect((await second.call('drafts:get', { sessionId })).reply).toBe('Rascunho que não pode se perder');
   } finally {
-    await second.close();
+    await second.app.close();
   }
 });

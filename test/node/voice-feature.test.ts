@@ -2,46 +2,13 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type ConsoleApp } from '../../src-main/app';
-import { KeyFileCipher } from '../../src-main/vault/node-cipher';
-import { createConfStore } from '../../src-main/vault/conf-store';
-import { silentLogger } from '../../src-main/log';
-import { dispatch } from '../../src-main/bridge/table';
 import { mediaPermission } from '../../src-main/features/voice';
 import { wavInfo } from '../../src-main/features/voice/wav';
-import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
+import { openConsole } from '../support/console';
 import type { ErrorInfo } from '../../src-shared/errors';
 import { Chunker, encodeWav, Resampler, toInt16 } from '../../src-renderer/src/features/voice/pcm';
 import { speechWav, wavSamples } from '../support/voice-audio';
 
-/** Voice on the main side, as the renderer reaches it: bridge calls and pushed events, on the demo stand-in. */
-
-async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'console-voice-'))) {
-  const app: ConsoleApp = createApp({
-    profileDir,
-    cipher: new KeyFileCipher(profileDir),
-    openStore: (name) => createConfStore(profileDir, name),
-    locale: 'en-US',
-    log: silentLogger,
-    registerSecret: () => undefined,
-  });
-  const seen: Array<{ name: string; payload: unknown }> = [];
-  app.events.subscribe((name, payload) => seen.push({ name, payload }));
-  await app.start();
-  const raw = <C extends Channel>(channel: C, input: ChannelInput<C>) => dispatch(app.handlers, channel, input);
-  const call = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
-    const env = await raw(channel, input);
-    if ('error' in env) throw new Error(`${channel}: ${env.error.kind}: ${env.error.message}`);
-    return env.result as ChannelOutput<C>;
-  };
-  const fail = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ErrorInfo> => {
-    const env = await raw(channel, input);
-    if (!('error' in env)) throw new Error(`${channel} succeeded where it should have failed`);
-    return env.error;
-  };
-  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
-  return { app, call, fail, events, profileDir };
-}
 
 /** What the renderer sends: 16 kHz mono 16-bit WAV chunks of the recording. */
 function recordedChunks(file: string): string[] {

@@ -3,38 +3,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type ConsoleApp } from '../../src-main/app';
-import { KeyFileCipher } from '../../src-main/vault/node-cipher';
-import { createConfStore } from '../../src-main/vault/conf-store';
-import { silentLogger } from '../../src-main/log';
-import { dispatch } from '../../src-main/bridge/table';
 import { signWebhook } from '../../src-shared/webhook-signature';
-import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
+import { openConsole as openMain } from '../support/console';
 
-/** The console's main process as the renderer sees it (bridge calls, pushed events), demo workspace open. */
+/** The console's main process with the demo workspace open and its listener running. */
 async function openConsole() {
-  const profileDir = mkdtempSync(join(tmpdir(), 'console-hooks-'));
-  const app: ConsoleApp = createApp({
-    profileDir,
-    cipher: new KeyFileCipher(profileDir),
-    openStore: (name) => createConfStore(profileDir, name),
-    locale: 'en-US',
-    log: silentLogger,
-    registerSecret: () => undefined,
-  });
-  const seen: Array<{ name: string; payload: unknown }> = [];
-  app.events.subscribe((name, payload) => seen.push({ name, payload }));
-  await app.start();
-  const call = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
-    const env = await dispatch(app.handlers, channel, input);
-    if ('error' in env) throw new Error(`${channel}: ${env.error.kind}: ${env.error.message}`);
-    return env.result as ChannelOutput<C>;
-  };
-  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
-  await call('workspace:openDemo', {});
-  app.sandbox!.simulator.stop();
-  await expect.poll(async () => (await call('webhooks:status', {})).state).toBe('running');
-  return { app, call, events, profileDir };
+  const c = await openMain();
+  await c.call('workspace:openDemo', {});
+  c.app.sandbox!.simulator.stop();
+  await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
+  return c;
 }
 
 function post(url: string, body: string, headers: Record<string, string>) {

@@ -1,0 +1,41 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type ConsoleApp } from '../../src-main/app';
+import { KeyFileCipher } from '../../src-main/vault/node-cipher';
+import { createConfStore } from '../../src-main/vault/conf-store';
+import { silentLogger } from '../../src-main/log';
+import { dispatch } from '../../src-main/bridge/table';
+import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
+import type { ErrorInfo } from '../../src-shared/errors';
+
+/**
+ * The console's main process as the renderer sees it: bridge calls through the real handler
+ * table (validated in and out) and the events it pushes. No browser, no transport.
+ */
+export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'console-main-'))) {
+  const app: ConsoleApp = createApp({
+    profileDir,
+    cipher: new KeyFileCipher(profileDir),
+    openStore: (name) => createConfStore(profileDir, name),
+    locale: 'en-US',
+    log: silentLogger,
+    registerSecret: () => undefined,
+  });
+  const seen: Array<{ name: string; payload: unknown }> = [];
+  app.events.subscribe((name, payload) => seen.push({ name, payload }));
+  await app.start();
+  const raw = <C extends Channel>(channel: C, input: ChannelInput<C>) => dispatch(app.handlers, channel, input);
+  const call = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
+    const env = await raw(channel, input);
+    if ('error' in env) throw new Error(`${channel}: ${env.error.kind}: ${env.error.message}`);
+    return env.result as ChannelOutput<C>;
+  };
+  const fail = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ErrorInfo> => {
+    const env = await raw(channel, input);
+    if (!('error' in env)) throw new Error(`${channel} succeeded where it should have failed`);
+    return env.error;
+  };
+  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  return { app, call, raw, fail, events, profileDir };
+}
