@@ -25,10 +25,14 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 150, maxDe
 
 export interface CoreOptions {
   baseUrl: string;
+  /** From the vault; only the client adds the Authorization header. */
   getToken(): Promise<string | null>;
+  /** The service refused the token (401): the vault marks it refused. */
   onUnauthorized?(): void;
   log?: Logger;
+  /** Per attempt; default 15,000. */
   timeoutMs?: number;
+  /** Requests in flight per host; default 6. */
   maxConcurrent?: number;
   retry?: Partial<RetryPolicy>;
 }

@@ -1,8 +1,7 @@
 import type { ResourceKey } from '../../src-shared/paths';
 import { RESOURCE_KEYS } from '../../src-shared/paths';
-import type { Logger } from '../log';
 import { createAiOps, type AiOps } from './ai';
-import { Core, type RetryPolicy } from './core';
+import { Core, type CoreOptions } from './core';
 import { createOmnichannelOps, type OmnichannelOps } from './omnichannel';
 import { createResourceClient, type ResourceClient } from './resources';
 import { createTicketOps, type TicketOps } from './ticket';
@@ -13,19 +12,8 @@ export { RESOURCE_LABELS } from './resources';
 export type { LookupInput, UserTarget } from './omnichannel';
 export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest, PersonalDataOptions } from './ai';
 
-export interface ServiceClientOptions {
-  baseUrl: string;
-  /** From the vault; only the client adds the Authorization header. */
-  getToken(): Promise<string | null>;
-  /** The service refused the token (401): the vault marks it refused. */
-  onUnauthorized?(): void;
-  log?: Logger;
-  /** Per attempt; default 15,000. */
-  timeoutMs?: number;
-  /** Requests in flight per host; default 6. */
-  maxConcurrent?: number;
-  retry?: Partial<RetryPolicy>;
-}
+/** The client's options are its core's (documented there). */
+export type ServiceClientOptions = CoreOptions;
 
 export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps {
   readonly baseUrl: string;
