@@ -16,6 +16,7 @@ import { APP_ORIGIN, APP_SCHEME } from '../src-shared/ipc';
 import { createLogger } from './log';
 import { bindTicketShortcut } from './features/supervisor/global-shortcut';
 import { mediaPermission, mediaPermissionKey } from './features/voice/permission';
+import { attentionBadge, electronBadgeSetter } from './features/attendance/badge';
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -52,6 +53,8 @@ if (!app.requestSingleInstanceLock()) {
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
 
+    // The attention count the renderer keeps becomes the dock/taskbar badge.
+    attentionBadge.bind(electronBadgeSetter(app, (message) => log.info(message)));
     // Voice grants audio capture (never the camera) while the attendant has it turned on.
     mediaPermission.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
     session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {

@@ -100,16 +100,35 @@ export const ComposerHelpSchema = z
   .strict();
 export type ComposerHelp = z.infer<typeof ComposerHelpSchema>;
 
+/**
+ * Where a provider credential is kept: sealed by the OS keyring, sealed with weak protection
+ * (the user agreed), or in memory for this run only.
+ */
+export const CredentialKeptSchema = z.enum(['keyring', 'weak', 'session']);
+export type CredentialKept = z.infer<typeof CredentialKeptSchema>;
+
 export const ProviderInfoSchema = z
   .object({
     name: z.string(),
     credentialSet: z.boolean(),
+    /** null when no credential is set. */
+    kept: CredentialKeptSchema.nullable(),
     models: z.array(z.object({ id: z.string(), name: z.string(), reachable: z.boolean() }).strict()),
   })
   .strict();
 export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
 
 export const AiChoiceSchema = z.object({ provider: z.string().min(1).max(100), model: z.string().min(1).max(200) }).strict();
+
+/**
+ * The attendant's deliberate choice to send the documents (CPF/CNPJ) they revealed in the
+ * thread to the language model or the knowledge base. Without it everything leaves masked; with
+ * it only the `revealed` values leave in clear, every other document stays masked.
+ */
+const RevealFields = {
+  revealDocuments: z.boolean().optional(),
+  revealed: z.array(z.string().trim().min(1).max(40)).max(100).optional(),
+};
 
 export const KbAnswerSchema = z.object({ text: z.string(), score: z.number() }).strict();
 
@@ -188,14 +207,19 @@ export const attendanceChannels = {
         accessKey: z.string().max(4096).optional(),
         secretKey: z.string().max(4096).optional(),
         token: z.string().max(8192).optional(),
+        /** The user's consent to keep them with weak protection (no OS keyring); else this run only. */
+        allowWeakStorage: z.boolean().default(false),
       })
       .strict(),
-    output: z.object({ credentialSet: z.boolean() }).strict(),
+    output: z.object({ credentialSet: z.boolean(), kept: CredentialKeptSchema.nullable() }).strict(),
   },
-  'composer:clearCredential': { input: z.object({ provider: z.string().min(1).max(100) }).strict(), output: z.object({ credentialSet: z.boolean() }).strict() },
-  'composer:aiDraft': { input: z.object({ sessionId: id, choice: AiChoiceSchema }).strict(), output: z.object({ text: z.string() }).strict() },
+  'composer:clearCredential': {
+    input: z.object({ provider: z.string().min(1).max(100) }).strict(),
+    output: z.object({ credentialSet: z.boolean(), kept: CredentialKeptSchema.nullable() }).strict(),
+  },
+  'composer:aiDraft': { input: z.object({ sessionId: id, choice: AiChoiceSchema, ...RevealFields }).strict(), output: z.object({ text: z.string() }).strict() },
   'composer:kb': {
-    input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional() }).strict(),
+    input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional(), ...RevealFields }).strict(),
     output: z.object({ index: z.string().nullable(), answers: z.array(KbAnswerSchema) }).strict(),
   },
   'classification:tree': {
@@ -223,6 +247,8 @@ export const attendanceChannels = {
   'live:setRunning': { input: z.object({ running: z.boolean() }).strict(), output: LiveStatusSchema },
   /** A hint from the renderer (woke from sleep, back online): resync now. */
   'live:resync': { input: NoInput, output: LiveStatusSchema },
+  /** What the renderer counts as waiting for the attendant: shown as the dock/taskbar badge. */
+  'attention:badge': { input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(), output: z.object({ count: z.number().int() }).strict() },
   'keys:get': { input: NoInput, output: z.object({ bindings: z.record(z.string(), z.string().nullable()) }).strict() },
   'keys:set': {
     input: z.object({ bindings: z.record(z.string().max(100), z.string().max(60).nullable()) }).strict(),

@@ -1,9 +1,10 @@
-import type { CannedReply, ComposerHelp, ProviderInfo, Suggestion, Template, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Suggestion, Template, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { isKnowledgeBaseName } from '../../../src-shared/schemas/ai';
 import type { NlpMessage, ProviderCredential, ServiceClient } from '../../service';
 import type { FeatureContext } from '../context';
 import { int, obj, str } from './project';
+import { maskExcept, revealedDocuments } from './reveal';
 
 type Rec = Record<string, unknown>;
 
@@ -14,15 +15,34 @@ const CACHE_MS = 5 * 60_000;
 
 const providerKey = (p: string) => `provider:${p}`;
 
+/**
+ * What the attendant chose to send in clear: nothing (the default: the client masks every
+ * CPF/CNPJ), or the documents they revealed in the thread (every other one masked here).
+ */
+export interface Reveal {
+  revealDocuments?: boolean | undefined;
+  revealed?: readonly string[] | undefined;
+}
+
+/** The documents to keep in clear, or null when everything leaves masked. */
+function kept(reveal: Reveal | undefined): string[] | null {
+  if (reveal?.revealDocuments !== true) return null;
+  const docs = revealedDocuments(reveal.revealed);
+  return docs.length ? docs : null;
+}
+
 /** Turns the thread into the nlp conversation: the customer speaks as user, the attendant as assistant. */
-function conversation(messages: readonly ThreadMessage[]): NlpMessage[] {
+function conversation(messages: readonly ThreadMessage[], keep: readonly string[] | null): NlpMessage[] {
   return messages
     .filter((m) => (m.text || m.caption || '').trim())
     .slice(-40)
-    .map((m) => ({
-      role: m.fromCustomer ? 'user' : 'assistant',
-      content: [{ type: 'text', text: `${m.fromCustomer ? 'Cliente' : 'Atendente'}: ${m.text || m.caption || ''}` }],
-    }));
+    .map((m) => {
+      const said = m.text || m.caption || '';
+      return {
+        role: m.fromCustomer ? 'user' : 'assistant',
+        content: [{ type: 'text', text: `${m.fromCustomer ? 'Cliente' : 'Atendente'}: ${keep ? maskExcept(said, keep) : said}` }],
+      };
+    });
 }
 
 /**
@@ -43,6 +63,15 @@ export class Composer {
 
   private client(): ServiceClient {
     return this.ctx.client();
+  }
+
+  /** Providers whose credential the user chose to keep for this run only (or had to). */
+  private sessionOnly = new Set<string>();
+
+  private keptOf(provider: string): CredentialKept | null {
+    if (this.credential(provider) === null) return null;
+    if (this.sessionOnly.has(provider) || this.ctx.vault.state === 'unavailable') return 'session';
+    return this.ctx.vault.state === 'encrypted' ? 'keyring' : 'weak';
   }
 
   private async cannedRows(): Promise<Rec[]> {
@@ -140,7 +169,8 @@ export class Composer {
     const by = new Map<string, ProviderInfo>();
     for (const m of models) {
       if (!m.active || m.typeModality !== 'text') continue;
-      const p = by.get(m.providerName) ?? { name: m.providerName, credentialSet: this.credential(m.providerName) !== null, models: [] };
+      const kept = by.has(m.providerName) ? null : this.keptOf(m.providerName);
+      const p = by.get(m.providerName) ?? { name: m.providerName, credentialSet: kept !== null, kept, models: [] };
       const meta = obj(m.metadata);
       p.models.push({ id: m.id, name: m.name, reachable: meta?.reachable !== false });
       by.set(m.providerName, p);
@@ -148,40 +178,52 @@ export class Composer {
     return [...by.values()];
   }
 
-  setCredential(provider: string, c: { accessKey?: string | undefined; secretKey?: string | undefined; token?: string | undefined }): boolean {
+  /**
+   * Keeps a provider's credential. With the OS keyring it is sealed; without one (the weak
+   * state) it is written only with the user's consent (`allowWeak`), else kept in memory for
+   * this run only, and the answer says which, so the form can tell the user.
+   */
+  setCredential(provider: string, c: { accessKey?: string | undefined; secretKey?: string | undefined; token?: string | undefined }, allowWeak = false): CredentialKept | null {
     const value: ProviderCredential = {};
     if (c.accessKey) value.access_key = c.accessKey;
     if (c.secretKey) value.secret_key = c.secretKey;
     if (c.token) value.token = c.token;
-    const json = JSON.stringify(value);
     for (const s of [c.accessKey, c.secretKey, c.token]) if (s) this.ctx.registerSecret(s);
-    try {
-      this.ctx.vault.put(providerKey(provider), json);
-    } catch (e) {
-      // No keyring and no consent to weak storage: keep it for this run only.
-      if (!isAppError(e)) throw e;
-      this.ctx.vault.put(providerKey(provider), json, { persist: false });
+    const key = providerKey(provider);
+    const json = JSON.stringify(value);
+    const empty = Object.keys(value).length === 0;
+    const state = this.ctx.vault.state;
+    if (empty || state === 'encrypted' || (state === 'weak' && allowWeak)) {
+      // An empty value holds no secret: it may always overwrite a copy sealed earlier.
+      this.ctx.vault.put(key, json, { allowWeak: true });
+      this.sessionOnly.delete(provider);
+    } else {
+      // This run only: a copy sealed by an earlier consent is overwritten so it cannot return.
+      if (state === 'weak' && this.ctx.vault.has(key)) this.ctx.vault.put(key, '{}', { allowWeak: true });
+      this.ctx.vault.put(key, json, { persist: false });
+      this.sessionOnly.add(provider);
     }
-    return this.credential(provider) !== null;
+    return this.keptOf(provider);
   }
 
-  private async ask(task: string, messages: readonly ThreadMessage[], choice: { provider: string; model: string }, maxLen: number): Promise<string> {
+  private async ask(task: string, messages: readonly ThreadMessage[], choice: { provider: string; model: string }, maxLen: number, reveal?: Reveal): Promise<string> {
     const cred = this.credential(choice.provider);
+    const keep = kept(reveal);
     const answer = await this.client().nlp({
       provider: choice.provider,
       model: choice.model,
       max_len: maxLen,
       temperature: 0.2,
-      messages: [{ role: 'system', content: [{ type: 'text', text: task }] }, ...conversation(messages)],
+      messages: [{ role: 'system', content: [{ type: 'text', text: task }] }, ...conversation(messages, keep)],
       ...(cred ? { token: [cred] } : {}),
-    });
+    }, keep ? { revealDocuments: true } : {});
     const text = (answer.message ?? '').trim();
     if (!text) throw new AppError({ kind: 'BadResponse', message: 'The language model answered with no text. Try again or pick another model.' });
     return text;
   }
 
-  draft(messages: readonly ThreadMessage[], choice: { provider: string; model: string }): Promise<string> {
-    return this.ask('Sugira uma resposta curta e cordial do atendente para a última mensagem do cliente.', messages, choice, 120);
+  draft(messages: readonly ThreadMessage[], choice: { provider: string; model: string }, reveal?: Reveal): Promise<string> {
+    return this.ask('Sugira uma resposta curta e cordial do atendente para a última mensagem do cliente.', messages, choice, 120, reveal);
   }
 
   summary(messages: readonly ThreadMessage[], choice: { provider: string; model: string }): Promise<string> {
@@ -190,7 +232,7 @@ export class Composer {
 
   // ---- knowledge base --------------------------------------------------------------------
 
-  async knowledge(question: string, index: string | undefined, demo: boolean): Promise<{ index: string | null; answers: Array<{ text: string; score: number }> }> {
+  async knowledge(question: string, index: string | undefined, demo: boolean, reveal?: Reveal): Promise<{ index: string | null; answers: Array<{ text: string; score: number }> }> {
     if (index !== undefined) {
       if (index && !isKnowledgeBaseName(index)) {
         throw new AppError({ kind: 'Invalid', field: 'index', message: 'A knowledge base name looks like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.' });
@@ -201,7 +243,11 @@ export class Composer {
     const name = typeof stored === 'string' && stored ? stored : demo ? DEMO_KB : null;
     if (!name) throw new AppError({ kind: 'Invalid', field: 'index', message: 'Give the name of the knowledge base to search first.' });
     try {
-      const answers = await this.client().questions({ index: name, question, size: 5 });
+      const keep = kept(reveal);
+      const answers = await this.client().questions(
+        { index: name, question: keep ? maskExcept(question, keep) : question, size: 5 },
+        keep ? { revealDocuments: true } : {},
+      );
       return { index: name, answers: answers.map((a) => ({ text: a.text, score: a.score })) };
     } catch (e) {
       if (isAppError(e) && e.kind === 'NotFound') {

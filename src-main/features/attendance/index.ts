@@ -12,6 +12,7 @@ import type { QueueFeature } from '../queue';
 import type { OfflineFeature } from '../offline';
 import { isNetworkError } from '../../cache';
 import { Composer } from './composer';
+import { attentionBadge, type BadgeSlot } from './badge';
 import { DirectoryCache } from './directory';
 import { fillTemplate, int, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
 import { readSession, stampMessage, syncSource, threadPage, type StampedMessage, type StampedSession } from './reads';
@@ -23,7 +24,7 @@ type AttendanceChannel =
   | 'thread:open' | 'thread:older' | 'thread:close' | 'thread:send' | 'thread:sendTemplate'
   | 'composer:help' | 'composer:providers' | 'composer:setCredential' | 'composer:clearCredential' | 'composer:aiDraft' | 'composer:kb'
   | 'classification:tree' | 'attendance:summary' | 'attendance:close'
-  | 'agent:pause' | 'agent:resume' | 'keys:get' | 'keys:set';
+  | 'agent:pause' | 'agent:resume' | 'keys:get' | 'keys:set' | 'attention:badge';
 
 export interface AttendanceFeature {
   handlers: Pick<HandlerTable, AttendanceChannel>;
@@ -40,8 +41,13 @@ const KEYS_SETTING = 'keyBindings';
 const NER_PER_OPEN = 20;
 const NER_CACHE = 5_000;
 
-export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: QueueFeature; notes: NotesFeature; offline: OfflineFeature }): AttendanceFeature {
+export function createAttendanceFeature(
+  ctx: FeatureContext,
+  deps: { queue: QueueFeature; notes: NotesFeature; offline: OfflineFeature; badge?: BadgeSlot },
+): AttendanceFeature {
   const { queue, notes, offline } = deps;
+  // The process's slot unless a test hands its own: src-main/index.ts binds Electron's setter.
+  const badge = deps.badge ?? attentionBadge;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
   const isDemo = () => ctx.sandbox() !== null && ctx.settings.get('workspace') !== undefined && (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo';
@@ -84,6 +90,8 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
     entities.clear();
     sent.clear();
     pushes.clear();
+    // Another workspace (or none): nothing of the last one waits for the attendant.
+    badge.set(0);
   });
 
   const remember = (sessionId: number, messages: readonly ThreadMessage[]) => {
@@ -283,7 +291,9 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
 
     'thread:send': async ({ sessionId, text, clientId }) => {
       const msg = await offline.monitor.watch(sendText(sessionId, text, clientId, 'text'));
-      notes.drafts.set(sessionId, 'reply', '');
+      // The saved draft goes only if it is this reply (a failed one is kept there until it is
+      // sent); a newer reply typed meanwhile stays.
+      if (notes.drafts.get(sessionId, 'reply').trim() === text.trim()) notes.drafts.set(sessionId, 'reply', '');
       return msg;
     },
 
@@ -301,13 +311,19 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: { queue: Queu
       return composer.help(sessionId, groupId);
     },
     'composer:providers': async () => ({ providers: await composer.providers() }),
-    'composer:setCredential': async ({ provider, accessKey, secretKey, token }) => {
+    'composer:setCredential': async ({ provider, accessKey, secretKey, token, allowWeakStorage }) => {
       if (!accessKey && !secretKey && !token) throw new AppError({ kind: 'Invalid', message: 'Give at least one of the access key, secret key or token.' });
-      return { credentialSet: composer.setCredential(provider, { accessKey, secretKey, token }) };
+      const kept = composer.setCredential(provider, { accessKey, secretKey, token }, allowWeakStorage);
+      return { credentialSet: kept !== null, kept };
     },
-    'composer:clearCredential': async ({ provider }) => ({ credentialSet: composer.setCredential(provider, {}) }),
-    'composer:aiDraft': async ({ sessionId, choice }) => ({ text: await composer.draft(await threadForAi(sessionId), choice) }),
-    'composer:kb': async ({ question, index }) => composer.knowledge(question, index, isDemo()),
+    'composer:clearCredential': async ({ provider }) => {
+      const kept = composer.setCredential(provider, {});
+      return { credentialSet: kept !== null, kept };
+    },
+    'composer:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) =>
+      ({ text: await composer.draft(await threadForAi(sessionId), choice, { revealDocuments, revealed }) }),
+    'composer:kb': async ({ question, index, revealDocuments, revealed }) => composer.knowledge(question, index, isDemo(), { revealDocuments, revealed }),
+    'attention:badge': async ({ count }) => ({ count: badge.set(count) }),
 
     'classification:tree': async ({ sessionId }) => {
       const c = await classificationOf(sessionId);
