@@ -31,16 +31,8 @@ import { EventLog } from './event-log';
 import { SeenWindow } from './seen-window';
 import type { EventLogEntry, EventLogFilter, SignatureState, WebhookLogger } from './types';
 
-export interface AcceptedRecord {
-  id: string;
-  receivedAt: number;
-  signature: SignatureState;
-  known: boolean;
-  group?: string;
-  type?: string;
-  occurredAt?: string;
-  raw: string;
-}
+/** What is journaled for an accepted event: an event-log row with its whole body. */
+export type AcceptedRecord = Omit<EventLogEntry, 'truncated'>;
 
 /** In memory only: the parsed envelope rides along so it is not parsed twice. */
 export interface PendingEvent extends AcceptedRecord {
