@@ -1,4 +1,4 @@
-import type { CannedReply, ComposerHelp, ProviderInfo, Template } from '../../../src-shared/bridge/attendance';
+import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Template } from '../../../src-shared/bridge/attendance';
 import { errorMessage, invoke } from '../lib/bridge';
 
 const SAVE_DELAY_MS = 300;
@@ -26,6 +26,8 @@ export class ComposerStore {
   model = $state('local-extractive');
   aiBusy = $state(false);
   aiError = $state<string | null>(null);
+  /** Where the provider credential just saved is kept (the form says so); null before a save. */
+  credentialKept = $state<CredentialKept | null>(null);
   kbQuestion = $state('');
   kbIndex = $state<string | null>(null);
   kbAnswers = $state<Array<{ text: string; score: number }>>([]);
@@ -82,7 +84,38 @@ export class ComposerStore {
 
   clear(): void {
     this.heldAt = null;
-    this.setText('');
+    this.text = '';
+    // At once, not after the typing delay: a failed send puts the reply back into the draft,
+    // and a late empty save must not overwrite it.
+    this.flush();
+  }
+
+  /**
+   * A reply that could not reach the service goes back into its session's saved draft (the
+   * failed bubble still offers retry and discard). Text typed since is kept after it.
+   */
+  async keepUnsent(sessionId: number, text: string): Promise<void> {
+    const t = text.trim();
+    if (!t) return;
+    const merged = (current: string) => (!current.trim() ? t : current.includes(t) ? current : `${t}\n\n${current}`);
+    if (this.sessionId === sessionId) {
+      this.text = merged(this.text);
+      this.flush();
+      return;
+    }
+    const d = await invoke('drafts:get', { sessionId }).catch(() => null);
+    if (d && merged(d.reply) !== d.reply) await invoke('drafts:set', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
+  }
+
+  /** The failed reply was sent after all, or discarded: its copy in the draft goes too. */
+  async forgetUnsent(sessionId: number, text: string): Promise<void> {
+    const t = text.trim();
+    if (this.sessionId === sessionId) {
+      if (this.text.trim() === t) this.clear();
+      return;
+    }
+    const d = await invoke('drafts:get', { sessionId }).catch(() => null);
+    if (d && d.reply.trim() === t) await invoke('drafts:set', { sessionId, kind: 'reply', text: '' }).catch(() => undefined);
   }
 
   /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
@@ -137,12 +170,20 @@ export class ComposerStore {
     }
   }
 
-  async aiDraft(): Promise<void> {
+  /**
+   * `revealed`: the documents the attendant revealed in the thread and chose to include; by
+   * default (none) every CPF/CNPJ leaves masked.
+   */
+  async aiDraft(revealed: readonly string[] = []): Promise<void> {
     if (this.sessionId === null || !this.model) return;
     this.aiBusy = true;
     this.aiError = null;
     try {
-      const { text } = await invoke('composer:aiDraft', { sessionId: this.sessionId, choice: { provider: this.provider, model: this.model } });
+      const { text } = await invoke('composer:aiDraft', {
+        sessionId: this.sessionId,
+        choice: { provider: this.provider, model: this.model },
+        ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
+      });
       this.insert(text);
     } catch (e) {
       this.aiError = errorMessage(e);
@@ -151,10 +192,13 @@ export class ComposerStore {
     }
   }
 
-  async saveCredential(provider: string, c: { accessKey?: string; secretKey?: string; token?: string }): Promise<boolean> {
+  /** `allowWeakStorage`: the user agreed to weak protection (no keyring); else this run only. */
+  async saveCredential(provider: string, c: { accessKey?: string; secretKey?: string; token?: string }, allowWeakStorage = false): Promise<boolean> {
+    this.aiError = null;
     try {
-      const { credentialSet } = await invoke('composer:setCredential', { provider, ...c });
-      this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet } : p));
+      const { credentialSet, kept } = await invoke('composer:setCredential', { provider, ...c, allowWeakStorage });
+      this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
+      this.credentialKept = kept;
       return true;
     } catch (e) {
       this.aiError = errorMessage(e);
@@ -163,17 +207,22 @@ export class ComposerStore {
   }
 
   async clearCredential(provider: string): Promise<void> {
-    const { credentialSet } = await invoke('composer:clearCredential', { provider });
-    this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet } : p));
+    const { credentialSet, kept } = await invoke('composer:clearCredential', { provider });
+    this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
+    this.credentialKept = null;
   }
 
-  async ask(index?: string): Promise<void> {
+  async ask(index?: string, revealed: readonly string[] = []): Promise<void> {
     const question = this.kbQuestion.trim();
     if (!question) return;
     this.kbBusy = true;
     this.kbError = null;
     try {
-      const got = await invoke('composer:kb', { question, ...(index !== undefined ? { index } : {}) });
+      const got = await invoke('composer:kb', {
+        question,
+        ...(index !== undefined ? { index } : {}),
+        ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
+      });
       this.kbIndex = got.index;
       this.kbAnswers = got.answers;
     } catch (e) {
@@ -197,6 +246,7 @@ export class ComposerStore {
     this.help = null;
     this.kbAnswers = [];
     this.kbQuestion = '';
+    this.credentialKept = null;
   }
 }
 

@@ -143,9 +143,15 @@ export class DeskStore {
   }
 
   private baseTitle: string | null = null;
+  private badgeSent: number | null = null;
   updateBadge(): void {
     this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
     document.title = this.unseen > 0 ? `(${this.unseen}) ${this.baseTitle}` : this.baseTitle;
+    // The main process shows the same count on the dock or taskbar (where the platform has one).
+    if (this.badgeSent !== this.unseen) {
+      this.badgeSent = this.unseen;
+      void invoke('attention:badge', { count: this.unseen }).catch(() => undefined);
+    }
   }
 
   reset(): void {
@@ -157,6 +163,7 @@ export class DeskStore {
     this.live = null;
     this.unseen = 0;
     this.toasts = [];
+    this.updateBadge();
   }
 }
 

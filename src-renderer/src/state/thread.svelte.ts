@@ -1,5 +1,10 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
-import { errorMessage, invoke, on } from '../lib/bridge';
+import { BridgeError, errorMessage, invoke, on } from '../lib/bridge';
+import { composer } from './composer.svelte';
+
+/** Failures that say nothing about the reply itself: the service was not reached, or not in time. */
+const NETWORK_KINDS = new Set(['Unavailable', 'Timeout', 'OutcomeUnknown', 'RateLimited']);
+const isNetworkFailure = (e: unknown) => e instanceof BridgeError && NETWORK_KINDS.has(e.info.kind);
 
 export type SendState = 'sending' | 'sent' | 'failed';
 
@@ -8,7 +13,14 @@ export interface ThreadRow {
   key: string;
   message: ThreadMessage;
   /** Only for the attendant's own replies sent from this window. */
-  send?: { state: SendState; clientId: string; error?: string; template?: { id: number; params: string[] } };
+  send?: {
+    state: SendState;
+    clientId: string;
+    error?: string;
+    template?: { id: number; params: string[] };
+    /** The failed reply was put back into the saved draft (it survives a restart). */
+    kept?: boolean;
+  };
 }
 
 /**
@@ -39,6 +51,12 @@ export class ThreadStore {
   fetchedAt = $state<string | null>(null);
   /** true: the service could not be reached and this is the copy kept on this computer. */
   offlineCopy = $state(false);
+  /**
+   * Documents (CPF/CNPJ) the attendant revealed in this thread, as `messageId:segment` -> the
+   * document. Kept here, not in the rows, so a revealed one stays revealed when its row scrolls
+   * out of the virtualised list and back.
+   */
+  revealed = $state.raw<Map<string, string>>(new Map());
   /** Time to open the last thread (bridge call to rows in state), for the bench. */
   lastOpenMs = $state<number | null>(null);
   private nextPage = 1;
@@ -68,6 +86,7 @@ export class ThreadStore {
     this.detail = null;
     this.rows = [];
     this.entities = new Map();
+    this.revealed = new Map();
     this.error = null;
     this.fetchedAt = null;
     this.offlineCopy = false;
@@ -98,6 +117,7 @@ export class ThreadStore {
     this.detail = null;
     this.rows = [];
     this.entities = new Map();
+    this.revealed = new Map();
     this.fetchedAt = null;
     this.offlineCopy = false;
   }
@@ -118,6 +138,30 @@ export class ThreadStore {
     } finally {
       this.loadingOlder = false;
     }
+  }
+
+  isRevealed(messageId: number, segment: number): boolean {
+    return this.revealed.has(`${messageId}:${segment}`);
+  }
+
+  /** Shows or hides one document of a message (the attendant clicked it). */
+  toggleReveal(messageId: number, segment: number, text: string): void {
+    const key = `${messageId}:${segment}`;
+    const next = new Map(this.revealed);
+    if (next.has(key)) next.delete(key);
+    else next.set(key, text);
+    this.revealed = next;
+  }
+
+  /** The documents now shown in clear, each once (what "include the revealed documents" sends). */
+  get revealedDocuments(): string[] {
+    return [...new Set(this.revealed.values())];
+  }
+
+  /** A failed reply of this thread with this text, if there is one (Send then retries it). */
+  failedWith(text: string): ThreadRow | undefined {
+    const t = text.trim();
+    return this.rows.find((r) => r.send?.state === 'failed' && r.message.text.trim() === t);
   }
 
   /** Adds or updates service messages; keeps the order by time, then id. */
@@ -170,12 +214,16 @@ export class ThreadStore {
     if (!row.send || row.send.state !== 'failed') return Promise.resolve(false);
     const again: ThreadRow = { ...row, send: { ...row.send, state: 'sending' } };
     delete again.send!.error;
+    delete again.send!.kept;
     this.replace(row.key, again);
     return this.deliver(again);
   }
 
+  /** Drops a failed reply, and the copy of it kept in the draft (it is not to be sent). */
   discard(row: ThreadRow): void {
-    if (row.send?.state === 'failed') this.rows = this.rows.filter((r) => r.key !== row.key);
+    if (row.send?.state !== 'failed') return;
+    this.rows = this.rows.filter((r) => r.key !== row.key);
+    void composer.forgetUnsent(row.message.sessionId, row.message.text);
   }
 
   private async deliver(row: ThreadRow): Promise<boolean> {
@@ -185,11 +233,16 @@ export class ThreadStore {
       const saved = send.template
         ? await invoke('thread:sendTemplate', { sessionId, templateId: send.template.id, params: send.template.params, clientId: send.clientId })
         : await invoke('thread:send', { sessionId, text: row.message.text, clientId: send.clientId });
+      void composer.forgetUnsent(sessionId, row.message.text);
       if (this.sessionId !== sessionId) return true;
       this.replace(row.key, { key: `m${saved.id}`, message: saved, send: { state: 'sent', clientId: send.clientId } });
       return true;
     } catch (e) {
-      if (this.sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: 'failed', error: errorMessage(e) } });
+      // The service was not reached: the reply goes back into the saved draft, so a restart
+      // (which forgets this bubble) cannot lose it. Refused replies stay on the bubble only.
+      const kept = isNetworkFailure(e) && !send.template;
+      if (kept) void composer.keepUnsent(sessionId, row.message.text);
+      if (this.sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: 'failed', error: errorMessage(e), kept } });
       return false;
     }
   }

@@ -1,6 +1,6 @@
 /** Which tab the side panel of the attendance view shows (commands switch it too). */
 class SidePanel {
-  tab = $state<'help' | 'notes' | 'details'>('help');
+  tab = $state<'help' | 'notes' | 'voice' | 'details'>('help');
 }
 
 export const side = new SidePanel();
