@@ -80,6 +80,14 @@ export class Vault {
     return this.refused;
   }
 
+  /** Forgets one secret, in memory and on disk. */
+  remove(name: string): void {
+    this.memory.delete(name);
+    this.store.delete(`secret.${name}`);
+    const names = this.storedNames();
+    if (names.includes(name)) this.store.set(NAMES_KEY, names.filter((n) => n !== name));
+  }
+
   /** Signing out wipes every secret, from memory and from disk. */
   wipe(): void {
     for (const name of new Set([...this.memory.keys(), ...this.storedNames(), 'token'])) this.store.delete(`secret.${name}`);

@@ -63,3 +63,14 @@ test('safeStorage states map to encrypted, weak and unavailable', () => {
   expect(vault.get('token')).toBe(TOKEN);
   expect(new Vault(createSafeStorageCipher(fake(false, 'unknown'), 'linux'), createConfStore(dir, 'vault')).get('token')).toBeNull();
 });
+
+test('one secret can be forgotten without touching the others', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vault-'));
+  const vault = new Vault(new KeyFileCipher(dir), createConfStore(dir, 'vault'));
+  vault.put('token', TOKEN, { allowWeak: true });
+  vault.put('provider:openai', '{"token":"sk-provider-secret-1"}', { allowWeak: true });
+  vault.remove('provider:openai');
+  const again = new Vault(new KeyFileCipher(dir), createConfStore(dir, 'vault'));
+  expect(again.get('provider:openai')).toBeNull();
+  expect(again.get('token')).toBe(TOKEN);
+});

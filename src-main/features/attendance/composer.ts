@@ -193,13 +193,15 @@ export class Composer {
     const json = JSON.stringify(value);
     const empty = Object.keys(value).length === 0;
     const state = this.ctx.vault.state;
-    if (empty || state === 'encrypted' || (state === 'weak' && allowWeak)) {
-      // An empty value holds no secret: it may always overwrite a copy sealed earlier.
+    if (empty) {
+      this.ctx.vault.remove(key);
+      this.sessionOnly.delete(provider);
+    } else if (state === 'encrypted' || (state === 'weak' && allowWeak)) {
       this.ctx.vault.put(key, json, { allowWeak: true });
       this.sessionOnly.delete(provider);
     } else {
-      // This run only: a copy sealed by an earlier consent is overwritten so it cannot return.
-      if (state === 'weak' && this.ctx.vault.has(key)) this.ctx.vault.put(key, '{}', { allowWeak: true });
+      // This run only: a copy sealed by an earlier consent is removed so it cannot return.
+      this.ctx.vault.remove(key);
       this.ctx.vault.put(key, json, { persist: false });
       this.sessionOnly.add(provider);
     }
