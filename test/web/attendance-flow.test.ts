@@ -1,28 +1,15 @@
-import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
-type Rec = Record<string, unknown>;
-
-async function api(baseUrl: string, token: string, path: string, body: unknown): Promise<Rec> {
-  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBeLessThan(300);
-  return (await res.json()) as Rec;
-}
+/** A v2 call straight to the stand-in, to set a scene or check what the console did. */
+const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
 
 const messagesOf = async (baseUrl: string, token: string, sessionId: number) =>
   ((await api(baseUrl, token, '/messages', {
     conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', page: 0, size: 500,
   })).results as Rec[]);
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-}
 
 test.use({ viewport: { width: 1366, height: 768 } });
 

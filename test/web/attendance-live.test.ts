@@ -1,23 +1,10 @@
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
-type Rec = Record<string, unknown>;
+/** A v2 call straight to the stand-in, to set a scene or check what the console did. */
+const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
 
-async function api(baseUrl: string, token: string, path: string, body: unknown): Promise<Rec> {
-  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBeLessThan(300);
-  return (await res.json()) as Rec;
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-}
 
 /** Opens the demo workspace and one of the attendant's own sessions; returns it. */
 async function openMine(page: Page, host: Awaited<ReturnType<typeof launchHost>>) {

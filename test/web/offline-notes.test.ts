@@ -4,19 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src-sandbox/index';
 import { splitRef } from '../../src-shared/note-ref';
+import { serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
-type Rec = Record<string, unknown>;
-
-async function api(baseUrl: string, token: string, path: string, body: unknown): Promise<Rec> {
-  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBeLessThan(300);
-  return (await res.json()) as Rec;
-}
+/** A v2 call straight to the stand-in, to set a scene or check what the console did. */
+const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
 
 const bySession = (sessionId: number) => ({ conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 200 });
 /** The notes the service holds for a session, as typed (the outbox's reference split off). */
@@ -27,10 +19,6 @@ const repliesOn = async (sb: Sandbox, sessionId: number) =>
     conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', page: 0, size: 500,
   })).results as Rec[]).filter((m) => m.fromUser === false).map((m) => String(m.message));
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-}
 
 /** Selects a session in the queue by its protocol (the queue may be the offline copy). */
 async function openSession(page: Page, s: Rec): Promise<void> {
