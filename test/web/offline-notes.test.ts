@@ -90,6 +90,9 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await openSession(page, b);
     const banner = page.getByRole('status', { name: /^Offline since/ });
     await expect(banner).toBeVisible();
+    // Nothing can be live while the service is out of reach.
+    await expect(page.getByRole('status', { name: 'Service unreachable' })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Live', exact: true })).toHaveCount(0);
     await expect(page.getByRole('alert').filter({ hasText: /^The service could not be reached to list (sessions|messages)/ })).toBeVisible();
     await shot(page, 'offline-banner');
 
