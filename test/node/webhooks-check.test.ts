@@ -173,3 +173,17 @@ test.describe('body', () => {
     expect(checkRequest(signed(envelope(), 'msg_2'), seen).outcome).toBe('accept');
   });
 });
+
+test('the seen-id window forgets the oldest ids first, by count and by age, at any size', async () => {
+  const { SeenWindow } = await import('../../src-main/webhooks/seen-window');
+  const w = new SeenWindow(3, 1_000);
+  for (let i = 1; i <= 5; i++) w.add(`e${i}`, i, i);
+  expect(['e1', 'e2', 'e3', 'e4', 'e5'].map((id) => w.has(id))).toEqual([false, false, true, true, true]);
+  w.prune(1_004); // e3 is now older than a second
+  expect([w.has('e3'), w.has('e4'), w.has('e5')]).toEqual([false, true, true]);
+  // A long run keeps exactly the newest ids.
+  const big = new SeenWindow(10_000, 86_400_000);
+  for (let i = 0; i < 50_000; i++) big.add(`id${i}`, 0, 0);
+  expect(big.size).toBe(10_000);
+  expect([big.has('id39999'), big.has('id40000'), big.has('id49999')]).toEqual([false, true, true]);
+});
