@@ -10,6 +10,8 @@ import { CHANNELS, fillScript, makeCnpj, money, type Channel } from './seed';
 import { CUSTOMER_NUDGES, CUSTOMER_REPLIES, SCRIPTS } from './texts';
 
 export const DEFAULT_SIMULATOR_INTERVAL_MS = 4000;
+/** The simulator opens no new session while this many wait in the queue. */
+export const MAX_WAITING = 40;
 
 export class Simulator {
   private timer: NodeJS.Timeout | null = null;
@@ -48,7 +50,6 @@ export class Simulator {
 
   /** One tick, now. */
   async step(): Promise<void> {
-    this.openSession();
     const sessions = this.model.store.c.userSession;
     const waitingForCustomer: Rec[] = [];
     const waitingInQueue: Rec[] = [];
@@ -57,6 +58,9 @@ export class Simulator {
       if (s.agent && s.pending === true) waitingForCustomer.push(s);
       else if (!s.agent) waitingInQueue.push(s);
     }
+    // New customers stop arriving while the queue is full, as they would give up: a demo left
+    // open all day keeps a queue a person can work, and its data stops growing.
+    if (waitingInQueue.length < MAX_WAITING) this.openSession();
     // Customers answer about half of the replies waiting for them, a few per tick.
     for (const s of waitingForCustomer.slice(-20)) {
       if (this.rng() < 0.5) this.customerSays(s, pick(this.rng, CUSTOMER_REPLIES));

@@ -128,3 +128,22 @@ test('npm run sandbox -- --json prints one line with the base URL, tokens and de
     await exited;
   }
 });
+
+test('a demo left running keeps a workable queue: no new customers arrive while the queue is full', async () => {
+  const { MAX_WAITING } = await import('../../src-sandbox/simulator');
+  const sb = await startSandbox({ port: 0 });
+  try {
+    const waiting = async () => {
+      const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/user-session`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'agent', operator: 'IS_NULL' }], sort: false, page: 0, size: 500 }),
+      });
+      return ((await res.json()) as { results: unknown[] }).results.length;
+    };
+    for (let i = 0; i < MAX_WAITING + 30; i++) await sb.simulator.step();
+    expect(await waiting()).toBe(MAX_WAITING);
+  } finally {
+    await sb.close();
+  }
+});
