@@ -83,3 +83,23 @@ test('the host refuses a page opened without the launch secret', async ({ page }
     await host.close();
   }
 });
+
+test('a Portuguese system gets the console in pt-BR', async ({ page }) => {
+  const host = await launchHost(freshProfile(), 'pt-BR');
+  try {
+    await page.goto(host.url);
+    await expect(page.getByRole('heading', { name: 'Boas-vindas ao console do atendente' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
+    await page.getByRole('button', { name: 'Abrir o espaço de demonstração' }).click();
+    await expect(page.getByRole('tab', { name: /Aguardando/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sair' })).toBeVisible();
+    // Commands and their groups follow the language too.
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog');
+    await expect(palette.getByText('Atualizar a fila')).toBeVisible();
+    await expect(palette.getByText('Fila', { exact: true }).first()).toBeVisible();
+    await expect(palette.getByText('Queue', { exact: true })).toHaveCount(0);
+  } finally {
+    await host.close();
+  }
+});

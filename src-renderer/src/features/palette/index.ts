@@ -2,4 +2,4 @@ import { commands } from '../../lib/commands.svelte';
 import { palette, pt } from './palette.svelte';
 
 // The palette itself is mounted by the shell; its opening command lives here.
-commands.register({ id: 'palette.open', title: () => pt('p.open'), group: pt('p.group'), shortcut: 'Mod+K', run: () => (palette.open ? palette.hide() : palette.show()) });
+commands.register({ id: 'palette.open', title: () => pt('p.open'), group: 'General', shortcut: 'Mod+K', run: () => (palette.open ? palette.hide() : palette.show()) });

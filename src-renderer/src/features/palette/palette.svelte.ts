@@ -10,7 +10,13 @@ export const pt = i18n.register({
     'p.rebind': 'Change the shortcut of {title}',
     'p.unbind': 'Remove the shortcut of {title}',
     'p.capture': 'Press the new shortcut, or Escape to keep the old one.',
-    'p.group': 'General',
+    'g.General': 'General',
+    'g.Events': 'Events',
+    'g.Queue': 'Queue',
+    'g.Session': 'Session',
+    'g.Status': 'Status',
+    'g.Supervisor': 'Supervisor',
+    'g.Voice': 'Voice',
   },
   'pt-BR': {
     'p.title': 'Comandos',
@@ -21,9 +27,21 @@ export const pt = i18n.register({
     'p.rebind': 'Alterar o atalho de {title}',
     'p.unbind': 'Remover o atalho de {title}',
     'p.capture': 'Pressione o novo atalho, ou Esc para manter o anterior.',
-    'p.group': 'Geral',
+    'g.General': 'Geral',
+    'g.Events': 'Eventos',
+    'g.Queue': 'Fila',
+    'g.Session': 'Sessão',
+    'g.Status': 'Status',
+    'g.Supervisor': 'Supervisão',
+    'g.Voice': 'Voz',
   },
 });
+
+const GROUPS = new Set(['General', 'Events', 'Queue', 'Session', 'Status', 'Supervisor', 'Voice']);
+
+/** A command's group (registered as a stable English key) in the attendant's language. */
+export const groupLabel = (group: string): string =>
+  GROUPS.has(group) ? pt(`g.${group}` as 'g.General') : group;
 
 /** The command palette's open state and query (Ctrl/Cmd+K). */
 class PaletteState {
