@@ -94,39 +94,88 @@ const reject = (status: Rejection['status'], reason: RejectReason, message: stri
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-/** Constant time for a path of the right length, so the time taken says nothing about the secret. */
+/**
+ * Constant time for a path of the right length, so the time taken says nothing about the secret.
+ * A char-code loop with no early exit: no buffers to allocate on every request.
+ */
 function samePath(given: string, expected: string): boolean {
   if (given.length !== expected.length) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  let diff = 0;
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return diff === 0;
 }
 
 function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
+  // The common case first; anything else takes the general parse.
+  if (contentType === 'application/json') return true;
   const media = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }
 
+/** Strings derived from the rules, built once per rules object rather than on every request. */
+interface Derived {
+  pathSecret: string;
+  port: number;
+  path: string;
+  hostIp: string;
+  hostName: string;
+}
+const derivedOf = new WeakMap<HeadRules, Derived>();
+function derive(rules: HeadRules): Derived {
+  let d = derivedOf.get(rules);
+  // The listener learns its port after binding, so the cache follows the rules' current values.
+  if (!d || d.pathSecret !== rules.pathSecret || d.port !== rules.port) {
+    d = {
+      pathSecret: rules.pathSecret,
+      port: rules.port,
+      path: `/hooks/${rules.pathSecret}`,
+      hostIp: `127.0.0.1:${rules.port}`,
+      hostName: `localhost:${rules.port}`,
+    };
+    derivedOf.set(rules, d);
+  }
+  return d;
+}
+
+const READ_BODY = Object.freeze({ outcome: 'read-body' as const });
+const DIGITS_RE = /^\d{1,15}$/;
+
 /** Rules decidable from the request line and headers alone. */
 export function checkHead(head: RequestHead, rules: HeadRules): Rejection | { outcome: 'read-body' } {
-  const path = (head.url ?? '').split('?', 1)[0]!;
-  if (!samePath(path, `/hooks/${rules.pathSecret}`)) return reject(404, 'not-found', 'Not found.');
-  if (head.method !== 'POST') return reject(405, 'method', 'Only POST is accepted here.');
+  return headRejection(head.method, head.url, head.host, head.contentType, head.contentLength, rules) ?? READ_BODY;
+}
+
+/** `checkHead` on separate fields (no head object per request); undefined means read the body. */
+export function headRejection(
+  method: string | undefined,
+  url: string | undefined,
+  hostHeader: string | undefined,
+  contentType: string | undefined,
+  contentLength: string | undefined,
+  rules: HeadRules,
+): Rejection | undefined {
+  const d = derive(rules);
+  const target = url ?? '';
+  const q = target.indexOf('?');
+  if (!samePath(q < 0 ? target : target.slice(0, q), d.path)) return reject(404, 'not-found', 'Not found.');
+  if (method !== 'POST') return reject(405, 'method', 'Only POST is accepted here.');
   // A tunnel forwards with the Host rewritten to the loopback address; any other Host means the
   // request came through something else (for example a browser page after DNS rebinding).
-  const host = (head.host ?? '').toLowerCase();
-  if (host !== `127.0.0.1:${rules.port}` && host !== `localhost:${rules.port}`) {
-    return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
+  if (hostHeader !== d.hostIp) {
+    const host = (hostHeader ?? '').toLowerCase();
+    if (host !== d.hostIp && host !== d.hostName) {
+      return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
+    }
   }
-  if (!isJsonMediaType(head.contentType)) return reject(415, 'content-type', 'The body must be application/json.');
-  if (head.contentLength !== undefined) {
-    if (!/^\d{1,15}$/.test(head.contentLength)) return reject(400, 'bad-length', 'Content-Length is not a number.');
-    if (Number(head.contentLength) > rules.maxBodyBytes) {
+  if (!isJsonMediaType(contentType)) return reject(415, 'content-type', 'The body must be application/json.');
+  if (contentLength !== undefined) {
+    if (!DIGITS_RE.test(contentLength)) return reject(400, 'bad-length', 'Content-Length is not a number.');
+    if (Number(contentLength) > rules.maxBodyBytes) {
       return reject(413, 'too-large', `The body is larger than ${rules.maxBodyBytes} bytes.`);
     }
   }
-  return { outcome: 'read-body' };
+  return undefined;
 }
 
 const stringField = (o: unknown, key: string): string | undefined => {
@@ -148,16 +197,55 @@ function keyOf(candidate: string | undefined, raw: Buffer): string {
 export function checkRequest(req: RequestFacts, ctx: CheckContext): Verdict {
   const head = checkHead(req, ctx);
   if (head.outcome === 'reject') return head;
-  if (req.body === 'too-large' || req.body.length > ctx.maxBodyBytes) {
+  return checkBody(req.body, req.webhookId, req.webhookTimestamp, req.webhookSignature, ctx);
+}
+
+const KNOWN_GROUPS: ReadonlySet<string> = new Set(WEBHOOK_GROUPS);
+
+/**
+ * The envelope as `WebhookEventSchema` defines it (id a non-empty string; group, type and
+ * occurredAt strings; data present, any value; other keys kept), checked by hand because it runs
+ * for every event. Anything this does not recognise goes to the schema itself, so the schema stays
+ * the one definition and this is only a shortcut for its common case.
+ */
+function envelopeOf(json: unknown): WebhookEvent | undefined {
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    const o = json as Record<string, unknown>;
+    const id = o.id;
+    if (
+      typeof id === 'string' &&
+      id.length > 0 &&
+      typeof o.group === 'string' &&
+      typeof o.type === 'string' &&
+      typeof o.occurredAt === 'string' &&
+      o.data !== undefined &&
+      Object.getPrototypeOf(o) === Object.prototype &&
+      !Object.hasOwn(o, '__proto__')
+    ) {
+      return o as WebhookEvent;
+    }
+  }
+  const parsed = WebhookEventSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** `checkRequest` after the head rules passed: size, signature, JSON, envelope, duplicate. */
+export function checkBody(
+  body: Buffer | 'too-large',
+  webhookId: string | undefined,
+  webhookTimestamp: string | undefined,
+  webhookSignature: string | undefined,
+  ctx: CheckContext,
+): Verdict {
+  if (body === 'too-large' || body.length > ctx.maxBodyBytes) {
     return reject(413, 'too-large', `The body is larger than ${ctx.maxBodyBytes} bytes.`);
   }
-  const body = req.body;
 
   let signature: SignatureState = 'unsigned';
   if (ctx.signingSecret) {
     const check = verifyWebhook(
       ctx.signingSecret,
-      { id: req.webhookId, timestamp: req.webhookTimestamp, signature: req.webhookSignature },
+      { id: webhookId, timestamp: webhookTimestamp, signature: webhookSignature },
       body,
       Math.floor(ctx.nowMs / 1000),
     );
@@ -184,17 +272,22 @@ export function checkRequest(req: RequestFacts, ctx: CheckContext): Verdict {
     return reject(400, 'not-json', 'The body is not valid JSON.');
   }
 
-  const parsed = WebhookEventSchema.safeParse(json);
-  const event = parsed.success ? parsed.data : undefined;
-  const known = event !== undefined && (WEBHOOK_GROUPS as readonly string[]).includes(event.group);
-  const id = keyOf(req.webhookId || event?.id || stringField(json, 'id'), body);
+  const event = envelopeOf(json);
+  const known = event !== undefined && KNOWN_GROUPS.has(event.group);
+  const id = keyOf(webhookId || event?.id || stringField(json, 'id'), body);
   if (ctx.isSeen(id)) return { outcome: 'duplicate', status: 200, id };
 
   const verdict: Acceptance = { outcome: 'accept', status: 200, id, signature, known, raw };
-  if (event) verdict.event = event;
-  const group = event?.group ?? stringField(json, 'group');
-  const type = event?.type ?? stringField(json, 'type');
-  const occurredAt = event?.occurredAt ?? stringField(json, 'occurredAt');
+  if (event) {
+    verdict.event = event;
+    verdict.group = event.group;
+    verdict.type = event.type;
+    verdict.occurredAt = event.occurredAt;
+    return verdict;
+  }
+  const group = stringField(json, 'group');
+  const type = stringField(json, 'type');
+  const occurredAt = stringField(json, 'occurredAt');
   if (group !== undefined) verdict.group = group;
   if (type !== undefined) verdict.type = type;
   if (occurredAt !== undefined) verdict.occurredAt = occurredAt;
