@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../src-shared/errors';
 import { WEBHOOK_HEADERS, WebhookEventSchema } from '../../src-shared/webhook';
-import { checkHead, checkRequest, type CheckContext, type HeadRules, type Rejection, type RequestFacts } from './check-request';
-import { WebhookState, type PendingEvent } from './state';
+import { checkBody, headRejection, type CheckContext, type HeadRules, type Rejection } from './check-request';
+import { WebhookState, type CommitWaiter, type PendingEvent } from './state';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
 
 export interface WebhookListenerOptions {
@@ -104,61 +104,26 @@ function send(res: ServerResponse, status: number, body: Buffer, extra?: Record<
 
 const ACCEPTED_HEADERS = { 'content-type': 'application/json', 'content-length': String(ACCEPTED.length) };
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
+function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-/** Reads the body up to `max` bytes; past that it stops reading and reports 'too-large'. */
-class BodyReader {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  readonly result: Promise<Buffer | 'too-large' | 'aborted'>;
-  private settle!: (r: Buffer | 'too-large' | 'aborted') => void;
+/** The per-request record of a body being read; kept on the request so the handlers are shared. */
+const kIngest = Symbol('webhook-ingest');
+interface IngestRequest extends IncomingMessage {
+  [kIngest]?: Ingest;
+}
+interface Ingest extends CommitWaiter {
+  received(chunk: Buffer): void;
+  ended(): void;
+}
 
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly max: number,
-  ) {
-    this.result = new Promise((resolve) => (this.settle = resolve));
-    req.on('data', this.onData);
-    req.on('end', this.onEnd);
-    req.on('error', this.onAbort);
-    req.on('close', this.onClose);
-  }
-
-  private cleanup(): void {
-    this.req.off('data', this.onData);
-    this.req.off('end', this.onEnd);
-    this.req.off('error', this.onAbort);
-    this.req.off('close', this.onClose);
-  }
-
-  private readonly onData = (chunk: Buffer): void => {
-    this.size += chunk.length;
-    if (this.size > this.max) {
-      this.cleanup();
-      // Stop consuming: the socket stops being read once the small internal buffer fills.
-      this.req.pause();
-      this.settle('too-large');
-      return;
-    }
-    this.chunks.push(chunk);
-  };
-
-  private readonly onEnd = (): void => {
-    this.cleanup();
-    this.settle(this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
-  };
-
-  private readonly onAbort = (): void => {
-    this.cleanup();
-    this.settle('aborted');
-  };
-
-  private readonly onClose = (): void => {
-    if (!this.req.complete) this.onAbort();
-  };
+// Shared by every request: no closures made per request.
+function onData(this: IngestRequest, chunk: Buffer): void {
+  this[kIngest]!.received(chunk);
+}
+function onEnd(this: IngestRequest): void {
+  this[kIngest]!.ended();
 }
 
 function toReceived(p: PendingEvent): ReceivedEvent {
@@ -238,29 +203,32 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   const handlerFailed = (id: string, e: unknown) =>
     log.error('A webhook event handler failed; the event was skipped.', { id, error: String(e) });
 
-  const pump = async (): Promise<void> => {
+  // Synchronous while the handler is: only an asynchronous handler costs a turn of the event loop.
+  const pump = (): void => {
     if (pumping) return;
     pumping = true;
-    try {
-      for (let p = state.firstPending(); p && !stopping; p = state.firstPending()) {
-        const id = p.id;
-        let result: void | Promise<void> = undefined;
-        try {
-          result = o.onEvent(toReceived(p));
-        } catch (e) {
-          handlerFailed(id, e);
-        }
-        // Only an asynchronous handler costs a turn of the event loop.
-        if (result && typeof result.then === 'function') {
-          current = Promise.resolve(result).catch((e: unknown) => handlerFailed(id, e));
-          await current;
-          current = null;
-        }
-        state.markDone(id);
+    for (let p = state.firstPending(); p && !stopping; p = state.firstPending()) {
+      const id = p.id;
+      let result: void | Promise<void> = undefined;
+      try {
+        result = o.onEvent(toReceived(p));
+      } catch (e) {
+        handlerFailed(id, e);
       }
-    } finally {
-      pumping = false;
+      if (result && typeof result.then === 'function') {
+        current = Promise.resolve(result)
+          .catch((e: unknown) => handlerFailed(id, e))
+          .then(() => {
+            current = null;
+            state.markDone(id);
+            pumping = false;
+            pump();
+          });
+        return;
+      }
+      state.markDone(id);
     }
+    pumping = false;
   };
 
   const refuse = (res: ServerResponse, r: Rejection, close: boolean) => {
@@ -269,86 +237,130 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     send(res, r.status, jsonBody({ status: 'rejected', reason: r.reason, message: r.message }), close ? { connection: 'close' } : undefined);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const receivedAt = now();
-    const head = {
-      method: req.method,
-      url: req.url,
-      host: req.headers.host,
-      contentType: req.headers['content-type'],
-      contentLength: req.headers['content-length'],
-    };
-    const early = checkHead(head, rules);
-    // Refused before reading: close the connection rather than read a body we do not want.
-    if (early.outcome === 'reject') return refuse(res, early, true);
+  const failed = (res: ServerResponse, e: unknown) => {
+    log.error('The webhook listener failed on a request.', { error: String(e) });
+    if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
+    else res.destroy();
+  };
 
-    const body = await new BodyReader(req, maxBodyBytes).result;
-    if (body === 'aborted') return;
-    checkContext.nowMs = receivedAt;
-    const facts: RequestFacts = {
-      method: head.method,
-      url: head.url,
-      host: head.host,
-      contentType: head.contentType,
-      contentLength: head.contentLength,
-      body,
-      webhookId: header(req, WEBHOOK_HEADERS.id),
-      webhookTimestamp: header(req, WEBHOOK_HEADERS.timestamp),
-      webhookSignature: header(req, WEBHOOK_HEADERS.signature),
-    };
-    const verdict = checkRequest(facts, checkContext);
-
-    if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
-    if (verdict.outcome === 'duplicate') {
-      try {
-        // Never acknowledge a repeat before the first copy is on disk.
-        await state.whenDurable(verdict.id);
-      } catch {
-        counts.rejected++;
-        return send(res, 500, FAILED);
-      }
-      counts.duplicates++;
-      return send(res, 200, DUPLICATE);
-    }
-    if (stopping) {
-      counts.rejected++;
-      counts.busy++;
-      return send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS), connection: 'close' });
-    }
-    if (state.queued >= queueLimit) {
-      counts.rejected++;
-      counts.busy++;
-      return send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS) });
-    }
-    const pendingEvent: PendingEvent = {
-      id: verdict.id,
-      receivedAt,
-      signature: verdict.signature,
-      known: verdict.known,
-      raw: verdict.raw,
-    };
-    if (verdict.event) pendingEvent.event = verdict.event;
-    if (verdict.group !== undefined) pendingEvent.group = verdict.group;
-    if (verdict.type !== undefined) pendingEvent.type = verdict.type;
-    if (verdict.occurredAt !== undefined) pendingEvent.occurredAt = verdict.occurredAt;
+  const duplicate = async (res: ServerResponse, id: string): Promise<void> => {
     try {
-      await state.commit(pendingEvent);
+      // Never acknowledge a repeat before the first copy is on disk.
+      await state.whenDurable(id);
     } catch {
       counts.rejected++;
       return send(res, 500, FAILED);
     }
-    counts.accepted++;
-    res.writeHead(200, ACCEPTED_HEADERS);
-    res.end(ACCEPTED);
-    if (!pumping) void pump();
+    counts.duplicates++;
+    send(res, 200, DUPLICATE);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      log.error('The webhook listener failed on a request.', { error: String(e) });
-      if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
-      else res.destroy();
-    });
+  /** One request from the end of its head to its answer, without promises on the way. */
+  class Request implements Ingest {
+    private first: Buffer | undefined;
+    private more: Buffer[] | undefined;
+    private size = 0;
+
+    constructor(
+      private readonly req: IngestRequest,
+      private readonly res: ServerResponse,
+      private readonly receivedAt: number,
+    ) {}
+
+    received(chunk: Buffer): void {
+      this.size += chunk.length;
+      if (this.size > maxBodyBytes) {
+        const req = this.req;
+        req.off('data', onData);
+        req.off('end', onEnd);
+        // Stop consuming: the socket stops being read once the small internal buffer fills.
+        req.pause();
+        try {
+          this.decide('too-large');
+        } catch (e) {
+          failed(this.res, e);
+        }
+        return;
+      }
+      if (this.first === undefined) this.first = chunk;
+      else (this.more ??= [this.first]).push(chunk);
+    }
+
+    ended(): void {
+      try {
+        const body = this.more ? Buffer.concat(this.more, this.size) : (this.first ?? Buffer.alloc(0));
+        this.decide(body);
+      } catch (e) {
+        failed(this.res, e);
+      }
+    }
+
+    private decide(body: Buffer | 'too-large'): void {
+      const res = this.res;
+      const h = this.req.headers;
+      checkContext.nowMs = this.receivedAt;
+      const verdict = checkBody(
+        body,
+        header(h[WEBHOOK_HEADERS.id]),
+        header(h[WEBHOOK_HEADERS.timestamp]),
+        header(h[WEBHOOK_HEADERS.signature]),
+        checkContext,
+      );
+      if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
+      if (verdict.outcome === 'duplicate') {
+        duplicate(res, verdict.id).catch((e: unknown) => failed(res, e));
+        return;
+      }
+      if (stopping) {
+        counts.rejected++;
+        counts.busy++;
+        return send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS), connection: 'close' });
+      }
+      if (state.queued >= queueLimit) {
+        counts.rejected++;
+        counts.busy++;
+        return send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      }
+      const pendingEvent: PendingEvent = {
+        id: verdict.id,
+        receivedAt: this.receivedAt,
+        signature: verdict.signature,
+        known: verdict.known,
+        raw: verdict.raw,
+      };
+      if (verdict.event) pendingEvent.event = verdict.event;
+      if (verdict.group !== undefined) pendingEvent.group = verdict.group;
+      if (verdict.type !== undefined) pendingEvent.type = verdict.type;
+      if (verdict.occurredAt !== undefined) pendingEvent.occurredAt = verdict.occurredAt;
+      state.commit(pendingEvent, this);
+    }
+
+    /** Called by the state once the event is durable (or could not be stored). */
+    committed(error?: unknown): void {
+      const res = this.res;
+      if (error !== undefined) {
+        counts.rejected++;
+        return send(res, 500, FAILED);
+      }
+      counts.accepted++;
+      res.writeHead(200, ACCEPTED_HEADERS);
+      res.end(ACCEPTED);
+      if (!pumping) pump();
+    }
+  }
+
+  const server = createServer((req: IngestRequest, res) => {
+    try {
+      const h = req.headers;
+      const early = headRejection(req.method, req.url, h.host, h['content-type'], h['content-length'], rules);
+      // Refused before reading: close the connection rather than read a body we do not want.
+      if (early) return refuse(res, early, true);
+      req[kIngest] = new Request(req, res, now());
+      req.on('data', onData);
+      req.on('end', onEnd);
+    } catch (e) {
+      failed(res, e);
+    }
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -77,11 +77,21 @@ export interface WebhookStateOptions {
   syncIntervalMs?: number;
 }
 
+/** Told once, when a commit settles: without an error once the event is durable. */
+export interface CommitWaiter {
+  committed(error?: unknown): void;
+}
+
+interface Settle {
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
 interface BatchItem {
-  line: string;
-  rec?: PendingEvent;
-  resolve?: () => void;
-  reject?: (e: unknown) => void;
+  rec: PendingEvent;
+  waiter: CommitWaiter;
+  /** Duplicates that arrived while this event was being written (rare; see `whenDurable`). */
+  others?: Settle[];
 }
 
 const SNAPSHOT = 'state.json';
@@ -111,6 +121,28 @@ function journalLine(p: PendingEvent): string {
   if (p.type !== undefined) line += `,"type":${JSON.stringify(p.type)}`;
   if (p.occurredAt !== undefined) line += `,"occurredAt":${JSON.stringify(p.occurredAt)}`;
   return `${line},"raw":${JSON.stringify(p.raw)}}\n`;
+}
+
+function batchText(items: BatchItem[]): string {
+  if (items.length === 1) return journalLine(items[0]!.rec);
+  let text = '';
+  for (const i of items) text += journalLine(i.rec);
+  return text;
+}
+
+/** Settles one item; a waiter that throws must not keep the others of its batch waiting. */
+function tell(i: BatchItem, error: unknown, log: WebhookLogger): void {
+  try {
+    i.waiter.committed(error);
+  } catch (e) {
+    log.error('A webhook commit waiter failed.', { error: String(e) });
+  }
+  if (i.others) {
+    for (const o of i.others) {
+      if (error === undefined) o.resolve();
+      else o.reject(error);
+    }
+  }
 }
 
 async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
@@ -151,9 +183,12 @@ export class WebhookState {
   private readonly seen: SeenWindow;
   private readonly events: EventLog;
   private readonly pending = new Map<string, PendingEvent>();
-  private readonly committing = new Map<string, Promise<void>>();
+  private readonly committing = new Map<string, BatchItem>();
   private readonly compactBytes: number;
   private batch: BatchItem[] = [];
+  /** A flush is queued for the end of this turn of the event loop. */
+  private scheduled = false;
+  /** The asynchronous flush (compaction, fsync, failures) while it runs. */
   private flushing: Promise<void> | null = null;
   private fd: number | undefined;
   private gen = 0;
@@ -189,7 +224,9 @@ export class WebhookState {
 
   /** Resolves once an id being committed is durable; rejects if that commit failed. */
   whenDurable(id: string): Promise<void> {
-    return this.committing.get(id) ?? Promise.resolve();
+    const item = this.committing.get(id);
+    if (!item) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => (item.others ??= []).push({ resolve, reject }));
   }
 
   /** Accepted events not yet processed, including those still being committed. */
@@ -209,16 +246,19 @@ export class WebhookState {
 
   /**
    * Writes the event (group-committed with everything else accepted in this turn of the event
-   * loop), then records it as seen, logged and pending. Settles once that is done.
+   * loop), then records it as seen, logged and pending, then tells `waiter`. A callback rather
+   * than a promise: this runs for every event, and the answer can go out in the same tick as
+   * the write.
    */
-  commit(rec: PendingEvent): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('The webhook state is closed.'));
-    const done = new Promise<void>((resolve, reject) => this.batch.push({ line: journalLine(rec), rec, resolve, reject }));
-    this.committing.set(rec.id, done);
-    // Waiters attach their own handlers; this one only keeps a failure from going unhandled.
-    done.catch(() => undefined);
+  commit(rec: PendingEvent, waiter: CommitWaiter): void {
+    if (this.closed) {
+      waiter.committed(new Error('The webhook state is closed.'));
+      return;
+    }
+    const item: BatchItem = { rec, waiter };
+    this.batch.push(item);
+    this.committing.set(rec.id, item);
     this.kick();
-    return done;
   }
 
   /**
@@ -235,6 +275,8 @@ export class WebhookState {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A flush queued for this turn still writes what was committed before close.
+    if (this.scheduled) await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.flushing) await this.flushing;
     clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
@@ -267,16 +309,37 @@ export class WebhookState {
     if (this.durability === 'write') this.scheduleSync();
   }
 
-  /** Runs the flush loop at the end of this turn of the event loop, so concurrent requests share it. */
+  /** Flushes at the end of this turn of the event loop, so concurrent requests share one write. */
   private kick(): void {
-    if (this.flushing) return;
-    this.flushing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.flushLoop())
-      .finally(() => {
-        this.flushing = null;
-        if (this.batch.length > 0 && this.fd !== undefined) this.kick();
-      });
+    // A running asynchronous flush takes new items itself.
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    setImmediate(this.flushNow);
   }
+
+  private readonly flushNow = (): void => {
+    this.scheduled = false;
+    if (this.flushing || this.batch.length === 0) return;
+    // The common case needs no await: one synchronous append, then everyone is told.
+    if (this.durability === 'write' && this.fd !== undefined && !this.needsRotate && this.journalBytes < this.nextCompactAt) {
+      const items = this.batch;
+      this.batch = [];
+      try {
+        this.append(batchText(items));
+      } catch (e) {
+        // The journal may now end in a torn line: later lines go to a fresh generation.
+        this.needsRotate = true;
+        this.fail(items, e);
+        return;
+      }
+      this.settle(items);
+      return;
+    }
+    this.flushing = this.flushLoop().finally(() => {
+      this.flushing = null;
+      if (this.batch.length > 0 && this.fd !== undefined) this.kick();
+    });
+  };
 
   /** Writes buffered markers and flushes written lines to the disk soon, once per interval at most. */
   private scheduleSync(): void {
@@ -326,7 +389,7 @@ export class WebhookState {
       this.batch = [];
       try {
         if (this.fd === undefined) throw new Error('The webhook journal is not open.');
-        this.append(items.length === 1 ? items[0]!.line : items.map((i) => i.line).join(''));
+        this.append(batchText(items));
         if (this.durability === 'fsync') {
           this.unsynced = false;
           await datasync(this.fd);
@@ -337,23 +400,26 @@ export class WebhookState {
         this.fail(items, e);
         continue;
       }
-      const now = this.o.now();
-      for (const i of items) {
-        if (!i.rec) continue;
-        this.apply(i.rec, now);
-        this.committing.delete(i.rec.id);
-        i.resolve?.();
-      }
+      this.settle(items);
+    }
+  }
+
+  /** The items' lines are written: record each event, then tell whoever waits. */
+  private settle(items: BatchItem[]): void {
+    const now = this.o.now();
+    for (const i of items) {
+      this.apply(i.rec, now);
+      this.committing.delete(i.rec.id);
+    }
+    for (const i of items) {
+      tell(i, undefined, this.o.log);
     }
   }
 
   private fail(items: BatchItem[], e: unknown): void {
     this.o.log.error('Could not write accepted webhook events to disk; they were refused (500).', { error: String(e) });
-    for (const i of items) {
-      if (!i.rec) continue;
-      this.committing.delete(i.rec.id);
-      i.reject?.(e);
-    }
+    for (const i of items) this.committing.delete(i.rec.id);
+    for (const i of items) tell(i, e, this.o.log);
   }
 
   private apply(rec: PendingEvent, now: number): void {
