@@ -270,13 +270,14 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       return;
     }
     lastPort = listener.port;
-    state = 'running';
     detail = null;
     try {
       await register(listener, signingSecret);
     } catch (e) {
       detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
     }
+    // "Live" only once the service knows where to send events: before that nothing can arrive.
+    state = 'running';
     pushStatus();
     // Whatever happened while no listener ran is read now, from each high-water mark.
     await resync();
