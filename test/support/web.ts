@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
+import type { Host } from '../../src-main/host/start-host';
+import type { Sandbox } from '../../src-sandbox/index';
 
 /** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
 export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
@@ -17,6 +19,19 @@ export async function connectToService(page: Page, o: { baseUrl: string; token: 
   if (o.userName) await page.getByLabel('Your user name (optional)').fill(o.userName);
   await page.getByLabel('Keep the token with weak protection on this machine').check();
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+/**
+ * Opens the host's page and the demo workspace as a new user would, then stops the customer
+ * simulator so the test sets the scene itself. Returns the demo stand-in.
+ */
+export async function openDemo(page: Page, host: Host): Promise<Sandbox> {
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Open the demo workspace' }).click();
+  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+  const sb = host.app.sandbox!;
+  sb.simulator.stop();
+  return sb;
 }
 
 export type Rec = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { serviceApi, type Rec, shot } from '../support/web';
+import { openDemo, serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -17,11 +17,7 @@ test('an attendant accepts a waiting session, replies with help from the compose
   test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
-    await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-    const sb = host.app.sandbox!;
-    sb.simulator.stop();
+    const sb = await openDemo(page, host);
     await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
 
     // A customer arrives (the simulator opens a session); the queue shows it without a reload.

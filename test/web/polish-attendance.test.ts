@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src-sandbox/index';
 import { freshProfile, launchHost } from '../support/host';
-import { connectToService, serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, connectToService, serviceApi, shot, type Rec } from '../support/web';
 import { startCaptureProxy } from '../support/capture-proxy';
 
 const CPF_SHOWN = '529.982.247-25';
@@ -205,11 +205,7 @@ test('without a keyring the provider credential form warns, keeps them for this 
   test.setTimeout(90_000);
   const host = await launchHost(freshProfile());
   try {
-    await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-    const sb = host.app.sandbox!;
-    sb.simulator.stop();
+    const sb = await openDemo(page, host);
     await openSession(page, await newestMine(sb));
     const help = page.getByRole('region', { name: 'Composer help' });
     await help.getByRole('tab', { name: 'AI draft' }).click();

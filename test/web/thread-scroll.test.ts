@@ -1,6 +1,6 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../support/host';
-import { serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, serviceApi, shot, type Rec } from '../support/web';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
@@ -31,11 +31,7 @@ test('the thread stays at the bottom when the newest message grows, and stays pu
   test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
-    await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-    const sb = host.app.sandbox!;
-    sb.simulator.stop();
+    const sb = await openDemo(page, host);
     const api = serviceApi(sb.baseUrl, sb.tokens.agent);
 
     // One of the attendant's sessions, long enough to scroll.

@@ -1,16 +1,12 @@
 import { test, expect } from '@playwright/test';
-import { serviceApi, type Rec } from '../support/web';
+import { openDemo, serviceApi, type Rec } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 
 test('a ticket mentioned by the customer opens the lookup from the thread', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
-    await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-    const sb = host.app.sandbox!;
-    sb.simulator.stop();
+    const sb = await openDemo(page, host);
     await sb.simulator.step();
     const agent = serviceApi(sb.baseUrl, sb.tokens.agent);
     const session = (await agent.list('/user-session', [
