@@ -28,7 +28,7 @@ function electronBinary() {
 function fetchElectron() {
   if (!existsSync(join(electronDir, 'install.js'))) return false;
   console.log('Fetching the Electron binary (once)…');
-  const r = run(process.execPath, [join(electronDir, 'install.js')], { timeout: 180_000, stdio: 'pipe' });
+  const r = run(process.execPath, [join(electronDir, 'install.js')], { timeout: 60_000, stdio: 'pipe' });
   return r.status === 0;
 }
 
