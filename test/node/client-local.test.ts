@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AppError } from '../../src-shared/errors';
 import { createLogger } from '../../src-main/log';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../src-main/service/index';
+import { failure } from '../support/errors';
 
 /**
  * Answers the stand-in cannot give on purpose (broken schemas, capped pages, hanging
@@ -48,16 +48,6 @@ const json = (res: ServerResponse, status: number, value: unknown, headers: Reco
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 };
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 function clientFor(l: Local, extra: Partial<ServiceClientOptions> = {}): ServiceClient {
   return createServiceClient({ baseUrl: l.baseUrl, getToken: async () => TOKEN, retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...extra });

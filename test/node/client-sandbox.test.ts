@@ -9,6 +9,7 @@ import { createLogger } from '../../src-main/log';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../src-main/service/index';
 import { startSandbox, type Sandbox } from '../../src-sandbox/index';
 import { DEMO_TICKET_ID, NPS_SURVEY } from '../../src-sandbox/seed';
+import { failure } from '../support/errors';
 
 /** The client against the service stand-in over real HTTP: every operation, every error kind. */
 
@@ -28,16 +29,6 @@ function clientAs(role: keyof Sandbox['tokens'], extra: Partial<ServiceClientOpt
   });
   clients.push(c);
   return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 test.beforeAll(async () => {

@@ -17,7 +17,6 @@ views.register({ id: 'attendance', title: () => t('queue.heading'), icon: '☰',
 
 const ct = i18n.register({
   en: {
-    'k.group.session': 'Session', 'k.group.queue': 'Queue', 'k.group.status': 'Status',
     'k.next': 'Next session', 'k.prev': 'Previous session', 'k.accept': 'Accept the selected session',
     'k.close': 'Classify and close the session', 'k.note': 'Add a note', 'k.composer': 'Focus the reply box',
     'k.filter': 'Filter the queue', 'k.transfer': 'Transfer the session', 'k.pause': 'Pause (choose a reason)',
@@ -25,7 +24,6 @@ const ct = i18n.register({
     'k.bucket': 'Show {name}', 'k.refresh': 'Refresh the queue',
   },
   'pt-BR': {
-    'k.group.session': 'Sessão', 'k.group.queue': 'Fila', 'k.group.status': 'Status',
     'k.next': 'Próxima sessão', 'k.prev': 'Sessão anterior', 'k.accept': 'Aceitar a sessão selecionada',
     'k.close': 'Classificar e encerrar a sessão', 'k.note': 'Adicionar uma nota', 'k.composer': 'Ir para a caixa de resposta',
     'k.filter': 'Filtrar a fila', 'k.transfer': 'Transferir a sessão', 'k.pause': 'Pausar (escolher motivo)',
