@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { WebhookEvent } from '../../src-shared/webhook';
 import { EventLog } from './event-log';
+import { PendingQueue } from './pending-queue';
 import { SeenWindow } from './seen-window';
 import type { EventLogEntry, EventLogFilter, SignatureState, WebhookLogger } from './types';
 
@@ -90,8 +91,6 @@ interface Settle {
 interface BatchItem {
   rec: PendingEvent;
   waiter: CommitWaiter;
-  /** Duplicates that arrived while this event was being written (rare; see `whenDurable`). */
-  others?: Settle[];
 }
 
 const SNAPSHOT = 'state.json';
@@ -137,12 +136,6 @@ function tell(i: BatchItem, error: unknown, log: WebhookLogger): void {
   } catch (e) {
     log.error('A webhook commit waiter failed.', { error: String(e) });
   }
-  if (i.others) {
-    for (const o of i.others) {
-      if (error === undefined) o.resolve();
-      else o.reject(error);
-    }
-  }
 }
 
 async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
@@ -182,8 +175,14 @@ async function writeFileAtomic(dir: string, name: string, data: string): Promise
 export class WebhookState {
   private readonly seen: SeenWindow;
   private readonly events: EventLog;
-  private readonly pending = new Map<string, PendingEvent>();
-  private readonly committing = new Map<string, BatchItem>();
+  private readonly pending = new PendingQueue<PendingEvent>();
+  /**
+   * Ids being written. Only ids: a per-request Map holding the batch items kept each request's
+   * objects alive through young-generation collections (see PendingQueue).
+   */
+  private readonly committing = new Set<string>();
+  /** Duplicates that arrived while their id was being written (rare; see `whenDurable`). */
+  private readonly waiting = new Map<string, Settle[]>();
   private readonly compactBytes: number;
   private batch: BatchItem[] = [];
   /** A flush is queued for the end of this turn of the event loop. */
@@ -224,9 +223,12 @@ export class WebhookState {
 
   /** Resolves once an id being committed is durable; rejects if that commit failed. */
   whenDurable(id: string): Promise<void> {
-    const item = this.committing.get(id);
-    if (!item) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => (item.others ??= []).push({ resolve, reject }));
+    if (!this.committing.has(id)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const list = this.waiting.get(id);
+      if (list) list.push({ resolve, reject });
+      else this.waiting.set(id, [{ resolve, reject }]);
+    });
   }
 
   /** Accepted events not yet processed, including those still being committed. */
@@ -236,8 +238,7 @@ export class WebhookState {
 
   /** The oldest accepted event not yet processed (it stays here until `markDone`). */
   firstPending(): PendingEvent | undefined {
-    for (const p of this.pending.values()) return p;
-    return undefined;
+    return this.pending.first();
   }
 
   eventLog(filter?: EventLogFilter): EventLogEntry[] {
@@ -255,9 +256,8 @@ export class WebhookState {
       waiter.committed(new Error('The webhook state is closed.'));
       return;
     }
-    const item: BatchItem = { rec, waiter };
-    this.batch.push(item);
-    this.committing.set(rec.id, item);
+    this.batch.push({ rec, waiter });
+    this.committing.add(rec.id);
     this.kick();
   }
 
@@ -266,7 +266,7 @@ export class WebhookState {
    * never synced on its own: losing it only means the event is replayed.
    */
   markDone(id: string): void {
-    if (!this.pending.delete(id) || this.closed) return;
+    if (!this.pending.remove(id) || this.closed) return;
     this.doneLines += `{"k":"d","id":${JSON.stringify(id)}}\n`;
     this.scheduleSync();
   }
@@ -411,21 +411,34 @@ export class WebhookState {
       this.apply(i.rec, now);
       this.committing.delete(i.rec.id);
     }
-    for (const i of items) {
-      tell(i, undefined, this.o.log);
-    }
+    for (const i of items) tell(i, undefined, this.o.log);
+    if (this.waiting.size > 0) this.release(items, undefined);
   }
 
   private fail(items: BatchItem[], e: unknown): void {
     this.o.log.error('Could not write accepted webhook events to disk; they were refused (500).', { error: String(e) });
     for (const i of items) this.committing.delete(i.rec.id);
     for (const i of items) tell(i, e, this.o.log);
+    if (this.waiting.size > 0) this.release(items, e);
+  }
+
+  /** Answers the duplicates that waited for these items' ids. */
+  private release(items: BatchItem[], error: unknown): void {
+    for (const i of items) {
+      const list = this.waiting.get(i.rec.id);
+      if (!list) continue;
+      this.waiting.delete(i.rec.id);
+      for (const w of list) {
+        if (error === undefined) w.resolve();
+        else w.reject(error);
+      }
+    }
   }
 
   private apply(rec: PendingEvent, now: number): void {
     this.seen.add(rec.id, rec.receivedAt, now);
     this.events.push(recordOf(rec));
-    this.pending.set(rec.id, rec);
+    this.pending.push(rec);
   }
 
   /**
@@ -493,7 +506,7 @@ export class WebhookState {
         nextGen = snap.nextGen;
         for (const [id, at] of snap.seen) this.seen.add(id, at, now);
         for (const entry of snap.log) this.events.push(entry);
-        for (const p of snap.pending) this.pending.set(p.id, p);
+        for (const p of snap.pending) if (!this.pending.has(p.id)) this.pending.push(p);
       } else {
         // Keep the unreadable file for inspection; the journals still replay what they hold.
         const aside = `${SNAPSHOT}.unreadable-${now}`;
@@ -526,7 +539,7 @@ export class WebhookState {
           skipped++;
           continue;
         }
-        if (rec.k === 'd') this.pending.delete(rec.id);
+        if (rec.k === 'd') this.pending.remove(rec.id);
         else if (!this.isSeen(rec.id)) {
           const { k: _k, ...accepted } = rec;
           this.apply(accepted, now);
