@@ -1,12 +1,13 @@
 /**
- * The ids accepted recently, bounded by count and by age, oldest first. Arrival order is kept in
- * an array read from a moving head, so evicting the oldest is O(1): iterating a Map from its
- * front after many deletes walks every deleted slot again, which at a full window cost more than
- * the rest of the request.
+ * The ids accepted recently, bounded by count and by age, oldest first. Arrival order and times
+ * are kept in arrays read from a moving head, so evicting the oldest is O(1) (iterating a Map
+ * from its front after many deletes walks every deleted slot again), and the times sit unboxed in
+ * a number array instead of one heap number per id.
  */
 export class SeenWindow {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new Set<string>();
   private order: string[] = [];
+  private times: number[] = [];
   private head = 0;
   /** Ageing out is checked every few hundred adds; the count bound on every add. */
   private sinceAgeCheck = 0;
@@ -22,8 +23,9 @@ export class SeenWindow {
 
   /** Callers add only ids not already here (they ask `has` first), so order stays by arrival. */
   add(id: string, receivedAt: number, nowMs: number): void {
-    this.ids.set(id, receivedAt);
+    this.ids.add(id);
     this.order.push(id);
+    this.times.push(receivedAt);
     if (this.ids.size > this.maxIds || ++this.sinceAgeCheck >= 256) {
       this.sinceAgeCheck = 0;
       this.prune(nowMs);
@@ -32,15 +34,14 @@ export class SeenWindow {
 
   prune(nowMs: number): void {
     while (this.head < this.order.length) {
-      const id = this.order[this.head]!;
-      const at = this.ids.get(id);
-      if (at !== undefined && this.ids.size <= this.maxIds && nowMs - at <= this.maxAgeMs) break;
-      this.ids.delete(id);
+      if (this.ids.size <= this.maxIds && nowMs - this.times[this.head]! <= this.maxAgeMs) break;
+      this.ids.delete(this.order[this.head]!);
       this.head++;
     }
-    // Drop the evicted prefix now and then, so the array does not grow without bound.
+    // Drop the evicted prefix now and then, so the arrays do not grow without bound.
     if (this.head > 4096 && this.head * 2 > this.order.length) {
       this.order = this.order.slice(this.head);
+      this.times = this.times.slice(this.head);
       this.head = 0;
     }
   }
@@ -49,7 +50,10 @@ export class SeenWindow {
     return this.ids.size;
   }
 
+  /** [id, receivedAt], oldest first. */
   entries(): Array<[string, number]> {
-    return [...this.ids];
+    const out: Array<[string, number]> = [];
+    for (let i = this.head; i < this.order.length; i++) out.push([this.order[i]!, this.times[i]!]);
+    return out;
   }
 }

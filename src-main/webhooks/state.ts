@@ -195,8 +195,12 @@ export class WebhookState {
   private syncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | null = null;
   private unsynced = false;
-  /** Processed markers not yet written. */
-  private doneLines = '';
+  /**
+   * Ids processed since the last write, whose markers are not written yet. The ids themselves,
+   * not marker text: text built per event and held until the next write outlived the young
+   * generation, while these strings are held by the seen window anyway.
+   */
+  private doneIds: string[] = [];
   private journalBytes = 0;
   private nextCompactAt: number;
   private needsRotate = false;
@@ -267,7 +271,7 @@ export class WebhookState {
    */
   markDone(id: string): void {
     if (!this.pending.remove(id) || this.closed) return;
-    this.doneLines += `{"k":"d","id":${JSON.stringify(id)}}\n`;
+    this.doneIds.push(id);
     this.scheduleSync();
   }
 
@@ -300,13 +304,19 @@ export class WebhookState {
 
   /** Appends buffered markers and `text` in one write. Throws when the write fails. */
   private append(text: string): void {
-    const buf = Buffer.from(this.doneLines + text, 'utf8');
-    this.doneLines = '';
+    const buf = Buffer.from(this.doneIds.length > 0 ? this.takeDoneLines() + text : text, 'utf8');
     if (buf.length === 0) return;
     writeAllSync(this.fd!, buf);
     this.journalBytes += buf.length;
     this.unsynced = true;
     if (this.durability === 'write') this.scheduleSync();
+  }
+
+  private takeDoneLines(): string {
+    let text = '';
+    for (const id of this.doneIds) text += `{"k":"d","id":${JSON.stringify(id)}}\n`;
+    this.doneIds = [];
+    return text;
   }
 
   /** Flushes at the end of this turn of the event loop, so concurrent requests share one write. */
@@ -346,7 +356,7 @@ export class WebhookState {
     if (this.syncTimer || this.closed) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = undefined;
-      if (this.doneLines) {
+      if (this.doneIds.length > 0) {
         if (this.flushing || this.needsRotate || this.fd === undefined) {
           this.scheduleSync();
         } else {
@@ -457,12 +467,12 @@ export class WebhookState {
       pending: [...this.pending.values()].map(recordOf),
     };
     // Markers buffered so far are reflected in the snapshot (those events are not pending).
-    const covered = this.doneLines;
-    this.doneLines = '';
+    const covered = this.doneIds;
+    this.doneIds = [];
     try {
       await writeFileAtomic(dir, SNAPSHOT, JSON.stringify(snapshot));
     } catch (e) {
-      this.doneLines = covered + this.doneLines;
+      this.doneIds = covered.concat(this.doneIds);
       closeSync(fresh);
       await unlink(join(dir, journalName(nextGen))).catch(() => undefined);
       throw e;
