@@ -327,6 +327,8 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
         signature: verdict.signature,
         known: verdict.known,
         raw: verdict.raw,
+        // Journaled as received, never re-encoded.
+        body: body === 'too-large' ? undefined : body,
       };
       if (verdict.event) pendingEvent.event = verdict.event;
       if (verdict.group !== undefined) pendingEvent.group = verdict.group;

@@ -3,9 +3,13 @@
  * yet handed to `onEvent`.
  *
  * Layout in `dir`: `state.json` (a snapshot, replaced atomically) and `journal-<gen>.ndjson`
- * (append-only, one line per accepted event or per processed marker). The snapshot names the
- * first journal generation it does not cover, so a crash at any step of a compaction leaves an
- * unambiguous pair to load.
+ * (append-only). The snapshot names the first journal generation it does not cover, so a crash
+ * at any step of a compaction leaves an unambiguous pair to load. A journal holds, in order:
+ *  - an accepted event: a JSON header line (`k: "e"`, the event-log fields and `bytes`), then
+ *    the body exactly as received, `bytes` long, then a newline. The body is never re-encoded:
+ *    escaping every body into a JSON string cost more than anything else the journal does.
+ *  - a processed marker: `{"k":"d","id":...}`.
+ *  - (read only) an accepted event of the first format, body inline: `k: "a"` with `raw`.
  *
  * Guarantee. An event's line (id and body together) is written before the event is
  * acknowledged, and its id joins the seen window only then; a duplicate of an id still being
@@ -35,9 +39,11 @@ import type { EventLogEntry, EventLogFilter, SignatureState, WebhookLogger } fro
 /** What is journaled for an accepted event: an event-log row with its whole body. */
 export type AcceptedRecord = Omit<EventLogEntry, 'truncated'>;
 
-/** In memory only: the parsed envelope rides along so it is not parsed twice. */
+/** In memory only: the parsed envelope and the body's bytes ride along so neither is made twice. */
 export interface PendingEvent extends AcceptedRecord {
   event?: WebhookEvent;
+  /** The body as received (`raw` is its text); dropped once journaled. */
+  body?: Buffer | undefined;
 }
 
 const AcceptedSchema = z.object({
@@ -51,6 +57,7 @@ const AcceptedSchema = z.object({
   raw: z.string(),
 });
 const JournalLineSchema = z.discriminatedUnion('k', [
+  AcceptedSchema.omit({ raw: true }).extend({ k: z.literal('e'), bytes: z.number().int().nonnegative() }),
   AcceptedSchema.extend({ k: z.literal('a') }),
   z.object({ k: z.literal('d'), id: z.string().min(1) }),
 ]);
@@ -105,29 +112,70 @@ function recordOf(p: PendingEvent): AcceptedRecord {
   return r;
 }
 
-function writeAllSync(fd: number, buf: Buffer): void {
+function writeAllSync(fd: number, buf: Buffer, length = buf.length): void {
   let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  while (off < length) off += writeSync(fd, buf, off, length - off);
 }
 
 const datasync = (fd: number) =>
   new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())));
 
-/** One journal line, built by hand: this runs for every event. */
-function journalLine(p: PendingEvent): string {
-  let line = `{"k":"a","id":${JSON.stringify(p.id)},"receivedAt":${p.receivedAt},"signature":"${p.signature}","known":${p.known}`;
+/** An accepted event's header line, built by hand: this runs for every event. */
+function recordHead(p: PendingEvent, bytes: number): string {
+  let line = `{"k":"e","id":${JSON.stringify(p.id)},"receivedAt":${p.receivedAt},"signature":"${p.signature}","known":${p.known}`;
   if (p.group !== undefined) line += `,"group":${JSON.stringify(p.group)}`;
   if (p.type !== undefined) line += `,"type":${JSON.stringify(p.type)}`;
   if (p.occurredAt !== undefined) line += `,"occurredAt":${JSON.stringify(p.occurredAt)}`;
-  return `${line},"raw":${JSON.stringify(p.raw)}}\n`;
+  return `${line},"bytes":${bytes}}\n`;
 }
 
-function batchText(items: BatchItem[]): string {
-  if (items.length === 1) return journalLine(items[0]!.rec);
-  let text = '';
-  for (const i of items) text += journalLine(i.rec);
-  return text;
+type JournalEntry = { k: 'd'; id: string } | ({ k: 'a' } & AcceptedRecord);
+
+/**
+ * Reads one journal generation. A line that does not parse is skipped and counted. An event
+ * whose body is cut short ends the reading: appends only ever tear at the end, and reading on
+ * from inside a body could take its text for records.
+ */
+function readJournal(buf: Buffer): { entries: JournalEntry[]; skipped: number } {
+  const entries: JournalEntry[] = [];
+  let skipped = 0;
+  let pos = 0;
+  while (pos < buf.length) {
+    let nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) nl = buf.length;
+    const line = buf.toString('utf8', pos, nl);
+    pos = nl + 1;
+    if (line === '') continue;
+    let rec: z.infer<typeof JournalLineSchema> | undefined;
+    try {
+      const r = JournalLineSchema.safeParse(JSON.parse(line));
+      rec = r.success ? r.data : undefined;
+    } catch {
+      rec = undefined;
+    }
+    if (!rec) {
+      // A torn last line was never acknowledged (acks wait for the write).
+      skipped++;
+      continue;
+    }
+    if (rec.k === 'e') {
+      const end = pos + rec.bytes;
+      if (end >= buf.length || buf[end] !== 0x0a) {
+        skipped++;
+        break;
+      }
+      const { k: _k, bytes: _bytes, ...fields } = rec;
+      entries.push({ k: 'a', ...fields, raw: buf.toString('utf8', pos, end) });
+      pos = end + 1;
+    } else {
+      entries.push(rec);
+    }
+  }
+  return { entries, skipped };
 }
+
+/** Batches up to this size are assembled in one reused buffer. */
+const SCRATCH_BYTES = 256 * 1024;
 
 /** Settles one item; a waiter that throws must not keep the others of its batch waiting. */
 function tell(i: BatchItem, error: unknown, log: WebhookLogger): void {
@@ -177,10 +225,15 @@ export class WebhookState {
   private readonly events: EventLog;
   private readonly pending = new PendingQueue<PendingEvent>();
   /**
-   * Ids being written. Only ids: a per-request Map holding the batch items kept each request's
-   * objects alive through young-generation collections (see PendingQueue).
+   * Ids accepted or being accepted and not yet processed: pending, in the batch or being
+   * written. Only ids: a per-request Map of batch items kept each request's objects alive
+   * through young-generation collections (see PendingQueue).
    */
-  private readonly committing = new Set<string>();
+  private readonly open = new Set<string>();
+  /** Items taken from the batch whose write is still being awaited (fsync, slow path only). */
+  private writing: BatchItem[] | null = null;
+  /** Reused to assemble each batch's bytes; the writes are synchronous. */
+  private scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   /** Duplicates that arrived while their id was being written (rare; see `whenDurable`). */
   private readonly waiting = new Map<string, Settle[]>();
   private readonly compactBytes: number;
@@ -222,12 +275,14 @@ export class WebhookState {
 
   /** Accepted before, waiting to be processed, or being committed right now. */
   isSeen(id: string): boolean {
-    return this.seen.has(id) || this.pending.has(id) || this.committing.has(id);
+    return this.seen.has(id) || this.open.has(id);
   }
 
   /** Resolves once an id being committed is durable; rejects if that commit failed. */
   whenDurable(id: string): Promise<void> {
-    if (!this.committing.has(id)) return Promise.resolve();
+    // Duplicates of an event still in flight are rare: a scan of the batch is enough.
+    const inFlight = (items: BatchItem[] | null) => items?.some((i) => i.rec.id === id) ?? false;
+    if (!this.open.has(id) || !(inFlight(this.batch) || inFlight(this.writing))) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const list = this.waiting.get(id);
       if (list) list.push({ resolve, reject });
@@ -237,7 +292,7 @@ export class WebhookState {
 
   /** Accepted events not yet processed, including those still being committed. */
   get queued(): number {
-    return this.pending.size + this.committing.size;
+    return this.open.size;
   }
 
   /** The oldest accepted event not yet processed (it stays here until `markDone`). */
@@ -261,7 +316,7 @@ export class WebhookState {
       return;
     }
     this.batch.push({ rec, waiter });
-    this.committing.add(rec.id);
+    this.open.add(rec.id);
     this.kick();
   }
 
@@ -270,7 +325,9 @@ export class WebhookState {
    * never synced on its own: losing it only means the event is replayed.
    */
   markDone(id: string): void {
-    if (!this.pending.remove(id) || this.closed) return;
+    if (!this.open.delete(id)) return;
+    this.pending.remove(id);
+    if (this.closed) return;
     this.doneIds.push(id);
     this.scheduleSync();
   }
@@ -289,7 +346,7 @@ export class WebhookState {
     } catch (e) {
       this.o.log.error('Could not write the webhook state snapshot on close; the journal still holds it.', { error: String(e) });
       try {
-        if (this.fd !== undefined && !this.needsRotate) this.append('');
+        if (this.fd !== undefined && !this.needsRotate) this.append([]);
       } catch {
         // the markers are lost: those events replay once
       }
@@ -302,12 +359,28 @@ export class WebhookState {
     this.fd = undefined;
   }
 
-  /** Appends buffered markers and `text` in one write. Throws when the write fails. */
-  private append(text: string): void {
-    const buf = Buffer.from(this.doneIds.length > 0 ? this.takeDoneLines() + text : text, 'utf8');
-    if (buf.length === 0) return;
-    writeAllSync(this.fd!, buf);
-    this.journalBytes += buf.length;
+  /** Appends buffered markers and these events in one write. Throws when the write fails. */
+  private append(items: readonly BatchItem[]): void {
+    const markers = this.doneIds.length > 0 ? this.takeDoneLines() : '';
+    let size = Buffer.byteLength(markers);
+    const heads: string[] = [];
+    for (const i of items) {
+      const body = (i.rec.body ??= Buffer.from(i.rec.raw, 'utf8'));
+      const head = recordHead(i.rec, body.length);
+      heads.push(head);
+      size += Buffer.byteLength(head) + body.length + 1;
+    }
+    if (size === 0) return;
+    // A batch of large bodies gets a buffer of its own rather than growing the reused one.
+    const buf = size <= this.scratch.length ? this.scratch : Buffer.allocUnsafe(size);
+    let off = buf.write(markers, 0, 'utf8');
+    for (let k = 0; k < items.length; k++) {
+      off += buf.write(heads[k]!, off, 'utf8');
+      off += items[k]!.rec.body!.copy(buf, off);
+      buf[off++] = 0x0a;
+    }
+    writeAllSync(this.fd!, buf, off);
+    this.journalBytes += off;
     this.unsynced = true;
     if (this.durability === 'write') this.scheduleSync();
   }
@@ -335,7 +408,7 @@ export class WebhookState {
       const items = this.batch;
       this.batch = [];
       try {
-        this.append(batchText(items));
+        this.append(items);
       } catch (e) {
         // The journal may now end in a torn line: later lines go to a fresh generation.
         this.needsRotate = true;
@@ -361,7 +434,7 @@ export class WebhookState {
           this.scheduleSync();
         } else {
           try {
-            this.append('');
+            this.append([]);
           } catch {
             this.needsRotate = true;
           }
@@ -399,9 +472,10 @@ export class WebhookState {
       this.batch = [];
       try {
         if (this.fd === undefined) throw new Error('The webhook journal is not open.');
-        this.append(batchText(items));
+        this.append(items);
         if (this.durability === 'fsync') {
           this.unsynced = false;
+          this.writing = items;
           await datasync(this.fd);
         }
       } catch (e) {
@@ -409,6 +483,8 @@ export class WebhookState {
         this.needsRotate = true;
         this.fail(items, e);
         continue;
+      } finally {
+        this.writing = null;
       }
       this.settle(items);
     }
@@ -419,7 +495,7 @@ export class WebhookState {
     const now = this.o.now();
     for (const i of items) {
       this.apply(i.rec, now);
-      this.committing.delete(i.rec.id);
+      i.rec.body = undefined;
     }
     for (const i of items) tell(i, undefined, this.o.log);
     if (this.waiting.size > 0) this.release(items, undefined);
@@ -427,7 +503,7 @@ export class WebhookState {
 
   private fail(items: BatchItem[], e: unknown): void {
     this.o.log.error('Could not write accepted webhook events to disk; they were refused (500).', { error: String(e) });
-    for (const i of items) this.committing.delete(i.rec.id);
+    for (const i of items) this.open.delete(i.rec.id);
     for (const i of items) tell(i, e, this.o.log);
     if (this.waiting.size > 0) this.release(items, e);
   }
@@ -516,7 +592,11 @@ export class WebhookState {
         nextGen = snap.nextGen;
         for (const [id, at] of snap.seen) this.seen.add(id, at, now);
         for (const entry of snap.log) this.events.push(entry);
-        for (const p of snap.pending) if (!this.pending.has(p.id)) this.pending.push(p);
+        for (const p of snap.pending) {
+          if (this.open.has(p.id)) continue;
+          this.open.add(p.id);
+          this.pending.push(p);
+        }
       } else {
         // Keep the unreadable file for inspection; the journals still replay what they hold.
         const aside = `${SNAPSHOT}.unreadable-${now}`;
@@ -534,29 +614,19 @@ export class WebhookState {
     let skipped = 0;
     for (const gen of gens) {
       if (gen < nextGen) continue;
-      const lines = (await readFile(join(dir, journalName(gen)), 'utf8')).split('\n');
-      for (const line of lines) {
-        if (line === '') continue;
-        let rec: z.infer<typeof JournalLineSchema> | undefined;
-        try {
-          const r = JournalLineSchema.safeParse(JSON.parse(line));
-          rec = r.success ? r.data : undefined;
-        } catch {
-          rec = undefined;
-        }
-        if (!rec) {
-          // A torn last line was never acknowledged (acks wait for the sync).
-          skipped++;
-          continue;
-        }
-        if (rec.k === 'd') this.pending.remove(rec.id);
-        else if (!this.isSeen(rec.id)) {
+      const journal = readJournal(await readFile(join(dir, journalName(gen))));
+      skipped += journal.skipped;
+      for (const rec of journal.entries) {
+        if (rec.k === 'd') {
+          if (this.open.delete(rec.id)) this.pending.remove(rec.id);
+        } else if (!this.isSeen(rec.id)) {
           const { k: _k, ...accepted } = rec;
+          this.open.add(accepted.id);
           this.apply(accepted, now);
         }
       }
     }
-    if (skipped > 0) log.warn('Skipped unreadable lines in the webhook journal.', { lines: skipped });
+    if (skipped > 0) log.warn('Skipped unreadable records in the webhook journal.', { records: skipped });
 
     this.gen = Math.max(nextGen - 1, gens.at(-1) ?? 0);
     await this.compact();

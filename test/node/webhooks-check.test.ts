@@ -188,7 +188,7 @@ test('the seen-id window forgets the oldest ids first, by count and by age, at a
   expect([big.has('id39999'), big.has('id40000'), big.has('id49999')]).toEqual([false, true, true]);
 });
 
-test('the pending queue hands events out oldest first and finds them by id', async () => {
+test('the pending queue hands events out oldest first and removes them by id', async () => {
   const { PendingQueue } = await import('../../src-main/webhooks/pending-queue');
   const q = new PendingQueue<{ id: string; n: number }>();
   for (let n = 1; n <= 4; n++) q.push({ id: `e${n}`, n });
@@ -197,12 +197,12 @@ test('the pending queue hands events out oldest first and finds them by id', asy
   expect(q.remove('e3')).toBe(false);
   expect(q.first()?.id).toBe('e1');
   expect(q.remove('e1')).toBe(true);
-  expect([q.first()?.id, q.size, q.has('e2'), q.has('e1')]).toEqual(['e2', 2, true, false]);
+  expect([q.first()?.id, q.size]).toEqual(['e2', 2]);
   expect(q.values().map((e) => e.id)).toEqual(['e2', 'e4']);
   // A long run through the head keeps order and forgets what left.
   for (let n = 5; n < 5_005; n++) q.push({ id: `e${n}`, n });
   for (let k = 0; k < 3_000; k++) q.remove(q.first()!.id);
-  expect([q.size, q.first()?.n, q.has('e3002'), q.has('e3003')]).toEqual([2_002, 3_003, false, true]);
+  expect([q.size, q.first()?.n, q.remove('e3002'), q.values().length]).toEqual([2_002, 3_003, false, 2_002]);
   while (q.first()) q.remove(q.first()!.id);
   expect([q.size, q.values()]).toEqual([0, []]);
 });

@@ -11,20 +11,13 @@ import { request } from 'undici';
 import { startWebhookListener, type WebhookListener, type WebhookListenerOptions } from '../../src-main/webhooks/listener';
 import type { ReceivedEvent } from '../../src-main/webhooks/types';
 import { signWebhook } from '../../src-shared/webhook-signature';
+import { tempDirs } from '../support/temp-dirs';
 
 const SECRET = 'whsec_' + Buffer.from('listener test secret, 32 bytes!!').toString('base64');
 const PATH_SECRET = 'test-path-secret-123';
 const ROOT = resolve(import.meta.dirname, '../..');
 
-const dirs: string[] = [];
-async function stateDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'webhooks-test-'));
-  dirs.push(d);
-  return d;
-}
-test.afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const stateDir = tempDirs('webhooks-test-');
 
 type Opts = Partial<WebhookListenerOptions> & { stateDir: string };
 async function start(o: Opts): Promise<{ l: WebhookListener; got: ReceivedEvent[] }> {
