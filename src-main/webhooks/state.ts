@@ -8,7 +8,9 @@
  *  - an accepted event: a JSON header line (`k: "e"`, the event-log fields and `bytes`), then
  *    the body exactly as received, `bytes` long, then a newline. The body is never re-encoded:
  *    escaping every body into a JSON string cost more than anything else the journal does.
- *  - a processed marker: `{"k":"d","id":...}`.
+ *  - a processed marker: `{"k":"d","through":...}`: every event up to and including that id is
+ *    processed (events are processed in the order they were written, one at a time), so one
+ *    marker per write covers them all. Read only: `{"k":"d","id":...}`, one event.
  *  - (read only) an accepted event of the first format, body inline: `k: "a"` with `raw`.
  *
  * Guarantee. An event's line (id and body together) is written before the event is
@@ -59,7 +61,9 @@ const AcceptedSchema = z.object({
 const JournalLineSchema = z.discriminatedUnion('k', [
   AcceptedSchema.omit({ raw: true }).extend({ k: z.literal('e'), bytes: z.number().int().nonnegative() }),
   AcceptedSchema.extend({ k: z.literal('a') }),
-  z.object({ k: z.literal('d'), id: z.string().min(1) }),
+  z
+    .object({ k: z.literal('d'), through: z.string().min(1).optional(), id: z.string().min(1).optional() })
+    .refine((d) => (d.through === undefined) !== (d.id === undefined), 'a marker names one event'),
 ]);
 const SnapshotSchema = z.object({
   v: z.literal(1),
@@ -129,7 +133,7 @@ function recordHead(p: PendingEvent, bytes: number): string {
   return `${line},"bytes":${bytes}}\n`;
 }
 
-type JournalEntry = { k: 'd'; id: string } | ({ k: 'a' } & AcceptedRecord);
+type JournalEntry = { k: 'd'; id?: string | undefined; through?: string | undefined } | ({ k: 'a' } & AcceptedRecord);
 
 /**
  * Reads one journal generation. A line that does not parse is skipped and counted. An event
@@ -248,12 +252,10 @@ export class WebhookState {
   private syncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | null = null;
   private unsynced = false;
-  /**
-   * Ids processed since the last write, whose markers are not written yet. The ids themselves,
-   * not marker text: text built per event and held until the next write outlived the young
-   * generation, while these strings are held by the seen window anyway.
-   */
-  private doneIds: string[] = [];
+  /** The last event processed since the last write: its marker is not written yet. */
+  private doneThrough: string | undefined;
+  /** Markers of events processed out of order (not done by the listener). */
+  private doneOthers = '';
   private journalBytes = 0;
   private nextCompactAt: number;
   private needsRotate = false;
@@ -326,9 +328,12 @@ export class WebhookState {
    */
   markDone(id: string): void {
     if (!this.open.delete(id)) return;
+    const first = this.pending.first()?.id === id;
     this.pending.remove(id);
     if (this.closed) return;
-    this.doneIds.push(id);
+    // The listener processes the oldest first; anything else gets a marker of its own.
+    if (first) this.doneThrough = id;
+    else this.doneOthers += `{"k":"d","id":${JSON.stringify(id)}}\n`;
     this.scheduleSync();
   }
 
@@ -361,7 +366,7 @@ export class WebhookState {
 
   /** Appends buffered markers and these events in one write. Throws when the write fails. */
   private append(items: readonly BatchItem[]): void {
-    const markers = this.doneIds.length > 0 ? this.takeDoneLines() : '';
+    const markers = this.doneThrough === undefined && this.doneOthers === '' ? '' : this.takeMarkers();
     let size = Buffer.byteLength(markers);
     const heads: string[] = [];
     for (const i of items) {
@@ -385,10 +390,11 @@ export class WebhookState {
     if (this.durability === 'write') this.scheduleSync();
   }
 
-  private takeDoneLines(): string {
-    let text = '';
-    for (const id of this.doneIds) text += `{"k":"d","id":${JSON.stringify(id)}}\n`;
-    this.doneIds = [];
+  private takeMarkers(): string {
+    const through = this.doneThrough === undefined ? '' : `{"k":"d","through":${JSON.stringify(this.doneThrough)}}\n`;
+    const text = this.doneOthers + through;
+    this.doneThrough = undefined;
+    this.doneOthers = '';
     return text;
   }
 
@@ -429,7 +435,7 @@ export class WebhookState {
     if (this.syncTimer || this.closed) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = undefined;
-      if (this.doneIds.length > 0) {
+      if (this.doneThrough !== undefined || this.doneOthers !== '') {
         if (this.flushing || this.needsRotate || this.fd === undefined) {
           this.scheduleSync();
         } else {
@@ -543,12 +549,15 @@ export class WebhookState {
       pending: [...this.pending.values()].map(recordOf),
     };
     // Markers buffered so far are reflected in the snapshot (those events are not pending).
-    const covered = this.doneIds;
-    this.doneIds = [];
+    const covered = this.doneThrough;
+    const coveredOthers = this.doneOthers;
+    this.doneThrough = undefined;
+    this.doneOthers = '';
     try {
       await writeFileAtomic(dir, SNAPSHOT, JSON.stringify(snapshot));
     } catch (e) {
-      this.doneIds = covered.concat(this.doneIds);
+      this.doneThrough ??= covered;
+      this.doneOthers = coveredOthers + this.doneOthers;
       closeSync(fresh);
       await unlink(join(dir, journalName(nextGen))).catch(() => undefined);
       throw e;
@@ -617,8 +626,16 @@ export class WebhookState {
       const journal = readJournal(await readFile(join(dir, journalName(gen))));
       skipped += journal.skipped;
       for (const rec of journal.entries) {
-        if (rec.k === 'd') {
-          if (this.open.delete(rec.id)) this.pending.remove(rec.id);
+        if (rec.k === 'd' && rec.through !== undefined) {
+          // Every pending event up to this one was processed before it.
+          if (!this.open.has(rec.through)) continue;
+          for (let p = this.pending.first(); p; p = this.pending.first()) {
+            this.open.delete(p.id);
+            this.pending.remove(p.id);
+            if (p.id === rec.through) break;
+          }
+        } else if (rec.k === 'd') {
+          if (rec.id !== undefined && this.open.delete(rec.id)) this.pending.remove(rec.id);
         } else if (!this.isSeen(rec.id)) {
           const { k: _k, ...accepted } = rec;
           this.open.add(accepted.id);
