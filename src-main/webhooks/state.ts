@@ -87,6 +87,8 @@ export interface WebhookStateOptions {
   durability?: 'write' | 'fsync';
   /** In 'write' mode, how soon written lines are flushed to the disk. Default 100 ms. */
   syncIntervalMs?: number;
+  /** The journal's write, for tests that make the disk fail. Default `fs.writeSync`. */
+  writeJournal?: (fd: number, buf: Buffer, offset: number, length: number) => number;
 }
 
 /** Told once, when a commit settles: without an error once the event is durable. */
@@ -116,9 +118,11 @@ function recordOf(p: PendingEvent): AcceptedRecord {
   return r;
 }
 
-function writeAllSync(fd: number, buf: Buffer, length = buf.length): void {
+type WriteFn = NonNullable<WebhookStateOptions['writeJournal']>;
+
+function writeAllSync(write: WriteFn, fd: number, buf: Buffer, length: number): void {
   let off = 0;
-  while (off < length) off += writeSync(fd, buf, off, length - off);
+  while (off < length) off += write(fd, buf, off, length - off);
 }
 
 const datasync = (fd: number) =>
@@ -244,8 +248,15 @@ export class WebhookState {
   private batch: BatchItem[] = [];
   /** A flush is queued for the end of this turn of the event loop. */
   private scheduled = false;
-  /** The asynchronous flush (compaction, fsync, failures) while it runs. */
+  /** The asynchronous flush ('fsync' durability) while it runs. */
   private flushing: Promise<void> | null = null;
+  /** The snapshot being written in the background; true once it is in place. */
+  private snapshotting: Promise<boolean> | null = null;
+  /** Journals no longer written are closed in this chain, after their last flush. */
+  private retiring: Promise<void> = Promise.resolve();
+  /** A journal was started since the directory was last synced ('fsync' durability). */
+  private dirUnsynced = false;
+  private readonly write: WriteFn;
   private fd: number | undefined;
   private gen = 0;
   private readonly durability: 'write' | 'fsync';
@@ -267,6 +278,7 @@ export class WebhookState {
     this.compactBytes = o.compactBytes ?? 8 * 1024 * 1024;
     this.nextCompactAt = this.compactBytes;
     this.durability = o.durability ?? 'write';
+    this.write = o.writeJournal ?? writeSync;
   }
 
   static async open(o: WebhookStateOptions): Promise<WebhookState> {
@@ -346,16 +358,19 @@ export class WebhookState {
     while (this.flushing) await this.flushing;
     clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
-    try {
-      await this.compact();
-    } catch (e) {
-      this.o.log.error('Could not write the webhook state snapshot on close; the journal still holds it.', { error: String(e) });
+    // A fresh snapshot, so the next start reads one small file.
+    if (await this.compactNow()) {
+      // The snapshot reflects the markers still buffered.
+      this.doneThrough = undefined;
+      this.doneOthers = '';
+    } else {
       try {
         if (this.fd !== undefined && !this.needsRotate) this.append([]);
       } catch {
         // the markers are lost: those events replay once
       }
     }
+    await this.retiring;
     await this.syncing;
     if (this.fd !== undefined) {
       if (this.unsynced) await datasync(this.fd).catch(() => undefined);
@@ -384,7 +399,7 @@ export class WebhookState {
       off += items[k]!.rec.body!.copy(buf, off);
       buf[off++] = 0x0a;
     }
-    writeAllSync(this.fd!, buf, off);
+    writeAllSync(this.write, this.fd!, buf, off);
     this.journalBytes += off;
     this.unsynced = true;
     if (this.durability === 'write') this.scheduleSync();
@@ -408,27 +423,53 @@ export class WebhookState {
 
   private readonly flushNow = (): void => {
     this.scheduled = false;
-    if (this.flushing || this.batch.length === 0) return;
-    // The common case needs no await: one synchronous append, then everyone is told.
-    if (this.durability === 'write' && this.fd !== undefined && !this.needsRotate && this.journalBytes < this.nextCompactAt) {
-      const items = this.batch;
-      this.batch = [];
-      try {
-        this.append(items);
-      } catch (e) {
-        // The journal may now end in a torn line: later lines go to a fresh generation.
-        this.needsRotate = true;
-        this.fail(items, e);
-        return;
-      }
-      this.settle(items);
+    if (this.flushing || this.batch.length === 0 || !this.ready()) return;
+    if (this.durability === 'fsync') {
+      this.flushing = this.flushSynced().finally(() => {
+        this.flushing = null;
+        if (this.batch.length > 0) this.kick();
+      });
       return;
     }
-    this.flushing = this.flushLoop().finally(() => {
-      this.flushing = null;
-      if (this.batch.length > 0 && this.fd !== undefined) this.kick();
-    });
+    // The common case needs no await: one synchronous append, then everyone is told.
+    const items = this.batch;
+    this.batch = [];
+    if (this.writeItems(items)) this.settle(items);
   };
+
+  /**
+   * Starts a fresh journal when one is due. False, with the batch refused (500), when the
+   * journal may end in a torn record and no fresh one could be started.
+   */
+  private ready(): boolean {
+    if (this.fd !== undefined && !this.needsRotate && this.journalBytes < this.nextCompactAt) return true;
+    try {
+      this.compact();
+      return true;
+    } catch (e) {
+      if (this.needsRotate || this.fd === undefined) {
+        this.fail(this.batch.splice(0), e);
+        return false;
+      }
+      // The journal is intact; try again after another stretch instead of on every write.
+      this.nextCompactAt = this.journalBytes + this.compactBytes;
+      this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
+      return true;
+    }
+  }
+
+  /** Appends the items; on failure refuses them (500) and moves on to a fresh journal. */
+  private writeItems(items: BatchItem[]): boolean {
+    try {
+      this.append(items);
+      return true;
+    } catch (e) {
+      // The journal may now end in a torn record: later ones go to a fresh generation.
+      this.needsRotate = true;
+      this.fail(items, e);
+      return false;
+    }
+  }
 
   /** Writes buffered markers and flushes written lines to the disk soon, once per interval at most. */
   private scheduleSync(): void {
@@ -456,36 +497,22 @@ export class WebhookState {
     this.syncTimer.unref();
   }
 
-  private async flushLoop(): Promise<void> {
-    for (;;) {
-      if (this.needsRotate || this.journalBytes >= this.nextCompactAt) {
-        try {
-          await this.compact();
-        } catch (e) {
-          if (this.needsRotate) {
-            // The journal may end in a torn line and no fresh one could be started: refuse
-            // (500) until a later attempt works.
-            this.fail(this.batch.splice(0), e);
-            return;
-          }
-          // The journal is intact; try again after another stretch instead of on every write.
-          this.nextCompactAt = this.journalBytes + this.compactBytes;
-          this.o.log.error('Could not compact the webhook journal.', { error: String(e) });
-        }
-      }
-      if (this.batch.length === 0) return;
+  /** 'fsync' durability: each batch is acknowledged once it is on the disk. */
+  private async flushSynced(): Promise<void> {
+    while (this.batch.length > 0 && this.ready()) {
       const items = this.batch;
       this.batch = [];
+      if (!this.writeItems(items)) continue;
+      this.writing = items;
       try {
-        if (this.fd === undefined) throw new Error('The webhook journal is not open.');
-        this.append(items);
-        if (this.durability === 'fsync') {
-          this.unsynced = false;
-          this.writing = items;
-          await datasync(this.fd);
+        this.unsynced = false;
+        await datasync(this.fd!);
+        // A journal started since the last sync must be found after a power loss too.
+        if (this.dirUnsynced) {
+          this.dirUnsynced = false;
+          await syncDir(this.o.dir);
         }
       } catch (e) {
-        // The journal may now end in a torn line: later lines go to a fresh generation.
         this.needsRotate = true;
         this.fail(items, e);
         continue;
@@ -534,47 +561,79 @@ export class WebhookState {
   }
 
   /**
-   * Starts journal generation gen+1 and writes a snapshot of everything written so far. Runs
-   * only between batches, so the in-memory state equals what the old journals hold.
+   * Moves writing to a fresh journal generation and, unless one is being written already, takes a
+   * snapshot of the state in the background. Synchronous up to the switch, so acknowledgements
+   * never wait for a snapshot: a crash before it lands replays the older journals and then the
+   * fresh one. Throws when the fresh journal cannot be created (the current one stays in use).
    */
-  private async compact(): Promise<void> {
-    const dir = this.o.dir;
+  private compact(): void {
     const nextGen = this.gen + 1;
-    const fresh = openSync(join(dir, journalName(nextGen)), 'w');
-    const snapshot: Snapshot = {
-      v: 1,
-      nextGen,
-      seen: this.seen.entries(),
-      log: this.events.all(),
-      pending: [...this.pending.values()].map(recordOf),
-    };
-    // Markers buffered so far are reflected in the snapshot (those events are not pending).
-    const covered = this.doneThrough;
-    const coveredOthers = this.doneOthers;
-    this.doneThrough = undefined;
-    this.doneOthers = '';
-    try {
-      await writeFileAtomic(dir, SNAPSHOT, JSON.stringify(snapshot));
-    } catch (e) {
-      this.doneThrough ??= covered;
-      this.doneOthers = coveredOthers + this.doneOthers;
-      closeSync(fresh);
-      await unlink(join(dir, journalName(nextGen))).catch(() => undefined);
-      throw e;
-    }
+    const fresh = openSync(join(this.o.dir, journalName(nextGen)), 'w');
     const old = this.fd;
-    const oldGen = this.gen;
-    // Whatever the old journal holds is in the snapshot now, which was synced.
+    const oldUnsynced = this.unsynced;
     this.fd = fresh;
     this.gen = nextGen;
     this.journalBytes = 0;
     this.nextCompactAt = this.compactBytes;
     this.needsRotate = false;
     this.unsynced = false;
-    // A background flush may still hold the old descriptor.
-    await this.syncing;
-    if (old !== undefined) closeSync(old);
-    if (oldGen > 0) await unlink(join(dir, journalName(oldGen))).catch(() => undefined);
+    this.dirUnsynced = true;
+    if (old !== undefined) this.retire(old, oldUnsynced);
+    // One snapshot at a time; a later compaction takes the next.
+    if (this.snapshotting) return;
+    // Between batches the state in memory is exactly what the older journals hold. Buffered
+    // markers stay buffered: they go to the fresh journal, where they are harmless repeats.
+    const snapshot: Snapshot = {
+      v: 1,
+      nextGen,
+      seen: this.seen.entries(),
+      log: this.events.all(),
+      pending: this.pending.values().map(recordOf),
+    };
+    this.snapshotting = this.writeSnapshot(snapshot).finally(() => (this.snapshotting = null));
+  }
+
+  /** Compacts and waits for the snapshot; false when no snapshot could be written. */
+  private async compactNow(): Promise<boolean> {
+    while (this.snapshotting) await this.snapshotting;
+    try {
+      this.compact();
+    } catch (e) {
+      this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
+      return false;
+    }
+    return (await this.snapshotting) ?? false;
+  }
+
+  private async writeSnapshot(snapshot: Snapshot): Promise<boolean> {
+    const dir = this.o.dir;
+    try {
+      await writeFileAtomic(dir, SNAPSHOT, JSON.stringify(snapshot));
+    } catch (e) {
+      this.o.log.error('Could not write the webhook state snapshot; the journals still hold everything.', { error: String(e) });
+      return false;
+    }
+    // The journals before the snapshot's generation are covered now.
+    await this.retiring;
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const m = JOURNAL_RE.exec(name);
+      if (m && Number(m[1]) < snapshot.nextGen) await unlink(join(dir, name)).catch(() => undefined);
+    }
+    return true;
+  }
+
+  /** Closes a journal that is no longer written, after its last flush. */
+  private retire(fd: number, unsynced: boolean): void {
+    const syncing = this.syncing;
+    this.retiring = this.retiring.then(async () => {
+      await syncing;
+      if (unsynced) await datasync(fd).catch(() => undefined);
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    });
   }
 
   private async load(): Promise<void> {
@@ -646,11 +705,10 @@ export class WebhookState {
     if (skipped > 0) log.warn('Skipped unreadable records in the webhook journal.', { records: skipped });
 
     this.gen = Math.max(nextGen - 1, gens.at(-1) ?? 0);
-    await this.compact();
-    // The snapshot now covers every journal read above.
-    for (const gen of gens) {
-      if (gen < this.gen) await unlink(join(dir, journalName(gen))).catch(() => undefined);
-    }
+    // A fresh journal (this throws if none can be made) and a snapshot covering every journal
+    // read above, which are then removed; if the snapshot fails they stay, and so does all.
+    this.compact();
+    await this.snapshotting;
     if (this.pending.size > 0) log.info('Replaying webhook events accepted before the last stop.', { count: this.pending.size });
   }
 }

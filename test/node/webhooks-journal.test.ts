@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { appendFile, readdir, writeFile } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
+import { appendFile, mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebhookState, type PendingEvent } from '../../src-main/webhooks/state';
 import type { WebhookLogger } from '../../src-main/webhooks/types';
@@ -12,7 +13,8 @@ function recorder(): WebhookLogger & { warnings: string[] } {
   return { warnings, info() {}, warn: (m) => void warnings.push(m), error: (m) => void warnings.push(m) };
 }
 
-const open = (dir: string, log: WebhookLogger = recorder()) => WebhookState.open({ dir, now: Date.now, log });
+type Extra = Partial<Parameters<typeof WebhookState.open>[0]>;
+const open = (dir: string, log: WebhookLogger = recorder(), extra: Extra = {}) => WebhookState.open({ dir, now: Date.now, log, ...extra });
 
 /** Commits an event the way the listener does and waits until it is written. */
 function commit(state: WebhookState, id: string, raw: string, asReceived = true): Promise<void> {
@@ -29,6 +31,16 @@ function drain(state: WebhookState): Array<{ id: string; raw: string }> {
     state.markDone(p.id);
   }
   return out;
+}
+
+/** Starts again on the directory, as after a crash, and returns the ids handed out. */
+async function replayedIds(dir: string): Promise<string[]> {
+  const state = await open(dir);
+  try {
+    return drain(state).map((e) => e.id);
+  } finally {
+    await state.close();
+  }
 }
 
 const journalOf = async (dir: string) => join(dir, (await readdir(dir)).find((f) => f.startsWith('journal-'))!);
@@ -101,9 +113,48 @@ test('processed events are not replayed after a crash, in order or not', async (
   // The markers go out with the next write.
   await commit(first, 'e6', '{"id":"e6"}');
 
+  expect(await replayedIds(dir)).toEqual(['e4', 'e6']);
+});
+
+test('a write that fails halfway refuses its events, and later ones go to a fresh journal', async () => {
+  const dir = await stateDir();
+  let failNext = false;
+  const writeJournal = (fd: number, buf: Buffer, offset: number, length: number) => {
+    if (!failNext) return writeSync(fd, buf, offset, length);
+    failNext = false;
+    // Half the record reaches the file, then the disk gives up.
+    writeSync(fd, buf, offset, Math.floor(length / 2));
+    throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+  };
+  const first = await open(dir, recorder(), { writeJournal });
+  await commit(first, 'f1', '{"id":"f1","text":"kept"}');
+  failNext = true;
+  await expect(commit(first, 'f2', '{"id":"f2","text":"refused"}')).rejects.toThrow('EIO');
+  // Refused means not remembered: the sender's retry is a new event.
+  expect(first.isSeen('f2')).toBe(false);
+  await commit(first, 'f3', '{"id":"f3","text":"kept too"}');
+  expect((await readdir(dir)).filter((f) => f.startsWith('journal-'))).toHaveLength(2);
+
+  expect(await replayedIds(dir)).toEqual(['f1', 'f3']);
+});
+
+test('when snapshots cannot be written, the journals keep everything', async () => {
+  const dir = await stateDir();
+  // A directory where the snapshot's temporary file goes makes every snapshot fail.
+  await mkdir(join(dir, 'state.json.tmp'));
+  const log = recorder();
+  const first = await open(dir, log, { compactBytes: 300 });
+  for (let i = 1; i <= 8; i++) await commit(first, `s${i}`, JSON.stringify({ id: `s${i}`, text: 'x'.repeat(100) }));
+  expect(log.warnings).toContain('Could not write the webhook state snapshot; the journals still hold everything.');
+  expect((await readdir(dir)).filter((f) => f.startsWith('journal-')).length).toBeGreaterThan(3);
+  // The process ends here.
+
+  await rmdir(join(dir, 'state.json.tmp'));
   const second = await open(dir);
   try {
-    expect(drain(second).map((e) => e.id)).toEqual(['e4', 'e6']);
+    expect(drain(second).map((e) => e.id)).toEqual(['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8']);
+    // This start's snapshot covers them all: one journal is left.
+    expect((await readdir(dir)).filter((f) => f.startsWith('journal-'))).toHaveLength(1);
   } finally {
     await second.close();
   }
