@@ -3,8 +3,9 @@
  * yet handed to `onEvent`.
  *
  * Layout in `dir`: `state.json` (a snapshot, replaced atomically) and `journal-<gen>.ndjson`
- * (append-only). The snapshot names the first journal generation it does not cover, so a crash
- * at any step of a compaction leaves an unambiguous pair to load. A journal holds, in order:
+ * (append-only). The snapshot names the first journal generation it does not cover; loading
+ * replays every journal from there in order, so a crash at any step of a compaction, or a
+ * snapshot that could not be written, leaves an unambiguous set to load. A journal holds:
  *  - an accepted event: a JSON header line (`k: "e"`, the event-log fields and `bytes`), then
  *    the body exactly as received, `bytes` long, then a newline. The body is never re-encoded:
  *    escaping every body into a JSON string cost more than anything else the journal does.
@@ -16,8 +17,10 @@
  * Guarantee. An event's line (id and body together) is written before the event is
  * acknowledged, and its id joins the seen window only then; a duplicate of an id still being
  * written waits for that write. So an id is never remembered without its event, and a repeat
- * can never be acknowledged in place of an event that was not kept. Lines are group-committed:
- * everything that arrives in one turn of the event loop shares one write.
+ * can never be acknowledged in place of an event that was not kept. Records are group-committed:
+ * everything that arrives in one turn of the event loop shares one write. Compaction starts a
+ * fresh journal at once and writes the snapshot in the background, so no acknowledgement waits
+ * for it.
  *  - durability 'write' (default): acknowledged once the line is handed to the operating system
  *    (a synchronous append to the page cache, microseconds); fdatasync follows within
  *    `syncIntervalMs`. Survives any crash or kill of the console. A power loss or OS crash can
