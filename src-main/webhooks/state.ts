@@ -244,7 +244,7 @@ export class WebhookState {
   /** Items taken from the batch whose write is still being awaited (fsync, slow path only). */
   private writing: BatchItem[] | null = null;
   /** Reused to assemble each batch's bytes; the writes are synchronous. */
-  private scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  private readonly scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   /** Duplicates that arrived while their id was being written (rare; see `whenDurable`). */
   private readonly waiting = new Map<string, Settle[]>();
   private readonly compactBytes: number;
@@ -255,6 +255,8 @@ export class WebhookState {
   private flushing: Promise<void> | null = null;
   /** The snapshot being written in the background; true once it is in place. */
   private snapshotting: Promise<boolean> | null = null;
+  /** A journal was started while a snapshot was being written: take another after it. */
+  private snapshotDue = false;
   /** Journals no longer written are closed in this chain, after their last flush. */
   private retiring: Promise<void> = Promise.resolve();
   /** A journal was started since the directory was last synced ('fsync' durability). */
@@ -582,8 +584,12 @@ export class WebhookState {
     this.unsynced = false;
     this.dirUnsynced = true;
     if (old !== undefined) this.retire(old, oldUnsynced);
-    // One snapshot at a time; a later compaction takes the next.
-    if (this.snapshotting) return;
+    // One snapshot at a time; the next is taken when this one is done.
+    if (this.snapshotting) {
+      this.snapshotDue = true;
+      return;
+    }
+    this.snapshotDue = false;
     // Between batches the state in memory is exactly what the older journals hold. Buffered
     // markers stay buffered: they go to the fresh journal, where they are harmless repeats.
     const snapshot: Snapshot = {
@@ -593,7 +599,23 @@ export class WebhookState {
       log: this.events.all(),
       pending: this.pending.values().map(recordOf),
     };
-    this.snapshotting = this.writeSnapshot(snapshot).finally(() => (this.snapshotting = null));
+    this.snapshotting = this.writeSnapshot(snapshot).finally(() => {
+      this.snapshotting = null;
+      if (this.snapshotDue && !this.closed) this.compactSoon();
+    });
+  }
+
+  /** Compacts now if no write is under way, else at the next write. */
+  private compactSoon(): void {
+    if (this.flushing) {
+      this.nextCompactAt = 0;
+      return;
+    }
+    try {
+      this.compact();
+    } catch (e) {
+      this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
+    }
   }
 
   /** Compacts and waits for the snapshot; false when no snapshot could be written. */
