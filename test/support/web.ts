@@ -38,18 +38,20 @@ export type Rec = Record<string, unknown>;
 
 /** Reads and writes the stand-in directly, to check what the console did (or to set a scene). */
 export function serviceApi(baseUrl: string, token: string) {
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Rec> => {
+  const call = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Rec> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return (await res.json()) as Rec;
+    const text = await res.text();
+    return text ? (JSON.parse(text) as Rec) : {};
   };
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body: unknown) => call('POST', path, body),
+    delete: (path: string) => call('DELETE', path),
     /** One v2 list page, sorted by `sortColumn` (default id ASC). */
     list: async (resource: string, conditions: unknown[] = [], o: { sortColumn?: string; direction?: 'ASC' | 'DESC'; page?: number; size?: number } = {}) =>
       (await call('POST', `/chatapi/1.0/api/v2${resource}`, {

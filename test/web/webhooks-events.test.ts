@@ -4,23 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signWebhook } from '../../src-shared/webhook-signature';
-import { shot } from '../support/web';
+import { openDemo, serviceApi, shot, type Rec } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
-
-type Rec = Record<string, unknown>;
-type Host = Awaited<ReturnType<typeof launchHost>>;
-
-async function api(baseUrl: string, token: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Rec> {
-  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  expect(res.status).toBeLessThan(300);
-  const text = await res.text();
-  return text ? (JSON.parse(text) as Rec) : {};
-}
-
 
 /** Posts an event to the listener as a sender would; signed when a secret is given. */
 async function deliver(url: string, event: Rec, secret?: string): Promise<number> {
@@ -32,15 +17,6 @@ async function deliver(url: string, event: Rec, secret?: string): Promise<number
   const res = await fetch(url, { method: 'POST', headers, body });
   await res.arrayBuffer();
   return res.status;
-}
-
-async function openDemo(page: Page, host: Host) {
-  await page.goto(host.url);
-  await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-  const sb = host.app.sandbox!;
-  sb.simulator.stop();
-  return sb;
 }
 
 const rail = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
@@ -76,10 +52,12 @@ test('the stand-in\'s events and a signed event show in the event log, the signe
 
     // Open one of the attendant's sessions.
     await rail(page, 'Sessions').click();
-    const mine = ((await api(sb.baseUrl, sb.tokens.agent, 'POST', '/user-session', {
-      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }],
-      sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 1,
-    })).results as Rec[])[0]!;
+    const agent = serviceApi(sb.baseUrl, sb.tokens.agent);
+    const mine = (await agent.list(
+      '/user-session',
+      [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }],
+      { direction: 'DESC', size: 1 },
+    ))[0]!;
     await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(mine.protocol));
     const bucket = mine.pending ? 'Pending' : 'Mine';
     await page.getByRole('tab', { name: new RegExp(bucket) }).click();
@@ -89,11 +67,11 @@ test('the stand-in\'s events and a signed event show in the event log, the signe
     await expect(thread).toBeVisible();
 
     // The stand-in stops delivering: from here on only our own posts reach the listener.
-    for (const h of (await api(sb.baseUrl, sb.tokens.agent, 'GET', '/hook')).results as Rec[]) {
-      await api(sb.baseUrl, sb.tokens.agent, 'DELETE', `/hook/${String(h.id)}`);
+    for (const h of (await agent.get('/chatapi/1.0/api/v2/hook')).results as Rec[]) {
+      await agent.delete(`/chatapi/1.0/api/v2/hook/${String(h.id)}`);
     }
     const text = 'Consegui pagar pelo aplicativo, obrigado!';
-    const saved = await api(sb.baseUrl, sb.tokens.admin, 'POST', '/messages/save', { session: { id: mine.id }, message: text, fromUser: true });
+    const saved = await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: mine.id }, message: text, fromUser: true });
     const event = {
       id: 'evt_console_test_1', group: 'messages', type: 'message.created', occurredAt: new Date().toISOString(),
       data: { sessionId: mine.id, message: { id: saved.id, message: text, fromUser: true } },
