@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { checkHead, checkRequest, type CheckContext, type RequestFacts } from '../../src-main/webhooks/check-request';
 import { signWebhook } from '../../src-shared/webhook-signature';
@@ -118,6 +119,28 @@ test.describe('signature', () => {
   test('checks the signature before parsing: a signed non-JSON body is 400, an unsigned one 401', () => {
     expect(checkRequest(signed('not json'), ctx())).toMatchObject({ status: 400, reason: 'not-json' });
     expect(checkRequest(facts('not json'), ctx())).toMatchObject({ status: 401 });
+  });
+
+  test('signs as Standard Webhooks does: its published example, and HMAC-SHA256 for any key and body', () => {
+    // The example from the Standard Webhooks specification.
+    const example = '{"test": 2432232314}';
+    expect(signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, example)).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
+    // Keys shorter than, equal to and longer than the hash block; bodies empty, small, large and
+    // past the size hashed in one piece; text with non-ASCII characters; secrets taking turns.
+    const keys = [1, 32, 64, 65, 200].map((n) => Buffer.from(Array.from({ length: n }, (_, i) => (n + i * 7) & 0xff)));
+    const bodies: (Buffer | string)[] = [Buffer.alloc(0), Buffer.from(envelope()), Buffer.alloc(5000, 0x61), Buffer.alloc(70_000, 0x62), 'Olá, atendimento ✓'];
+    for (const key of keys) {
+      for (const body of bodies) {
+        const secret = 'whsec_' + key.toString('base64');
+        const expected = createHmac('sha256', key).update(`msg_é.${NOW_S}.`).update(body).digest('base64');
+        expect(signWebhook(secret, 'msg_é', NOW_S, body)).toBe(`v1,${expected}`);
+        expect(signWebhook('plain text secret', 'msg_é', NOW_S, body)).toBe(
+          `v1,${createHmac('sha256', 'plain text secret').update(`msg_é.${NOW_S}.`).update(body).digest('base64')}`,
+        );
+      }
+    }
   });
 
   test('without a signing secret accepts and marks the event unsigned', () => {
