@@ -272,24 +272,44 @@ export function checkBody(
     return reject(400, 'not-json', 'The body is not valid JSON.');
   }
 
-  const event = envelopeOf(json);
-  const known = event !== undefined && KNOWN_GROUPS.has(event.group);
+  const verdict: Acceptance = { outcome: 'accept', status: 200, id: '', signature, known: false, raw };
+  const event = describeBody(json, verdict);
   const id = keyOf(webhookId || event?.id || stringField(json, 'id'), body);
   if (ctx.isSeen(id)) return { outcome: 'duplicate', status: 200, id };
+  verdict.id = id;
+  return verdict;
+}
 
-  const verdict: Acceptance = { outcome: 'accept', status: 200, id, signature, known, raw };
+/** What the event log shows of a body besides its text. */
+export interface BodyFacts {
+  /** Matched the envelope and one of the groups the interface names. */
+  known: boolean;
+  event?: WebhookEvent;
+  group?: string;
+  type?: string;
+  occurredAt?: string;
+}
+
+/**
+ * Fills `into` with what a parsed body says: its envelope when it is one, else any group, type
+ * and occurredAt strings it names. Returns the envelope. Into an object the caller already has,
+ * because this runs for every event.
+ */
+export function describeBody(json: unknown, into: BodyFacts): WebhookEvent | undefined {
+  const event = envelopeOf(json);
+  into.known = event !== undefined && KNOWN_GROUPS.has(event.group);
   if (event) {
-    verdict.event = event;
-    verdict.group = event.group;
-    verdict.type = event.type;
-    verdict.occurredAt = event.occurredAt;
-    return verdict;
+    into.event = event;
+    into.group = event.group;
+    into.type = event.type;
+    into.occurredAt = event.occurredAt;
+    return event;
   }
   const group = stringField(json, 'group');
   const type = stringField(json, 'type');
   const occurredAt = stringField(json, 'occurredAt');
-  if (group !== undefined) verdict.group = group;
-  if (type !== undefined) verdict.type = type;
-  if (occurredAt !== undefined) verdict.occurredAt = occurredAt;
-  return verdict;
+  if (group !== undefined) into.group = group;
+  if (type !== undefined) into.type = type;
+  if (occurredAt !== undefined) into.occurredAt = occurredAt;
+  return undefined;
 }

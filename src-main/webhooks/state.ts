@@ -36,6 +36,7 @@ import { mkdir, open, readFile, readdir, rename, unlink, type FileHandle } from 
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { WebhookEvent } from '../../src-shared/webhook';
+import { describeBody, type BodyFacts } from './check-request';
 import { EventLog } from './event-log';
 import { PendingQueue } from './pending-queue';
 import { SeenWindow } from './seen-window';
@@ -62,7 +63,11 @@ const AcceptedSchema = z.object({
   raw: z.string(),
 });
 const JournalLineSchema = z.discriminatedUnion('k', [
-  AcceptedSchema.omit({ raw: true }).extend({ k: z.literal('e'), bytes: z.number().int().nonnegative() }),
+  // Written without `known`, group, type and occurredAt since they are read from the body; older
+  // journals have them in the header.
+  AcceptedSchema.omit({ raw: true })
+    .partial({ known: true })
+    .extend({ k: z.literal('e'), bytes: z.number().int().nonnegative() }),
   AcceptedSchema.extend({ k: z.literal('a') }),
   z
     .object({ k: z.literal('d'), through: z.string().min(1).optional(), id: z.string().min(1).optional() })
@@ -131,13 +136,24 @@ function writeAllSync(write: WriteFn, fd: number, buf: Buffer, length: number): 
 const datasync = (fd: number) =>
   new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())));
 
-/** An accepted event's header line, built by hand: this runs for every event. */
+/**
+ * An accepted event's header line, built by hand: this runs for every event. Only what the body
+ * cannot tell: group, type and the rest are read from the body again on replay (`factsOf`).
+ */
 function recordHead(p: PendingEvent, bytes: number): string {
-  let line = `{"k":"e","id":${JSON.stringify(p.id)},"receivedAt":${p.receivedAt},"signature":"${p.signature}","known":${p.known}`;
-  if (p.group !== undefined) line += `,"group":${JSON.stringify(p.group)}`;
-  if (p.type !== undefined) line += `,"type":${JSON.stringify(p.type)}`;
-  if (p.occurredAt !== undefined) line += `,"occurredAt":${JSON.stringify(p.occurredAt)}`;
-  return `${line},"bytes":${bytes}}\n`;
+  return `{"k":"e","id":${JSON.stringify(p.id)},"receivedAt":${p.receivedAt},"signature":"${p.signature}","bytes":${bytes}}\n`;
+}
+
+/** The event-log facts of a replayed body (it parsed when it was accepted). */
+function factsOf(raw: string): BodyFacts {
+  const facts: BodyFacts = { known: false };
+  try {
+    describeBody(JSON.parse(raw), facts);
+  } catch {
+    // kept as received, with no facts
+  }
+  delete facts.event;
+  return facts;
 }
 
 type JournalEntry = { k: 'd'; id?: string | undefined; through?: string | undefined } | ({ k: 'a' } & AcceptedRecord);
@@ -175,8 +191,9 @@ function readJournal(buf: Buffer): { entries: JournalEntry[]; skipped: number } 
         skipped++;
         break;
       }
-      const { k: _k, bytes: _bytes, ...fields } = rec;
-      entries.push({ k: 'a', ...fields, raw: buf.toString('utf8', pos, end) });
+      const { k: _k, bytes: _bytes, known, ...fields } = rec;
+      const raw = buf.toString('utf8', pos, end);
+      entries.push(known === undefined ? { k: 'a', ...fields, ...factsOf(raw), raw } : { k: 'a', ...fields, known, raw });
       pos = end + 1;
     } else {
       entries.push(rec);

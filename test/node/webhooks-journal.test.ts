@@ -67,6 +67,32 @@ test('event bodies come back byte for byte after a crash, whatever they hold', a
   }
 });
 
+test('after a crash the event log shows what each body says: group, type, time and whether it is known', async () => {
+  const dir = await stateDir();
+  const envelope = { group: 'messages', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z', data: {} };
+  const bodies = {
+    known: JSON.stringify({ id: 'known', ...envelope }),
+    newGroup: JSON.stringify({ id: 'newGroup', ...envelope, group: 'invoices' }),
+    loose: JSON.stringify({ group: 'messages', type: 'odd' }),
+    list: '[1,2]',
+  };
+  const first = await open(dir);
+  for (const [id, raw] of Object.entries(bodies)) await commit(first, id, raw);
+
+  const second = await open(dir);
+  try {
+    const rows = Object.fromEntries(second.eventLog().map(({ id, known, group, type, occurredAt }) => [id, { known, group, type, occurredAt }]));
+    expect(rows).toEqual({
+      known: { known: true, group: 'messages', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z' },
+      newGroup: { known: false, group: 'invoices', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z' },
+      loose: { known: false, group: 'messages', type: 'odd', occurredAt: undefined },
+      list: { known: false, group: undefined, type: undefined, occurredAt: undefined },
+    });
+  } finally {
+    await second.close();
+  }
+});
+
 test('a record torn at the end loses only itself, and nothing inside it is read as a record', async () => {
   const dir = await stateDir();
   const first = await open(dir);
