@@ -1,6 +1,6 @@
 // Node-only (node:crypto): used by the main process and the stand-in, never by the renderer.
 import * as nodeCrypto from 'node:crypto';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { WEBHOOK_TOLERANCE_SECONDS } from './webhook';
 
 /** Secrets may be given as `whsec_<base64>` (Standard Webhooks) or as plain text. */
@@ -11,6 +11,21 @@ export function secretBytes(secret: string): Buffer {
 const BLOCK = 64; // SHA-256 block size
 /** Signed contents longer than this are hashed by createHmac rather than copied into the scratch buffer. */
 const ONE_SHOT_MAX = 64 * 1024;
+
+/**
+ * SHA-256 in one call, as text: crypto.hash (Node 20.12+, 21.7+) when present. Text rather than
+ * a Buffer because allocating the result Buffer costs more than hashing a small event.
+ */
+const sha256: ((data: Buffer, encoding: 'binary' | 'base64') => string) | undefined = (() => {
+  const hash = (nodeCrypto as Partial<typeof nodeCrypto>).hash;
+  if (typeof hash !== 'function') return undefined;
+  const f = (data: Buffer, encoding: 'binary' | 'base64') => hash('sha256', data, encoding);
+  try {
+    return f(Buffer.alloc(0), 'binary').length === 32 ? f : undefined;
+  } catch {
+    return undefined;
+  }
+})();
 
 /**
  * HMAC-SHA256 (RFC 2104) for one key, built on one-shot hashing: a listener checks every event
@@ -35,12 +50,12 @@ class Sha256Mac {
     }
   }
 
-  /** The raw MAC of `prefix` (text) followed by `body`. */
-  of(prefix: string, body: Buffer | string): Buffer {
+  /** The base64 MAC of `prefix` (text) followed by `body`. */
+  of(prefix: string, body: Buffer | string): string {
     const bodyBytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     const size = BLOCK + Buffer.byteLength(prefix) + bodyBytes;
-    if (!oneShot || size > BLOCK + ONE_SHOT_MAX) {
-      return createHmac('sha256', this.key).update(prefix).update(body).digest();
+    if (!sha256 || size > BLOCK + ONE_SHOT_MAX) {
+      return createHmac('sha256', this.key).update(prefix).update(body).digest('base64');
     }
     if (size > this.inner.length) {
       const grown = Buffer.allocUnsafe(Math.max(size, this.inner.length * 2));
@@ -49,22 +64,10 @@ class Sha256Mac {
     }
     let off = BLOCK + this.inner.write(prefix, BLOCK, 'utf8');
     off += typeof body === 'string' ? this.inner.write(body, off, 'utf8') : body.copy(this.inner, off);
-    oneShot(this.inner.subarray(0, off)).copy(this.outer, BLOCK);
-    return oneShot(this.outer);
+    this.outer.write(sha256(this.inner.subarray(0, off), 'binary'), BLOCK, 'latin1');
+    return sha256(this.outer, 'base64');
   }
 }
-
-/** crypto.hash (Node 20.12+, 21.7+) when it returns raw bytes; else createHmac is used. */
-const oneShot: ((data: Buffer) => Buffer) | undefined = (() => {
-  const cryptoHash = (nodeCrypto as Partial<typeof nodeCrypto>).hash;
-  if (typeof cryptoHash !== 'function') return undefined;
-  const f = (data: Buffer) => cryptoHash('sha256', data, 'buffer');
-  try {
-    return Buffer.isBuffer(f(Buffer.alloc(0))) ? f : undefined;
-  } catch {
-    return undefined;
-  }
-})();
 
 // The last secret's MAC: a listener checks every event against the same secret.
 let lastSecret: string | undefined;
@@ -77,14 +80,14 @@ function macFor(secret: string): Sha256Mac {
   return lastMac;
 }
 
-/** The raw HMAC-SHA256 of "id.timestamp.body". */
-function mac(secret: string, id: string, timestamp: number | string, body: Buffer | string): Buffer {
+/** The base64 HMAC-SHA256 of "id.timestamp.body". */
+function mac(secret: string, id: string, timestamp: number | string, body: Buffer | string): string {
   return macFor(secret).of(`${id}.${timestamp}.`, body);
 }
 
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` over the raw body bytes. */
 export function signWebhook(secret: string, id: string, timestamp: number, body: Buffer | string): string {
-  return `v1,${mac(secret, id, timestamp, body).toString('base64')}`;
+  return `v1,${mac(secret, id, timestamp, body)}`;
 }
 
 export type SignatureCheck =
@@ -92,13 +95,28 @@ export type SignatureCheck =
   | { ok: false; reason: 'missing-headers' | 'bad-timestamp' | 'stale' | 'mismatch' };
 
 const OK: SignatureCheck = { ok: true };
+const MISMATCH: SignatureCheck = { ok: false, reason: 'mismatch' };
 const TIMESTAMP_RE = /^\d{1,12}$/;
 
-/** Compares one `v1,<base64>` entry with the expected digest in constant time. */
-function matches(part: string, expected: Buffer): boolean {
+/**
+ * Whether two strings are equal, in a time that depends only on their lengths: a char-code loop
+ * with no early exit and nothing allocated.
+ */
+export function sameText(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let diff = 0;
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return diff === 0;
+}
+
+/** Compares one `v1,<base64>` entry with the expected base64 digest in constant time. */
+function matches(part: string, expected: string): boolean {
   if (!part.startsWith('v1,') || part.length === 3) return false;
-  const given = Buffer.from(part.slice(3), 'base64');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const given = part.slice(3);
+  if (sameText(given, expected)) return true;
+  // The same bytes may be spelled otherwise (no padding, URL-safe letters): compare what they decode to.
+  const canonical = Buffer.from(given, 'base64').toString('base64');
+  return canonical !== given && sameText(canonical, expected);
 }
 
 /**
@@ -118,6 +136,8 @@ export function verifyWebhook(
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return { ok: false, reason: 'stale' };
   // The timestamp is signed as the header spells it, as Standard Webhooks defines the content.
   const expected = mac(secret, id, timestamp, body);
+  // Usually one signature; several (secret rotation) are separated by spaces.
+  if (signature.indexOf(' ') < 0) return matches(signature, expected) ? OK : MISMATCH;
   for (const part of signature.split(' ')) if (matches(part, expected)) return OK;
-  return { ok: false, reason: 'mismatch' };
+  return MISMATCH;
 }

@@ -4,9 +4,9 @@
  * wrong path or an announced oversize body is refused without reading it); `checkRequest` runs
  * the whole chain once the body is in.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { WEBHOOK_GROUPS, WEBHOOK_HEADERS, WebhookEventSchema, type WebhookEvent } from '../../src-shared/webhook';
-import { verifyWebhook } from '../../src-shared/webhook-signature';
+import { sameText, verifyWebhook } from '../../src-shared/webhook-signature';
 import type { SignatureState } from './types';
 
 export interface RequestHead {
@@ -94,17 +94,6 @@ const reject = (status: Rejection['status'], reason: RejectReason, message: stri
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-/**
- * Constant time for a path of the right length, so the time taken says nothing about the secret.
- * A char-code loop with no early exit: no buffers to allocate on every request.
- */
-function samePath(given: string, expected: string): boolean {
-  if (given.length !== expected.length) return false;
-  let diff = 0;
-  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ expected.charCodeAt(i);
-  return diff === 0;
-}
-
 function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   // The common case first; anything else takes the general parse.
@@ -158,7 +147,8 @@ export function headRejection(
   const d = derive(rules);
   const target = url ?? '';
   const q = target.indexOf('?');
-  if (!samePath(q < 0 ? target : target.slice(0, q), d.path)) return reject(404, 'not-found', 'Not found.');
+  // Constant time for a path of the right length, so the time taken says nothing about the secret.
+  if (!sameText(q < 0 ? target : target.slice(0, q), d.path)) return reject(404, 'not-found', 'Not found.');
   if (method !== 'POST') return reject(405, 'method', 'Only POST is accepted here.');
   // A tunnel forwards with the Host rewritten to the loopback address; any other Host means the
   // request came through something else (for example a browser page after DNS rebinding).

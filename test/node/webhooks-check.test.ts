@@ -116,6 +116,21 @@ test.describe('signature', () => {
     expect(checkRequest({ ...s, webhookSignature: `${old} ${s.webhookSignature}` }, ctx()).outcome).toBe('accept');
   });
 
+  test('accepts the signature spelled without padding or in URL-safe base64, and nothing else', () => {
+    // An id whose digest has letters that URL-safe base64 spells otherwise.
+    const s = Array.from({ length: 50 }, (_, i) => signed(envelope(), `msg_${i}`)).find((f) => /[+/]/.test(f.webhookSignature!))!;
+    const digest = s.webhookSignature!.slice(3);
+    expect(digest.endsWith('=')).toBe(true);
+    const unpadded = `v1,${digest.replace(/=+$/, '')}`;
+    const urlSafe = `v1,${digest.replace(/\+/g, '-').replace(/\//g, '_')}`;
+    expect(checkRequest({ ...s, webhookSignature: unpadded }, ctx()).outcome).toBe('accept');
+    expect(checkRequest({ ...s, webhookSignature: urlSafe }, ctx()).outcome).toBe('accept');
+    // One character changed, or the digest cut short, is still a mismatch.
+    const flipped = `v1,${(digest[0] === 'A' ? 'B' : 'A') + digest.slice(1)}`;
+    expect(checkRequest({ ...s, webhookSignature: flipped }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+    expect(checkRequest({ ...s, webhookSignature: `v1,${digest.slice(0, 40)}` }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+  });
+
   test('checks the signature before parsing: a signed non-JSON body is 400, an unsigned one 401', () => {
     expect(checkRequest(signed('not json'), ctx())).toMatchObject({ status: 400, reason: 'not-json' });
     expect(checkRequest(facts('not json'), ctx())).toMatchObject({ status: 401 });
