@@ -76,7 +76,12 @@ const JournalLineSchema = z.discriminatedUnion('k', [
 const SnapshotSchema = z.object({
   v: z.literal(1),
   nextGen: z.number().int().positive(),
-  seen: z.array(z.tuple([z.string(), z.number()])),
+  /**
+   * The seen window, oldest first: [hash, hash, receivedAt] under `seenSeed`; snapshots written
+   * before the window kept hashes have [id, receivedAt].
+   */
+  seen: z.array(z.union([z.tuple([z.number().int(), z.number().int(), z.number()]), z.tuple([z.string(), z.number()])])),
+  seenSeed: z.tuple([z.number().int(), z.number().int()]).optional(),
   log: z.array(AcceptedSchema.extend({ truncated: z.boolean().optional() })),
   pending: z.array(AcceptedSchema),
 });
@@ -249,7 +254,8 @@ async function writeFileAtomic(dir: string, name: string, data: string): Promise
 }
 
 export class WebhookState {
-  private readonly seen: SeenWindow;
+  /** Replaced once while loading, by the window of the snapshot's seed. */
+  private seen: SeenWindow;
   private readonly events: EventLog;
   private readonly pending = new PendingQueue<PendingEvent>();
   /**
@@ -613,6 +619,7 @@ export class WebhookState {
       v: 1,
       nextGen,
       seen: this.seen.entries(),
+      seenSeed: [...this.seen.seed],
       log: this.events.all(),
       pending: this.pending.values().map(recordOf),
     };
@@ -700,7 +707,12 @@ export class WebhookState {
       if (parsed?.success) {
         const snap = parsed.data;
         nextGen = snap.nextGen;
-        for (const [id, at] of snap.seen) this.seen.add(id, at, now);
+        if (snap.seenSeed) this.seen = new SeenWindow(this.o.seenMaxIds, this.o.seenMaxAgeMs, snap.seenSeed);
+        for (const entry of snap.seen) {
+          if (entry.length === 2) this.seen.add(entry[0], entry[1], now);
+          // Hashes are only meaningful under the seed they were made with.
+          else if (snap.seenSeed) this.seen.addEntry(entry, now);
+        }
         for (const entry of snap.log) this.events.push(entry);
         for (const p of snap.pending) {
           if (this.open.has(p.id)) continue;

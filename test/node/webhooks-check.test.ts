@@ -226,6 +226,44 @@ test('the seen-id window forgets the oldest ids first, by count and by age, at a
   expect([big.has('id39999'), big.has('id40000'), big.has('id49999')]).toEqual([false, true, true]);
 });
 
+test('the seen-id window answers as a list of the newest ids would, through any mix of adds and evictions', async () => {
+  const { SeenWindow } = await import('../../src-main/webhooks/seen-window');
+  // A seeded generator, so a failure can be replayed.
+  let state = 12345;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (const max of [1, 2, 3, 7, 100, 1000]) {
+    const w = new SeenWindow(max, 50);
+    const model: Array<{ id: string; at: number }> = [];
+    let mismatches = 0;
+    for (let step = 0; step < 20_000; step++) {
+      const now = Math.floor(step / 10);
+      const id = `evt_${Math.floor(random() * (max * 3 + 5))}`;
+      // The model: the newest `max` ids no older than 50 ms.
+      while (model.length > 0 && now - model[0]!.at > 50) model.shift();
+      const expected = model.some((e) => e.id === id);
+      w.prune(now);
+      if (w.has(id) !== expected) mismatches++;
+      if (!expected) {
+        w.add(id, now, now);
+        model.push({ id, at: now });
+        if (model.length > max) model.shift();
+      }
+      if (w.size !== model.length) mismatches++;
+    }
+    expect(mismatches, `window of ${max}`).toBe(0);
+  }
+});
+
+test('the seen-id window comes back from its entries under the same seed', async () => {
+  const { SeenWindow } = await import('../../src-main/webhooks/seen-window');
+  const first = new SeenWindow(1000, 86_400_000);
+  for (let i = 0; i < 1500; i++) first.add(`id${i}`, i, i);
+  const again = new SeenWindow(1000, 86_400_000, first.seed);
+  for (const e of first.entries()) again.addEntry(e, 1500);
+  expect(again.size).toBe(1000);
+  expect([again.has('id499'), again.has('id500'), again.has('id1499'), again.has('id1500')]).toEqual([false, true, true, false]);
+});
+
 test('the pending queue hands events out oldest first and removes them by id', async () => {
   const { PendingQueue } = await import('../../src-main/webhooks/pending-queue');
   const q = new PendingQueue<{ id: string; n: number }>();

@@ -128,6 +128,26 @@ test('a journal of the first format, bodies inline, is still read', async () => 
   }
 });
 
+test('a snapshot that lists seen ids by name is still read, and ids seen before a restart stay seen', async () => {
+  const dir = await stateDir();
+  const now = Date.now();
+  const snapshot = { v: 1, nextGen: 1, seen: [['named-1', now - 1000], ['named-2', now]], log: [], pending: [] };
+  await writeFile(join(dir, 'state.json'), JSON.stringify(snapshot));
+
+  const first = await open(dir);
+  await commit(first, 'fresh-1', '{"id":"fresh-1"}');
+  expect(['named-1', 'named-2', 'fresh-1', 'other'].map((id) => first.isSeen(id))).toEqual([true, true, true, false]);
+  drain(first);
+  await first.close();
+  // Closed cleanly: the next start reads the snapshot just written, in the current format.
+  const second = await open(dir);
+  try {
+    expect(['named-1', 'named-2', 'fresh-1', 'other'].map((id) => second.isSeen(id))).toEqual([true, true, true, false]);
+  } finally {
+    await second.close();
+  }
+});
+
 test('processed events are not replayed after a crash, in order or not', async () => {
   const dir = await stateDir();
   const first = await open(dir);
