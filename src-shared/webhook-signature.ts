@@ -53,7 +53,8 @@ class Sha256Mac {
   /** The base64 MAC of `prefix` (text) followed by `body`. */
   of(prefix: string, body: Buffer | string): string {
     const bodyBytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    const size = BLOCK + Buffer.byteLength(prefix) + bodyBytes;
+    // At most three UTF-8 bytes per UTF-16 unit: a bound is enough to size the buffer.
+    const size = BLOCK + prefix.length * 3 + bodyBytes;
     if (!sha256 || size > BLOCK + ONE_SHOT_MAX) {
       return createHmac('sha256', this.key).update(prefix).update(body).digest('base64');
     }

@@ -410,13 +410,14 @@ export class WebhookState {
   /** Appends buffered markers and these events in one write. Throws when the write fails. */
   private append(items: readonly BatchItem[]): void {
     const markers = this.doneThrough === undefined && this.doneOthers === '' ? '' : this.takeMarkers();
-    let size = Buffer.byteLength(markers);
+    // Sizes are bounds (at most three UTF-8 bytes per UTF-16 unit): the writes say what they took.
+    let size = markers.length * 3;
     const heads: string[] = [];
     for (const i of items) {
       const body = (i.rec.body ??= Buffer.from(i.rec.raw, 'utf8'));
       const head = recordHead(i.rec, body.length);
       heads.push(head);
-      size += Buffer.byteLength(head) + body.length + 1;
+      size += head.length * 3 + body.length + 1;
     }
     if (size === 0) return;
     // A batch of large bodies gets a buffer of its own rather than growing the reused one.
