@@ -2,9 +2,9 @@
  * The ids accepted recently, bounded by count and by age, oldest first.
  *
  * Kept as hashes in typed arrays, not as strings in a Set: every event adds an id and evicts
- * one, and a Set of strings churned that way cost the listener more than verifying the
- * signature (the strings outlive young-generation collections and are copied, their tables are
- * rehashed and reallocated). Here nothing is allocated per id: a ring of (hash, time) oldest
+ * one, and a Set of strings churned that way cost the listener nearly as much CPU as verifying
+ * the signature (the strings outlive young-generation collections and are copied, the tables
+ * are rehashed and reallocated). Here nothing is allocated per id: a ring of (hash, time) oldest
  * first, and an open-addressing table (linear probing, deletion by shifting back) from hash to
  * ring slot.
  *

@@ -6,8 +6,9 @@
  * (append-only). The snapshot names the first journal generation it does not cover; loading
  * replays every journal from there in order, so a crash at any step of a compaction, or a
  * snapshot that could not be written, leaves an unambiguous set to load. A journal holds:
- *  - an accepted event: a JSON header line (`k: "e"`, the event-log fields and `bytes`), then
- *    the body exactly as received, `bytes` long, then a newline. The body is never re-encoded:
+ *  - an accepted event: a JSON header line (`k: "e"`, id, receivedAt, signature state and
+ *    `bytes`; group, type and the rest are read from the body on replay), then the body exactly
+ *    as received, `bytes` long, then a newline. The body is never re-encoded:
  *    escaping every body into a JSON string cost more than anything else the journal does.
  *  - a processed marker: `{"k":"d","through":...}`: every event up to and including that id is
  *    processed (events are processed in the order they were written, one at a time), so one
