@@ -44,13 +44,17 @@ export class SeenWindow {
   private h1 = 0;
   private h2 = 0;
 
+  private readonly maxIds: number;
+
   constructor(
-    private readonly maxIds = 10_000,
+    maxIds = 10_000,
     private readonly maxAgeMs = 24 * 60 * 60 * 1000,
     seed: SeenSeed = randomSeed(),
   ) {
     this.seed = [seed[0] | 0, seed[1] | 0];
-    this.cap = Math.max(1, Math.floor(maxIds)) + 1;
+    // A whole number of at least one: the ring and the table are sized from it.
+    this.maxIds = Number.isFinite(maxIds) ? Math.max(1, Math.floor(maxIds)) : 1;
+    this.cap = this.maxIds + 1;
     // At most half full, so probes stay short.
     let size = 16;
     while (size < this.cap * 2) size *= 2;
