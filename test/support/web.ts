@@ -69,3 +69,37 @@ export function serviceApi(baseUrl: string, token: string) {
     },
   };
 }
+
+/** The demo attendant's open sessions, newest first, straight from the stand-in. */
+export async function ownOpenSessions(sb: Sandbox, count = 1): Promise<Rec[]> {
+  return serviceApi(sb.baseUrl, sb.tokens.agent).list(
+    '/user-session',
+    [
+      { key: 'status', operator: 'EQ', value: 'OPEN' },
+      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+    ],
+    { direction: 'DESC', size: count },
+  );
+}
+
+/** The attendant's replies in a session, oldest first, as the stand-in holds them. */
+export async function repliesOn(sb: Sandbox, sessionId: number): Promise<string[]> {
+  const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], {
+    sortColumn: 'createdAt',
+  });
+  return messages.filter((m) => m.fromUser === false).map((m) => String(m.message));
+}
+
+/**
+ * Selects a session in the queue as a user would: filters by its protocol, opens its tab (Mine
+ * or Pending) and clicks its row. Returns the customer's name. Does not wait for the thread:
+ * callers say what they expect to see (offline, the queue may be the saved copy).
+ */
+export async function selectSession(page: Page, s: Rec): Promise<string> {
+  await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
+  const bucket = s.pending ? 'Pending' : 'Mine';
+  await page.getByRole('tab', { name: new RegExp(bucket) }).click();
+  const name = String((s.user as Rec).displayName ?? (s.user as Rec).name);
+  await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  return name;
+}

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { serviceApi, type Rec, shot } from '../support/web';
+import { openDemo, ownOpenSessions, selectSession, serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -8,21 +8,9 @@ const api = (baseUrl: string, token: string, path: string, body: unknown) => ser
 
 /** Opens the demo workspace and one of the attendant's own sessions; returns it. */
 async function openMine(page: Page, host: Awaited<ReturnType<typeof launchHost>>) {
-  await page.goto(host.url);
-  await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-  const sb = host.app.sandbox!;
-  sb.simulator.stop();
-  const mine = ((await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
-    conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }],
-    sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 1,
-  })).results as Rec[])[0]!;
-  await page.getByRole('tab', { name: /Mine|Pending/ }).first();
-  await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(mine.protocol));
-  const bucket = mine.pending ? 'Pending' : 'Mine';
-  await page.getByRole('tab', { name: new RegExp(bucket) }).click();
-  const name = String((mine.user as Rec).displayName ?? (mine.user as Rec).name);
-  await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  const sb = await openDemo(page, host);
+  const mine = (await ownOpenSessions(sb))[0]!;
+  await selectSession(page, mine);
   await expect(page.getByRole('log', { name: /Messages with/ })).toBeVisible();
   return { sb, sessionId: mine.id as number };
 }

@@ -1,10 +1,10 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src-sandbox/index';
 import { splitRef } from '../../src-shared/note-ref';
-import { serviceApi, type Rec, shot } from '../support/web';
+import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -14,20 +14,6 @@ const bySession = (sessionId: number) => ({ conditions: [{ key: 'sessionId', ope
 /** The notes the service holds for a session, as typed (the outbox's reference split off). */
 const notesOn = async (sb: Sandbox, sessionId: number) =>
   ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', bySession(sessionId))).results as Rec[]).map((c) => splitRef(String(c.comment)).text);
-const repliesOn = async (sb: Sandbox, sessionId: number) =>
-  ((await api(sb.baseUrl, sb.tokens.agent, '/messages', {
-    conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', page: 0, size: 500,
-  })).results as Rec[]).filter((m) => m.fromUser === false).map((m) => String(m.message));
-
-
-/** Selects a session in the queue by its protocol (the queue may be the offline copy). */
-async function openSession(page: Page, s: Rec): Promise<void> {
-  await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
-  const bucket = s.pending ? 'Pending' : 'Mine';
-  await page.getByRole('tab', { name: new RegExp(bucket) }).click();
-  const name = String((s.user as Rec).displayName ?? (s.user as Rec).name);
-  await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
-}
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
@@ -41,11 +27,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
   let host = await launchHost(profile);
   let standinUp = true;
   try {
-    const mine = (await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
-      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: me.userName, logic: 'AND' }],
-      sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 2,
-    })).results as Rec[];
-    const [a, b] = mine as [Rec, Rec];
+    const [a, b] = (await ownOpenSessions(sb, 2)) as [Rec, Rec];
     const aId = a.id as number;
     const lastCustomerLine = ((await api(sb.baseUrl, sb.tokens.agent, '/messages', {
       conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(aId) }, { key: 'fromUser', operator: 'IS_TRUE', logic: 'AND' }],
@@ -62,7 +44,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
 
     // Online: open a session, add a note (shown without its client reference), start a reply.
-    await openSession(page, a);
+    await selectSession(page, a);
     const log = page.getByRole('log', { name: /Messages with/ });
     await expect(log).toContainText(lastCustomerLine.slice(0, 30));
     await page.getByRole('tab', { name: /Notes/ }).click();
@@ -87,7 +69,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     standinUp = false;
 
     // Opening a session not read before meets the network error: the console says it is offline.
-    await openSession(page, b);
+    await selectSession(page, b);
     const banner = page.getByRole('status', { name: /^Offline since/ });
     await expect(banner).toBeVisible();
     // Nothing can be live while the service is out of reach.
@@ -97,7 +79,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await shot(page, 'offline-banner');
 
     // The thread opened before stays readable, marked as the offline copy with its fetch time.
-    await openSession(page, a);
+    await selectSession(page, a);
     await expect(log).toContainText(lastCustomerLine.slice(0, 30));
     await expect(page.getByRole('status').filter({ hasText: /^Offline copy from \d/ }).first()).toBeVisible();
     await expect(page.getByRole('complementary', { name: 'Sessions' }).getByRole('status')).toHaveText(/Offline copy from \d/);
@@ -127,7 +109,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
     await expect(banner).toBeVisible();
     await expect(page.getByRole('complementary', { name: 'Sessions' }).getByRole('status')).toHaveText(/Offline copy from \d/);
-    await openSession(page, a);
+    await selectSession(page, a);
     await expect(log).toContainText(lastCustomerLine.slice(0, 30));
     await expect(reply).toHaveValue(draft);
     await page.getByRole('tab', { name: /Notes/ }).click();
@@ -186,11 +168,8 @@ test('a damaged journal entry is set aside with a visible error while the other 
     // Other notes still go.
     const sb = host.app.sandbox!;
     sb.simulator.stop();
-    const s = ((await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
-      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }],
-      sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 1,
-    })).results as Rec[])[0]!;
-    await openSession(page, s);
+    const s = (await ownOpenSessions(sb))[0]!;
+    await selectSession(page, s);
     await page.getByRole('tab', { name: /Notes/ }).click();
     const notes = page.getByRole('region', { name: 'Notes' });
     await notes.getByRole('textbox', { name: 'New note' }).fill('Esta nota segue normalmente.');

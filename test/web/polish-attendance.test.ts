@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src-sandbox/index';
 import { freshProfile, launchHost } from '../support/host';
-import { openDemo, connectToService, serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, connectToService, ownOpenSessions, repliesOn, selectSession, serviceApi, shot, type Rec } from '../support/web';
 import { startCaptureProxy } from '../support/capture-proxy';
 
 const CPF_SHOWN = '529.982.247-25';
@@ -11,28 +11,14 @@ const CPF_HIDDEN = '111.444.777-35';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-/** The newest open session of the demo attendant. */
-async function newestMine(sb: Sandbox): Promise<Rec> {
-  return (await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [
-    { key: 'status', operator: 'EQ', value: 'OPEN' },
-    { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-  ], { direction: 'DESC', size: 1 }))[0]!;
-}
+const newestMine = async (sb: Sandbox): Promise<Rec> => (await ownOpenSessions(sb))[0]!;
 
-/** Selects a session in the queue by its protocol; returns the customer's name. */
+/** Selects a session in the queue and waits for its thread; returns the customer's name. */
 async function openSession(page: Page, s: Rec): Promise<string> {
-  await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
-  const bucket = s.pending ? 'Pending' : 'Mine';
-  await page.getByRole('tab', { name: new RegExp(bucket) }).click();
-  const name = String((s.user as Rec).displayName ?? (s.user as Rec).name);
-  await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  const name = await selectSession(page, s);
   await expect(page.getByRole('log', { name: /Messages with/ })).toBeVisible();
   return name;
 }
-
-const repliesOn = async (sb: Sandbox, sessionId: number) =>
-  (await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }]))
-    .filter((m) => m.fromUser === false).map((m) => String(m.message));
 
 test('voice sits in the thread (panel tab, calls in the details, read aloud on messages and the draft); the AI gets revealed documents only when the attendant includes them', async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,6 +1,6 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../support/host';
-import { openDemo, serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec } from '../support/web';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
@@ -35,10 +35,7 @@ test('the thread stays at the bottom when the newest message grows, and stays pu
     const api = serviceApi(sb.baseUrl, sb.tokens.agent);
 
     // One of the attendant's sessions, long enough to scroll.
-    const chosen = (await api.list('/user-session', [
-      { key: 'status', operator: 'EQ', value: 'OPEN' },
-      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-    ], { direction: 'DESC', size: 1 }))[0]!;
+    const chosen = (await ownOpenSessions(sb))[0]!;
     for (let i = 1; i <= EXTRA; i++) {
       await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: chosen.id }, message: textOf(i), fromUser: i % 2 === 1 });
     }
@@ -46,11 +43,7 @@ test('the thread stays at the bottom when the newest message grows, and stays pu
     const s = (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(chosen.id) }]))[0]!;
     const newest = textOf(EXTRA);
 
-    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
-    const bucket = s.pending ? 'Pending' : 'Mine';
-    await page.getByRole('tab', { name: new RegExp(bucket) }).click();
-    const name = String((s.user as Rec).displayName ?? (s.user as Rec).name);
-    await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    await selectSession(page, s);
     const log = page.getByRole('log', { name: /Messages with/ });
     const last = log.getByRole('article').filter({ hasText: newest });
     await expect(last).toBeVisible();

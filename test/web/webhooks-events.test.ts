@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signWebhook } from '../../src-shared/webhook-signature';
-import { openDemo, serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 /** Posts an event to the listener as a sender would; signed when a secret is given. */
@@ -53,16 +53,8 @@ test('the stand-in\'s events and a signed event show in the event log, the signe
     // Open one of the attendant's sessions.
     await rail(page, 'Sessions').click();
     const agent = serviceApi(sb.baseUrl, sb.tokens.agent);
-    const mine = (await agent.list(
-      '/user-session',
-      [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }],
-      { direction: 'DESC', size: 1 },
-    ))[0]!;
-    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(mine.protocol));
-    const bucket = mine.pending ? 'Pending' : 'Mine';
-    await page.getByRole('tab', { name: new RegExp(bucket) }).click();
-    const name = String((mine.user as Rec).displayName ?? (mine.user as Rec).name);
-    await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    const mine = (await ownOpenSessions(sb))[0]!;
+    await selectSession(page, mine);
     const thread = page.getByRole('log', { name: /Messages with/ });
     await expect(thread).toBeVisible();
 
