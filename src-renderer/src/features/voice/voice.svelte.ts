@@ -156,11 +156,16 @@ export class VoiceStore {
     this.failed = [];
     this.error = null;
     this.notice = null;
+    this.clearCalls();
+    if (sessionId !== null && gen === this.gen) await this.loadCalls();
+  }
+
+  /** Forgets the shown session's calls, their log and the live call lines. */
+  private clearCalls(): void {
     this.calls = [];
     this.callLog = [];
     this.live = [];
     this.callsError = null;
-    if (sessionId !== null && gen === this.gen) await this.loadCalls();
   }
 
   async loadCalls(): Promise<void> {
@@ -336,10 +341,7 @@ export class VoiceStore {
     this.saving = false;
     this.speaking = null;
     this.speechError = null;
-    this.calls = [];
-    this.callLog = [];
-    this.live = [];
-    this.callsError = null;
+    this.clearCalls();
     this.callsLoading = false;
     this.sessions = [];
     this.sessionsLoading = false;
