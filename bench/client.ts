@@ -4,7 +4,7 @@ import { V2, RESOURCES } from '../src-shared/paths';
 import { SessionSchema } from '../src-shared/schemas/index';
 import { createServiceClient } from '../src-main/service/index';
 import { fastCheckOf } from '../src-main/service/fast-check';
-import { startSandbox } from '../src-sandbox/index';
+import { startStandin } from '../src-standin/index';
 import type { BenchRow } from './types';
 
 /**
@@ -26,7 +26,7 @@ const median = (xs: number[]): number => {
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 
 export async function run(): Promise<BenchRow[]> {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const token = sb.tokens.admin;
   const client = createServiceClient({ baseUrl: sb.baseUrl, getToken: async () => token, maxConcurrent: 6 });
   const bareAgent = new Agent({ connections: 6, keepAliveTimeout: 10_000 });

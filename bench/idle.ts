@@ -1,6 +1,6 @@
 import type { BenchRow } from './types';
 import { cpuSeconds, launchChromium, profileWith, spawnHost, stopHost } from './support';
-import { startSandbox } from '../src-sandbox/index';
+import { startStandin } from '../src-standin/index';
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 
@@ -10,7 +10,7 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
  * in this process, so its own CPU is not counted).
  */
 export async function run(): Promise<BenchRow[]> {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const profile = profileWith({ kind: 'remote', baseUrl: sb.baseUrl });
   // The token is stored the way the console stores it: through its own connect call below.
   const host = await spawnHost(profile);

@@ -2,7 +2,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startSandbox } from '../src-sandbox/index';
+import { startStandin } from '../src-standin/index';
 import { createServiceClient } from '../src-main/service/index';
 import { Outbox } from '../src-main/outbox/outbox';
 import { createCommentTransport } from '../src-main/outbox/transport';
@@ -141,7 +141,7 @@ export async function run(): Promise<BenchRow[]> {
   }
   const logRate = median(log);
 
-  const sb = await startSandbox({ port: 0, sessions: 40 });
+  const sb = await startStandin({ port: 0, sessions: 40 });
   let bare: number;
   let clean: number;
   let faulty: number;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRow } from './types';
 import { launchChromium, percentile, ROOT } from './support';
-import { startSandbox } from '../src-sandbox/index';
+import { startStandin } from '../src-standin/index';
 import { startHost } from '../src-main/host/start-host';
 
 /**
@@ -75,7 +75,7 @@ async function filterTimes(page: Page, selector: string, keys: string[]): Promis
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const sb = await startSandbox({ port: 0, sessions: SESSIONS });
+  const sb = await startStandin({ port: 0, sessions: SESSIONS });
   const profile = mkdtempSync(join(tmpdir(), 'bench-renderer-'));
   const host = await startHost({ profileDir: profile, rendererDir: join(ROOT, 'out', 'renderer'), port: 0, locale: 'en-US' });
   const browser = await launchChromium();

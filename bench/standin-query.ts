@@ -1,8 +1,8 @@
 // The stand-in's query engine at benchmark scale: 100,000 seeded sessions, filtered, sorted
 // pages over real HTTP. Budget (issue 3): p50 under 50 ms. Baseline: a trivial authenticated
 // request to the same server in the same run (the HTTP floor).
-import { startSandbox } from '../src-sandbox/index';
-import { sandboxClient } from '../src-sandbox/test-client';
+import { startStandin } from '../src-standin/index';
+import { standinClient } from '../src-standin/test-client';
 import { percentile } from './support';
 import type { BenchRow } from './types';
 
@@ -23,10 +23,10 @@ async function timeIt(fn: () => Promise<void>): Promise<number[]> {
 
 export async function run(): Promise<BenchRow[]> {
   const t0 = performance.now();
-  const sb = await startSandbox({ port: 0, sessions: SESSIONS });
+  const sb = await startStandin({ port: 0, sessions: SESSIONS });
   const startMs = performance.now() - t0;
   try {
-    const c = sandboxClient(sb.baseUrl, sb.tokens.agent);
+    const c = standinClient(sb.baseUrl, sb.tokens.agent);
     const ok = async (path: string, body: unknown): Promise<void> => {
       const r = await c.v2(path, body);
       if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${r.text.slice(0, 200)}`);

@@ -15,7 +15,7 @@ import { createSupervisorFeature } from './features/supervisor';
 import { createVoiceFeature, mediaPermission } from './features/voice';
 import { createOfflineFeature } from './features/offline';
 import type { Logger } from './log';
-import { startSandbox, type Sandbox } from '../src-sandbox/index';
+import { startStandin, type Standin } from '../src-standin/index';
 import type { FeatureContext } from './features/context';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
@@ -35,7 +35,7 @@ export interface ConsoleApp {
   start(): Promise<void>;
   close(): Promise<void>;
   /** For tests and the host banner: the demo stand-in, when it runs. */
-  readonly sandbox: Sandbox | null;
+  readonly standin: Standin | null;
 }
 
 interface Session {
@@ -53,7 +53,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const settings = p.openStore('settings');
   const vault = new Vault(p.cipher, p.openStore('vault'));
   const events = new EventHub();
-  let sandbox: Sandbox | null = null;
+  let standin: Standin | null = null;
   let current: Session | null = null;
   const workspaceListeners = new Set<() => void | Promise<void>>();
   const workspaceChanged = async () => {
@@ -78,7 +78,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     },
     hasWorkspace: () => current !== null,
     me: () => current?.user ?? null,
-    sandbox: () => sandbox,
+    standin: () => standin,
     onWorkspaceChange: (l) => {
       workspaceListeners.add(l);
       return () => workspaceListeners.delete(l);
@@ -133,16 +133,16 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     await client.resource('userSession').list({ conditions: [], sort: false, page: 0, size: 1 });
   }
 
-  async function ensureSandbox(): Promise<Sandbox> {
-    if (!sandbox) {
-      sandbox = await startSandbox({ port: 0, dataDir: join(p.profileDir, 'demo-workspace'), simulator: true });
-      p.log.info('demo workspace started', { baseUrl: sandbox.baseUrl });
+  async function ensureStandin(): Promise<Standin> {
+    if (!standin) {
+      standin = await startStandin({ port: 0, dataDir: join(p.profileDir, 'demo-workspace'), simulator: true });
+      p.log.info('demo workspace started', { baseUrl: standin.baseUrl });
     }
-    return sandbox;
+    return standin;
   }
 
   async function openDemo(): Promise<AppState> {
-    const sb = await ensureSandbox();
+    const sb = await ensureStandin();
     const token = sb.tokens.agent;
     p.registerSecret(token);
     // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
@@ -212,8 +212,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   return {
     handlers,
     events,
-    get sandbox() {
-      return sandbox;
+    get standin() {
+      return standin;
     },
     async start() {
       for (const f of features) await f.start?.();
@@ -233,8 +233,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       for (const f of [...features].reverse()) await f.stop?.();
       await current?.client.close();
       current = null;
-      await sandbox?.close();
-      sandbox = null;
+      await standin?.close();
+      standin = null;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
 import type { KeyValueStore } from '../vault/types';
 import type { Vault } from '../vault/vault';
-import type { Sandbox } from '../../src-sandbox/index';
+import type { Standin } from '../../src-standin/index';
 
 /**
  * What every feature of the main process receives from the composition root. Features never
@@ -25,7 +25,7 @@ export interface FeatureContext {
   /** The attendant, when known. */
   me(): { userName: string; name: string } | null;
   /** The demo workspace's stand-in, when that workspace is open. */
-  sandbox(): Sandbox | null;
+  standin(): Standin | null;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */
   onWorkspaceChange(listener: () => void | Promise<void>): () => void;
   registerSecret(secret: string): void;

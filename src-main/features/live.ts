@@ -180,7 +180,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   };
 
   async function hookCall(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
-    const sb = ctx.sandbox();
+    const sb = ctx.standin();
     const token = ctx.vault.get('token');
     if (!sb || !token) return null;
     const res = await fetch(`${sb.baseUrl}${V2}${path}`, {
@@ -194,7 +194,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     return text ? JSON.parse(text) : null;
   }
 
-  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.sandbox() !== null;
+  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.standin() !== null;
 
   async function register(l: WebhookListener, signingSecret: string | undefined): Promise<void> {
     if (!isDemo()) return;

@@ -98,7 +98,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     const parsed = TunnelSettingSchema.safeParse(ctx.settings.get(TUNNEL_SETTING));
     return parsed.success ? parsed.data : { provider: 'none', command: '' };
   };
-  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.sandbox() !== null;
+  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.standin() !== null;
 
   const status = (): ListenerStatus => {
     const l = live.listener;

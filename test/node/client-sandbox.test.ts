@@ -7,8 +7,8 @@ import { query } from '../../src-shared/query-builder';
 import type { Condition } from '../../src-shared/query';
 import { createLogger } from '../../src-main/log';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../src-main/service/index';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
-import { DEMO_TICKET_ID, NPS_SURVEY } from '../../src-sandbox/seed';
+import { startStandin, type Standin } from '../../src-standin/index';
+import { DEMO_TICKET_ID, NPS_SURVEY } from '../../src-standin/seed';
 import { failure } from '../support/errors';
 
 /** The client against the service stand-in over real HTTP: every operation, every error kind. */
@@ -16,10 +16,10 @@ import { failure } from '../support/errors';
 const logLines: string[] = [];
 const log = createLogger({ level: 'debug', stream: { write: (l: string) => logLines.push(l) } });
 
-let sb: Sandbox;
+let sb: Standin;
 const clients: ServiceClient[] = [];
 
-function clientAs(role: keyof Sandbox['tokens'], extra: Partial<ServiceClientOptions> = {}): ServiceClient {
+function clientAs(role: keyof Standin['tokens'], extra: Partial<ServiceClientOptions> = {}): ServiceClient {
   const c = createServiceClient({
     baseUrl: sb.baseUrl,
     getToken: async () => sb.tokens[role],
@@ -32,7 +32,7 @@ function clientAs(role: keyof Sandbox['tokens'], extra: Partial<ServiceClientOpt
 }
 
 test.beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
+  sb = await startStandin({ port: 0 });
 });
 test.afterAll(async () => {
   for (const c of clients) await c.close();

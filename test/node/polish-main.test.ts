@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openConsole } from '../support/console';
 import { startCaptureProxy } from '../support/capture-proxy';
 import { serviceApi } from '../support/web';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 import { Vault } from '../../src-main/vault/vault';
 import { KeyFileCipher } from '../../src-main/vault/node-cipher';
 import { createConfStore } from '../../src-main/vault/conf-store';
@@ -56,7 +56,7 @@ test('the renderer\'s attention count reaches the bound badge through the bridge
   const unbind = attentionBadge.bind((n) => seen.push(n));
   try {
     await call('workspace:openDemo', {});
-    app.sandbox!.simulator.stop();
+    app.standin!.simulator.stop();
     seen.length = 0;
     expect(await call('attention:badge', { count: 3 })).toEqual({ count: 3 });
     expect(await call('attention:badge', { count: 3 })).toEqual({ count: 3 });
@@ -83,7 +83,7 @@ test('only revealed documents stay in clear; every other CPF/CNPJ is masked', ()
 
 test('AI draft and knowledge answers leave with documents masked unless the attendant includes the ones they revealed', async () => {
   test.setTimeout(60_000);
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const proxy = await startCaptureProxy(sb.baseUrl);
   const { app, call } = await openConsole();
   try {
@@ -135,8 +135,8 @@ test('without a keyring, provider credentials are kept for this run only unless 
   const run = async <T>(body: (c: Awaited<ReturnType<typeof openConsole>>) => Promise<T>): Promise<T> => {
     const c = await openConsole(profile);
     try {
-      if (!c.app.sandbox) await c.call('workspace:openDemo', {});
-      c.app.sandbox!.simulator.stop();
+      if (!c.app.standin) await c.call('workspace:openDemo', {});
+      c.app.standin!.simulator.stop();
       return await body(c);
     } finally {
       await c.app.close();

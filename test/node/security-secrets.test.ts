@@ -8,7 +8,7 @@ import { KeyFileCipher } from '../../src-main/vault/node-cipher';
 import { createConfStore } from '../../src-main/vault/conf-store';
 import { Vault } from '../../src-main/vault/vault';
 import { createLogger, type RootLogger } from '../../src-main/log';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
+import { startStandin, type Standin } from '../../src-standin/index';
 
 /**
  * Secrets at rest and in flight, over a whole session through the real handler table: the
@@ -43,7 +43,7 @@ function openApp(profileDir: string): { app: ConsoleApp; log: RootLogger } {
 
 test('a full session keeps the token and provider credentials out of the bridge, the log and the profile', async () => {
   test.setTimeout(90_000);
-  const sb: Sandbox = await startSandbox({ port: 0 });
+  const sb: Standin = await startStandin({ port: 0 });
   const token = sb.tokens.supervisor;
   const profile = mkdtempSync(join(tmpdir(), 'console-secrets-'));
   const traffic: string[] = [];

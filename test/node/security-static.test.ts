@@ -9,7 +9,7 @@ import { CONTENT_SECURITY_POLICY } from '../../src-main/host/csp';
  */
 
 const root = join(import.meta.dirname, '..', '..');
-const SOURCE_DIRS = ['src-main', 'src-shared', 'src-renderer/src', 'src-sandbox'];
+const SOURCE_DIRS = ['src-main', 'src-shared', 'src-renderer/src', 'src-standin'];
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -80,10 +80,10 @@ test('no remote module, no webview, no weakened web preferences anywhere', () =>
 
 test('no eval in our code; links leave only through the checked opener', () => {
   // One known exception: the stand-in's query engine compiles field readers whose names come
-  // from its own field spec, JSON-encoded (src-sandbox/query-engine.ts plainReader). It runs in
+  // from its own field spec, JSON-encoded (src-standin/query-engine.ts plainReader). It runs in
   // the demo workspace's server, never in the renderer; any new use fails here.
-  expect(where(/(^|[^\w.])eval\s*\(|new\s+Function\s*\(|setTimeout\(\s*['"`]|setInterval\(\s*['"`]/)).toEqual(['src-sandbox/query-engine.ts']);
-  const engine = sources.find((s) => s.path === 'src-sandbox/query-engine.ts')!.code;
+  expect(where(/(^|[^\w.])eval\s*\(|new\s+Function\s*\(|setTimeout\(\s*['"`]|setInterval\(\s*['"`]/)).toEqual(['src-standin/query-engine.ts']);
+  const engine = sources.find((s) => s.path === 'src-standin/query-engine.ts')!.code;
   expect(engine.match(/new\s+Function\s*\(/g)).toHaveLength(1);
   expect(engine).toMatch(/v\[\$\{JSON\.stringify\(n\)\}\]/);
   expect(where(/openExternal/)).toEqual(['src-main/index.ts', 'src-main/security/web-contents.ts']);
@@ -93,7 +93,7 @@ test('no eval in our code; links leave only through the checked opener', () => {
 test('the renderer imports nothing from the main process, the stand-in, Node or Electron', () => {
   const renderer = sources.filter((s) => s.path.startsWith('src-renderer/'));
   expect(renderer.length).toBeGreaterThan(10);
-  const bad = renderer.filter((s) => /from\s+['"](\.\.\/)+(src-main|src-sandbox)\/|from\s+['"](node:|electron|fs['"]|child_process)/.test(s.code));
+  const bad = renderer.filter((s) => /from\s+['"](\.\.\/)+(src-main|src-standin)\/|from\s+['"](node:|electron|fs['"]|child_process)/.test(s.code));
   expect(bad.map((s) => s.path)).toEqual([]);
 });
 

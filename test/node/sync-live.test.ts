@@ -21,7 +21,7 @@ test('accept, reply, live customer messages and a gap-free resync after live upd
   const { app, call, events } = await openConsole();
   try {
     await call('workspace:openDemo', {});
-    const sb = app.sandbox!;
+    const sb = app.standin!;
     sb.simulator.stop();
     await expect.poll(async () => (await call('live:status', {})).state).toBe('running');
     expect((await call('live:status', {})).registered).toBe(true);
@@ -71,9 +71,9 @@ test('notes go through the outbox and drafts survive a restart of the main proce
   let sessionId = 0;
   try {
     await first.call('workspace:openDemo', {});
-    first.app.sandbox!.simulator.stop();
+    first.app.standin!.simulator.stop();
     const snap = await first.call('queue:snapshot', {});
-    sessionId = snap.items.find((i) => i.agentUserName === first.app.sandbox!.demoAgent.userName)!.id;
+    sessionId = snap.items.find((i) => i.agentUserName === first.app.standin!.demoAgent.userName)!.id;
     const note = await first.call('notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
     expect(['pending', 'sending', 'confirmed']).toContain(note.state);
     await expect.poll(async () => (await first.call('notes:list', { sessionId })).service.some((n) => splitRef(n.text).text === 'Cliente pediu retorno amanhã.' && n.ref !== null)).toBe(true);

@@ -59,7 +59,7 @@ test('recorded chunks go through speech-to-text: the spoken words come back in t
   const c = await openConsole();
   try {
     await c.call('workspace:openDemo', {});
-    c.app.sandbox!.simulator.stop();
+    c.app.standin!.simulator.stop();
     await c.call('voice:setEnabled', { enabled: true });
     const chunks = recordedChunks(speechWav('I would like to cancel my order').file);
     expect(chunks).toHaveLength(1);
@@ -92,7 +92,7 @@ test('speech failures say what failed: a language with no model, a service down,
   const c = await openConsole();
   try {
     await c.call('workspace:openDemo', {});
-    const sb = c.app.sandbox!;
+    const sb = c.app.standin!;
     sb.simulator.stop();
     await c.call('voice:setEnabled', { enabled: true });
     const chunk = recordedChunks(speechWav('thank you').file)[0]!;
@@ -122,7 +122,7 @@ test('text-to-speech answers a WAV of non-trivial length, longer for longer text
   const c = await openConsole();
   try {
     await c.call('workspace:openDemo', {});
-    c.app.sandbox!.simulator.stop();
+    c.app.standin!.simulator.stop();
     const short = await c.call('voice:speak', { text: 'Your order has shipped.' });
     const bytes = Buffer.from(short.audio, 'base64');
     expect(bytes.length).toBe(short.bytes);
@@ -146,7 +146,7 @@ test("a session's calls come with their call log, and call transcript events are
   const c = await openConsole();
   try {
     await c.call('workspace:openDemo', {});
-    const sb = c.app.sandbox!;
+    const sb = c.app.standin!;
     sb.simulator.stop();
     const post = async (path: string, body: unknown) => {
       const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2${path}`, {

@@ -10,7 +10,7 @@ import { openConsole as openMain } from '../support/console';
 async function openConsole() {
   const c = await openMain();
   await c.call('workspace:openDemo', {});
-  c.app.sandbox!.simulator.stop();
+  c.app.standin!.simulator.stop();
   await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
   return c;
 }
@@ -71,7 +71,7 @@ test('signing: a new secret is returned once, signed events reach the log as row
     const plain = envelope('evt_plain_1', 'status', 'session.status');
     expect((await post(off.status.localUrl!, plain, {})).status).toBe(200);
     await expect.poll(async () => (await call('webhooks:log', { text: 'evt_plain_1' })).entries[0]?.signature).toBe('unsigned');
-    expect(app.sandbox).not.toBeNull();
+    expect(app.standin).not.toBeNull();
   } finally {
     await app.close();
   }

@@ -1,4 +1,4 @@
-import { startSandbox, type FaultRule } from '../../src-sandbox/index';
+import { startStandin, type FaultRule } from '../../src-standin/index';
 
 export type { FaultRule };
 
@@ -13,7 +13,7 @@ export interface StandinHandle {
 }
 
 export async function startOutboxStandin(): Promise<StandinHandle> {
-  const sb = await startSandbox({ port: 0, sessions: 40 });
+  const sb = await startStandin({ port: 0, sessions: 40 });
   return {
     baseUrl: sb.baseUrl,
     tokens: sb.tokens,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import type { Host } from '../../src-main/host/start-host';
-import type { Sandbox } from '../../src-sandbox/index';
+import type { Standin } from '../../src-standin/index';
 
 /** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
 export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
@@ -25,11 +25,11 @@ export async function connectToService(page: Page, o: { baseUrl: string; token: 
  * Opens the host's page and the demo workspace as a new user would, then stops the customer
  * simulator so the test sets the scene itself. Returns the demo stand-in.
  */
-export async function openDemo(page: Page, host: Host): Promise<Sandbox> {
+export async function openDemo(page: Page, host: Host): Promise<Standin> {
   await page.goto(host.url);
   await page.getByRole('button', { name: 'Open the demo workspace' }).click();
   await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-  const sb = host.app.sandbox!;
+  const sb = host.app.standin!;
   sb.simulator.stop();
   return sb;
 }
@@ -71,7 +71,7 @@ export function serviceApi(baseUrl: string, token: string) {
 }
 
 /** The demo attendant's open sessions, newest first, straight from the stand-in. */
-export async function ownOpenSessions(sb: Sandbox, count = 1): Promise<Rec[]> {
+export async function ownOpenSessions(sb: Standin, count = 1): Promise<Rec[]> {
   return serviceApi(sb.baseUrl, sb.tokens.agent).list(
     '/user-session',
     [
@@ -83,7 +83,7 @@ export async function ownOpenSessions(sb: Sandbox, count = 1): Promise<Rec[]> {
 }
 
 /** The attendant's replies in a session, oldest first, as the stand-in holds them. */
-export async function repliesOn(sb: Sandbox, sessionId: number): Promise<string[]> {
+export async function repliesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], {
     sortColumn: 'createdAt',
   });

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../support/host';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 
 interface SessionRecord { id: number; status?: string; agent?: { userName?: string } | null; user?: { name?: string; displayName?: string } | null }
 
@@ -23,7 +23,7 @@ test('a new user opens the demo workspace and sees the seeded sessions in the qu
 
     const tabs = page.getByRole('tablist', { name: 'Sessions' });
     await expect(tabs).toBeVisible();
-    const sb = host.app.sandbox!;
+    const sb = host.app.standin!;
     const waiting = (await openSessions(sb.baseUrl, sb.tokens.agent)).filter((s) => !s.agent);
     expect(waiting.length).toBeGreaterThan(0);
     await expect(page.getByRole('tab', { name: /Waiting/ })).toContainText(String(waiting.length));
@@ -36,7 +36,7 @@ test('a new user opens the demo workspace and sees the seeded sessions in the qu
 });
 
 test('connecting with a wrong token says plainly that the service refused it', async ({ page }) => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);

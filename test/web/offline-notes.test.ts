@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
+import { startStandin, type Standin } from '../../src-standin/index';
 import { splitRef } from '../../src-shared/note-ref';
 import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
@@ -12,7 +12,7 @@ const api = (baseUrl: string, token: string, path: string, body: unknown) => ser
 
 const bySession = (sessionId: number) => ({ conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 200 });
 /** The notes the service holds for a session, as typed (the outbox's reference split off). */
-const notesOn = async (sb: Sandbox, sessionId: number) =>
+const notesOn = async (sb: Standin, sessionId: number) =>
   ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', bySession(sessionId))).results as Rec[]).map((c) => splitRef(String(c.comment)).text);
 
 test.use({ viewport: { width: 1366, height: 768 } });
@@ -20,7 +20,7 @@ test.use({ viewport: { width: 1366, height: 768 } });
 test('the service goes away: notes wait and are stored once when it is back, the queue and thread stay readable as offline copies, a draft and a held reply survive a restart', async ({ page }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'standin-offline-'));
-  let sb: Sandbox = await startSandbox({ port: 0, dataDir });
+  let sb: Standin = await startStandin({ port: 0, dataDir });
   const port = Number(new URL(sb.baseUrl).port);
   const me = sb.demoAgent;
   const profile = freshProfile();
@@ -122,7 +122,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await expect(page.getByRole('status').filter({ hasText: 'Not sent: the service cannot be reached' })).toBeVisible();
 
     // The stand-in comes back on the same address with the same data.
-    sb = await startSandbox({ port, dataDir });
+    sb = await startStandin({ port, dataDir });
     standinUp = true;
     await expect(banner).toBeHidden({ timeout: 30_000 });
     await expect.poll(async () => (await notesOn(sb, aId)).filter((t) => offlineNotes.includes(t)).length, { timeout: 30_000 }).toBe(2);
@@ -166,7 +166,7 @@ test('a damaged journal entry is set aside with a visible error while the other 
     expect(existsSync(join(profile, 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'))).toBe(false);
 
     // Other notes still go.
-    const sb = host.app.sandbox!;
+    const sb = host.app.standin!;
     sb.simulator.stop();
     const s = (await ownOpenSessions(sb))[0]!;
     await selectSession(page, s);

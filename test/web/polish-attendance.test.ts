@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
+import { startStandin, type Standin } from '../../src-standin/index';
 import { freshProfile, launchHost } from '../support/host';
 import { openDemo, connectToService, ownOpenSessions, repliesOn, selectSession, serviceApi, shot, type Rec } from '../support/web';
 import { startCaptureProxy } from '../support/capture-proxy';
@@ -11,7 +11,7 @@ const CPF_HIDDEN = '111.444.777-35';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-const newestMine = async (sb: Sandbox): Promise<Rec> => (await ownOpenSessions(sb))[0]!;
+const newestMine = async (sb: Standin): Promise<Rec> => (await ownOpenSessions(sb))[0]!;
 
 /** Selects a session in the queue and waits for its thread; returns the customer's name. */
 async function openSession(page: Page, s: Rec): Promise<string> {
@@ -22,7 +22,7 @@ async function openSession(page: Page, s: Rec): Promise<string> {
 
 test('voice sits in the thread (panel tab, calls in the details, read aloud on messages and the draft); the AI gets revealed documents only when the attendant includes them', async ({ page }) => {
   test.setTimeout(120_000);
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const proxy = await startCaptureProxy(sb.baseUrl);
   const host = await launchHost(freshProfile());
   try {
@@ -126,7 +126,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-    let sb = host.app.sandbox!;
+    let sb = host.app.standin!;
     sb.simulator.stop();
     const s = await newestMine(sb);
     const sessionId = s.id as number;
@@ -172,7 +172,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     host = await launchHost(profile);
     await page.goto(host.url);
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
-    sb = host.app.sandbox!;
+    sb = host.app.standin!;
     sb.simulator.stop();
     // The first reply made it wait for the customer: read where it sits now.
     await openSession(page, (await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]))[0]!);

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../support/host';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 
 /**
  * What the browser enforces on the console page: the CSP blocks eval and injected scripts and
@@ -57,7 +57,7 @@ test('the page runs under a CSP that blocks injected scripts and foreign connect
 });
 
 test('with no keyring the console warns and does not save the token until the user agrees', async ({ page }) => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);

@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { connectToService, serviceApi, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 
 
 
@@ -12,7 +12,7 @@ async function connect(page: Page, baseUrl: string, token: string) {
 }
 
 test('the explorer filters sessions with a nested OR group, pages through them, and a supervisor saves what an agent is refused', async ({ page }) => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);

@@ -13,7 +13,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await page.getByRole('button', { name: 'Supervisor' }).click();
     await page.getByRole('tab', { name: 'NPS' }).click();
-    const sb = host.app.sandbox!;
+    const sb = host.app.standin!;
 
     // Our own count: the survey's answers (chat answers, value = score) of the last 10 days in Financeiro.
     const since = new Date();

@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectToService } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 
 // A link that carries a customer's CPF leaves the console only when the user says so.
 test('a knowledge-base link carrying a CPF is held back until the user confirms sending it', async ({ page }) => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const hits: string[] = [];
   const files = createServer((req, res) => {
     hits.push(decodeURIComponent(req.url ?? ''));

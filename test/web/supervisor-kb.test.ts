@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectToService, shot } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 
 
 // A small FAQ in the shape a retailer would publish; paragraphs split on blank lines.
@@ -42,7 +42,7 @@ async function connect(page: Page, baseUrl: string, token: string) {
 }
 
 test('a knowledge base uploaded from a loopback URL is checked before sending, indexes, then answers with scores; an agent is refused', async ({ page }) => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const files = await startFileServer();
   const host = await launchHost(freshProfile());
   const uploads: string[] = [];

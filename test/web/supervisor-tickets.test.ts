@@ -12,7 +12,7 @@ test('a supervisor looks a ticket up by id and by unique key, is told plainly ab
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await page.getByRole('button', { name: 'Supervisor' }).click();
     await expect(page.getByRole('tablist', { name: 'Supervisor tools' })).toBeVisible();
-    const sb = host.app.sandbox!;
+    const sb = host.app.standin!;
     const fetchTicket = async (idOrKey: string): Promise<TicketEnvelope['data']> => {
       const res = await fetch(`${sb.baseUrl}/ticketapi/1.0/api/v1/tickets/${idOrKey}`, { headers: { Authorization: `Bearer ${sb.tokens.agent}` } });
       expect(res.status).toBe(200);

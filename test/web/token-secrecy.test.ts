@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectToService } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
-import { startSandbox } from '../../src-sandbox/index';
+import { startStandin } from '../../src-standin/index';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -13,7 +13,7 @@ function filesUnder(dir: string): string[] {
 }
 
 test('the token never crosses the bridge, nor reaches the DOM, storage, the log or the profile in clear', async ({ page }) => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startStandin({ port: 0 });
   const token = sb.tokens.supervisor;
   const profile = freshProfile();
   const host = await launchHost(profile);

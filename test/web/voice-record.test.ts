@@ -39,7 +39,7 @@ async function openVoice(page: Page, host: Host): Promise<{ sessionName: string;
 }
 
 async function serviceNotes(host: Host, sessionId: number): Promise<string[]> {
-  const sb = host.app.sandbox!;
+  const sb = host.app.standin!;
   const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/session-comment`, {
     method: 'POST',
     headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
@@ -97,7 +97,7 @@ test('a session shows its calls with their call log, and call transcript lines a
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const { sessionId } = await openVoice(page, host);
-    const sb = host.app.sandbox!;
+    const sb = host.app.standin!;
     sb.simulator.stop();
     const calls = await (await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/call`, {
       method: 'POST',
@@ -191,12 +191,12 @@ test('clear errors: no microphone, microphone refused, and a failing speech serv
     browsers.push(faking);
     const page = await faking.newPage({ viewport: { width: 1280, height: 800 } });
     await openVoice(page, host);
-    host.app.sandbox!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
+    host.app.standin!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
     await page.getByRole('button', { name: 'Record' }).click();
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Speech-to-text failed. The service is unavailable (503)', { timeout: 45_000 });
     await page.getByRole('button', { name: 'Stop recording' }).click();
-    host.app.sandbox!.faults.clear();
+    host.app.standin!.faults.clear();
     await alert.getByRole('button', { name: /Retry 1 chunk/ }).click();
     await expect(page.getByRole('list', { name: 'What the service heard' })).toContainText('cancel', { timeout: 45_000 });
     await expect(page.getByRole('alert')).toHaveCount(0);

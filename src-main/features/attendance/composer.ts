@@ -8,7 +8,7 @@ import { maskExcept, revealedDocuments } from './reveal';
 
 type Rec = Record<string, unknown>;
 
-/** The stand-in's seeded knowledge base (src-sandbox/ai): the demo workspace's default. */
+/** The stand-in's seeded knowledge base (src-standin/ai): the demo workspace's default. */
 const DEMO_KB = 'demo_atendimento_data_pt';
 const KB_SETTING = 'knowledgeBase';
 const CACHE_MS = 5 * 60_000;

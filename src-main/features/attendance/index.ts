@@ -50,7 +50,7 @@ export function createAttendanceFeature(
   const badge = deps.badge ?? attentionBadge;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
-  const isDemo = () => ctx.sandbox() !== null && ctx.settings.get('workspace') !== undefined && (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo';
+  const isDemo = () => ctx.standin() !== null && ctx.settings.get('workspace') !== undefined && (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo';
 
   const pushes = new Coalescer<number, ThreadMessage>((sessionId, messages) => {
     const byId = new Map<number, ThreadMessage>();

@@ -535,7 +535,7 @@ interface SaveContext {
 export const RULES: Record<Role, string[]> = {
   agent: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'self:status', 'tickets:read', 'ai:use', 'hooks:manage'],
   supervisor: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'tickets:read', 'ai:use', 'hooks:manage'],
-  admin: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'admin:write', 'kb:upload', 'tickets:read', 'ai:use', 'hooks:manage', 'sandbox:control'],
+  admin: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'admin:write', 'kb:upload', 'tickets:read', 'ai:use', 'hooks:manage', 'standin:control'],
 };
 
 function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {

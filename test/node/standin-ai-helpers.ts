@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from '@playwright/test';
-import { createAiService, type AiContext, type AiRequest, type KbStatus } from '../../src-sandbox/ai/index';
+import { createAiService, type AiContext, type AiRequest, type KbStatus } from '../../src-standin/ai/index';
 
-/** Helpers shared by the sandbox-ai tests: direct calls to the service and a loopback file server. */
+/** Helpers shared by the standin-ai tests: direct calls to the service and a loopback file server. */
 
 export type AiService = ReturnType<typeof createAiService>;
 

@@ -13,7 +13,7 @@ import { Simulator } from './simulator';
 import { Store } from './store';
 import { WebhookHub } from './webhooks';
 
-export interface SandboxOptions {
+export interface StandinOptions {
   port?: number;
   /** When set, everything saved survives a restart; else in memory. */
   dataDir?: string;
@@ -29,7 +29,7 @@ export interface SandboxOptions {
   webhookRetry?: { attempts?: number; baseDelayMs?: number; timeoutMs?: number };
 }
 
-export interface Sandbox {
+export interface Standin {
   baseUrl: string;
   tokens: { agent: string; supervisor: string; admin: string };
   demoAgent: { userName: string; id: number; name: string };
@@ -50,22 +50,22 @@ export type FaultRule = {
 
 export const DEFAULT_SEED = 20240611;
 
-export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+export async function startStandin(opts: StandinOptions = {}): Promise<Standin> {
   const seed = opts.seed ?? DEFAULT_SEED;
   const store = new Store(opts.dataDir);
   const loaded = await store.load();
-  let tokens: Sandbox['tokens'];
-  let demoAgent: Sandbox['demoAgent'];
+  let tokens: Standin['tokens'];
+  let demoAgent: Standin['demoAgent'];
   if (loaded) {
-    const meta = store.getExtra('sandbox') as { tokens: Sandbox['tokens']; demoAgent: Sandbox['demoAgent']; seed: number } | undefined;
-    if (!meta) throw new Error(`${opts.dataDir} holds data without its sandbox metadata.`);
+    const meta = store.getExtra('standin') as { tokens: Standin['tokens']; demoAgent: Standin['demoAgent']; seed: number } | undefined;
+    if (!meta) throw new Error(`${opts.dataDir} holds data without its standin metadata.`);
     tokens = meta.tokens;
     demoAgent = meta.demoAgent;
   } else {
     const anchorMs = opts.anchorTime !== undefined ? new Date(opts.anchorTime).getTime() : Math.floor(Date.now() / 60_000) * 60_000;
     if (Number.isNaN(anchorMs)) throw new Error(`anchorTime ${String(opts.anchorTime)} is not a date.`);
     ({ tokens, demoAgent } = seedStore(store, { seed, sessions: opts.sessions ?? 200, anchorMs }));
-    store.setExtra('sandbox', { tokens, demoAgent, seed });
+    store.setExtra('standin', { tokens, demoAgent, seed });
     store.markAllDirty();
     await store.flush();
   }

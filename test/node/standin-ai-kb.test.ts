@@ -6,7 +6,7 @@ import * as XLSX from '@e965/xlsx';
 import { Document, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { QuestionsAnswerSchema, UploadAnswerSchema } from '../../src-shared/schemas/ai';
-import { AI_PATHS, aiService, call, fileServer, indexStatus, settled, type AiService, type FileServer } from './sandbox-ai-helpers';
+import { AI_PATHS, aiService, call, fileServer, indexStatus, settled, type AiService, type FileServer } from './standin-ai-helpers';
 
 /**
  * Knowledge bases: upload from a loopback URL, background indexing, retrieval closest first.

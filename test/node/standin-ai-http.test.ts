@@ -1,15 +1,15 @@
 import { test, expect } from '@playwright/test';
 import { NerAnswerSchema, NlpAnswerSchema, QuestionsAnswerSchema, SttAnswerSchema } from '../../src-shared/schemas/ai';
 import { AI_OPS } from '../../src-shared/paths';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
-import { fileServer, type FileServer } from './sandbox-ai-helpers';
+import { startStandin, type Standin } from '../../src-standin/index';
+import { fileServer, type FileServer } from './standin-ai-helpers';
 
 /** The AI family as the console meets it: over HTTP on the stand-in, behind auth and roles. */
 
-let sb: Sandbox;
+let sb: Standin;
 let files: FileServer;
 test.beforeAll(async () => {
-  sb = await startSandbox({ sessions: 5 });
+  sb = await startStandin({ sessions: 5 });
   files = await fileServer();
 });
 test.afterAll(async () => {

@@ -9,7 +9,7 @@ export interface RawAnswer {
   json<T = unknown>(): T;
 }
 
-export function sandboxClient(baseUrl: string, token: string | null) {
+export function standinClient(baseUrl: string, token: string | null) {
   const call = async (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<RawAnswer> => {
     const headers: Record<string, string> = { ...extraHeaders };
     if (token !== null) headers.authorization = `Bearer ${token}`;

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { SttAnswerSchema } from '../../src-shared/schemas/ai';
-import { parsePocketsphinx } from '../../src-sandbox/ai/voice';
-import { AI_PATHS, aiService, call, type AiService } from './sandbox-ai-helpers';
+import { parsePocketsphinx } from '../../src-standin/ai/voice';
+import { AI_PATHS, aiService, call, type AiService } from './standin-ai-helpers';
 
 /** Speech through Debian's espeak-ng (TTS) and pocketsphinx (STT). */
 

@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
-import { sandboxClient } from '../../src-sandbox/test-client';
+import { startStandin, type Standin } from '../../src-standin/index';
+import { standinClient } from '../../src-standin/test-client';
 import { WEBHOOK_HEADERS, WebhookEventSchema, type WebhookEvent } from '../../src-shared/webhook';
 import { verifyWebhook } from '../../src-shared/webhook-signature';
 
@@ -43,12 +43,12 @@ async function listener(): Promise<{ url: string; got: Received[]; attempts: str
   };
 }
 
-let sb: Sandbox;
-let agent: ReturnType<typeof sandboxClient>;
+let sb: Standin;
+let agent: ReturnType<typeof standinClient>;
 
 test.beforeAll(async () => {
-  sb = await startSandbox({ port: 0, webhookRetry: { attempts: 4, baseDelayMs: 20, timeoutMs: 2000 } });
-  agent = sandboxClient(sb.baseUrl, sb.tokens.agent);
+  sb = await startStandin({ port: 0, webhookRetry: { attempts: 4, baseDelayMs: 20, timeoutMs: 2000 } });
+  agent = standinClient(sb.baseUrl, sb.tokens.agent);
 });
 test.afterAll(async () => {
   await sb.close();
@@ -162,7 +162,7 @@ test('simulated customers and API writes produce events of every group', async (
     const sessionId = (created.event.data as { sessionId: number }).sessionId;
     const msg = l.got.find((g) => g.event.type === 'message.created')!.event.data as { sessionId: number; message: { fromUser: boolean } };
     expect(msg).toMatchObject({ sessionId, message: { fromUser: true } });
-    // Entities come from the AI engineer's recognizer (src-sandbox/ai/ner.ts).
+    // Entities come from the AI engineer's recognizer (src-standin/ai/ner.ts).
     await expect.poll(() => l.got.some((g) => g.event.type === 'entities.recognized')).toBe(true);
     const ent = l.got.find((g) => g.event.type === 'entities.recognized')!.event;
     expect(ent.group).toBe('entities');

@@ -4,8 +4,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { startSandbox } from '../../src-sandbox/index';
-import { sandboxClient } from '../../src-sandbox/test-client';
+import { startStandin } from '../../src-standin/index';
+import { standinClient } from '../../src-standin/test-client';
 
 type Page<T> = { results: T[] };
 const eqnum = (key: string, value: number) => ({ key, operator: 'EQNUM', value: String(value) });
@@ -13,8 +13,8 @@ const eqnum = (key: string, value: number) => ({ key, operator: 'EQNUM', value: 
 test('with a data directory everything saved survives a restart; without one nothing does', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'standin-'));
   try {
-    const first = await startSandbox({ port: 0, dataDir: dir });
-    const a = sandboxClient(first.baseUrl, first.tokens.agent);
+    const first = await startStandin({ port: 0, dataDir: dir });
+    const a = standinClient(first.baseUrl, first.tokens.agent);
     const note = (await a.v2('/session-comment/save', { sessionId: 2, comment: 'Anotação que precisa sobreviver.' })).json<{ id: number }>();
     expect((await a.v2('/user-session/save', { id: 2, lastAgent: first.demoAgent.userName, status: 'CLOSED' })).status).toBe(200);
     const created = (await a.v2('/user-session/save', { groupConf: { id: 2 }, userConnectedResource: 'email' })).json<{ id: number }>();
@@ -24,10 +24,10 @@ test('with a data directory everything saved survives a restart; without one not
     expect(files).toContain('meta.json');
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    const second = await startSandbox({ port: 0, dataDir: dir });
+    const second = await startStandin({ port: 0, dataDir: dir });
     try {
       expect(second.tokens).toEqual(first.tokens);
-      const b = sandboxClient(second.baseUrl, second.tokens.agent);
+      const b = standinClient(second.baseUrl, second.tokens.agent);
       const notes = (await b.v2('/session-comment', { conditions: [eqnum('id', note.id)], sort: false })).json<Page<{ comment: string }>>();
       expect(notes.results[0]!.comment).toBe('Anotação que precisa sobreviver.');
       const s2 = (await b.v2('/user-session', { conditions: [eqnum('id', 2)], sort: false })).json<Page<{ status: string; agent: { userName: string } }>>();
@@ -43,11 +43,11 @@ test('with a data directory everything saved survives a restart; without one not
       await second.close();
     }
 
-    const mem1 = await startSandbox({ port: 0 });
-    await sandboxClient(mem1.baseUrl, mem1.tokens.agent).v2('/session-comment/save', { sessionId: 2, comment: 'só na memória' });
+    const mem1 = await startStandin({ port: 0 });
+    await standinClient(mem1.baseUrl, mem1.tokens.agent).v2('/session-comment/save', { sessionId: 2, comment: 'só na memória' });
     await mem1.close();
-    const mem2 = await startSandbox({ port: 0 });
-    const gone = await sandboxClient(mem2.baseUrl, mem2.tokens.agent).v2('/session-comment', { conditions: [{ key: 'comment', operator: 'EQ', value: 'só na memória' }], sort: false });
+    const mem2 = await startStandin({ port: 0 });
+    const gone = await standinClient(mem2.baseUrl, mem2.tokens.agent).v2('/session-comment', { conditions: [{ key: 'comment', operator: 'EQ', value: 'só na memória' }], sort: false });
     expect(gone.json<Page<unknown>>().results).toEqual([]);
     await mem2.close();
   } finally {
@@ -57,11 +57,11 @@ test('with a data directory everything saved survives a restart; without one not
 
 test('the same seed gives the same data', async () => {
   const anchorTime = '2024-06-01T12:00:00Z';
-  const one = await startSandbox({ port: 0, seed: 99, anchorTime });
-  const two = await startSandbox({ port: 0, seed: 99, anchorTime });
-  const three = await startSandbox({ port: 0, seed: 100, anchorTime });
+  const one = await startStandin({ port: 0, seed: 99, anchorTime });
+  const two = await startStandin({ port: 0, seed: 99, anchorTime });
+  const three = await startStandin({ port: 0, seed: 100, anchorTime });
   try {
-    const read = async (sb: typeof one) => (await sandboxClient(sb.baseUrl, sb.tokens.admin).v2('/messages', { conditions: [], sort: true, size: 50 })).text;
+    const read = async (sb: typeof one) => (await standinClient(sb.baseUrl, sb.tokens.admin).v2('/messages', { conditions: [], sort: true, size: 50 })).text;
     expect(await read(one)).toBe(await read(two));
     expect(await read(one)).not.toBe(await read(three));
   } finally {
@@ -70,9 +70,9 @@ test('the same seed gives the same data', async () => {
 });
 
 test('the simulator opens sessions, sends customer messages and answers attendants', async () => {
-  const sb = await startSandbox({ port: 0 });
-  const a = sandboxClient(sb.baseUrl, sb.tokens.agent);
-  const admin = sandboxClient(sb.baseUrl, sb.tokens.admin);
+  const sb = await startStandin({ port: 0 });
+  const a = standinClient(sb.baseUrl, sb.tokens.agent);
+  const admin = standinClient(sb.baseUrl, sb.tokens.admin);
   const count = async () => (await a.v2('/user-session', { conditions: [], sort: true, sortColumn: 'id', direction: 'DESC', size: 1 })).json<Page<{ id: number }>>().results[0]!.id;
   try {
     const before = await count();
@@ -96,20 +96,20 @@ test('the simulator opens sessions, sends customer messages and answers attendan
     expect(answered).toBe(true);
 
     // Timer mode, switched over HTTP as an out-of-process test would.
-    const denied = await a.call('POST', '/__sandbox/simulator', { enabled: true });
+    const denied = await a.call('POST', '/__standin/simulator', { enabled: true });
     expect(denied.status).toBe(403);
-    expect((await admin.call('POST', '/__sandbox/simulator', { enabled: true, intervalMs: 100 })).json()).toEqual({ enabled: true });
+    expect((await admin.call('POST', '/__standin/simulator', { enabled: true, intervalMs: 100 })).json()).toEqual({ enabled: true });
     const base = await count();
     await expect.poll(count, { timeout: 10_000 }).toBeGreaterThan(base + 1);
-    expect((await admin.call('POST', '/__sandbox/simulator', { enabled: false })).json()).toEqual({ enabled: false });
-    expect((await admin.call('POST', '/__sandbox/simulator/step', {})).status).toBe(200);
+    expect((await admin.call('POST', '/__standin/simulator', { enabled: false })).json()).toEqual({ enabled: false });
+    expect((await admin.call('POST', '/__standin/simulator/step', {})).status).toBe(200);
   } finally {
     await sb.close();
   }
 });
 
-test('npm run sandbox -- --json prints one line with the base URL, tokens and demo agent', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-sandbox/cli.ts', '--json', '--port', '0', '--sessions', '50'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+test('npm run standin -- --json prints one line with the base URL, tokens and demo agent', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-standin/cli.ts', '--json', '--port', '0', '--sessions', '50'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       const rl = createInterface({ input: child.stdout! });
@@ -118,9 +118,9 @@ test('npm run sandbox -- --json prints one line with the base URL, tokens and de
     });
     const info = JSON.parse(line) as { baseUrl: string; tokens: { agent: string; supervisor: string; admin: string }; demoAgent: { userName: string } };
     expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const rules = await sandboxClient(info.baseUrl, info.tokens.supervisor).v2('/users/rules', {});
+    const rules = await standinClient(info.baseUrl, info.tokens.supervisor).v2('/users/rules', {});
     expect(rules.json<{ role: string }>().role).toBe('supervisor');
-    const sessions = await sandboxClient(info.baseUrl, info.tokens.agent).v2('/user-session', { conditions: [], sort: false, size: 500 });
+    const sessions = await standinClient(info.baseUrl, info.tokens.agent).v2('/user-session', { conditions: [], sort: false, size: 500 });
     expect(sessions.json<Page<unknown>>().results).toHaveLength(50);
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
@@ -130,8 +130,8 @@ test('npm run sandbox -- --json prints one line with the base URL, tokens and de
 });
 
 test('a demo left running keeps a workable queue: no new customers arrive while the queue is full', async () => {
-  const { MAX_WAITING } = await import('../../src-sandbox/simulator');
-  const sb = await startSandbox({ port: 0 });
+  const { MAX_WAITING } = await import('../../src-standin/simulator');
+  const sb = await startStandin({ port: 0 });
   try {
     const waiting = async () => {
       const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/user-session`, {

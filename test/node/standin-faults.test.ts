@@ -1,16 +1,16 @@
 import { test, expect } from '@playwright/test';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
-import { sandboxClient } from '../../src-sandbox/test-client';
+import { startStandin, type Standin } from '../../src-standin/index';
+import { standinClient } from '../../src-standin/test-client';
 
-let sb: Sandbox;
-let agent: ReturnType<typeof sandboxClient>;
-let admin: ReturnType<typeof sandboxClient>;
+let sb: Standin;
+let agent: ReturnType<typeof standinClient>;
+let admin: ReturnType<typeof standinClient>;
 const SAVE = '/chatapi/1.0/api/v2/session-comment/save';
 
 test.beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-  agent = sandboxClient(sb.baseUrl, sb.tokens.agent);
-  admin = sandboxClient(sb.baseUrl, sb.tokens.admin);
+  sb = await startStandin({ port: 0 });
+  agent = standinClient(sb.baseUrl, sb.tokens.agent);
+  admin = standinClient(sb.baseUrl, sb.tokens.admin);
 });
 test.afterAll(async () => {
   await sb.close();
@@ -92,22 +92,22 @@ test('probability draws from a seeded PRNG: 0 never fires, 0.5 fires on some req
 
 test('auth is checked before faults', async () => {
   sb.faults.set([{ kind: 'status' }]);
-  const r = await sandboxClient(sb.baseUrl, null).v2('/user-session', { conditions: [], sort: false });
+  const r = await standinClient(sb.baseUrl, null).v2('/user-session', { conditions: [], sort: false });
   expect(r.status).toBe(401);
   expect(r.text).toBe('');
 });
 
 test('faults over HTTP: admin only, set, list, clear', async () => {
-  const denied = await agent.call('POST', '/__sandbox/faults', { rules: [] });
+  const denied = await agent.call('POST', '/__standin/faults', { rules: [] });
   expect(denied.status).toBe(403);
   expect(denied.json()).toEqual({ status: 'Forbidden' });
-  const bad = await admin.call('POST', '/__sandbox/faults', { rules: [{ kind: 'explode' }] });
+  const bad = await admin.call('POST', '/__standin/faults', { rules: [{ kind: 'explode' }] });
   expect(bad.status).toBe(400);
-  const set = await admin.call('POST', '/__sandbox/faults', { rules: [{ kind: 'rateLimit', retryAfterSeconds: 2, count: 2, match: { path: SAVE } }] });
+  const set = await admin.call('POST', '/__standin/faults', { rules: [{ kind: 'rateLimit', retryAfterSeconds: 2, count: 2, match: { path: SAVE } }] });
   expect(set.status).toBe(200);
-  expect((await admin.get('/__sandbox/faults')).json<{ rules: Array<{ count: number }> }>().rules[0]!.count).toBe(2);
+  expect((await admin.get('/__standin/faults')).json<{ rules: Array<{ count: number }> }>().rules[0]!.count).toBe(2);
   expect((await note('via http')).status).toBe(429);
-  expect((await admin.call('DELETE', '/__sandbox/faults')).status).toBe(204);
-  expect((await admin.get('/__sandbox/faults')).json()).toEqual({ rules: [] });
+  expect((await admin.call('DELETE', '/__standin/faults')).status).toBe(204);
+  expect((await admin.get('/__standin/faults')).json()).toEqual({ rules: [] });
   expect((await note('via http')).status).toBe(201);
 });

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
-import type { Spec } from '../../src-sandbox/fields';
-import { compileConditions, runQuery, QueryError, type Rec, type Resolver } from '../../src-sandbox/query-engine';
+import type { Spec } from '../../src-standin/fields';
+import { compileConditions, runQuery, QueryError, type Rec, type Resolver } from '../../src-standin/query-engine';
 import type { Condition } from '../../src-shared/query';
 
 // A small resource with every kind of field: scalars, a nested object, an array and a reference.

@@ -1,8 +1,8 @@
-/** `npm run sandbox -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--json]` */
-import { startSandbox, type SandboxOptions } from './index';
+/** `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--json]` */
+import { startStandin, type StandinOptions } from './index';
 
-function parseArgs(argv: string[]): { opts: SandboxOptions; json: boolean } {
-  const opts: SandboxOptions = {};
+function parseArgs(argv: string[]): { opts: StandinOptions; json: boolean } {
+  const opts: StandinOptions = {};
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -37,8 +37,8 @@ async function main(): Promise<void> {
     console.error((e as Error).message);
     process.exit(2);
   }
-  const sandbox = await startSandbox(parsed.opts);
-  const { baseUrl, tokens, demoAgent } = sandbox;
+  const standin = await startStandin(parsed.opts);
+  const { baseUrl, tokens, demoAgent } = standin;
   if (parsed.json) {
     process.stdout.write(`${JSON.stringify({ baseUrl, tokens, demoAgent })}\n`);
   } else {
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     console.log(parsed.opts.simulator ? 'Customer simulator: on' : 'Customer simulator: off (--simulator turns it on)');
   }
   const stop = (): void => {
-    void sandbox.close().then(() => process.exit(0));
+    void standin.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -170,7 +170,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     };
     c.classification.put(root);
     const group: Rec = {
-      id, name: g.name, active: true, visible: true, sla: g.sla, timeUnit: 'SECONDS', businessUnit: 'Varejo', broker: 'sandbox',
+      id, name: g.name, active: true, visible: true, sla: g.sla, timeUnit: 'SECONDS', businessUnit: 'Varejo', broker: 'standin',
       channels: g.channels.map((ch) => ({ id: CHANNEL_IDS[ch], name: ch })), acceptedMedias: 'text,image,audio,document',
       classificationTree: { id }, mandatoryClassificationTree: g.mandatory, mandatoryFinalAgent: false,
       defaultAgent: { id: 3 + gi }, finalAgent: { id: 2 }, inactivityAgent: null, inactivityAction: 'CLOSE', inactivityGroup: null,
@@ -311,7 +311,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       const finished = closedAt ?? null;
       c.call.put({
         id: callSeq - 1, callId, sessionId: id, agentId: agentUser?.id ?? null, userId: cust.rec.id, groupConfId: group.id,
-        kind: 'INBOUND', callMode: 'AUDIO', provider: 'sandbox-voice', plataformCode: 'SBX', city: pick(rng, CITIES),
+        kind: 'INBOUND', callMode: 'AUDIO', provider: 'standin-voice', plataformCode: 'SBX', city: pick(rng, CITIES),
         ringingAt: iso(createdAt), startedAt: iso(attendedAt), finishedAt: finished ? iso(finished) : null,
         state: finished ? 'FINISHED' : 'IN_PROGRESS', status: 'ANSWERED', tme, ivrTime: intBetween(rng, 5, 40),
         attendanceTime: tma, startedByAgent: false, finishedByAgent: finished != null, classified: finished != null, liked: null,
@@ -411,7 +411,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   c.holidayOperation.put({ holidayOperationId: { holidayId: 1, operationId: 1 }, holiday: { id: 1, name: 'Natal', date: '12-25' }, operations: [{ id: 1 }] });
   c.holidayOperation.put({ holidayOperationId: { holidayId: 2, operationId: 1 }, holiday: { id: 2, name: 'Tiradentes', date: '04-21' }, operations: [{ id: 1 }] });
 
-  c.cognition.put({ id: 1, name: 'Assistente de respostas', type: 'LLM', endPoint: 'https://llm.invalid/v1', appId: 'vila-serena', appKey: 'sbx-app-key', userName: 'sandbox', password: 'sbx-password', version: '1', createdAt: iso(setupAt), createdBy: 'admin' });
+  c.cognition.put({ id: 1, name: 'Assistente de respostas', type: 'LLM', endPoint: 'https://llm.invalid/v1', appId: 'vila-serena', appKey: 'sbx-app-key', userName: 'standin', password: 'sbx-password', version: '1', createdAt: iso(setupAt), createdBy: 'admin' });
   for (const g of groups) {
     c.chatWebConfiguration.put({
       id: g.id, chatGroupConf: { id: g.id }, token: `web-${g.id}-${(opts.seed >>> 0).toString(36)}`, initialMessage: `Olá! Bem-vindo ao ${g.name} da Vila Serena.`,

@@ -73,7 +73,7 @@ export function familyOf(path: string): Family | null {
   if (path === V2 || path.startsWith(`${V2}/`)) return 'v2';
   if (path.startsWith(`${TICKET}/`)) return 'ticket';
   if (path.startsWith(`${AI}/`) || path.startsWith(`${VOICE}/`)) return 'ai';
-  if (path.startsWith('/__sandbox/')) return 'control';
+  if (path.startsWith('/__standin/')) return 'control';
   return null;
 }
 
@@ -134,18 +134,18 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
 
   // Out-of-process control of faults and the simulator (admin token only).
   const control = (run: Route['run']): Route => ({ family: 'control', roles: ADMIN, json: true, run });
-  add('GET', '/__sandbox/faults', control(() => ({ status: 200, body: { rules: deps.faults.list() } })));
-  add('POST', '/__sandbox/faults', control(({ body }) => {
+  add('GET', '/__standin/faults', control(() => ({ status: 200, body: { rules: deps.faults.list() } })));
+  add('POST', '/__standin/faults', control(({ body }) => {
     const parsed = z.object({ rules: FaultRulesSchema }).safeParse(body);
     if (!parsed.success) throw new ApiError(400, `Invalid fault rules: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'INVALID_BODY');
     deps.faults.set(parsed.data.rules as FaultRule[]);
     return { status: 200, body: { rules: deps.faults.list() } };
   }));
-  add('DELETE', '/__sandbox/faults', control(() => {
+  add('DELETE', '/__standin/faults', control(() => {
     deps.faults.clear();
     return { status: 204 };
   }));
-  add('POST', '/__sandbox/simulator', control(({ body }) => {
+  add('POST', '/__standin/simulator', control(({ body }) => {
     const parsed = z.object({ enabled: z.boolean(), intervalMs: z.number().int().min(50).optional() }).safeParse(body);
     if (!parsed.success) throw new ApiError(400, 'Body must be {enabled: boolean, intervalMs?: integer >= 50}.', 'INVALID_BODY');
     if (parsed.data.intervalMs !== undefined) deps.simulator.setInterval(parsed.data.intervalMs);
@@ -153,7 +153,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
     else deps.simulator.stop();
     return { status: 200, body: { enabled: deps.simulator.running } };
   }));
-  add('POST', '/__sandbox/simulator/step', control(async () => {
+  add('POST', '/__standin/simulator/step', control(async () => {
     await deps.simulator.step();
     return { status: 200, body: { stepped: true } };
   }));

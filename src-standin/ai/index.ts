@@ -42,7 +42,7 @@ const DEMO_RELATIVE = join('resources', 'kb', 'demo_atendimento_pt.txt');
 
 /**
  * The demo base's file, found by walking up from this module: the same code runs from source
- * (src-sandbox/ai), from the build (out/main/chunks) and from a packaged app (app.asar/out/...),
+ * (src-standin/ai), from the build (out/main/chunks) and from a packaged app (app.asar/out/...),
  * and `resources/` sits at the root of each.
  */
 function demoFile(): string {

@@ -1,6 +1,6 @@
 /**
  * The query engine of the v2 list operations (interface §2.1, semantics in DESIGN.md §2 and
- * src-sandbox/README.md). Pure: it sees records, a field spec and a resolver for references,
+ * src-standin/README.md). Pure: it sees records, a field spec and a resolver for references,
  * never the HTTP layer or the store. Conditions are compiled once per request into closures so a
  * filtered, sorted page over 100,000 sessions stays well under the 50 ms budget.
  */

@@ -1,5 +1,5 @@
 /**
- * Mounts the AI and voice operations built in `src-sandbox/ai/` (another engineer's module,
+ * Mounts the AI and voice operations built in `src-standin/ai/` (another engineer's module,
  * imported statically now that it exists, so the compiler checks the agreed contract).
  * The service is created on first use: a stand-in that never sees an AI call never starts it.
  */

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { NerAnswerSchema } from '../../src-shared/schemas/ai';
-import { isValidCnpj, isValidCpf, recognizeEntities, type Entity } from '../../src-sandbox/ai/ner';
-import { AI_PATHS, aiService, call } from './sandbox-ai-helpers';
+import { isValidCnpj, isValidCpf, recognizeEntities, type Entity } from '../../src-standin/ai/ner';
+import { AI_PATHS, aiService, call } from './standin-ai-helpers';
 
 /** Label -> texts, for readable expectations. */
 const byLabel = (entities: Entity[]) => {

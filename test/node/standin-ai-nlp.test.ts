@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { ModelsAnswerSchema, NlpAnswerSchema } from '../../src-shared/schemas/ai';
-import { AI_PATHS, CANNED, aiService, call, type AiService } from './sandbox-ai-helpers';
+import { AI_PATHS, CANNED, aiService, call, type AiService } from './standin-ai-helpers';
 
 /** The local language provider (summary, reply draft) and the model catalogue. */
 

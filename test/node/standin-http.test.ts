@@ -1,23 +1,23 @@
 import { test, expect } from '@playwright/test';
-import { startSandbox, type Sandbox } from '../../src-sandbox/index';
-import { sandboxClient, type RawAnswer } from '../../src-sandbox/test-client';
+import { startStandin, type Standin } from '../../src-standin/index';
+import { standinClient, type RawAnswer } from '../../src-standin/test-client';
 import { RESOURCES, RESOURCE_KEYS, type ResourceKey } from '../../src-shared/paths';
 
-let sb: Sandbox;
-let agent: ReturnType<typeof sandboxClient>;
-let supervisor: ReturnType<typeof sandboxClient>;
-let admin: ReturnType<typeof sandboxClient>;
-let anon: ReturnType<typeof sandboxClient>;
+let sb: Standin;
+let agent: ReturnType<typeof standinClient>;
+let supervisor: ReturnType<typeof standinClient>;
+let admin: ReturnType<typeof standinClient>;
+let anon: ReturnType<typeof standinClient>;
 
 type Page<T = Record<string, unknown>> = { page: number; size: number; results: T[] };
 type Row = Record<string, unknown> & { id: number };
 
 test.beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 7 });
-  agent = sandboxClient(sb.baseUrl, sb.tokens.agent);
-  supervisor = sandboxClient(sb.baseUrl, sb.tokens.supervisor);
-  admin = sandboxClient(sb.baseUrl, sb.tokens.admin);
-  anon = sandboxClient(sb.baseUrl, null);
+  sb = await startStandin({ port: 0, seed: 7 });
+  agent = standinClient(sb.baseUrl, sb.tokens.agent);
+  supervisor = standinClient(sb.baseUrl, sb.tokens.supervisor);
+  admin = standinClient(sb.baseUrl, sb.tokens.admin);
+  anon = standinClient(sb.baseUrl, null);
 });
 test.afterAll(async () => {
   await sb.close();
@@ -179,7 +179,7 @@ test('added v2 paths: users/save/*, users/rules, users/channels', async () => {
   // The new attendant can sign in with its access key (shown to admins) and is an agent.
   const users = await admin.v2('/users', { conditions: [{ key: 'userName', operator: 'EQ', value: 'novo.atendente' }], sort: false });
   const key = users.json<Page<{ accessKey: string }>>().results[0]!.accessKey;
-  const rules = await sandboxClient(sb.baseUrl, key).v2('/users/rules', {});
+  const rules = await standinClient(sb.baseUrl, key).v2('/users/rules', {});
   expect(rules.json<{ role: string }>().role).toBe('agent');
   // Non-admins see the key masked.
   const masked = await agent.v2('/users', { conditions: [{ key: 'userName', operator: 'EQ', value: 'novo.atendente' }], sort: false });
@@ -198,7 +198,7 @@ test('added v2 paths: users/save/*, users/rules, users/channels', async () => {
 
 test('auth and errors per family: v2 bodiless 401/403/404, ticket and AI {status}, 400 envelope', async () => {
   expectEmpty(await anon.v2('/user-session', all), 401);
-  expectEmpty(await sandboxClient(sb.baseUrl, 'wrong').v2('/user-session', all), 401);
+  expectEmpty(await standinClient(sb.baseUrl, 'wrong').v2('/user-session', all), 401);
   expectEmpty(await agent.v2('/users/save', { userName: 'x' }), 403);
   expectEmpty(await agent.v2('/no-such-thing', all), 404);
   expectEmpty(await agent.get('/chatapi/1.0/api/v2/user-session'), 405);
