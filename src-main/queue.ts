@@ -1,9 +1,7 @@
 import type { QueueItem } from '../src-shared/bridge';
+import { idOf, record, sessionAgentOf, sessionCustomerOf, sessionGroupOf, instantOf, text as str, type PersonRef } from '../src-shared/concepts';
 
 type Rec = Record<string, unknown>;
-const obj = (v: unknown): Rec | null => (v && typeof v === 'object' ? (v as Rec) : null);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 
 /** Seconds in one unit of the group's `timeUnit` (the unit of its `sla`). */
 const UNIT_SECONDS: Record<string, number> = {
@@ -14,27 +12,39 @@ const UNIT_SECONDS: Record<string, number> = {
  * Projects a session as the service sent it (parsed leniently) onto what the queue shows.
  * Unknown statuses are kept as they are, never dropped (DESIGN.md §2, session status).
  */
-export function toQueueItem(session: Rec): QueueItem | null {
-  const id = int(session.id);
+export function toQueueItem(session: Rec, userNameOf?: (id: number) => string | null): QueueItem | null {
+  const id = idOf(session.id);
   if (id === null) return null;
-  const agent = obj(session.agent);
-  const group = obj(session.groupConf);
-  const customer = obj(session.user);
-  const sla = typeof group?.sla === 'number' ? group.sla : null;
-  const unit = str(group?.timeUnit) ?? 'MINUTES';
+  const agent = sessionAgentOf(session);
+  const group = sessionGroupOf(session);
+  const g = group?.record ?? null;
+  const customer = sessionCustomerOf(session);
+  const sla = typeof g?.sla === 'number' ? g.sla : null;
+  const unit = str(g?.timeUnit) ?? 'MINUTES';
   return {
     id,
     status: str(session.status) ?? 'UNKNOWN',
     pending: session.pending === true,
-    agentUserName: str(agent?.userName),
-    agentName: str(agent?.displayName) ?? str(agent?.name),
-    customerName: str(customer?.displayName) ?? str(customer?.name) ?? str(customer?.phone) ?? `Customer #${id}`,
-    groupId: int(group?.id),
-    groupName: str(group?.name),
+    agentUserName: agentKey(agent, session.agent, userNameOf),
+    agentName: agent?.name ?? null,
+    customerName: customer?.name ?? str(record(session.user)?.phone) ?? `Customer #${id}`,
+    groupId: group?.id ?? null,
+    groupName: group?.name ?? null,
     channel: str(session.userConnectedResource),
-    createdAt: str(session.createdAt),
+    createdAt: instantOf(session.createdAt),
     slaSeconds: sla === null ? null : sla * (UNIT_SECONDS[unit] ?? 60),
-    protocol: str(session.protocol),
-    ticketId: int(session.ticketId),
+    protocol: str(session.protocol) ?? (typeof session.protocol === 'number' ? String(session.protocol) : null),
+    ticketId: idOf(session.ticketId),
   };
+}
+
+/**
+ * The key the queue tells attendants apart by: the user name, else the one known for the id,
+ * else `#id`; a session held by someone the record does not identify still counts as held.
+ */
+function agentKey(agent: PersonRef | null, raw: unknown, userNameOf?: (id: number) => string | null): string | null {
+  if (agent?.userName) return agent.userName;
+  if (agent?.id != null) return userNameOf?.(agent.id) ?? `#${agent.id}`;
+  if (agent?.name) return agent.name;
+  return raw === null || raw === undefined || raw === false || raw === '' ? null : '?';
 }

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../src-shared/bridge/notes';
 import { AppError, toErrorInfo } from '../../src-shared/errors';
-import { DraftStore, Outbox, refOf, type CommentTransport, type NoteRecord, type OutboxStatus } from '../outbox';
-import type { ServiceClient } from '../service';
+import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../outbox';
+import { idOf, instantOf, text as textOf } from '../../src-shared/concepts';
 import { isNetworkError } from '../cache';
 import type { Feature, FeatureContext } from './context';
 import type { OfflineFeature } from './offline';
@@ -14,27 +14,6 @@ export interface NotesFeature extends Feature<NotesChannel> {
   add(sessionId: number, text: string): Promise<LocalNote>;
   readonly outbox: Outbox;
   readonly drafts: DraftStore;
-}
-
-/** The outbox's service operations, on the signed-in workspace's client. */
-export function commentTransport(client: () => ServiceClient): CommentTransport {
-  return {
-    async save(c, signal) {
-      const saved = await client().resource('sessionComment').save({ sessionId: c.sessionId, comment: c.comment }, { signal });
-      if (typeof saved.id !== 'number') throw new AppError({ kind: 'BadResponse', message: 'The service saved the note but sent no id back.', operation: 'sessionComment.save', field: 'id' });
-      return { id: saved.id };
-    },
-    async listForSession(sessionId, signal) {
-      const rows = await client().resource('sessionComment').pageAll(
-        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
-        { signal, cap: 20_000 },
-      );
-      return rows.flatMap((r) => (typeof r.id === 'number' ? [{ id: r.id, comment: r.comment ?? '' }] : []));
-    },
-    async probe(signal) {
-      await client().resource('sessionComment').list({ conditions: [], sort: false, page: 0, size: 1 }, { signal });
-    },
-  };
 }
 
 const toLocal = (n: NoteRecord): LocalNote => ({
@@ -59,7 +38,7 @@ const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
 export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature): NotesFeature {
   const outbox = new Outbox({
     dir: join(ctx.profileDir, 'outbox'),
-    transport: commentTransport(() => ctx.client()),
+    transport: createCommentTransport(() => ctx.client()),
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
   const drafts = new DraftStore({
@@ -106,9 +85,10 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
       ));
       // The stored comment as it is: the renderer hides the outbox's reference when it shows it.
       const service: ServiceNote[] = rows.flatMap((r) => {
-        if (typeof r.id !== 'number') return [];
+        const id = idOf(r.id);
+        if (id === null) return [];
         const text = r.comment ?? '';
-        return [{ id: r.id, text, ref: refOf(text) ?? null, createdAt: r.createdAt ?? null, createdBy: r.createdBy ?? null }];
+        return [{ id, text, ref: refOf(text) ?? null, createdAt: instantOf(r.createdAt), createdBy: textOf(r.createdBy) }];
       });
       offline.cache.saveNotes(input.sessionId, service, fetchedAt);
       return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };

@@ -3,9 +3,10 @@ import type { QueueItem, QueueSnapshot } from '../../src-shared/bridge';
 import { toQueueItem } from '../queue';
 import { Coalescer } from '../sync/coalesce';
 import type { Mark } from '../sync/engine';
-import { isFullGroup, obj, toGroupInfo } from './attendance/project';
+import { isFullGroup, toGroupInfo } from './attendance/project';
 import { isNetworkError } from '../cache';
 import { AppError } from '../../src-shared/errors';
+import { idOf, instantOf, sessionCustomerOf, statusKind } from '../../src-shared/concepts';
 import type { Feature, FeatureContext } from './context';
 import type { OfflineFeature } from './offline';
 
@@ -76,7 +77,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     const item = toQueueItem(r);
     if (!item) return;
     const prev = cache.get(item.id);
-    if (item.status === 'CLOSED') {
+    if (statusKind(item.status) === 'closed') {
       if (prev) {
         cache.delete(item.id);
         deltas.push('delta', { remove: item.id });
@@ -85,7 +86,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
       return;
     }
     // A save's answer carries no agent or user (interface §4.3): keep what the list told us.
-    if (prev && !obj(r.user)?.name && !obj(r.user)?.displayName) item.customerName = prev.customerName;
+    if (prev && !sessionCustomerOf(r)?.name) item.customerName = prev.customerName;
     if (!sameItem(item, prev ?? ({} as QueueItem))) {
       cache.set(item.id, item);
       deltas.push('delta', { upsert: item });
@@ -104,7 +105,9 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     // The mark is read first: anything updated while the snapshot pages in is read again later.
     const newest = await client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 });
     const top = newest.results[0];
-    const mark: Mark | null = top && typeof top.updatedAt === 'string' && typeof top.id === 'number' ? { stamp: top.updatedAt, id: top.id } : null;
+    const topStamp = instantOf(top?.updatedAt);
+    const topId = idOf(top?.id);
+    const mark: Mark | null = topStamp !== null && topId !== null ? { stamp: topStamp, id: topId } : null;
     const records = await client.resource('userSession').pageAll(
       { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
       { cap: QUEUE_CAP },
@@ -171,7 +174,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     },
     put(item) {
       const prev = cache.get(item.id);
-      if (item.status === 'CLOSED') {
+      if (statusKind(item.status) === 'closed') {
         cache.delete(item.id);
         deltas.push('delta', { remove: item.id });
       } else if (!prev || !sameItem(item, prev)) {

@@ -168,6 +168,11 @@ export class Core {
     this.pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
   }
 
+  /** The client's logger, for what its operations notice beyond one call (skipped records). */
+  get log(): Logger | undefined {
+    return this.o.log;
+  }
+
   /** Ends calls in flight (a sent write comes back OutcomeUnknown) and the keep-alive sockets. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -9,11 +9,8 @@ import type { CallOptions, Core, WriteOptions } from './core';
 
 /** One generic client drives list and save of all 27 resources of §4.4. */
 
-export interface Page<T> {
-  page: number;
-  size: number;
-  results: T[];
-}
+export type { ReadPage as Page } from '../../src-shared/envelopes';
+import type { ReadPage as Page } from '../../src-shared/envelopes';
 
 export interface PageAllOptions extends CallOptions {
   /** Stop after this many records (default 10,000). */
@@ -26,6 +23,8 @@ export interface PageAllOptions extends CallOptions {
 
 export interface Collected<T> {
   records: T[];
+  /** Records that could not be read, over every page (see `Page.skipped`). */
+  skipped: number;
   /** More records exist beyond `cap`. */
   truncated: boolean;
   pages: number;
@@ -62,7 +61,7 @@ const pageSchemas = new Map<ResourceKey, z.ZodType>();
 function pageSchemaOf<K extends ResourceKey>(key: K): z.ZodType<Page<ResourceRecord<K>>> {
   let s = pageSchemas.get(key);
   if (!s) {
-    s = pageEnvelope(RESOURCE_SCHEMAS[key]);
+    s = pageEnvelope(RESOURCE_SCHEMAS[key] as z.ZodType<ResourceRecord<K>>);
     pageSchemas.set(key, s);
   }
   return s as z.ZodType<Page<ResourceRecord<K>>>;
@@ -80,7 +79,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       throw new AppError({ kind: 'Invalid', message: `The service offers no list of ${label}.`, operation: `${key}.list` });
     }
     const body: QueryBody = toQueryBody(input);
-    return core.call({
+    const page = await core.call({
       operation: `${key}.list`,
       action: `list ${label}`,
       write: false,
@@ -91,6 +90,8 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       signal: o.signal,
       timeoutMs: o.timeoutMs,
     });
+    if (page.skipped > 0) core.log?.warn('records skipped', { op: `${key}.list`, skipped: page.skipped, problems: page.problems });
+    return page;
   };
 
   const collect = async (input?: QueryInput, o: PageAllOptions = {}): Promise<Collected<ResourceRecord<K>>> => {
@@ -103,10 +104,13 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
     // The server may honour less than `size`; the longest page seen is its real page size, and
     // only a page shorter than that (or empty) ends the list.
     let longest = 0;
+    let skipped = 0;
     let previousFirstId: unknown;
     for (let pages = 1; ; pages++) {
       const got = await list({ ...base, page, size }, o);
-      const n = got.results.length;
+      // The page's length as the server answered it, unreadable records included.
+      const n = got.results.length + got.skipped;
+      skipped += got.skipped;
       const firstId = recordId(got.results[0]);
       if (pages > 1 && n > 0 && firstId !== undefined && firstId === previousFirstId) {
         throw new AppError({
@@ -118,15 +122,15 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       }
       previousFirstId = firstId;
       for (const r of got.results) {
-        if (records.length >= cap) return { records, truncated: true, pages };
+        if (records.length >= cap) return { records, truncated: true, pages, skipped };
         records.push(r);
       }
-      if (n === 0 || n < longest) return { records, truncated: false, pages };
+      if (n === 0 || n < longest) return { records, truncated: false, pages, skipped };
       longest = Math.max(longest, n);
       if (records.length >= cap) {
         // Exactly at the cap: only another page can say whether more exist.
         const more = await list({ ...base, page: page + 1, size }, o);
-        return { records, truncated: more.results.length > 0, pages: pages + 1 };
+        return { records, truncated: more.results.length + more.skipped > 0, pages: pages + 1, skipped };
       }
       if (pages >= maxPages) {
         throw new AppError({ kind: 'BadResponse', message: `Listing ${label} did not end after ${maxPages} pages.`, operation: `${key}.list` });

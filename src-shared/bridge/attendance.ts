@@ -54,6 +54,8 @@ export const ThreadMessageSchema = z
     createdAt: z.string().nullable(),
     /** true: the customer wrote it. */
     fromCustomer: z.boolean(),
+    /** Who wrote it, as far as the record tells (src-shared/concepts.ts `authorOf`). */
+    author: z.enum(['customer', 'agent', 'bot', 'system']).nullable(),
     sender: z.string().nullable(),
     sentiment: z.string().nullable(),
     bySupervisor: z.boolean(),
@@ -95,8 +97,17 @@ export const TemplateSchema = z
   .strict();
 export type Template = z.infer<typeof TemplateSchema>;
 
+export const HELP_PARTS = ['canned', 'suggestions', 'templates'] as const;
+export type HelpPart = (typeof HELP_PARTS)[number];
+
 export const ComposerHelpSchema = z
-  .object({ canned: z.array(CannedReplySchema), suggestions: z.array(SuggestionSchema), templates: z.array(TemplateSchema) })
+  .object({
+    canned: z.array(CannedReplySchema),
+    suggestions: z.array(SuggestionSchema),
+    templates: z.array(TemplateSchema),
+    /** Parts that could not be read: the others are shown, and these named. */
+    failed: z.array(z.enum(HELP_PARTS)),
+  })
   .strict();
 export type ComposerHelp = z.infer<typeof ComposerHelpSchema>;
 

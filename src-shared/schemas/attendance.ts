@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { anyValue, audit, bool, created, dateTime, int, num, opt, str } from './common';
 import { GroupConfigurationSchema } from './group';
 import { AgentSchema, UserSchema } from './people';
-import { SessionRefSchema } from './session';
 
 /**
  * Attendance resources of §2.9 (field names only in the interface): ids and counters are
@@ -91,7 +90,7 @@ export const WorkScheduleSchema = z
   .loose();
 
 export const BotTagSchema = z
-  .object({ bot: anyValue(), id: int(), message: anyValue(), session: opt(SessionRefSchema), tag: str(), ...created })
+  .object({ bot: anyValue(), id: int(), message: anyValue(), session: anyValue(), tag: str(), ...created })
   .loose();
 
 export type Attribute = z.infer<typeof AttributeSchema>;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { anyValue, audit, bool, created, dateTime, externalId, int, num, opt, str } from './common';
 import { GroupConfigurationSchema } from './group';
 import { AgentSchema } from './people';
-import { SessionRefSchema } from './session';
 
 /**
  * Bots, calls, chat widgets, classification services, cognition and direct messages (§2.9).
@@ -26,7 +25,7 @@ export const BotAnswerSchema = z
     answer: str(),
     botQuestions: opt(z.object({ id: int(), seq: int() }).loose()),
     id: int(),
-    session: opt(SessionRefSchema),
+    session: anyValue(),
   })
   .loose();
 

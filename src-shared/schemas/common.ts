@@ -1,11 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Building blocks for lenient resource schemas: the interface leaves most types and required
- * flags unstated, so a field is optional and nullable unless the interface marks it required,
- * and every object keeps the fields we do not know about (`.loose()`).
+ * Building blocks for lenient resource schemas (policy: README.md here). The interface leaves
+ * most required flags unstated, so a field is optional and nullable unless the interface marks
+ * it required, and every object keeps the fields we do not know about (`.loose()`). A field of
+ * the wrong type is dropped (read as absent) instead of failing its whole record: one odd field
+ * never costs a record it is not needed for. Fields whose shape the interface leaves open are
+ * `anyValue()` and read through src-shared/concepts.ts.
  */
-export const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+export const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional().catch(undefined);
 
 /** ids and counters (int64 / int32 in the interface). */
 export const int = () => opt(z.number().int());

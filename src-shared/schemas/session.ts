@@ -1,65 +1,64 @@
 import { z } from 'zod';
-import { bool, created, dateTime, int, opt, str, anyValue } from './common';
-import { GroupConfigurationSchema } from './group';
-import { UserSchema } from './people';
+import { anyValue, bool, dateTime, int, str } from './common';
 
 /**
  * User session (§2.7): a conversation. The stand-in names the channel in
- * `userConnectedResource`; v2 saves answer without `agent` and `user` (§4.3).
+ * `userConnectedResource`; v2 saves answer without `agent` and `user` (§4.3). Servers embed the
+ * agent, the customer and the group as whole records, summaries or bare ids: those three are
+ * read through src-shared/concepts.ts (`sessionAgentOf`, `sessionCustomerOf`, `sessionGroupOf`).
  */
 export const SessionSchema = z
   .object({
-    agent: opt(UserSchema),
+    agent: anyValue(),
     agentConnectedInstance: str(), agentConnectedResource: str(),
     attendedAt: dateTime(), availableAt: dateTime(), closedAt: dateTime(),
     createdAt: dateTime(), updatedAt: dateTime(),
     closedBy: str(), updatedBy: str(),
     customProtocol: str(), externalProtocol: str(), protocol: str(),
     directMessageId: int(), externalOrderId: int(), id: int(), ticketId: int(),
-    groupConf: opt(GroupConfigurationSchema),
+    groupConf: anyValue(),
     groupList: str(), inactivity: str(), lastAgent: str(), properties: str(), status: str(),
     hasReservedWord: bool(), onlyBot: bool(), pending: bool(), priority: bool(),
     tma: int(), tme: int(), tmi: int(), tmia: int(), tmic: int(),
     tmaTicket: int(),
-    user: opt(UserSchema),
+    user: anyValue(),
     userConnectedInstance: str(), userConnectedResource: str(),
   })
   .loose();
 
-/** A session as referenced from another record (often just `{id}`). */
-export const SessionRefSchema = SessionSchema;
-
 /**
- * Message (§2.9). Stand-in decisions: `fromUser` true marks the customer side, `sendBy` names
- * the sender, `session` is `{id}`. Fields the interface leaves untyped stay unknown.
+ * Message (§2.9: field names only). Who wrote it (`fromUser`, `toUser`, `sendBy`,
+ * `sentBySuperAgent`), its session, id, time and sentiment come in several shapes: they stay
+ * unknown here and are read through src-shared/concepts.ts (`authorOf`, `sessionIdOf`,
+ * `idOf`, `instantOf`, `sentimentOf`).
  */
 export const MessageSchema = z
   .object({
     caption: str(),
     cognition: anyValue(),
     contentType: str(),
-    createdAt: dateTime(),
+    createdAt: anyValue(),
     errorConversation: anyValue(),
-    fromUser: bool(),
-    id: int(),
+    fromUser: anyValue(),
+    id: anyValue(),
     message: str(),
     repliedMessage: anyValue(),
-    sendBy: str(),
-    sentBySuperAgent: bool(),
+    sendBy: anyValue(),
+    sentBySuperAgent: anyValue(),
     sentiment: anyValue(),
-    session: opt(SessionRefSchema),
+    session: anyValue(),
     toUser: anyValue(),
   })
   .loose();
 
-/** Session comment: an internal note (stand-in shape `{id, sessionId, comment, createdAt, createdBy}`). */
+/** Session comment (§2.9): an internal note; id, session and time read through concepts.ts. */
 export const SessionCommentSchema = z
-  .object({ comment: str(), id: int(), sessionId: int(), ...created })
+  .object({ comment: str(), id: anyValue(), sessionId: anyValue(), createdAt: anyValue(), createdBy: str() })
   .loose();
 
-/** Chat suggestion item (§2.7). */
+/** Chat suggestion item (§2.7); `session` is a Session by the interface, often only `{id}`. */
 export const ChatSuggestionSchema = z
-  .object({ createdAt: dateTime(), id: int(), session: opt(SessionRefSchema), suggestion: str() })
+  .object({ createdAt: dateTime(), id: int(), session: anyValue(), suggestion: str() })
   .loose();
 
 /** NPS summary (§2.3): every field required. */

@@ -14,7 +14,7 @@ const item = (id: number): QueueItem => ({
 });
 const message = (id: number, sessionId: number): ThreadMessage => ({
   id, sessionId, text: `mensagem ${id}`, caption: null, contentType: 'text', createdAt: new Date(Date.UTC(2024, 5, 11, 10, 0, id)).toISOString(),
-  fromCustomer: id % 2 === 0, sender: null, sentiment: null, bySupervisor: false, failed: false,
+  fromCustomer: id % 2 === 0, author: id % 2 === 0 ? 'customer' : 'agent', sender: null, sentiment: null, bySupervisor: false, failed: false,
 });
 const detail = (id: number): SessionDetail => ({
   item: item(id), customer: { name: `Cliente ${id}`, phone: null, email: null, instance: null }, attendedAt: null, lastAgent: 'ana', topic: null, needsTemplate: false,

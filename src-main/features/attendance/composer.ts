@@ -1,4 +1,5 @@
-import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Suggestion, Template, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type { CannedReply, ComposerHelp, CredentialKept, HelpPart, ProviderInfo, Suggestion, Template, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type { ChatSuggestion } from '../../../src-shared/schemas/index';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { isKnowledgeBaseName } from '../../../src-shared/schemas/ai';
 import type { NlpMessage, ProviderCredential, ServiceClient } from '../../service';
@@ -90,17 +91,41 @@ export class Composer {
     return this.templates.rows;
   }
 
+  /**
+   * Canned replies, suggestions and templates for one session. Each part stands alone: one that
+   * cannot be read (an optional resource answering 404, a refused query) is named in `failed`
+   * and the others are shown.
+   */
   async help(sessionId: number, groupId: number | null): Promise<ComposerHelp> {
     const client = this.client();
-    const [cannedRows, ownSuggestions, generalSuggestions, templateRows, links] = await Promise.all([
-      this.cannedRows(),
-      client.chatSuggestions({ conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 10 }),
-      client.chatSuggestions({ conditions: [{ key: 'session', operator: 'IS_NULL' }], sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 20 }).catch(() => ({ results: [] })),
-      this.templateRows(),
+    const settle = async <T>(p: Promise<T>, fallback: T): Promise<{ value: T; ok: boolean }> => {
+      try {
+        return { value: await p, ok: true };
+      } catch (e) {
+        this.ctx.log.warn('composer help part failed', { error: e instanceof Error ? e.message : String(e) });
+        return { value: fallback, ok: false };
+      }
+    };
+    const none = { results: [] as ChatSuggestion[] };
+    const [cannedPart, ownPart, generalPart, templatePart, linksPart] = await Promise.all([
+      settle(this.cannedRows(), []),
+      settle(client.chatSuggestions({ conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 10 }), none),
+      settle(client.chatSuggestions({ conditions: [{ key: 'session', operator: 'IS_NULL' }], sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 20 }), none),
+      settle(this.templateRows(), []),
       groupId === null
-        ? Promise.resolve([])
-        : client.resource('hsmTemplateGroup').pageAll({ conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }], sort: false, size: 500 }, { cap: 1_000 }),
+        ? Promise.resolve({ value: null, ok: true })
+        : settle(client.resource('hsmTemplateGroup').pageAll({ conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }], sort: false, size: 500 }, { cap: 1_000 }).then((rows) => rows as Array<Record<string, unknown>> | null), null),
     ]);
+    const cannedRows = cannedPart.value;
+    const ownSuggestions = ownPart.value;
+    const generalSuggestions = generalPart.value;
+    const templateRows = templatePart.value;
+    // Without the group's template list (none, or not offered) every active template is offered.
+    const links = linksPart.ok ? linksPart.value : null;
+    const failed: HelpPart[] = [];
+    if (!cannedPart.ok) failed.push('canned');
+    if (!ownPart.ok && !generalPart.ok) failed.push('suggestions');
+    if (!templatePart.ok) failed.push('templates');
     const canned: CannedReply[] = [];
     for (const r of cannedRows) {
       const id = int(r.id);
@@ -122,12 +147,12 @@ export class Composer {
         suggestions.push({ id, text, forSession });
       }
     }
-    const allowed = new Set(links.map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id)).filter((x): x is number => x !== null));
+    const allowed = links === null ? null : new Set(links.map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id)).filter((x): x is number => x !== null));
     const templates: Template[] = [];
     for (const t of templateRows) {
       const id = int(t.id);
       const template = str(t.template);
-      if (id === null || !template || t.active === false || (groupId !== null && !allowed.has(id))) continue;
+      if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
       const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
       templates.push({
         id,
@@ -137,11 +162,11 @@ export class Composer {
         parameterCount: int(t.parameterCount) ?? counted,
       });
     }
-    return { canned, suggestions, templates };
+    return { canned, suggestions, templates, failed };
   }
 
   async template(id: number): Promise<{ template: string; parameterCount: number }> {
-    const row = (await this.templateRows()).find((t) => t.id === id);
+    const row = (await this.templateRows()).find((t) => int(t.id) === id);
     const template = str(row?.template);
     if (!row || !template) throw new AppError({ kind: 'NotFound', message: 'That template is no longer available.' });
     return { template, parameterCount: int(row.parameterCount) ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };

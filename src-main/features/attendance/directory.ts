@@ -3,7 +3,8 @@ import { AppError, isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service';
 import type { FeatureContext } from '../context';
 import type { QueueFeature } from '../queue';
-import { int, obj, str, toGroupInfo } from './project';
+import { idOf as int, personOf, record as obj, samePerson, text as str } from '../../../src-shared/concepts';
+import { toGroupInfo } from './project';
 
 /**
  * Who and what the attendant works with: groups (for transfer and SLA), fellow attendants,
@@ -41,11 +42,19 @@ export class DirectoryCache {
     if (!userName) throw new AppError({ kind: 'Invalid', message: 'The console does not know your user name: sign in again and give it.' });
     if (this.me?.userName === userName) return this.me;
     const users = await this.client().resource('user').list({ conditions: [{ key: 'userName', operator: 'EQ', value: userName }], sort: false, page: 0, size: 1 });
-    const user = users.results[0];
+    const user = users.results.find((u) => samePerson(personOf(u), { id: null, userName, name: null, role: null })) ?? users.results[0];
     const userId = int(user?.id);
     const agentRef = obj(user?.agent);
-    const agentId = int(agentRef?.id);
-    const status = str(agentRef?.status);
+    let agentId = int(user?.agent);
+    let status = str(agentRef?.status);
+    if (agentId === null) {
+      // The user record may not embed its agent: the agents list names its user.
+      const rows = await this.client().resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 }).catch(() => []);
+      const me = { id: userId, userName, name: null, role: null };
+      const mine = rows.find((a) => samePerson(personOf(a.user) ?? { id: null, userName: str(a.loginAttendance), name: null, role: null }, me));
+      agentId = int(mine?.id);
+      status = str(mine?.status) ?? status;
+    }
     this.me = { userName, userId, agentId, status };
     return this.me;
   }
@@ -80,9 +89,13 @@ export class DirectoryCache {
     return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async group(id: number): Promise<GroupInfo | null> {
+  /**
+   * A group's configuration. `complete`: read from groups/unique even when a copy is known, since
+   * copies may come from session summaries that lack the classification settings.
+   */
+  async group(id: number, o: { complete?: boolean } = {}): Promise<GroupInfo | null> {
     const known = this.queue.groups().get(id);
-    if (known) return known;
+    if (known && !o.complete) return known;
     try {
       const info = toGroupInfo(await this.client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }));
       if (info) this.queue.rememberGroup(info);
@@ -98,10 +111,10 @@ export class DirectoryCache {
     const out: AgentInfo[] = [];
     for (const a of rows) {
       if (a.virtualAgent === true) continue;
-      const user = obj(a.user);
-      const userName = str(user?.userName) ?? str(a.loginAttendance);
+      const user = personOf(a.user);
+      const userName = user?.userName ?? str(a.loginAttendance);
       if (!userName) continue;
-      out.push({ userName, name: str(user?.name) ?? userName, status: str(a.status) });
+      out.push({ userName, name: user?.name ?? userName, status: str(a.status) });
     }
     return out.sort((x, y) => x.name.localeCompare(y.name));
   }
@@ -109,11 +122,12 @@ export class DirectoryCache {
   async pauses(): Promise<PauseReasonInfo[]> {
     if (!this.pauseReasons) {
       const rows = await this.client().resource('pauseReason').pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
-      this.pauseReasons = rows.flatMap((r) =>
-        typeof r.id === 'number' && r.active !== false && typeof r.value === 'string'
-          ? [{ id: r.id, label: r.value, minutes: typeof r.pauseTime === 'number' ? r.pauseTime : null }]
-          : [],
-      );
+      this.pauseReasons = rows.flatMap((r) => {
+        const id = int(r.id);
+        return id !== null && r.active !== false && typeof r.value === 'string'
+          ? [{ id, label: r.value, minutes: typeof r.pauseTime === 'number' ? r.pauseTime : null }]
+          : [];
+      });
     }
     return this.pauseReasons;
   }

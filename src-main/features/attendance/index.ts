@@ -14,8 +14,9 @@ import { isNetworkError } from '../../cache';
 import { Composer } from './composer';
 import { attentionBadge, type BadgeSlot } from './badge';
 import { DirectoryCache } from './directory';
-import { fillTemplate, int, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
+import { fillTemplate, int, isFullGroup, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
 import { readSession, stampMessage, syncSource, threadPage, type StampedMessage, type StampedSession } from './reads';
+import { authorOf, groupIsComplete, isOpenStatus, samePerson, statusKind, sessionAgentOf, sessionCustomerOf, sessionGroupOf, type Parties, type PersonRef } from '../../../src-shared/concepts';
 
 type Rec = Record<string, unknown>;
 
@@ -59,7 +60,7 @@ export function createAttendanceFeature(
   });
 
   const sync = new SyncEngine<StampedMessage, StampedSession>({
-    source: syncSource(() => ctx.client()),
+    source: syncSource(() => ctx.client(), (id) => parties.get(id)),
     sink: {
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
@@ -82,6 +83,16 @@ export function createAttendanceFeature(
   const open = new Map<number, { messages: Map<number, ThreadMessage> }>();
   const entities = new Map<number, ReturnType<typeof toEntities>>();
   const sent = new Map<string, ThreadMessage>();
+  /** Who is on each side of the sessions read so far: tells their messages' authors apart. */
+  const parties = new Map<number, Parties>();
+  const noteParties = (session: Rec): Parties | undefined => {
+    const id = int(session.id);
+    if (id === null) return undefined;
+    const p: Parties = { customer: sessionCustomerOf(session), agent: sessionAgentOf(session) };
+    parties.set(id, p);
+    if (parties.size > 2_000) parties.delete(parties.keys().next().value as number);
+    return p;
+  };
 
   ctx.onWorkspaceChange(() => {
     for (const id of sync.tracked()) sync.untrack(id);
@@ -89,6 +100,7 @@ export function createAttendanceFeature(
     open.clear();
     entities.clear();
     sent.clear();
+    parties.clear();
     pushes.clear();
     // Another workspace (or none): nothing of the last one waits for the attendant.
     badge.set(0);
@@ -127,32 +139,72 @@ export function createAttendanceFeature(
 
   function myName(): string {
     const me = ctx.me()?.userName;
-    if (!me) throw new AppError({ kind: 'Invalid', message: 'The console does not know your user name: sign in again and give it.' });
+    if (!me) throw new AppError({ kind: 'Invalid', message: 'The console does not know who you are on the service: pick your attendant in the settings.' });
     return me;
+  }
+
+  /** The attendant as a reference, with the user id once the service has told it. */
+  async function meRef(): Promise<PersonRef> {
+    const userName = myName();
+    const me = await directory.whoAmI().catch(() => null);
+    return { id: me?.userId ?? null, userName, name: null, role: 'agent' };
+  }
+
+  /** How far a server's clock may be from ours when matching a reply read back. */
+  const CLOCK_SLACK_MS = 5 * 60_000;
+
+  /**
+   * After a lost answer: the reply if the thread shows it (same text, not from the customer,
+   * written since the send began and not already matched to another send); an error saying
+   * "not sent" when the thread was read and it is not there, or "could not confirm" when the
+   * thread could not be read.
+   */
+  async function confirmSent(sessionId: number, text: string, startedAt: number): Promise<ThreadMessage> {
+    const client = ctx.client();
+    let recent: ThreadMessage[];
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      recent = (await threadPage(client, sessionId, 0, parties.get(sessionId))).messages;
+    } catch (e) {
+      throw new AppError({
+        kind: 'OutcomeUnknown',
+        message: 'Could not confirm whether the reply was sent: check the thread before resending.',
+      }, { cause: e });
+    }
+    const claimed = new Set([...sent.values()].map((m) => m.id));
+    const want = text.trim();
+    const found = [...recent].reverse().find((m) => {
+      if (m.author === 'customer' || claimed.has(m.id) || m.text.trim() !== want) return false;
+      const at = m.createdAt ? Date.parse(m.createdAt) : NaN;
+      return Number.isNaN(at) || at >= startedAt - CLOCK_SLACK_MS;
+    });
+    if (!found) throw new AppError({ kind: 'Unavailable', message: 'The reply did not reach the service. Nothing was sent; you can retry.' });
+    return found;
   }
 
   async function sendText(sessionId: number, text: string, clientId: string, contentType: string): Promise<ThreadMessage> {
     const already = sent.get(clientId);
     if (already) return already;
-    const me = myName();
+    myName();
     const startedAt = Date.now();
     const client = ctx.client();
     let msg: ThreadMessage | null = null;
     try {
       const saved = await client.resource('message').save({ session: { id: sessionId }, message: text, contentType, fromUser: false });
-      msg = toThreadMessage(saved as Rec, sessionId);
+      msg = toThreadMessage(saved as Rec, sessionId, parties.get(sessionId));
+      // Our own reply: whatever shape the server gives its sender, the author is the attendant.
+      if (msg) msg = { ...msg, author: 'agent', fromCustomer: false };
     } catch (e) {
       if (!isAppError(e) || e.kind !== 'OutcomeUnknown') throw e;
       // The answer was lost: read the thread back before saying anything, so a retry never
-      // sends the same reply twice.
-      await new Promise((r) => setTimeout(r, 1_000));
-      const recent = await threadPage(client, sessionId, 0);
-      msg = [...recent.messages].reverse().find((m) =>
-        !m.fromCustomer && m.text === text && m.sender === me && (!m.createdAt || Date.parse(m.createdAt) >= startedAt - 60_000) && ![...sent.values()].some((s) => s.id === m.id),
-      ) ?? null;
-      if (!msg) throw new AppError({ kind: 'Unavailable', message: 'The reply did not reach the service. Nothing was sent; you can retry.' });
+      // sends the same reply twice. The match is on what the console sent (text, time, not the
+      // customer's side), never on how the server names the sender.
+      msg = await confirmSent(sessionId, text, startedAt);
     }
-    if (!msg) throw new AppError({ kind: 'BadResponse', message: 'The service saved the reply but sent no id back.' });
+    if (!msg) {
+      // 2xx without a readable message: the thread tells whether it is there.
+      msg = await confirmSent(sessionId, text, startedAt);
+    }
     sent.set(clientId, msg);
     if (sent.size > 500) sent.delete(sent.keys().next().value as string);
     offline.cache.addMessages(sessionId, [msg], new Date().toISOString());
@@ -164,8 +216,11 @@ export function createAttendanceFeature(
 
   async function classificationOf(sessionId: number): Promise<{ mandatory: boolean; roots: ClassNode[]; groupId: number | null; treeId: number | null }> {
     const session = await readSession(ctx.client(), sessionId);
-    const groupId = int(obj(session.groupConf)?.id);
-    const group = toGroupInfo(session.groupConf) ?? (groupId !== null ? await directory.group(groupId) : null);
+    const ref = sessionGroupOf(session);
+    const groupId = ref?.id ?? null;
+    // A summary of the group (no tree, no mandatory flag) is completed from groups/unique:
+    // a mandatory classification must never be skipped for want of the full configuration.
+    const group = ref && groupIsComplete(ref.record) ? toGroupInfo(ref.record) : groupId !== null ? await directory.group(groupId, { complete: true }) : null;
     const treeId = group?.classificationTreeId ?? null;
     if (treeId === null) return { mandatory: false, roots: [], groupId, treeId };
     const page = await ctx.client().resource('classification').list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(treeId) }], sort: false, page: 0, size: 1 });
@@ -214,15 +269,20 @@ export function createAttendanceFeature(
     'attendance:directory': () => directory.directory(),
 
     'attendance:accept': async ({ sessionId }) => {
-      const me = myName();
+      const me = await meRef();
       const current = await readSession(ctx.client(), sessionId);
-      const holder = str(obj(current.agent)?.userName);
-      if (current.status === 'CLOSED') throw new AppError({ kind: 'Invalid', message: 'This session was closed meanwhile.' });
-      if (holder && holder !== me) {
+      const holder = sessionAgentOf(current);
+      const status = str(current.status);
+      if (status !== null && !isOpenStatus(status)) {
         queue.applySessions([current]);
-        throw new AppError({ kind: 'Invalid', message: `${str(obj(current.agent)?.name) ?? holder} took this session first.` });
+        throw new AppError({ kind: 'Invalid', message: statusKind(status) === 'closed' ? 'This session was closed meanwhile.' : `This session is ${status}: the console does not accept sessions in that state.` });
       }
-      if (!holder) await ctx.client().saveSession({ id: sessionId, lastAgent: me, attendedAt: new Date().toISOString() });
+      const held = holder !== null || (current.agent !== null && current.agent !== undefined && current.agent !== false);
+      if (held && !samePerson(holder, me)) {
+        queue.applySessions([current]);
+        throw new AppError({ kind: 'Invalid', message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.` });
+      }
+      if (!held) await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date().toISOString() });
       return refreshSession(sessionId);
     },
 
@@ -247,7 +307,12 @@ export function createAttendanceFeature(
       let session: Rec;
       let page: Awaited<ReturnType<typeof threadPage>>;
       try {
-        [session, page] = await offline.monitor.watch(Promise.all([readSession(client, sessionId), threadPage(client, sessionId, 0)]));
+        [session, page] = await offline.monitor.watch(Promise.all([readSession(client, sessionId), threadPage(client, sessionId, 0, parties.get(sessionId))]));
+        // Messages that do not say who wrote them are read again knowing the session's parties
+        // (a server whose fromUser is only a user id needs the customer's id to compare).
+        const known = parties.get(sessionId);
+        const who = noteParties(session);
+        if (who && !known && page.messages.some((m) => m.author === null)) page = await offline.monitor.watch(threadPage(client, sessionId, 0, who));
       } catch (e) {
         if (isNetworkError(e) && copy) return fromCopy(copy);
         throw e;
@@ -257,7 +322,7 @@ export function createAttendanceFeature(
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
       if (detail.item.groupId !== null && !queue.groups().has(detail.item.groupId)) {
         const g = toGroupInfo(session.groupConf);
-        if (g && typeof obj(session.groupConf)?.name === 'string') queue.rememberGroup(g);
+        if (g && isFullGroup(session.groupConf)) queue.rememberGroup(g);
       }
       open.set(sessionId, { messages: new Map(page.messages.map((m) => [m.id, m])) });
       sync.track(sessionId, page.messages.map(stampMessage));
@@ -277,7 +342,7 @@ export function createAttendanceFeature(
     },
 
     'thread:older': async ({ sessionId, page }) => {
-      const got = await threadPage(ctx.client(), sessionId, page);
+      const got = await threadPage(ctx.client(), sessionId, page, parties.get(sessionId));
       remember(sessionId, got.messages);
       sync.note(sessionId, got.messages.map(stampMessage));
       return { ...got, page };
@@ -307,7 +372,7 @@ export function createAttendanceFeature(
     },
 
     'composer:help': async ({ sessionId }) => {
-      const groupId = queue.item(sessionId)?.groupId ?? int(obj((await readSession(ctx.client(), sessionId)).groupConf)?.id);
+      const groupId = queue.item(sessionId)?.groupId ?? sessionGroupOf(await readSession(ctx.client(), sessionId))?.id ?? null;
       return composer.help(sessionId, groupId);
     },
     'composer:providers': async () => ({ providers: await composer.providers() }),
@@ -404,7 +469,7 @@ export function createAttendanceFeature(
       if (e.group === 'messages' && sessionId !== null) {
         const m = obj(data.message);
         const item = queue.item(sessionId);
-        if (m?.fromUser === true && item && item.agentUserName && item.agentUserName === ctx.me()?.userName) {
+        if (m && authorOf(m, parties.get(sessionId)).role === 'customer' && item && item.agentUserName && item.agentUserName === ctx.me()?.userName) {
           const text = str(m.message) ?? str(m.caption) ?? '';
           ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: text.slice(0, 140) });
         }

@@ -1,6 +1,7 @@
 import type { ClassNode, Entity, GroupInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import type { QueueItem } from '../../../src-shared/bridge';
 import { toQueueItem } from '../../queue';
+import { authorOf, idOf as int, instantOf, record as obj, sentimentOf, sessionIdOf, text as str, type Parties } from '../../../src-shared/concepts';
 
 /**
  * Projections of service records (parsed leniently) onto the small shapes the bridge carries.
@@ -8,9 +9,7 @@ import { toQueueItem } from '../../queue';
  */
 
 type Rec = Record<string, unknown>;
-export const obj = (v: unknown): Rec | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null);
-export const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
-export const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+export { record as obj, text as str, idOf as int } from '../../../src-shared/concepts';
 
 const UNIT_SECONDS: Record<string, number> = {
   NANOSECONDS: 1e-9, MICROSECONDS: 1e-6, MILLISECONDS: 1e-3, SECONDS: 1, MINUTES: 60, HOURS: 3600, DAYS: 86400,
@@ -37,28 +36,27 @@ export function toGroupInfo(g: unknown): GroupInfo | null {
 }
 
 /** Whether a group record carries its configuration (not just `{id}`). */
-export const isFullGroup = (g: unknown): boolean => {
-  const group = obj(g);
-  return !!group && typeof group.name === 'string';
-};
+export const isFullGroup = (g: unknown): boolean => typeof obj(g)?.name === 'string';
 
-export function toThreadMessage(m: Rec, fallbackSessionId?: number): ThreadMessage | null {
+/** A message as the thread shows it; null without an id or a session to put it in. */
+export function toThreadMessage(m: Rec, fallbackSessionId?: number, parties?: Parties): ThreadMessage | null {
   const id = int(m.id);
-  const sessionId = int(obj(m.session)?.id) ?? fallbackSessionId ?? null;
+  const sessionId = sessionIdOf(m) ?? fallbackSessionId ?? null;
   if (id === null || sessionId === null) return null;
-  const sentiment = typeof m.sentiment === 'string' ? m.sentiment : typeof obj(m.sentiment)?.label === 'string' ? String(obj(m.sentiment)?.label) : null;
+  const author = authorOf(m, parties);
   return {
     id,
     sessionId,
     text: typeof m.message === 'string' ? m.message : '',
     caption: str(m.caption),
     contentType: str(m.contentType) ?? 'text',
-    createdAt: str(m.createdAt),
-    fromCustomer: m.fromUser === true,
-    sender: str(m.sendBy),
-    sentiment,
+    createdAt: instantOf(m.createdAt),
+    fromCustomer: author.role === 'customer',
+    author: author.role,
+    sender: author.name,
+    sentiment: sentimentOf(m.sentiment),
     bySupervisor: m.sentBySuperAgent === true,
-    failed: m.errorConversation === true,
+    failed: m.errorConversation === true || (typeof m.errorConversation === 'string' && m.errorConversation.trim().length > 0),
   };
 }
 

@@ -3,6 +3,7 @@ import { AppError } from '../../../src-shared/errors';
 import type { Condition } from '../../../src-shared/query';
 import type { ServiceClient } from '../../service';
 import type { SyncSource } from '../../sync/engine';
+import { idOf, instantOf, type Parties } from '../../../src-shared/concepts';
 import { toThreadMessage } from './project';
 
 /** Reads of sessions and messages shared by the thread, the close flow and the sync engine. */
@@ -33,22 +34,34 @@ export async function readSession(client: ServiceClient, sessionId: number): Pro
   return rec as Rec;
 }
 
-/** Page `page` of the thread, newest first on the wire, returned oldest first. */
-export async function threadPage(client: ServiceClient, sessionId: number, page: number): Promise<{ messages: ThreadMessage[]; hasMore: boolean }> {
+/** Who is on each side of a session, for telling its messages apart (null: not known yet). */
+export type PartiesOf = (sessionId: number) => Parties | undefined;
+
+/**
+ * Page `page` of the thread, newest first on the wire, returned oldest first. `skipped` counts
+ * the records that could not be read as messages (the rest of the page is shown).
+ */
+export async function threadPage(client: ServiceClient, sessionId: number, page: number, parties?: Parties): Promise<{ messages: ThreadMessage[]; hasMore: boolean; skipped: number }> {
   const got = await client.resource('message').list({
     conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE,
   });
   const messages: ThreadMessage[] = [];
+  let skipped = got.skipped;
   for (const r of got.results) {
-    const m = toThreadMessage(r as Rec, sessionId);
+    const m = toThreadMessage(r as Rec, sessionId, parties);
     if (m) messages.push(m);
+    else skipped++;
   }
   messages.reverse();
-  return { messages, hasMore: got.results.length >= THREAD_PAGE };
+  // A full page means there may be more; so does a page as long as a smaller size the server
+  // says it used (a server may cap the page size; 50, the size asked, is the cap reported).
+  const answered = got.results.length + got.skipped;
+  const capped = got.size > 0 && got.size < THREAD_PAGE && answered >= got.size;
+  return { messages, hasMore: answered >= THREAD_PAGE || capped, skipped };
 }
 
 /** The sync engine's reads: forward from a high-water mark, paging until a short page. */
-export function syncSource(client: () => ServiceClient): SyncSource<StampedMessage, StampedSession> {
+export function syncSource(client: () => ServiceClient, partiesOf: PartiesOf = () => undefined): SyncSource<StampedMessage, StampedSession> {
   return {
     async messagesSince(sessionId, since) {
       const conditions: Condition[] = [bySession(sessionId)];
@@ -59,7 +72,7 @@ export function syncSource(client: () => ServiceClient): SyncSource<StampedMessa
       );
       const out: StampedMessage[] = [];
       for (const r of rows) {
-        const m = toThreadMessage(r as Rec, sessionId);
+        const m = toThreadMessage(r as Rec, sessionId, partiesOf(sessionId));
         if (m) out.push(stampMessage(m));
       }
       return out;
@@ -71,7 +84,8 @@ export function syncSource(client: () => ServiceClient): SyncSource<StampedMessa
       );
       const out: StampedSession[] = [];
       for (const r of rows) {
-        if (typeof r.id === 'number') out.push({ id: r.id, stamp: typeof r.updatedAt === 'string' ? r.updatedAt : null, record: r as Rec });
+        const id = idOf(r.id);
+        if (id !== null) out.push({ id, stamp: instantOf(r.updatedAt), record: r as Rec });
       }
       return out;
     },

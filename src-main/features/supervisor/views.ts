@@ -3,6 +3,7 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
+import { personOf, record as obj, text as str } from '../../../src-shared/concepts';
 
 /**
  * Pure projections of the supervisor feature: service records in, bridge shapes out. Kept apart
@@ -10,8 +11,6 @@ import { toQueueItem } from '../../queue';
  */
 
 type Rec = Record<string, unknown>;
-const obj = (v: unknown): Rec | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function toTicketView(t: Rec, fetchedAt: string): TicketView {
@@ -140,9 +139,9 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   }
 
   for (const a of agents) {
-    const user = obj(a.user);
-    const userName = str(user?.userName) ?? str(a.loginAttendance);
-    const name = str(user?.name) ?? str(user?.displayName) ?? userName ?? `Agent ${String(a.id ?? '?')}`;
+    const user = personOf(a.user);
+    const userName = user?.userName ?? str(a.loginAttendance);
+    const name = user?.name ?? userName ?? `Agent ${String(a.id ?? '?')}`;
     const status = str(a.status);
     if (userName) statusByUser.set(userName, { name, status });
     allAgents.push({ userName, name, status, sessions: userName ? (sessionsByAgent.get(userName) ?? 0) : 0 });

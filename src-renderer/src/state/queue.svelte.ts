@@ -1,6 +1,7 @@
 import type { QueueItem } from '../../../src-shared/bridge';
 import type { QueueDelta } from '../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../src-shared/queue';
+import { statusKind } from '../../../src-shared/concepts';
 import { errorMessage, invoke, on } from '../lib/bridge';
 
 export const VISIBLE_BUCKETS = ['waiting', 'mine', 'pending', 'others'] as const satisfies readonly QueueBucket[];
@@ -218,7 +219,7 @@ export class QueueStore {
 
   /** Puts an item the main process answered (e.g. after close). */
   put(item: QueueItem): void {
-    if (item.status === 'CLOSED') this.apply({ upsert: [], remove: [item.id], me: this.me });
+    if (statusKind(item.status) === 'closed') this.apply({ upsert: [], remove: [item.id], me: this.me });
     else this.apply({ upsert: [item], remove: [], me: this.me });
   }
 

@@ -195,7 +195,7 @@ export class ThreadStore {
       key,
       message: {
         id: -1, sessionId, text, caption: null, contentType: template ? 'template' : 'text', createdAt: new Date().toISOString(),
-        fromCustomer: false, sender: null, sentiment: null, bySupervisor: false, failed: false,
+        fromCustomer: false, author: 'agent', sender: null, sentiment: null, bySupervisor: false, failed: false,
       },
       send: { state: 'sending', clientId, ...(template ? { template } : {}) },
     };

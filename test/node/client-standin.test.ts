@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { personOf } from '../../src-shared/concepts';
 import { AppError } from '../../src-shared/errors';
 import { RESOURCE_KEYS, RESOURCES, V2, type ResourceKey } from '../../src-shared/paths';
 import { query } from '../../src-shared/query-builder';
@@ -175,7 +176,7 @@ test('§4.3 operations and the added v2 paths', async () => {
   const assigned = await admin.saveSession({ id: s.id, lastAgent: sb.demoAgent.userName });
   expect(assigned.lastAgent).toBe(sb.demoAgent.userName);
   const unique = await admin.sessionUnique(query().where('id').eqNum(s.id!));
-  expect(unique.agent?.userName).toBe(sb.demoAgent.userName);
+  expect(personOf(unique.agent)?.userName).toBe(sb.demoAgent.userName);
   expect(unique.userConnectedResource).toBe('sms');
 
   const stamp = Date.now().toString(36);
