@@ -85,7 +85,13 @@ export const SessionDetailSchema = z
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;
 
 export const ThreadPageSchema = z
-  .object({ messages: z.array(ThreadMessageSchema), hasMore: z.boolean(), page: z.number().int() })
+  .object({
+    messages: z.array(ThreadMessageSchema),
+    hasMore: z.boolean(),
+    page: z.number().int(),
+    /** Records of this page the console could not read (the others are shown). */
+    skipped: z.number().int().min(0).default(0),
+  })
   .strict();
 
 export const CannedReplySchema = z.object({ id, code: z.string(), description: z.string(), text: z.string() }).strict();

@@ -296,7 +296,7 @@ export function createAttendanceFeature(
       const copy = offline.cache.thread(sessionId);
       const fromCopy = (c: NonNullable<typeof copy>) => ({
         detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
-        page: { messages: c.messages, hasMore: false, page: 0 },
+        page: { messages: c.messages, hasMore: false, page: 0, skipped: 0 },
         fetchedAt: c.fetchedAt,
         offline: true,
       });
