@@ -185,7 +185,14 @@ export const ExplorerQuerySchema = z
 export type ExplorerQuery = z.input<typeof ExplorerQuerySchema>;
 
 export const ExplorerPageSchema = z
-  .object({ results: z.array(JsonRecord), page: z.number().int(), size: z.number().int(), hasMore: z.boolean() })
+  .object({
+    results: z.array(JsonRecord),
+    page: z.number().int(),
+    size: z.number().int(),
+    hasMore: z.boolean(),
+    /** Records of this page the console could not read. */
+    skipped: z.number().int().min(0).default(0),
+  })
   .strict();
 export type ExplorerPage = z.infer<typeof ExplorerPageSchema>;
 

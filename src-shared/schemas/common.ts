@@ -37,3 +37,22 @@ export const created = {
 
 /** An identifier from another system (call ids, dispatch ids): a string or an integer. */
 export const externalId = () => opt(z.union([z.string(), z.number().int()]));
+
+/**
+ * The first field a lenient parse dropped for its type (present in `input`, absent from `parsed`),
+ * as a dotted path; null when none was. Reads tolerate such fields; what the console sends must
+ * not lose one silently (a mistyped id would turn an update into a create).
+ */
+export function droppedField(input: unknown, parsed: unknown, path: string[] = []): string | null {
+  if (path.length > 6 || !isPlain(input) || !isPlain(parsed)) return null;
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined || v === null) continue;
+    const out = parsed[k];
+    if (out === undefined) return [...path, k].join('.');
+    const inner = droppedField(v, out, [...path, k]);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -2,6 +2,8 @@ import { test, expect } from '@playwright/test';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from '../../src-main/features/supervisor/accelerator';
 import { bindTicketShortcut } from '../../src-main/features/supervisor/global-shortcut';
 import { groupsOverview, npsConditions, npsIndex, readRules, reportConditions } from '../../src-main/features/supervisor/views';
+import { explainRefusedQuery } from '../../src-main/features/supervisor/index';
+import { AppError } from '../../src-shared/errors';
 import { EventHub } from '../../src-main/bridge/table';
 import { linkifyTickets } from '../../src-renderer/src/features/supervisor/tickets';
 import { csvCell, toCsv } from '../../src-renderer/src/features/supervisor/csv';
@@ -132,4 +134,18 @@ test('groups overview: waiting, in attendance, longest wait against sla, agents 
   ]);
   expect(o.groups[0]!.agents).toEqual([{ userName: 'ana', name: 'Ana Souza', status: 'ONLINE', sessions: 1 }]);
   expect(o.agents.map((a) => [a.name, a.status, a.sessions])).toEqual([['Ana Souza', 'ONLINE', 1], ['Bruno Lima', 'BUSY', 1]]);
+});
+
+test('a filter the service refuses that compares an id as text is explained with the number operator', () => {
+  const refused = new AppError({ kind: 'Unavailable', status: 500, message: 'The service failed (500).' });
+  const explained = explainRefusedQuery(refused, [
+    { key: 'status', operator: 'EQ', value: 'OPEN' },
+    { key: 'x', operator: 'EQ', value: '1', logic: 'AND', or: [{ key: 'groupConf.id', operator: 'EQ', value: '3' }] },
+  ]) as AppError;
+  expect(explained.kind).toBe('Invalid');
+  expect(explained.message).toBe('The service refused this filter (500). Numeric ids are compared with the number operators: try groupConf.id EQ → EQNUM.');
+  // Nothing to explain: the error stays as it was.
+  expect(explainRefusedQuery(refused, [{ key: 'status', operator: 'EQ', value: 'OPEN' }])).toBe(refused);
+  const timeout = new AppError({ kind: 'Timeout', message: 'slow' });
+  expect(explainRefusedQuery(timeout, [{ key: 'id', operator: 'EQ', value: '1' }])).toBe(timeout);
 });

@@ -66,9 +66,9 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
 
     const record = page.getByRole('region', { name: 'Record', exact: true });
     // An agent: attributes are not offered for saving; editing another agent's status is refused (403).
-    await page.getByLabel('Resource').selectOption({ label: 'Attributes' });
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Attributes' });
     await expect(record.getByRole('status')).toHaveText('Your role (agent) cannot save Attributes: ask a supervisor or an administrator.');
-    await page.getByLabel('Resource').selectOption({ label: 'Agents' });
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Agents' });
     await page.getByRole('button', { name: 'New record' }).click();
     await page.getByLabel('Record to save (JSON)').fill('{"id": 4, "status": "PAUSED"}');
     await page.getByRole('button', { name: 'Save record' }).click();
@@ -82,7 +82,7 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
     // A supervisor: the same console saves an attribute, and the stand-in has it.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await connect(page, sb.baseUrl, sb.tokens.supervisor);
-    await page.getByLabel('Resource').selectOption({ label: 'Attributes' });
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Attributes' });
     await page.getByRole('button', { name: 'New record' }).click();
     await page.getByLabel('Record to save (JSON)').fill('{"description": "Canal preferido de contato", "active": true}');
     await page.getByRole('button', { name: 'Save record' }).click();

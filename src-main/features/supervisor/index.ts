@@ -3,7 +3,9 @@ import type { z } from 'zod';
 import type { ReportQuerySchema, ShortcutState, TicketView } from '../../../src-shared/bridge/supervisor';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
+import { droppedField } from '../../../src-shared/schemas/common';
 import type { Session } from '../../../src-shared/schemas/index';
+import type { Condition } from '../../../src-shared/query';
 import type { Feature, FeatureContext } from '../context';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
@@ -139,18 +141,22 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
           ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
           page: q.page,
           size: q.size,
+        }).catch((e: unknown) => {
+          throw explainRefusedQuery(e, q.conditions);
         });
-        const n = got.results.length;
+        const n = got.results.length + got.skipped;
         // The server may honour a smaller size than asked: a full page of its size means more may follow.
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
-        return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full };
+        return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full, skipped: got.skipped };
       },
       'supervisor:save': async ({ resource, record }) => {
         const parsed = RESOURCE_SCHEMAS[resource].safeParse(record);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          const field = issue?.path.map(String).join('.') || '(record)';
-          throw new AppError({ kind: 'Invalid', message: `The record does not fit the ${resource} schema: ${field}: ${issue?.message ?? 'invalid'}.`, field });
+        const dropped = parsed.success ? droppedField(record, parsed.data) : null;
+        if (!parsed.success || dropped) {
+          const issue = parsed.success ? undefined : parsed.error.issues[0];
+          const field = dropped ?? (issue?.path.map(String).join('.') || '(record)');
+          const why = dropped ? 'not of the type the interface gives it' : (issue?.message ?? 'invalid');
+          throw new AppError({ kind: 'Invalid', message: `The record does not fit the ${resource} schema: ${field}: ${why}.`, field });
         }
         const client = ctx.client();
         // The session save takes no agent (interface §4.3): saveSession strips it.
@@ -174,4 +180,33 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
       },
     },
   };
+}
+
+/** Text comparisons the service may refuse on numeric fields (integrators report EQ on ids failing). */
+const TEXT_ON_NUMBER: Record<string, string> = { EQ: 'EQNUM', NEQ: 'NEQNUM' };
+const looksNumeric = (key: string) => /(^|\.)id$|Id$/.test(key);
+
+/**
+ * A query the service refused (400 or a 5xx) that compares an id as text: says so and names the
+ * numeric operator, instead of "the service is unavailable".
+ */
+export function explainRefusedQuery(e: unknown, conditions: readonly Condition[]): unknown {
+  if (!isAppError(e)) return e;
+  const status = e.info.status ?? 0;
+  if (!(e.kind === 'Invalid' || status >= 500)) return e;
+  const suspects: string[] = [];
+  const walk = (cs: readonly Condition[]) => {
+    for (const c of cs) {
+      const better = c.operator ? TEXT_ON_NUMBER[c.operator] : undefined;
+      if (better && c.key && looksNumeric(c.key)) suspects.push(`${c.key} ${c.operator} → ${better}`);
+      for (const nested of [c.and, c.or, c.conditions]) if (nested) walk(nested);
+    }
+  };
+  walk(conditions);
+  if (!suspects.length) return e;
+  return new AppError({
+    kind: 'Invalid',
+    ...(e.info.status !== undefined ? { status: e.info.status } : {}),
+    message: `The service refused this filter${status ? ` (${status})` : ''}. Numeric ids are compared with the number operators: try ${suspects.join(', ')}.`,
+  }, { cause: e });
 }

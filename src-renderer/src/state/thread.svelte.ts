@@ -46,6 +46,8 @@ export class ThreadStore {
   loading = $state(false);
   loadingOlder = $state(false);
   hasMore = $state(false);
+  /** Records of the loaded pages that could not be read as messages (shown as a quiet note). */
+  unreadable = $state(0);
   error = $state<string | null>(null);
   /** When the shown thread was read from the service (ISO). */
   fetchedAt = $state<string | null>(null);
@@ -92,6 +94,7 @@ export class ThreadStore {
     this.offlineCopy = false;
     this.loading = true;
     this.hasMore = false;
+    this.unreadable = 0;
     this.nextPage = 1;
     const started = performance.now();
     try {
@@ -101,6 +104,7 @@ export class ThreadStore {
       this.fetchedAt = got.fetchedAt;
       this.offlineCopy = got.offline;
       this.hasMore = got.page.hasMore;
+      this.unreadable = got.page.skipped;
       this.merge(got.page.messages);
       this.lastOpenMs = performance.now() - started;
     } catch (e) {
@@ -132,6 +136,7 @@ export class ThreadStore {
       if (gen !== this.generation) return;
       this.nextPage++;
       this.hasMore = got.hasMore;
+      this.unreadable += got.skipped;
       this.merge(got.messages);
     } catch (e) {
       if (gen === this.generation) this.error = errorMessage(e);

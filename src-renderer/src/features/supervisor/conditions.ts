@@ -36,6 +36,8 @@ export function toConditions(nodes: Node[], joined = true): Condition[] {
 }
 
 /** Columns worth a table column: scalar fields, `id` first, in the order records carry them. */
+const LEADING_COLUMNS = ['id', 'protocol', 'name', 'userName', 'displayName', 'value', 'code', 'status', 'message', 'comment', 'description', 'createdAt'];
+
 export function columnsOf(records: Array<Record<string, unknown>>, max = 8): string[] {
   const seen = new Map<string, number>();
   for (const r of records.slice(0, 50)) {
@@ -43,7 +45,10 @@ export function columnsOf(records: Array<Record<string, unknown>>, max = 8): str
       if (v === null || typeof v !== 'object') seen.set(k, (seen.get(k) ?? 0) + 1);
     }
   }
-  const keys = [...seen.keys()];
-  const idFirst = keys.includes('id') ? ['id', ...keys.filter((k) => k !== 'id')] : keys;
-  return idFirst.slice(0, max);
+  // Fields that tell records apart come first; the rest keep the order the records give them.
+  const rank = (k: string) => {
+    const i = LEADING_COLUMNS.indexOf(k);
+    return i >= 0 ? i : LEADING_COLUMNS.length;
+  };
+  return [...seen.keys()].map((k, i) => ({ k, i })).sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i).map((x) => x.k).slice(0, max);
 }
