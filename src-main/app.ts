@@ -2,6 +2,10 @@ import { join } from 'node:path';
 import type { AppState, Workspace } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
 import { WorkspaceSchema } from '../src-shared/bridge';
+import { personOf, record, text } from '../src-shared/concepts';
+import { z } from 'zod';
+
+const UserRefSchema = z.object({ userName: z.string().min(1), name: z.string() }).strict();
 import { EventHub, type HandlerTable } from './bridge/table';
 import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
@@ -164,8 +168,13 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     p.registerSecret(input.token);
     const probe = makeClient(baseUrl, async () => input.token, true);
+    const typed = input.userName?.trim() || null;
+    let found: Session['user'] = null;
     try {
       await checkAccess(probe);
+      // Who the attendant is, from the service where it can tell: the name they typed (checked),
+      // else the token's own user (/users/rules of the caller). Else the console asks them.
+      found = await identify(probe, typed);
     } catch (e) {
       if (isAppError(e) && e.kind === 'Unauthorized') {
         throw new AppError({ kind: 'Unauthorized', status: 401, message: 'The service refused this token (401). Check it and try again.' });
@@ -177,10 +186,70 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     } finally {
       await probe.close();
     }
+    if (typed && !found) {
+      throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${typed}". Check the name, or leave it blank and pick yourself after connecting.` });
+    }
     vault.put('token', input.token, { allowWeak: input.allowWeakStorage });
-    const userName = input.userName?.trim();
-    await replaceSession({ kind: 'remote', baseUrl }, baseUrl, userName ? { userName, name: userName } : null);
+    await replaceSession({ kind: 'remote', baseUrl }, baseUrl, found ?? rememberedUser(baseUrl));
+    if (found) rememberUser(baseUrl, found);
     return state();
+  }
+
+  const USERS_SETTING = 'users';
+  /** The attendant chosen for a workspace, kept per service address. */
+  function rememberedUser(baseUrl: string): Session['user'] {
+    const all = settings.get(USERS_SETTING);
+    const u = all && typeof all === 'object' ? (all as Record<string, unknown>)[baseUrl] : undefined;
+    const parsed = UserRefSchema.safeParse(u);
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** The service's own record of a user name (or of the token's user when none is given). */
+  async function identify(client: ServiceClient, userName: string | null): Promise<Session['user']> {
+    let wanted = userName;
+    if (!wanted) {
+      try {
+        wanted = text(record(await client.userRules({}))?.userName);
+      } catch {
+        wanted = null;
+      }
+    }
+    if (!wanted) return null;
+    const rows = await client.resource('user').list({ conditions: [{ key: 'userName', operator: 'EQ', value: wanted }], sort: false, page: 0, size: 5 }).catch(() => null);
+    const me = rows?.results.map((r) => personOf(r)).find((u) => u?.userName?.toLowerCase() === wanted!.toLowerCase());
+    // A user name the users list cannot confirm (a role without that list) is taken as given.
+    if (rows && !me) return null;
+    return { userName: me?.userName ?? wanted, name: me?.name ?? wanted };
+  }
+
+  function rememberUser(baseUrl: string, user: NonNullable<Session['user']>): void {
+    settings.set('user', user);
+    const all = settings.get(USERS_SETTING);
+    settings.set(USERS_SETTING, { ...(all && typeof all === 'object' ? all : {}), [baseUrl]: user });
+  }
+
+  async function setUser(user: NonNullable<Session['user']>): Promise<void> {
+    if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+    current.user = user;
+    if (current.workspace.kind === 'remote') rememberUser(current.baseUrl, user);
+    pushState();
+    await workspaceChanged();
+  }
+
+  /** Attendants to pick from: the agents list, matched on name and user name. */
+  async function people(search: string): Promise<Array<{ userName: string; name: string }>> {
+    const rows = await ctx.client().resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
+    const q = search.trim().toLowerCase();
+    const out = new Map<string, { userName: string; name: string }>();
+    for (const a of rows) {
+      const u = personOf(a.user);
+      const userName = u?.userName ?? text(a.loginAttendance);
+      if (!userName) continue;
+      const name = u?.name ?? userName;
+      if (q && !name.toLowerCase().includes(q) && !userName.toLowerCase().includes(q)) continue;
+      out.set(userName, { userName, name });
+    }
+    return [...out.values()].sort((x, y) => x.name.localeCompare(y.name)).slice(0, 50);
   }
 
   async function signOut(): Promise<AppState> {
@@ -199,6 +268,13 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     'workspace:openDemo': openDemo,
     'workspace:connect': connect,
     'workspace:signOut': signOut,
+    'workspace:people': async ({ search }) => ({ people: await people(search) }),
+    'workspace:setUser': async ({ userName }) => {
+      const found = await identify(ctx.client(), userName);
+      if (!found) throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${userName}".` });
+      await setUser(found);
+      return state();
+    },
     ...queue.handlers,
     ...notes.handlers,
     ...attendance.handlers,
@@ -224,9 +300,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       } else if (ws?.kind === 'remote' && vault.has('token')) {
         const token = vault.get('token');
         if (token) p.registerSecret(token);
-        const stored = settings.get('user') as { userName?: unknown; name?: unknown } | undefined;
-        const user = typeof stored?.userName === 'string' ? { userName: stored.userName, name: String(stored.name ?? stored.userName) } : null;
-        await replaceSession(ws, ws.baseUrl, user);
+        await replaceSession(ws, ws.baseUrl, rememberedUser(ws.baseUrl));
       }
     },
     async close() {

@@ -131,8 +131,10 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: ctx.me()?.userName ?? null } : null;
   }
 
-  async function snapshot(): Promise<QueueSnapshot> {
+  async function snapshot(input: { fresh?: boolean | undefined } = {}): Promise<QueueSnapshot> {
     const me = ctx.me()?.userName ?? null;
+    // Refresh: the next pass reads the service again; offline, the copy answers as before.
+    if (input.fresh && !offline.monitor.offline && !loading) loaded = false;
     if (offline.monitor.offline) {
       // What the console last knew, stamped with when the service last confirmed it.
       if (loaded) return { items: sorted(), fetchedAt: freshAt, me };

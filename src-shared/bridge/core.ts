@@ -77,7 +77,15 @@ export const coreChannels = {
     output: AppStateSchema,
   },
   'workspace:signOut': { input: NoInput, output: AppStateSchema },
-  'queue:snapshot': { input: NoInput, output: QueueSnapshotSchema },
+  /** Attendants of the open workspace matching a search, for "who are you on this service". */
+  'workspace:people': {
+    input: z.object({ search: z.string().max(200).default('') }).strict(),
+    output: z.object({ people: z.array(z.object({ userName: z.string(), name: z.string() }).strict()) }).strict(),
+  },
+  /** The attendant picks who they are on the service (remembered per workspace). */
+  'workspace:setUser': { input: z.object({ userName: z.string().min(1).max(200) }).strict(), output: AppStateSchema },
+  /** `fresh`: read the service again rather than answer from the console's copy. */
+  'queue:snapshot': { input: z.object({ fresh: z.boolean().optional() }).strict(), output: QueueSnapshotSchema },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 /** Events the main process pushes to the renderer. */

@@ -57,6 +57,11 @@ export class AppStore {
     return this.run(() => invoke('workspace:connect', input));
   }
 
+  /** Who the attendant is on the service, picked from its attendants. */
+  setUser(userName: string): Promise<boolean> {
+    return this.run(() => invoke('workspace:setUser', { userName }));
+  }
+
   signOut(): Promise<boolean> {
     return this.run(() => invoke('workspace:signOut', {}));
   }

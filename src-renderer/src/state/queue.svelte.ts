@@ -155,11 +155,12 @@ export class QueueStore {
     await this.refresh();
   }
 
-  async refresh(): Promise<void> {
+  /** `fresh`: the service is read again (the refresh button), not the main process's copy. */
+  async refresh(fresh = false): Promise<void> {
     this.loading = true;
     this.error = null;
     try {
-      const snap = await invoke('queue:snapshot', {});
+      const snap = await invoke('queue:snapshot', fresh ? { fresh } : {});
       this.map = new Map(snap.items.map((i) => [i.id, i]));
       this.me = snap.me;
       this.fetchedAt = snap.fetchedAt;
