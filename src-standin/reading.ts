@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
 import { SPECS, type CollectionName, type FieldType } from './fields';
 import { HIDDEN, NOT_SAVABLE, isPlainObject, roleOfUser, type Model } from './model';
 import type { Rec } from './query-engine';
+import { compositeKeyOf } from './store';
 
 export const READINGS = ['default', 'variant'] as const;
 export type ReadingName = (typeof READINGS)[number];
@@ -139,7 +140,7 @@ function variantReading(model: Model): Reading {
     for (const [k, v] of Object.entries(shaped)) out[k] = wireValue(v, spec[k]);
     const never = HIDDEN[coll] ?? [];
     for (const k of Object.keys(spec)) if (!(k in out) && !omit.includes(k) && !never.includes(k)) out[k] = null;
-    out._links = { self: { href: `${V2}${listPathOf(coll)}/${String(rec.id ?? '')}` } };
+    out._links = { self: { href: `${V2}${listPathOf(coll)}/${compositeKeyOf(coll, rec) ?? String(rec.id)}` } };
     out.tenantId = TENANT_ID;
     return out;
   };
