@@ -1,8 +1,19 @@
-/** `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--json]` */
+/**
+ * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant] [--json]`
+ * The reading may also come from STANDIN_READING (the flag wins), so a whole test run can switch it.
+ */
 import { startStandin, type StandinOptions } from './index';
+import { READINGS, type ReadingName } from './reading';
 
-function parseArgs(argv: string[]): { opts: StandinOptions; json: boolean } {
+function readingOf(v: string, from: string): ReadingName {
+  const hit = READINGS.find((r) => r === v);
+  if (!hit) throw new Error(`${from} must be one of ${READINGS.join(', ')} (got "${v}")`);
+  return hit;
+}
+
+function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { opts: StandinOptions; json: boolean } {
   const opts: StandinOptions = {};
+  if (env.STANDIN_READING) opts.reading = readingOf(env.STANDIN_READING, 'STANDIN_READING');
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -22,8 +33,9 @@ function parseArgs(argv: string[]): { opts: StandinOptions; json: boolean } {
       case '--sessions': opts.sessions = int(); break;
       case '--seed': opts.seed = int(); break;
       case '--simulator': opts.simulator = true; break;
+      case '--reading': opts.reading = readingOf(value(), '--reading'); break;
       case '--json': json = true; break;
-      default: throw new Error(`Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --json`);
+      default: throw new Error(`Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant --json`);
     }
   }
   return { opts, json };
@@ -32,7 +44,7 @@ function parseArgs(argv: string[]): { opts: StandinOptions; json: boolean } {
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs(process.argv.slice(2));
+    parsed = parseArgs(process.argv.slice(2), process.env);
   } catch (e) {
     console.error((e as Error).message);
     process.exit(2);
@@ -46,6 +58,7 @@ async function main(): Promise<void> {
     console.log(`  agent token      ${tokens.agent}  (${demoAgent.name}, ${demoAgent.userName})`);
     console.log(`  supervisor token ${tokens.supervisor}`);
     console.log(`  admin token      ${tokens.admin}`);
+    console.log(`Reading: ${parsed.opts.reading ?? 'default'}`);
     console.log(parsed.opts.simulator ? 'Customer simulator: on' : 'Customer simulator: off (--simulator turns it on)');
   }
   const stop = (): void => {

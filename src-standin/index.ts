@@ -8,6 +8,7 @@ import { AiMount } from './ai-mount';
 import { Faults, type FaultRule as FaultRuleParsed } from './faults';
 import { Model, type Actor } from './model';
 import { seedStore, tokenFor } from './seed';
+import { createReading, type ReadingName } from './reading';
 import { createRequestHandler } from './server';
 import { Simulator } from './simulator';
 import { Store } from './store';
@@ -27,6 +28,8 @@ export interface StandinOptions {
   anchorTime?: string | number;
   /** Webhook delivery retries (default 6 attempts, 250 ms doubling, 5 s per attempt). */
   webhookRetry?: { attempts?: number; baseDelayMs?: number; timeoutMs?: number };
+  /** Which reading of the interface's untyped fields goes on the wire (README: readings); default 'default'. */
+  reading?: ReadingName;
 }
 
 export interface Standin {
@@ -90,7 +93,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const simulator = new Simulator(model, system, seed, simOpts.intervalMs);
   const faults = new Faults(seed);
 
-  const server: Server = createServer(createRequestHandler({ model, hub, faults, ai, simulator }));
+  const server: Server = createServer(createRequestHandler({ model, hub, faults, ai, simulator, reading: createReading(opts.reading ?? 'default', model) }));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -33,16 +33,16 @@ export type EntityRecognizer = (text: string) => Promise<unknown> | unknown;
 const ROLE_OF_TYPE: Record<string, Role> = { ADMINISTRATOR: 'admin', SUPERVISOR: 'supervisor', AGENT: 'agent' };
 export const roleOfUser = (user: Rec): Role | null => ROLE_OF_TYPE[String(user.typeUser)] ?? null;
 
-const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Fields a save does not accept (interface §9.8, §9.10): the session's agent, the agent's user. */
-const NOT_SAVABLE: Partial<Record<CollectionName, readonly string[]>> = {
+export const NOT_SAVABLE: Partial<Record<CollectionName, readonly string[]>> = {
   userSession: ['agent'],
   agent: ['user'],
 };
 
 /** Fields never shown, or shown to admins only. */
-const HIDDEN: Partial<Record<CollectionName, readonly string[]>> = { user: ['password'] };
+export const HIDDEN: Partial<Record<CollectionName, readonly string[]>> = { user: ['password'] };
 const ADMIN_ONLY: Partial<Record<CollectionName, readonly string[]>> = { user: ['accessKey'], cognition: ['password', 'appKey'] };
 
 /** References shown as `{id}` only, to keep long lists small (README: message shape). */
@@ -122,12 +122,13 @@ export class Model {
     return parsed.data;
   }
 
-  query(coll: CollectionName, q: QueryBody, extra?: (r: Rec) => boolean): PageResult<Rec> {
+  query(coll: CollectionName, q: QueryBody, extra?: (r: Rec) => boolean, maxSize?: number): PageResult<Rec> {
     const col = this.store.c[coll];
     try {
       const all = extra ? [...col.values()].filter(extra) : col.values();
       return runQuery(all, q, {
         spec: SPECS[coll],
+        ...(maxSize !== undefined ? { maxSize } : {}),
         resolve: this.store.resolve,
         scan: (c) => this.store.c[c].values(),
         index: extra ? undefined : (key, value) => {
@@ -144,8 +145,9 @@ export class Model {
     }
   }
 
-  list(coll: CollectionName, body: unknown, viewer: Role): { page: number; size: number; results: Rec[] } {
-    const r = this.query(coll, this.parseQuery(body));
+  /** `maxSize` caps the page below the stand-in's own maximum (the variant reading's 50). */
+  list(coll: CollectionName, body: unknown, viewer: Role, maxSize?: number): { page: number; size: number; results: Rec[] } {
+    const r = this.query(coll, this.parseQuery(body), undefined, maxSize);
     return { page: r.page, size: r.size, results: r.results.map((x) => this.present(coll, x, viewer)) };
   }
 

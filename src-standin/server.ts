@@ -12,6 +12,7 @@ import type { Faults, FaultRule } from './faults';
 import { FaultRulesSchema } from './faults';
 import { ApiError, roleOfUser, type Actor, type Model } from './model';
 import type { Rec } from './query-engine';
+import type { Reading, WireShape } from './reading';
 import type { Simulator } from './simulator';
 import { HookInputSchema, type WebhookHub } from './webhooks';
 
@@ -21,6 +22,8 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: Buffer | string | object;
+  /** What the body holds, for the reading that puts it on the wire. */
+  wire?: WireShape;
 }
 
 interface Ctx {
@@ -47,6 +50,7 @@ export interface ServerDeps {
   faults: Faults;
   ai: AiMount;
   simulator: Simulator;
+  reading: Reading;
 }
 
 const ALL: readonly Role[] = ['agent', 'supervisor', 'admin'];
@@ -86,34 +90,47 @@ export function errorReply(family: Family, status: number, message: string, erro
 }
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { model } = deps;
+  const { model, reading } = deps;
   const exact = new Map<string, Map<string, Route>>();
   const add = (method: string, path: string, route: Route): void => {
+    if (reading.absentPaths.has(path)) return;
     const m = exact.get(path) ?? new Map<string, Route>();
     m.set(method, route);
     exact.set(path, m);
   };
   const v2 = (roles: readonly Role[], run: Route['run']): Route => ({ family: 'v2', roles, json: true, run });
+  const listRoute = (coll: CollectionName): Route => v2(ALL, ({ body, actor }) => ({
+    status: 200,
+    body: model.list(coll, reading.queryIn(coll, body), actor.role, reading.maxPageSize),
+    wire: { kind: 'page', coll },
+  }));
+  const uniqueRoute = (coll: 'group' | 'userSession'): Route => v2(ALL, ({ body, actor }) => ({
+    status: 200,
+    body: model.present(coll, model.unique(coll, reading.queryIn(coll, body)), actor.role),
+    wire: { kind: 'record', coll },
+  }));
 
   for (const key of RESOURCE_KEYS) {
     const coll = key as CollectionName;
     const { list, save } = RESOURCES[key];
-    if (list) add('POST', `${V2}${list}`, v2(ALL, ({ body, actor }) => ({ status: 200, body: model.list(coll, body, actor.role) })));
+    if (list) add('POST', `${V2}${list}`, listRoute(coll));
     if (save) {
-      add('POST', `${V2}${save}`, v2(SAVE_ROLES[key], ({ body, actor }) => {
+      add('POST', `${V2}${save}`, v2(SAVE_ROLES[key], ({ body: raw, actor }) => {
+        const body = reading.saveIn(coll, raw);
         if (key === 'agent') checkAgentSave(body, actor);
         const { status, rec } = model.save(coll, body, actor);
-        return { status, body: key === 'userSession' ? model.presentSessionPayload(rec, actor.role) : model.present(coll, rec, actor.role) };
+        if (key === 'userSession') return { status, body: model.presentSessionPayload(rec, actor.role), wire: { kind: 'record', coll, omit: ['agent', 'user'] } };
+        return { status, body: model.present(coll, rec, actor.role), wire: { kind: 'record', coll } };
       }));
     }
   }
-  add('POST', `${V2}${V2_OPS.chatSuggestion}`, v2(ALL, ({ body, actor }) => ({ status: 200, body: model.list('chatSuggestion', body, actor.role) })));
-  add('POST', `${V2}${V2_OPS.groupsUnique}`, v2(ALL, ({ body, actor }) => ({ status: 200, body: model.present('group', model.unique('group', body), actor.role) })));
-  add('POST', `${V2}${V2_OPS.sessionUnique}`, v2(ALL, ({ body, actor }) => ({ status: 200, body: model.present('userSession', model.unique('userSession', body), actor.role) })));
+  add('POST', `${V2}${V2_OPS.chatSuggestion}`, listRoute('chatSuggestion'));
+  add('POST', `${V2}${V2_OPS.groupsUnique}`, uniqueRoute('group'));
+  add('POST', `${V2}${V2_OPS.sessionUnique}`, uniqueRoute('userSession'));
   const saveAs = (kind: 'AGENT' | 'SUPERVISOR' | 'ADMINISTRATOR'): Route =>
     v2(ADMIN, ({ body, actor }) => {
-      const { status, rec } = model.saveUserAs(kind, body, actor);
-      return { status, body: model.present('user', rec, actor.role) };
+      const { status, rec } = model.saveUserAs(kind, reading.saveIn('user', body), actor);
+      return { status, body: model.present('user', rec, actor.role), wire: { kind: 'record', coll: 'user' } };
     });
   add('POST', `${V2}${V2_OPS.saveAgentSupervisor}`, saveAs('SUPERVISOR'));
   add('POST', `${V2}${V2_OPS.saveAgentUser}`, saveAs('AGENT'));
@@ -265,8 +282,8 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
     }
 
     let reply: Reply;
+    let body: unknown;
     try {
-      let body: unknown;
       if (route.json && raw.length > 0) {
         const type = String(req.headers['content-type'] ?? '').toLowerCase();
         if (!/^application\/([\w.+-]+\+)?json\b/.test(type)) {
@@ -292,6 +309,8 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
     if (fault?.kind === 'malformedJson') {
       return send(res, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":"SUCCESS","results":[{"id":' });
     }
+    // The one place an answer takes the reading's wire shape; stored records stay as they are.
+    if (reply.wire && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) reply = { ...reply, body: reading.out(reply.wire, reply.body, body) };
     send(res, reply);
   }
 

@@ -1,0 +1,204 @@
+/**
+ * The stand-in's two readings of what the interface leaves untyped (README: readings). The
+ * default reading is the shape model.ts presents. The variant reading is another legitimate
+ * reading of the same document: it rewrites each answer on its way out (user references as
+ * objects, sendBy as a role, a session's group as a summary, nulls for absent fields, dates with
+ * an offset, extra fields, a 50-row page cap, two optional lists missing) and accepts both shapes
+ * on the way in. Stored records never change shape, so both readings share one model.
+ */
+import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
+import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
+import { SPECS, type CollectionName, type FieldType } from './fields';
+import { HIDDEN, NOT_SAVABLE, isPlainObject, roleOfUser, type Model } from './model';
+import type { Rec } from './query-engine';
+import { compositeKeyOf } from './store';
+
+export const READINGS = ['default', 'variant'] as const;
+export type ReadingName = (typeof READINGS)[number];
+
+/** What an answer body holds: a page envelope or one record of a collection, less `omit`. */
+export interface WireShape {
+  kind: 'page' | 'record';
+  coll: CollectionName;
+  omit?: readonly string[];
+}
+
+export interface Reading {
+  readonly name: ReadingName;
+  /** Page size cap of the list operations; undefined keeps the stand-in's own. */
+  readonly maxPageSize: number | undefined;
+  /** v2 paths this reading does not serve: they answer 404 like any unknown path. */
+  readonly absentPaths: ReadonlySet<string>;
+  /** A save body as the model takes it. */
+  saveIn(coll: CollectionName, body: unknown): unknown;
+  /** A list or lookup body as the model takes it. */
+  queryIn(coll: CollectionName, body: unknown): unknown;
+  /** An answer body as it goes on the wire; `request` is the parsed request body. */
+  out(shape: WireShape, body: object, request: unknown): object;
+}
+
+const DEFAULT_READING: Reading = {
+  name: 'default',
+  maxPageSize: undefined,
+  absentPaths: new Set(),
+  saveIn: (_coll, body) => body,
+  queryIn: (_coll, body) => body,
+  out: (_shape, body) => body,
+};
+
+export function createReading(name: ReadingName, model: Model): Reading {
+  return name === 'variant' ? variantReading(model) : DEFAULT_READING;
+}
+
+/** The variant's page cap; the envelope still echoes the size asked for. */
+export const VARIANT_MAX_PAGE_SIZE = 50;
+/** The variant's dates are local to São Paulo, written with their offset. */
+const OFFSET_MINUTES = -180;
+const TENANT_ID = 'vila-serena';
+/** Fields only the variant adds to each record; dropped again from what comes in. */
+const WIRE_EXTRAS = ['_links', 'tenantId'];
+/** References the variant writes as a bare id (and accepts as one, in saves and condition keys). */
+const BARE_ID_REFS: Partial<Record<CollectionName, readonly string[]>> = { message: ['session'] };
+export const SENDER_ROLES = ['CUSTOMER', 'AGENT', 'BOT', 'SYSTEM'] as const;
+
+/** `2026-11-23T20:04:05.123Z` → `2026-11-23T17:04:05.123-03:00` (the same instant). */
+export function withOffset(iso: string, offsetMinutes = OFFSET_MINUTES): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1)}${sign}${hhmm}`;
+}
+
+const listPathOf = (coll: CollectionName): string =>
+  (coll in RESOURCES ? RESOURCES[coll as keyof typeof RESOURCES].list : null) ?? `/${coll}`;
+
+function variantReading(model: Model): Reading {
+  const users = model.store.c.user;
+
+  const userRef = (u: Rec, withType: boolean): Rec => {
+    const ref: Rec = { id: u.id, name: u.name ?? null, userName: u.userName ?? null };
+    if (withType) ref.typeUser = u.typeUser ?? null;
+    return ref;
+  };
+  const userById = (v: unknown): Rec | undefined => (isPlainObject(v) ? users.get(v.id) : undefined);
+
+  /** Dates get the offset and nested `{id}` user references become objects, following the spec. */
+  const wireValue = (v: unknown, t: FieldType | undefined): unknown => {
+    if (v == null || t === undefined) return v;
+    if (t === 'date') return typeof v === 'string' ? withOffset(v) : v;
+    if (typeof t === 'string') return v;
+    if (t.kind === 'array') return Array.isArray(v) ? v.map((x) => wireValue(x, t.of)) : v;
+    if (!isPlainObject(v)) return v;
+    if (t.kind === 'ref' && t.collection === 'user' && Object.keys(v).length === 1) {
+      const u = userById(v);
+      return u ? userRef(u, true) : v;
+    }
+    const fields = t.fields();
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wireValue(x, fields[k])]));
+  };
+
+  /** The role that wrote a message: its customer, an attendant, a virtual agent, or the system. */
+  const senderRole = (fromCustomer: boolean, sender: Rec | undefined): (typeof SENDER_ROLES)[number] => {
+    if (fromCustomer) return 'CUSTOMER';
+    const role = sender ? roleOfUser(sender) : null;
+    if (role !== 'agent' && role !== 'supervisor') return 'SYSTEM';
+    return model.store.c.agent.get((sender?.agent as Rec | null | undefined)?.id)?.virtualAgent === true ? 'BOT' : 'AGENT';
+  };
+
+  const shapeMessage = (m: Rec): void => {
+    const byName = (n: unknown): Rec | undefined => (typeof n === 'string' ? model.userByName(n) : undefined);
+    const sender = byName(m.sendBy);
+    const recipient = byName(m.toUser);
+    const fromCustomer = m.fromUser === true;
+    m.fromUser = sender ? userRef(sender, true) : null;
+    m.toUser = recipient ? userRef(recipient, true) : null;
+    m.sendBy = senderRole(fromCustomer, sender);
+    if (typeof m.sentiment === 'string') m.sentiment = { label: m.sentiment, score: null };
+  };
+
+  const shapeSession = (s: Rec): void => {
+    if (isPlainObject(s.groupConf)) {
+      const g = model.store.c.group.get(s.groupConf.id);
+      s.groupConf = { id: s.groupConf.id, name: g?.name ?? null };
+    }
+    for (const k of ['agent', 'user'] as const) {
+      if (!isPlainObject(s[k])) continue;
+      const u = userById(s[k]);
+      s[k] = u ? userRef(u, false) : { id: s[k].id, name: null, userName: null };
+    }
+  };
+
+  const record = (coll: CollectionName, rec: Rec, omit: readonly string[] = []): Rec => {
+    const spec = SPECS[coll];
+    const shaped: Rec = { ...rec };
+    for (const k of BARE_ID_REFS[coll] ?? []) if (isPlainObject(shaped[k])) shaped[k] = shaped[k].id;
+    if (coll === 'message') shapeMessage(shaped);
+    if (coll === 'userSession') shapeSession(shaped);
+    const out: Rec = {};
+    for (const [k, v] of Object.entries(shaped)) out[k] = wireValue(v, spec[k]);
+    const never = HIDDEN[coll] ?? [];
+    for (const k of Object.keys(spec)) if (!(k in out) && !omit.includes(k) && !never.includes(k)) out[k] = null;
+    out._links = { self: { href: `${V2}${listPathOf(coll)}/${compositeKeyOf(coll, rec) ?? String(rec.id)}` } };
+    out.tenantId = TENANT_ID;
+    return out;
+  };
+
+  /** Renames condition keys and the sort column that name a bare-id reference to its `.id`. */
+  const renameKeys = (v: unknown, refs: readonly string[]): unknown => {
+    if (Array.isArray(v)) return v.map((x) => renameKeys(x, refs));
+    if (!isPlainObject(v)) return v;
+    const out: Rec = { ...v };
+    for (const k of ['key', 'sortColumn']) if (typeof out[k] === 'string' && refs.includes(out[k])) out[k] = `${out[k]}.id`;
+    for (const g of ['and', 'or', 'conditions']) if (Array.isArray(out[g])) out[g] = renameKeys(out[g], refs);
+    return out;
+  };
+
+  /** A message save in the variant's shapes, turned into the stored ones. */
+  const messageIn = (b: Rec): void => {
+    const named = (v: Rec): Rec | undefined => users.get(v.id) ?? (typeof v.userName === 'string' ? model.userByName(v.userName) : undefined);
+    if (isPlainObject(b.sentiment)) b.sentiment = typeof b.sentiment.label === 'string' ? b.sentiment.label : null;
+    if (isPlainObject(b.toUser)) b.toUser = named(b.toUser)?.userName ?? b.toUser;
+    const role = typeof b.sendBy === 'string' ? SENDER_ROLES.find((r) => r === b.sendBy) : undefined;
+    if (isPlainObject(b.fromUser)) {
+      const u = named(b.fromUser);
+      // Customers are the users without a staff role; an unknown user stays an object and is refused.
+      if (u) b.fromUser = roleOfUser(u) === null;
+    } else if (b.fromUser === undefined && role) {
+      b.fromUser = role === 'CUSTOMER';
+    }
+    // A role is not a user name: the stand-in fills sendBy in as it does when it is absent.
+    if (role) delete b.sendBy;
+  };
+
+  return {
+    name: 'variant',
+    maxPageSize: VARIANT_MAX_PAGE_SIZE,
+    absentPaths: new Set([`${V2}${RESOURCES.hsmTemplateGroup.list}`, `${V2}${V2_OPS.chatSuggestion}`]),
+    saveIn(coll, body) {
+      if (!isPlainObject(body)) return body;
+      const spec = SPECS[coll];
+      const ignored = [...WIRE_EXTRAS, ...(NOT_SAVABLE[coll] ?? [])];
+      const out: Rec = {};
+      for (const [k, v] of Object.entries(body)) {
+        if (ignored.includes(k)) continue;
+        const t = spec[k];
+        out[k] = t && typeof t !== 'string' && t.kind === 'ref' && typeof v === 'number' ? { id: v } : v;
+      }
+      if (coll === 'message') messageIn(out);
+      return out;
+    },
+    queryIn(coll, body) {
+      const refs = BARE_ID_REFS[coll];
+      return refs ? renameKeys(body, refs) : body;
+    },
+    out(shape, body, request) {
+      if (!isPlainObject(body)) return body;
+      if (shape.kind === 'record') return record(shape.coll, body, shape.omit);
+      const asked = isPlainObject(request) && typeof request.size === 'number' ? request.size : DEFAULT_PAGE_SIZE;
+      const results = Array.isArray(body.results) ? body.results : [];
+      return { ...body, size: asked, results: results.map((r) => (isPlainObject(r) ? record(shape.coll, r) : r)) };
+    },
+  };
+}
