@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import type { Host } from '../../src-main/host/start-host';
 import type { Standin } from '../../src-standin/index';
+import { authorOf } from '../../src-shared/concepts';
 
 /** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
 export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
@@ -87,7 +88,7 @@ export async function repliesOn(sb: Standin, sessionId: number): Promise<string[
   const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], {
     sortColumn: 'createdAt',
   });
-  return messages.filter((m) => m.fromUser === false).map((m) => String(m.message));
+  return messages.filter((m) => authorOf(m).role === 'agent').map((m) => String(m.message));
 }
 
 /**

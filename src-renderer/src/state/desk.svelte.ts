@@ -68,25 +68,29 @@ export class DeskStore {
     return this.status === 'PAUSED';
   }
 
-  async pause(reasonId: number): Promise<void> {
-    try {
-      const r = await invoke('agent:pause', { reasonId });
-      this.status = r.status;
-      this.pauseReason = r.reason;
-      this.error = null;
-    } catch (e) {
-      this.error = errorMessage(e);
-    }
+  /** A pause or resume on its way: shown, and not sent twice. */
+  changingStatus = $state(false);
+
+  pause(reasonId: number): Promise<void> {
+    return this.changeStatus(() => invoke('agent:pause', { reasonId }));
   }
 
-  async resume(): Promise<void> {
+  resume(): Promise<void> {
+    return this.changeStatus(() => invoke('agent:resume', {}));
+  }
+
+  private async changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
+    if (this.changingStatus) return;
+    this.changingStatus = true;
     try {
-      const r = await invoke('agent:resume', {});
+      const r = await call();
       this.status = r.status;
       this.pauseReason = r.reason;
       this.error = null;
     } catch (e) {
       this.error = errorMessage(e);
+    } finally {
+      this.changingStatus = false;
     }
   }
 

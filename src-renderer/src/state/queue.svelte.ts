@@ -189,10 +189,14 @@ export class QueueStore {
     if (arrivals.length) this.arrivals = arrivals;
   }
 
-  /** Set while the attendant accepts a session: their own accept is no news to them. */
-  private acceptingId: number | null = null;
+  /**
+   * Set while the attendant accepts a session: their own accept is no news to them, its buttons
+   * show progress, and a second click does not send a second accept.
+   */
+  acceptingId = $state<number | null>(null);
 
   async accept(id: number): Promise<QueueItem | null> {
+    if (this.acceptingId !== null) return null;
     this.acceptingId = id;
     try {
       const item = await invoke('attendance:accept', { sessionId: id });
@@ -207,7 +211,11 @@ export class QueueStore {
     }
   }
 
+  private transferring = false;
+
   async transfer(id: number, to: { groupId: number } | { agentUserName: string }): Promise<boolean> {
+    if (this.transferring) return false;
+    this.transferring = true;
     try {
       const item = await invoke('attendance:transfer', { sessionId: id, ...to });
       this.apply({ upsert: [item], remove: [], me: this.me });
@@ -215,6 +223,8 @@ export class QueueStore {
     } catch (e) {
       this.error = errorMessage(e);
       return false;
+    } finally {
+      this.transferring = false;
     }
   }
 

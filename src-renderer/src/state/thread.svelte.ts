@@ -6,7 +6,8 @@ import { composer } from './composer.svelte';
 const NETWORK_KINDS = new Set(['Unavailable', 'Timeout', 'OutcomeUnknown', 'RateLimited']);
 const isNetworkFailure = (e: unknown) => e instanceof BridgeError && NETWORK_KINDS.has(e.info.kind);
 
-export type SendState = 'sending' | 'sent' | 'failed';
+/** `unconfirmed`: the answer was lost and the thread could not be read to tell; retry with care. */
+export type SendState = 'sending' | 'sent' | 'failed' | 'unconfirmed';
 
 /** A message in the thread: from the service, or a reply of ours still on its way. */
 export interface ThreadRow {
@@ -216,7 +217,7 @@ export class ThreadStore {
 
   /** Sends a failed reply again with the same client id: the main process never sends it twice. */
   retry(row: ThreadRow): Promise<boolean> {
-    if (!row.send || row.send.state !== 'failed') return Promise.resolve(false);
+    if (!row.send || (row.send.state !== 'failed' && row.send.state !== 'unconfirmed')) return Promise.resolve(false);
     const again: ThreadRow = { ...row, send: { ...row.send, state: 'sending' } };
     delete again.send!.error;
     delete again.send!.kept;
@@ -226,7 +227,7 @@ export class ThreadStore {
 
   /** Drops a failed reply, and the copy of it kept in the draft (it is not to be sent). */
   discard(row: ThreadRow): void {
-    if (row.send?.state !== 'failed') return;
+    if (row.send?.state !== 'failed' && row.send?.state !== 'unconfirmed') return;
     this.rows = this.rows.filter((r) => r.key !== row.key);
     void composer.forgetUnsent(row.message.sessionId, row.message.text);
   }
@@ -245,9 +246,10 @@ export class ThreadStore {
     } catch (e) {
       // The service was not reached: the reply goes back into the saved draft, so a restart
       // (which forgets this bubble) cannot lose it. Refused replies stay on the bubble only.
-      const kept = isNetworkFailure(e) && !send.template;
+      const unconfirmed = e instanceof BridgeError && e.info.kind === 'OutcomeUnknown';
+      const kept = !unconfirmed && isNetworkFailure(e) && !send.template;
       if (kept) void composer.keepUnsent(sessionId, row.message.text);
-      if (this.sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: 'failed', error: errorMessage(e), kept } });
+      if (this.sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
       return false;
     }
   }
