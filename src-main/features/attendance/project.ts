@@ -1,7 +1,7 @@
 import type { ClassNode, Entity, GroupInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import type { QueueItem } from '../../../src-shared/bridge';
 import { toQueueItem } from '../../queue';
-import { authorOf, idOf as int, instantOf, record as obj, sentimentOf, sessionIdOf, text as str, type Parties } from '../../../src-shared/concepts';
+import { authorOf, idOf as int, instantOf, record as obj, sentimentOf, sessionCustomerOf, sessionIdOf, text as str, type Parties } from '../../../src-shared/concepts';
 
 /**
  * Projections of service records (parsed leniently) onto the small shapes the bridge carries.
@@ -98,6 +98,7 @@ export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: nu
   const item: QueueItem | null = toQueueItem(session);
   if (!item) return null;
   const customer = obj(session.user);
+  const person = sessionCustomerOf(session);
   let topic: string | null = null;
   if (typeof session.properties === 'string') {
     try {
@@ -113,7 +114,7 @@ export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: nu
   return {
     item,
     customer: {
-      name: str(customer?.name) ?? item.customerName,
+      name: person?.name ?? item.customerName,
       phone: str(customer?.phone),
       email: str(customer?.email),
       instance: str(session.userConnectedInstance),
