@@ -42,6 +42,8 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
   const cache = new Map<number, QueueItem>();
   const groups = new Map<number, GroupInfo>();
   let loaded = false;
+  /** Sessions of the last full read that could not be listed. */
+  let skipped = 0;
   /** When the service last confirmed what `cache` holds (ISO): the time an offline copy shows. */
   let freshAt = new Date().toISOString();
   const sorted = () => [...cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
@@ -108,17 +110,20 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     const topStamp = instantOf(top?.updatedAt);
     const topId = idOf(top?.id);
     const mark: Mark | null = topStamp !== null && topId !== null ? { stamp: topStamp, id: topId } : null;
-    const records = await client.resource('userSession').pageAll(
+    const got = await client.resource('userSession').collect(
       { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
       { cap: QUEUE_CAP },
     );
     if (gen !== generation) return;
     cache.clear();
-    for (const r of records) {
+    skipped = got.skipped;
+    for (const r of got.records) {
       noteGroup(r.groupConf);
       const item = toQueueItem(r as Rec);
       if (item) cache.set(item.id, item);
+      else skipped++;
     }
+    if (skipped) ctx.log.warn('queue: sessions skipped', { skipped });
     loaded = true;
     freshAt = startedAt;
     persist();
@@ -128,7 +133,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
   /** The copy kept on disk, when the service cannot be reached; null when there is none. */
   function offlineCopy(): QueueSnapshot | null {
     const copy = offline.cache.queue();
-    return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: ctx.me()?.userName ?? null } : null;
+    return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: ctx.me()?.userName ?? null, skipped: 0 } : null;
   }
 
   async function snapshot(input: { fresh?: boolean | undefined } = {}): Promise<QueueSnapshot> {
@@ -137,7 +142,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     if (input.fresh && !offline.monitor.offline && !loading) loaded = false;
     if (offline.monitor.offline) {
       // What the console last knew, stamped with when the service last confirmed it.
-      if (loaded) return { items: sorted(), fetchedAt: freshAt, me };
+      if (loaded) return { items: sorted(), fetchedAt: freshAt, me, skipped };
       const copy = offlineCopy();
       if (copy) return copy;
     }
@@ -157,7 +162,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     }
     if (!loaded) throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     deltas.run();
-    return { items: sorted(), fetchedAt: new Date().toISOString(), me };
+    return { items: sorted(), fetchedAt: new Date().toISOString(), me, skipped };
   }
 
   ctx.onWorkspaceChange(() => {

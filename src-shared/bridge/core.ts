@@ -54,7 +54,13 @@ export const QueueItemSchema = z
 export type QueueItem = z.infer<typeof QueueItemSchema>;
 
 export const QueueSnapshotSchema = z
-  .object({ items: z.array(QueueItemSchema), fetchedAt: z.string(), me: z.string().nullable() })
+  .object({
+    items: z.array(QueueItemSchema),
+    fetchedAt: z.string(),
+    me: z.string().nullable(),
+    /** Sessions the last full read could not use (no id, not a record); the rest are listed. */
+    skipped: z.number().int().min(0).default(0),
+  })
   .strict();
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
 

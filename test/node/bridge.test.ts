@@ -17,7 +17,7 @@ function table(calls: string[]): HandlerTable {
     'workspace:openDemo': async () => state,
     'workspace:connect': async (input) => { calls.push(`connect:${input.baseUrl}`); throw new AppError({ kind: 'Unauthorized', message: 'The service refused this token (401).' }); },
     'workspace:signOut': async () => state,
-    'queue:snapshot': async () => ({ items: [], fetchedAt: new Date(0).toISOString(), me: null }),
+    'queue:snapshot': async () => ({ items: [], fetchedAt: new Date(0).toISOString(), me: null, skipped: 0 }),
   };
   return core as HandlerTable;
 }

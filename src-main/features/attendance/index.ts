@@ -16,7 +16,7 @@ import { attentionBadge, type BadgeSlot } from './badge';
 import { DirectoryCache } from './directory';
 import { fillTemplate, int, isFullGroup, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
 import { readSession, stampMessage, syncSource, threadPage, type StampedMessage, type StampedSession } from './reads';
-import { authorOf, groupIsComplete, isOpenStatus, samePerson, statusKind, sessionAgentOf, sessionCustomerOf, sessionGroupOf, type Parties, type PersonRef } from '../../../src-shared/concepts';
+import { authorOf, groupIsComplete, isOpenStatus, samePerson, sessionIdOf, statusKind, sessionAgentOf, sessionCustomerOf, sessionGroupOf, type Parties, type PersonRef } from '../../../src-shared/concepts';
 
 type Rec = Record<string, unknown>;
 
@@ -454,7 +454,7 @@ export function createAttendanceFeature(
     sync,
     onEvent(e) {
       const data = dataOf(e);
-      const sessionId = int(data.sessionId) ?? int(obj(data.session)?.id);
+      const sessionId = sessionIdOf(data) ?? sessionIdOf(obj(data.message) ?? {});
       if (e.type === 'entities.recognized' && sessionId !== null) {
         const messageId = int(data.messageId);
         const found = toEntities(data.entities);

@@ -40,6 +40,8 @@ export class QueueStore {
   private version = $state(0);
   me = $state<string | null>(null);
   fetchedAt = $state<string | null>(null);
+  /** Sessions the last full read could not list (a quiet note under the queue). */
+  unreadable = $state(0);
   loading = $state(false);
   error = $state<string | null>(null);
   bucket = $state<VisibleBucket>('waiting');
@@ -164,6 +166,7 @@ export class QueueStore {
       this.map = new Map(snap.items.map((i) => [i.id, i]));
       this.me = snap.me;
       this.fetchedAt = snap.fetchedAt;
+      this.unreadable = snap.skipped;
       this.version++;
     } catch (e) {
       this.error = errorMessage(e);
