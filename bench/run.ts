@@ -7,6 +7,7 @@ import { cpus, totalmem, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BenchRow } from './types';
+import { benchVerdict } from './verdict';
 
 const MODULES = [
   'standin-query',
@@ -84,8 +85,7 @@ console.log(line([...headers]));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(headers.map((h) => r[h])));
 
-// A row with a budget but no verdict is a bench bug, not a pass.
-const missed = rows.filter((r) => r.budget !== undefined && r.holds !== true);
+const verdict = benchVerdict(rows, failures, fmt);
 const at = new Date();
 const out = {
   at: at.toISOString(),
@@ -93,7 +93,7 @@ const out = {
   ...(opts.note ? { note: opts.note } : {}),
   modules: only.length ? only : [...MODULES],
   rows,
-  missed: missed.map((r) => `${r.module}: ${r.figure}`),
+  missed: verdict.missed,
   failures,
 };
 const dir = join(import.meta.dirname, 'results');
@@ -107,11 +107,5 @@ if (opts.record) {
 }
 
 console.log('');
-for (const r of missed) console.log(`budget missed: [${r.module}] ${r.figure}: ${fmt(r.value)} ${r.unit}, budget ${r.budget}`);
-for (const f of failures) console.log(`failed: ${f}`);
-if (missed.length || failures.length) {
-  console.log(`bench: FAILED (${missed.length} budget(s) missed, ${failures.length} module(s) failed)`);
-  process.exit(1);
-}
-console.log(`bench: every budget holds (${rows.filter((r) => r.budget !== undefined).length} checked)`);
-process.exit(0);
+for (const l of verdict.lines) console.log(l);
+process.exit(verdict.exitCode);
