@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import type { BenchRow } from './types';
-import { launchChromium, percentile, profileWith, ROOT, spawnHost, stopHost } from './support';
+import { launchChromium, percentile, profileWith, ROOT, spawnHost, spawnPrinting, stopHost } from './support';
 
 const RUNS = 5;
 
@@ -22,42 +22,73 @@ function bundleSizes(): { js: number; css: number } {
   return { js, css };
 }
 
+/** What the console's page waits for: the queue on screen with its sessions. */
+async function queueShown(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: /Waiting/ }).waitFor();
+  await page.locator('.session-row').first().waitFor();
+}
+
 export async function run(): Promise<BenchRow[]> {
   const browser = await launchChromium();
   const cold: number[] = [];
   const bare: number[] = [];
+  // Process start to its printed address: how much of each figure is before the page can load.
+  const coldListening: number[] = [];
+  const bareListening: number[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+  const answersFile = join(scratch, 'answers.json');
   try {
     for (let i = 0; i < RUNS; i++) {
       // The console: a new host process on a profile that remembers the demo workspace, until the
-      // queue is on screen with its sessions.
+      // queue is on screen with its sessions. The first run also records every bridge answer.
       const host = await spawnHost(profileWith({ kind: 'demo' }));
+      coldListening.push(performance.now() - host.startedAt);
       const page = await browser.newPage();
+      const answers: Record<string, string[]> = {};
+      const reading: Array<Promise<void>> = [];
+      if (i === 0) {
+        page.on('response', (res) => {
+          const req = res.request();
+          const path = new URL(res.url()).pathname;
+          if (req.method() !== 'POST' || !path.startsWith('/bridge/')) return;
+          const key = `${decodeURIComponent(path.slice('/bridge/'.length))}\n${req.postData() ?? ''}`;
+          reading.push(res.text().then((body) => void (answers[key] ??= []).push(body), () => undefined));
+        });
+      }
       await page.goto(host.url);
-      await page.getByRole('tab', { name: /Waiting/ }).waitFor();
-      await page.locator('.session-row').first().waitFor();
+      await queueShown(page);
       cold.push(performance.now() - host.startedAt);
+      if (i === 0) {
+        await Promise.all(reading);
+        writeFileSync(answersFile, JSON.stringify(answers));
+      }
       await page.close();
       await stopHost(host.child);
 
-      // Baseline: a bare node:http server started in this process serving one static page.
-      const t0 = performance.now();
-      const server = createServer((_req, res) => res.end('<!doctype html><button>ok</button>'));
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      // Baseline: the same page from a plain static server process replaying those answers.
+      const server = await spawnPrinting([join(ROOT, 'bench', 'startup-baseline.mjs'), join(ROOT, 'out', 'renderer'), answersFile], /(http:\/\/127\.0\.0\.1:\d+\/)/);
+      bareListening.push(performance.now() - server.startedAt);
       const p2 = await browser.newPage();
-      await p2.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      await p2.getByRole('button', { name: 'ok' }).waitFor();
-      bare.push(performance.now() - t0);
+      await p2.goto(server.url);
+      await queueShown(p2);
+      bare.push(performance.now() - server.startedAt);
       await p2.close();
-      server.close();
+      await stopHost(server.child);
     }
   } finally {
     await browser.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
   const { js, css } = bundleSizes();
   const p50 = percentile(cold, 50);
   const b50 = percentile(bare, 50);
   return [
-    { figure: 'cold start to interactive queue (host + Chromium, p50)', value: p50, unit: 'ms', baseline: b50, ratio: p50 / b50, budget: '< 1500 ms', holds: p50 < 1500 },
+    {
+      figure: `cold start to interactive queue (host process + Chromium, p50 of ${RUNS}; vs the same page and answers from a static server)`,
+      value: p50, unit: 'ms', baseline: b50, ratio: p50 / b50, budget: '<= 1000 ms', holds: p50 <= 1000,
+    },
+    { figure: `cold start to interactive queue, worst of ${RUNS}`, value: Math.max(...cold), unit: 'ms', baseline: Math.max(...bare) },
+    { figure: 'of which process start to its printed address, p50 (host vs static server)', value: percentile(coldListening, 50), unit: 'ms', baseline: percentile(bareListening, 50) },
     { figure: 'renderer JS (gzipped)', value: js / 1024, unit: 'kB', budget: '< 250 kB', holds: js / 1024 < 250 },
     { figure: 'renderer CSS (gzipped)', value: css / 1024, unit: 'kB' },
   ];

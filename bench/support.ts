@@ -20,24 +20,32 @@ export function profileWith(workspace: { kind: 'demo' } | { kind: 'remote'; base
   return dir;
 }
 
-/** Starts the built host (`out/main/host.js`) as its own process and waits for its address. */
-export async function spawnHost(profileDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
+/**
+ * Starts a Node program as its own process and waits for the first address matching `address`
+ * on its standard output; `startedAt` is just before the spawn.
+ */
+export async function spawnPrinting(args: string[], address: RegExp): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error('host did not print its address within 60 s')), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not print its address within 60 s`)), 60_000);
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/.exec(out);
+      const m = address.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
       }
     });
-    child.once('exit', (code) => reject(new Error(`host exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
   });
   return { child, url, startedAt };
+}
+
+/** Starts the built host (`out/main/host.js`) as its own process and waits for its address. */
+export function spawnHost(profileDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
+  return spawnPrinting([join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir], /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/);
 }
 
 export async function stopHost(child: ChildProcess): Promise<void> {

@@ -1,0 +1,145 @@
+// `node scripts/setup.mjs start|test`: makes this machine able to run `npm start` or `npm test`.
+// Plain Node with no dependencies: it runs before `npm ci` may have run.
+// - Node packages: `npm ci` when node_modules is missing or differs from package-lock.json.
+// - Debian packages (test only): installed when running as root with apt, otherwise the exact
+//   command is printed and the exit status is 1.
+// Called from the npm scripts themselves, not from pre-scripts: `.npmrc` sets ignore-scripts,
+// under which npm runs no pre- or post-scripts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** What the tests use from the system: the web tests' browser, a display for Electron, speech, ssh. */
+export const TEST_DEBIAN_PACKAGES = [
+  'chromium', 'xvfb', 'xauth', 'espeak-ng', 'pocketsphinx', 'pocketsphinx-en-us', 'sox', 'openssh-server', 'openssh-client',
+];
+
+/**
+ * Whether node_modules holds what package-lock.json asks for, read from the lockfile npm writes
+ * into node_modules on every install. Optional packages may be absent (other platforms' builds).
+ * @param {string} root
+ * @returns {{ state: 'ok' } | { state: 'missing' | 'stale', why: string }}
+ */
+export function nodePackagesState(root) {
+  if (!existsSync(join(root, 'node_modules'))) return { state: 'missing', why: 'node_modules is missing' };
+  let wanted, installed;
+  try {
+    wanted = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages ?? {};
+  } catch {
+    return { state: 'stale', why: 'package-lock.json cannot be read' };
+  }
+  try {
+    installed = JSON.parse(readFileSync(join(root, 'node_modules', '.package-lock.json'), 'utf8')).packages ?? {};
+  } catch {
+    return { state: 'stale', why: 'node_modules was not installed by npm (no node_modules/.package-lock.json)' };
+  }
+  for (const [path, entry] of Object.entries(wanted)) {
+    if (path === '') continue;
+    const have = installed[path];
+    if (!have) {
+      if (entry.optional) continue;
+      return { state: 'stale', why: `${path} is not installed` };
+    }
+    if (have.version !== entry.version) return { state: 'stale', why: `${path} is ${have.version}, the lockfile wants ${entry.version}` };
+  }
+  for (const path of Object.keys(installed)) {
+    if (!(path in wanted)) return { state: 'stale', why: `${path} is installed but not in the lockfile` };
+  }
+  return { state: 'ok' };
+}
+
+/**
+ * What to do about missing Debian packages: nothing, install them (root with apt), or tell the
+ * user the one command to run.
+ * @param {string[]} missing
+ * @param {{ root: boolean, apt: boolean }} machine
+ * @returns {{ kind: 'none' } | { kind: 'install', commands: string[][] } | { kind: 'ask', line: string }}
+ */
+export function debianPlan(missing, machine) {
+  if (!missing.length) return { kind: 'none' };
+  const install = ['apt-get', 'install', '-y', '--no-install-recommends', ...missing];
+  if (machine.root && machine.apt) return { kind: 'install', commands: [['apt-get', 'update'], install] };
+  const command = machine.apt ? `sudo apt-get update && sudo ${install.join(' ')}` : `install ${missing.join(' ')} with this system's package manager`;
+  return { kind: 'ask', line: `Missing system packages: ${missing.join(' ')}. Run: ${command}` };
+}
+
+/** @param {string} name @returns {boolean} */
+function debianInstalled(name) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim() === 'install ok installed';
+}
+
+const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+/** The packages to check; SETUP_DEBIAN_PACKAGES replaces the list (used to check this script). */
+function requiredDebianPackages() {
+  const override = process.env.SETUP_DEBIAN_PACKAGES;
+  if (override !== undefined) return override.split(/[\s,]+/).filter(Boolean);
+  // A Chromium named by CHROMIUM_PATH stands in for Debian's.
+  const chromium = process.env.CHROMIUM_PATH;
+  return TEST_DEBIAN_PACKAGES.filter((p) => !(p === 'chromium' && chromium && existsSync(chromium)));
+}
+
+function run(cmd, args, env = process.env) {
+  console.log(`setup: ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
+  if (r.status !== 0) {
+    console.error(`setup: "${[cmd, ...args].join(' ')}" failed (${r.error?.message ?? `exit ${r.status}`}).`);
+    process.exit(r.status || 1);
+  }
+}
+
+function ensureDebian(packages) {
+  if (!onPath('dpkg-query')) {
+    console.log(`setup: not a Debian system, so not checked: the tests expect ${packages.join(', ')} (or CHROMIUM_PATH for the browser).`);
+    return;
+  }
+  const missing = packages.filter((p) => !debianInstalled(p));
+  const plan = debianPlan(missing, { root: process.getuid?.() === 0, apt: onPath('apt-get') });
+  if (plan.kind === 'ask') {
+    console.error(`setup: ${plan.line}`);
+    process.exit(1);
+  }
+  if (plan.kind === 'install') {
+    for (const [cmd, ...args] of plan.commands) run(cmd, args, { ...process.env, DEBIAN_FRONTEND: 'noninteractive' });
+  }
+}
+
+function ensureNodePackages() {
+  const now = nodePackagesState(ROOT);
+  if (now.state === 'ok') return;
+  console.log(`setup: installing Node packages (${now.why}).`);
+  // Inside an npm script, npm_execpath is the npm that is running us.
+  const npm = process.env.npm_execpath;
+  if (npm && /\.[cm]?js$/.test(npm)) run(process.execPath, [npm, 'ci', '--no-audit', '--no-fund']);
+  else run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** `npm start` opens Electron's own window; only the loopback fallback wants a browser. */
+function noteBrowserForStart() {
+  const electronDir = join(ROOT, 'node_modules', 'electron');
+  let hasElectron = false;
+  try {
+    hasElectron = existsSync(join(electronDir, 'dist', readFileSync(join(electronDir, 'path.txt'), 'utf8').trim()));
+  } catch {
+    // No binary yet: scripts/start.mjs tries to fetch it.
+  }
+  if (hasElectron || !onPath('dpkg-query') || debianInstalled('chromium') || onPath('chromium') || onPath('google-chrome')) return;
+  console.log('setup: no Electron binary yet and no Chromium here: if none can be fetched, open the printed address in a browser (Debian: apt-get install chromium).');
+}
+
+export function main(mode) {
+  if (mode !== 'start' && mode !== 'test') {
+    console.error('usage: node scripts/setup.mjs start|test');
+    process.exit(2);
+  }
+  // System packages first: the cheaper check, and a failure says what to do before a long install.
+  if (mode === 'test') ensureDebian(requiredDebianPackages());
+  ensureNodePackages();
+  if (mode === 'start') noteBrowserForStart();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main(process.argv[2]);
