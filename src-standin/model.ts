@@ -458,7 +458,7 @@ export class Model {
     if (typeof next.userName !== 'string' || next.userName.trim() === '') throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
     const clash = this.userByName(next.userName);
     if (clash && clash.id !== next.id) throw new ApiError(409, `userName "${next.userName}" is taken.`, 'DUPLICATE_USERNAME');
-    if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName, this.seed);
+    if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName);
   }
 
   private beforeAgentSave(ctx: SaveContext): void {
