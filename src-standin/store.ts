@@ -3,9 +3,10 @@
  * directory (one JSON file per collection, written atomically: temp file, fsync, rename, fsync
  * of the directory). Writes are coalesced for a few milliseconds and flushed on close.
  */
-import { chmod, mkdir, open, readFile, rename, readdir } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { makePrivate } from '../src-main/outbox/fsutil';
 import { COMPOSITE_KEYS, SPECS, type CollectionName } from './fields';
 import type { Rec, Resolver } from './query-engine';
 
@@ -146,7 +147,8 @@ export class Store {
   async load(): Promise<boolean> {
     if (!this.dataDir) return false;
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    await tightenModes(this.dataDir);
+    // Customers' details and every user's token: private, also where an older version left them readable.
+    await makePrivate(this.dataDir);
     const names = new Set(await readdir(this.dataDir));
     if (!names.has('meta.json')) return false;
     for (const name of COLLECTIONS) {
@@ -202,18 +204,6 @@ export class Store {
 }
 
 let tmpCounter = 0;
-
-/**
- * The data holds customers' details and every user's token: the folder 0700, its files 0600,
- * also where an older version left them readable to other local users.
- */
-async function tightenModes(dir: string): Promise<void> {
-  await chmod(dir, 0o700);
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.isFile()) await chmod(join(dir, e.name), 0o600);
-    else if (e.isDirectory()) await tightenModes(join(dir, e.name));
-  }
-}
 
 async function writeAtomic(dir: string, file: string, text: string): Promise<void> {
   const tmp = join(dir, `.${file}.${process.pid}.${++tmpCounter}.tmp`);
