@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchHost } from '../support/host';
 import { tempDirs } from '../support/temp-dirs';
-import { bridgeCalls } from '../support/console';
+import { openDemoSession } from '../support/console';
 import { serviceApi } from '../support/web';
 import { LOCK_FILE } from '../../src-main/host/profile-lock';
 import { RESOURCES, V2 } from '../../src-shared/paths';
@@ -38,11 +38,7 @@ test('a second console on the same profile says where the first runs and exits; 
   const profile = await tempDir();
   const host = await launchHost(profile);
   try {
-    const { call } = bridgeCalls(host.app);
-    await call('workspace:openDemo', {});
-    const sb = host.app.standin!;
-    await sb.simulator.stop();
-    const sessionId = (await call('queue:snapshot', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
+    const { call, sb, sessionId } = await openDemoSession(host.app);
     // The service refuses notes for now: all ten wait in the outbox's journal in the profile.
     await sb.faults.set([{ match: { path: V2 + RESOURCES.sessionComment.save }, kind: 'status', status: 503 }]);
     const texts = Array.from({ length: 10 }, (_, i) => `Nota de teste de perfil ${i + 1}`);

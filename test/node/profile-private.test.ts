@@ -3,7 +3,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { launchHost } from '../support/host';
 import { tempDirs } from '../support/temp-dirs';
-import { bridgeCalls } from '../support/console';
+import { openDemoSession } from '../support/console';
 import { splitRef } from '../../src-shared/note-ref';
 
 const tempDir = tempDirs('console-private-');
@@ -32,11 +32,7 @@ function notPrivate(root: string): string[] {
 async function fullSession(profile: string): Promise<{ tokens: Record<string, string> }> {
   const host = await launchHost(profile);
   try {
-    const { call } = bridgeCalls(host.app);
-    await call('workspace:openDemo', {});
-    const sb = host.app.standin!;
-    await sb.simulator.stop();
-    const sessionId = (await call('queue:snapshot', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
+    const { call, sb, sessionId } = await openDemoSession(host.app);
     await call('thread:open', { sessionId });
     await call('notes:add', { sessionId, text: 'Cliente com CPF 123.456.789-09 pediu retorno.' });
     await expect.poll(async () => (await call('notes:list', { sessionId })).service.some((n) => splitRef(n.text).text.startsWith('Cliente com CPF'))).toBe(true);

@@ -44,3 +44,16 @@ export function bridgeCalls(app: Pick<ConsoleApp, 'handlers'>) {
   };
   return { call, raw, fail };
 }
+
+/**
+ * Opens the demo workspace through the bridge as the renderer does, stops its customer simulator
+ * so the test sets the scene, and picks a session the demo agent attends.
+ */
+export async function openDemoSession(app: ConsoleApp) {
+  const bridge = bridgeCalls(app);
+  await bridge.call('workspace:openDemo', {});
+  const sb = app.standin!;
+  await sb.simulator.stop();
+  const sessionId = (await bridge.call('queue:snapshot', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
+  return { ...bridge, sb, sessionId };
+}
