@@ -6,6 +6,7 @@ import type { BenchRow } from './types';
 
 const MODULES = [
   'standin-query',
+  'standin-isolation',
   'client',
   'webhooks-ingest',
   'events-latency',
