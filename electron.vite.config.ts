@@ -9,10 +9,12 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rolldownOptions: {
-        // index: the Electron shell; host: the same services served on loopback without Electron.
+        // index: the Electron shell; host: the same services served on loopback without Electron;
+        // standin-worker: the demo stand-in's thread (src-standin/worker-host.ts finds it here).
         input: {
           index: resolve(root, 'src-main/index.ts'),
           host: resolve(root, 'src-main/host/cli.ts'),
+          'standin-worker': resolve(root, 'src-standin/worker.ts'),
         },
       },
     },

@@ -119,7 +119,7 @@ export async function run(): Promise<BenchRow[]> {
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await page.getByRole('tablist', { name: 'Sessions' }).waitFor();
-    host.app.standin!.simulator.stop();
+    await host.app.standin!.simulator.stop();
     // The Events view is showing: rows render while they arrive, as they would for a user watching.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Events', exact: true }).click();
     await page.getByRole('region', { name: 'Listener counters' }).waitFor();

@@ -159,12 +159,12 @@ export async function run(): Promise<BenchRow[]> {
   try {
     bare = await bareSaveRate(sb.baseUrl, sb.tokens.agent);
     clean = await syncRate(sb.baseUrl, sb.tokens.agent, 'bench clean');
-    sb.faults.set([
+    await sb.faults.set([
       { match: { path: '/chatapi/1.0/api/v2/session-comment/save' }, kind: 'dropAfterCommit', probability: 0.1 },
       { match: { path: '/chatapi/1.0/api/v2/session-comment/save' }, kind: 'status', status: 503, probability: 0.05 },
     ]);
     faulty = await syncRate(sb.baseUrl, sb.tokens.agent, 'bench faulty');
-    sb.faults.clear();
+    await sb.faults.clear();
   } finally {
     await sb.close();
   }

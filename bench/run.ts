@@ -11,6 +11,7 @@ import { benchVerdict } from './verdict';
 
 const MODULES = [
   'standin-query',
+  'standin-isolation',
   'client',
   'webhooks-ingest',
   'events-latency',

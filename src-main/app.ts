@@ -19,7 +19,8 @@ import { createSupervisorFeature } from './features/supervisor';
 import { createVoiceFeature, mediaPermission } from './features/voice';
 import { createOfflineFeature } from './features/offline';
 import type { Logger } from './log';
-import { startStandin, type Standin } from '../src-standin/index';
+import type { Standin } from '../src-standin/index';
+import { startStandinWorker } from '../src-standin/worker-host';
 import type { FeatureContext } from './features/context';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
@@ -139,7 +140,11 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
 
   async function ensureStandin(): Promise<Standin> {
     if (!standin) {
-      standin = await startStandin({ port: 0, dataDir: join(p.profileDir, 'demo-workspace'), simulator: true });
+      // In a worker thread: the stand-in's slowest query must not hold the console's own thread.
+      standin = await startStandinWorker(
+        { port: 0, dataDir: join(p.profileDir, 'demo-workspace'), simulator: true },
+        { onExit: (reason) => p.log.error('demo workspace stopped', { reason }) },
+      );
       p.log.info('demo workspace started', { baseUrl: standin.baseUrl });
     }
     return standin;

@@ -1,6 +1,6 @@
 // Electron glue only: lifecycle, the hardened window, the custom protocol, the permission
 // policy. Every service comes from app.ts; this file hands it Electron's adapters.
-import { app, BrowserWindow, globalShortcut, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { createApp } from './app';
@@ -14,6 +14,8 @@ import { CONTENT_SECURITY_POLICY } from './host/csp';
 import { loadStaticFiles } from './host/static-files';
 import { APP_ORIGIN, APP_SCHEME } from '../src-shared/ipc';
 import { createLogger } from './log';
+import { lockProfile, ProfileInUse, type ProfileLock } from './host/profile-lock';
+import { makePrivate } from './outbox/fsutil';
 import { bindTicketShortcut } from './features/supervisor/global-shortcut';
 import { mediaPermission, mediaPermissionKey } from './features/voice/permission';
 import { attentionBadge, electronBadgeSetter } from './features/attendance/badge';
@@ -24,6 +26,7 @@ protocol.registerSchemesAsPrivileged([
 // Every renderer sandboxed, whatever window or frame opens it (the checklist's belt and braces).
 app.enableSandbox();
 
+// One console per profile: a second Electron start focuses the first window and quits.
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -44,6 +47,20 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     const profileDir = app.getPath('userData');
+    // The same profile may be served by the loopback host (npm start without a display): its lock
+    // file is honoured too, before any service starts.
+    let lock: ProfileLock;
+    try {
+      lock = lockProfile(profileDir);
+    } catch (e) {
+      if (!(e instanceof ProfileInUse)) throw e;
+      process.stderr.write(`${e.message}\n`);
+      dialog.showErrorBox('Agent console', e.message);
+      app.exit(1);
+      return;
+    }
+    app.on('will-quit', () => lock.release());
+    await makePrivate(profileDir);
     const log = createLogger({ file: join(profileDir, 'logs', 'console.log') });
     const rendererDir = join(import.meta.dirname, '../renderer');
     const files = loadStaticFiles(rendererDir);
@@ -72,7 +89,7 @@ if (!app.requestSingleInstanceLock()) {
       profileDir,
       cipher: createSafeStorageCipher(safeStorage, process.platform),
       openStore: (name) => {
-        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: profileDir });
+        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: profileDir, configFileMode: 0o600 });
         return { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k) };
       },
       locale: app.getLocale(),

@@ -88,7 +88,7 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
   let sink: LogSink;
   let closeSink: () => Promise<void> = async () => {};
   if (options.file) {
-    mkdirSync(dirname(options.file), { recursive: true });
+    mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
     const stream = createWriteStream(options.file, { flags: 'a', mode: 0o600 });
     sink = stream;
     closeSink = () => new Promise((resolve) => stream.end(() => resolve()));

@@ -32,12 +32,16 @@ export interface StandinOptions {
   reading?: ReadingName;
 }
 
+/**
+ * A running stand-in, in this thread (`startStandin`) or in a worker (`startStandinWorker`, what
+ * the console's demo uses): the calls that change it settle once the change is in effect.
+ */
 export interface Standin {
   baseUrl: string;
   tokens: { agent: string; supervisor: string; admin: string };
   demoAgent: { userName: string; id: number; name: string };
-  faults: { set(rules: FaultRule[]): void; clear(): void };
-  simulator: { start(): void; stop(): void; step(): Promise<void> };
+  faults: { set(rules: FaultRule[]): Promise<void>; clear(): Promise<void> };
+  simulator: { start(): Promise<void>; stop(): Promise<void>; step(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -110,8 +114,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     baseUrl: `http://127.0.0.1:${port}`,
     tokens,
     demoAgent,
-    faults: { set: (rules) => faults.set(rules as FaultRuleParsed[]), clear: () => faults.clear() },
-    simulator: { start: () => simulator.start(), stop: () => simulator.stop(), step: () => simulator.step() },
+    faults: {
+      set: async (rules) => faults.set(rules as FaultRuleParsed[]),
+      clear: async () => faults.clear(),
+    },
+    simulator: { start: async () => simulator.start(), stop: async () => simulator.stop(), step: () => simulator.step() },
     close() {
       closing ??= (async () => {
         simulator.stop();
@@ -129,3 +136,4 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
 }
 
 export { tokenFor };
+export { startStandinWorker } from './worker-host';

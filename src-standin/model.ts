@@ -7,7 +7,7 @@ import type { Role } from '../src-shared/paths';
 import { LookupBodySchema, QueryBodySchema, type LookupBody, type QueryBody } from '../src-shared/query';
 import type { WebhookGroup } from '../src-shared/webhook';
 import { COMPOSITE_KEYS, SPECS, type CollectionName, type FieldType, type Spec } from './fields';
-import { QueryError, runQuery, type PageResult, type Rec } from './query-engine';
+import { QueryError, checkConditionTree, runQuery, type PageResult, type Rec } from './query-engine';
 import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
 import { compositeKeyOf, type Store } from './store';
 
@@ -111,12 +111,14 @@ export class Model {
   // ---- reading -----------------------------------------------------------------------------
 
   parseQuery(body: unknown): QueryBody {
+    checkTree(body);
     const parsed = QueryBodySchema.safeParse(body);
     if (!parsed.success) throw new ApiError(400, `Invalid query body: ${describeIssues(parsed.error.issues)}`, 'INVALID_BODY');
     return parsed.data;
   }
 
   parseLookup(body: unknown): LookupBody {
+    checkTree(body);
     const parsed = LookupBodySchema.safeParse(body);
     if (!parsed.success) throw new ApiError(400, `Invalid query body: ${describeIssues(parsed.error.issues)}`, 'INVALID_BODY');
     return parsed.data;
@@ -458,7 +460,7 @@ export class Model {
     if (typeof next.userName !== 'string' || next.userName.trim() === '') throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
     const clash = this.userByName(next.userName);
     if (clash && clash.id !== next.id) throw new ApiError(409, `userName "${next.userName}" is taken.`, 'DUPLICATE_USERNAME');
-    if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName, this.seed);
+    if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName);
   }
 
   private beforeAgentSave(ctx: SaveContext): void {
@@ -542,4 +544,15 @@ export const RULES: Record<Role, string[]> = {
 
 function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
   return issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
+}
+
+/** Limits on the condition tree, checked before the recursive schema reads it. */
+function checkTree(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  try {
+    checkConditionTree((body as { conditions?: unknown }).conditions);
+  } catch (e) {
+    if (e instanceof QueryError) throw new ApiError(400, e.message, e.errorCode);
+    throw e;
+  }
 }

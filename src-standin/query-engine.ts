@@ -143,14 +143,80 @@ function dateMs(v: unknown): number {
   return NaN;
 }
 
-function likeRegExp(pattern: string): RegExp {
-  let src = '';
-  for (const ch of pattern) {
-    if (ch === '%') src += '[\\s\\S]*';
-    else if (ch === '_') src += '[\\s\\S]';
-    else src += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * One `%`-free piece of a LIKE pattern: its characters (code points), `null` where `_` takes any
+ * one, and the whole piece as text when it has no `_` (then native search applies).
+ */
+interface Segment {
+  chars: Array<string | null>;
+  literal: string | null;
+}
+
+function segmentOf(part: string): Segment {
+  const chars = Array.from(part, (ch) => (ch === '_' ? null : ch));
+  return { chars, literal: chars.includes(null) ? null : part };
+}
+
+/** The text as folded characters: the string itself unless a surrogate pair makes units and characters differ. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+const foldText = (text: string): string | string[] => {
+  const lower = text.toLowerCase();
+  return SURROGATE.test(lower) ? Array.from(lower) : lower;
+};
+
+function segmentAt(t: string | string[], at: number, seg: Segment): boolean {
+  if (seg.literal !== null && typeof t === 'string') return t.startsWith(seg.literal, at);
+  const { chars } = seg;
+  if (at < 0 || at + chars.length > t.length) return false;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c !== null && c !== t[at + i]) return false;
   }
-  return new RegExp(`^${src}$`, 'iu');
+  return true;
+}
+
+/** Leftmost place at or after `from` where `seg` fits before `end`, or -1. */
+function findSegment(t: string | string[], from: number, end: number, seg: Segment): number {
+  if (seg.literal !== null && typeof t === 'string') {
+    const i = t.indexOf(seg.literal, from);
+    return i >= 0 && i + seg.literal.length <= end ? i : -1;
+  }
+  for (let i = from; i + seg.chars.length <= end; i++) if (segmentAt(t, i, seg)) return i;
+  return -1;
+}
+
+/**
+ * LIKE without a regular expression, case-insensitive as `toLowerCase`: the pattern splits at
+ * `%` into segments, the first anchored at the start, the last at the end, the others found
+ * leftmost in order (the leftmost place is never worse for what follows). At most text ×
+ * pattern steps whatever the input, where a backtracking regex over `%a%a%a%X` took seconds
+ * on a few hundred characters and held the whole process meanwhile.
+ */
+export function likeMatcher(pattern: string): (text: string) => boolean {
+  const segs = pattern.toLowerCase().split('%').map(segmentOf);
+  const first = segs[0] as Segment;
+  if (segs.length === 1) {
+    return (text) => {
+      const t = foldText(text);
+      return t.length === first.chars.length && segmentAt(t, 0, first);
+    };
+  }
+  const last = segs[segs.length - 1] as Segment;
+  const middle = segs.slice(1, -1).filter((s) => s.chars.length > 0);
+  const least = segs.reduce((n, s) => n + s.chars.length, 0);
+  return (text) => {
+    if (text.length < least) return false; // never fewer UTF-16 units than characters
+    const t = foldText(text);
+    const end = t.length - last.chars.length;
+    if (end < first.chars.length || !segmentAt(t, 0, first) || !segmentAt(t, end, last)) return false;
+    let at = first.chars.length;
+    for (const seg of middle) {
+      const found = findSegment(t, at, end, seg);
+      if (found < 0) return false;
+      at = found + seg.chars.length;
+    }
+    return true;
+  };
 }
 
 function requireValue(c: Condition, op: string): string {
@@ -184,8 +250,8 @@ function operatorTest(op: Operator, c: Condition): Test {
     case 'IS_FALSE':
       return (v) => v === false;
     case 'LIKE': {
-      const re = likeRegExp(requireValue(c, op));
-      return (v) => v != null && typeof v !== 'object' && re.test(String(v));
+      const matches = likeMatcher(requireValue(c, op));
+      return (v) => v != null && typeof v !== 'object' && matches(String(v));
     }
     case 'NOT_LIKE': {
       const like = operatorTest('LIKE', c);
@@ -303,8 +369,36 @@ function anyOf(parts: Costed[]): Costed {
 
 const ALWAYS: Costed = [() => true, 0];
 
+/** Deepest nesting of and/or/conditions groups, and most conditions in one query, that are answered. */
+export const MAX_CONDITION_DEPTH = 32;
+export const MAX_CONDITIONS = 1000;
+
+/**
+ * Checks the shape of a condition tree before anything recursive reads it (the schema and the
+ * compiler both recurse, and a tree thousands deep overflows the stack): iterative, and it stops
+ * as soon as a limit is passed, so the cost is bounded by the limits, not by the input.
+ */
+export function checkConditionTree(conditions: unknown): void {
+  const stack: Array<{ list: unknown; depth: number }> = [{ list: conditions, depth: 0 }];
+  let count = 0;
+  while (stack.length > 0) {
+    const { list, depth } = stack.pop()!;
+    if (!Array.isArray(list)) continue; // the schema names the wrong type
+    if (depth > MAX_CONDITION_DEPTH) {
+      throw new QueryError(`Conditions are nested more than ${MAX_CONDITION_DEPTH} levels deep.`, 'INVALID_QUERY');
+    }
+    count += list.length;
+    if (count > MAX_CONDITIONS) throw new QueryError(`A query may hold at most ${MAX_CONDITIONS} conditions.`, 'INVALID_QUERY');
+    for (const c of list) {
+      if (c === null || typeof c !== 'object') continue;
+      const node = c as { and?: unknown; or?: unknown; conditions?: unknown };
+      for (const inner of [node.and, node.or, node.conditions]) if (inner !== undefined) stack.push({ list: inner, depth: depth + 1 });
+    }
+  }
+}
+
 function compileNode(c: Condition, env: Env, depth: number): Costed {
-  if (depth > 32) throw new QueryError('Conditions are nested too deeply.', 'INVALID_QUERY');
+  if (depth > MAX_CONDITION_DEPTH) throw new QueryError(`Conditions are nested more than ${MAX_CONDITION_DEPTH} levels deep.`, 'INVALID_QUERY');
   const parts: Costed[] = [];
   if (c.key !== undefined) parts.push(compileLeaf(c, env));
   else if (c.operator !== undefined || c.value !== undefined) throw new QueryError('A condition has an operator or value but no key.', 'UNKNOWN_KEY');

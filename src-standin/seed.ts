@@ -3,6 +3,7 @@
  * sessions across every channel and state, and everything the console shows around them. The
  * same seed always yields the same records; dates are laid out backwards from `anchorMs`.
  */
+import { randomBytes } from 'node:crypto';
 import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Rec } from './query-engine';
 import type { Store } from './store';
@@ -65,8 +66,12 @@ export function fillScript(line: string, v: Record<string, string>): string {
   return line.replace(/\{(\w+)\}/g, (m, k: string) => v[k] ?? m);
 }
 
-export function tokenFor(userName: string, seed: number): string {
-  return `sbx_${ascii(userName).replace(/[^a-z0-9]/g, '')}_${(seed >>> 0).toString(36)}`;
+/**
+ * A user's token: random, never derived from the seed (a seed is public, so its tokens would be
+ * too). The data set stays the same for a seed; the tokens are kept with it in the data folder.
+ */
+export function tokenFor(userName: string): string {
+  return `sbx_${ascii(userName).replace(/[^a-z0-9]/g, '')}_${randomBytes(18).toString('base64url')}`;
 }
 
 const AGENTS: Array<{ name: string; status: string }> = [
@@ -101,13 +106,14 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   };
 
   // Users: 1 admin, 2 supervisor, 3..10 attendants (3 is the demo agent), then customers.
-  const tokens = { admin: tokenFor('admin', opts.seed), supervisor: tokenFor('juliana.martins', opts.seed), agent: tokenFor('ana.souza', opts.seed) };
+  const DEMO_AGENT = 'ana.souza';
+  const tokens = { admin: tokenFor('admin'), supervisor: tokenFor('juliana.martins'), agent: tokenFor(DEMO_AGENT) };
   const staff: Array<{ name: string; userName: string; typeUser: string; status: string; token: string }> = [
     { name: 'Roberto Teixeira', userName: 'admin', typeUser: 'ADMINISTRATOR', status: 'OFFLINE', token: tokens.admin },
     { name: 'Juliana Martins', userName: 'juliana.martins', typeUser: 'SUPERVISOR', status: 'ONLINE', token: tokens.supervisor },
     ...AGENTS.map((a) => {
       const userName = ascii(a.name).replace(' ', '.');
-      return { name: a.name, userName, typeUser: 'AGENT', status: a.status, token: tokenFor(userName, opts.seed) };
+      return { name: a.name, userName, typeUser: 'AGENT', status: a.status, token: userName === DEMO_AGENT ? tokens.agent : tokenFor(userName) };
     }),
   ];
   const profiles: Record<string, Rec> = {

@@ -6,6 +6,7 @@
 import { mkdir, open, readFile, rename, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { makePrivate } from '../src-main/outbox/fsutil';
 import { COMPOSITE_KEYS, SPECS, type CollectionName } from './fields';
 import type { Rec, Resolver } from './query-engine';
 
@@ -145,7 +146,9 @@ export class Store {
   /** Loads a data directory; false when it holds no data yet (the caller seeds it). */
   async load(): Promise<boolean> {
     if (!this.dataDir) return false;
-    await mkdir(this.dataDir, { recursive: true });
+    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    // Customers' details and every user's token: private, also where an older version left them readable.
+    await makePrivate(this.dataDir);
     const names = new Set(await readdir(this.dataDir));
     if (!names.has('meta.json')) return false;
     for (const name of COLLECTIONS) {
@@ -204,7 +207,7 @@ let tmpCounter = 0;
 
 async function writeAtomic(dir: string, file: string, text: string): Promise<void> {
   const tmp = join(dir, `.${file}.${process.pid}.${++tmpCounter}.tmp`);
-  const fh = await open(tmp, 'w');
+  const fh = await open(tmp, 'w', 0o600);
   try {
     await fh.writeFile(text, 'utf8');
     await fh.sync();

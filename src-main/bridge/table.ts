@@ -12,6 +12,13 @@ export interface BridgeLog {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * The longest a bridge call may take before the renderer is told it timed out (the slowest
+ * handlers, a transcription or a large upload, wait up to a minute on the service). The handler
+ * itself may still finish; the renderer is not left waiting on it.
+ */
+export const BRIDGE_DEADLINE_MS = 120_000;
+
 const isChannel = (name: unknown): name is Channel =>
   typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
 
@@ -19,7 +26,13 @@ const isChannel = (name: unknown): name is Channel =>
  * The single entry both transports call: validates the channel and its input, runs the handler,
  * validates the output, and turns every failure into an error value (never a stack).
  */
-export async function dispatch(table: HandlerTable, channel: unknown, rawInput: unknown, log?: BridgeLog): Promise<Envelope<unknown>> {
+export async function dispatch(
+  table: HandlerTable,
+  channel: unknown,
+  rawInput: unknown,
+  log?: BridgeLog,
+  options: { deadlineMs?: number } = {},
+): Promise<Envelope<unknown>> {
   if (!isChannel(channel)) {
     return { error: { kind: 'Invalid', message: 'Unknown bridge channel.' } };
   }
@@ -30,9 +43,18 @@ export async function dispatch(table: HandlerTable, channel: unknown, rawInput: 
     const field = issue?.path.join('.') || '(input)';
     return { error: { kind: 'Invalid', message: `Invalid input for ${channel}: ${field}: ${issue?.message ?? 'invalid'}`, field } };
   }
+  const deadlineMs = options.deadlineMs ?? BRIDGE_DEADLINE_MS;
+  let timer: NodeJS.Timeout | undefined;
   try {
     const handler = table[channel] as (input: unknown) => Promise<unknown>;
-    const output = await handler(parsed.data);
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        log?.warn('bridge call passed its deadline', { channel, ms: deadlineMs });
+        reject(new AppError({ kind: 'Timeout', message: `The console did not finish this within ${deadlineMs >= 1000 ? `${Math.round(deadlineMs / 1000)} s` : `${deadlineMs} ms`}. It may still complete; try again in a moment.` }));
+      }, deadlineMs);
+    });
+    // The race also handles a late rejection of the handler, so it never goes unhandled.
+    const output = await Promise.race([handler(parsed.data), late]);
     const checked = spec.output.safeParse(output);
     if (!checked.success) {
       log?.error('bridge output failed its schema', { channel, field: checked.error.issues[0]?.path.join('.') });
@@ -42,6 +64,8 @@ export async function dispatch(table: HandlerTable, channel: unknown, rawInput: 
   } catch (e) {
     if (!(e instanceof AppError)) log?.error('bridge handler failed', { channel, error: e instanceof Error ? e.message : String(e) });
     return { error: toErrorInfo(e) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -2,21 +2,33 @@
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
-import { startHost } from './start-host';
+import { startHost, type Host } from './start-host';
+import { ProfileInUse } from './profile-lock';
+import { PortTaken } from './server';
 
-const { values } = parseArgs({
-  options: {
-    profile: { type: 'string' },
-    port: { type: 'string' },
-  },
-});
+/** A launch that cannot go ahead says why in one line and exits non-zero, having touched nothing. */
+function refuse(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let values: { profile?: string | undefined; port?: string | undefined };
+try {
+  ({ values } = parseArgs({ options: { profile: { type: 'string' }, port: { type: 'string' } } }));
+} catch (e) {
+  refuse(`${e instanceof Error ? e.message : String(e)}. Options: --profile DIR --port N`);
+}
+const port = values.port === undefined ? 0 : Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) refuse(`--port needs a port number (0-65535), not "${values.port}".`);
 
 const profileDir = values.profile ?? process.env.CONSOLE_PROFILE ?? join(homedir(), '.config', 'agent-console');
-const host = await startHost({
-  profileDir,
-  rendererDir: join(import.meta.dirname, '../renderer'),
-  port: values.port ? Number(values.port) : 0,
-});
+let host: Host;
+try {
+  host = await startHost({ profileDir, rendererDir: join(import.meta.dirname, '../renderer'), port });
+} catch (e) {
+  if (e instanceof ProfileInUse || e instanceof PortTaken) refuse(e.message);
+  throw e;
+}
 
 process.stdout.write(
   `\nAgent console is running without Electron.\nOpen this address in Chromium (it carries this launch's secret):\n\n  ${host.url}\n\nProfile: ${profileDir}\nPress Ctrl+C to stop.\n`,

@@ -20,7 +20,11 @@ export type HostVerdict =
   | { ok: true; redirectWithCookie: string } // secret in the URL: set the cookie, drop it from the address bar
   | { ok: false; status: 400 | 403 | 421; reason: string };
 
-export const SECRET_COOKIE = 'console_key';
+/**
+ * The launch secret's cookie, named per port: cookies are shared by every port of a host, so
+ * with one name a second console would replace the first one's and its tab would get 403.
+ */
+export const secretCookie = (port: number): string => `console_key_${port}`;
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
@@ -51,7 +55,7 @@ export function checkHostRequest(req: HostRequest, expected: { secret: string; p
   if (req.origin !== undefined && !hosts.some((h) => req.origin === `http://${h}`)) {
     return { ok: false, status: 403, reason: 'foreign Origin' };
   }
-  if (sameSecret(cookieValue(req.cookie, SECRET_COOKIE), expected.secret)) return { ok: true };
+  if (sameSecret(cookieValue(req.cookie, secretCookie(expected.port)), expected.secret)) return { ok: true };
   if (req.method === 'GET' && req.path === '/' && sameSecret(req.query.get('k'), expected.secret)) {
     return { ok: true, redirectWithCookie: expected.secret };
   }

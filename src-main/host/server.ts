@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../../src-shared/bridge';
 import { dispatch, type EventHub, type HandlerTable, type BridgeLog } from '../bridge/table';
-import { checkHostRequest, SECRET_COOKIE } from './request-check';
+import { checkHostRequest, secretCookie } from './request-check';
 import { loadStaticFiles } from './static-files';
 import { CONTENT_SECURITY_POLICY } from './csp';
 
@@ -11,8 +11,41 @@ export interface WebTransportOptions {
   handlers: HandlerTable;
   events: EventHub;
   rendererDir: string;
-  port?: number;
+  /** Bound by `listenLoopback` before the console started. */
+  server: Server;
   log?: BridgeLog;
+}
+
+export class PortTaken extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} on 127.0.0.1 is taken by another program: start with --port N for another one, or without --port for any free one.`);
+    this.name = 'PortTaken';
+  }
+}
+
+const STARTING = 'The console is starting; reload in a moment.';
+
+/**
+ * Binds the loopback port before anything else starts, so a taken port stops the launch with
+ * one clear error and nothing touched. Until the transport takes over it answers 503.
+ */
+export async function listenLoopback(port: number): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' });
+    res.end(STARTING);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new PortTaken(port) : e));
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
+
+/** Closes a server and its open connections. */
+export async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await closed;
 }
 
 export interface WebTransport {
@@ -64,7 +97,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 export async function startWebTransport(o: WebTransportOptions): Promise<WebTransport> {
   const secret = randomBytes(24).toString('base64url');
   const files = loadStaticFiles(o.rendererDir);
-  let port = 0;
+  const server = o.server;
+  const port = (server.address() as AddressInfo).port;
   const streams = new Set<ServerResponse>();
 
   const unsubscribe = o.events.subscribe((name, payload) => {
@@ -72,7 +106,8 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     for (const res of streams) res.write(frame);
   });
 
-  const server = createServer((req, res) => {
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // Whatever a request does, it must not become an unhandled rejection (that ends the process).
     handle(req, res).catch((e: unknown) => {
       o.log?.error('host request failed', { error: e instanceof Error ? e.message : String(e) });
@@ -103,7 +138,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     }
     if ('redirectWithCookie' in verdict) {
       res.writeHead(303, {
-        'Set-Cookie': `${SECRET_COOKIE}=${verdict.redirectWithCookie}; HttpOnly; SameSite=Strict; Path=/`,
+        'Set-Cookie': `${secretCookie(port)}=${verdict.redirectWithCookie}; HttpOnly; SameSite=Strict; Path=/`,
         Location: '/',
         'Cache-Control': 'no-store',
       });
@@ -165,11 +200,6 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     res.end('Not found.');
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/?k=${secret}`,
@@ -179,9 +209,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
       unsubscribe();
       for (const res of streams) res.end();
       streams.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server);
     },
   };
 }

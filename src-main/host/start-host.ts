@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { createConfStore } from '../vault/conf-store';
-import { startWebTransport, type WebTransport } from './server';
+import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
+import { lockProfile, type ProfileLock } from './profile-lock';
+import { makePrivate } from '../outbox/fsutil';
 import { createLogger, type RootLogger } from '../log';
 
 export interface HostOptions {
@@ -26,33 +27,50 @@ export interface Host {
  * served to a browser on loopback. Used by the tests and by `npm start` when no binary exists.
  */
 export async function startHost(o: HostOptions): Promise<Host> {
-  mkdirSync(o.profileDir, { recursive: true });
-  const log = createLogger({ file: join(o.profileDir, 'logs', 'console.log') });
-  const app = createApp({
-    profileDir: o.profileDir,
-    cipher: new KeyFileCipher(o.profileDir),
-    openStore: (name) => createConfStore(o.profileDir, name),
-    locale: o.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
-    log,
-    registerSecret: (s) => log.registerSecret(s),
-  });
-  await app.start();
-  let web: WebTransport;
+  // The port first, then the profile: either refusal leaves no file behind.
+  const server = await listenLoopback(o.port ?? 0);
+  let lock: ProfileLock;
   try {
-    web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, port: o.port ?? 0, log });
+    lock = lockProfile(o.profileDir);
   } catch (e) {
-    await app.close();
+    await closeServer(server);
     throw e;
   }
+  let log: RootLogger | null = null;
+  let app: ConsoleApp | null = null;
+  let web: WebTransport;
+  try {
+    await makePrivate(o.profileDir);
+    const rootLog = createLogger({ file: join(o.profileDir, 'logs', 'console.log') });
+    log = rootLog;
+    app = createApp({
+      profileDir: o.profileDir,
+      cipher: new KeyFileCipher(o.profileDir),
+      openStore: (name) => createConfStore(o.profileDir, name),
+      locale: o.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
+      log: rootLog,
+      registerSecret: (s) => rootLog.registerSecret(s),
+    });
+    await app.start();
+    web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+  } catch (e) {
+    await closeServer(server);
+    await app?.close();
+    await log?.close();
+    lock.release();
+    throw e;
+  }
+  lock.setAddress(web.origin);
+  const started = { app, log };
   return {
     url: web.url,
     origin: web.origin,
-    app,
-    log,
+    ...started,
     async close() {
       await web.close();
-      await app.close();
-      await log.close();
+      await started.app.close();
+      await started.log.close();
+      lock.release();
     },
   };
 }

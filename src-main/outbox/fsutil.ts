@@ -1,4 +1,4 @@
-import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
+import { chmod, open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -85,6 +85,22 @@ export async function removeFile(file: string): Promise<void> {
     await unlink(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
+/**
+ * Makes a folder and everything under it private to this user (folders 0700, files 0600): what
+ * it holds are customers' details and secrets. For data an older version left readable to other
+ * local users; new files are created private. Links are not followed. No-op on Windows, where
+ * modes do not apply (the profile sits in the user's own folder).
+ */
+export async function makePrivate(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  await chmod(dir, 0o700);
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await makePrivate(p);
+    else if (e.isFile()) await chmod(p, 0o600);
   }
 }
 

@@ -146,7 +146,11 @@ export class Core {
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
   private closed = false;
-  private readonly shutdown = new AbortController();
+  /**
+   * Calls in flight, ended by `close`. A set rather than a listener per call on one shared
+   * signal: a busy console has more than ten calls at once, and Node warns of a leak there.
+   */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(private readonly o: CoreOptions) {
     let url: URL;
@@ -176,7 +180,8 @@ export class Core {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.shutdown.abort(new AbortReason('cancelled'));
+    for (const c of this.inFlight) c.abort(new AbortReason('cancelled'));
+    this.inFlight.clear();
     await this.pool.close();
   }
 
@@ -231,7 +236,7 @@ export class Core {
     const timer = setTimeout(() => controller.abort(new AbortReason('timeout')), timeoutMs);
     const onCallerAbort = () => controller.abort(new AbortReason('cancelled'));
     spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    this.shutdown.signal.addEventListener('abort', onCallerAbort, { once: true });
+    this.inFlight.add(controller);
 
     const started = performance.now();
     const path = this.prefix + spec.path;
@@ -253,7 +258,7 @@ export class Core {
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onCallerAbort);
-      this.shutdown.signal.removeEventListener('abort', onCallerAbort);
+      this.inFlight.delete(controller);
     }
 
     const ms = Math.round(performance.now() - started);

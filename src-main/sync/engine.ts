@@ -79,6 +79,11 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly threads = new Map<number, Tracked>();
   private queueMark: Mark | null = null;
+  /**
+   * Where the queue is read from while it has no mark (a queue loaded empty, or records with no
+   * stamp): the time the mark was last cleared, so a poll still finds what arrived since.
+   */
+  private queueOrigin = new Date().toISOString();
   private queueRun: Promise<void> | null = null;
   private queueAgain = false;
   private stopped = false;
@@ -126,6 +131,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
   /** The queue was loaded whole: follow it from the newest `updatedAt` seen. */
   setQueueMark(mark: Mark | null): void {
     this.queueMark = mark;
+    if (!mark) this.queueOrigin = new Date().toISOString();
   }
 
   get queueMarkValue(): Mark | null {
@@ -148,7 +154,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
 
   /** Something happened to some session: read the queue forward from its mark (coalesced). */
   hintQueue(): Promise<void> {
-    if (this.stopped || !this.queueMark) return Promise.resolve();
+    if (this.stopped) return Promise.resolve();
     if (this.queueRun) {
       this.queueAgain = true;
       return this.queueRun;
@@ -209,8 +215,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     for (let pass = 0; pass < 50; pass++) {
       if (pass > 0) await this.sleep(this.queueGapMs);
       this.queueAgain = false;
-      const mark = this.queueMark;
-      if (!mark) return;
+      const mark = this.queueMark ?? { stamp: this.queueOrigin, id: 0 };
       try {
         const got = await this.source.sessionsSince(this.since(mark) ?? mark.stamp);
         let next: Mark | null = this.queueMark;

@@ -93,7 +93,7 @@ export class KnowledgeBases {
 
   private async load(): Promise<void> {
     if (this.dir) {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
       for (const file of await readdir(this.dir)) {
         if (!file.endsWith(FILE_SUFFIX)) continue;
         try {
@@ -183,7 +183,7 @@ export class KnowledgeBases {
     const stored: z.infer<typeof StoredBaseSchema> = { version: 1, name: b.name, source, updatedAt: b.ready.updatedAt, documents: docs };
     try {
       // Write then rename, so a crash never leaves half a base on disk.
-      await writeFile(tmp, JSON.stringify(stored));
+      await writeFile(tmp, JSON.stringify(stored), { mode: 0o600 });
       await rename(tmp, file);
     } catch (e) {
       await rm(tmp, { force: true });

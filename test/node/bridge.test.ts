@@ -69,6 +69,19 @@ test('inputs are checked against the channel schema; errors cross as values, nev
   expect(calls).toEqual(['connect:http://127.0.0.1:1']);
 });
 
+test('a handler that never answers gives a clear timeout at the deadline, and the next call is served', async () => {
+  const t = table([]);
+  const warned: unknown[] = [];
+  const log = { warn: (m: string, f?: Record<string, unknown>) => warned.push({ m, ...f }), error: () => undefined };
+  const hanging = { ...t, 'app:state': () => new Promise<never>(() => undefined) };
+  const started = performance.now();
+  const late = await dispatch(hanging, 'app:state', {}, log, { deadlineMs: 80 });
+  expect(performance.now() - started).toBeGreaterThanOrEqual(75);
+  expect(late).toEqual({ error: { kind: 'Timeout', message: 'The console did not finish this within 80 ms. It may still complete; try again in a moment.' } });
+  expect(warned).toEqual([{ m: 'bridge call passed its deadline', channel: 'app:state', ms: 80 }]);
+  expect(await dispatch(t, 'app:state', {}, log, { deadlineMs: 80 })).toHaveProperty('result');
+});
+
 test('pushed events are checked and sent to the window', () => {
   const { ipcMain } = fakeIpc();
   const hub = new EventHub();

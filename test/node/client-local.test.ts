@@ -310,3 +310,25 @@ test('close() ends calls in flight: a read is Cancelled, a sent write OutcomeUnk
   expect(Date.now() - started).toBeLessThan(5_000);
   expect((await failure(client.resource('bot').list())).kind).toBe('Cancelled');
 });
+
+test('many calls in flight at once raise no listener-leak warning, and closing the client still ends every one', async () => {
+  server = await local(() => {
+    /* never answers */
+  });
+  client = clientFor(server, { maxConcurrent: 6 });
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  try {
+    const calls = Array.from({ length: 24 }, () => failure(client!.resource('bot').list()));
+    await expect.poll(() => server?.seen.length).toBe(6);
+    await client.close();
+    const kinds = new Set((await Promise.all(calls)).map((e) => e.kind));
+    expect([...kinds]).toEqual(['Cancelled']);
+    // Warnings are emitted on the next tick.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
+  } finally {
+    process.off('warning', onWarning);
+  }
+});

@@ -287,15 +287,15 @@ test('an unknown key is Invalid with the service message and errorCode', async (
 test('fault: 503 on a read is retried until it answers; on a write it is handed back at once', async () => {
   const admin = clientAs('admin');
   const listPath = V2 + RESOURCES.workSchedule.list;
-  sb.faults.set([{ match: { method: 'POST', path: listPath }, kind: 'status', status: 503, count: 2 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: listPath }, kind: 'status', status: 503, count: 2 }]);
   const page = await admin.resource('workSchedule').list();
   expect(page.page).toBe(0);
 
-  sb.faults.set([{ match: { method: 'POST', path: listPath }, kind: 'status', status: 503 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: listPath }, kind: 'status', status: 503 }]);
   const e = await failure(admin.resource('workSchedule').list());
   expect(e.info).toMatchObject({ kind: 'Unavailable', status: 503 });
 
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.attribute.save }, kind: 'status', status: 502, count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.attribute.save }, kind: 'status', status: 502, count: 1 }]);
   const w = await failure(admin.resource('attribute').save({ description: 'x' }));
   expect(w.info).toMatchObject({ kind: 'Unavailable', status: 502 });
   // The fault was used up by that one attempt: nothing was repeated behind the caller's back.
@@ -305,19 +305,19 @@ test('fault: 503 on a read is retried until it answers; on a write it is handed 
 
 test('fault: Retry-After is honoured on reads; a rate-limited write is handed back with retryAfterMs', async () => {
   const admin = clientAs('admin');
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 1, count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 1, count: 1 }]);
   const started = Date.now();
   await admin.resource('pauseReason').list();
   expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.chatAnswer.save }, kind: 'rateLimit', retryAfterSeconds: 2, count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.chatAnswer.save }, kind: 'rateLimit', retryAfterSeconds: 2, count: 1 }]);
   const e = await failure(admin.resource('chatAnswer').save({ value: '1' }));
   expect(e.info).toMatchObject({ kind: 'RateLimited', status: 429, retryAfterMs: 2000 });
   expect(e.message).toContain('Try again in 2 s');
 
   // Longer than the client will wait: handed back rather than blocking the caller.
   const patient = clientAs('admin', { retry: { maxRetryAfterMs: 1000 } });
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 60, count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 60, count: 1 }]);
   expect((await failure(patient.resource('pauseReason').list())).info).toMatchObject({ kind: 'RateLimited', retryAfterMs: 60_000 });
 });
 
@@ -326,7 +326,7 @@ test('fault: a save dropped after commit is OutcomeUnknown, stored once and neve
   const admin = clientAs('admin');
   const { sessionId } = await refs(admin);
   const text = `nota perdida ${Date.now()}`;
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.sessionComment.save }, kind: 'dropAfterCommit', count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.sessionComment.save }, kind: 'dropAfterCommit', count: 1 }]);
   const e = await failure(agent.resource('sessionComment').save({ sessionId, comment: text }));
   expect(e.kind).toBe('OutcomeUnknown');
   expect(e.message).toContain('may or may not have been saved');
@@ -336,27 +336,27 @@ test('fault: a save dropped after commit is OutcomeUnknown, stored once and neve
 
 test('fault: reset connections; a read gives up as Unavailable, a write as OutcomeUnknown', async () => {
   const admin = clientAs('admin');
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.call.list }, kind: 'reset', count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.call.list }, kind: 'reset', count: 1 }]);
   expect((await admin.resource('call').list()).page).toBe(0);
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.call.list }, kind: 'reset' }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.call.list }, kind: 'reset' }]);
   const e = await failure(admin.resource('call').list());
   expect(e.kind).toBe('Unavailable');
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.call.save }, kind: 'reset', count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.call.save }, kind: 'reset', count: 1 }]);
   expect((await failure(admin.resource('call').save({ callId: 'r-1' }))).kind).toBe('OutcomeUnknown');
 });
 
 test('fault: malformed JSON is BadResponse on a read and OutcomeUnknown on a write', async () => {
   const admin = clientAs('admin');
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.bot.list }, kind: 'malformedJson', count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.bot.list }, kind: 'malformedJson', count: 1 }]);
   const r = await failure(admin.resource('bot').list());
   expect(r.info).toMatchObject({ kind: 'BadResponse', operation: 'bot.list' });
-  sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.bot.save }, kind: 'malformedJson', count: 1 }]);
+  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.bot.save }, kind: 'malformedJson', count: 1 }]);
   expect((await failure(admin.resource('bot').save({ active: true }))).kind).toBe('OutcomeUnknown');
 });
 
 test('fault: latency past the timeout is Timeout on a read, OutcomeUnknown on a write; cancelling is Cancelled', async () => {
   const quick = clientAs('admin', { timeoutMs: 300, retry: { attempts: 1 } });
-  sb.faults.set([{ match: { path: V2 + RESOURCES.classification.list }, kind: 'latency', latencyMs: 1500 }]);
+  await sb.faults.set([{ match: { path: V2 + RESOURCES.classification.list }, kind: 'latency', latencyMs: 1500 }]);
   expect((await failure(quick.resource('classification').list())).kind).toBe('Timeout');
   expect((await failure(quick.resource('classification').save({ value: 'lento' }))).kind).toBe('OutcomeUnknown');
 

@@ -64,7 +64,7 @@ for (const reading of READINGS) {
       }
 
       // A reply whose answer is lost: confirmed from the thread, never sent twice.
-      sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'dropAfterCommit', count: 1 }]);
+      await sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'dropAfterCommit', count: 1 }]);
       const text = `Resposta confirmada ${reading} ${Date.now()}`;
       const sent = await c.call('thread:send', { sessionId: s.id, text, clientId: 'reply-1' });
       expect(sent.text).toBe(text);
@@ -121,7 +121,7 @@ for (const reading of READINGS) {
 
     test('a new customer message reaches the open thread, and tickets and NPS read', async () => {
       test.setTimeout(90_000);
-      sb.simulator.stop();
+      await sb.simulator.stop();
       const snap = await c.call('queue:snapshot', {});
       const mine = snap.items.find((i) => bucketOf(i, snap.me) === 'mine' || bucketOf(i, snap.me) === 'pending')!;
       await c.call('thread:open', { sessionId: mine.id });

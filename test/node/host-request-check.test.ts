@@ -9,7 +9,7 @@ const base: HostRequest = {
   remoteAddress: '127.0.0.1',
   host: '127.0.0.1:4321',
   origin: undefined,
-  cookie: 'console_key=s3cret-launch-key',
+  cookie: 'console_key_4321=s3cret-launch-key',
 };
 
 test('a loopback request with the launch cookie is served', () => {
@@ -19,9 +19,11 @@ test('a loopback request with the launch cookie is served', () => {
 
 test('no secret, a wrong secret or a secret of another length is refused', () => {
   expect(checkHostRequest({ ...base, cookie: undefined }, expected)).toMatchObject({ ok: false, status: 403 });
-  expect(checkHostRequest({ ...base, cookie: 'console_key=s3cret-launch-kez' }, expected)).toMatchObject({ ok: false, status: 403 });
-  expect(checkHostRequest({ ...base, cookie: 'console_key=short' }, expected)).toMatchObject({ ok: false, status: 403 });
+  expect(checkHostRequest({ ...base, cookie: 'console_key_4321=s3cret-launch-kez' }, expected)).toMatchObject({ ok: false, status: 403 });
+  expect(checkHostRequest({ ...base, cookie: 'console_key_4321=short' }, expected)).toMatchObject({ ok: false, status: 403 });
   expect(checkHostRequest({ ...base, cookie: 'other=s3cret-launch-key' }, expected)).toMatchObject({ ok: false, status: 403 });
+  // The cookie of a console on another port does not open this one.
+  expect(checkHostRequest({ ...base, cookie: 'console_key_4322=s3cret-launch-key' }, expected)).toMatchObject({ ok: false, status: 403 });
 });
 
 test('the secret in the launch address is traded for a cookie, only on GET /', () => {

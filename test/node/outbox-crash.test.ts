@@ -97,7 +97,7 @@ test('killed with SIGKILL at random moments mid-sync, restarted on the same dire
   const random = prng(seed);
   const sessions = sb.sessionIds.slice(0, 4);
   // Slow some saves so kills land while requests are in flight; lose some answers after commit.
-  sb.faults.set([
+  await sb.faults.set([
     { match: { path: SAVE }, kind: 'latency', latencyMs: 30 },
     { match: { path: SAVE }, kind: 'latency', latencyMs: 40, probability: 0.3 },
     { match: { path: SAVE }, kind: 'dropAfterCommit', probability: 0.05 },
@@ -116,7 +116,7 @@ test('killed with SIGKILL at random moments mid-sync, restarted on the same dire
     if (r.acked.length) from = Math.max(...r.acked) + 1;
     if (!r.killed) break;
   }
-  sb.faults.set([]);
+  await sb.faults.set([]);
 
   testInfo.annotations.push({ type: 'runs', description: JSON.stringify(runs.map((r) => ({ killedOn: r.killedOn, unknownAtStart: r.loadedUnknown, added: r.acked.length }))) });
   const kills = runs.filter((r) => r.killed);

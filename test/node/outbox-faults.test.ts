@@ -28,7 +28,7 @@ test.beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'outbox-faults-'));
 });
 test.afterEach(async () => {
-  sb.faults.set([]);
+  await sb.faults.set([]);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -61,7 +61,7 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
   });
   const expected = new Map<number, string[]>(sessions.map((s) => [s, []]));
   // Adds are made while faults are live and syncing runs: as an attendant would.
-  sb.faults.set(rules);
+  await sb.faults.set(rules);
   await box.start();
   for (let i = 0; i < count; i++) {
     const sid = sessions[i % sessions.length]!;
@@ -71,7 +71,7 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
   }
   await expect.poll(() => box.outstanding, { timeout: 90_000 }).toBe(0);
   await box.stop();
-  sb.faults.set([]);
+  await sb.faults.set([]);
 
   // Check the service itself (through an independent reader): every note once, in typed order.
   const reader = createHttpCommentTransport({ baseUrl: sb.baseUrl, getToken: () => sb.tokens.agent });

@@ -56,7 +56,7 @@ test('the renderer\'s attention count reaches the bound badge through the bridge
   const unbind = attentionBadge.bind((n) => seen.push(n));
   try {
     await call('workspace:openDemo', {});
-    app.standin!.simulator.stop();
+    await app.standin!.simulator.stop();
     seen.length = 0;
     expect(await call('attention:badge', { count: 3 })).toEqual({ count: 3 });
     expect(await call('attention:badge', { count: 3 })).toEqual({ count: 3 });
@@ -136,7 +136,7 @@ test('without a keyring, provider credentials are kept for this run only unless 
     const c = await openConsole(profile);
     try {
       if (!c.app.standin) await c.call('workspace:openDemo', {});
-      c.app.standin!.simulator.stop();
+      await c.app.standin!.simulator.stop();
       return await body(c);
     } finally {
       await c.app.close();

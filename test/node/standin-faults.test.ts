@@ -27,7 +27,7 @@ async function notesWith(comment: string): Promise<number> {
 const note = (comment: string) => agent.v2('/session-comment/save', { sessionId: 1, comment });
 
 test('rateLimit answers 429 with Retry-After and commits nothing; count expires the rule', async () => {
-  sb.faults.set([{ kind: 'rateLimit', retryAfterSeconds: 3, count: 1, match: { path: SAVE } }]);
+  await sb.faults.set([{ kind: 'rateLimit', retryAfterSeconds: 3, count: 1, match: { path: SAVE } }]);
   const limited = await note('limitada');
   expect(limited.status).toBe(429);
   expect(limited.headers.get('retry-after')).toBe('3');
@@ -38,7 +38,7 @@ test('rateLimit answers 429 with Retry-After and commits nothing; count expires 
 });
 
 test('status answers the chosen 5xx (503 by default) and commits nothing', async () => {
-  sb.faults.set([{ kind: 'status', status: 502, count: 1 }, { kind: 'status', count: 1 }]);
+  await sb.faults.set([{ kind: 'status', status: 502, count: 1 }, { kind: 'status', count: 1 }]);
   const first = await note('falhou');
   expect(first.status).toBe(502);
   expect(first.json<{ status: string }>().status).toBe('ERROR');
@@ -48,19 +48,19 @@ test('status answers the chosen 5xx (503 by default) and commits nothing', async
 });
 
 test('reset drops the connection before handling: nothing committed', async () => {
-  sb.faults.set([{ kind: 'reset', count: 1, match: { method: 'POST', path: SAVE } }]);
+  await sb.faults.set([{ kind: 'reset', count: 1, match: { method: 'POST', path: SAVE } }]);
   await expect(note('resetada')).rejects.toThrow();
   expect(await notesWith('resetada')).toBe(0);
 });
 
 test('dropAfterCommit stores the save and never answers', async () => {
-  sb.faults.set([{ kind: 'dropAfterCommit', count: 1, match: { path: SAVE } }]);
+  await sb.faults.set([{ kind: 'dropAfterCommit', count: 1, match: { path: SAVE } }]);
   await expect(note('entregue sem resposta')).rejects.toThrow();
   expect(await notesWith('entregue sem resposta')).toBe(1);
 });
 
 test('malformedJson answers 200 with a body that is not JSON, after committing', async () => {
-  sb.faults.set([{ kind: 'malformedJson', count: 1, match: { path: SAVE } }]);
+  await sb.faults.set([{ kind: 'malformedJson', count: 1, match: { path: SAVE } }]);
   const r = await note('corpo quebrado');
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toContain('application/json');
@@ -69,7 +69,7 @@ test('malformedJson answers 200 with a body that is not JSON, after committing',
 });
 
 test('latency delays the answer; method and path must both match', async () => {
-  sb.faults.set([{ kind: 'latency', latencyMs: 300, match: { method: 'POST', path: '/chatapi/1.0/api/v2/user-session' } }, { kind: 'status', match: { method: 'GET' } }]);
+  await sb.faults.set([{ kind: 'latency', latencyMs: 300, match: { method: 'POST', path: '/chatapi/1.0/api/v2/user-session' } }, { kind: 'status', match: { method: 'GET' } }]);
   const t0 = performance.now();
   const r = await agent.v2('/user-session', { conditions: [], sort: false, size: 1 });
   expect(r.status).toBe(200);
@@ -81,9 +81,9 @@ test('latency delays the answer; method and path must both match', async () => {
 });
 
 test('probability draws from a seeded PRNG: 0 never fires, 0.5 fires on some requests only', async () => {
-  sb.faults.set([{ kind: 'status', probability: 0 }]);
+  await sb.faults.set([{ kind: 'status', probability: 0 }]);
   for (let i = 0; i < 5; i++) expect((await agent.v2('/pause-reasons', { conditions: [], sort: false })).status).toBe(200);
-  sb.faults.set([{ kind: 'status', probability: 0.5 }]);
+  await sb.faults.set([{ kind: 'status', probability: 0.5 }]);
   let failed = 0;
   for (let i = 0; i < 40; i++) if ((await agent.v2('/pause-reasons', { conditions: [], sort: false })).status === 503) failed++;
   expect(failed).toBeGreaterThan(5);
@@ -91,7 +91,7 @@ test('probability draws from a seeded PRNG: 0 never fires, 0.5 fires on some req
 });
 
 test('auth is checked before faults', async () => {
-  sb.faults.set([{ kind: 'status' }]);
+  await sb.faults.set([{ kind: 'status' }]);
   const r = await standinClient(sb.baseUrl, null).v2('/user-session', { conditions: [], sort: false });
   expect(r.status).toBe(401);
   expect(r.text).toBe('');

@@ -93,14 +93,40 @@ test('the queue is read forward from the newest updatedAt seen and its mark adva
   const svc = new FakeService();
   const batches: number[][] = [];
   const engine = new SyncEngine({ source: svc, sink: { messages: () => undefined, sessions: (c) => batches.push(c.map((s) => s.id)) } });
-  // No mark yet (queue not loaded): hints do nothing.
-  await engine.hintQueue();
-  expect(batches).toEqual([]);
   engine.setQueueMark({ stamp: '2024-06-11T12:00:00.000Z', id: 1 });
   svc.sessions = [{ id: 5, stamp: '2024-06-11T12:05:00.000Z' }, { id: 6, stamp: '2024-06-11T12:07:00.000Z' }];
   await engine.hintQueue();
   expect(batches).toEqual([[5, 6]]);
   expect(engine.queueMarkValue).toEqual({ stamp: '2024-06-11T12:07:00.000Z', id: 6 });
+});
+
+test('with no mark (a queue loaded empty) the safety-net resync still reads sessions that arrive later', async () => {
+  const asked: string[] = [];
+  const batches: number[][] = [];
+  let sessions: Stamped[] = [];
+  const engine = new SyncEngine({
+    source: {
+      messagesSince: async () => [],
+      sessionsSince: async (since) => {
+        asked.push(since);
+        return sessions.filter((s) => Date.parse(s.stamp!) > Date.parse(since));
+      },
+    },
+    sink: { messages: () => undefined, sessions: (c) => batches.push(c.map((s) => s.id)) },
+  });
+  const clearedAt = Date.now();
+  engine.setQueueMark(null);
+  await engine.resyncAll();
+  expect(batches).toEqual([]);
+  // Read from when the mark was cleared (less the slack), not skipped and not from the beginning of time.
+  expect(Date.parse(asked[0]!)).toBeGreaterThanOrEqual(clearedAt - 2_000 - 5);
+  expect(Date.parse(asked[0]!)).toBeLessThanOrEqual(Date.now() - 2_000);
+
+  const arrived = { id: 9, stamp: new Date(Date.now() + 1).toISOString() };
+  sessions = [arrived];
+  await engine.resyncAll();
+  expect(batches).toEqual([[9]]);
+  expect(engine.queueMarkValue).toEqual(arrived);
 });
 
 test('an untracked session is not read, and a failing read is reported without stopping the engine', async () => {

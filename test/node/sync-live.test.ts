@@ -22,7 +22,7 @@ test('accept, reply, live customer messages and a gap-free resync after live upd
   try {
     await call('workspace:openDemo', {});
     const sb = app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     await expect.poll(async () => (await call('live:status', {})).state).toBe('running');
     expect((await call('live:status', {})).registered).toBe(true);
 
@@ -71,7 +71,7 @@ test('notes go through the outbox and drafts survive a restart of the main proce
   let sessionId = 0;
   try {
     await first.call('workspace:openDemo', {});
-    first.app.standin!.simulator.stop();
+    await first.app.standin!.simulator.stop();
     const snap = await first.call('queue:snapshot', {});
     sessionId = snap.items.find((i) => i.agentUserName === first.app.standin!.demoAgent.userName)!.id;
     const note = await first.call('notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });

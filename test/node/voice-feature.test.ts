@@ -59,7 +59,7 @@ test('recorded chunks go through speech-to-text: the spoken words come back in t
   const c = await openConsole();
   try {
     await c.call('workspace:openDemo', {});
-    c.app.standin!.simulator.stop();
+    await c.app.standin!.simulator.stop();
     await c.call('voice:setEnabled', { enabled: true });
     const chunks = recordedChunks(speechWav('I would like to cancel my order').file);
     expect(chunks).toHaveLength(1);
@@ -93,7 +93,7 @@ test('speech failures say what failed: a language with no model, a service down,
   try {
     await c.call('workspace:openDemo', {});
     const sb = c.app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     await c.call('voice:setEnabled', { enabled: true });
     const chunk = recordedChunks(speechWav('thank you').file)[0]!;
 
@@ -103,13 +103,13 @@ test('speech failures say what failed: a language with no model, a service down,
     expect(noModel.message).toMatch(/^Speech-to-text failed\. .*pt-BR.*installed: en-US/);
     await c.call('voice:setLanguage', { language: 'en-US' });
 
-    sb.faults.set([{ match: { path: '/voicemodelapi/1.0/' }, kind: 'status', status: 503 }]);
+    await sb.faults.set([{ match: { path: '/voicemodelapi/1.0/' }, kind: 'status', status: 503 }]);
     const down = await c.fail('voice:transcribe', { seq: 1, audio: chunk });
     expect(down.kind).toBe('Unavailable');
     expect(down.message).toMatch(/^Speech-to-text failed\. The service is unavailable \(503\)/);
     const ttsDown = await c.fail('voice:speak', { text: 'Hello' });
     expect(ttsDown.message).toMatch(/^Text-to-speech failed\. The service is unavailable \(503\)/);
-    sb.faults.clear();
+    await sb.faults.clear();
 
     const badVoice = await c.fail('voice:speak', { text: 'Hello', voice: 'nobody' });
     expect(badVoice.message).toMatch(/^Text-to-speech failed\..*Unknown voice "nobody"/);
@@ -122,7 +122,7 @@ test('text-to-speech answers a WAV of non-trivial length, longer for longer text
   const c = await openConsole();
   try {
     await c.call('workspace:openDemo', {});
-    c.app.standin!.simulator.stop();
+    await c.app.standin!.simulator.stop();
     const short = await c.call('voice:speak', { text: 'Your order has shipped.' });
     const bytes = Buffer.from(short.audio, 'base64');
     expect(bytes.length).toBe(short.bytes);
@@ -147,7 +147,7 @@ test("a session's calls come with their call log, and call transcript events are
   try {
     await c.call('workspace:openDemo', {});
     const sb = c.app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     const post = async (path: string, body: unknown) => {
       const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2${path}`, {
         method: 'POST', headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' }, body: JSON.stringify(body),

@@ -10,7 +10,7 @@ import { openConsole as openMain } from '../support/console';
 async function openConsole() {
   const c = await openMain();
   await c.call('workspace:openDemo', {});
-  c.app.standin!.simulator.stop();
+  await c.app.standin!.simulator.stop();
   await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
   return c;
 }

@@ -25,6 +25,12 @@ export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'conso
   const seen: Array<{ name: string; payload: unknown }> = [];
   app.events.subscribe((name, payload) => seen.push({ name, payload }));
   await app.start();
+  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  return { app, ...bridgeCalls(app), events, profileDir };
+}
+
+/** Bridge calls through an app's real handler table, as the renderer makes them. */
+export function bridgeCalls(app: Pick<ConsoleApp, 'handlers'>) {
   const raw = <C extends Channel>(channel: C, input: ChannelInput<C>) => dispatch(app.handlers, channel, input);
   const call = async <C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
     const env = await raw(channel, input);
@@ -36,6 +42,18 @@ export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'conso
     if (!('error' in env)) throw new Error(`${channel} succeeded where it should have failed`);
     return env.error;
   };
-  const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
-  return { app, call, raw, fail, events, profileDir };
+  return { call, raw, fail };
+}
+
+/**
+ * Opens the demo workspace through the bridge as the renderer does, stops its customer simulator
+ * so the test sets the scene, and picks a session the demo agent attends.
+ */
+export async function openDemoSession(app: ConsoleApp) {
+  const bridge = bridgeCalls(app);
+  await bridge.call('workspace:openDemo', {});
+  const sb = app.standin!;
+  await sb.simulator.stop();
+  const sessionId = (await bridge.call('queue:snapshot', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
+  return { ...bridge, sb, sessionId };
 }

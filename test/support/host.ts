@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHost, type Host } from '../../src-main/host/start-host';
+import { WEB_BRIDGE_PATH } from '../../src-shared/bridge';
 
 export const RENDERER_DIR = join(import.meta.dirname, '..', '..', 'out', 'renderer');
 
@@ -15,4 +16,23 @@ export async function launchHost(profileDir: string, locale = 'en-US'): Promise<
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');
   }
   return startHost({ profileDir, rendererDir: RENDERER_DIR, port: 0, locale });
+}
+
+/**
+ * Bridge calls over the host's HTTP transport, signed in as a browser is (the launch address
+ * trades its secret for the cookie). Each answer carries how long it took.
+ */
+export async function webBridge(host: Pick<Host, 'url' | 'origin'>) {
+  const first = await fetch(host.url, { redirect: 'manual' });
+  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return async (channel: string, input: unknown = {}): Promise<{ status: number; body: unknown; ms: number }> => {
+    const started = performance.now();
+    const res = await fetch(`${host.origin}${WEB_BRIDGE_PATH}${channel}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    const body: unknown = await res.json();
+    return { status: res.status, body, ms: performance.now() - started };
+  };
 }

@@ -31,7 +31,7 @@ export async function openDemo(page: Page, host: Host): Promise<Standin> {
   await page.getByRole('button', { name: 'Open the demo workspace' }).click();
   await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
   const sb = host.app.standin!;
-  sb.simulator.stop();
+  await sb.simulator.stop();
   return sb;
 }
 

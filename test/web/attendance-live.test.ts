@@ -76,13 +76,13 @@ test('the command palette lists every action with its shortcut, runs them, and n
     await expect(field).toBeFocused();
 
     // The service refuses connections for comments: the note is kept and the banner says so.
-    sb.faults.set([{ match: { path: '/chatapi/1.0/api/v2/session-comment' }, kind: 'reset' }]);
+    await sb.faults.set([{ match: { path: '/chatapi/1.0/api/v2/session-comment' }, kind: 'reset' }]);
     await field.fill('Cliente vai enviar o comprovante por e-mail.');
     await page.getByRole('button', { name: 'Add note' }).click();
     const notes = page.getByRole('region', { name: 'Notes' });
     await expect(notes.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
     await expect(notes.getByRole('listitem').filter({ hasText: 'Cliente vai enviar o comprovante' })).toBeVisible();
-    sb.faults.clear();
+    await sb.faults.clear();
     await expect.poll(async () => ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', {
       conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 50,
     })).results as Rec[]).filter((c) => String(c.comment).startsWith('Cliente vai enviar o comprovante')).length, { timeout: 40_000 }).toBe(1);

@@ -167,7 +167,7 @@ test('a damaged journal entry is set aside with a visible error while the other 
 
     // Other notes still go.
     const sb = host.app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     const s = (await ownOpenSessions(sb))[0]!;
     await selectSession(page, s);
     await page.getByRole('tab', { name: /Notes/ }).click();

@@ -127,7 +127,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
     let sb = host.app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     const s = await newestMine(sb);
     const sessionId = s.id as number;
     await openSession(page, s);
@@ -138,7 +138,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
 
     // The service answers 503 to the send: the bubble says so and the reply is in the draft.
     const first = 'Seu pedido foi liberado e sai hoje para entrega.';
-    sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'status', status: 503 }]);
+    await sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'status', status: 503 }]);
     await box.fill(first);
     await box.press('Enter');
     const failed = log.getByRole('article').filter({ hasText: first });
@@ -151,7 +151,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await shot(page, 'polish-failed-reply-kept');
 
     // The service is back: Send on the kept draft retries that reply, so it goes once.
-    sb.faults.clear();
+    await sb.faults.clear();
     await expect(offline).toBeHidden({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(log.getByRole('article').filter({ hasText: first }).getByText('Sent')).toBeVisible();
@@ -162,7 +162,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
 
     // Fails again, and the console restarts before anything else: the reply is still there.
     const second = 'Qualquer dúvida, estou à disposição.';
-    sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'reset' }]);
+    await sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'reset' }]);
     await box.fill(second);
     await box.press('Enter');
     await expect(log.getByRole('article').filter({ hasText: second }).getByRole('alert')).toContainText('Not sent', { timeout: 20_000 });
@@ -173,7 +173,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await page.goto(host.url);
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
     sb = host.app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     // The first reply made it wait for the customer: read where it sits now.
     await openSession(page, (await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]))[0]!);
     await expect(box).toHaveValue(second);

@@ -50,14 +50,14 @@ test('a supervisor looks a ticket up by id and by unique key, is told plainly ab
     await expect(dialog.getByRole('heading', { name: byKey.title })).toHaveCount(0);
 
     // The service goes away: the copy fetched earlier is still readable, marked as such.
-    sb.faults.set([{ match: { path: '/ticketapi/' }, kind: 'status', status: 503 }]);
+    await sb.faults.set([{ match: { path: '/ticketapi/' }, kind: 'status', status: 503 }]);
     await field.fill('4711');
     await field.press('Enter');
     await expect(dialog.getByRole('heading', { name: byId.title })).toBeVisible();
     await expect(dialog.getByRole('status')).toContainText('Offline copy fetched');
     await expect(dialog.getByRole('status')).toContainText('unavailable (503)');
     await shot(page, 'supervisor-ticket-offline');
-    sb.faults.clear();
+    await sb.faults.clear();
 
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toHaveCount(0);

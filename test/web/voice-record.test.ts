@@ -98,7 +98,7 @@ test('a session shows its calls with their call log, and call transcript lines a
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const { sessionId } = await openVoice(page, host);
     const sb = host.app.standin!;
-    sb.simulator.stop();
+    await sb.simulator.stop();
     const calls = await (await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/call`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
@@ -191,12 +191,12 @@ test('clear errors: no microphone, microphone refused, and a failing speech serv
     browsers.push(faking);
     const page = await faking.newPage({ viewport: { width: 1280, height: 800 } });
     await openVoice(page, host);
-    host.app.standin!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
+    await host.app.standin!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
     await page.getByRole('button', { name: 'Record' }).click();
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Speech-to-text failed. The service is unavailable (503)', { timeout: 45_000 });
     await page.getByRole('button', { name: 'Stop recording' }).click();
-    host.app.standin!.faults.clear();
+    await host.app.standin!.faults.clear();
     await alert.getByRole('button', { name: /Retry 1 chunk/ }).click();
     await expect(page.getByRole('list', { name: 'What the service heard' })).toContainText('cancel', { timeout: 45_000 });
     await expect(page.getByRole('alert')).toHaveCount(0);

@@ -77,9 +77,9 @@ export class TicketCache {
     // Writes are chained so an older snapshot can never land after a newer one.
     this.writing = this.writing.then(async () => {
       try {
-        await mkdir(dirname(this.file), { recursive: true });
+        await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
         const tmp = `${this.file}.${process.pid}.tmp`;
-        await writeFile(tmp, snapshot);
+        await writeFile(tmp, snapshot, { mode: 0o600 }); // customers' tickets
         await rename(tmp, this.file);
       } catch (e) {
         this.onError(`ticket cache not saved: ${e instanceof Error ? e.message : String(e)}`);
