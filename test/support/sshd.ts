@@ -39,7 +39,10 @@ export interface Sshd {
   clients(): Promise<number[]>;
   /** sshd's processes serving connections (its children). */
   sessions(): Promise<number[]>;
+  /** Stops listening (connections already open keep their own processes). */
   stop(): Promise<void>;
+  /** Listens again on the same port with the same keys. */
+  start(): Promise<void>;
 }
 
 /**
@@ -76,22 +79,25 @@ export async function startSshd(dir: string): Promise<Sshd> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (c: string) => (log = (log + c).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Ready once it says it listens; bounded by the test's timeout, and by its exit.
-  await new Promise<void>((resolve, reject) => {
-    const onData = () => {
-      if (log.includes('Server listening')) {
-        child.stderr!.off('data', onData);
-        resolve();
-      }
-    };
-    child.stderr!.on('data', onData);
-    void exited.then(() => reject(new Error(`sshd exited: ${log}`)));
-  });
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const launch = async () => {
+    const c = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = c;
+    let log = '';
+    c.stderr!.setEncoding('utf8');
+    exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    const gone = exited;
+    // Ready once it says it listens; bounded by the test's timeout, and by its exit.
+    await new Promise<void>((resolve, reject) => {
+      c.stderr!.on('data', (chunk: string) => {
+        log = (log + chunk).slice(-4000);
+        if (log.includes('Server listening')) resolve();
+      });
+      void gone.then(() => reject(new Error(`sshd exited: ${log}`)));
+    });
+  };
+  await launch();
   const knownHosts = join(dir, 'known_hosts');
   return {
     port,
@@ -119,12 +125,13 @@ export async function startSshd(dir: string): Promise<Sshd> {
       return processes(async (pid) => {
         // The parent's pid is the 4th field of stat, after the command in parentheses.
         const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid;
+        return child !== null && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid;
       });
     },
     async stop() {
-      child.kill('SIGTERM');
+      child?.kill('SIGTERM');
       await exited;
     },
+    start: launch,
   };
 }
