@@ -94,11 +94,20 @@ function rowOfEntry(e: EventLogEntry, max?: number): EventRow {
   };
 }
 
-/** What a custom command would run (the listener's port filled in once known), for the user to confirm. */
-function previewOf(t: TunnelSetting, port: number | null): { program: string; args: string[] } | null {
-  if (t.provider !== 'custom' || !t.command) return null;
+/**
+ * What the tunnel would run, program and arguments (no shell): a custom command for the user to
+ * confirm (with `{port}` filled in once the listener runs), a built-in one once its program and
+ * the port are known.
+ */
+function previewOf(t: TunnelSetting, port: number | null, path: string | undefined): { program: string; args: string[] } | null {
   try {
-    const c = parseCommandLine(t.command, port ?? '{port}');
+    if (t.provider === 'custom') {
+      if (!t.command) return null;
+      const c = parseCommandLine(t.command, port ?? '{port}');
+      return { program: c.command, args: c.args };
+    }
+    if (t.provider === 'none' || port === null || !path) return null;
+    const c = buildTunnelCommand(t.provider, port, path);
     return { program: c.command, args: c.args };
   } catch {
     return null;
@@ -165,7 +174,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         command: t.command,
         urlTemplate: t.urlTemplate,
         confirmed: t.provider !== 'custom' || t.confirmed === t.command,
-        preview: previewOf(t, l?.port ?? null),
+        preview: previewOf(t, l?.port ?? null, available.find((a) => a.provider === t.provider)?.path),
         programs: BUILT_IN_TUNNELS.map((p) => ({
           provider: p,
           program: TUNNEL_PROGRAMS[p].program,

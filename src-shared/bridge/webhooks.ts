@@ -47,7 +47,7 @@ export const TunnelStatusSchema = z
     urlTemplate: z.string(),
     /** The custom command as saved was confirmed by the user (it runs only then). */
     confirmed: z.boolean(),
-    /** What a custom command runs: the program and its arguments, no shell. */
+    /** What the tunnel runs, program and arguments, no shell (a built-in one once found and the listener runs). */
     preview: z.object({ program: z.string(), args: z.array(z.string()) }).strict().nullable(),
     /** The built-in providers: what each runs, whether it is on PATH, how to install it. */
     programs: z.array(TunnelProgramSchema),

@@ -219,6 +219,41 @@ test('the console runs a confirmed ssh command, registers its URL with the stand
     // The same command saved again stays confirmed; a changed one needs confirming again.
     expect((await c.call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{remotePort}' })).tunnel.confirmed).toBe(true);
     expect((await c.call('webhooks:setTunnel', { provider: 'custom', command: `${command} -v`, urlTemplate: '' })).tunnel.confirmed).toBe(false);
+    // The built-in ssh provider shows what it would run (not started here: it reaches localhost.run).
+    const builtIn = await c.call('webhooks:setTunnel', { provider: 'ssh', command: '' });
+    expect(builtIn.tunnel.confirmed).toBe(true);
+    expect(builtIn.tunnel.preview?.program).toBe(builtIn.tunnel.programs.find((p) => p.provider === 'ssh')?.path);
+    expect(builtIn.tunnel.preview?.args.slice(-3)).toEqual(['-R', `80:127.0.0.1:${builtIn.port}`, 'nokey@localhost.run']);
+  } finally {
+    await c.app.close();
+  }
+});
+
+test('after the process was frozen as long as a sleep, the console starts the tunnel again and registers its new address', async () => {
+  test.setTimeout(90_000);
+  const c = await openConsole();
+  try {
+    await c.call('workspace:openDemo', {});
+    c.app.standin!.simulator.stop();
+    await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
+    const command = sshd.command(0);
+    await c.call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{remotePort}' });
+    await c.call('webhooks:startTunnel', { confirm: command });
+    await expect.poll(async () => (await c.call('webhooks:status', {})).tunnel.status, { timeout: 15_000 }).toBe('running');
+    const before = (await c.call('webhooks:status', {})).tunnel.url;
+    const [pid] = await sshd.clients();
+
+    // What a sleep looks like from inside: the event loop does not run for longer than the gap
+    // the console's sleep detector looks for (20 s); the tunnel program itself is fine.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 21_000);
+
+    // The program that was fine is replaced at once (not after a failed check), at a new address.
+    await expect.poll(() => alive(pid!), { timeout: 5_000 }).toBe(false);
+    await expect.poll(async () => (await c.call('webhooks:status', {})).tunnel, { timeout: 15_000 }).toMatchObject({ status: 'running', url: expect.not.stringMatching(`^${before}$`) as unknown });
+    const after = await c.call('webhooks:status', {});
+    const admin = serviceApi(c.app.standin!.baseUrl, c.app.standin!.tokens.admin);
+    await expect.poll(async () => ((await admin.get('/chatapi/1.0/api/v2/hook')).results as Rec[]).map((h) => h.url)).toEqual([after.tunnel.publicUrl]);
+    await c.call('webhooks:stopTunnel', {});
   } finally {
     await c.app.close();
   }
