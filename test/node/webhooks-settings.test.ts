@@ -4,16 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signWebhook } from '../../src-shared/webhook-signature';
-import { openConsole as openMain } from '../support/console';
-
-/** The console's main process with the demo workspace open and its listener running. */
-async function openConsole() {
-  const c = await openMain();
-  await c.call('workspace:openDemo', {});
-  c.app.standin!.simulator.stop();
-  await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
-  return c;
-}
+import { openDemoConsole as openConsole } from '../support/console';
 
 function post(url: string, body: string, headers: Record<string, string>) {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

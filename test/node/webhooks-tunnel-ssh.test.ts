@@ -9,7 +9,7 @@ import {
   type ReceivedEvent,
   type SupervisedTunnelState,
 } from '../../src-main/webhooks';
-import { openConsole } from '../support/console';
+import { openDemoConsole } from '../support/console';
 import { serviceApi, type Rec } from '../support/web';
 import { freePort, sshMissing, startSshd, type Sshd } from '../support/sshd';
 import { alive } from '../support/processes';
@@ -152,12 +152,9 @@ test('a tunnel that stops forwarding while ssh still runs (the far end frozen) i
 });
 
 test('the console runs a confirmed ssh command, registers its URL with the stand-in, and registers the new URL after a restart', async () => {
-  const c = await openConsole();
+  const c = await openDemoConsole();
+  const sb = c.standin;
   try {
-    await c.call('workspace:openDemo', {});
-    const sb = c.app.standin!;
-    sb.simulator.stop();
-    await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
     const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
     const hooks = async () => ((await admin.get('/chatapi/1.0/api/v2/hook')).results as Rec[]).map((h) => String(h.url));
     const local = (await c.call('webhooks:status', {})).localUrl!;
@@ -231,11 +228,8 @@ test('the console runs a confirmed ssh command, registers its URL with the stand
 
 test('after the process was frozen as long as a sleep, the console starts the tunnel again and registers its new address', async () => {
   test.setTimeout(90_000);
-  const c = await openConsole();
+  const c = await openDemoConsole();
   try {
-    await c.call('workspace:openDemo', {});
-    c.app.standin!.simulator.stop();
-    await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
     const command = sshd.command(0);
     await c.call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{remotePort}' });
     await c.call('webhooks:startTunnel', { confirm: command });
@@ -251,7 +245,7 @@ test('after the process was frozen as long as a sleep, the console starts the tu
     await expect.poll(() => alive(pid!), { timeout: 5_000 }).toBe(false);
     await expect.poll(async () => (await c.call('webhooks:status', {})).tunnel, { timeout: 15_000 }).toMatchObject({ status: 'running', url: expect.not.stringMatching(`^${before}$`) as unknown });
     const after = await c.call('webhooks:status', {});
-    const admin = serviceApi(c.app.standin!.baseUrl, c.app.standin!.tokens.admin);
+    const admin = serviceApi(c.standin.baseUrl, c.standin.tokens.admin);
     await expect.poll(async () => ((await admin.get('/chatapi/1.0/api/v2/hook')).results as Rec[]).map((h) => h.url)).toEqual([after.tunnel.publicUrl]);
     await c.call('webhooks:stopTunnel', {});
   } finally {

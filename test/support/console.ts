@@ -1,3 +1,4 @@
+import { expect } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,4 +39,13 @@ export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'conso
   };
   const events = <E extends BridgeEvent>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
   return { app, call, raw, fail, events, profileDir };
+}
+
+/** The console with the demo workspace open, its simulator stopped and its listener running. */
+export async function openDemoConsole() {
+  const c = await openConsole();
+  await c.call('workspace:openDemo', {});
+  c.app.standin!.simulator.stop();
+  await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
+  return { ...c, standin: c.app.standin! };
 }
