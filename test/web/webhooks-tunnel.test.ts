@@ -79,6 +79,7 @@ test('the event log shows the tunnel live, failing with a restart countdown, and
     // Quietly beside the live indicator.
     await rail(page, 'Sessions').click();
     await expect(page.getByRole('status', { name: 'Tunnel live' })).toBeVisible();
+    await shot(page, 'tunnel-indicator');
 
     await rail(page, 'Events').click();
     await page.getByRole('tab', { name: 'Listener' }).click();
