@@ -38,6 +38,16 @@ export interface LiveFeature {
   readonly signing: boolean;
   /** Settings: the port asked for (0 = any free one). */
   readonly portSetting: number;
+  /** The secret the running listener requires (for the tunnel's self-check); undefined when signing is off. */
+  readonly signingSecret: string | undefined;
+  /**
+   * The listener's address through a tunnel (origin and path), registered instead of the local
+   * one while set; null goes back to the local one. Registers again when it changed, then
+   * resyncs: deliveries may have failed while the tunnel was down.
+   */
+  setPublicUrl(url: string | null): Promise<void>;
+  /** The machine woke from sleep (the tick below arrived late). */
+  onWake(listener: () => void): () => void;
   /** Since the console started, over every run of the listener. */
   counts(): ListenerCounts;
   refusals(): Refusals;
@@ -109,6 +119,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   const refusals: Refusals = { byReason: {}, last: null };
   const receivedListeners = new Set<(e: ReceivedEvent) => void>();
   const changeListeners = new Set<() => void>();
+  const wakeListeners = new Set<() => void>();
+  /** Set while a tunnel is live: the address the service should deliver to. */
+  let publicUrl: string | null = null;
 
   const signingOn = () => ctx.settings.get(SIGNING_SETTING) !== false;
   const portSetting = () => {
@@ -202,11 +215,12 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     const listed = HookListSchema.safeParse(await hookCall('GET', '/hook'));
     if (listed.success) {
       for (const h of listed.data.results) {
-        if (h.url.startsWith('http://127.0.0.1:') && h.url.includes('/hooks/')) await hookCall('DELETE', `/hook/${h.id}`).catch(() => undefined);
+        const ours = (h.url.startsWith('http://127.0.0.1:') && h.url.includes('/hooks/')) || h.url.endsWith(l.path);
+        if (ours) await hookCall('DELETE', `/hook/${h.id}`).catch(() => undefined);
       }
     }
     // Signing off: the stand-in sends unsigned events, as a service without a secret would.
-    const made = HookSchema.safeParse(await hookCall('POST', '/hook', { url: l.url, ...(signingSecret ? { secret: signingSecret } : {}) }));
+    const made = HookSchema.safeParse(await hookCall('POST', '/hook', { url: publicUrl ?? l.url, ...(signingSecret ? { secret: signingSecret } : {}) }));
     hookId = made.success ? made.data.id : null;
   }
 
@@ -270,6 +284,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       return;
     }
     lastPort = listener.port;
+    // A tunnel that cannot rewrite Host keeps forwarding to the same port after a restart.
+    if (publicUrl) listener.allowHost(new URL(publicUrl).host);
     detail = null;
     try {
       await register(listener, signingSecret);
@@ -314,6 +330,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       await close();
       state = 'idle';
       detail = null;
+      // A tunnel belongs to the workspace it was started for.
+      publicUrl = null;
       if (ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true) await open();
       else if (ctx.hasWorkspace()) state = 'stopped';
       pushStatus();
@@ -338,6 +356,28 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     },
     get portSetting() {
       return portSetting();
+    },
+    get signingSecret() {
+      return listener?.signatureMode === 'required' ? (ctx.vault.get(SECRET_SIGNING) ?? undefined) : undefined;
+    },
+    async setPublicUrl(url) {
+      await serial(async () => {
+        const changed = url !== publicUrl;
+        publicUrl = url;
+        if (!listener || !isDemo() || (!changed && hookId !== null)) return;
+        await unregister();
+        try {
+          await register(listener, signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined);
+          detail = null;
+        } catch (e) {
+          detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+        }
+      });
+      await resync();
+    },
+    onWake(l) {
+      wakeListeners.add(l);
+      return () => wakeListeners.delete(l);
     },
     counts() {
       const s = listener?.stats();
@@ -410,7 +450,15 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         const now = Date.now();
         const gap = now - lastTick;
         lastTick = now;
-        if (gap > SLEEP_GAP_MS && ctx.hasWorkspace()) void resync();
+        if (gap <= SLEEP_GAP_MS) return;
+        if (ctx.hasWorkspace()) void resync();
+        for (const l of wakeListeners) {
+          try {
+            l();
+          } catch (e) {
+            ctx.log.warn('live: a wake listener failed', { error: e instanceof Error ? e.message : String(e) });
+          }
+        }
       }, TICK_MS);
       tick.unref?.();
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BUILT_IN_TUNNELS,
   EVENT_LOG_ROWS,
   PUSHED_RAW_CHARS,
   TunnelChoiceSchema,
@@ -10,15 +11,19 @@ import {
 import { AppError } from '../../src-shared/errors';
 import {
   buildTunnelCommand,
+  checkThroughTunnel,
   detectTunnels,
+  installHint,
   parseCommandLine,
   startTunnel,
+  superviseTunnel,
+  TUNNEL_PROGRAMS,
   type EventLogEntry,
   type ReceivedEvent,
+  type SupervisedTunnelState,
   type TunnelCommand,
   type TunnelProvider,
-  type TunnelRunner,
-  type TunnelState,
+  type TunnelSupervisor,
 } from '../webhooks';
 import type { Feature, FeatureContext } from './context';
 import type { LiveFeature } from './live';
@@ -39,10 +44,20 @@ export type WebhooksFeature = Feature<WebhooksChannel>;
 export interface WebhooksOptions {
   /** Where tunnel programs are looked up and what they run with (tests pass their own). */
   env?: NodeJS.ProcessEnv;
+  /** Between the tunnel's self-checks while live (default 10 s). */
+  tunnelCheckEveryMs?: number;
 }
 
 const TUNNEL_SETTING = 'webhookTunnel';
-const TunnelSettingSchema = z.object({ provider: TunnelChoiceSchema, command: z.string() }).strict();
+const TunnelSettingSchema = z
+  .object({
+    provider: TunnelChoiceSchema,
+    command: z.string(),
+    urlTemplate: z.string().default(''),
+    /** The command line the user confirmed running; a custom command runs only while it matches. */
+    confirmed: z.string().nullable().default(null),
+  })
+  .strict();
 type TunnelSetting = z.infer<typeof TunnelSettingSchema>;
 /** Main-side coalescing of pushes to the renderer: about one frame. */
 const PUSH_MS = 16;
@@ -80,6 +95,41 @@ function rowOfEntry(e: EventLogEntry, max?: number): EventRow {
 }
 
 /**
+ * What the tunnel would run, program and arguments (no shell): a custom command for the user to
+ * confirm (with `{port}` filled in once the listener runs), a built-in one once its program and
+ * the port are known.
+ */
+function previewOf(t: TunnelSetting, port: number | null, path: string | undefined): { program: string; args: string[] } | null {
+  try {
+    if (t.provider === 'custom') {
+      if (!t.command) return null;
+      const c = parseCommandLine(t.command, port ?? '{port}');
+      return { program: c.command, args: c.args };
+    }
+    if (t.provider === 'none' || port === null || !path) return null;
+    const c = buildTunnelCommand(t.provider, port, path);
+    return { program: c.command, args: c.args };
+  } catch {
+    return null;
+  }
+}
+
+/** A custom command's URL template: an http(s) URL once its placeholders are filled. */
+function checkUrlTemplate(template: string): void {
+  if (!template) return;
+  let ok = false;
+  try {
+    const u = new URL(template.replaceAll('{port}', '1').replaceAll('{remotePort}', '1'));
+    ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new AppError({ kind: 'Invalid', field: 'urlTemplate', message: 'The public URL must be an http or https address, for example http://127.0.0.1:{remotePort}' });
+  }
+}
+
+/**
  * The webhook listener as the user manages it: its settings (through live.ts, which runs it),
  * the tunnel that exposes it to the service, and its event log, pushed to the renderer in
  * batches of about one frame.
@@ -87,16 +137,16 @@ function rowOfEntry(e: EventLogEntry, max?: number): EventRow {
 export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o: WebhooksOptions = {}): WebhooksFeature {
   const env = o.env ?? process.env;
   let available: Array<{ provider: TunnelProvider; path: string }> = [];
-  let runner: TunnelRunner | null = null;
+  let runner: TunnelSupervisor | null = null;
   let runnerPort: number | null = null;
-  let tunnelState: TunnelState = { status: 'stopped' };
+  let tunnelState: SupervisedTunnelState = { status: 'stopped' };
   /** The user started the tunnel: it follows the listener (restarts on a new port, stops with it). */
   let tunnelWanted = false;
   let tunnelChange: Promise<void> = Promise.resolve();
 
   const tunnelSetting = (): TunnelSetting => {
     const parsed = TunnelSettingSchema.safeParse(ctx.settings.get(TUNNEL_SETTING));
-    return parsed.success ? parsed.data : { provider: 'none', command: '' };
+    return parsed.success ? parsed.data : { provider: 'none', command: '', urlTemplate: '', confirmed: null };
   };
   const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.standin() !== null;
 
@@ -104,7 +154,8 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     const l = live.listener;
     const t = tunnelSetting();
     const r = live.refusals();
-    const url = tunnelState.status === 'running' ? tunnelState.url : null;
+    const t0 = tunnelState;
+    const url = t0.status === 'running' || t0.status === 'starting' ? (t0.url ?? null) : null;
     return {
       state: live.state,
       detail: live.detail,
@@ -121,11 +172,22 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
       tunnel: {
         provider: t.provider,
         command: t.command,
-        available,
-        status: tunnelState.status,
+        urlTemplate: t.urlTemplate,
+        confirmed: t.provider !== 'custom' || t.confirmed === t.command,
+        preview: previewOf(t, l?.port ?? null, available.find((a) => a.provider === t.provider)?.path),
+        programs: BUILT_IN_TUNNELS.map((p) => ({
+          provider: p,
+          program: TUNNEL_PROGRAMS[p].program,
+          path: available.find((a) => a.provider === p)?.path ?? null,
+          install: installHint(p),
+        })),
+        status: t0.status,
         url,
-        reason: tunnelState.status === 'failed' ? tunnelState.reason : null,
-        publicUrl: url && l ? `${url}${l.path}` : null,
+        reason: t0.status === 'failed' || t0.status === 'restarting' ? t0.reason : null,
+        retryAt: t0.status === 'restarting' ? t0.at : null,
+        checkedAt: t0.status === 'running' ? t0.checkedAt : null,
+        // Only once a self-check came back through it: the address that is known to work.
+        publicUrl: t0.status === 'running' && l ? `${t0.url}${l.path}` : null,
       },
     };
   };
@@ -190,20 +252,42 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     return buildTunnelCommand(setting.provider, port, found.path);
   }
 
-  async function stopRunner(): Promise<void> {
+  /** `local`: register the listener's local address again (not when the workspace or the console closes). */
+  async function stopRunner(local = true): Promise<void> {
     const r = runner;
     runner = null;
     runnerPort = null;
-    if (r) await r.stop();
+    if (r) {
+      await r.stop();
+      live.listener?.allowHost(null);
+      // Nothing forwards to the tunnel's address any more.
+      if (local) await live.setPublicUrl(null);
+    }
     tunnelState = { status: 'stopped' };
   }
 
   async function runTunnel(port: number): Promise<void> {
     await stopRunner();
     const setting = tunnelSetting();
-    if (setting.provider === 'cloudflared' || setting.provider === 'ngrok') await refreshAvailable();
+    if (setting.provider !== 'custom') await refreshAvailable();
     const command = commandFor(setting, port);
-    const r = startTunnel({ command, env, log: ctx.log });
+    const urlTemplate = setting.provider === 'custom' && setting.urlTemplate ? setting.urlTemplate.replaceAll('{port}', String(port)) : undefined;
+    const r = superviseTunnel({
+      start: () => startTunnel({ command, env, log: ctx.log, ...(urlTemplate ? { urlTemplate } : {}) }),
+      check: async (url) => {
+        const l = live.listener;
+        if (!l) return 'The listener is not running.';
+        // ssh cannot rewrite Host: requests arrive naming the tunnel's host, which is ours.
+        l.allowHost(new URL(url).host);
+        return checkThroughTunnel(`${url}${l.path}`, live.signingSecret);
+      },
+      onLive: async (url) => {
+        const l = live.listener;
+        if (l) await live.setPublicUrl(`${url}${l.path}`);
+      },
+      ...(o.tunnelCheckEveryMs ? { checkEveryMs: o.tunnelCheckEveryMs } : {}),
+      log: ctx.log,
+    });
     runner = r;
     runnerPort = port;
     tunnelState = r.state;
@@ -240,13 +324,15 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     pushStatus();
     if (tunnelWanted && (live.listener?.port ?? null) !== runnerPort) void followListener();
   });
+  // After sleep the tunnel's connection is most likely dead: start it again rather than wait for a check.
+  const offWake = live.onWake(() => runner?.wake());
 
   ctx.onWorkspaceChange(() =>
     serialTunnel(async () => {
       // A tunnel belongs to the workspace it was started for.
       if (ctx.hasWorkspace()) return;
       tunnelWanted = false;
-      await stopRunner();
+      await stopRunner(false);
       pushStatus();
     }),
   );
@@ -269,10 +355,23 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         const newSecret = await live.setSigning(true);
         return { status: status(), newSecret };
       },
-      'webhooks:setTunnel': async ({ provider, command }) => {
-        const next: TunnelSetting = { provider: provider as TunnelChoice, command: provider === 'custom' ? command.trim() : '' };
-        if (next.provider === 'custom' && !next.command) {
+      'webhooks:setTunnel': async ({ provider, command, urlTemplate }) => {
+        const custom = provider === 'custom';
+        const previous = tunnelSetting();
+        const next: TunnelSetting = {
+          provider: provider as TunnelChoice,
+          command: custom ? command.trim() : '',
+          urlTemplate: custom ? (urlTemplate ?? '').trim() : '',
+          confirmed: null,
+        };
+        if (custom && !next.command) {
           throw new AppError({ kind: 'Invalid', field: 'command', message: 'Enter the tunnel command, for example: cloudflared tunnel --url http://127.0.0.1:{port}' });
+        }
+        if (custom) {
+          commandFor(next, 1);
+          checkUrlTemplate(next.urlTemplate);
+          // The same command line as the one confirmed stays confirmed.
+          if (previous.confirmed === next.command) next.confirmed = next.command;
         }
         await serialTunnel(async () => {
           ctx.settings.set(TUNNEL_SETTING, next);
@@ -282,11 +381,18 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         });
         return status();
       },
-      'webhooks:startTunnel': async () => {
+      'webhooks:startTunnel': async ({ confirm }) => {
         await serialTunnel(async () => {
           const port = live.listener?.port;
           if (port === undefined) {
             throw new AppError({ kind: 'Unavailable', message: 'The listener is not running, so there is nothing to expose. Start live updates first.' });
+          }
+          const setting = tunnelSetting();
+          if (setting.provider === 'custom' && setting.confirmed !== setting.command) {
+            if (confirm !== setting.command) {
+              throw new AppError({ kind: 'Invalid', field: 'command', message: 'Confirm the tunnel command before it runs: it changed since it was last confirmed.' });
+            }
+            ctx.settings.set(TUNNEL_SETTING, { ...setting, confirmed: setting.command });
           }
           await runTunnel(port);
           tunnelWanted = true;
@@ -321,10 +427,11 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     async stop() {
       offReceived();
       offChange();
+      offWake();
       if (statusTimer) clearTimeout(statusTimer);
       if (rowsTimer) clearTimeout(rowsTimer);
       tunnelWanted = false;
-      await serialTunnel(stopRunner).catch(() => undefined);
+      await serialTunnel(() => stopRunner(false)).catch(() => undefined);
     },
   };
 }

@@ -31,6 +31,8 @@ export interface HeadRules {
   /** The port the listener is bound to: the Host header must name it. */
   port: number;
   maxBodyBytes: number;
+  /** A tunnel that cannot rewrite Host (ssh) forwards with its own host: allowed too (lower case). */
+  publicHost?: string | undefined;
 }
 
 export interface CheckContext extends HeadRules {
@@ -154,7 +156,7 @@ export function headRejection(
   // request came through something else (for example a browser page after DNS rebinding).
   if (hostHeader !== d.hostIp) {
     const host = (hostHeader ?? '').toLowerCase();
-    if (host !== d.hostIp && host !== d.hostName) {
+    if (host !== d.hostIp && host !== d.hostName && host !== rules.publicHost) {
       return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
     }
   }

@@ -10,6 +10,7 @@ import { AppError } from '../../src-shared/errors';
 import { WEBHOOK_HEADERS, WebhookEventSchema } from '../../src-shared/webhook';
 import { checkBody, headRejection, type CheckContext, type HeadRules, type Rejection } from './check-request';
 import { WebhookState, type CommitWaiter, type PendingEvent } from './state';
+import { isTunnelCheck, tunnelCheckAnswer } from './tunnel-check';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
 
 export interface WebhookListenerOptions {
@@ -72,6 +73,8 @@ export interface WebhookListener {
   readonly signatureMode: 'required' | 'off';
   eventLog(filter?: EventLogFilter): EventLogEntry[];
   stats(): WebhookStats;
+  /** Also accept this Host (a tunnel's public host:port that cannot rewrite Host); null forgets it. */
+  allowHost(host: string | null): void;
   /**
    * Stops taking requests, lets the event being processed finish (up to closeTimeoutMs) and
    * writes the state. Accepted events not yet processed stay on disk and replay on next start.
@@ -311,6 +314,8 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
         duplicate(res, verdict.id).catch((e: unknown) => failed(res, e));
         return;
       }
+      // The tunnel's self-check: answered, never stored nor counted as an event.
+      if (isTunnelCheck(verdict)) return send(res, 200, tunnelCheckAnswer(verdict.id));
       if (stopping) {
         counts.rejected++;
         counts.busy++;
@@ -411,6 +416,10 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     signatureMode: signingSecret ? 'required' : 'off',
     eventLog: (filter) => state.eventLog(filter),
     stats: () => ({ ...counts, queued: state.queued }),
+    allowHost(host) {
+      rules.publicHost = host?.toLowerCase() ?? undefined;
+      checkContext.publicHost = rules.publicHost;
+    },
     close,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Runs the tunnel program that exposes the loopback listener to the service: detects
- * cloudflared or ngrok, builds the command (always with the host-header option the listener's
- * Host check needs), spawns it without a shell, reads the public URL from its output and reports
- * its state. Plain Node, no Electron.
+ * cloudflared, ngrok or ssh, builds the command (with the host-header option where the program
+ * has one), spawns it without a shell, learns the public URL (from its output, or from the
+ * user's URL template for a custom command) and reports its state. Plain Node, no Electron.
+ * Restarts and self-checks are tunnel-supervisor.ts's job.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:fs';
@@ -10,13 +11,15 @@ import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { WebhookLogger } from './types';
 
-export type TunnelProvider = 'cloudflared' | 'ngrok';
+export type TunnelProvider = 'cloudflared' | 'ngrok' | 'ssh';
 
 export type TunnelState =
   | { status: 'stopped' }
   | { status: 'starting' }
+  /** The public URL is known (the program may still need a moment before it forwards). */
   | { status: 'running'; url: string }
-  | { status: 'failed'; reason: string };
+  /** `retry` is false when starting again cannot help (the program is missing). */
+  | { status: 'failed'; reason: string; retry: boolean };
 
 export interface TunnelCommand {
   provider: TunnelProvider | 'custom';
@@ -30,19 +33,63 @@ export interface TunnelOptions {
   startTimeoutMs?: number;
   /** For custom commands: how to find the URL (default: the first https:// URL printed). */
   urlPattern?: RegExp;
+  /**
+   * For custom commands: the public URL, instead of reading one from the output. `{remotePort}`
+   * is filled from OpenSSH's "Allocated port N for remote forward" line (`-R 0:...`); without it
+   * the URL is known as soon as the program runs.
+   */
+  urlTemplate?: string;
   env?: NodeJS.ProcessEnv;
   log?: WebhookLogger;
 }
 
 export interface TunnelRunner {
   readonly state: TunnelState;
+  /** The program's process id while it runs. */
+  readonly pid: number | undefined;
   /** Called on every change; returns the unsubscribe function. */
   onState(listener: (s: TunnelState) => void): () => void;
   /** Ends the program (SIGTERM, then SIGKILL after a grace period) and resolves once it exited. */
   stop(): Promise<void>;
 }
 
-const PROVIDERS: readonly TunnelProvider[] = ['cloudflared', 'ngrok'];
+const PROVIDERS: readonly TunnelProvider[] = ['cloudflared', 'ngrok', 'ssh'];
+
+export type InstallPlatform = 'linux' | 'darwin' | 'win32';
+
+/** The program each built-in provider runs, and how to install it, per OS. */
+export const TUNNEL_PROGRAMS: Record<TunnelProvider, { program: string; install: Record<InstallPlatform, string> }> = {
+  cloudflared: {
+    program: 'cloudflared',
+    install: {
+      linux: "Add Cloudflare's package repository (pkg.cloudflare.com), then: sudo apt install cloudflared",
+      darwin: 'brew install cloudflared',
+      win32: 'winget install --id Cloudflare.cloudflared',
+    },
+  },
+  ngrok: {
+    program: 'ngrok',
+    install: {
+      linux: 'sudo snap install ngrok, then: ngrok config add-authtoken <token>',
+      darwin: 'brew install ngrok, then: ngrok config add-authtoken <token>',
+      win32: 'choco install ngrok, then: ngrok config add-authtoken <token>',
+    },
+  },
+  ssh: {
+    program: 'ssh',
+    install: {
+      linux: 'sudo apt install openssh-client',
+      darwin: 'Included with macOS.',
+      win32: 'Settings > System > Optional features > OpenSSH Client.',
+    },
+  },
+};
+
+/** The one-line install hint for this OS (Linux's for other Unixes). */
+export function installHint(provider: TunnelProvider, platform: NodeJS.Platform = process.platform): string {
+  const os: InstallPlatform = platform === 'darwin' || platform === 'win32' ? platform : 'linux';
+  return TUNNEL_PROGRAMS[provider].install[os];
+}
 const KILL_GRACE_MS = 3000;
 const KEPT_LINES = 20;
 const MAX_LINE = 8 * 1024;
@@ -69,21 +116,23 @@ export async function findOnPath(
   return undefined;
 }
 
-/** The tunnel programs found on PATH, cloudflared first. */
+/** The tunnel programs found on PATH, cloudflared first, ssh last. */
 export async function detectTunnels(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Array<{ provider: TunnelProvider; path: string }>> {
   const found: Array<{ provider: TunnelProvider; path: string }> = [];
   for (const provider of PROVIDERS) {
-    const path = await findOnPath(provider, env);
+    const path = await findOnPath(TUNNEL_PROGRAMS[provider].program, env);
     if (path) found.push({ provider, path });
   }
   return found;
 }
 
 /**
- * The command for a provider. Both forward to 127.0.0.1 (never "localhost", which may resolve
- * to ::1 where nothing listens) and rewrite the Host header to it.
+ * The command for a provider. Each forwards to 127.0.0.1 (never "localhost", which may resolve
+ * to ::1 where nothing listens). cloudflared and ngrok rewrite the Host header to it; ssh cannot,
+ * so the listener is told the tunnel's host instead. ssh uses localhost.run, which needs no
+ * account and prints an https URL; it keeps a session open (stdin stays a pipe) to print it.
  */
 export function buildTunnelCommand(provider: TunnelProvider, port: number, executable: string = provider): TunnelCommand {
   const target = `127.0.0.1:${port}`;
@@ -92,6 +141,22 @@ export function buildTunnelCommand(provider: TunnelProvider, port: number, execu
       provider,
       command: executable,
       args: ['tunnel', '--no-autoupdate', '--url', `http://${target}`, '--http-host-header', target],
+    };
+  }
+  if (provider === 'ssh') {
+    return {
+      provider,
+      command: executable,
+      args: [
+        '-T',
+        '-o', 'BatchMode=yes',
+        '-o', 'ExitOnForwardFailure=yes',
+        '-o', 'ServerAliveInterval=15',
+        '-o', 'ServerAliveCountMax=2',
+        '-o', 'StrictHostKeyChecking=accept-new',
+        '-R', `80:${target}`,
+        'nokey@localhost.run',
+      ],
     };
   }
   return {
@@ -104,9 +169,9 @@ export function buildTunnelCommand(provider: TunnelProvider, port: number, execu
 /**
  * A user's command line split into program and arguments without a shell: whitespace
  * separates, single and double quotes group, backslash escapes outside single quotes.
- * `{port}` is replaced by the listener's port.
+ * `{port}` is replaced by the listener's port (or left as given, for showing the command).
  */
-export function parseCommandLine(line: string, port: number): TunnelCommand {
+export function parseCommandLine(line: string, port: number | string): TunnelCommand {
   const words: string[] = [];
   let word = '';
   let inWord = false;
@@ -143,6 +208,7 @@ const URL_PATTERNS: Record<TunnelProvider | 'custom', RegExp> = {
   // cloudflared also prints links to its terms and docs: only the quick-tunnel host counts.
   cloudflared: /https:\/\/[a-z0-9-]+\.trycloudflare\.com\b/i,
   ngrok: /\burl=(https:\/\/[^\s"]+)|"url":"(https:\/\/[^"]+)"/,
+  ssh: /https:\/\/[a-z0-9-]+\.lhr\.life\b/i,
   custom: /https:\/\/[^\s"'<>|]+/,
 };
 
@@ -151,6 +217,22 @@ export function findPublicUrl(line: string, provider: TunnelProvider | 'custom',
   const m = (pattern ?? URL_PATTERNS[provider]).exec(line);
   if (!m) return undefined;
   const url = m.slice(1).find((g) => g !== undefined) ?? m[0];
+  return url.replace(/\/+$/, '');
+}
+
+const ALLOCATED_RE = /\bAllocated port (\d{1,5}) for remote forward\b/;
+
+/**
+ * A custom command's URL template filled in: `{remotePort}` is the port named in `line`
+ * (OpenSSH's allocation message); undefined while that is unknown. `{port}` is the caller's.
+ */
+export function fillUrlTemplate(template: string, line?: string): string | undefined {
+  let url = template;
+  if (url.includes('{remotePort}')) {
+    const m = line === undefined ? null : ALLOCATED_RE.exec(line);
+    if (!m) return undefined;
+    url = url.replaceAll('{remotePort}', m[1]!);
+  }
   return url.replace(/\/+$/, '');
 }
 
@@ -205,13 +287,14 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
     child = spawn(command.command, command.args, {
       shell: false,
       windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // ssh ends its session at the end of its input: keep stdin open (and empty) instead.
+      stdio: [command.provider === 'ssh' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       env: o.env ?? process.env,
     });
   } catch (e) {
     // spawn throws synchronously for malformed arguments; it reports a missing program as 'error'.
-    state = { status: 'failed', reason: `The tunnel command could not start (${String(e)}).` };
-    return { get state() { return state; }, onState: () => () => undefined, stop: async () => undefined };
+    state = { status: 'failed', reason: `The tunnel command could not start (${String(e)}).`, retry: false };
+    return { get state() { return state; }, pid: undefined, onState: () => () => undefined, stop: async () => undefined };
   }
 
   const exitedPromise = new Promise<void>((resolve) => {
@@ -223,7 +306,7 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
 
   const startTimer = setTimeout(() => {
     if (state.status !== 'starting') return;
-    setState({ status: 'failed', reason: `No public URL from the tunnel within ${Math.round((o.startTimeoutMs ?? 30_000) / 1000)} s${lastLine()}` });
+    setState({ status: 'failed', reason: `No public URL from the tunnel within ${Math.round((o.startTimeoutMs ?? 30_000) / 1000)} s${lastLine()}`, retry: true });
     kill();
   }, o.startTimeoutMs ?? 30_000);
 
@@ -233,12 +316,17 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
     lastLines.push(text.slice(0, 500));
     if (lastLines.length > KEPT_LINES) lastLines.shift();
     if (state.status !== 'starting') return;
-    const url = findPublicUrl(text, command.provider, o.urlPattern);
-    if (url) {
-      clearTimeout(startTimer);
-      setState({ status: 'running', url });
-    }
+    const url = o.urlTemplate === undefined ? findPublicUrl(text, command.provider, o.urlPattern) : fillUrlTemplate(o.urlTemplate, text);
+    if (url) running(url);
   };
+  const running = (url: string) => {
+    clearTimeout(startTimer);
+    setState({ status: 'running', url });
+  };
+  child.once('spawn', () => {
+    const fixed = o.urlTemplate === undefined ? undefined : fillUrlTemplate(o.urlTemplate);
+    if (fixed && state.status === 'starting') running(fixed);
+  });
   eachLine(child.stdout, onLine);
   eachLine(child.stderr, onLine);
 
@@ -249,7 +337,7 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
       e.code === 'ENOENT'
         ? `${command.command} was not found; install it or set the tunnel command in Settings.`
         : `The tunnel command could not start (${e.code ?? e.message}).`;
-    setState({ status: 'failed', reason });
+    setState({ status: 'failed', reason, retry: false });
   });
   child.once('close', (code, signal) => {
     exited = true;
@@ -266,6 +354,7 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
         state.status === 'running'
           ? `The tunnel stopped unexpectedly (${how})${lastLine()}`
           : `The tunnel command exited (${how}) before giving a public URL${lastLine()}`,
+      retry: true,
     });
   });
 
@@ -282,6 +371,9 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
   return {
     get state() {
       return state;
+    },
+    get pid() {
+      return exited ? undefined : child.pid;
     },
     onState(listener) {
       listeners.add(listener);

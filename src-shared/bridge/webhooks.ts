@@ -10,12 +10,29 @@ import { z } from 'zod';
 
 const NoInput = z.object({}).strict();
 
-export const TUNNEL_PROVIDERS = ['none', 'cloudflared', 'ngrok', 'custom'] as const;
+export const TUNNEL_PROVIDERS = ['none', 'cloudflared', 'ngrok', 'ssh', 'custom'] as const;
 export const TunnelChoiceSchema = z.enum(TUNNEL_PROVIDERS);
 export type TunnelChoice = z.infer<typeof TunnelChoiceSchema>;
+export const BUILT_IN_TUNNELS = ['cloudflared', 'ngrok', 'ssh'] as const;
+export type BuiltInTunnel = (typeof BUILT_IN_TUNNELS)[number];
 
 /** A custom tunnel command line; `{port}` stands for the listener's port. */
 export const MAX_TUNNEL_COMMAND = 1000;
+/** A custom command's public URL template (`{port}`, `{remotePort}`); empty: read from its output. */
+export const MAX_TUNNEL_URL = 500;
+
+export const TunnelProgramSchema = z
+  .object({
+    provider: z.enum(BUILT_IN_TUNNELS),
+    /** The executable the console looks for on PATH. */
+    program: z.string(),
+    /** Where it was found; null when it is not on PATH. */
+    path: z.string().nullable(),
+    /** One line: how to install it on this OS. */
+    install: z.string(),
+  })
+  .strict();
+export type TunnelProgram = z.infer<typeof TunnelProgramSchema>;
 /** Raw bodies pushed with new rows are cut here; `webhooks:entry` gives the whole stored body. */
 export const PUSHED_RAW_CHARS = 4096;
 /** Rows the renderer keeps (the listener's log holds as many). */
@@ -26,13 +43,27 @@ export const TunnelStatusSchema = z
     provider: TunnelChoiceSchema,
     /** The custom command line as the user typed it (empty for the others). */
     command: z.string(),
-    /** Tunnel programs found on PATH. */
-    available: z.array(z.object({ provider: z.enum(['cloudflared', 'ngrok']), path: z.string() }).strict()),
-    status: z.enum(['stopped', 'starting', 'running', 'failed']),
-    /** The tunnel's public origin once it printed one. */
+    /** The custom command's public URL template as typed; empty: the first https URL it prints. */
+    urlTemplate: z.string(),
+    /** The custom command as saved was confirmed by the user (it runs only then). */
+    confirmed: z.boolean(),
+    /** What the tunnel runs, program and arguments, no shell (a built-in one once found and the listener runs). */
+    preview: z.object({ program: z.string(), args: z.array(z.string()) }).strict().nullable(),
+    /** The built-in providers: what each runs, whether it is on PATH, how to install it. */
+    programs: z.array(TunnelProgramSchema),
+    /**
+     * stopped; starting (until a self-check comes back through it); running (live, checked
+     * periodically); restarting (at `retryAt`, after `reason`); failed (the user has to act).
+     */
+    status: z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']),
+    /** The tunnel's public origin while live. */
     url: z.string().nullable(),
-    /** Why it failed, in words the user can act on. */
+    /** Why it failed or restarts, in words the user can act on. */
     reason: z.string().nullable(),
+    /** When a restarting tunnel starts again (ms since the epoch). */
+    retryAt: z.number().nullable(),
+    /** The last self-check that came back (ms since the epoch). */
+    checkedAt: z.number().nullable(),
     /** The address to register with the service: the tunnel's origin plus the listener's path. */
     publicUrl: z.string().nullable(),
   })
@@ -117,11 +148,22 @@ export const webhooksChannels = {
   'webhooks:setSigning': { input: z.object({ enabled: z.boolean() }).strict(), output: WithSecret },
   /** Replaces the signing secret (signing on); the new one is returned once. */
   'webhooks:newSecret': { input: NoInput, output: WithSecret },
+  /** Saves the choice; a changed custom command needs confirming before it runs. */
   'webhooks:setTunnel': {
-    input: z.object({ provider: TunnelChoiceSchema, command: z.string().max(MAX_TUNNEL_COMMAND) }).strict(),
+    input: z
+      .object({
+        provider: TunnelChoiceSchema,
+        command: z.string().max(MAX_TUNNEL_COMMAND),
+        urlTemplate: z.string().max(MAX_TUNNEL_URL).optional(),
+      })
+      .strict(),
     output: ListenerStatusSchema,
   },
-  'webhooks:startTunnel': { input: NoInput, output: ListenerStatusSchema },
+  /**
+   * Starts the tunnel and keeps it up (restarts, re-registration) until stopped. An unconfirmed
+   * custom command starts only with `confirm` equal to the saved command line the user was shown.
+   */
+  'webhooks:startTunnel': { input: z.object({ confirm: z.string().max(MAX_TUNNEL_COMMAND).optional() }).strict(), output: ListenerStatusSchema },
   'webhooks:stopTunnel': { input: NoInput, output: ListenerStatusSchema },
   /** Recent events, newest first, filtered by the listener's log. */
   'webhooks:log': { input: EventFilterSchema, output: z.object({ entries: z.array(EventRowSchema) }).strict() },

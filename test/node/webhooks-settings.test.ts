@@ -4,16 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signWebhook } from '../../src-shared/webhook-signature';
-import { openConsole as openMain } from '../support/console';
-
-/** The console's main process with the demo workspace open and its listener running. */
-async function openConsole() {
-  const c = await openMain();
-  await c.call('workspace:openDemo', {});
-  await c.app.standin!.simulator.stop();
-  await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
-  return c;
-}
+import { openDemoConsole as openConsole } from '../support/console';
 
 function post(url: string, body: string, headers: Record<string, string>) {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
@@ -77,14 +68,15 @@ test('signing: a new secret is returned once, signed events reach the log as row
   }
 });
 
-test('a taken port fails with the listener\'s message; a fake tunnel command gives the public URL and follows the listener', async () => {
+test('a taken port fails with the listener\'s message; a tunnel command is confirmed, checked through its URL, and follows the listener', async () => {
   const { app, call } = await openConsole();
   const blocker: Server = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const taken = (blocker.address() as { port: number }).port;
   const dir = mkdtempSync(join(tmpdir(), 'fake-tunnel-'));
   const script = join(dir, 'tunnel.mjs');
-  writeFileSync(script, `console.log('starting for port ' + process.argv[2]);\nconsole.log('|  https://calm-river-' + process.argv[2] + '.trycloudflare.com  |');\nsetInterval(() => {}, 1000);\n`);
+  // A "tunnel" whose public URL is the listener itself: the plumbing without a network.
+  writeFileSync(script, `console.log('forwarding nothing for port ' + process.argv[2]);\nsetInterval(() => {}, 1000);\n`);
   try {
     const failed = await call('webhooks:setPort', { port: taken });
     expect(failed.state).toBe('failed');
@@ -96,19 +88,23 @@ test('a taken port fails with the listener\'s message; a fake tunnel command giv
     const port = back.port!;
 
     await expect(call('webhooks:startTunnel', {})).rejects.toThrow(/Choose a tunnel program/);
-    await call('webhooks:setTunnel', { provider: 'custom', command: `"${process.execPath}" "${script}" {port}` });
-    const started = await call('webhooks:startTunnel', {});
+    const command = `"${process.execPath}" "${script}" {port}`;
+    const saved = await call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{port}' });
+    expect(saved.tunnel.preview).toEqual({ program: process.execPath, args: [script, String(port)] });
+    await expect(call('webhooks:startTunnel', {})).rejects.toThrow(/Confirm the tunnel command/);
+    const started = await call('webhooks:startTunnel', { confirm: command });
     expect(['starting', 'running']).toContain(started.tunnel.status);
-    await expect.poll(async () => (await call('webhooks:status', {})).tunnel.url).toBe(`https://calm-river-${port}.trycloudflare.com`);
+    await expect.poll(async () => (await call('webhooks:status', {})).tunnel.status).toBe('running');
     const running = await call('webhooks:status', {});
-    expect(running.tunnel.publicUrl).toBe(`https://calm-river-${port}.trycloudflare.com${running.path}`);
+    expect(running.tunnel.url).toBe(`http://127.0.0.1:${port}`);
+    expect(running.tunnel.publicUrl).toBe(running.localUrl);
 
     // A new explicit port restarts the listener, and the tunnel follows it.
     blocker.close();
     await new Promise<void>((resolve) => blocker.once('close', () => resolve()));
     const moved = await call('webhooks:setPort', { port: taken });
     expect(moved.port).toBe(taken);
-    await expect.poll(async () => (await call('webhooks:status', {})).tunnel.url).toBe(`https://calm-river-${taken}.trycloudflare.com`);
+    await expect.poll(async () => (await call('webhooks:status', {})).tunnel).toMatchObject({ status: 'running', url: `http://127.0.0.1:${taken}` });
 
     const stopped = await call('webhooks:stopTunnel', {});
     expect(stopped.tunnel).toMatchObject({ status: 'stopped', url: null, publicUrl: null });

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import {
   buildTunnelCommand,
   detectTunnels,
+  fillUrlTemplate,
   findPublicUrl,
+  installHint,
   parseCommandLine,
   startTunnel,
   type TunnelRunner,
   type TunnelState,
 } from '../../src-main/webhooks/tunnel';
+import { alive } from '../support/processes';
 
 /**
  * A stand-in for cloudflared and ngrok: prints what the real programs print (by the name it is
@@ -60,15 +63,6 @@ test.afterAll(async () => {
 });
 
 const record = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as { pid: number; args: string[] };
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 function watch(t: TunnelRunner): TunnelState[] {
   const seen: TunnelState[] = [t.state];
   t.onState((s) => seen.push(s));
@@ -84,6 +78,26 @@ test('builds each provider command with its host-header option, forwarding to 12
   const ngrok = buildTunnelCommand('ngrok', 8787, '/opt/ngrok');
   expect(ngrok.command).toBe('/opt/ngrok');
   expect(ngrok.args.slice(0, 3)).toEqual(['http', '127.0.0.1:8787', '--host-header=rewrite']);
+  // ssh cannot rewrite Host; it forwards the far end's port 80 to the listener, no shell.
+  const ssh = buildTunnelCommand('ssh', 8787, '/usr/bin/ssh');
+  expect(ssh.command).toBe('/usr/bin/ssh');
+  expect(ssh.args.slice(-3)).toEqual(['-R', '80:127.0.0.1:8787', 'nokey@localhost.run']);
+  expect(ssh.args).toContain('ExitOnForwardFailure=yes');
+});
+
+test('each built-in program has an install hint for each OS, Linux\'s for other Unixes', () => {
+  expect(installHint('cloudflared', 'darwin')).toBe('brew install cloudflared');
+  expect(installHint('cloudflared', 'win32')).toBe('winget install --id Cloudflare.cloudflared');
+  expect(installHint('ssh', 'linux')).toBe('sudo apt install openssh-client');
+  expect(installHint('ssh', 'freebsd')).toBe(installHint('ssh', 'linux'));
+  expect(installHint('ngrok', 'win32')).toMatch(/^choco install ngrok/);
+});
+
+test('a URL template takes the port OpenSSH allocated, or is fixed', () => {
+  expect(fillUrlTemplate('http://127.0.0.1:{remotePort}/', 'Allocated port 43247 for remote forward to 127.0.0.1:8787')).toBe('http://127.0.0.1:43247');
+  expect(fillUrlTemplate('http://127.0.0.1:{remotePort}', 'Warning: Permanently added [127.0.0.1]:2222')).toBeUndefined();
+  expect(fillUrlTemplate('http://127.0.0.1:{remotePort}')).toBeUndefined();
+  expect(fillUrlTemplate('https://hooks.example.org')).toBe('https://hooks.example.org');
 });
 
 test('splits a custom command line without a shell', () => {
@@ -105,6 +119,8 @@ test('finds the public URL in each program’s output and nothing else', () => {
   expect(findPublicUrl('{"lvl":"info","msg":"started tunnel","url":"https://cd34.ngrok-free.app"}', 'ngrok')).toBe('https://cd34.ngrok-free.app');
   expect(findPublicUrl('lvl=info msg="starting web service" addr=127.0.0.1:4040', 'ngrok')).toBeUndefined();
   expect(findPublicUrl('ready at https://hooks.example.org/ now', 'custom')).toBe('https://hooks.example.org');
+  expect(findPublicUrl('Connect to https://1a2b3c4d5e6f.lhr.life or http://1a2b3c4d5e6f.lhr.life', 'ssh')).toBe('https://1a2b3c4d5e6f.lhr.life');
+  expect(findPublicUrl('To explore the docs see https://localhost.run/docs/', 'ssh')).toBeUndefined();
 });
 
 test('detects cloudflared and ngrok on PATH', async () => {
@@ -113,6 +129,28 @@ test('detects cloudflared and ngrok on PATH', async () => {
     { provider: 'ngrok', path: join(dir, 'ngrok') },
   ]);
   expect(await detectTunnels({ PATH: join(dir, 'nothing-here') })).toEqual([]);
+  await writeFile(join(dir, 'ssh'), '#!/bin/sh\n');
+  await chmod(join(dir, 'ssh'), 0o755);
+  expect((await detectTunnels({ PATH: dir })).map((t) => t.provider)).toEqual(['cloudflared', 'ngrok', 'ssh']);
+  await rm(join(dir, 'ssh'));
+});
+
+test('a custom command with a URL template is running once the program runs, or once it names its allocated port', async () => {
+  const fixed = startTunnel({ command: parseCommandLine(`"${process.execPath}" -e "setInterval(() => {}, 1000)"`, 1), urlTemplate: 'http://127.0.0.1:8080' });
+  try {
+    await expect.poll(() => fixed.state).toEqual({ status: 'running', url: 'http://127.0.0.1:8080' });
+  } finally {
+    await fixed.stop();
+  }
+  const script = `console.error('Warning: Permanently added [127.0.0.1]:2222'); setTimeout(() => console.error('Allocated port 40001 for remote forward to 127.0.0.1:8787'), 100); setInterval(() => {}, 1000);`;
+  const allocated = startTunnel({ command: { provider: 'custom', command: process.execPath, args: ['-e', script] }, urlTemplate: 'http://127.0.0.1:{remotePort}' });
+  const states = watch(allocated);
+  try {
+    await expect.poll(() => allocated.state).toEqual({ status: 'running', url: 'http://127.0.0.1:40001' });
+    expect(states.map((s) => s.status)).toEqual(['starting', 'running']);
+  } finally {
+    await allocated.stop();
+  }
 });
 
 test('runs a detected cloudflared, reports its URL, and stops it', async () => {
@@ -158,6 +196,8 @@ test('a program that exits before giving a URL fails with its last words', async
   await expect.poll(() => t.state.status).toBe('failed');
   const s = t.state;
   expect(s.status === 'failed' && s.reason).toMatch(/exited \(code 1\) before giving a public URL: .*no such host/);
+  // Starting again may help (the network may come back).
+  expect(s.status === 'failed' && s.retry).toBe(true);
   await t.stop();
 });
 
@@ -195,5 +235,7 @@ test('a missing program fails with a plain message', async () => {
   expect(t.state.status === 'failed' && t.state.reason).toBe(
     `${join(dir, 'no-such-cloudflared')} was not found; install it or set the tunnel command in Settings.`,
   );
+  // Starting again cannot help.
+  expect(t.state.status === 'failed' && t.state.retry).toBe(false);
   await t.stop();
 });

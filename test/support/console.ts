@@ -1,3 +1,4 @@
+import { expect } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,4 +57,13 @@ export async function openDemoSession(app: ConsoleApp) {
   await sb.simulator.stop();
   const sessionId = (await bridge.call('queue:snapshot', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
   return { ...bridge, sb, sessionId };
+}
+
+/** The console with the demo workspace open, its simulator stopped and its listener running. */
+export async function openDemoConsole() {
+  const c = await openConsole();
+  await c.call('workspace:openDemo', {});
+  await c.app.standin!.simulator.stop();
+  await expect.poll(async () => (await c.call('webhooks:status', {})).state).toBe('running');
+  return { ...c, standin: c.app.standin! };
 }

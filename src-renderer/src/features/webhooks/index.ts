@@ -9,6 +9,8 @@ import './webhooks.css';
 
 /** For the shell: the standing warning while the listener accepts unsigned events. */
 export { default as ListenerWarning } from './ListenerWarning.svelte';
+/** For the live indicator: the tunnel's state while one runs. */
+export { default as TunnelIndicator } from './TunnelIndicator.svelte';
 export { listener } from './listener.svelte';
 export { eventLog } from './event-log.svelte';
 
@@ -28,7 +30,7 @@ commands.register(
     enabled: () => listener.status !== null && listener.status.tunnel.provider !== 'none' && listener.status.state === 'running',
     run: async () => {
       const s = listener.status?.tunnel.status;
-      if (s === 'running' || s === 'starting') await listener.stopTunnel();
+      if (s === 'running' || s === 'starting' || s === 'restarting') await listener.stopTunnel();
       else await listener.startTunnel();
     },
   },

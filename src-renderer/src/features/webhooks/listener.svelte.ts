@@ -82,15 +82,16 @@ export class ListenerStore {
     this.newSecret = null;
   }
 
-  saveTunnel(provider: TunnelChoice, command: string): Promise<boolean> {
+  saveTunnel(provider: TunnelChoice, command: string, urlTemplate: string): Promise<boolean> {
     return this.run('tunnel', async () => {
-      this.status = await invoke('webhooks:setTunnel', { provider, command });
+      this.status = await invoke('webhooks:setTunnel', { provider, command, urlTemplate });
     });
   }
 
-  startTunnel(): Promise<boolean> {
+  /** `confirm`: the saved command line the user was shown and accepted. */
+  startTunnel(confirm?: string): Promise<boolean> {
     return this.run('tunnel', async () => {
-      this.status = await invoke('webhooks:startTunnel', {});
+      this.status = await invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm });
     });
   }
 

@@ -1,0 +1,55 @@
+/**
+ * The tunnel's self-check: a signed no-op event sent to the tunnel's public URL. The listener
+ * recognises it, answers with its id and neither stores, logs nor hands it on, so a check that
+ * comes back proves the whole path (program, far end, listener, signature) without a customer
+ * event. Plain Node.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
+import { signWebhook } from '../../src-shared/webhook-signature';
+
+/** Not one of the interface's groups, so nothing else could mean it. */
+export const TUNNEL_CHECK_GROUP = 'console';
+export const TUNNEL_CHECK_TYPE = 'console.tunnel-check';
+
+export function isTunnelCheck(body: { group?: string | undefined; type?: string | undefined }): boolean {
+  return body.group === TUNNEL_CHECK_GROUP && body.type === TUNNEL_CHECK_TYPE;
+}
+
+/** The listener's answer to a check: its id back, so a stray server at the far end cannot pass. */
+export function tunnelCheckAnswer(id: string): Buffer {
+  return Buffer.from(JSON.stringify({ status: 'tunnel-check', id }));
+}
+
+const AnswerSchema = z.object({ status: z.literal('tunnel-check'), id: z.string() }).loose();
+
+/**
+ * Sends one check to `url` (the tunnel's origin plus the listener's path). Resolves null when
+ * the listener answered it, else why not, in words for the user.
+ */
+export async function checkThroughTunnel(url: string, signingSecret: string | undefined, timeoutMs = 5000): Promise<string | null> {
+  const id = `tunnel-check_${randomBytes(12).toString('base64url')}`;
+  const body = JSON.stringify({ id, group: TUNNEL_CHECK_GROUP, type: TUNNEL_CHECK_TYPE, occurredAt: new Date().toISOString(), data: {} });
+  const ts = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = { 'content-type': 'application/json', [WEBHOOK_HEADERS.id]: id, [WEBHOOK_HEADERS.timestamp]: String(ts) };
+  if (signingSecret) headers[WEBHOOK_HEADERS.signature] = signWebhook(signingSecret, id, ts, body);
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+    return `The self-check through the tunnel got no answer (${cause}).`;
+  }
+  const text = await res.text().catch(() => '');
+  if (res.status !== 200) return `The self-check through the tunnel was answered ${res.status} instead of reaching the listener.`;
+  let answer: unknown = null;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // not the listener
+  }
+  const parsed = AnswerSchema.safeParse(answer);
+  if (!parsed.success || parsed.data.id !== id) return 'Something other than this listener answered the self-check at the tunnel\'s address.';
+  return null;
+}
