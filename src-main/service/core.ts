@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import { AppError, isAppError } from '../../src-shared/errors';
 import type { Logger } from '../log';
 import { badResponse, errorEnvelope, errorFromFailure, errorFromStatus, invalidFromEnvelope, type OpContext, unreadable } from './errors';
-import { fastCheckOf } from './fast-check';
 import { AbortReason, exchange, type RawResponse, TransportFailure } from './transport';
 
 /**
@@ -285,8 +284,6 @@ export class Core {
     }
     const env = errorEnvelope(data);
     if (env) throw invalidFromEnvelope(spec, env, res.status);
-    // Valid answers skip zod's copying; anything doubtful goes to zod, which names the field.
-    if (fastCheckOf(spec.answer.schema)(data)) return data as T;
     const parsed = spec.answer.schema.safeParse(data);
     if (!parsed.success) throw badResponse(spec, parsed.error);
     return parsed.data;
