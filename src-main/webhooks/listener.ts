@@ -208,41 +208,31 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   };
 
   const server = createServer((req, res) => {
-    const fail = (e: unknown) => {
-      log.error('The webhook listener failed on a request.', { error: String(e) });
-      if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
-      else res.destroy();
+    const h = req.headers;
+    const head: RequestHead = { method: req.method, url: req.url, host: h.host, contentType: h['content-type'], contentLength: h['content-length'] };
+    const receivedAt = now();
+    const answer = (body: Buffer | 'too-large') => {
+      try {
+        decide(head, h, body, receivedAt, res);
+      } catch (e) {
+        log.error('The webhook listener failed on a request.', { error: String(e) });
+        if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
+        else res.destroy();
+      }
     };
-    try {
-      const h = req.headers;
-      const head: RequestHead = { method: req.method, url: req.url, host: h.host, contentType: h['content-type'], contentLength: h['content-length'] };
-      const early = checkHead(head, ctx);
-      // Refused before reading: close the connection rather than read a body we do not want.
-      if (early.outcome === 'reject') return refuse(res, early, true);
-      const receivedAt = now();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= maxBodyBytes) return void chunks.push(chunk);
-        // Stop consuming: the socket stops being read once the small internal buffer fills.
-        req.removeAllListeners('data').removeAllListeners('end').pause();
-        try {
-          decide(head, h, 'too-large', receivedAt, res);
-        } catch (e) {
-          fail(e);
-        }
-      });
-      req.on('end', () => {
-        try {
-          decide(head, h, Buffer.concat(chunks, size), receivedAt, res);
-        } catch (e) {
-          fail(e);
-        }
-      });
-    } catch (e) {
-      fail(e);
-    }
+    const early = checkHead(head, ctx);
+    // Refused before reading: close the connection rather than read a body we do not want.
+    if (early.outcome === 'reject') return refuse(res, early, true);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) return void chunks.push(chunk);
+      // Stop consuming: the socket stops being read once the small internal buffer fills.
+      req.removeAllListeners('data').removeAllListeners('end').pause();
+      answer('too-large');
+    });
+    req.on('end', () => answer(Buffer.concat(chunks, size)));
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -2,19 +2,17 @@
  * The listener's durable state: the seen-id window, the event log and the accepted events not
  * yet handed to `onEvent`.
  *
- * Layout in `dir` (0700, every file 0600): `state.json`, a snapshot replaced atomically, and
- * `journal-<gen>.ndjson`, append-only, one JSON record a line: `{"k":"e",...}` an accepted event
- * with its body as received, `{"k":"d","id":...}` that event processed. The snapshot names the
- * first journal generation it does not cover; loading replays every journal from there, so a
- * crash at any step of a compaction leaves an unambiguous set to load. Replaying a record the
- * snapshot already holds changes nothing (its id is seen; a marker of a processed event is moot).
+ * In `dir` (0700, files 0600): `state.json`, a snapshot replaced atomically, naming the first
+ * journal generation it does not cover, and `journal-<gen>.ndjson`, one record a line:
+ * `{"k":"e",...}` an accepted event with its body as received, `{"k":"d","id"}` it was processed.
+ * Loading replays the journals from the snapshot's generation on, so a crash at any step of a
+ * compaction leaves an unambiguous set; a record the snapshot already holds changes nothing.
  *
- * Guarantee: an event's record is written (synchronously, to the operating system) before the
- * event is acknowledged and before its id counts as seen, so an acknowledged event survives any
- * crash of the console and a duplicate is never acknowledged in place of an event not kept.
- * Written records reach the disk within a second (fdatasync); a power loss can drop that last
- * second, which the sync's resync at start covers (events are hints). Markers are never synced on
- * their own: losing one only replays an event, so delivery is at least once across crashes.
+ * An event's record is written (synchronously, to the operating system) before the event is
+ * acknowledged and before its id counts as seen: an acknowledged event survives any crash of the
+ * console, and a duplicate is never acknowledged in place of an event not kept. Records reach the
+ * disk within a second (fdatasync); what a power loss drops of that second the sync's resync at
+ * start covers (events are hints). A lost marker only replays its event: at least once.
  */
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { chmod, readFile, readdir, rename, unlink } from 'node:fs/promises';
@@ -155,7 +153,11 @@ export class WebhookState {
    */
   commit(rec: ReceivedEvent): void {
     if (this.closed) throw new Error('The webhook state is closed.');
-    if (this.needsRotate || this.journalBytes >= this.compactBytes) this.rotate();
+    if ((this.needsRotate || this.journalBytes >= this.compactBytes) && !this.tryRotate()) {
+      if (this.needsRotate) throw new Error('No fresh webhook journal could be started.');
+      // The journal is intact and can take more: try again after another stretch.
+      this.journalBytes = 0;
+    }
     this.append(JSON.stringify({ k: 'e', ...recordOf(rec) }));
     this.apply(rec);
   }
@@ -176,12 +178,8 @@ export class WebhookState {
     this.closed = true;
     clearTimeout(this.syncTimer);
     await this.snapshotting;
-    try {
-      // A snapshot of everything, so the next start reads one small file.
-      this.rotate();
-    } catch (e) {
-      this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
-    }
+    // A snapshot of everything, so the next start reads one small file.
+    this.tryRotate();
     await this.snapshotting;
     if (this.fd !== undefined) this.retire(this.fd);
     this.fd = undefined;
@@ -258,12 +256,19 @@ export class WebhookState {
       this.snapshotting = null;
       if (!this.snapshotDue || this.closed) return;
       this.snapshotDue = false;
-      try {
-        this.rotate();
-      } catch (e) {
-        this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
-      }
+      this.tryRotate();
     });
+  }
+
+  /** `rotate`, with a failure logged; false when no fresh journal could be started. */
+  private tryRotate(): boolean {
+    try {
+      this.rotate();
+      return true;
+    } catch (e) {
+      this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
+      return false;
+    }
   }
 
   /** Writes the snapshot, then removes the journals it covers; false when it could not be written. */
