@@ -101,6 +101,8 @@ export class WebhookState {
   /** A write failed: the journal may end in a torn record, so the next one goes to a fresh file. */
   private needsRotate = false;
   private syncTimer: NodeJS.Timeout | undefined;
+  /** Processed markers not yet written; a snapshot makes them moot. */
+  private markers = '';
   /** Data syncs and closes of journals, one after another (a journal is closed after its last sync). */
   private syncing: Promise<void> = Promise.resolve();
   private snapshotting: Promise<boolean> | null = null;
@@ -158,18 +160,16 @@ export class WebhookState {
       // The journal is intact and can take more: try again after another stretch.
       this.journalBytes = 0;
     }
-    this.append(JSON.stringify({ k: 'e', ...recordOf(rec) }));
-    this.apply(rec);
+    const row = recordOf(rec);
+    this.append(`${JSON.stringify({ k: 'e', ...row })}\n`);
+    this.apply(rec, row);
   }
 
-  /** Marks an event processed; the marker is written but not synced on its own. */
+  /** Marks an event processed: its marker goes out with the next record or within a second. */
   markDone(id: string): void {
-    if (!this.pending.delete(id) || this.closed || this.needsRotate) return;
-    try {
-      this.append(JSON.stringify({ k: 'd', id }));
-    } catch {
-      // The event replays once; the next snapshot (taken on the fresh journal) covers it.
-    }
+    if (!this.pending.delete(id) || this.closed) return;
+    this.markers += `${JSON.stringify({ k: 'd', id })}\n`;
+    this.syncSoon();
   }
 
   /** Leaves a fresh snapshot and releases the files. */
@@ -186,9 +186,9 @@ export class WebhookState {
     await this.syncing;
   }
 
-  /** Appends one line; on failure marks the journal for replacement and throws. */
-  private append(line: string): void {
-    const buf = Buffer.from(`${line}\n`, 'utf8');
+  /** Appends buffered markers and this record; on failure marks the journal for replacement and throws. */
+  private append(record: string): void {
+    const buf = Buffer.from(this.markers + record, 'utf8');
     try {
       for (let off = 0; off < buf.length; ) off += this.write(this.fd!, buf, off, buf.length - off);
     } catch (e) {
@@ -196,10 +196,21 @@ export class WebhookState {
       this.o.log.error('Could not write to the webhook journal.', { error: String(e) });
       throw e;
     }
+    this.markers = '';
     this.journalBytes += buf.length;
+    this.syncSoon();
+  }
+
+  /** Within a second: buffered markers written, written records flushed to the disk. */
+  private syncSoon(): void {
     if (this.syncTimer || this.closed) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = undefined;
+      try {
+        if (this.markers && !this.needsRotate) this.append('');
+      } catch {
+        // Those events replay once, unless the next snapshot covers them.
+      }
       const fd = this.fd;
       // Chained before any later close of this journal.
       if (fd !== undefined) this.chain(() => datasync(fd));
@@ -220,9 +231,8 @@ export class WebhookState {
     });
   }
 
-  private apply(rec: ReceivedEvent): void {
+  private apply(rec: ReceivedEvent, row = recordOf(rec)): void {
     this.seen.add(rec.id, rec.receivedAt, this.o.now());
-    const row = recordOf(rec);
     this.log.push(row.raw.length > LOG_RAW_CHARS ? { ...row, raw: row.raw.slice(0, LOG_RAW_CHARS), truncated: true } : row);
     if (this.log.length > (this.o.logCapacity ?? 500)) this.log.shift();
     this.pending.set(rec.id, rec);
@@ -244,6 +254,8 @@ export class WebhookState {
       this.snapshotDue = true;
       return;
     }
+    // Events marked processed are not pending in the snapshot: their markers are moot.
+    this.markers = '';
     // The state in memory now is exactly what the older journals hold.
     const snapshot: Snapshot = {
       v: 2,

@@ -118,7 +118,6 @@ test('ids seen before a crash or a stop stay seen', async () => {
   const dir = await stateDir();
   const first = await open(dir);
   commit(first, 'before-crash', '{"id":"before-crash"}');
-  drain(first);
   // No close: the process ends here.
   const second = await open(dir);
   commit(second, 'before-stop', '{"id":"before-stop"}');
@@ -128,7 +127,8 @@ test('ids seen before a crash or a stop stay seen', async () => {
   const third = await open(dir);
   try {
     expect(['before-crash', 'before-stop', 'other'].map((id) => third.isSeen(id))).toEqual([true, true, false]);
-    expect(drain(third).map((e) => e.id)).toEqual(['before-stop']);
+    // Neither was processed: both are handed out again, in order.
+    expect(drain(third).map((e) => e.id)).toEqual(['before-crash', 'before-stop']);
   } finally {
     await third.close();
   }
@@ -152,6 +152,8 @@ test('an id re-sent after 20,000 others within a day is a duplicate, also after 
   const second = await open(dir, recorder(), { now });
   try {
     expect(second.isSeen('early')).toBe(true);
+    // Markers written in the last second before a crash may be lost: those events come back once.
+    drain(second);
     clock = start + 24 * 60 * 60 * 1000 + 1;
     expect([second.isSeen('early'), second.isSeen('other-19999')]).toEqual([false, true]);
   } finally {
