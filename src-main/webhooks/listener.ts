@@ -174,14 +174,28 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS), ...extra });
   };
 
-  // Acknowledgements (the events are written already) go out together at the end of this turn of
-  // the event loop: answered one by one, each woke the sender and, on a busy machine, cost the
+  // Events accepted in one turn of the event loop are written together at its end, then answered
+  // together. Answered one by one, each answer woke the sender and, on a busy machine, cost the
   // listener the processor (the ingest bench fell to 0.3 of a bare server's rate).
-  let acks: ServerResponse[] = [];
-  const answerAccepted = () => {
-    const batch = acks;
-    acks = [];
-    for (const res of batch) send(res, 200, { status: 'accepted' });
+  let turn: Array<{ res: ServerResponse; status: 'accepted' | 'duplicate' }> = [];
+  const endTurn = () => {
+    const answers = turn;
+    turn = [];
+    let failed = false;
+    try {
+      state.flush();
+    } catch {
+      failed = true;
+    }
+    for (const { res, status } of answers) {
+      if (failed) counts.rejected++;
+      else counts[status === 'accepted' ? 'accepted' : 'duplicates']++;
+      send(res, failed ? 500 : 200, failed ? FAILED : { status });
+    }
+    pump();
+  };
+  const answerAtEndOfTurn = (res: ServerResponse, status: 'accepted' | 'duplicate') => {
+    if (turn.push({ res, status }) === 1) setImmediate(endTurn);
   };
 
   /** Decides on a request whose body is in (or was cut at the limit) and answers it. */
@@ -199,22 +213,16 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     );
     if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
     if (verdict.outcome === 'duplicate') {
-      // The first copy was written before its id counted as seen.
+      // Never acknowledged before the first copy is written.
+      if (state.isStaged(verdict.id)) return answerAtEndOfTurn(res, 'duplicate');
       counts.duplicates++;
       return send(res, 200, { status: 'duplicate' });
     }
     if (stopping) return busy(res, { connection: 'close' });
     if (state.queued >= queueLimit) return busy(res);
     const { outcome: _o, status: _s, ...accepted } = verdict;
-    try {
-      state.commit({ ...accepted, receivedAt });
-    } catch {
-      counts.rejected++;
-      return send(res, 500, FAILED);
-    }
-    counts.accepted++;
-    if (acks.push(res) === 1) setImmediate(answerAccepted);
-    pump();
+    state.stage({ ...accepted, receivedAt });
+    answerAtEndOfTurn(res, 'accepted');
   };
 
   const server = createServer((req, res) => {

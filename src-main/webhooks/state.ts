@@ -8,9 +8,10 @@
  * Loading replays the journals from the snapshot's generation on, so a crash at any step of a
  * compaction leaves an unambiguous set; a record the snapshot already holds changes nothing.
  *
- * An event's record is written (synchronously, to the operating system) before the event is
- * acknowledged and before its id counts as seen: an acknowledged event survives any crash of the
- * console, and a duplicate is never acknowledged in place of an event not kept. Records reach the
+ * An event's record is written (synchronously, to the operating system; all accepted in one turn of
+ * the event loop in one write) before the event is acknowledged and before its id counts as seen:
+ * an acknowledged event survives any crash of the console, and a duplicate is never acknowledged
+ * in place of an event not kept. Records reach the
  * disk within a second (fdatasync); what a power loss drops of that second the sync's resync at
  * start covers (events are hints). A lost marker only replays its event: at least once.
  */
@@ -92,6 +93,8 @@ export class WebhookState {
   private readonly log: EventLogEntry[] = [];
   /** Accepted, not yet processed; a Map keeps them in the order accepted. */
   private readonly pending = new Map<string, ReceivedEvent>();
+  /** Accepted in this turn of the event loop, written together by `flush`. */
+  private readonly staged = new Map<string, ReceivedEvent>();
   private readonly syncer: DirSyncer;
   private readonly compactBytes: number;
   private readonly write: NonNullable<WebhookStateOptions['writeJournal']>;
@@ -122,14 +125,19 @@ export class WebhookState {
     return s;
   }
 
-  /** Accepted within the seen window, or accepted and not yet processed. */
+  /** Accepted within the seen window, or accepted and not yet processed (or written). */
   isSeen(id: string): boolean {
-    return this.pending.has(id) || this.seen.has(id, this.o.now());
+    return this.staged.has(id) || this.pending.has(id) || this.seen.has(id, this.o.now());
+  }
+
+  /** Staged and not yet written: a repeat of it can be answered only after `flush`. */
+  isStaged(id: string): boolean {
+    return this.staged.has(id);
   }
 
   /** Accepted events not yet processed. */
   get queued(): number {
-    return this.pending.size;
+    return this.pending.size + this.staged.size;
   }
 
   /** The oldest accepted event not yet processed (it stays here until `markDone`). */
@@ -149,20 +157,28 @@ export class WebhookState {
     return rows.reverse().slice(0, filter.limit ?? this.log.length);
   }
 
-  /**
-   * Writes the event's record, then counts it as seen, logged and pending. Throws when it could
-   * not be written: the event is then not accepted and a retry is a new event.
-   */
-  commit(rec: ReceivedEvent): void {
+  /** Takes an accepted event, to be written by the next `flush`. */
+  stage(rec: ReceivedEvent): void {
     if (this.closed) throw new Error('The webhook state is closed.');
+    this.staged.set(rec.id, rec);
+  }
+
+  /**
+   * Writes the staged events' records in one write, then counts them as seen, logged and pending.
+   * Throws when they could not be written: they are then not accepted, and a retry is a new event.
+   */
+  flush(): void {
+    if (this.staged.size === 0) return;
+    const batch = [...this.staged.values()];
+    this.staged.clear();
     if ((this.needsRotate || this.journalBytes >= this.compactBytes) && !this.tryRotate()) {
       if (this.needsRotate) throw new Error('No fresh webhook journal could be started.');
       // The journal is intact and can take more: try again after another stretch.
       this.journalBytes = 0;
     }
-    const row = recordOf(rec);
-    this.append(`${JSON.stringify({ k: 'e', ...row })}\n`);
-    this.apply(rec, row);
+    const rows = batch.map(recordOf);
+    this.append(rows.map((row) => `${JSON.stringify({ k: 'e', ...row })}\n`).join(''));
+    batch.forEach((rec, i) => this.apply(rec, rows[i]));
   }
 
   /** Marks an event processed: its marker goes out with the next record or within a second. */
@@ -175,6 +191,11 @@ export class WebhookState {
   /** Leaves a fresh snapshot and releases the files. */
   async close(): Promise<void> {
     if (this.closed) return;
+    try {
+      this.flush();
+    } catch {
+      // never acknowledged
+    }
     this.closed = true;
     clearTimeout(this.syncTimer);
     await this.snapshotting;
