@@ -106,12 +106,11 @@ async function listen(server: Server, port: number): Promise<void> {
     await once(server, 'listening');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const message =
-      e.code === 'EADDRINUSE'
-        ? `Port ${port} is in use by another program; choose another in Settings.`
-        : e.code === 'EACCES'
-          ? `Port ${port} needs administrator rights; choose a port above 1024 in Settings.`
-          : `The webhook listener could not start on port ${port} (${e.code ?? e.message}).`;
+    const plain: Record<string, string> = {
+      EADDRINUSE: `Port ${port} is in use by another program; choose another in Settings.`,
+      EACCES: `Port ${port} needs administrator rights; choose a port above 1024 in Settings.`,
+    };
+    const message = plain[e.code ?? ''] ?? `The webhook listener could not start on port ${port} (${e.code ?? e.message}).`;
     throw new AppError({ kind: 'Unavailable', message }, { cause: e });
   }
 }

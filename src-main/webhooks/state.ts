@@ -146,15 +146,12 @@ export class WebhookState {
   }
 
   /** Newest first, filtered. */
-  eventLog(filter: EventLogFilter = {}): EventLogEntry[] {
-    const text = filter.text?.toLowerCase();
+  eventLog({ group, type, text, limit }: EventLogFilter = {}): EventLogEntry[] {
+    const t = text?.toLowerCase();
     const rows = this.log.filter(
-      (e) =>
-        (filter.group === undefined || e.group === filter.group) &&
-        (filter.type === undefined || e.type === filter.type) &&
-        (!text || e.id.toLowerCase().includes(text) || e.raw.toLowerCase().includes(text)),
+      (e) => (group === undefined || e.group === group) && (type === undefined || e.type === type) && (!t || e.id.toLowerCase().includes(t) || e.raw.toLowerCase().includes(t)),
     );
-    return rows.reverse().slice(0, filter.limit ?? this.log.length);
+    return rows.reverse().slice(0, limit);
   }
 
   /** Takes an accepted event, to be written by the next `flush`. */
@@ -191,11 +188,7 @@ export class WebhookState {
   /** Leaves a fresh snapshot and releases the files. */
   async close(): Promise<void> {
     if (this.closed) return;
-    try {
-      this.flush();
-    } catch {
-      // never acknowledged
-    }
+    // Anything still staged was never acknowledged: the sender sends it again.
     this.closed = true;
     clearTimeout(this.syncTimer);
     await this.snapshotting;
