@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../src-shared/errors';
 import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
@@ -198,7 +198,7 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   };
 
   /** Decides on a request whose body is in (or was cut at the limit) and answers it. */
-  const decide = (head: RequestHead, headers: Record<string, string | string[] | undefined>, body: Buffer | 'too-large', receivedAt: number, res: ServerResponse) => {
+  const decide = (head: RequestHead, headers: IncomingHttpHeaders, body: Buffer | 'too-large', receivedAt: number, res: ServerResponse) => {
     ctx.nowMs = receivedAt;
     const verdict = checkRequest(
       {

@@ -149,7 +149,10 @@ export class WebhookState {
   eventLog({ group, type, text, limit }: EventLogFilter = {}): EventLogEntry[] {
     const t = text?.toLowerCase();
     const rows = this.log.filter(
-      (e) => (group === undefined || e.group === group) && (type === undefined || e.type === type) && (!t || e.id.toLowerCase().includes(t) || e.raw.toLowerCase().includes(t)),
+      (e) =>
+        (group === undefined || e.group === group) &&
+        (type === undefined || e.type === type) &&
+        (!t || e.id.toLowerCase().includes(t) || e.raw.toLowerCase().includes(t)),
     );
     return rows.reverse().slice(0, limit);
   }
