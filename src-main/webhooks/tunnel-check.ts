@@ -18,8 +18,8 @@ export function isTunnelCheck(body: { group?: string | undefined; type?: string 
 }
 
 /** The listener's answer to a check: its id back, so a stray server at the far end cannot pass. */
-export function tunnelCheckAnswer(id: string): Buffer {
-  return Buffer.from(JSON.stringify({ status: 'tunnel-check', id }));
+export function tunnelCheckAnswer(id: string): { status: 'tunnel-check'; id: string } {
+  return { status: 'tunnel-check', id };
 }
 
 const AnswerSchema = z.object({ status: z.literal('tunnel-check'), id: z.string() }).loose();

@@ -8,32 +8,27 @@ export interface WebhookLogger {
   error(m: string, f?: object): void;
 }
 
-/** What the listener hands to `onEvent`, in the order events were accepted. */
-export interface ReceivedEvent {
-  /** Idempotency key: the `webhook-id` header, else the envelope id, else a hash of the body. */
+/** One row of the event log (newest first when listed). */
+export interface EventLogEntry {
+  /** Idempotency key: the `webhook-id` header, else the body's id, else a hash of the body. */
   id: string;
   receivedAt: number;
   signature: SignatureState;
   /** Matched the envelope and one of the groups the interface names. */
   known: boolean;
-  /** Present when the body parsed as the envelope (even with an unknown group). */
-  event?: WebhookEvent;
-  /** The body as received. */
-  raw: string;
-}
-
-/** One row of the event log (newest first when listed). */
-export interface EventLogEntry {
-  id: string;
-  receivedAt: number;
-  signature: SignatureState;
-  known: boolean;
+  /** As the body names them, envelope or not. */
   group?: string;
   type?: string;
   occurredAt?: string;
-  /** The body as received, cut at the log's per-entry limit (then `truncated` is true). */
+  /** The body as received; in the log cut at its per-entry limit (then `truncated` is true). */
   raw: string;
   truncated?: boolean;
+}
+
+/** What the listener hands to `onEvent`, in the order events were accepted. */
+export interface ReceivedEvent extends Omit<EventLogEntry, 'truncated'> {
+  /** Present when the body parsed as the envelope (even with an unknown group). */
+  event?: WebhookEvent;
 }
 
 export interface EventLogFilter {

@@ -147,36 +147,3 @@ test.describe('schemas', () => {
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
 });
-
-test.describe('fast acceptance check', () => {
-  const session = {
-    id: 7, status: 'OPEN', pending: false, priority: true, protocol: '2024', tma: 3, lastAgent: 'ana.souza',
-    userConnectedResource: 'chatApp', createdAt: '2024-01-01T00:00:00Z', extraField: { nested: [1, 'a'] },
-    groupConf: {
-      id: 1, name: 'Geral', sla: 120, channels: [{ id: 1, name: 'chatApp' }], timeUnit: 'SECONDS',
-      classificationTree: { id: 1, value: 'root', children: [{ id: 2, value: 'leaf', children: [] }, 'legacy'] },
-      operation: { id: 1, company: { id: 1, cnpj: '12.345.678/0001-95', groupCompany: { companyName: 'G', id: 1 } } },
-      defaultAgent: null,
-    },
-    user: { id: 101, name: 'Cliente', cpf: '123.456.789-09', profile: { id: 4, name: 'Cliente' }, agent: null },
-    agent: { id: 3, userName: 'ana.souza', agent: { id: 3, maxChatChannels: 6, user: { id: 3 } } },
-  };
-  const replacements: unknown[] = ['x', 1.5, 7, true, null, [], {}, Number.MAX_SAFE_INTEGER + 2];
-
-  function paths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
-    if (v === null || typeof v !== 'object') return [at];
-    const out: Array<Array<string | number>> = at.length ? [at] : [];
-    for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...at, Array.isArray(v) ? Number(k) : k]));
-    return out;
-  }
-  function mutate(base: unknown, path: Array<string | number>, value: unknown, remove: boolean): unknown {
-    const copy = structuredClone(base) as Record<string | number, unknown>;
-    let node = copy;
-    for (const p of path.slice(0, -1)) node = node[p] as Record<string | number, unknown>;
-    const last = path[path.length - 1]!;
-    if (remove) delete node[last];
-    else node[last] = value;
-    return copy;
-  }
-
-});

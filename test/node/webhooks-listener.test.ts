@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -448,9 +448,9 @@ test('the same event sent twice at once is acknowledged twice and delivered once
   }
 });
 
-test("with durability 'fsync' concurrent events are group-committed and survive a restart", async () => {
+test('concurrent events are all kept and survive a restart', async () => {
   const dir = await stateDir();
-  const first = await start({ stateDir: dir, durability: 'fsync' });
+  const first = await start({ stateDir: dir });
   const ids = Array.from({ length: 20 }, (_, i) => `s${i}`);
   try {
     const answers = await Promise.all(ids.map((id) => sendSigned(first.l, id)));
@@ -459,7 +459,7 @@ test("with durability 'fsync' concurrent events are group-committed and survive 
   } finally {
     await first.l.close();
   }
-  const second = await start({ stateDir: dir, durability: 'fsync' });
+  const second = await start({ stateDir: dir });
   try {
     const again = await Promise.all(ids.map((id) => sendSigned(second.l, id)));
     expect(again.every((a) => a.json.status === 'duplicate')).toBe(true);
@@ -467,4 +467,41 @@ test("with durability 'fsync' concurrent events are group-committed and survive 
   } finally {
     await second.l.close();
   }
+});
+
+test('an id seen within 24 hours is a duplicate, one seen longer ago is a new event', async () => {
+  const dir = await stateDir();
+  let clock = Date.UTC(2025, 0, 15, 12, 0, 0);
+  const { l, got } = await start({ stateDir: dir, signingSecret: undefined, now: () => clock });
+  try {
+    expect((await post(l.url, envelope('day-1'))).json.status).toBe('accepted');
+    clock += 24 * 60 * 60 * 1000;
+    expect((await post(l.url, envelope('day-1'))).json.status).toBe('duplicate');
+    clock += 1;
+    expect((await post(l.url, envelope('day-1'))).json.status).toBe('accepted');
+    await expect.poll(() => got.map((e) => e.id)).toEqual(['day-1', 'day-1']);
+  } finally {
+    await l.close();
+  }
+});
+
+test('every webhook file is readable by this user only, in a folder only this user may open', async () => {
+  test.skip(process.platform === 'win32', 'POSIX modes');
+  const dir = join(await stateDir(), 'webhooks');
+  // As a folder made before this rule would be.
+  await mkdir(dir, { mode: 0o755 });
+  await chmod(dir, 0o755);
+  const { l } = await start({ stateDir: dir, compactBytes: 512 });
+  try {
+    for (let i = 0; i < 5; i++) expect((await sendSigned(l, `p${i}`)).status).toBe(200);
+  } finally {
+    await l.close();
+  }
+  const names = await readdir(dir);
+  // The snapshot and the journal at least; nothing left over from writing them.
+  expect(names).toContain('state.json');
+  expect(names.some((n) => n.startsWith('journal-'))).toBe(true);
+  expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  expect((await stat(dir)).mode & 0o777).toBe(0o700);
+  for (const name of names) expect([name, (await stat(join(dir, name))).mode & 0o777]).toEqual([name, 0o600]);
 });
