@@ -14,7 +14,8 @@ test.beforeAll(async () => {
   host = await launchHost(freshProfile());
   const demo = await openDemoSession(host.app);
   sb = demo.sb;
-  await seedLongNotes(sb, demo.sessionId, 20);
+  // Enough long notes that the slowest query takes well over 100 ms even on a quiet machine.
+  await seedLongNotes(sb, demo.sessionId, 80);
   bridge = await webBridge(host);
   await bridge('app:state'); // the first call pays for connecting
 });
