@@ -3,7 +3,7 @@ import { authorOf, idOf, personOf, sessionIdOf } from '../../src-shared/concepts
 import { startStandin } from '../../src-standin/index';
 import { READINGS } from '../../src-standin/reading';
 import { freshProfile, launchHost } from '../support/host';
-import { connectToService, serviceApi, type Rec } from '../support/web';
+import { connectToService, serviceApi, shot, type Rec } from '../support/web';
 
 /**
  * An attendant connects to a service (no user name typed), reads a conversation, replies, takes
@@ -54,6 +54,7 @@ for (const reading of READINGS) {
       await expect(log.getByRole('article', { name: new RegExp(`^${customer},`) }).filter({ hasText: customerLine.slice(0, 25) }).first()).toBeVisible();
       await expect(log.locator('article.msg.mine').filter({ hasText: agentLine.slice(0, 25) }).first()).toBeVisible();
       await expect(page.getByText(/records could not be read/)).toHaveCount(0);
+      await shot(page, `attendance-readings-${reading}-thread`);
 
       // The composer help shows what loaded and names what the service does not offer.
       const help = page.getByRole('region', { name: 'Composer help' });
