@@ -442,8 +442,10 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     },
     async start() {
       lastTick = Date.now();
+      // The safety net runs whenever a workspace is open and live updates are not paused, with or
+      // without a listener: a service that never delivers events is then read every POLL_MS.
       poll = setInterval(() => {
-        if (listener) void resync();
+        if (ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true) void resync();
       }, POLL_MS);
       poll.unref?.();
       tick = setInterval(() => {

@@ -73,6 +73,21 @@ for (const reading of READINGS) {
       expect(again.id).toBe(sent.id);
       expect((await messagesOf(s.id)).filter((m) => m.message === text)).toHaveLength(1);
 
+      // Lost again, and this time the thread cannot be read back: "could not confirm", and the
+      // retry looks before it saves, so the reply that did arrive is not sent twice.
+      const second = `Segunda resposta ${reading} ${Date.now()}`;
+      await sb.faults.set([
+        { match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'dropAfterCommit', count: 1 },
+        { match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages' }, kind: 'status', status: 503 },
+      ]);
+      const unsure = await c.fail('thread:send', { sessionId: s.id, text: second, clientId: 'reply-2' });
+      expect(unsure.kind).toBe('OutcomeUnknown');
+      expect(unsure.message).toContain('check the thread before resending');
+      await sb.faults.clear();
+      const confirmed = await c.call('thread:send', { sessionId: s.id, text: second, clientId: 'reply-2' });
+      expect(confirmed.text).toBe(second);
+      expect((await messagesOf(s.id)).filter((m) => m.message === second)).toHaveLength(1);
+
       // A note goes exactly once.
       const note = `Nota ${reading} ${Date.now()}`;
       await c.call('notes:add', { sessionId: s.id, text: note });

@@ -64,6 +64,7 @@ export function createAttendanceFeature(
     sink: {
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
+        rememberShown(sessionId, fresh.map((f) => f.message));
         offline.cache.addMessages(sessionId, fresh.map((f) => f.message), new Date().toISOString());
         void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
       },
@@ -106,7 +107,7 @@ export function createAttendanceFeature(
     badge.set(0);
   });
 
-  const remember = (sessionId: number, messages: readonly ThreadMessage[]) => {
+  const rememberShown = (sessionId: number, messages: readonly ThreadMessage[]) => {
     const o = open.get(sessionId);
     if (o) for (const m of messages) o.messages.set(m.id, m);
   };
@@ -150,8 +151,8 @@ export function createAttendanceFeature(
     return { id: me?.userId ?? null, userName, name: null, role: 'agent' };
   }
 
-  /** How far a server's clock may be from ours when matching a reply read back. */
-  const CLOCK_SLACK_MS = 5 * 60_000;
+  /** How far a server's clock (or an unstated time zone) may be from ours when matching a reply read back. */
+  const CLOCK_SLACK_MS = 15 * 3600_000;
 
   /**
    * After a lost answer: the reply if the thread shows it (same text, not from the customer,
@@ -159,7 +160,7 @@ export function createAttendanceFeature(
    * "not sent" when the thread was read and it is not there, or "could not confirm" when the
    * thread could not be read.
    */
-  async function confirmSent(sessionId: number, text: string, startedAt: number): Promise<ThreadMessage> {
+  async function confirmSent(sessionId: number, text: string, startedAt: number, knownBefore: ReadonlySet<number>, stored: boolean): Promise<ThreadMessage> {
     const client = ctx.client();
     let recent: ThreadMessage[];
     try {
@@ -173,20 +174,50 @@ export function createAttendanceFeature(
     }
     const claimed = new Set([...sent.values()].map((m) => m.id));
     const want = text.trim();
+    // Ours: the same text, not the customer's, not in the thread before this send began, not
+    // matched to another send, and not written long before it (server clocks and zones differ).
     const found = [...recent].reverse().find((m) => {
-      if (m.author === 'customer' || claimed.has(m.id) || m.text.trim() !== want) return false;
+      if (m.author === 'customer' || claimed.has(m.id) || knownBefore.has(m.id) || m.text.trim() !== want) return false;
       const at = m.createdAt ? Date.parse(m.createdAt) : NaN;
       return Number.isNaN(at) || at >= startedAt - CLOCK_SLACK_MS;
     });
-    if (!found) throw new AppError({ kind: 'Unavailable', message: 'The reply did not reach the service. Nothing was sent; you can retry.' });
-    return found;
+    if (found) return found;
+    // A 2xx answer means the service took it even if the thread does not show it yet.
+    if (stored) throw new AppError({ kind: 'OutcomeUnknown', message: 'The service took the reply but it does not show in the thread yet: check the thread before resending.' });
+    throw new AppError({ kind: 'Unavailable', message: 'The reply did not reach the service. Nothing was sent; you can retry.' });
   }
+
+  /**
+   * Sends whose outcome could not be told (the thread could not be read back, or the service took
+   * the reply without showing it): a retry with the same client id looks again before saving.
+   */
+  const uncertain = new Map<string, { startedAt: number; knownBefore: ReadonlySet<number> }>();
 
   async function sendText(sessionId: number, text: string, clientId: string, contentType: string): Promise<ThreadMessage> {
     const already = sent.get(clientId);
     if (already) return already;
     myName();
+    const doubt = uncertain.get(clientId);
+    if (doubt) {
+      try {
+        const found = await confirmSent(sessionId, text, doubt.startedAt, doubt.knownBefore, false);
+        uncertain.delete(clientId);
+        return delivered(sessionId, clientId, found);
+      } catch (e) {
+        // Still unknown: never save it again blindly. Known absent: it is sent below.
+        if (!isAppError(e) || e.kind !== 'Unavailable') throw e;
+        uncertain.delete(clientId);
+      }
+    }
     const startedAt = Date.now();
+    const knownBefore = new Set(open.get(sessionId)?.messages.keys() ?? []);
+    const remember = (e: unknown) => {
+      if (isAppError(e) && e.kind === 'OutcomeUnknown') {
+        uncertain.set(clientId, { startedAt, knownBefore });
+        if (uncertain.size > 500) uncertain.delete(uncertain.keys().next().value as string);
+      }
+      return e;
+    };
     const client = ctx.client();
     let msg: ThreadMessage | null = null;
     try {
@@ -199,17 +230,25 @@ export function createAttendanceFeature(
       // The answer was lost: read the thread back before saying anything, so a retry never
       // sends the same reply twice. The match is on what the console sent (text, time, not the
       // customer's side), never on how the server names the sender.
-      msg = await confirmSent(sessionId, text, startedAt);
+      msg = await confirmSent(sessionId, text, startedAt, knownBefore, false).catch((err: unknown) => {
+        throw remember(err);
+      });
     }
     if (!msg) {
-      // 2xx without a readable message: the thread tells whether it is there.
-      msg = await confirmSent(sessionId, text, startedAt);
+      // 2xx without a readable message: the thread tells which one it is.
+      msg = await confirmSent(sessionId, text, startedAt, knownBefore, true).catch((err: unknown) => {
+        throw remember(err);
+      });
     }
+    return delivered(sessionId, clientId, msg);
+  }
+
+  function delivered(sessionId: number, clientId: string, msg: ThreadMessage): ThreadMessage {
     sent.set(clientId, msg);
     if (sent.size > 500) sent.delete(sent.keys().next().value as string);
     offline.cache.addMessages(sessionId, [msg], new Date().toISOString());
     sync.note(sessionId, [stampMessage(msg)]);
-    remember(sessionId, [msg]);
+    rememberShown(sessionId, [msg]);
     void sync.hintQueue();
     return msg;
   }
@@ -343,7 +382,7 @@ export function createAttendanceFeature(
 
     'thread:older': async ({ sessionId, page }) => {
       const got = await threadPage(ctx.client(), sessionId, page, parties.get(sessionId));
-      remember(sessionId, got.messages);
+      rememberShown(sessionId, got.messages);
       sync.note(sessionId, got.messages.map(stampMessage));
       return { ...got, page };
     },
