@@ -11,6 +11,13 @@ function run(cmd, args, opts = {}) {
   return spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
 }
 
+// A console already running on this profile is told about before anything is rebuilt under it.
+const builtHost = join(root, 'out', 'main', 'host.js');
+if (existsSync(builtHost)) {
+  const check = run(process.execPath, [builtHost, '--check', ...process.argv.slice(2)]);
+  if (check.status === 1) process.exit(1);
+}
+
 const build = run(bin('electron-vite'), ['build']);
 if (build.status !== 0) process.exit(build.status ?? 1);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startHost, type Host } from './start-host';
-import { ProfileInUse } from './profile-lock';
+import { liveOwner, ProfileInUse } from './profile-lock';
 import { PortTaken } from './server';
 
 /** A launch that cannot go ahead says why in one line and exits non-zero, having touched nothing. */
@@ -12,9 +12,9 @@ function refuse(message: string): never {
   process.exit(1);
 }
 
-let values: { profile?: string | undefined; port?: string | undefined };
+let values: { profile?: string | undefined; port?: string | undefined; check?: boolean | undefined };
 try {
-  ({ values } = parseArgs({ options: { profile: { type: 'string' }, port: { type: 'string' } } }));
+  ({ values } = parseArgs({ options: { profile: { type: 'string' }, port: { type: 'string' }, check: { type: 'boolean' } } }));
 } catch (e) {
   refuse(`${e instanceof Error ? e.message : String(e)}. Options: --profile DIR --port N`);
 }
@@ -22,6 +22,12 @@ const port = values.port === undefined ? 0 : Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) refuse(`--port needs a port number (0-65535), not "${values.port}".`);
 
 const profileDir = values.profile ?? process.env.CONSOLE_PROFILE ?? join(homedir(), '.config', 'agent-console');
+// `--check`: only say whether the profile is free (npm start asks before it rebuilds anything).
+if (values.check) {
+  const owner = liveOwner(profileDir);
+  if (owner) refuse(new ProfileInUse(profileDir, owner).message);
+  process.exit(0);
+}
 let host: Host;
 try {
   host = await startHost({ profileDir, rendererDir: join(import.meta.dirname, '../renderer'), port });

@@ -67,6 +67,12 @@ function writeOwner(fd: number, owner: LockOwner): void {
   fsyncSync(fd);
 }
 
+/** The console holding this profile, if one is alive; the lock is not taken. */
+export function liveOwner(profileDir: string): LockOwner | null {
+  const owner = readOwner(join(profileDir, LOCK_FILE));
+  return owner && owner !== 'unwritten' && isAlive(owner.pid) && owner.pid !== process.pid ? owner : null;
+}
+
 export function lockProfile(profileDir: string): ProfileLock {
   mkdirSync(profileDir, { recursive: true, mode: 0o700 });
   const file = join(profileDir, LOCK_FILE);

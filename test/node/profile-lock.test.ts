@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchHost } from '../support/host';
 import { tempDirs } from '../support/temp-dirs';
@@ -11,13 +11,14 @@ import { RESOURCES, V2 } from '../../src-shared/paths';
 import { splitRef } from '../../src-shared/note-ref';
 
 const HOST_JS = join(import.meta.dirname, '..', '..', 'out', 'main', 'host.js');
+const START_MJS = join(import.meta.dirname, '..', '..', 'scripts', 'start.mjs');
 const tempDir = tempDirs('console-lock-');
 
 /** `npm start` in host mode, as a user runs it: the built host, its exit code and what it printed. */
-function runHost(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runHost(args: string[], script = HOST_JS): Promise<{ code: number | null; stdout: string; stderr: string }> {
   if (!existsSync(HOST_JS)) throw new Error('The console is not built: run `npm run build` (npm test does it first).');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOST_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CONSOLE_NO_ELECTRON: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -53,6 +54,12 @@ test('a second console on the same profile says where the first runs and exits; 
       `The profile ${profile} is in use by another console (pid ${process.pid}, at ${host.origin}): use that one, or stop it first.`,
     ]);
     expect(lockOf(profile)).toEqual(before);
+    // `npm start` says the same before it rebuilds anything under the running console.
+    const builtAt = statSync(HOST_JS).mtimeMs;
+    const start = await runHost(['--profile', profile], START_MJS);
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(`The profile ${profile} is in use by another console (pid ${process.pid}, at ${host.origin})`);
+    expect(statSync(HOST_JS).mtimeMs).toBe(builtAt);
 
     // The first console still answers, and once the service takes notes again each arrives once.
     expect((await call('app:state', {})).signedIn).toBe(true);

@@ -59,7 +59,7 @@ test('after a full session every file in the profile is 0600 and every folder 07
 
 // Webhook files are made private by the webhook change (another branch). This check passes once
 // that change is merged; until then it names the webhook files that are still readable to others.
-test('webhook files in the profile are private too (made so by the webhook change)', async () => {
+test('webhook files in the profile are private too', async () => {
   const profile = await tempDir();
   await fullSession(profile);
   expect(readdirSync(join(profile, 'webhooks')).length).toBeGreaterThan(0);
