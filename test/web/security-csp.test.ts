@@ -22,10 +22,8 @@ test('the page runs under a CSP that blocks injected scripts and foreign connect
     expect(csp).not.toContain('unsafe-eval');
     await expect(page.getByRole('heading', { name: 'Welcome to the agent console' })).toBeVisible();
 
-    const verdicts = await page.evaluate(async () => {
-      const out: Record<string, string> = {};
+    const fetched = await page.evaluate(async () => {
       // (Code evaluated by the test harness is exempt from the CSP; what the page loads is not.)
-      const w = window as unknown as { injected?: boolean };
       const s = document.createElement('script');
       s.textContent = 'window.injected = true';
       document.body.append(s);
@@ -36,21 +34,23 @@ test('the page runs under a CSP that blocks injected scripts and foreign connect
       const external = document.createElement('script');
       external.src = 'https://example.com/evil.js';
       document.body.append(external);
-      await new Promise((r) => setTimeout(r, 300));
-      out.inline = w.injected ? 'ran' : 'blocked';
       try {
         await fetch('https://example.com/', { mode: 'no-cors' });
-        out.fetch = 'sent';
+        return 'sent';
       } catch {
-        out.fetch = 'blocked';
+        return 'blocked';
       }
-      out.require = typeof (globalThis as { require?: unknown }).require;
-      out.process = typeof (globalThis as { process?: unknown }).process;
-      return out;
     });
-    const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
-    expect(violations).toEqual(expect.arrayContaining(['script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://example.com/evil.js', 'connect-src https://example.com/']));
-    expect(verdicts).toEqual({ inline: 'blocked', fetch: 'blocked', require: 'undefined', process: 'undefined' });
+    // Each attempt is reported as it is refused: wait for all four, then nothing may have run.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
+      expect.arrayContaining(['script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://example.com/evil.js', 'connect-src https://example.com/']),
+    );
+    const verdicts = await page.evaluate(() => ({
+      inline: (window as unknown as { injected?: boolean }).injected ? 'ran' : 'blocked',
+      require: typeof (globalThis as { require?: unknown }).require,
+      process: typeof (globalThis as { process?: unknown }).process,
+    }));
+    expect({ ...verdicts, fetch: fetched }).toEqual({ inline: 'blocked', fetch: 'blocked', require: 'undefined', process: 'undefined' });
   } finally {
     await host.close();
   }
@@ -58,7 +58,8 @@ test('the page runs under a CSP that blocks injected scripts and foreign connect
 
 test('with no keyring the console warns and does not save the token until the user agrees', async ({ page }) => {
   const sb = await startStandin({ port: 0 });
-  const host = await launchHost(freshProfile());
+  const profile = freshProfile();
+  let host = await launchHost(profile);
   try {
     await page.goto(host.url);
     await page.getByLabel('Service address').fill(sb.baseUrl);
@@ -69,9 +70,21 @@ test('with no keyring the console warns and does not save the token until the us
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(page.getByRole('alert')).toContainText('weak protection');
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toHaveCount(0);
-    expect(host.app.handlers).toBeTruthy();
+    // Nothing was kept: a restart on the same profile asks again instead of opening the queue.
+    await host.close();
+    host = await launchHost(profile);
+    await page.goto(host.url);
+    await expect(page.getByRole('heading', { name: 'Welcome to the agent console' })).toBeVisible();
+    await expect(page.getByRole('tablist', { name: 'Sessions' })).toHaveCount(0);
+    await page.getByLabel('Service address').fill(sb.baseUrl);
+    await page.getByLabel('Access token').fill(sb.tokens.agent);
     await consent.check();
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    // Agreed: now it is kept, and a restart goes straight to the queue.
+    await host.close();
+    host = await launchHost(profile);
+    await page.goto(host.url);
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
   } finally {
     await host.close();
