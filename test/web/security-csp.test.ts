@@ -64,7 +64,11 @@ async function plainServer(frameUrl: string) {
     else res.writeHead(200, { 'content-type': f.type }).end(f.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => {
+      // The browser keeps its connections alive: close them too, or close waits for them.
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }) };
 }
 
 test('the page runs under a CSP that blocks injected scripts and foreign connections', async ({ page }) => {
