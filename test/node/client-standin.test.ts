@@ -220,7 +220,9 @@ test('AI family: ner, nlp, models, questions, upload, stt, tts', async () => {
     messages: [{ role: 'user', content: [{ type: 'text', text: 'Resuma: cliente quer trocar o produto.' }] }],
     token: [{ access_key: 'provider-access-key-123', secret_key: 'provider-secret-key-456' }],
   });
-  expect(typeof nlp.message).toBe('string');
+  // The local model is extractive: its summary quotes the conversation's sentence.
+  expect(nlp.message).toContain('cliente quer trocar o produto');
+  expect(nlp.used_tokens).toBeGreaterThan(0);
 
   // The stand-in fetches the file itself: serve one on loopback.
   const files = createServer((_req, res) => {
@@ -230,7 +232,8 @@ test('AI family: ner, nlp, models, questions, upload, stt, tts', async () => {
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   const fileUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/faq.txt`;
   const upload = await admin.uploadFiles({ url_file: fileUrl, index_engine: 'vilaserena.com.br_faq_data_pt', separator_doc_engine: '\n' });
-  expect(typeof upload.message).toBe('string');
+  expect(upload.message).toContain(fileUrl);
+  expect(upload.message).toContain('vilaserena.com.br_faq_data_pt');
   const bad = await failure(admin.uploadFiles({ url_file: 'https://drive.google.com/file/x', index_engine: 'vilaserena.com.br_faq_data_pt' }));
   expect(bad.kind).toBe('Invalid');
   expect((await failure(admin.uploadFiles({ url_file: 'http://127.0.0.1:9/a.txt', index_engine: 'faq' }))).kind).toBe('Invalid');
@@ -246,11 +249,14 @@ test('AI family: ner, nlp, models, questions, upload, stt, tts', async () => {
   files.close();
   expect((await failure(admin.questions({ index: 'nada.com_nada_data_pt', question: 'x' }))).kind).toBe('NotFound');
 
-  const wav = await admin.tts({ text: 'hello, how can I help you?', language: 'en-US' });
+  // English words and the voice pocketsphinx's English model hears best (the only model here).
+  const wav = await admin.tts({ text: 'I would like to cancel my order', language: 'en-US', voice: 'klatt' });
   expect(Buffer.from(wav.subarray(0, 4)).toString('latin1')).toBe('RIFF');
-  const stt = await admin.stt({ file: wav, language: 'en-US', filename: 'hello.wav' });
-  expect(typeof stt.text).toBe('string');
-  expect(stt.language).toBeTruthy();
+  const stt = await admin.stt({ file: wav, language: 'en-US', filename: 'order.wav' });
+  // What was spoken comes back as words (speech packages missing would fail the call itself).
+  expect(stt.text).toMatch(/\bcancel\b/);
+  expect(stt.text).toMatch(/\border\b/);
+  expect(stt.language).toBe('en-US');
 
   const agent = clientAs('agent');
   expect((await failure(agent.uploadFiles({ url_file: 'http://127.0.0.1:9/faq.txt', index_engine: 'vilaserena.com.br_faq_data_pt' }))).kind).toBe('Forbidden');

@@ -381,12 +381,35 @@ test('seed: groups, agents, channels, tree depth, canned replies, templates and 
   expect(seen).toBeGreaterThan(0);
 });
 
-test('AI and voice paths are handed to the AI service after auth', async () => {
-  const r = await agent.call('POST', '/transformersapi/1.0/ner', { sentence: 'A Ana Souza pagou R$ 189,90 em São Paulo.' });
-  // 200 from the AI service once it is loaded; until then the documented 503.
-  if (r.status === 503) expect(r.json()).toEqual({ status: 'ERROR', message: 'AI service not loaded' });
-  else {
-    expect(r.status).toBe(200);
-    expect(Array.isArray(r.json<{ entities: unknown[] }>().entities)).toBe(true);
-  }
+test('AI and voice paths are served over HTTP after auth: entities, a language-model answer, speech and its transcript', async () => {
+  // Here the AI service is loaded and the speech packages are installed: anything but 200 with
+  // content is a failure (a missing package answers 503 and fails this test, as it should).
+  expect((await anon.call('POST', '/transformersapi/1.0/ner', { sentence: 'Ana' })).status).toBe(401);
+  const ner = await agent.call('POST', '/transformersapi/1.0/ner', { sentence: 'A Ana Souza pagou R$ 189,90 em São Paulo.' });
+  expect(ner.status, ner.text).toBe(200);
+  const entities = ner.json<{ entities: Array<{ text: string; label: string }> }>().entities.map((e) => `${e.label}:${e.text}`);
+  expect(entities).toEqual(expect.arrayContaining(['PERSON:Ana Souza', 'MONEY:R$ 189,90', 'LOC:São Paulo']));
+
+  const nlp = await agent.call('POST', '/transformersapi/1.0/nlp', {
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Como emito a segunda via do boleto?' }] }], max_len: 200, temperature: 0,
+  });
+  expect(nlp.status, nlp.text).toBe(200);
+  expect(nlp.json<{ message: string }>().message.trim().length).toBeGreaterThan(10);
+
+  const auth = { authorization: `Bearer ${sb.tokens.agent}` };
+  const tts = await fetch(`${sb.baseUrl}/voicemodelapi/1.0/tts`, {
+    method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'I would like to cancel my order', language: 'en-US', voice: 'klatt' }),
+  });
+  expect(tts.status, tts.status === 200 ? '' : await tts.text()).toBe(200);
+  expect(tts.headers.get('content-type')).toBe('audio/wav');
+  const wav = Buffer.from(await tts.arrayBuffer());
+  expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
+
+  const form = new FormData();
+  form.append('file', new Blob([wav], { type: 'audio/wav' }), 'fala.wav');
+  form.append('language', 'en-US');
+  const stt = await fetch(`${sb.baseUrl}/voicemodelapi/1.0/stt`, { method: 'POST', headers: auth, body: form });
+  const sttText = await stt.text();
+  expect(stt.status, sttText).toBe(200);
+  expect((JSON.parse(sttText) as { text: string }).text).toMatch(/\bcancel\b/);
 });
