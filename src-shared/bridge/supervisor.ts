@@ -30,6 +30,14 @@ export const TicketViewSchema = z
     status: nullableStr,
     priority: nullableStr,
     projectId: nullableNum,
+    // Not in the interface's ticket, read when the service sends them; copies kept before they
+    // were read lack them, hence the defaults.
+    requester: nullableStr.default(null),
+    assignee: nullableStr.default(null),
+    /** The attendance session the ticket came from. */
+    sessionId: nullableNum.default(null),
+    createdAt: nullableStr.default(null),
+    updatedAt: nullableStr.default(null),
     fetchedAt: z.string(),
     /** 'cache' when the service could not be reached and a stored copy is shown. */
     source: z.enum(['service', 'cache']),

@@ -3,7 +3,7 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
-import { personOf, record as obj, text as str } from '../../../src-shared/concepts';
+import { idOf, instantOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
 
 /**
  * Pure projections of the supervisor feature: service records in, bridge shapes out. Kept apart
@@ -22,6 +22,11 @@ export function toTicketView(t: Rec, fetchedAt: string): TicketView {
     status: str(t.status),
     priority: str(t.priority),
     projectId: num(t.projectId),
+    requester: personOf(t.requester ?? t.requesterName ?? t.customer ?? t.user)?.name ?? null,
+    assignee: personOf(t.assignee ?? t.assignedTo ?? t.responsible ?? t.agent)?.name ?? null,
+    sessionId: idOf(t.sessionId) ?? idOf(t.session),
+    createdAt: instantOf(t.createdAt ?? t.creationDate ?? t.openedAt),
+    updatedAt: instantOf(t.updatedAt ?? t.lastUpdate ?? t.modifiedAt),
     fetchedAt,
     source: 'service',
     notice: null,
@@ -160,4 +165,10 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   out.sort((a, b) => Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name));
   allAgents.sort((a, b) => a.name.localeCompare(b.name));
   return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated };
+}
+
+/** The attendant of the ticket's session, when the ticket names no assignee of its own. */
+export function assigneeFromSession(session: Rec | undefined): string | null {
+  if (!session) return null;
+  return sessionAgentOf(session)?.name ?? personOf(session.lastAgent)?.name ?? null;
 }

@@ -1,5 +1,9 @@
 import type { ShortcutState, TicketView } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage, invoke, on } from '../../lib/bridge';
+import { accelToCombo, comboText, comboToAccel } from './shortcut';
+
+/** Until the main process answers: the same default it keeps. */
+const DEFAULT_COMBO = 'Mod+Shift+T';
 
 /** The ticket lookup: one dialog for the whole console, the recent list and the shortcut. */
 export class TicketLookupStore {
@@ -18,10 +22,25 @@ export class TicketLookupStore {
   /** Listens for the global shortcut (Electron) and other features asking for a lookup. */
   listen(): void {
     this.unsubscribe ??= on('ticket:openLookup', ({ idOrKey }) => this.show(idOrKey ?? undefined));
+    void this.loadShortcut();
+  }
+
+  /** The shortcut as the palette matches it: the same one the desktop app registers globally. */
+  get combo(): string {
+    return this.shortcut ? accelToCombo(this.shortcut.accelerator) : DEFAULT_COMBO;
+  }
+
+  /** A binding chosen in the palette: kept as the global accelerator too. */
+  rebind(combo: string | null): boolean {
+    if (!combo) return false;
+    this.shortcutDraft = comboToAccel(combo);
+    void this.saveShortcut();
+    return true;
   }
 
   show(idOrKey?: string): void {
     this.open = true;
+    void this.loadRecent();
     if (idOrKey) {
       this.query = idOrKey;
       void this.lookup();
@@ -59,7 +78,7 @@ export class TicketLookupStore {
   async loadShortcut(): Promise<void> {
     try {
       this.shortcut = await invoke('ticket:shortcut', {});
-      this.shortcutDraft = this.shortcut.accelerator;
+      this.shortcutDraft = comboText(this.combo);
     } catch (e) {
       this.shortcutError = errorMessage(e);
     }
@@ -70,8 +89,8 @@ export class TicketLookupStore {
     this.shortcutMessage = null;
     try {
       this.shortcut = await invoke('ticket:setShortcut', { accelerator: this.shortcutDraft });
-      this.shortcutDraft = this.shortcut.accelerator;
-      this.shortcutMessage = this.shortcut.accelerator;
+      this.shortcutDraft = comboText(this.combo);
+      this.shortcutMessage = this.combo;
     } catch (e) {
       this.shortcutError = errorMessage(e);
     }
