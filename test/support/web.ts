@@ -104,3 +104,12 @@ export async function selectSession(page: Page, s: Rec): Promise<string> {
   await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
   return name;
 }
+
+/** Opens a view from the navigation rail by its name. */
+export const railButton = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
+
+/** The event log and listener live in the settings, under "Developer / integration". */
+export async function openEvents(page: Page): Promise<void> {
+  await railButton(page, 'Settings').click();
+  await page.getByRole('tab', { name: 'Developer / integration' }).click();
+}
