@@ -26,11 +26,16 @@ const ptBR: Record<string, string> = {
 
 const codeOf = (value: string) => value.trim().toUpperCase().replace(/[\s-]+/g, '_');
 
+/** A known code as a word of the interface language; a name of the service's own as it is. */
+export function knownLabel(value: string | null | undefined): string {
+  if (!value) return '';
+  return (i18n.locale === 'pt-BR' ? ptBR : en)[codeOf(value)] ?? value;
+}
+
 /** A service code as a word in the interface language; '' for null. */
 export function enumLabel(value: string | null | undefined): string {
   if (!value) return '';
-  const code = codeOf(value);
-  const known = (i18n.locale === 'pt-BR' ? ptBR : en)[code];
+  const known = (i18n.locale === 'pt-BR' ? ptBR : en)[codeOf(value)];
   if (known) return known;
   const words = value.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);

@@ -33,7 +33,7 @@ export const pt = i18n.register({
     'g.Events': 'Eventos',
     'g.Queue': 'Fila',
     'g.Session': 'Sessão',
-    'g.Status': 'Status',
+    'g.Status': 'Disponibilidade',
     'g.Supervisor': 'Supervisão',
     'g.Voice': 'Voz',
     'g.Settings': 'Configurações',

@@ -1,6 +1,7 @@
 import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage, invoke } from '../../lib/bridge';
-import { toCsv } from './csv';
+import { csvFormat, toCsv } from './csv';
+import { i18n } from '../../lib/i18n.svelte';
 
 const SURVEY_KEY = 'supervisor.npsSurvey';
 
@@ -49,6 +50,7 @@ export class NpsStore {
     return toCsv(
       ['survey', 'from', 'to', 'group', 'averageNps', 'positive', 'neutral', 'negative', 'totalCount', 'npsIndex'],
       [[r.surveyName, this.from, this.to, groupName ?? '', r.averageNps, r.positive, r.neutral, r.negative, r.totalCount, r.npsIndex]],
+      csvFormat(i18n.locale),
     );
   }
 
