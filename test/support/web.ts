@@ -105,8 +105,8 @@ export async function selectSession(page: Page, s: Rec): Promise<string> {
   return name;
 }
 
-/** Opens a view from the navigation rail by its name. */
-export const railButton = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
+/** A view's button in the navigation rail, by the view's name (the rail's own name follows the language). */
+export const railButton = (page: Page, name: string) => page.locator('nav.rail').getByRole('button', { name, exact: true });
 
 /** The event log and listener live in the settings, under "Developer / integration". */
 export async function openEvents(page: Page): Promise<void> {
