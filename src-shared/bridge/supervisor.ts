@@ -167,6 +167,8 @@ export const GroupOverviewSchema = z
     /** Some session waits longer than the group's sla. */
     overSla: z.boolean(),
     agents: z.array(AgentStatusSchema),
+    /** The drill-down: sessions waiting, longest first (the first WAITING_LISTED). */
+    waitingSessions: z.array(z.object({ id: z.number().int(), customerName: z.string(), waitingSeconds: nullableNum }).strict()),
   })
   .strict();
 export type GroupOverview = z.infer<typeof GroupOverviewSchema>;

@@ -98,6 +98,9 @@ export function readRules(answer: unknown): { role: Role | null; rules: string[]
   return { role: role && (ROLES as readonly string[]).includes(role) ? (role as Role) : null, rules };
 }
 
+/** Waiting sessions listed per group in the drill-down (the count covers all). */
+const WAITING_LISTED = 50;
+
 /**
  * Per group: sessions waiting (no agent yet) and in attendance, the longest wait against the
  * group's sla, and the agents attending there. Groups come from the sessions themselves: the
@@ -120,17 +123,16 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
       g = {
         id: item.groupId, name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
         slaSeconds: item.slaSeconds, waiting: 0, inAttendance: 0, pending: 0, longestWaitSeconds: null, overSla: false,
-        agents: [], agentSessions: new Map(),
+        agents: [], waitingSessions: [], agentSessions: new Map(),
       };
       groups.set(gk, g);
     }
     if (bucket === 'waiting') {
       g.waiting++;
       const since = item.createdAt ? Date.parse(item.createdAt) : NaN;
-      if (!Number.isNaN(since)) {
-        const wait = Math.max(0, Math.round((now - since) / 1000));
-        g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
-      }
+      const wait = Number.isNaN(since) ? null : Math.max(0, Math.round((now - since) / 1000));
+      if (wait !== null) g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
+      g.waitingSessions.push({ id: item.id, customerName: item.customerName, waitingSeconds: wait });
     } else {
       g.inAttendance++;
       if (item.pending) g.pending++;
@@ -155,6 +157,7 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   const out: GroupOverview[] = [];
   for (const g of groups.values()) {
     const { agentSessions, ...rest } = g;
+    rest.waitingSessions = rest.waitingSessions.sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1)).slice(0, WAITING_LISTED);
     rest.overSla = rest.slaSeconds !== null && rest.longestWaitSeconds !== null && rest.longestWaitSeconds > rest.slaSeconds;
     rest.agents = [...agentSessions.entries()]
       .map(([userName, n]) => ({ userName, name: statusByUser.get(userName)?.name ?? userName, status: statusByUser.get(userName)?.status ?? null, sessions: n }))
