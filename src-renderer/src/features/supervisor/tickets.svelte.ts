@@ -38,7 +38,11 @@ export class TicketLookupStore {
     return true;
   }
 
+  /** Where focus was before the dialog opened: it goes back there on close. */
+  private returnFocus: HTMLElement | null = null;
+
   show(idOrKey?: string): void {
+    if (!this.open) this.returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.open = true;
     void this.loadRecent();
     if (idOrKey) {
@@ -49,6 +53,9 @@ export class TicketLookupStore {
 
   close(): void {
     this.open = false;
+    const back = this.returnFocus;
+    this.returnFocus = null;
+    if (back?.isConnected) queueMicrotask(() => back.focus());
   }
 
   async lookup(): Promise<void> {
