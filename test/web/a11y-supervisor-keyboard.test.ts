@@ -27,6 +27,13 @@ test('the supervisor tools work from the keyboard alone: palette, tabs by arrows
     await page.keyboard.type('nps-atendimento');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('nps-total')).toHaveText(/^\d+$/);
+    // A survey the service answered for is offered next time; one it does not know is not.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('no-such-survey');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toContainText('no-such-survey');
+    await expect(page.locator('#sup-nps-surveys option')).toHaveCount(1);
+    await expect(page.locator('#sup-nps-surveys option')).toHaveAttribute('value', 'nps-atendimento');
 
     // Arrow keys move between the tools.
     const npsTab = tabs.getByRole('tab', { name: 'NPS' });
