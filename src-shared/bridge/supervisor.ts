@@ -30,6 +30,14 @@ export const TicketViewSchema = z
     status: nullableStr,
     priority: nullableStr,
     projectId: nullableNum,
+    // Not in the interface's ticket, read when the service sends them; copies kept before they
+    // were read lack them, hence the defaults.
+    requester: nullableStr.default(null),
+    assignee: nullableStr.default(null),
+    /** The attendance session the ticket came from. */
+    sessionId: nullableNum.default(null),
+    createdAt: nullableStr.default(null),
+    updatedAt: nullableStr.default(null),
     fetchedAt: z.string(),
     /** 'cache' when the service could not be reached and a stored copy is shown. */
     source: z.enum(['service', 'cache']),
@@ -159,6 +167,8 @@ export const GroupOverviewSchema = z
     /** Some session waits longer than the group's sla. */
     overSla: z.boolean(),
     agents: z.array(AgentStatusSchema),
+    /** The drill-down: sessions waiting, longest first (the first WAITING_LISTED). */
+    waitingSessions: z.array(z.object({ id: z.number().int(), customerName: z.string(), waitingSeconds: nullableNum }).strict()),
   })
   .strict();
 export type GroupOverview = z.infer<typeof GroupOverviewSchema>;

@@ -96,6 +96,11 @@ export const voiceChannels = {
   /** Turns voice on or off; in Electron this adds or removes the audio-capture permission. */
   'voice:setEnabled': { input: z.object({ enabled: z.boolean() }).strict(), output: VoiceStateSchema },
   'voice:setLanguage': { input: z.object({ language: LanguageSchema }).strict(), output: VoiceStateSchema },
+  /**
+   * The languages the service's speech-to-text models say they support; null when the service
+   * says nothing about languages (the console then offers its own short list).
+   */
+  'voice:languages': { input: z.object({}).strict(), output: z.object({ languages: z.array(LanguageSchema).nullable() }).strict() },
   /** One recorded chunk (WAV, base64) through the service's speech-to-text. */
   'voice:transcribe': {
     input: z.object({ seq: id.min(0), audio: base64(MAX_AUDIO_BASE64) }).strict(),

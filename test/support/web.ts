@@ -104,3 +104,12 @@ export async function selectSession(page: Page, s: Rec): Promise<string> {
   await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
   return name;
 }
+
+/** A view's button in the navigation rail, by the view's name (the rail's own name follows the language). */
+export const railButton = (page: Page, name: string) => page.locator('nav.rail').getByRole('button', { name, exact: true });
+
+/** The event log and listener live in the settings, under "Developer / integration". */
+export async function openEvents(page: Page): Promise<void> {
+  await railButton(page, 'Settings').click();
+  await page.getByRole('tab', { name: 'Developer / integration' }).click();
+}

@@ -62,6 +62,8 @@ test('the command palette lists every action with its shortcut, runs them, and n
     await shot(page, 'attendance-palette');
 
     // Rebinding refuses an AltGr combination, accepts a safe one.
+    // The shortcut buttons act on the highlighted command.
+    await palette.getByRole('option', { name: /Add a note/ }).hover();
     await palette.getByRole('button', { name: 'Change the shortcut of Add a note' }).click();
     await page.keyboard.press('Control+Alt+Q');
     await expect(palette.getByRole('alert')).toContainText('AltGr');

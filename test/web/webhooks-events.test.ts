@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:net';
 import { signWebhook } from '../../src-shared/webhook-signature';
-import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec, openEvents } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 
 /** Posts an event to the listener as a sender would; signed when a secret is given. */
@@ -24,7 +24,7 @@ test('the stand-in\'s events and a signed event show in the event log, the signe
     const sb = await openDemo(page, host);
 
     // From the first start the demo workspace delivers to the listener: a simulator tick shows up.
-    await rail(page, 'Events').click();
+    await openEvents(page);
     await page.getByRole('tab', { name: 'Listener' }).click();
     await expect(page.getByText('The demo workspace delivers its events here.')).toBeVisible();
     await sb.simulator.step();
@@ -72,7 +72,7 @@ test('the stand-in\'s events and a signed event show in the event log, the signe
     const forged = { ...event, id: 'evt_console_forged_1', data: { sessionId: mine.id, message: { id: 1, message: 'forged', fromUser: true } } };
     expect(await deliver(local, forged, `whsec_${Buffer.from('someone else').toString('base64')}`)).toBe(401);
 
-    await rail(page, 'Events').click();
+    await openEvents(page);
     await page.getByRole('tab', { name: 'Event log' }).click();
     const counters = page.getByRole('region', { name: 'Listener counters' });
     await expect(counters).toContainText('bad signature: 1');
@@ -107,7 +107,7 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
   const taken = (blocker.address() as { port: number }).port;
   try {
     await openDemo(page, host);
-    await rail(page, 'Events').click();
+    await openEvents(page);
     await page.getByRole('tab', { name: 'Listener' }).click();
     const warning = page.getByRole('status').filter({ hasText: 'Signing is off' });
     await expect(warning).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { openDemo, serviceApi, shot, type Rec } from '../support/web';
+import { openDemo, serviceApi, shot, type Rec, openEvents } from '../support/web';
 import { freshProfile, launchHost } from '../support/host';
 import { sshMissing, startSshd, type Sshd } from '../support/sshd';
 import { tempDirs } from '../support/temp-dirs';
@@ -26,7 +26,7 @@ test('the event log shows the tunnel live, failing with a restart countdown, and
     const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
     const hooks = async () => ((await admin.get('/chatapi/1.0/api/v2/hook')).results as Rec[]).map((h) => String(h.url));
 
-    await rail(page, 'Events').click();
+    await openEvents(page);
     await page.getByRole('tab', { name: 'Listener' }).click();
     // What each built-in provider runs, and whether it is here.
     const programs = page.getByRole('table', { name: 'Tunnel programs the console can run' });
@@ -81,7 +81,7 @@ test('the event log shows the tunnel live, failing with a restart countdown, and
     await expect(page.getByRole('status', { name: 'Tunnel live' })).toBeVisible();
     await shot(page, 'tunnel-indicator');
 
-    await rail(page, 'Events').click();
+    await openEvents(page);
     await page.getByRole('tab', { name: 'Listener' }).click();
     await page.getByRole('button', { name: 'Stop tunnel' }).click();
     await expect(page.getByRole('status', { name: 'Tunnel state: Stopped' })).toBeVisible();

@@ -11,7 +11,7 @@ import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
 import { TicketCache } from './ticket-cache';
 import {
-  groupsOverview, npsConditions, npsIndex, readRules, reportConditions, reportTotals, toReportRow, toTicketView,
+  assigneeFromSession, groupsOverview, npsConditions, npsIndex, readRules, reportConditions, reportTotals, toReportRow, toTicketView,
 } from './views';
 
 export { bindTicketShortcut } from './global-shortcut';
@@ -47,6 +47,7 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
     const asked = idOrKey.trim().replace(/^#/, '');
     try {
       const view = toTicketView(await client.ticket(asked) as Rec, new Date().toISOString());
+      if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
       await tickets.put(client.baseUrl, asked, view);
       return view;
     } catch (e) {
@@ -54,6 +55,18 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
       const cached = await tickets.find(client.baseUrl, asked);
       if (!cached) throw e;
       return { ...cached, source: 'cache', notice: e.message };
+    }
+  }
+
+  /** Best effort: a ticket without its session's attendant is still worth showing. */
+  async function sessionAssignee(sessionId: number): Promise<string | null> {
+    try {
+      const page = await ctx.client().resource('userSession').list({
+        conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 1,
+      });
+      return assigneeFromSession(page.results[0] as Rec | undefined);
+    } catch {
+      return null;
     }
   }
 

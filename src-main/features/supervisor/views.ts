@@ -3,7 +3,7 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
-import { personOf, record as obj, text as str } from '../../../src-shared/concepts';
+import { idOf, instantOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
 
 /**
  * Pure projections of the supervisor feature: service records in, bridge shapes out. Kept apart
@@ -22,6 +22,11 @@ export function toTicketView(t: Rec, fetchedAt: string): TicketView {
     status: str(t.status),
     priority: str(t.priority),
     projectId: num(t.projectId),
+    requester: personOf(t.requester ?? t.requesterName ?? t.customer ?? t.user)?.name ?? null,
+    assignee: personOf(t.assignee ?? t.assignedTo ?? t.responsible ?? t.agent)?.name ?? null,
+    sessionId: idOf(t.sessionId) ?? idOf(t.session),
+    createdAt: instantOf(t.createdAt ?? t.creationDate ?? t.openedAt),
+    updatedAt: instantOf(t.updatedAt ?? t.lastUpdate ?? t.modifiedAt),
     fetchedAt,
     source: 'service',
     notice: null,
@@ -93,6 +98,9 @@ export function readRules(answer: unknown): { role: Role | null; rules: string[]
   return { role: role && (ROLES as readonly string[]).includes(role) ? (role as Role) : null, rules };
 }
 
+/** Waiting sessions listed per group in the drill-down (the count covers all). */
+const WAITING_LISTED = 50;
+
 /**
  * Per group: sessions waiting (no agent yet) and in attendance, the longest wait against the
  * group's sla, and the agents attending there. Groups come from the sessions themselves: the
@@ -115,17 +123,16 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
       g = {
         id: item.groupId, name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
         slaSeconds: item.slaSeconds, waiting: 0, inAttendance: 0, pending: 0, longestWaitSeconds: null, overSla: false,
-        agents: [], agentSessions: new Map(),
+        agents: [], waitingSessions: [], agentSessions: new Map(),
       };
       groups.set(gk, g);
     }
     if (bucket === 'waiting') {
       g.waiting++;
       const since = item.createdAt ? Date.parse(item.createdAt) : NaN;
-      if (!Number.isNaN(since)) {
-        const wait = Math.max(0, Math.round((now - since) / 1000));
-        g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
-      }
+      const wait = Number.isNaN(since) ? null : Math.max(0, Math.round((now - since) / 1000));
+      if (wait !== null) g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
+      g.waitingSessions.push({ id: item.id, customerName: item.customerName, waitingSeconds: wait });
     } else {
       g.inAttendance++;
       if (item.pending) g.pending++;
@@ -150,6 +157,7 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   const out: GroupOverview[] = [];
   for (const g of groups.values()) {
     const { agentSessions, ...rest } = g;
+    rest.waitingSessions = rest.waitingSessions.sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1)).slice(0, WAITING_LISTED);
     rest.overSla = rest.slaSeconds !== null && rest.longestWaitSeconds !== null && rest.longestWaitSeconds > rest.slaSeconds;
     rest.agents = [...agentSessions.entries()]
       .map(([userName, n]) => ({ userName, name: statusByUser.get(userName)?.name ?? userName, status: statusByUser.get(userName)?.status ?? null, sessions: n }))
@@ -160,4 +168,10 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   out.sort((a, b) => Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name));
   allAgents.sort((a, b) => a.name.localeCompare(b.name));
   return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated };
+}
+
+/** The attendant of the ticket's session, when the ticket names no assignee of its own. */
+export function assigneeFromSession(session: Rec | undefined): string | null {
+  if (!session) return null;
+  return sessionAgentOf(session)?.name ?? personOf(session.lastAgent)?.name ?? null;
 }

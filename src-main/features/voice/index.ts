@@ -13,7 +13,7 @@ import { wavInfo } from './wav';
 export { mediaPermission, mediaPermissionKey, createMediaPermissionSlot } from './permission';
 export type { MediaPermissionSetter, MediaPermissionSlot } from './permission';
 
-type VoiceChannel = 'voice:state' | 'voice:setEnabled' | 'voice:setLanguage' | 'voice:transcribe' | 'voice:speak' | 'voice:calls';
+type VoiceChannel = 'voice:state' | 'voice:setEnabled' | 'voice:setLanguage' | 'voice:languages' | 'voice:transcribe' | 'voice:speak' | 'voice:calls';
 
 export interface VoiceFeature extends Feature<VoiceChannel> {
   /** Each accepted webhook event; the voice group's call transcripts are kept and pushed. */
@@ -69,6 +69,30 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/**
+ * Language tags from the active speech-to-text models' metadata (`languages`, `language`): the
+ * interface leaves metadata open, so any other shape counts as "not said" (null).
+ */
+export function speechLanguages(models: ReadonlyArray<{ typeModality?: unknown; active?: unknown; metadata?: unknown }>): string[] | null {
+  let said = false;
+  const out = new Set<string>();
+  for (const m of models) {
+    if (m.active === false || (typeof m.typeModality === 'string' && !/speech-to-text|stt/i.test(m.typeModality))) continue;
+    const meta = obj(m.metadata);
+    const given = Array.isArray(meta.languages) ? meta.languages : typeof meta.language === 'string' ? [meta.language] : null;
+    if (!given) continue;
+    said = true;
+    for (const raw of given) {
+      if (typeof raw !== 'string') continue;
+      // en_us, EN-us -> en-US, the tag shape the speech calls take.
+      const [lang, region] = raw.trim().replace(/_/g, '-').split('-');
+      const tag = region ? `${lang!.toLowerCase()}-${region.toUpperCase()}` : lang!.toLowerCase();
+      if (LanguageSchema.safeParse(tag).success) out.add(tag);
+    }
+  }
+  return said ? [...out] : null;
+}
 
 /** Says which speech operation failed, keeping the service's own words. */
 function speechError(what: 'Speech-to-text' | 'Text-to-speech', e: unknown): AppError {
@@ -160,6 +184,10 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       'voice:state': async () => state,
       'voice:setEnabled': async ({ enabled }) => save({ ...state, enabled }),
       'voice:setLanguage': async ({ language }) => save({ ...state, language }),
+      'voice:languages': async () => {
+        const models = await ctx.client().modelsByProviders({ provider: '', typeModality: 'speech-to-text' });
+        return { languages: speechLanguages(models) };
+      },
       'voice:transcribe': async ({ seq, audio }) => {
         if (!state.enabled) throw new AppError({ kind: 'Invalid', message: 'Voice is off. Turn voice on to record and transcribe.' });
         const bytes = Buffer.from(audio, 'base64');

@@ -3,3 +3,4 @@ import './attendance';
 import './supervisor';
 import './voice';
 import './webhooks';
+import './settings';

@@ -7,8 +7,13 @@ export interface Command {
   /** Shown in the palette; a function so it follows the language. */
   title: () => string;
   group: string;
-  /** Default shortcut, e.g. "Mod+K", "Alt+ArrowDown" (Mod = Ctrl, or Cmd on macOS). */
-  shortcut?: string;
+  /**
+   * Default shortcut, e.g. "Mod+K", "Alt+ArrowDown" (Mod = Ctrl, or Cmd on macOS); a function
+   * when the shortcut lives elsewhere (the ticket lookup's is also the global one).
+   */
+  shortcut?: string | (() => string | null);
+  /** Takes a new binding itself instead of the palette's stored overrides; false refuses it. */
+  rebind?: (combo: string | null) => boolean;
   /** Whether it can run now (greyed out in the palette otherwise). */
   enabled?: () => boolean;
   run: () => void | Promise<void>;
@@ -32,7 +37,8 @@ class CommandRegistry {
 
   shortcutOf(id: string): string | null {
     if (id in this.overrides) return this.overrides[id] ?? null;
-    return this.byId[id]?.shortcut ?? null;
+    const s = this.byId[id]?.shortcut;
+    return typeof s === 'function' ? s() : (s ?? null);
   }
 
   get(id: string): Command | undefined {

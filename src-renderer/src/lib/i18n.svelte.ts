@@ -1,4 +1,8 @@
-/** pt-BR and English; pt-BR when the system locale is Portuguese. */
+/**
+ * pt-BR and English: the user's choice (kept in this profile's storage), else pt-BR when the
+ * system locale is Portuguese. Plurals through Intl.PluralRules: a `{count}` string may have
+ * `key.one`, `key.few`... forms beside its `key` (the "other" form).
+ */
 const en = {
   'app.title': 'Agent console',
   'welcome.heading': 'Welcome to the agent console',
@@ -31,11 +35,17 @@ const en = {
   'queue.fetched': 'Updated {time}',
   'queue.filter': 'Filter sessions',
   'queue.sessions': '{count} sessions',
+  'queue.sessions.one': '{count} session',
   'queue.pick': 'Pick a session from the queue to read and answer it.',
   'session.waitingFor': 'waiting {duration}',
   'account.signOut': 'Sign out',
   'account.demo': 'Demo workspace',
   'token.refused': 'The service refused your token. Sign in again.',
+  'account.signedInAs': 'Signed in as',
+  'nav.views': 'Views',
+  'shell.language': 'Language',
+  'shell.toDark': 'Switch to the dark appearance',
+  'shell.toLight': 'Switch to the light appearance',
 } as const;
 
 type CoreKey = keyof typeof en;
@@ -72,11 +82,17 @@ const ptBR: Record<CoreKey, string> = {
   'queue.fetched': 'Atualizado às {time}',
   'queue.filter': 'Filtrar sessões',
   'queue.sessions': '{count} sessões',
+  'queue.sessions.one': '{count} sessão',
   'queue.pick': 'Escolha uma sessão da fila para ler e responder.',
   'session.waitingFor': 'aguardando há {duration}',
   'account.signOut': 'Sair',
   'account.demo': 'Espaço de demonstração',
   'token.refused': 'O serviço recusou seu token. Entre novamente.',
+  'account.signedInAs': 'Conectado como',
+  'nav.views': 'Telas',
+  'shell.language': 'Idioma',
+  'shell.toDark': 'Mudar para a aparência escura',
+  'shell.toLight': 'Mudar para a aparência clara',
 };
 
 /** Strings of one feature, in both languages (every key in both). */
@@ -85,13 +101,58 @@ export interface Strings<K extends string> {
   'pt-BR': Record<K, string>;
 }
 
+export const LANGUAGES = ['pt-BR', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const LANGUAGE_KEY = 'console.language';
+
+function storedLanguage(): Language | null {
+  try {
+    const v = globalThis.localStorage?.getItem(LANGUAGE_KEY);
+    return LANGUAGES.find((l) => l === v) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 class I18n {
-  locale = $state('en');
+  locale = $state<Language>('en');
+  /** What the user picked in the console; null follows the system. */
+  chosen = $state<Language | null>(storedLanguage());
+  private system: Language = 'en';
   private tables: { en: Record<string, string>; 'pt-BR': Record<string, string> } = { en: { ...en }, 'pt-BR': { ...ptBR } };
 
   setLocale(systemLocale: string): void {
-    this.locale = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
+    this.system = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
+    this.apply();
+  }
+
+  /** The in-app switch: remembered for the next start; null goes back to the system's. */
+  choose(language: Language | null): void {
+    this.chosen = language;
+    try {
+      if (language) globalThis.localStorage?.setItem(LANGUAGE_KEY, language);
+      else globalThis.localStorage?.removeItem(LANGUAGE_KEY);
+    } catch {
+      // Storage refused: the choice holds for this run.
+    }
+    this.apply();
+  }
+
+  private apply(): void {
+    this.locale = this.chosen ?? this.system;
     document.documentElement.lang = this.locale;
+  }
+
+  number(value: number, digits?: number): string {
+    const o = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+    return new Intl.NumberFormat(this.locale, o).format(value);
+  }
+
+  /** A date and time in the interface language ('' for nothing or not a date). */
+  dateTime(value: string | number | null | undefined, o: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'short' }): string {
+    if (value === null || value === undefined) return '';
+    const d = new Date(value);
+    return Number.isNaN(d.getTime()) ? '' : new Intl.DateTimeFormat(this.locale, o).format(d);
   }
 
   /** Each feature registers its strings once, at import. Returns a typed `t` for its keys. */
@@ -103,8 +164,14 @@ class I18n {
 
   t(key: string, params: Record<string, string | number> = {}): string {
     const table = this.locale === 'pt-BR' ? this.tables['pt-BR'] : this.tables.en;
-    const text = table[key] ?? this.tables.en[key] ?? key;
-    return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
+    const count = params.count;
+    const form = typeof count === 'number' ? `${key}.${new Intl.PluralRules(this.locale).select(count)}` : null;
+    const text = (form && table[form]) ?? table[key] ?? this.tables.en[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const v = params[name];
+      // Counts read as numbers of the language (1.234 in pt-BR); ids and other values as given.
+      return name === 'count' && typeof v === 'number' ? this.number(v) : String(v ?? '');
+    });
   }
 }
 

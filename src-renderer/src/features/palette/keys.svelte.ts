@@ -87,6 +87,8 @@ class KeyBindings {
       }
     }
     this.problem = null;
+    const own = commands.get(id)?.rebind;
+    if (own) return own(combo);
     commands.overrides = { ...commands.overrides, [id]: combo };
     // Kept for this session even if the main process could not store it.
     void invoke('keys:set', { bindings: { [id]: combo } }).catch(() => undefined);

@@ -17,6 +17,8 @@ export const pt = i18n.register({
     'g.Status': 'Status',
     'g.Supervisor': 'Supervisor',
     'g.Voice': 'Voice',
+    'g.Settings': 'Settings',
+    'g.Developer': 'Developer / integration',
   },
   'pt-BR': {
     'p.title': 'Comandos',
@@ -31,13 +33,23 @@ export const pt = i18n.register({
     'g.Events': 'Eventos',
     'g.Queue': 'Fila',
     'g.Session': 'Sessão',
-    'g.Status': 'Status',
+    'g.Status': 'Disponibilidade',
     'g.Supervisor': 'Supervisão',
     'g.Voice': 'Voz',
+    'g.Settings': 'Configurações',
+    'g.Developer': 'Desenvolvimento / integração',
   },
 });
 
-const GROUPS = new Set(['General', 'Events', 'Queue', 'Session', 'Status', 'Supervisor', 'Voice']);
+// The attendant's work first, integration plumbing last.
+const GROUP_ORDER = ['Queue', 'Session', 'Status', 'Voice', 'Supervisor', 'General', 'Settings', 'Events', 'Developer'];
+const GROUPS = new Set(GROUP_ORDER);
+
+/** Where a group sorts in the palette (unknown groups after the known ones). */
+export const groupRank = (group: string): number => {
+  const i = GROUP_ORDER.indexOf(group);
+  return i < 0 ? GROUP_ORDER.length : i;
+};
 
 /** A command's group (registered as a stable English key) in the attendant's language. */
 export const groupLabel = (group: string): string =>

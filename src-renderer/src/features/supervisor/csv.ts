@@ -1,5 +1,7 @@
 /**
- * CSV writing for the exports (RFC 4180: comma, CRLF, quotes doubled). Text that a spreadsheet
+ * CSV writing for the exports (RFC 4180 shape: CRLF, quotes doubled), in the user's locale: where
+ * the decimal mark is a comma (pt-BR) the separator is a semicolon, as spreadsheets there expect
+ * when they open a file. Text that a spreadsheet
  * would run as a formula (= + - @ at the start) gets a leading apostrophe: exported customer
  * text must never execute when a supervisor opens the file.
  */
@@ -7,18 +9,32 @@ export type CsvValue = string | number | boolean | null | undefined;
 
 const FORMULA = /^[=+\-@\t\r]/;
 
-export function csvCell(v: CsvValue): string {
+export interface CsvFormat {
+  separator: string;
+  decimal: string;
+}
+
+/** The separator and decimal mark a spreadsheet in this locale reads. */
+export function csvFormat(locale: string): CsvFormat {
+  const decimal = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  return { separator: decimal === ',' ? ';' : ',', decimal };
+}
+
+const PLAIN: CsvFormat = { separator: ',', decimal: '.' };
+
+export function csvCell(v: CsvValue, f: CsvFormat = PLAIN): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  // No digit grouping: a spreadsheet reads "1234,5" in pt-BR, not "1.234,5".
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v).replace('.', f.decimal) : '';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   const text = FORMULA.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /["\r\n]/.test(text) || text.includes(f.separator) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** A byte-order mark first, so spreadsheet programs read accented names as UTF-8. */
-export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<CsvValue>>): string {
-  const lines = [header.map(csvCell).join(','), ...rows.map((r) => r.map(csvCell).join(','))];
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<CsvValue>>, f: CsvFormat = PLAIN): string {
+  const line = (r: ReadonlyArray<CsvValue>) => r.map((v) => csvCell(v, f)).join(f.separator);
+  return `\uFEFF${[line(header), ...rows.map(line)].join('\r\n')}\r\n`;
 }
 
 /** Offers the text as a file download (the browser, or Electron's save dialog). */

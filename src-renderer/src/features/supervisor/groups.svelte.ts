@@ -1,5 +1,9 @@
 import type { GroupsOverview } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+
+/** Live: a short poll (waits grow on their own) and a reload soon after any queue change. */
+const POLL_MS = 10_000;
+const EVENT_DELAY_MS = 1_500;
 
 /** Groups overview; also the source of group names for the NPS and report filters. */
 export class GroupsStore {
@@ -17,6 +21,25 @@ export class GroupsStore {
     } finally {
       this.loading = false;
     }
+  }
+
+  /** Keeps the overview current while a view shows it; returns the stop. */
+  watch(): () => void {
+    void this.load();
+    let soon: ReturnType<typeof setTimeout> | null = null;
+    const poll = setInterval(() => void this.load(), POLL_MS);
+    // Queue changes come in bursts: one reload shortly after the first of them.
+    const off = on('queue:delta', () => {
+      soon ??= setTimeout(() => {
+        soon = null;
+        void this.load();
+      }, EVENT_DELAY_MS);
+    });
+    return () => {
+      clearInterval(poll);
+      if (soon) clearTimeout(soon);
+      off();
+    };
   }
 
   /** Loads once for the filters' group choices. */

@@ -30,7 +30,11 @@ const showTab = (tab: SupervisorTab) => () => {
   views.show('supervisor');
 };
 commands.register(
-  { id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor', shortcut: 'Mod+Shift+K', run: () => openTicketLookup() },
+  {
+    id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor',
+    // One shortcut: the global one (in the desktop app it reaches the console before this does).
+    shortcut: () => ticketLookup.combo, rebind: (combo) => ticketLookup.rebind(combo), run: () => openTicketLookup(),
+  },
   { id: 'supervisor.nps', title: () => tt('cmd.nps'), group: 'Supervisor', run: showTab('nps') },
   { id: 'supervisor.report', title: () => tt('cmd.report'), group: 'Supervisor', run: showTab('report') },
   { id: 'supervisor.groups', title: () => tt('cmd.groups'), group: 'Supervisor', run: showTab('groups') },

@@ -46,3 +46,28 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
   }
   return problems;
 }
+
+/**
+ * The base name the interface asks for, built for the user: `{hostname}_{identifier}_data_pt`
+ * from the service's host and the file's name ("FAQ Março.csv" -> "faq-marco"). Null when the
+ * host gives nothing usable.
+ */
+export function suggestKbName(serviceUrl: string | null, fileUrl: string): string | null {
+  let host = '';
+  try {
+    host = serviceUrl ? new URL(serviceUrl).hostname.toLowerCase().replace(/[^a-z0-9.-]/g, '') : '';
+  } catch {
+    return null;
+  }
+  if (!host) return null;
+  let file = '';
+  try {
+    file = decodeURIComponent(new URL(fileUrl).pathname.split('/').pop() ?? '');
+  } catch {
+    file = '';
+  }
+  const id = file.replace(/\.[a-z0-9]{1,5}$/i, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'base';
+  const name = `${host}_${id}_data_pt`;
+  return isKnowledgeBaseName(name) ? name : null;
+}

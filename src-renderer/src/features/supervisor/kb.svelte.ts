@@ -1,10 +1,19 @@
 import type { KbBase } from '../../../../src-shared/bridge/supervisor';
 import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
-import { checkKbUpload, type KbProblem } from './kb-check';
+import { checkKbUpload, suggestKbName, type KbProblem } from './kb-check';
+import { app } from '../../state/app.svelte';
 
 export class KbStore {
   url = $state('');
   name = $state('');
+  /** The user typed a name of their own: the file no longer renames it. */
+  nameTyped = $state(false);
+
+  /** A new file address: the base name follows it until the user types one. */
+  setUrl(url: string): void {
+    this.url = url;
+    if (!this.nameTyped) this.name = suggestKbName(app.state?.baseUrl ?? null, url.trim()) ?? '';
+  }
   separator = $state('');
   idColumn = $state('');
   problems = $state<KbProblem[]>([]);
@@ -83,6 +92,7 @@ export class KbStore {
 
   private clear(): void {
     this.url = this.name = this.separator = this.idColumn = '';
+    this.nameTyped = false;
     this.askBase = this.question = '';
     this.problems = [];
     this.bases = [];

@@ -1,8 +1,21 @@
 import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage, invoke } from '../../lib/bridge';
-import { toCsv } from './csv';
+import { csvFormat, toCsv } from './csv';
+import { i18n } from '../../lib/i18n.svelte';
 
 const SURVEY_KEY = 'supervisor.npsSurvey';
+/** Surveys the service answered for, most recent first: the interface has no list of surveys. */
+const KNOWN_KEY = 'supervisor.npsSurveys';
+const MAX_KNOWN = 20;
+
+function storedSurveys(): string[] {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(KNOWN_KEY) ?? '[]');
+    return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string').slice(0, MAX_KNOWN) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Start of a local day (YYYY-MM-DD) as an instant; `end` gives the start of the next day. */
 export function dayBoundary(day: string, end: boolean): string | undefined {
@@ -13,6 +26,7 @@ export function dayBoundary(day: string, end: boolean): string | undefined {
 
 export class NpsStore {
   surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
+  known = $state<string[]>(storedSurveys());
   from = $state('');
   to = $state('');
   groupId = $state<number | null>(null);
@@ -35,6 +49,8 @@ export class NpsStore {
         ...(this.groupId !== null ? { groupId: this.groupId } : {}),
       });
       localStorage.setItem(SURVEY_KEY, surveyName);
+      this.known = [surveyName, ...this.known.filter((s) => s !== surveyName)].slice(0, MAX_KNOWN);
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(this.known));
     } catch (e) {
       this.result = null;
       this.error = errorMessage(e);
@@ -49,6 +65,7 @@ export class NpsStore {
     return toCsv(
       ['survey', 'from', 'to', 'group', 'averageNps', 'positive', 'neutral', 'negative', 'totalCount', 'npsIndex'],
       [[r.surveyName, this.from, this.to, groupName ?? '', r.averageNps, r.positive, r.neutral, r.negative, r.totalCount, r.npsIndex]],
+      csvFormat(i18n.locale),
     );
   }
 

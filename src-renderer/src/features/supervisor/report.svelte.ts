@@ -1,7 +1,8 @@
 import type { ReportColumn, ReportFilter, ReportPage } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage, invoke } from '../../lib/bridge';
 import { ServerPagedStore } from './paged.svelte';
-import { toCsv } from './csv';
+import { csvFormat, toCsv } from './csv';
+import { i18n } from '../../lib/i18n.svelte';
 import { dayBoundary } from './nps.svelte';
 
 // The bridge module carries zod; the renderer keeps to its types, so the column list is typed here.
@@ -55,7 +56,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     this.error = null;
     try {
       const all = await invoke('supervisor:reportAll', { ...this.query(), page: 0 });
-      return toCsv(REPORT_COLUMNS, all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])));
+      return toCsv(REPORT_COLUMNS, all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])), csvFormat(i18n.locale));
     } catch (e) {
       this.error = errorMessage(e);
       return null;

@@ -1,5 +1,9 @@
 import type { ShortcutState, TicketView } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage, invoke, on } from '../../lib/bridge';
+import { accelToCombo, comboText, comboToAccel } from './shortcut';
+
+/** Until the main process answers: the same default it keeps. */
+const DEFAULT_COMBO = 'Mod+Shift+T';
 
 /** The ticket lookup: one dialog for the whole console, the recent list and the shortcut. */
 export class TicketLookupStore {
@@ -18,10 +22,29 @@ export class TicketLookupStore {
   /** Listens for the global shortcut (Electron) and other features asking for a lookup. */
   listen(): void {
     this.unsubscribe ??= on('ticket:openLookup', ({ idOrKey }) => this.show(idOrKey ?? undefined));
+    void this.loadShortcut();
   }
 
+  /** The shortcut as the palette matches it: the same one the desktop app registers globally. */
+  get combo(): string {
+    return this.shortcut ? accelToCombo(this.shortcut.accelerator) : DEFAULT_COMBO;
+  }
+
+  /** A binding chosen in the palette: kept as the global accelerator too. */
+  rebind(combo: string | null): boolean {
+    if (!combo) return false;
+    this.shortcutDraft = comboToAccel(combo);
+    void this.saveShortcut();
+    return true;
+  }
+
+  /** Where focus was before the dialog opened: it goes back there on close. */
+  private returnFocus: HTMLElement | null = null;
+
   show(idOrKey?: string): void {
+    if (!this.open) this.returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.open = true;
+    void this.loadRecent();
     if (idOrKey) {
       this.query = idOrKey;
       void this.lookup();
@@ -30,6 +53,9 @@ export class TicketLookupStore {
 
   close(): void {
     this.open = false;
+    const back = this.returnFocus;
+    this.returnFocus = null;
+    if (back?.isConnected) queueMicrotask(() => back.focus());
   }
 
   async lookup(): Promise<void> {
@@ -59,7 +85,7 @@ export class TicketLookupStore {
   async loadShortcut(): Promise<void> {
     try {
       this.shortcut = await invoke('ticket:shortcut', {});
-      this.shortcutDraft = this.shortcut.accelerator;
+      this.shortcutDraft = comboText(this.combo);
     } catch (e) {
       this.shortcutError = errorMessage(e);
     }
@@ -70,8 +96,8 @@ export class TicketLookupStore {
     this.shortcutMessage = null;
     try {
       this.shortcut = await invoke('ticket:setShortcut', { accelerator: this.shortcutDraft });
-      this.shortcutDraft = this.shortcut.accelerator;
-      this.shortcutMessage = this.shortcut.accelerator;
+      this.shortcutDraft = comboText(this.combo);
+      this.shortcutMessage = this.combo;
     } catch (e) {
       this.shortcutError = errorMessage(e);
     }

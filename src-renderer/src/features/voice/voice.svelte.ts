@@ -1,3 +1,4 @@
+import { i18n } from '../../lib/i18n.svelte';
 import type { QueueItem } from '../../../../src-shared/bridge';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
@@ -39,6 +40,8 @@ function recorderMessage(e: RecorderFailure): string {
 export class VoiceStore {
   enabled = $state(false);
   language = $state('en-US');
+  /** What the speech service says it understands; null while unknown (then the console's list). */
+  offered = $state<string[] | null>(null);
   loaded = $state(false);
 
   sessionId = $state<number | null>(null);
@@ -102,6 +105,24 @@ export class VoiceStore {
     } catch (e) {
       this.error = errorMessage(e);
     }
+    await this.loadLanguages();
+  }
+
+  /**
+   * Offers only the languages the speech service supports; when the current one is not among
+   * them, switches to the interface language (or its base language), else the first offered.
+   */
+  async loadLanguages(): Promise<void> {
+    try {
+      this.offered = (await invoke('voice:languages', {})).languages;
+    } catch {
+      this.offered = null; // the service did not answer: recording reports its own errors
+    }
+    const offered = this.offered;
+    if (!offered?.length || offered.includes(this.language)) return;
+    const base = (tag: string) => tag.split('-')[0];
+    const pick = offered.find((l) => l === i18n.locale) ?? offered.find((l) => base(l) === base(i18n.locale)) ?? offered[0]!;
+    await this.setLanguage(pick);
   }
 
   async loadSessions(): Promise<void> {

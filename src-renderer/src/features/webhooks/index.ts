@@ -1,10 +1,9 @@
-import { views } from '../../lib/views.svelte';
 import { commands } from '../../lib/commands.svelte';
 import { app } from '../../state/app.svelte';
 import { eventLog } from './event-log.svelte';
 import { listener } from './listener.svelte';
 import { tt } from './strings';
-import EventsView from './EventsView.svelte';
+import { showEvents } from './show';
 import './webhooks.css';
 
 /** For the shell: the standing warning while the listener accepts unsigned events. */
@@ -13,20 +12,17 @@ export { default as ListenerWarning } from './ListenerWarning.svelte';
 export { default as TunnelIndicator } from './TunnelIndicator.svelte';
 export { listener } from './listener.svelte';
 export { eventLog } from './event-log.svelte';
-
-views.register({ id: 'events', title: () => tt('wh.view'), icon: '⇄', order: 40, component: EventsView });
-
-const showTab = (tab: 'log' | 'listener') => () => {
-  listener.tab = tab;
-  views.show('events');
-};
+/** Integration plumbing, not attendance: the settings view shows it under "Developer / integration". */
+export { default as EventsView } from './EventsView.svelte';
+export { showEvents } from './show';
+const showTab = (tab: 'log' | 'listener') => () => showEvents(tab);
 commands.register(
-  { id: 'events.open', title: () => tt('cmd.open'), group: 'Events', run: showTab('log') },
-  { id: 'events.listener', title: () => tt('cmd.listener'), group: 'Events', run: showTab('listener') },
+  { id: 'events.open', title: () => tt('cmd.open'), group: 'Developer', run: showTab('log') },
+  { id: 'events.listener', title: () => tt('cmd.listener'), group: 'Developer', run: showTab('listener') },
   {
     id: 'events.tunnel',
     title: () => tt('cmd.tunnel'),
-    group: 'Events',
+    group: 'Developer',
     enabled: () => listener.status !== null && listener.status.tunnel.provider !== 'none' && listener.status.state === 'running',
     run: async () => {
       const s = listener.status?.tunnel.status;

@@ -1,0 +1,9 @@
+export const SETTINGS_TABS = ['general', 'developer'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+/** Which part of the settings view shows; features that live there open it through this. */
+class SettingsNav {
+  tab = $state<SettingsTab>('general');
+}
+
+export const settingsNav = new SettingsNav();
