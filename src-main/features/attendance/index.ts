@@ -21,7 +21,7 @@ import { authorOf, groupIsComplete, isOpenStatus, samePerson, sessionIdOf, statu
 type Rec = Record<string, unknown>;
 
 type AttendanceChannel =
-  | 'attendance:directory' | 'attendance:accept' | 'attendance:transfer'
+  | 'attendance:directory' | 'attendance:seen' | 'attendance:accept' | 'attendance:transfer'
   | 'thread:open' | 'thread:older' | 'thread:close' | 'thread:send' | 'thread:sendTemplate'
   | 'composer:help' | 'composer:providers' | 'composer:setCredential' | 'composer:clearCredential' | 'composer:aiDraft' | 'composer:kb'
   | 'classification:tree' | 'attendance:summary' | 'attendance:close'
@@ -64,6 +64,7 @@ export function createAttendanceFeature(
     sink: {
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
+        for (const f of fresh) if (f.message.fromCustomer) queue.customerMessage(f.message);
         offline.cache.addMessages(sessionId, fresh.map((f) => f.message), new Date().toISOString());
         void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
       },
@@ -267,6 +268,7 @@ export function createAttendanceFeature(
 
   const handlers: Pick<HandlerTable, AttendanceChannel> = {
     'attendance:directory': () => directory.directory(),
+    'attendance:seen': async ({ sessionId }) => ({ ok: queue.seen(sessionId) }),
 
     'attendance:accept': async ({ sessionId }) => {
       const me = await meRef();
@@ -467,11 +469,14 @@ export function createAttendanceFeature(
       if (sessionId !== null) void sync.hintSession(sessionId);
       void sync.hintQueue();
       if (e.group === 'messages' && sessionId !== null) {
-        const m = obj(data.message);
-        const item = queue.item(sessionId);
-        if (m && authorOf(m, parties.get(sessionId)).role === 'customer' && item && item.agentUserName && item.agentUserName === ctx.me()?.userName) {
-          const text = str(m.message) ?? str(m.caption) ?? '';
-          ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: text.slice(0, 140) });
+        const raw = obj(data.message);
+        const m = raw && toThreadMessage(raw, sessionId, parties.get(sessionId));
+        // Counted once whether the webhook or the sync read brings it first; only news calls for attention.
+        if (m?.fromCustomer && queue.customerMessage(m)) {
+          const item = queue.item(sessionId);
+          if (item?.agentUserName && item.agentUserName === ctx.me()?.userName) {
+            ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
+          }
         }
       }
     },
