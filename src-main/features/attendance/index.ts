@@ -130,6 +130,36 @@ export function createAttendanceFeature(
     }
   }
 
+  /**
+   * A message event: a customer's message updates the row and calls for attention. Counted once
+   * whether the webhook or the sync read brings it first; only news calls for attention.
+   */
+  const partyReads = new Map<number, Promise<void>>();
+  async function customerWrote(sessionId: number, raw: Rec): Promise<void> {
+    let m = toThreadMessage(raw, sessionId, parties.get(sessionId));
+    // Its author may be told only by the session's parties (read once per session, then known).
+    if (m && m.author === null && !parties.has(sessionId)) {
+      // One read per session, awaited in arrival order, so messages are still counted in order.
+      let reading = partyReads.get(sessionId);
+      if (!reading) {
+        reading = readSession(ctx.client(), sessionId).then((r) => void noteParties(r)).finally(() => partyReads.delete(sessionId));
+        partyReads.set(sessionId, reading);
+      }
+      try {
+        await reading;
+      } catch (e) {
+        offline.monitor.report(e);
+        return;
+      }
+      m = toThreadMessage(raw, sessionId, parties.get(sessionId));
+    } else await partyReads.get(sessionId)?.catch(() => undefined);
+    if (!m?.fromCustomer || !queue.customerMessage(m)) return;
+    const item = queue.item(sessionId);
+    if (item?.agentUserName && item.agentUserName === ctx.me()?.userName) {
+      ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
+    }
+  }
+
   async function refreshSession(sessionId: number): Promise<QueueItem> {
     const rec = await readSession(ctx.client(), sessionId);
     queue.applySessions([rec]);
@@ -470,14 +500,7 @@ export function createAttendanceFeature(
       void sync.hintQueue();
       if (e.group === 'messages' && sessionId !== null) {
         const raw = obj(data.message);
-        const m = raw && toThreadMessage(raw, sessionId, parties.get(sessionId));
-        // Counted once whether the webhook or the sync read brings it first; only news calls for attention.
-        if (m?.fromCustomer && queue.customerMessage(m)) {
-          const item = queue.item(sessionId);
-          if (item?.agentUserName && item.agentUserName === ctx.me()?.userName) {
-            ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
-          }
-        }
+        if (raw) void customerWrote(sessionId, raw);
       }
     },
     resync: () => sync.resyncAll(),
