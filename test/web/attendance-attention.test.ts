@@ -130,3 +130,73 @@ test('unread counts survive a restart of the console on the same profile', async
     await host.close();
   }
 });
+
+test('keyboard only: accept, reply and close; the next session needing attention opens with the reply box focused; the dialog keeps focus; coming back to the view restores it', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const { api, customerSays } = v2(sb);
+    await page.evaluate(() => {
+      const w = window as unknown as { pointerEvents: number };
+      w.pointerEvents = 0;
+      for (const type of ['mousedown', 'pointerdown']) document.addEventListener(type, () => w.pointerEvents++, true);
+    });
+    const waiting = (await api.list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], { size: 300 })).filter((s) => !s.lastAgent && !s.agent);
+    const target = waiting.at(-1)!;
+    // Another session of mine where the customer just wrote: it is the one that needs attention next.
+    const other = (await ownOpenSessions(sb, 3)).at(-1)!;
+    await customerSays(other.id as number, 'Ainda preciso de ajuda com a fatura.');
+    await expect(rowOf(page.getByRole('list', { name: 'Waiting' }), String(target.protocol))).toHaveCount(1);
+
+    await page.keyboard.press('Control+Shift+F');
+    await expect(page.getByRole('searchbox', { name: 'Filter sessions' })).toBeFocused();
+    await page.keyboard.type(String(target.protocol));
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(rowOf(page.getByRole('list', { name: 'Waiting' }), String(target.protocol))).toHaveAttribute('aria-current', 'true');
+    await page.keyboard.press('Alt+Enter');
+    const reply = page.getByRole('textbox', { name: /Reply to/ });
+    await expect(reply).toBeFocused();
+    await page.keyboard.type('Olá! Sou a Ana e vou cuidar do seu atendimento.');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('vou cuidar do seu atendimento');
+
+    await page.keyboard.press('Control+Shift+X');
+    const dialog = page.getByRole('dialog', { name: 'Classify and close' });
+    await expect(dialog.getByRole('searchbox', { name: 'Search the classification' })).toBeFocused();
+    await expect(dialog.getByRole('tree', { name: 'Classification' })).toBeVisible();
+    // Tab never leaves the dialog, forwards or backwards.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press(i < 8 ? 'Tab' : 'Shift+Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    // Escape closes it wherever focus is in it.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.keyboard.press('Control+Shift+X');
+    await expect(dialog.getByRole('searchbox', { name: 'Search the classification' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('status')).toContainText('Chosen:');
+    await page.keyboard.press('Control+Enter');
+    await expect(dialog).toBeHidden();
+    await expect.poll(async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(target.id) }]))[0]?.status).toBe('CLOSED');
+
+    // The next session needing attention is open, its reply box focused.
+    await expect(rowOf(page.getByRole('list', { name: 'Mine' }), String(other.protocol))).toHaveAttribute('aria-current', 'true');
+    await expect(reply).toBeFocused();
+    expect(await page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents)).toBe(0);
+
+    // Another view and back: the same tab, filter and open session.
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(other.protocol));
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Supervisor/ }).click();
+    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeHidden();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Sessions/ }).click();
+    await expect(page.getByRole('searchbox', { name: 'Filter sessions' })).toHaveValue(String(other.protocol));
+    await expect(page.getByRole('tab', { name: /Mine/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(rowOf(page.getByRole('list', { name: 'Mine' }), String(other.protocol))).toHaveAttribute('aria-current', 'true');
+    await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('Ainda preciso de ajuda com a fatura.');
+  } finally {
+    await host.close();
+  }
+});

@@ -76,6 +76,22 @@ export class QueueStore {
   channelFilter = $state<string | null>(null);
   selectedId = $state<number | null>(null);
   mineSort = $state<MineSort>('activity');
+  /** After a close, the next session needing attention opens (a choice kept on this computer). */
+  openNextAfterClose = $state(localStorage.getItem('queue.openNext') !== 'false');
+
+  setOpenNextAfterClose(on: boolean): void {
+    this.openNextAfterClose = on;
+    localStorage.setItem('queue.openNext', String(on));
+  }
+
+  /**
+   * The session of mine that most needs the attendant, other than `except`: the first with unread
+   * customer messages in Mine's order, else the first not waiting for the customer; null if none.
+   */
+  nextNeedingAttention(except: number | null): number | null {
+    const mine = this.byBucket.mine.items.filter((s) => s.id !== except);
+    return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
+  }
   /** Ticks every second for the SLA timers. */
   now = $state(Date.now());
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
@@ -298,6 +314,15 @@ export class QueueStore {
       if (b !== 'closed' && b !== this.bucket && !shown) this.bucket = b;
     }
     this.markSeen();
+  }
+
+  /** Clears the filters when they hide the selected session (it must be in sight). */
+  revealSelected(): void {
+    const id = this.selectedId;
+    if (id === null || this.visible.some((s) => s.id === id)) return;
+    this.filter = '';
+    this.groupFilter = null;
+    this.channelFilter = null;
   }
 
   /** The open session's unread messages are seen once the attendant can see them. */
