@@ -160,8 +160,11 @@ test('keyboard only: accept, reply and close; the next session needing attention
     await page.keyboard.press('Enter');
     await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('vou cuidar do seu atendimento');
 
+    // An unsent reply is called out before the close.
+    await page.keyboard.type('Mais alguma coisa?');
     await page.keyboard.press('Control+Shift+X');
     const dialog = page.getByRole('dialog', { name: 'Classify and close' });
+    await expect(dialog.getByRole('alert')).toContainText('Your reply in the box was not sent');
     await expect(dialog.getByRole('searchbox', { name: 'Search the classification' })).toBeFocused();
     await expect(dialog.getByRole('tree', { name: 'Classification' })).toBeVisible();
     // Tab never leaves the dialog, forwards or backwards.
@@ -172,8 +175,13 @@ test('keyboard only: accept, reply and close; the next session needing attention
     // Escape closes it wherever focus is in it.
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
+    // Back in the reply box: the draft goes, and the dialog no longer warns.
+    await expect(reply).toBeFocused();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
     await page.keyboard.press('Control+Shift+X');
     await expect(dialog.getByRole('searchbox', { name: 'Search the classification' })).toBeFocused();
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
