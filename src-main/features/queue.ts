@@ -8,7 +8,10 @@ import { isNetworkError } from '../cache';
 import { AppError } from '../../src-shared/errors';
 import { idOf, instantOf, sessionCustomerOf, statusKind } from '../../src-shared/concepts';
 import type { Feature, FeatureContext } from './context';
-import type { OfflineFeature } from './offline';
+import { scopeOf, type OfflineFeature } from './offline';
+import { join } from 'node:path';
+import type { ThreadMessage } from '../../src-shared/bridge/attendance';
+import { ActivityStore } from './attendance/activity';
 
 const QUEUE_CAP = 100_000;
 type Rec = Record<string, unknown>;
@@ -27,6 +30,10 @@ export interface QueueFeature extends Feature<'queue:snapshot'> {
   readonly loaded: boolean;
   /** The sync engine read the queue forward successfully: it is current as of now. */
   synced(): void;
+  /** A customer message reached the console (webhook or sync read): the row's activity and unread count. */
+  customerMessage(m: ThreadMessage): boolean;
+  /** The attendant looked at the session: its unread count goes to zero. */
+  seen(sessionId: number): boolean;
 }
 
 const sameItem = (a: QueueItem, b: QueueItem): boolean => {
@@ -50,6 +57,17 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
   const persist = () => offline.cache.queueChanged(() => ({ items: sorted(), fetchedAt: freshAt }));
   let loading: Promise<void> | null = null;
   let generation = 0;
+  const activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
+  /** The item with what the console saw of its customer's messages (rows show and sort by it). */
+  const withActivity = (item: QueueItem): QueueItem => {
+    const a = activity.get(item.id);
+    return a ? { ...item, ...a } : item;
+  };
+  /** The cached item again with its current activity, pushed when it changed. */
+  const touch = (id: number): void => {
+    const prev = cache.get(id);
+    if (prev) feature.put(prev);
+  };
 
   const deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
     const upsert = new Map<number, QueueItem>();
@@ -76,8 +94,9 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
 
   function applyOne(r: Rec): void {
     noteGroup(r.groupConf);
-    const item = toQueueItem(r);
-    if (!item) return;
+    const projected = toQueueItem(r);
+    if (!projected) return;
+    const item = withActivity(projected);
     const prev = cache.get(item.id);
     if (statusKind(item.status) === 'closed') {
       if (prev) {
@@ -120,7 +139,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     for (const r of got.records) {
       noteGroup(r.groupConf);
       const item = toQueueItem(r as Rec);
-      if (item) cache.set(item.id, item);
+      if (item) cache.set(item.id, withActivity(item));
       else skipped++;
     }
     if (skipped) ctx.log.warn('queue: sessions skipped', { skipped });
@@ -166,6 +185,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
   }
 
   ctx.onWorkspaceChange(() => {
+    activity.setScope(scopeOf(ctx));
     generation++;
     cache.clear();
     groups.clear();
@@ -179,7 +199,8 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     applySessions(records) {
       for (const r of records) applyOne(r);
     },
-    put(item) {
+    put(raw) {
+      const item = withActivity(raw);
       const prev = cache.get(item.id);
       if (statusKind(item.status) === 'closed') {
         cache.delete(item.id);
@@ -202,8 +223,19 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
       freshAt = new Date().toISOString();
       offline.monitor.ok();
     },
+    customerMessage(m) {
+      if (!activity.customerMessage(m)) return false;
+      touch(m.sessionId);
+      return true;
+    },
+    seen(sessionId) {
+      if (!activity.seen(sessionId)) return false;
+      touch(sessionId);
+      return true;
+    },
     async stop() {
       deltas.clear();
+      await activity.flush();
     },
   };
   return feature;

@@ -185,6 +185,8 @@ const SendInput = z
 export const attendanceChannels = {
   'attendance:directory': { input: NoInput, output: DirectorySchema },
   'attendance:accept': { input: SessionInput, output: QueueItemSchema },
+  /** The attendant looked at the session's thread: its unread count goes to zero. */
+  'attendance:seen': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
   'attendance:transfer': {
     input: z
       .object({ sessionId: id, groupId: id.optional(), agentUserName: z.string().min(1).max(200).optional() })

@@ -49,6 +49,12 @@ export const QueueItemSchema = z
     slaSeconds: z.number().nullable(),
     protocol: z.string().nullable(),
     ticketId: z.number().int().nullable(),
+    /** When the customer last wrote (ISO), as far as this console saw. */
+    lastCustomerAt: z.string().nullable().optional(),
+    /** That message as the thread shows it (documents masked), cut short. */
+    preview: z.string().nullable().optional(),
+    /** Customer messages since the attendant last looked at the session. */
+    unread: z.number().int().min(0).optional(),
   })
   .strict();
 export type QueueItem = z.infer<typeof QueueItemSchema>;

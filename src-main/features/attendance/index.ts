@@ -21,7 +21,7 @@ import { authorOf, groupIsComplete, isOpenStatus, samePerson, sessionIdOf, statu
 type Rec = Record<string, unknown>;
 
 type AttendanceChannel =
-  | 'attendance:directory' | 'attendance:accept' | 'attendance:transfer'
+  | 'attendance:directory' | 'attendance:seen' | 'attendance:accept' | 'attendance:transfer'
   | 'thread:open' | 'thread:older' | 'thread:close' | 'thread:send' | 'thread:sendTemplate'
   | 'composer:help' | 'composer:providers' | 'composer:setCredential' | 'composer:clearCredential' | 'composer:aiDraft' | 'composer:kb'
   | 'classification:tree' | 'attendance:summary' | 'attendance:close'
@@ -65,6 +65,7 @@ export function createAttendanceFeature(
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
         rememberShown(sessionId, fresh.map((f) => f.message));
+        for (const f of fresh) if (f.message.fromCustomer) queue.customerMessage(f.message);
         offline.cache.addMessages(sessionId, fresh.map((f) => f.message), new Date().toISOString());
         void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
       },
@@ -127,6 +128,36 @@ export function createAttendanceFeature(
         if (entities.size > NER_CACHE) entities.delete(entities.keys().next().value as number);
       }
       if (found.length && open.has(sessionId)) ctx.events.emit('thread:entities', { sessionId, messageId: m.id, entities: found });
+    }
+  }
+
+  /**
+   * A message event: a customer's message updates the row and calls for attention. Counted once
+   * whether the webhook or the sync read brings it first; only news calls for attention.
+   */
+  const partyReads = new Map<number, Promise<void>>();
+  async function customerWrote(sessionId: number, raw: Rec): Promise<void> {
+    let m = toThreadMessage(raw, sessionId, parties.get(sessionId));
+    // Its author may be told only by the session's parties (read once per session, then known).
+    if (m && m.author === null && !parties.has(sessionId)) {
+      // One read per session, awaited in arrival order, so messages are still counted in order.
+      let reading = partyReads.get(sessionId);
+      if (!reading) {
+        reading = readSession(ctx.client(), sessionId).then((r) => void noteParties(r)).finally(() => partyReads.delete(sessionId));
+        partyReads.set(sessionId, reading);
+      }
+      try {
+        await reading;
+      } catch (e) {
+        offline.monitor.report(e);
+        return;
+      }
+      m = toThreadMessage(raw, sessionId, parties.get(sessionId));
+    } else await partyReads.get(sessionId)?.catch(() => undefined);
+    if (!m?.fromCustomer || !queue.customerMessage(m)) return;
+    const item = queue.item(sessionId);
+    if (item?.agentUserName && item.agentUserName === ctx.me()?.userName) {
+      ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
     }
   }
 
@@ -306,6 +337,7 @@ export function createAttendanceFeature(
 
   const handlers: Pick<HandlerTable, AttendanceChannel> = {
     'attendance:directory': () => directory.directory(),
+    'attendance:seen': async ({ sessionId }) => ({ ok: queue.seen(sessionId) }),
 
     'attendance:accept': async ({ sessionId }) => {
       const me = await meRef();
@@ -506,12 +538,8 @@ export function createAttendanceFeature(
       if (sessionId !== null) void sync.hintSession(sessionId);
       void sync.hintQueue();
       if (e.group === 'messages' && sessionId !== null) {
-        const m = obj(data.message);
-        const item = queue.item(sessionId);
-        if (m && authorOf(m, parties.get(sessionId)).role === 'customer' && item && item.agentUserName && item.agentUserName === ctx.me()?.userName) {
-          const text = str(m.message) ?? str(m.caption) ?? '';
-          ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: text.slice(0, 140) });
-        }
+        const raw = obj(data.message);
+        if (raw) void customerWrote(sessionId, raw);
       }
     },
     resync: () => sync.resyncAll(),

@@ -115,11 +115,13 @@ export class DeskStore {
    * Something needs the attendant. When the window is not focused it counts towards the badge
    * and becomes a system notification; when that is refused it is still shown in the window.
    */
-  attend(title: string, body: string, sessionId: number | null, onOpen?: () => void): void {
+  attend(title: string, body: string, sessionId: number | null, onOpen?: () => void, counted = true): void {
     const text = maskDocuments(body);
     if (this.focused && document.hasFocus()) return;
-    this.unseen++;
-    this.updateBadge();
+    if (counted) {
+      this.unseen++;
+      this.updateBadge();
+    }
     let shown = false;
     if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
       try {
@@ -148,13 +150,22 @@ export class DeskStore {
 
   private baseTitle: string | null = null;
   private badgeSent: number | null = null;
+  /** Sessions of mine with customer messages not yet seen: they count on the badge until read. */
+  private unreadSessions = 0;
+  setUnreadSessions(count: number): void {
+    if (count === this.unreadSessions) return;
+    this.unreadSessions = count;
+    this.updateBadge();
+  }
+
   updateBadge(): void {
+    const count = this.unseen + this.unreadSessions;
     this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
-    document.title = this.unseen > 0 ? `(${this.unseen}) ${this.baseTitle}` : this.baseTitle;
+    document.title = count > 0 ? `(${count}) ${this.baseTitle}` : this.baseTitle;
     // The main process shows the same count on the dock or taskbar (where the platform has one).
-    if (this.badgeSent !== this.unseen) {
-      this.badgeSent = this.unseen;
-      void invoke('attention:badge', { count: this.unseen }).catch(() => undefined);
+    if (this.badgeSent !== count) {
+      this.badgeSent = count;
+      void invoke('attention:badge', { count }).catch(() => undefined);
     }
   }
 
@@ -166,6 +177,7 @@ export class DeskStore {
     this.directory = null;
     this.live = null;
     this.unseen = 0;
+    this.unreadSessions = 0;
     this.toasts = [];
     this.updateBadge();
   }

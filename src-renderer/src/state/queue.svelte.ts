@@ -7,6 +7,32 @@ import { errorMessage, invoke, on } from '../lib/bridge';
 export const VISIBLE_BUCKETS = ['waiting', 'mine', 'pending', 'others'] as const satisfies readonly QueueBucket[];
 export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
 export type SlaState = 'ok' | 'warning' | 'late' | 'none';
+/** How "Mine" is ordered: latest customer message first, longest waiting first, nearest SLA first. */
+export const MINE_SORTS = ['activity', 'waiting', 'sla'] as const;
+export type MineSort = (typeof MINE_SORTS)[number];
+
+const lastCustomerMs = new WeakMap<QueueItem, number>();
+/** When the customer last wrote (ms), or when the session began; parsed once per item. */
+function activityMs(s: QueueItem): number {
+  let t = lastCustomerMs.get(s);
+  if (t === undefined) {
+    t = s.lastCustomerAt ? Date.parse(s.lastCustomerAt) : NaN;
+    if (Number.isNaN(t)) t = createdAtMs(s) || 0;
+    lastCustomerMs.set(s, t);
+  }
+  return t;
+}
+
+/** The view the attendant left (tab, filters, open session), restored when they come back. */
+interface Kept {
+  me: string | null;
+  bucket: VisibleBucket;
+  filter: string;
+  groupFilter: number | null;
+  channelFilter: string | null;
+  selectedId: number | null;
+}
+let kept: Kept | null = null;
 
 /** Lower-case text a filter keystroke is matched against, built once per item. */
 const haystacks = new WeakMap<QueueItem, string>();
@@ -49,6 +75,23 @@ export class QueueStore {
   groupFilter = $state<number | null>(null);
   channelFilter = $state<string | null>(null);
   selectedId = $state<number | null>(null);
+  mineSort = $state<MineSort>('activity');
+  /** After a close, the next session needing attention opens (a choice kept on this computer). */
+  openNextAfterClose = $state(localStorage.getItem('queue.openNext') !== 'false');
+
+  setOpenNextAfterClose(on: boolean): void {
+    this.openNextAfterClose = on;
+    localStorage.setItem('queue.openNext', String(on));
+  }
+
+  /**
+   * The session of mine that most needs the attendant, other than `except`: the first with unread
+   * customer messages in Mine's order, else the first not waiting for the customer; null if none.
+   */
+  nextNeedingAttention(except: number | null): number | null {
+    const mine = this.byBucket.mine.items.filter((s) => s.id !== except);
+    return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
+  }
   /** Ticks every second for the SLA timers. */
   now = $state(Date.now());
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
@@ -59,15 +102,37 @@ export class QueueStore {
     const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], pending: [], others: [] };
     for (const item of this.map.values()) {
       const b = bucketOf(item, this.me);
-      if (b !== 'closed') groups[b].push(item);
+      if (b === 'closed') continue;
+      groups[b].push(item);
+      // Mine holds every session assigned to me, those waiting for the customer included.
+      if (b === 'pending') groups.mine.push(item);
     }
+    const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     const out = {} as Record<VisibleBucket, { items: QueueItem[]; hay: string[] }>;
     for (const b of VISIBLE_BUCKETS) {
-      const items = groups[b].sort((x, y) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id);
+      const items = groups[b].sort(b === 'mine' ? this.mineOrder() : byAge);
       out[b] = { items, hay: items.map(haystack) };
     }
     return out;
   });
+
+  private mineOrder(): (x: QueueItem, y: QueueItem) => number {
+    const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+    if (this.mineSort === 'waiting') return byAge;
+    if (this.mineSort === 'sla') {
+      // Time left before the SLA ends; sessions without one go last.
+      const left = (s: QueueItem) => (s.slaSeconds === null ? Infinity : (createdAtMs(s) || 0) + s.slaSeconds * 1000);
+      return (x, y) => left(x) - left(y) || byAge(x, y);
+    }
+    return (x, y) => activityMs(y) - activityMs(x) || byAge(x, y);
+  }
+
+  /** Sessions of mine with customer messages the attendant has not seen (the badge counts them). */
+  get unreadSessions(): number {
+    let n = 0;
+    for (const s of this.byBucket.mine.items) if (s.unread) n++;
+    return n;
+  }
 
   /** The previous filter's matches: typing forward narrows them instead of scanning again. */
   private lastFilter: { items: QueueItem[]; key: string; needle: string; idx: number[] } | null = null;
@@ -168,6 +233,7 @@ export class QueueStore {
       this.fetchedAt = snap.fetchedAt;
       this.unreadable = snap.skipped;
       this.version++;
+      this.restoreView();
     } catch (e) {
       this.error = errorMessage(e);
     } finally {
@@ -190,6 +256,7 @@ export class QueueStore {
     this.fetchedAt = new Date().toISOString();
     this.version++;
     if (arrivals.length) this.arrivals = arrivals;
+    if (this.selectedId !== null && d.upsert.some((i) => i.id === this.selectedId && i.unread)) this.markSeen();
   }
 
   /**
@@ -242,8 +309,37 @@ export class QueueStore {
     const item = id === null ? undefined : this.map.get(id);
     if (item) {
       const b = bucketOf(item, this.me);
-      if (b !== 'closed' && b !== this.bucket) this.bucket = b;
+      // A session of mine waiting for the customer is in Mine too: the tab stays.
+      const shown = b === 'pending' && this.bucket === 'mine';
+      if (b !== 'closed' && b !== this.bucket && !shown) this.bucket = b;
     }
+    this.markSeen();
+  }
+
+  /** Clears the filters when they hide the selected session (it must be in sight). */
+  revealSelected(): void {
+    const id = this.selectedId;
+    if (id === null || this.visible.some((s) => s.id === id)) return;
+    this.filter = '';
+    this.groupFilter = null;
+    this.channelFilter = null;
+  }
+
+  /** The open session's unread messages are seen once the attendant can see them. */
+  markSeen(): void {
+    const item = this.selectedId === null ? undefined : this.map.get(this.selectedId);
+    if (item?.unread && document.hasFocus()) void invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
+  }
+
+  private restoreView(): void {
+    const k = kept;
+    kept = null;
+    if (!k || k.me !== this.me) return;
+    this.bucket = k.bucket;
+    this.filter = k.filter;
+    this.groupFilter = k.groupFilter;
+    this.channelFilter = k.channelFilter;
+    if (k.selectedId !== null && this.map.has(k.selectedId)) this.selectedId = k.selectedId;
   }
 
   /** Next or previous session in the visible list (wraps). */
@@ -256,6 +352,8 @@ export class QueueStore {
   }
 
   reset(): void {
+    // Kept for this page's life: the attendant comes back to the same tab, filters and session.
+    if (this.map.size) kept = { me: this.me, bucket: this.bucket, filter: this.filter, groupFilter: this.groupFilter, channelFilter: this.channelFilter, selectedId: this.selectedId };
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.timer) clearInterval(this.timer);

@@ -51,7 +51,15 @@ commands.register(
   {
     id: 'session.accept', title: () => ct('k.accept'), group: 'Session', shortcut: 'Alt+Enter',
     enabled: () => { const s = selected(); return !!s && queue.bucketOf(s) === 'waiting'; },
-    run: async () => { const s = selected(); if (s) await queue.accept(s.id); },
+    run: async () => {
+      const s = selected();
+      const item = s && (await queue.accept(s.id));
+      // Accepted: the session shows in Mine and the reply box takes the keyboard.
+      if (item) {
+        queue.select(item.id);
+        composer.focusRequest++;
+      }
+    },
   },
   {
     id: 'session.close', title: () => ct('k.close'), group: 'Session', shortcut: 'Mod+Shift+X', enabled: mineSelected,

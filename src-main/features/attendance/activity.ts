@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { dirname, basename } from 'node:path';
+import { z } from 'zod';
+import { maskDocuments } from '../../../src-shared/redact';
+import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { DirSyncer, ensureDir, writeFileDurable } from '../../outbox/fsutil';
+
+/** How much of the customer's last message the queue row shows. */
+export const PREVIEW_CHARS = 140;
+/** Sessions remembered per workspace; those with the oldest customer message are forgotten first. */
+const PER_SCOPE = 5_000;
+/** Writes are grouped: a burst of customer messages costs one write. */
+const WRITE_DELAY_MS = 250;
+
+const ActivitySchema = z
+  .object({
+    lastCustomerAt: z.string().nullable(),
+    preview: z.string().nullable(),
+    unread: z.number().int().min(0),
+    /** The newest customer message counted (ids grow): a webhook and a sync read of it count once. */
+    countedId: z.number().int(),
+  })
+  .strict();
+type Activity = z.infer<typeof ActivitySchema>;
+const FileSchema = z.record(z.string(), z.record(z.string(), ActivitySchema));
+
+/** What a queue row shows of a session's activity. */
+export type ActivityFields = Pick<Activity, 'lastCustomerAt' | 'preview' | 'unread'>;
+
+/**
+ * The customer's last message and how many the attendant has not seen, per session, kept per
+ * workspace (scope) across restarts in one private file.
+ */
+export class ActivityStore {
+  private all: Record<string, Record<string, Activity>> = {};
+  private scope: string | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly syncer: DirSyncer;
+
+  constructor(
+    private readonly file: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.syncer = new DirSyncer(dirname(file));
+    try {
+      const parsed = FileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (parsed.success) this.all = parsed.data;
+      else warn('attendance activity file unreadable; starting empty');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn('attendance activity file unreadable; starting empty');
+    }
+  }
+
+  /** The workspace and attendant now signed in (null: signed out). */
+  setScope(scope: string | null): void {
+    this.scope = scope;
+  }
+
+  private sessions(): Record<string, Activity> | null {
+    if (this.scope === null) return null;
+    return (this.all[this.scope] ??= {});
+  }
+
+  get(sessionId: number): ActivityFields | undefined {
+    const a = this.sessions()?.[sessionId];
+    return a && { lastCustomerAt: a.lastCustomerAt, preview: a.preview, unread: a.unread };
+  }
+
+  /** A customer message reached the console; true when it is news (not counted before). */
+  customerMessage(m: ThreadMessage): boolean {
+    const sessions = this.sessions();
+    if (!sessions || !m.fromCustomer) return false;
+    const key = String(m.sessionId);
+    const prev = sessions[key];
+    if (prev && m.id <= prev.countedId) return false;
+    const text = (m.text.trim() || m.caption?.trim() || '').replace(/\s+/g, ' ');
+    sessions[key] = {
+      lastCustomerAt: m.createdAt ?? new Date().toISOString(),
+      preview: text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null,
+      unread: (prev?.unread ?? 0) + 1,
+      countedId: m.id,
+    };
+    this.trim(sessions);
+    this.schedule();
+    return true;
+  }
+
+  /** The attendant saw the session's thread; true when that changed its count. */
+  seen(sessionId: number): boolean {
+    const a = this.sessions()?.[sessionId];
+    if (!a || a.unread === 0) return false;
+    a.unread = 0;
+    this.schedule();
+    return true;
+  }
+
+  private trim(sessions: Record<string, Activity>): void {
+    const keys = Object.keys(sessions);
+    if (keys.length <= PER_SCOPE) return;
+    // Rare (past the cap): the sessions whose customer wrote longest ago go first.
+    keys.sort((a, b) => sessions[a]!.countedId - sessions[b]!.countedId);
+    for (const k of keys.slice(0, keys.length - PER_SCOPE)) delete sessions[k];
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, WRITE_DELAY_MS);
+  }
+
+  private async write(): Promise<void> {
+    try {
+      await ensureDir(dirname(this.file));
+      await writeFileDurable(this.syncer, basename(this.file), JSON.stringify(this.all));
+    } catch (e) {
+      this.warn(`attendance activity not saved: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Writes what is pending now (on stop). */
+  async flush(): Promise<void> {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    await this.write();
+  }
+}
