@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createApp, type ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { createConfStore } from '../vault/conf-store';
+import { afterReady } from '../bridge/table';
 import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
@@ -12,6 +13,12 @@ export interface HostOptions {
   rendererDir: string;
   port?: number;
   locale?: string;
+  /**
+   * Serve the page while the services start (bridge calls wait for them): the page's own loading
+   * overlaps the start of a remembered workspace. `ready` then says when (and whether) they are up.
+   * Off by default: `startHost` resolves with everything started.
+   */
+  serveWhileStarting?: boolean;
 }
 
 export interface Host {
@@ -19,6 +26,8 @@ export interface Host {
   readonly origin: string;
   readonly app: ConsoleApp;
   readonly log: RootLogger;
+  /** Resolves once the services have started; rejects with the reason they could not. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +48,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
   let log: RootLogger | null = null;
   let app: ConsoleApp | null = null;
   let web: WebTransport;
+  let ready: Promise<void> = Promise.resolve();
   try {
     await makePrivate(o.profileDir);
     const rootLog = createLogger({ file: join(o.profileDir, 'logs', 'console.log') });
@@ -51,10 +61,18 @@ export async function startHost(o: HostOptions): Promise<Host> {
       log: rootLog,
       registerSecret: (s) => rootLog.registerSecret(s),
     });
-    await app.start();
-    web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+    if (o.serveWhileStarting) {
+      ready = app.start();
+      // Reported by the calls that wait on it and by whoever awaits `ready`.
+      ready.catch(() => undefined);
+      web = await startWebTransport({ handlers: afterReady(app.handlers, ready), events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+    } else {
+      await app.start();
+      web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+    }
   } catch (e) {
     await closeServer(server);
+    await ready.catch(() => undefined);
     await app?.close();
     await log?.close();
     lock.release();
@@ -66,8 +84,11 @@ export async function startHost(o: HostOptions): Promise<Host> {
     url: web.url,
     origin: web.origin,
     ...started,
+    ready,
     async close() {
       await web.close();
+      // Never tear the services down under a start still running.
+      await ready.catch(() => undefined);
       await started.app.close();
       await started.log.close();
       lock.release();
