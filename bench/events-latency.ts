@@ -1,8 +1,8 @@
 /**
  * Event to screen: signed events posted to the listener of a console host (in this process,
  * demo workspace open, Events view showing in Chromium), each stamped with its send time, and
- * the time each reaches the renderer's event-log store, read in the page through the store's
- * measurement hook. The events are known ones (message.created): each is also a hint to the sync
+ * the time the frame showing it was painted (the store's measurement hook says which rows a
+ * batch holds; the page then waits for the list to show them and for that frame's paint). The events are known ones (message.created): each is also a hint to the sync
  * engine, as in use. Baseline: the same path at a trickle (20 events/s), same run. Budget: p99
  * within 100 ms at 1,000 events/s. Everything (host, demo stand-in, sender thread, Chromium)
  * shares this machine's cores.
@@ -129,9 +129,30 @@ export async function run(): Promise<BenchRow[]> {
     if (!made.newSecret || !made.status.localUrl) throw new Error('the listener gave no secret or address');
     const secret = made.newSecret;
     const url = new URL(made.status.localUrl);
+    // The store's hook fires as a batch is applied, before the DOM shows it. A batch counts as on
+    // screen once the list's top row is a new element (rows are keyed by event id) and the frame
+    // showing it has been painted: a message posted after the DOM change is handled only after
+    // that frame's paint. Checked once the renderer's update ran, then on each frame (bounded).
     await page.evaluate(`(() => {
       window.__eventLogSeen = [];
-      window.__eventLogProbe = (ids, at) => { for (const id of ids) window.__eventLogSeen.push([id, at]); };
+      window.__eventLogProbe = (ids) => {
+        const before = document.querySelector('.wh-row');
+        let frames = 0;
+        const painted = () => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => {
+            const at = performance.timeOrigin + performance.now();
+            for (const id of ids) window.__eventLogSeen.push([id, at]);
+          };
+          ch.port2.postMessage(0);
+        };
+        const check = () => {
+          const top = document.querySelector('.wh-row');
+          if (top && top !== before) painted();
+          else if (++frames < 600) requestAnimationFrame(check);
+        };
+        queueMicrotask(() => queueMicrotask(check));
+      };
     })()`);
 
     // When each row left the main process (pushed to the transports), to split the latency.
@@ -175,14 +196,14 @@ export async function run(): Promise<BenchRow[]> {
       const base99 = percentile(trickle.latencies, 99);
       const reached = load.seen / load.count;
       return [
-        { figure: `event to renderer state, p50 at ${RATE}/s`, value: percentile(load.latencies, 50), unit: 'ms', baseline: percentile(trickle.latencies, 50), ratio: percentile(load.latencies, 50) / percentile(trickle.latencies, 50) },
+        { figure: `event to painted frame, p50 at ${RATE}/s`, value: percentile(load.latencies, 50), unit: 'ms', baseline: percentile(trickle.latencies, 50), ratio: percentile(load.latencies, 50) / percentile(trickle.latencies, 50) },
         {
-          figure: `event to renderer state, p99 at ${RATE}/s`, value: p99, unit: 'ms', baseline: base99, ratio: p99 / base99,
+          figure: `event to painted frame, p99 at ${RATE}/s`, value: p99, unit: 'ms', baseline: base99, ratio: p99 / base99,
           budget: `<= ${BUDGET_MS} ms`, holds: p99 <= BUDGET_MS && reached === 1,
         },
-        { figure: `event to renderer state, max at ${RATE}/s`, value: Math.max(...load.latencies), unit: 'ms' },
+        { figure: `event to painted frame, max at ${RATE}/s`, value: Math.max(...load.latencies), unit: 'ms' },
         { figure: `of which send to push from main, p99 at ${RATE}/s`, value: percentile(load.inMain, 99), unit: 'ms', baseline: percentile(trickle.inMain, 99) },
-        { figure: `event to renderer state, p99 at ${RATE}/s, events the sync engine ignores`, value: percentile(logOnly.latencies, 99), unit: 'ms', baseline: base99, ratio: percentile(logOnly.latencies, 99) / base99 },
+        { figure: `event to painted frame, p99 at ${RATE}/s, events the sync engine ignores`, value: percentile(logOnly.latencies, 99), unit: 'ms', baseline: base99, ratio: percentile(logOnly.latencies, 99) / base99 },
         { figure: 'events that reached the renderer', value: reached * 100, unit: '%', budget: '100 %', holds: reached === 1 },
         { figure: 'send rate achieved', value: load.rate, unit: 'events/s', budget: `>= ${RATE * 0.95}`, holds: load.rate >= RATE * 0.95 },
       ];

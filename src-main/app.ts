@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { AppState, Workspace } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
 import { WorkspaceSchema } from '../src-shared/bridge';
@@ -21,6 +20,7 @@ import { createOfflineFeature } from './features/offline';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
+import { demoStandinOptions } from './demo-standin';
 import type { FeatureContext } from './features/context';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
@@ -32,6 +32,11 @@ export interface PlatformAdapters {
   log: Logger;
   /** Registers a secret with the log redactor so it can never be written in clear. */
   registerSecret(secret: string): void;
+  /**
+   * The demo stand-in, already starting (the platform saw the demo workspace remembered and
+   * started it while the rest loaded); used for the first opening of the demo workspace.
+   */
+  demoStandin?: Promise<Standin>;
 }
 
 export interface ConsoleApp {
@@ -59,6 +64,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const vault = new Vault(p.cipher, p.openStore('vault'));
   const events = new EventHub();
   let standin: Standin | null = null;
+  let earlyStandin = p.demoStandin ?? null;
   let current: Session | null = null;
   const workspaceListeners = new Set<() => void | Promise<void>>();
   const workspaceChanged = async () => {
@@ -141,10 +147,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   async function ensureStandin(): Promise<Standin> {
     if (!standin) {
       // In a worker thread: the stand-in's slowest query must not hold the console's own thread.
-      standin = await startStandinWorker(
-        { port: 0, dataDir: join(p.profileDir, 'demo-workspace'), simulator: true },
-        { onExit: (reason) => p.log.error('demo workspace stopped', { reason }) },
-      );
+      const early = earlyStandin;
+      earlyStandin = null;
+      standin = await (early ?? startStandinWorker(demoStandinOptions(p.profileDir), { onExit: (reason) => p.log.error('demo workspace stopped', { reason }) }));
       p.log.info('demo workspace started', { baseUrl: standin.baseUrl });
     }
     return standin;
@@ -314,6 +319,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       current = null;
       await standin?.close();
       standin = null;
+      // Started early but never used (the workspace was not opened): still a thread to end.
+      await earlyStandin?.then((s) => s.close(), () => undefined);
+      earlyStandin = null;
     },
   };
 }

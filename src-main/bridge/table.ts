@@ -69,6 +69,22 @@ export async function dispatch(
   }
 }
 
+/**
+ * The same handlers, each waiting for `ready` first: the transport can serve the page while the
+ * services still start (a remembered demo workspace starts its stand-in meanwhile), and no call
+ * sees them half started. A failed start fails every call with its error.
+ */
+export function afterReady(table: HandlerTable, ready: Promise<unknown>): HandlerTable {
+  const gated: Record<string, (input: unknown) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(table) as Array<[string, (input: unknown) => Promise<unknown>]>) {
+    gated[name] = async (input) => {
+      await ready;
+      return handler(input);
+    };
+  }
+  return gated as HandlerTable;
+}
+
 /** Checks a pushed event against its schema before it leaves the main process. */
 export function checkEvent<E extends BridgeEvent>(name: E, payload: EventPayload<E>): EventPayload<E> {
   return events[name].parse(payload) as EventPayload<E>;

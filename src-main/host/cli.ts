@@ -30,7 +30,8 @@ if (values.check) {
 }
 let host: Host;
 try {
-  host = await startHost({ profileDir, rendererDir: join(import.meta.dirname, '../renderer'), port });
+  // The address is printed while a remembered workspace still starts: the page loads meanwhile.
+  host = await startHost({ profileDir, rendererDir: join(import.meta.dirname, '../renderer'), port, serveWhileStarting: true });
 } catch (e) {
   if (e instanceof ProfileInUse || e instanceof PortTaken) refuse(e.message);
   throw e;
@@ -39,6 +40,11 @@ try {
 process.stdout.write(
   `\nAgent console is running without Electron.\nOpen this address in Chromium (it carries this launch's secret):\n\n  ${host.url}\n\nProfile: ${profileDir}\nPress Ctrl+C to stop.\n`,
 );
+
+host.ready.catch((e: unknown) => {
+  // The page is up but its calls fail with this reason; say it where the user started the console.
+  process.stderr.write(`The console could not start its services: ${e instanceof Error ? e.message : String(e)}\n`);
+});
 
 let stopping = false;
 const stop = () => {

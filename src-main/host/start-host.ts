@@ -1,17 +1,42 @@
 import { join } from 'node:path';
-import { createApp, type ConsoleApp } from '../app';
+import { readFileSync } from 'node:fs';
+import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
-import { createConfStore } from '../vault/conf-store';
+import { afterReady } from '../bridge/table';
 import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
 import { createLogger, type RootLogger } from '../log';
+import { WorkspaceSchema } from '../../src-shared/bridge';
+import { startStandinWorker } from '../../src-standin/worker-host';
+import type { Standin } from '../../src-standin/index';
+import { demoStandinOptions } from '../demo-standin';
+
+/**
+ * Whether the profile remembers the demo workspace, read straight from the settings file (the
+ * store keeps plain JSON): only a hint to start its stand-in early, so anything odd says no.
+ */
+function remembersDemo(profileDir: string): boolean {
+  try {
+    const settings: unknown = JSON.parse(readFileSync(join(profileDir, 'settings.json'), 'utf8'));
+    const ws = WorkspaceSchema.safeParse(typeof settings === 'object' && settings ? (settings as { workspace?: unknown }).workspace : undefined);
+    return ws.success && ws.data.kind === 'demo';
+  } catch {
+    return false;
+  }
+}
 
 export interface HostOptions {
   profileDir: string;
   rendererDir: string;
   port?: number;
   locale?: string;
+  /**
+   * Serve the page while the services start (bridge calls wait for them): the page's own loading
+   * overlaps the start of a remembered workspace. `ready` then says when (and whether) they are up.
+   * Off by default: `startHost` resolves with everything started.
+   */
+  serveWhileStarting?: boolean;
 }
 
 export interface Host {
@@ -19,6 +44,8 @@ export interface Host {
   readonly origin: string;
   readonly app: ConsoleApp;
   readonly log: RootLogger;
+  /** Resolves once the services have started; rejects with the reason they could not. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,11 +66,21 @@ export async function startHost(o: HostOptions): Promise<Host> {
   let log: RootLogger | null = null;
   let app: ConsoleApp | null = null;
   let web: WebTransport;
+  let ready: Promise<void> = Promise.resolve();
+  let demoStandin: Promise<Standin> | null = null;
   try {
     await makePrivate(o.profileDir);
     const rootLog = createLogger({ file: join(o.profileDir, 'logs', 'console.log') });
     log = rootLog;
+    // The stand-in's thread boots while this one loads the services' modules (the app and its
+    // dependencies are imported only now), instead of after them.
+    if (remembersDemo(o.profileDir)) {
+      demoStandin = startStandinWorker(demoStandinOptions(o.profileDir), { onExit: (reason) => rootLog.error('demo workspace stopped', { reason }) });
+      demoStandin.catch(() => undefined);
+    }
+    const [{ createApp }, { createConfStore }] = await Promise.all([import('../app'), import('../vault/conf-store')]);
     app = createApp({
+      ...(demoStandin ? { demoStandin } : {}),
       profileDir: o.profileDir,
       cipher: new KeyFileCipher(o.profileDir),
       openStore: (name) => createConfStore(o.profileDir, name),
@@ -51,11 +88,20 @@ export async function startHost(o: HostOptions): Promise<Host> {
       log: rootLog,
       registerSecret: (s) => rootLog.registerSecret(s),
     });
-    await app.start();
-    web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+    if (o.serveWhileStarting) {
+      ready = app.start();
+      // Reported by the calls that wait on it and by whoever awaits `ready`.
+      ready.catch(() => undefined);
+      web = await startWebTransport({ handlers: afterReady(app.handlers, ready), events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+    } else {
+      await app.start();
+      web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+    }
   } catch (e) {
     await closeServer(server);
+    await ready.catch(() => undefined);
     await app?.close();
+    if (!app) await demoStandin?.then((s) => s.close(), () => undefined);
     await log?.close();
     lock.release();
     throw e;
@@ -66,8 +112,11 @@ export async function startHost(o: HostOptions): Promise<Host> {
     url: web.url,
     origin: web.origin,
     ...started,
+    ready,
     async close() {
       await web.close();
+      // Never tear the services down under a start still running.
+      await ready.catch(() => undefined);
       await started.app.close();
       await started.log.close();
       lock.release();

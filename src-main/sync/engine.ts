@@ -49,6 +49,12 @@ export interface SyncOptions<M extends Stamped, S extends Stamped> {
    * many events a second) the queue is read at most this often, not once per event. Default 250 ms.
    */
   queueGapMs?: number;
+  /**
+   * Least time between two reads of one session: hints arriving while a read runs are folded
+   * into one more read, started this long after the last, so a stream of a thousand events a
+   * second costs a few reads, never one straight after another. Default 100 ms.
+   */
+  threadGapMs?: number;
   /** For tests: waits this long (default: a timer). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -76,6 +82,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
   private readonly sink: SyncSink<M, S>;
   private readonly slackMs: number;
   private readonly queueGapMs: number;
+  private readonly threadGapMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly threads = new Map<number, Tracked>();
   private queueMark: Mark | null = null;
@@ -93,6 +100,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     this.sink = o.sink;
     this.slackMs = o.slackMs ?? 2_000;
     this.queueGapMs = o.queueGapMs ?? 250;
+    this.threadGapMs = o.threadGapMs ?? 100;
     this.sleep = o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
@@ -196,6 +204,8 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     // Bounded: each pass reads forward from a mark that only moves ahead; a burst of hints while
     // a pass runs costs one more pass, not one per hint.
     for (let pass = 0; pass < 50; pass++) {
+      if (pass > 0) await this.sleep(this.threadGapMs);
+      if (this.threads.get(sessionId) !== t || this.stopped) return;
       t.again = false;
       try {
         const got = await this.source.messagesSince(sessionId, this.since(t.mark));

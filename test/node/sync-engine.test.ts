@@ -192,3 +192,32 @@ test('a stream of queue hints reads the queue once per gap, not once per event',
   expect(reads).toBe(2);
   expect(sleeps).toEqual([250]);
 });
+
+test('a stream of hints for one session reads it once more after the gap, not straight after each read', async () => {
+  const svc = new FakeService();
+  svc.add(7);
+  let reads = 0;
+  const sleeps: number[] = [];
+  let release: (() => void) | null = null;
+  const engine = new SyncEngine({
+    source: {
+      messagesSince: async (id, since) => {
+        reads++;
+        if (reads === 1) await new Promise<void>((r) => (release = r));
+        return svc.messagesSince(id, since);
+      },
+      sessionsSince: (s) => svc.sessionsSince(s),
+    },
+    sink: { messages: () => undefined, sessions: () => undefined },
+    threadGapMs: 100,
+    sleep: async (ms) => void sleeps.push(ms),
+  });
+  engine.track(7, []);
+  const first = engine.hintSession(7);
+  const burst = Array.from({ length: 100 }, () => engine.hintSession(7));
+  await expect.poll(() => release !== null).toBe(true);
+  release!();
+  await Promise.all([first, ...burst]);
+  expect(reads).toBe(2);
+  expect(sleeps).toEqual([100]);
+});
