@@ -1,11 +1,7 @@
 import { join } from 'node:path';
 import type { AppState, Workspace } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
-import { WorkspaceSchema } from '../src-shared/bridge';
 import { personOf, record, text } from '../src-shared/concepts';
-import { z } from 'zod';
-
-const UserRefSchema = z.object({ userName: z.string().min(1), name: z.string() }).strict();
 import { EventHub, type HandlerTable } from './bridge/table';
 import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
@@ -22,6 +18,7 @@ import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
 import type { FeatureContext } from './features/context';
+import { createSettings } from './settings';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -55,7 +52,7 @@ interface Session {
  * returns the bridge's handler table. Electron and the web host differ only in what they pass in.
  */
 export function createApp(p: PlatformAdapters): ConsoleApp {
-  const settings = p.openStore('settings');
+  const settings = createSettings(p.openStore('settings'), p.log);
   const vault = new Vault(p.cipher, p.openStore('vault'));
   const events = new EventHub();
   let standin: Standin | null = null;
@@ -84,6 +81,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     hasWorkspace: () => current !== null,
     me: () => current?.user ?? null,
     standin: () => standin,
+    isDemo: () => current?.workspace.kind === 'demo' && standin !== null,
     onWorkspaceChange: (l) => {
       workspaceListeners.add(l);
       return () => workspaceListeners.delete(l);
@@ -102,8 +100,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice];
 
   const storedWorkspace = (): Workspace | null => {
-    const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
-    return parsed.success ? parsed.data : null;
+    return settings.get('workspace');
   };
 
   const state = (): AppState => ({
@@ -200,13 +197,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return state();
   }
 
-  const USERS_SETTING = 'users';
   /** The attendant chosen for a workspace, kept per service address. */
   function rememberedUser(baseUrl: string): Session['user'] {
-    const all = settings.get(USERS_SETTING);
-    const u = all && typeof all === 'object' ? (all as Record<string, unknown>)[baseUrl] : undefined;
-    const parsed = UserRefSchema.safeParse(u);
-    return parsed.success ? parsed.data : null;
+    return settings.get('users')[baseUrl] ?? null;
   }
 
   /** The service's own record of a user name (or of the token's user when none is given). */
@@ -229,8 +222,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
 
   function rememberUser(baseUrl: string, user: NonNullable<Session['user']>): void {
     settings.set('user', user);
-    const all = settings.get(USERS_SETTING);
-    settings.set(USERS_SETTING, { ...(all && typeof all === 'object' ? all : {}), [baseUrl]: user });
+    settings.set('users', { ...settings.get('users'), [baseUrl]: user });
   }
 
   async function setUser(user: NonNullable<Session['user']>): Promise<void> {

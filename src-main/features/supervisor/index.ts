@@ -38,7 +38,7 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
 
   const shortcut = (): ShortcutState => {
     const stored = ctx.settings.get(SHORTCUT_SETTING);
-    const checked = typeof stored === 'string' ? checkAccelerator(stored) : null;
+    const checked = stored === null ? null : checkAccelerator(stored);
     return { accelerator: checked?.ok ? checked.accelerator : DEFAULT_TICKET_SHORTCUT, defaultAccelerator: DEFAULT_TICKET_SHORTCUT };
   };
 
