@@ -19,6 +19,7 @@ import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
 import type { FeatureContext } from './features/context';
 import { createSettings } from './settings';
+import { isNetworkError } from './cache';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -95,6 +96,10 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
   const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: p.locale });
   const live = createLiveFeature(ctx, { onEvent: (e) => { attendance.onEvent(e); voice.onEvent(e); }, onResync: () => attendance.resync() });
+  // Back from sleep: the network may have changed under us, so ask the service now if offline.
+  live.onWake(() => {
+    if (offline.monitor.offline) void offline.monitor.probeNow();
+  });
   const webhooks = createWebhooksFeature(ctx, live);
   const supervisor = createSupervisorFeature(ctx);
   const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice];
@@ -181,7 +186,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       if (isAppError(e) && e.kind === 'Unauthorized') {
         throw new AppError({ kind: 'Unauthorized', status: 401, message: 'The service refused this token (401). Check it and try again.' });
       }
-      if (isAppError(e) && (e.kind === 'Unavailable' || e.kind === 'Timeout')) {
+      if (isAppError(e) && isNetworkError(e)) {
         throw new AppError({ kind: e.kind, message: `Could not reach ${baseUrl}. Check the address and your connection.` });
       }
       throw e;
