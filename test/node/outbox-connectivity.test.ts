@@ -1,19 +1,15 @@
 import { test, expect } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { AppError } from '../../src-shared/errors';
 import { ConnectivityMonitor } from '../../src-main/cache/connectivity';
 import { Outbox } from '../../src-main/outbox/outbox';
 import { splitRef } from '../../src-main/outbox/ref';
 import { FakeService } from '../support/outbox-fake';
+import { tempDirs } from '../support/temp-dirs';
 
+const freshDir = tempDirs('outbox-connectivity-');
 let dir: string;
 test.beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'outbox-connectivity-'));
-});
-test.afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = await freshDir();
 });
 
 // The console has one connectivity: the outbox given the console's monitor holds its notes while

@@ -1,16 +1,12 @@
 import { test, expect } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createSettings } from '../../src-main/settings';
 import { createConfStore } from '../../src-main/vault/conf-store';
+import { tempDirs } from '../support/temp-dirs';
 
+const freshDir = tempDirs('settings-');
 let dir: string;
 test.beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'settings-'));
-});
-test.afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = await freshDir();
 });
 
 function open() {
