@@ -1,10 +1,6 @@
 import type { AppState, Workspace } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
-import { WorkspaceSchema } from '../src-shared/bridge';
 import { personOf, record, text } from '../src-shared/concepts';
-import { z } from 'zod';
-
-const UserRefSchema = z.object({ userName: z.string().min(1), name: z.string() }).strict();
 import { EventHub, type HandlerTable } from './bridge/table';
 import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
@@ -22,6 +18,8 @@ import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
 import { demoStandinOptions } from './demo-standin';
 import type { FeatureContext } from './features/context';
+import { createSettings } from './settings';
+import { isNetworkError } from './cache';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -60,7 +58,7 @@ interface Session {
  * returns the bridge's handler table. Electron and the web host differ only in what they pass in.
  */
 export function createApp(p: PlatformAdapters): ConsoleApp {
-  const settings = p.openStore('settings');
+  const settings = createSettings(p.openStore('settings'), p.log);
   const vault = new Vault(p.cipher, p.openStore('vault'));
   const events = new EventHub();
   let standin: Standin | null = null;
@@ -90,6 +88,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     hasWorkspace: () => current !== null,
     me: () => current?.user ?? null,
     standin: () => standin,
+    isDemo: () => current?.workspace.kind === 'demo' && standin !== null,
     onWorkspaceChange: (l) => {
       workspaceListeners.add(l);
       return () => workspaceListeners.delete(l);
@@ -103,13 +102,16 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
   const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: p.locale });
   const live = createLiveFeature(ctx, { onEvent: (e) => { attendance.onEvent(e); voice.onEvent(e); }, onResync: () => attendance.resync() });
+  // Back from sleep: the network may have changed under us, so ask the service now if offline.
+  live.onWake(() => {
+    if (offline.monitor.offline) void offline.monitor.probeNow();
+  });
   const webhooks = createWebhooksFeature(ctx, live);
   const supervisor = createSupervisorFeature(ctx);
   const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice];
 
   const storedWorkspace = (): Workspace | null => {
-    const parsed = WorkspaceSchema.safeParse(settings.get('workspace'));
-    return parsed.success ? parsed.data : null;
+    return settings.get('workspace');
   };
 
   const state = (): AppState => ({
@@ -189,7 +191,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       if (isAppError(e) && e.kind === 'Unauthorized') {
         throw new AppError({ kind: 'Unauthorized', status: 401, message: 'The service refused this token (401). Check it and try again.' });
       }
-      if (isAppError(e) && (e.kind === 'Unavailable' || e.kind === 'Timeout')) {
+      if (isAppError(e) && isNetworkError(e)) {
         throw new AppError({ kind: e.kind, message: `Could not reach ${baseUrl}. Check the address and your connection.` });
       }
       throw e;
@@ -205,13 +207,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return state();
   }
 
-  const USERS_SETTING = 'users';
   /** The attendant chosen for a workspace, kept per service address. */
   function rememberedUser(baseUrl: string): Session['user'] {
-    const all = settings.get(USERS_SETTING);
-    const u = all && typeof all === 'object' ? (all as Record<string, unknown>)[baseUrl] : undefined;
-    const parsed = UserRefSchema.safeParse(u);
-    return parsed.success ? parsed.data : null;
+    return settings.get('users')[baseUrl] ?? null;
   }
 
   /** The service's own record of a user name (or of the token's user when none is given). */
@@ -234,8 +232,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
 
   function rememberUser(baseUrl: string, user: NonNullable<Session['user']>): void {
     settings.set('user', user);
-    const all = settings.get(USERS_SETTING);
-    settings.set(USERS_SETTING, { ...(all && typeof all === 'object' ? all : {}), [baseUrl]: user });
+    settings.set('users', { ...settings.get('users'), [baseUrl]: user });
   }
 
   async function setUser(user: NonNullable<Session['user']>): Promise<void> {

@@ -1,13 +1,19 @@
 import type { Connectivity } from '../../src-shared/bridge/offline';
-import { AppError, isAppError, toErrorInfo } from '../../src-shared/errors';
+import { AppError, isAppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
 
 /** Errors that mean the service cannot be reached (or is down): not an answer about the request. */
-const NETWORK_KINDS = new Set(['Unavailable', 'Timeout']);
+const NETWORK_KINDS: ReadonlySet<string> = new Set(['Unavailable', 'Timeout']);
+/** Errors that prove nothing about the service either way (no answer was read, or our own fault). */
+const SILENT_KINDS: ReadonlySet<string> = new Set(['Cancelled', 'Internal', 'OutcomeUnknown']);
 
 const PROBE_TIMEOUT = Symbol('probe timeout');
 
+export function isNetworkKind(kind: string): boolean {
+  return NETWORK_KINDS.has(kind);
+}
+
 export function isNetworkError(e: unknown): boolean {
-  return isAppError(e) && NETWORK_KINDS.has(e.kind);
+  return isAppError(e) && isNetworkKind(e.kind);
 }
 
 export interface ConnectivityOptions {
@@ -17,8 +23,8 @@ export interface ConnectivityOptions {
   canProbe(): boolean;
   /** While offline: probe delays (exponential, jittered). */
   backoff?: { baseMs: number; maxMs: number };
-  /** While online and idle: probe when nothing answered for this long. */
-  idleProbeMs?: number;
+  /** While online and idle: probe when nothing answered for this long (null: never). */
+  idleProbeMs?: number | null;
   timeoutMs?: number;
   now?: () => number;
   random?: () => number;
@@ -40,6 +46,7 @@ export class ConnectivityMonitor {
   private probing: Promise<void> | null = null;
   private running = false;
   private ctl: AbortController | null = null;
+  private lastError: ErrorInfo | null = null;
 
   constructor(o: ConnectivityOptions) {
     this.o = {
@@ -59,6 +66,16 @@ export class ConnectivityMonitor {
 
   get offline(): boolean {
     return this.state.state === 'offline';
+  }
+
+  /** While offline: the network error that explains it, whole (kind included). */
+  get reason(): ErrorInfo | null {
+    return this.offline ? this.lastError : null;
+  }
+
+  /** Settles once no probe is running (after `stop()`: nothing of ours is left in flight). */
+  async idle(): Promise<void> {
+    await this.probing;
   }
 
   subscribe(l: (c: Connectivity) => void): () => void {
@@ -94,15 +111,16 @@ export class ConnectivityMonitor {
   /** The outcome of a failed call: a network error turns the console offline. */
   report(e: unknown): void {
     if (!isNetworkError(e)) {
-      if (isAppError(e) && e.kind !== 'Cancelled' && e.kind !== 'Internal') this.ok();
+      if (isAppError(e) && !SILENT_KINDS.has(e.kind)) this.ok();
       return;
     }
+    this.lastError = toErrorInfo(e);
     if (this.state.state === 'online') {
       this.failures = 0;
-      this.set({ ...this.state, state: 'offline', since: this.o.now(), reason: toErrorInfo(e).message });
+      this.set({ ...this.state, state: 'offline', since: this.o.now(), reason: this.lastError.message });
       this.schedule();
     } else {
-      this.state.reason = toErrorInfo(e).message;
+      this.state.reason = this.lastError.message;
     }
   }
 
@@ -142,6 +160,7 @@ export class ConnectivityMonitor {
       this.state.nextProbeAt = this.o.now() + delay;
       this.emit();
     } else {
+      if (this.o.idleProbeMs === null) return;
       const idleFor = this.o.now() - (this.state.lastOkAt ?? 0);
       delay = Math.max(1_000, this.o.idleProbeMs - idleFor);
     }
@@ -153,7 +172,7 @@ export class ConnectivityMonitor {
   }
 
   private async tick(): Promise<void> {
-    if (this.state.state === 'online' && this.o.now() - (this.state.lastOkAt ?? 0) < this.o.idleProbeMs) {
+    if (this.state.state === 'online' && this.o.idleProbeMs !== null && this.o.now() - (this.state.lastOkAt ?? 0) < this.o.idleProbeMs) {
       this.schedule();
       return;
     }

@@ -2,7 +2,7 @@ import type { Channel } from '../../src-shared/bridge';
 import type { EventHub, HandlerTable } from '../bridge/table';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
-import type { KeyValueStore } from '../vault/types';
+import type { Settings } from '../settings';
 import type { Vault } from '../vault/vault';
 import type { Standin } from '../../src-standin/index';
 
@@ -16,8 +16,8 @@ export interface FeatureContext {
   readonly events: EventHub;
   readonly profileDir: string;
   readonly vault: Vault;
-  /** Small persistent settings (electron-store or conf). */
-  readonly settings: KeyValueStore;
+  /** Small persistent settings (electron-store or conf), typed and checked by one schema. */
+  readonly settings: Settings;
   /** The signed-in workspace's service client; throws Unauthorized when none is open. */
   client(): ServiceClient;
   /** Whether a workspace is open (no throw). */
@@ -26,6 +26,8 @@ export interface FeatureContext {
   me(): { userName: string; name: string } | null;
   /** The demo workspace's stand-in, when that workspace is open. */
   standin(): Standin | null;
+  /** The open demo workspace, served by its stand-in (the one check of the workspace's kind). */
+  isDemo(): boolean;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */
   onWorkspaceChange(listener: () => void | Promise<void>): () => void;
   registerSecret(secret: string): void;

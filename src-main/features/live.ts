@@ -123,11 +123,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   /** Set while a tunnel is live: the address the service should deliver to. */
   let publicUrl: string | null = null;
 
-  const signingOn = () => ctx.settings.get(SIGNING_SETTING) !== false;
-  const portSetting = () => {
-    const stored = ctx.settings.get(PORT_SETTING);
-    return typeof stored === 'number' && Number.isInteger(stored) && stored >= 0 && stored <= 65535 ? stored : 0;
-  };
+  const signingOn = () => ctx.settings.get(SIGNING_SETTING);
+  const portSetting = () => ctx.settings.get(PORT_SETTING);
 
   const status = (): LiveStatus => ({
     state,
@@ -207,10 +204,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     return text ? JSON.parse(text) : null;
   }
 
-  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.standin() !== null;
 
   async function register(l: WebhookListener, signingSecret: string | undefined): Promise<void> {
-    if (!isDemo()) return;
+    if (!ctx.isDemo()) return;
     // Hooks of an earlier run of this console (the demo workspace keeps its data) are dead ends.
     const listed = HookListSchema.safeParse(await hookCall('GET', '/hook'));
     if (listed.success) {
@@ -332,7 +328,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       detail = null;
       // A tunnel belongs to the workspace it was started for.
       publicUrl = null;
-      if (ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true) await open();
+      if (ctx.hasWorkspace() && !ctx.settings.get(PAUSED_SETTING)) await open();
       else if (ctx.hasWorkspace()) state = 'stopped';
       pushStatus();
     }),
@@ -364,7 +360,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       await serial(async () => {
         const changed = url !== publicUrl;
         publicUrl = url;
-        if (!listener || !isDemo() || (!changed && hookId !== null)) return;
+        if (!listener || !ctx.isDemo() || (!changed && hookId !== null)) return;
         await unregister();
         try {
           await register(listener, signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined);

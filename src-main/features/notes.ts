@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../src-shared/bridge/notes';
-import { AppError, toErrorInfo } from '../../src-shared/errors';
+import { toErrorInfo } from '../../src-shared/errors';
 import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../outbox';
 import { idOf, instantOf, text as textOf } from '../../src-shared/concepts';
 import { isNetworkError } from '../cache';
@@ -39,6 +39,8 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
   const outbox = new Outbox({
     dir: join(ctx.profileDir, 'outbox'),
     transport: createCommentTransport(() => ctx.client()),
+    // One connectivity for the console: notes wait while it says offline and report to it.
+    connectivity: offline.monitor,
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
   const drafts = new DraftStore({
@@ -46,25 +48,10 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
 
-  let lastConnectivity: OutboxStatus['connectivity'] = 'online';
   const unsubscribe = outbox.subscribe((e) => {
     if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
-    else if (e.type === 'status') {
-      ctx.events.emit('notes:status', toStatus(e.status));
-      // The outbox's own network errors and probes feed the console-wide connectivity (on a
-      // change only: a later status of a still-offline outbox is no news).
-      const was = lastConnectivity;
-      lastConnectivity = e.status.connectivity;
-      if (was !== 'offline' && e.status.connectivity === 'offline' && e.status.reason) offline.monitor.report(new AppError(e.status.reason));
-      else if (was === 'offline' && e.status.connectivity === 'online' && offline.monitor.offline) void offline.monitor.probeNow();
-    }
-  });
-  // Back online: pending notes go now, in order per session, instead of at the next probe.
-  const offBack = offline.onBack(() => outbox.nudge());
-  // Known offline: notes written now wait as pending rather than each being tried and doubted.
-  const offDown = offline.monitor.subscribe((c) => {
-    if (c.state === 'offline') outbox.markOffline({ kind: 'Unavailable', message: c.reason ?? 'The service cannot be reached.' });
+    else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
   });
   // A new sign-in lifts the pause an Unauthorized answer set; a workspace change is a good
   // moment to try again anyway.
@@ -133,8 +120,6 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     },
     async stop() {
       unsubscribe();
-      offBack();
-      offDown();
       await drafts.flush();
       await outbox.stop();
     },

@@ -13,8 +13,8 @@ export interface OfflineFeature extends Feature<'offline:status' | 'offline:retr
 /** Who the copies belong to: the workspace and the attendant (null when signed out). */
 export function scopeOf(ctx: FeatureContext): string | null {
   if (!ctx.hasWorkspace()) return null;
-  const ws = ctx.settings.get('workspace') as { kind?: unknown; baseUrl?: unknown } | undefined;
-  const where = ws?.kind === 'remote' && typeof ws.baseUrl === 'string' ? ws.baseUrl : String(ws?.kind ?? 'unknown');
+  const ws = ctx.settings.get('workspace');
+  const where = ws?.kind === 'remote' ? ws.baseUrl : (ws?.kind ?? 'unknown');
   return `${where}|${ctx.me()?.userName ?? ''}`;
 }
 

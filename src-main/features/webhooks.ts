@@ -9,6 +9,7 @@ import {
   type TunnelChoice,
 } from '../../src-shared/bridge/webhooks';
 import { AppError } from '../../src-shared/errors';
+import type { TunnelSetting } from '../settings';
 import {
   buildTunnelCommand,
   checkThroughTunnel,
@@ -49,16 +50,6 @@ export interface WebhooksOptions {
 }
 
 const TUNNEL_SETTING = 'webhookTunnel';
-const TunnelSettingSchema = z
-  .object({
-    provider: TunnelChoiceSchema,
-    command: z.string(),
-    urlTemplate: z.string().default(''),
-    /** The command line the user confirmed running; a custom command runs only while it matches. */
-    confirmed: z.string().nullable().default(null),
-  })
-  .strict();
-type TunnelSetting = z.infer<typeof TunnelSettingSchema>;
 /** Main-side coalescing of pushes to the renderer: about one frame. */
 const PUSH_MS = 16;
 
@@ -144,11 +135,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
   let tunnelWanted = false;
   let tunnelChange: Promise<void> = Promise.resolve();
 
-  const tunnelSetting = (): TunnelSetting => {
-    const parsed = TunnelSettingSchema.safeParse(ctx.settings.get(TUNNEL_SETTING));
-    return parsed.success ? parsed.data : { provider: 'none', command: '', urlTemplate: '', confirmed: null };
-  };
-  const isDemo = () => (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo' && ctx.standin() !== null;
+  const tunnelSetting = (): TunnelSetting => ctx.settings.get(TUNNEL_SETTING);
 
   const status = (): ListenerStatus => {
     const l = live.listener;
@@ -165,7 +152,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
       path: l?.path ?? null,
       signing: live.signing,
       registered: live.registered,
-      demo: isDemo(),
+      demo: ctx.isDemo(),
       counts: live.counts(),
       refusals: r.byReason,
       lastRefusal: r.last,

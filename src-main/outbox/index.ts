@@ -5,10 +5,10 @@ export { createCommentTransport } from './transport';
 export type {
   CommentTransport,
   Clock,
-  Connectivity,
   NoteRecord,
   NoteState,
   OutboxEvent,
   OutboxProblem,
   OutboxStatus,
+  SendingState,
 } from './types';

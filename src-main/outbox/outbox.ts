@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
+import { ConnectivityMonitor, isNetworkKind } from '../cache/connectivity';
 import { Journal } from './journal';
 import { newRef, refOf, withRef } from './ref';
 import {
@@ -8,13 +9,13 @@ import {
   systemClock,
   type Clock,
   type CommentTransport,
-  type Connectivity,
   type JournalEntry,
   type NoteRecord,
   type NoteState,
   type OutboxEvent,
   type OutboxProblem,
   type OutboxStatus,
+  type SendingState,
 } from './types';
 
 export interface Backoff {
@@ -40,7 +41,12 @@ export interface OutboxOptions {
   settleMs?: number;
   /** Retry delays per session after a failure (exponential, jittered). */
   retry?: Backoff;
-  /** Probe delays while offline (exponential, jittered). */
+  /**
+   * The console's connectivity monitor: notes wait while it says offline, and the outbox's network
+   * errors feed it. Without one the outbox runs its own over `transport.probe`.
+   */
+  connectivity?: ConnectivityMonitor;
+  /** Probe delays while offline, for the outbox's own monitor (exponential, jittered). */
   probe?: Backoff;
   /** How many confirmed notes `list()` keeps showing. */
   keepConfirmed?: number;
@@ -73,8 +79,6 @@ const NoteIdSchema = z.string().uuid();
 
 /** Errors on a save that prove the service did not store the note. */
 const REFUSALS = new Set(['Invalid', 'Forbidden', 'NotFound']);
-/** Errors that mean the network or the service is down. */
-const NETWORK = new Set(['Unavailable', 'Timeout']);
 
 /**
  * The durable outbox for session notes. Exactly-once over a service without idempotency keys:
@@ -95,7 +99,9 @@ export class Outbox {
   private readonly requestTimeoutMs: number;
   private readonly settleMs: number;
   private readonly retryBackoff: Backoff;
-  private readonly probeBackoff: Backoff;
+  private readonly monitor: ConnectivityMonitor;
+  /** The monitor was built here, so it starts and stops with the outbox. */
+  private readonly ownMonitor: boolean;
   private readonly keepConfirmed: number;
   private readonly log: (message: string, detail?: unknown) => void;
 
@@ -109,8 +115,9 @@ export class Outbox {
   private loading: Promise<void> | null = null;
   private nextSeq = 1;
   private running = false;
-  private connectivity: Connectivity = 'online';
-  private reason: ErrorInfo | undefined;
+  /** Set while the service refuses the token: nothing is sent until `resume()`. */
+  private paused: ErrorInfo | undefined;
+  private offMonitor: (() => void) | null = null;
   /** Rate limit: nothing is sent before this time. */
   private globalNotBefore = 0;
   private readonly sessionRetry = new Map<number, { failures: number; notBefore: number }>();
@@ -118,10 +125,6 @@ export class Outbox {
   private readonly inflight = new Set<AbortController>();
   private wakeTimer: unknown;
   private wakeAt = Infinity;
-  private probeTimer: unknown;
-  private probeAt: number | undefined;
-  private probeFailures = 0;
-  private probing: Promise<void> | null = null;
   private lastStatusKey = '';
 
   constructor(opts: OutboxOptions) {
@@ -133,9 +136,22 @@ export class Outbox {
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
     this.settleMs = opts.settleMs ?? 5_000;
     this.retryBackoff = opts.retry ?? { baseMs: 1_000, maxMs: 60_000 };
-    this.probeBackoff = opts.probe ?? { baseMs: 1_000, maxMs: 30_000 };
     this.keepConfirmed = opts.keepConfirmed ?? 200;
     this.log = opts.log ?? (() => undefined);
+    this.ownMonitor = opts.connectivity === undefined;
+    this.monitor =
+      opts.connectivity ??
+      new ConnectivityMonitor({
+        probe: (signal) => this.transport.probe(signal),
+        canProbe: () => this.running,
+        backoff: opts.probe ?? { baseMs: 1_000, maxMs: 30_000 },
+        // Nothing to send, nothing to find out: only an offline outbox probes.
+        idleProbeMs: null,
+        timeoutMs: this.requestTimeoutMs,
+        now: () => this.clock.now(),
+        random: this.random,
+        log: this.log,
+      });
   }
 
   // ---- public API ---------------------------------------------------------------------------
@@ -226,8 +242,16 @@ export class Outbox {
     await this.load();
     if (this.running) return;
     this.running = true;
+    let was = this.monitor.offline;
+    this.offMonitor = this.monitor.subscribe((c) => {
+      const back = was && c.state === 'online';
+      was = c.state === 'offline';
+      this.emitStatus();
+      // Back online: pending notes go now, in order per session.
+      if (back) this.pump();
+    });
+    if (this.ownMonitor) this.monitor.start();
     this.emitStatus();
-    if (this.connectivity === 'offline') this.scheduleProbe(0);
     this.pump();
   }
 
@@ -235,30 +259,24 @@ export class Outbox {
   async stop(): Promise<void> {
     this.running = false;
     this.clearWake();
-    this.clearProbe();
+    this.offMonitor?.();
+    this.offMonitor = null;
+    if (this.ownMonitor) this.monitor.stop();
     for (const c of this.inflight) c.abort();
-    await Promise.allSettled([...this.busy.values(), this.probing ?? Promise.resolve()]);
+    await Promise.allSettled([...this.busy.values(), this.ownMonitor ? this.monitor.idle() : Promise.resolve()]);
     await this.journal.idle();
     this.emitStatus();
   }
 
   /** Called after the attendant signed in again: lifts the pause an Unauthorized answer set. */
   resume(): void {
-    if (this.connectivity === 'paused') {
-      this.setConnectivity('online', undefined);
+    if (this.paused) {
+      this.paused = undefined;
+      this.emitStatus();
       this.pump();
     } else {
       this.nudge();
     }
-  }
-
-  /**
-   * A hint that the service cannot be reached (another call met a network error): hold the
-   * notes back and probe, instead of spending a note's send on finding out.
-   */
-  markOffline(reason: ErrorInfo): void {
-    if (!this.running || this.connectivity !== 'online') return;
-    this.goOffline(reason);
   }
 
   /**
@@ -268,7 +286,7 @@ export class Outbox {
   nudge(): void {
     if (!this.running) return;
     if (this.connectivity === 'offline') {
-      this.scheduleProbe(0);
+      void this.monitor.probeNow();
     } else if (this.connectivity === 'online') {
       this.sessionRetry.clear();
       this.pump();
@@ -279,10 +297,13 @@ export class Outbox {
     const counts = Object.fromEntries(NOTE_STATES.map((s) => [s, 0])) as Record<NoteState, number>;
     for (const q of this.queues.values()) for (const n of q) if (!n.writing) counts[n.state]++;
     counts.confirmed = this.confirmed.length;
-    const waits = [this.wakeAt, this.probeAt ?? Infinity].filter((t) => Number.isFinite(t));
+    const connectivity = this.connectivity;
+    const probeAt = connectivity === 'offline' ? (this.monitor.status().nextProbeAt ?? Infinity) : Infinity;
+    const waits = [this.wakeAt, probeAt].filter((t) => Number.isFinite(t));
+    const reason = connectivity === 'paused' ? this.paused : connectivity === 'offline' ? (this.monitor.reason ?? undefined) : undefined;
     return {
-      connectivity: this.connectivity,
-      ...(this.reason ? { reason: this.reason } : {}),
+      connectivity,
+      ...(reason ? { reason } : {}),
       ...(waits.length ? { nextAttemptAt: Math.min(...waits) } : {}),
       counts,
       problems: [...this.problems],
@@ -526,7 +547,7 @@ export class Outbox {
       note.state = 'outcome-unknown';
       this.changed(note);
       if (!this.running) return;
-      if (NETWORK.has(info.kind)) this.goOffline(info);
+      if (isNetworkKind(info.kind)) this.goOffline(info);
       else this.backoffSession(note.sessionId);
     }
   }
@@ -538,7 +559,7 @@ export class Outbox {
     if (!this.running) return;
     if (info.kind === 'Unauthorized') this.pause(info);
     else if (info.kind === 'RateLimited') this.rateLimit(info);
-    else if (NETWORK.has(info.kind)) this.goOffline(info);
+    else if (isNetworkKind(info.kind)) this.goOffline(info);
     else this.backoffSession(note.sessionId);
   }
 
@@ -551,7 +572,9 @@ export class Outbox {
     this.inflight.add(ctl);
     const timer = this.clock.setTimeout(() => ctl.abort(new TimeoutSignal()), this.requestTimeoutMs);
     try {
-      return await op(ctl.signal);
+      const answer = await op(ctl.signal);
+      this.monitor.ok();
+      return answer;
     } catch (e) {
       if (ctl.signal.aborted && ctl.signal.reason instanceof TimeoutSignal) {
         throw new AppError({ kind: onTimeout, message: 'The service did not answer in time.' }, { cause: e });
@@ -570,12 +593,12 @@ export class Outbox {
   // ---- connectivity -------------------------------------------------------------------------
 
   private pause(info: ErrorInfo): void {
-    this.clearProbe();
     this.clearWake();
-    this.setConnectivity('paused', {
+    this.paused = {
       ...info,
       message: 'The service refused the token (401). Notes are kept and will be sent after you sign in again.',
-    });
+    };
+    this.emitStatus();
   }
 
   private rateLimit(info: ErrorInfo): void {
@@ -585,59 +608,14 @@ export class Outbox {
     this.emitStatus();
   }
 
+  /** A network error met by a note: the monitor turns offline and probes until the service answers. */
   private goOffline(info: ErrorInfo): void {
-    if (this.connectivity === 'paused') return;
-    if (this.connectivity !== 'offline') {
-      this.probeFailures = 0;
-      this.setConnectivity('offline', info);
-    }
-    if (this.probeAt === undefined && !this.probing) this.scheduleProbe(this.delay(1, this.probeBackoff));
+    this.monitor.report(new AppError(info));
   }
 
-  private scheduleProbe(delayMs: number): void {
-    this.clearProbe();
-    if (!this.running) return;
-    this.probeAt = this.clock.now() + delayMs;
-    this.probeTimer = this.clock.setTimeout(() => {
-      this.probeTimer = undefined;
-      this.probeAt = undefined;
-      if (this.probing) return;
-      this.probing = this.runProbe().finally(() => {
-        this.probing = null;
-      });
-    }, delayMs);
-    this.emitStatus();
-  }
-
-  private clearProbe(): void {
-    if (this.probeTimer !== undefined) this.clock.clearTimeout(this.probeTimer);
-    this.probeTimer = undefined;
-    this.probeAt = undefined;
-  }
-
-  private async runProbe(): Promise<void> {
-    if (!this.running || this.connectivity !== 'offline') return;
-    try {
-      await this.request('Timeout', (signal) => this.transport.probe(signal));
-    } catch (e) {
-      const info = this.errorInfo(e);
-      if (!this.running || this.connectivity !== 'offline') return;
-      if (info.kind === 'Unauthorized') return this.pause(info);
-      if (info.kind === 'RateLimited') {
-        this.rateLimit(info);
-      } else if (!['Invalid', 'Forbidden', 'NotFound', 'BadResponse'].includes(info.kind)) {
-        // Still unreachable.
-        this.probeFailures++;
-        this.reason = info;
-        this.scheduleProbe(this.delay(this.probeFailures + 1, this.probeBackoff));
-        return;
-      }
-      // Any other answer came from the service: it is reachable.
-    }
-    if (!this.running || this.connectivity !== 'offline') return;
-    this.probeFailures = 0;
-    this.setConnectivity('online', undefined);
-    this.pump();
+  private get connectivity(): SendingState {
+    if (this.paused) return 'paused';
+    return this.monitor.offline ? 'offline' : 'online';
   }
 
   private backoffSession(sessionId: number): void {
@@ -651,12 +629,6 @@ export class Outbox {
   private delay(failures: number, b: Backoff): number {
     const d = Math.min(b.maxMs, b.baseMs * 2 ** Math.max(0, failures - 1));
     return Math.round(d / 2 + this.random() * (d / 2));
-  }
-
-  private setConnectivity(c: Connectivity, reason: ErrorInfo | undefined): void {
-    this.connectivity = c;
-    this.reason = reason;
-    this.emitStatus();
   }
 
   // ---- bookkeeping --------------------------------------------------------------------------

@@ -46,7 +46,11 @@ export interface NoteRecord {
   error?: ErrorInfo;
 }
 
-export type Connectivity = 'online' | 'offline' | 'paused';
+/**
+ * Whether notes are going out: offline follows the console's connectivity monitor; paused is the
+ * outbox's own hold after the service refused the token.
+ */
+export type SendingState = 'online' | 'offline' | 'paused';
 
 export interface OutboxProblem {
   kind: 'quarantined';
@@ -57,7 +61,7 @@ export interface OutboxProblem {
 }
 
 export interface OutboxStatus {
-  connectivity: Connectivity;
+  connectivity: SendingState;
   /** Why the outbox is paused (Unauthorized) or offline (the last network error). */
   reason?: ErrorInfo;
   /** Earliest time a retry or probe is scheduled, if one is waiting. */

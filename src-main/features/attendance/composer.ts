@@ -266,8 +266,7 @@ export class Composer {
       }
       this.ctx.settings.set(KB_SETTING, index);
     }
-    const stored = this.ctx.settings.get(KB_SETTING);
-    const name = typeof stored === 'string' && stored ? stored : demo ? DEMO_KB : null;
+    const name = this.knowledgeBaseName(demo);
     if (!name) throw new AppError({ kind: 'Invalid', field: 'index', message: 'Give the name of the knowledge base to search first.' });
     try {
       const keep = kept(reveal);
@@ -285,7 +284,6 @@ export class Composer {
   }
 
   knowledgeBaseName(demo: boolean): string | null {
-    const stored = this.ctx.settings.get(KB_SETTING);
-    return typeof stored === 'string' && stored ? stored : demo ? DEMO_KB : null;
+    return this.ctx.settings.get(KB_SETTING) || (demo ? DEMO_KB : null);
   }
 }

@@ -143,7 +143,7 @@ export class DirectoryCache {
       agents: agents.filter((a) => a.userName !== me?.userName),
       pauseReasons,
       myStatus: me?.status ?? null,
-      myPauseReason: me?.status === 'PAUSED' && typeof reason === 'string' ? reason : null,
+      myPauseReason: me?.status === 'PAUSED' ? reason : null,
     };
   }
 }

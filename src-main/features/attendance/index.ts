@@ -51,7 +51,6 @@ export function createAttendanceFeature(
   const badge = deps.badge ?? attentionBadge;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
-  const isDemo = () => ctx.standin() !== null && ctx.settings.get('workspace') !== undefined && (ctx.settings.get('workspace') as { kind?: string } | undefined)?.kind === 'demo';
 
   const pushes = new Coalescer<number, ThreadMessage>((sessionId, messages) => {
     const byId = new Map<number, ThreadMessage>();
@@ -327,12 +326,7 @@ export function createAttendanceFeature(
   }
 
   const keyBindings = (): Record<string, string | null> => {
-    const raw = ctx.settings.get(KEYS_SETTING);
-    const out: Record<string, string | null> = {};
-    if (raw && typeof raw === 'object') {
-      for (const [k, v] of Object.entries(raw as Rec)) if (typeof v === 'string' || v === null) out[k] = v;
-    }
-    return out;
+    return ctx.settings.get(KEYS_SETTING);
   };
 
   const handlers: Pick<HandlerTable, AttendanceChannel> = {
@@ -458,7 +452,7 @@ export function createAttendanceFeature(
     },
     'composer:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) =>
       ({ text: await composer.draft(await threadForAi(sessionId), choice, { revealDocuments, revealed }) }),
-    'composer:kb': async ({ question, index, revealDocuments, revealed }) => composer.knowledge(question, index, isDemo(), { revealDocuments, revealed }),
+    'composer:kb': async ({ question, index, revealDocuments, revealed }) => composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
     'attention:badge': async ({ count }) => ({ count: badge.set(count) }),
 
     'classification:tree': async ({ sessionId }) => {

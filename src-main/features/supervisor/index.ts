@@ -7,6 +7,7 @@ import { droppedField } from '../../../src-shared/schemas/common';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
 import type { Feature, FeatureContext } from '../context';
+import { isNetworkKind } from '../../cache';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
 import { TicketCache } from './ticket-cache';
@@ -25,8 +26,6 @@ type Channels =
 const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
 const TOTALS_CAP = 20_000;
 const EXPORT_CAP = 50_000;
-/** Failures where a stored copy is better than nothing: the service did not answer. */
-const OFFLINE = new Set(['Unavailable', 'Timeout', 'RateLimited']);
 
 type Rec = Record<string, unknown>;
 
@@ -38,7 +37,7 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
 
   const shortcut = (): ShortcutState => {
     const stored = ctx.settings.get(SHORTCUT_SETTING);
-    const checked = typeof stored === 'string' ? checkAccelerator(stored) : null;
+    const checked = stored === null ? null : checkAccelerator(stored);
     return { accelerator: checked?.ok ? checked.accelerator : DEFAULT_TICKET_SHORTCUT, defaultAccelerator: DEFAULT_TICKET_SHORTCUT };
   };
 
@@ -51,7 +50,8 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
       await tickets.put(client.baseUrl, asked, view);
       return view;
     } catch (e) {
-      if (!isAppError(e) || !OFFLINE.has(e.kind)) throw e;
+      // A stored copy is better than nothing when the service did not answer, or not yet.
+      if (!isAppError(e) || !(isNetworkKind(e.kind) || e.kind === 'RateLimited')) throw e;
       const cached = await tickets.find(client.baseUrl, asked);
       if (!cached) throw e;
       return { ...cached, source: 'cache', notice: e.message };

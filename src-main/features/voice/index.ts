@@ -28,7 +28,6 @@ export interface VoiceDeps {
 }
 
 const SETTING = 'voice';
-const StoredSchema = z.object({ enabled: z.boolean(), language: LanguageSchema }).strict();
 /** Live lines kept per session, and sessions kept, for panels opened after the event. */
 const LIVE_PER_SESSION = 200;
 const LIVE_SESSIONS = 300;
@@ -107,10 +106,7 @@ function speechError(what: 'Speech-to-text' | 'Text-to-speech', e: unknown): App
  * transcripts the webhook listener receives.
  */
 export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceFeature {
-  const stored = StoredSchema.safeParse(ctx.settings.get(SETTING));
-  let state: VoiceState = stored.success
-    ? stored.data
-    : { enabled: false, language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US' };
+  let state: VoiceState = ctx.settings.get(SETTING) ?? { enabled: false, language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US' };
   const live = new Map<number, LiveTranscript[]>();
 
   const save = (next: VoiceState) => {

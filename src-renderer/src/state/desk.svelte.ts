@@ -21,8 +21,6 @@ export class DeskStore {
   toasts = $state<Array<{ id: number; text: string; sessionId: number | null }>>([]);
   private toastSeq = 0;
   private unsubscribe: Array<() => void> = [];
-  private lastTick = Date.now();
-  private tick: ReturnType<typeof setInterval> | null = null;
 
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
@@ -42,12 +40,7 @@ export class DeskStore {
         window.removeEventListener('blur', onBlur);
         window.removeEventListener('online', onOnline);
       });
-      // A timer that fires far too late means the machine slept: ask for a resync.
-      this.tick = setInterval(() => {
-        const now = Date.now();
-        if (now - this.lastTick > 30_000) void invoke('live:resync', {}).catch(() => undefined);
-        this.lastTick = now;
-      }, 5_000);
+      // A wake from sleep is detected in the main process, which resyncs by itself.
       this.focused = document.hasFocus();
       this.notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
     }
@@ -172,8 +165,6 @@ export class DeskStore {
   reset(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    if (this.tick) clearInterval(this.tick);
-    this.tick = null;
     this.directory = null;
     this.live = null;
     this.unseen = 0;

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { WorkspaceSchema } from '../src-shared/bridge';
+import { LanguageSchema } from '../src-shared/bridge/voice';
+import { TunnelChoiceSchema } from '../src-shared/bridge/webhooks';
+import type { Logger } from './log';
+import type { KeyValueStore } from './vault/types';
+
+export const UserRefSchema = z.object({ userName: z.string().min(1), name: z.string() }).strict();
+
+export const TunnelSettingSchema = z
+  .object({
+    provider: TunnelChoiceSchema,
+    command: z.string(),
+    urlTemplate: z.string().default(''),
+    /** The command line the user confirmed running; a custom command runs only while it matches. */
+    confirmed: z.string().nullable().default(null),
+  })
+  .strict();
+export type TunnelSetting = z.infer<typeof TunnelSettingSchema>;
+
+/**
+ * Every setting the main process keeps, with the value it has when none (or a bad one) is stored.
+ * Strict where we own the shape: a value the console never wrote is not trusted.
+ */
+const SETTINGS = {
+  /** The workspace last opened. */
+  workspace: WorkspaceSchema.nullable().default(null),
+  /** The attendant of the last sign-in. */
+  user: UserRefSchema.nullable().default(null),
+  /** The attendant chosen per service address. */
+  users: z.record(z.string(), UserRefSchema).default({}),
+  /** The label of the pause reason the attendant chose, while paused. */
+  pauseReason: z.string().nullable().default(null),
+  /** Shortcut overrides by action (null: the action has no key). */
+  keyBindings: z.record(z.string(), z.string().nullable()).default({}),
+  /** The knowledge base the composer searches ('' : none chosen). */
+  knowledgeBase: z.string().default(''),
+  /** The supervisor's ticket shortcut as typed (checked where it is used); null: the default. */
+  'supervisor.ticketShortcut': z.string().nullable().default(null),
+  voice: z.object({ enabled: z.boolean(), language: LanguageSchema }).strict().nullable().default(null),
+  /** The webhook listener's port (0: any free port). */
+  webhookPort: z.number().int().min(0).max(65535).default(0),
+  webhookSigning: z.boolean().default(true),
+  liveUpdatesPaused: z.boolean().default(false),
+  webhookTunnel: TunnelSettingSchema.default({ provider: 'none', command: '', urlTemplate: '', confirmed: null }),
+};
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
+
+/** The settings, typed: what `get` answers was parsed by the key's schema. */
+export interface Settings {
+  /** The stored value, or the default when none is stored or the stored one is not valid. */
+  get<K extends SettingKey>(key: K): SettingValue<K>;
+  set<K extends SettingKey>(key: K, value: SettingValue<K>): void;
+  /** Back to the default. */
+  delete(key: SettingKey): void;
+}
+
+export function createSettings(store: KeyValueStore, log: Pick<Logger, 'warn'>): Settings {
+  // A bad value is reported once per key and value, not on every read.
+  const reported = new Map<SettingKey, unknown>();
+  return {
+    get(key) {
+      const schema = SETTINGS[key];
+      const raw = store.get(key);
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) return parsed.data as SettingValue<typeof key>;
+      if (reported.get(key) !== raw) {
+        reported.set(key, raw);
+        log.warn('a stored setting is not valid; its default is used', { key, problem: parsed.error.issues[0]?.message ?? 'invalid' });
+      }
+      return schema.parse(undefined) as SettingValue<typeof key>;
+    },
+    set(key, value) {
+      // Checked on the way in too, so the file never holds what `get` would refuse.
+      store.set(key, SETTINGS[key].parse(value));
+    },
+    delete(key) {
+      store.delete(key);
+    },
+  };
+}
