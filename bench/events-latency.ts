@@ -14,6 +14,7 @@ import { percentile } from './support';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from '../test/support/chromium';
 import { freshProfile, launchHost } from '../test/support/host';
+import { openEvents } from '../test/support/web';
 import { signWebhook } from '../src-shared/webhook-signature';
 
 const RATE = Number(process.env.BENCH_EVENTS_RATE ?? 1000);
@@ -120,8 +121,9 @@ export async function run(): Promise<BenchRow[]> {
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await page.getByRole('tablist', { name: 'Sessions' }).waitFor();
     await host.app.standin!.simulator.stop();
-    // The Events view is showing: rows render while they arrive, as they would for a user watching.
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Events', exact: true }).click();
+    // The event log is showing (Settings, Developer / integration): rows render while they
+    // arrive, as they would for a user watching.
+    await openEvents(page);
     await page.getByRole('region', { name: 'Listener counters' }).waitFor();
 
     // The secret the user would copy from the Listener tab.
