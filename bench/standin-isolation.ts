@@ -28,7 +28,7 @@ export async function run(): Promise<BenchRow[]> {
     const { sb, sessionId } = await openDemoSession(host.app);
     await seedLongNotes(sb, sessionId, LONG_NOTES);
     const bridge = await webBridge(host);
-    const state = () => bridge('app:state');
+    const state = () => bridge('workspace:state');
     for (let i = 0; i < 20; i++) await state(); // warm
     const idle = percentile(await bridgeTimes(state), 99);
 

@@ -5,7 +5,7 @@ import { EventHub, type HandlerTable } from './bridge/table';
 import { Vault } from './vault/vault';
 import type { KeyValueStore, SecretCipher } from './vault/types';
 import { createServiceClient, type ServiceClient } from './service';
-import { createQueueFeature } from './features/queue';
+import { createQueueFeature } from './features/attendance/queue';
 import { createNotesFeature } from './features/notes';
 import { createAttendanceFeature } from './features/attendance';
 import { createLiveFeature } from './features/live';
@@ -13,6 +13,7 @@ import { createWebhooksFeature } from './features/webhooks';
 import { createSupervisorFeature } from './features/supervisor';
 import { createVoiceFeature, mediaPermission } from './features/voice';
 import { createOfflineFeature } from './features/offline';
+import { createPaletteFeature } from './features/palette';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
@@ -95,7 +96,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     },
     registerSecret: p.registerSecret,
   };
-  // Features: each owns its channels; add new ones here and in `handlers` below.
+  // Features: each serves its slice of the bridge; add new ones here and in `handlers` below.
   const offline = createOfflineFeature(ctx);
   const queue = createQueueFeature(ctx, offline);
   const notes = createNotesFeature(ctx, offline);
@@ -108,7 +109,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   });
   const webhooks = createWebhooksFeature(ctx, live);
   const supervisor = createSupervisorFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice];
+  const palette = createPaletteFeature(ctx);
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice, palette];
 
   const storedWorkspace = (): Workspace | null => {
     return settings.get('workspace');
@@ -123,7 +125,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     user: current?.user ?? null,
     locale: p.locale,
   });
-  const pushState = () => events.emit('app:state', state());
+  const pushState = () => events.emit('workspace:state', state());
 
   /** `probe`: a candidate token being checked; its refusal must not mark the stored one. */
   const makeClient = (baseUrl: string, getToken: () => Promise<string | null>, probe = false) =>
@@ -271,7 +273,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   }
 
   const handlers: HandlerTable = {
-    'app:state': async () => state(),
+    'workspace:state': async () => state(),
     'workspace:openDemo': openDemo,
     'workspace:connect': connect,
     'workspace:signOut': signOut,
@@ -282,14 +284,15 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       await setUser(found);
       return state();
     },
-    ...queue.handlers,
-    ...notes.handlers,
+    // One line per feature slice of the bridge; a slice left out is a type error here.
     ...attendance.handlers,
     ...live.handlers,
-    ...webhooks.handlers,
+    ...notes.handlers,
+    ...offline.handlers,
+    ...palette.handlers,
     ...supervisor.handlers,
     ...voice.handlers,
-    ...offline.handlers,
+    ...webhooks.handlers,
   };
 
   return {

@@ -1,4 +1,4 @@
-import type { QueueItem } from '../src-shared/bridge';
+import type { QueueItem } from '../src-shared/bridge/attendance';
 import { idOf, record, sessionAgentOf, sessionCustomerOf, sessionGroupOf, instantOf, text as str, type PersonRef } from '../src-shared/concepts';
 
 type Rec = Record<string, unknown>;

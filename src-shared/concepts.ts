@@ -6,7 +6,7 @@
  * differently: `fromUser` may be a boolean, a user object, an id or a user name; `sendBy` a
  * role or a user name; a reference `{id}`, a bare id or a numeric string. Every caller asks
  * these functions, never the raw field, so each reading is handled in exactly one place and
- * tested against every shape (test/node/concepts.test.ts). See src-shared/schemas/README.md.
+ * tested against every shape (test/node/service/concepts.test.ts). See src-shared/schemas/README.md.
  */
 
 export type Rec = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { QueueItem } from './bridge';
+import type { QueueItem } from './bridge/attendance';
 import { statusKind } from './concepts';
 
 export type QueueBucket = 'waiting' | 'mine' | 'pending' | 'others' | 'closed';

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { QueueItemSchema, type QueueItem } from '../../src-shared/bridge';
+import { QueueItemSchema, type QueueItem } from '../../src-shared/bridge/attendance';
 import { SessionDetailSchema, ThreadMessageSchema, type SessionDetail, type ThreadMessage } from '../../src-shared/bridge/attendance';
 import { ServiceNoteSchema, type ServiceNote } from '../../src-shared/bridge/notes';
 import { DirSyncer, ensureDir, removeFile, removeStaleTemps, writeFileDurable } from '../outbox/fsutil';

@@ -1,4 +1,4 @@
-import type { Channel } from '../../src-shared/bridge';
+import type { FeatureChannel, FeatureName } from '../../src-shared/bridge';
 import type { EventHub, HandlerTable } from '../bridge/table';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
@@ -33,9 +33,13 @@ export interface FeatureContext {
   registerSecret(secret: string): void;
 }
 
-/** A feature: its slice of the handler table, and optional lifecycle hooks. */
-export interface Feature<C extends Channel> {
-  handlers: Pick<HandlerTable, C>;
+/**
+ * A feature: every channel of its slice of the bridge (`src-shared/bridge/<feature>.ts`), no
+ * more and no less, and optional lifecycle hooks. A channel added to the slice and not served
+ * here is a type error in the feature.
+ */
+export interface Feature<F extends FeatureName> {
+  handlers: Pick<HandlerTable, FeatureChannel<F>>;
   start?(): Promise<void>;
   stop?(): Promise<void>;
 }

@@ -1,13 +1,50 @@
 import { z } from 'zod';
-import { QueueItemSchema } from './core';
+import { NoInput } from './workspace';
 
 /**
  * The attendant's console: queue deltas, threads, composer help, classification and close,
- * agent status and live updates. Strict: we own these shapes.
+ * and agent status. Strict: we own these shapes.
  */
 
 const id = z.number().int();
-const NoInput = z.object({}).strict();
+
+/** What the queue shows of a session: a small projection, so 100,000 of them stay light. */
+export const QueueItemSchema = z
+  .object({
+    id: z.number().int(),
+    status: z.string(),
+    pending: z.boolean(),
+    agentUserName: z.string().nullable(),
+    agentName: z.string().nullable(),
+    customerName: z.string(),
+    groupId: z.number().int().nullable(),
+    groupName: z.string().nullable(),
+    channel: z.string().nullable(),
+    createdAt: z.string().nullable(),
+    slaSeconds: z.number().nullable(),
+    protocol: z.string().nullable(),
+    ticketId: z.number().int().nullable(),
+    /** When the customer last wrote (ISO), as far as this console saw. */
+    lastCustomerAt: z.string().nullable().optional(),
+    /** That message as the thread shows it (documents masked), cut short. */
+    preview: z.string().nullable().optional(),
+    /** Customer messages since the attendant last looked at the session. */
+    unread: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type QueueItem = z.infer<typeof QueueItemSchema>;
+
+export const QueueSnapshotSchema = z
+  .object({
+    items: z.array(QueueItemSchema),
+    fetchedAt: z.string(),
+    me: z.string().nullable(),
+    /** Sessions the last full read could not use (no id, not a record); the rest are listed. */
+    skipped: z.number().int().min(0).default(0),
+  })
+  .strict();
+export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
+
 const SessionInput = z.object({ sessionId: id }).strict();
 
 export const GroupInfoSchema = z
@@ -158,21 +195,6 @@ export const ClassNodeSchema: z.ZodType<ClassNode> = z.lazy(() =>
   z.object({ id, label: z.string(), children: z.array(ClassNodeSchema) }).strict(),
 );
 
-export const LiveStatusSchema = z
-  .object({
-    /** running: events arrive; stopped: the attendant paused live updates; failed: could not start. */
-    state: z.enum(['running', 'stopped', 'failed', 'idle']),
-    url: z.string().nullable(),
-    signed: z.boolean(),
-    registered: z.boolean(),
-    detail: z.string().nullable(),
-    lastEventAt: z.number().nullable(),
-    lastResyncAt: z.number().nullable(),
-    accepted: z.number().int(),
-  })
-  .strict();
-export type LiveStatus = z.infer<typeof LiveStatusSchema>;
-
 export const QueueDeltaSchema = z
   .object({ upsert: z.array(QueueItemSchema), remove: z.array(id), me: z.string().nullable() })
   .strict();
@@ -183,6 +205,8 @@ const SendInput = z
   .strict();
 
 export const attendanceChannels = {
+  /** `fresh`: read the service again rather than answer from the console's copy. */
+  'attendance:queue': { input: z.object({ fresh: z.boolean().optional() }).strict(), output: QueueSnapshotSchema },
   'attendance:directory': { input: NoInput, output: DirectorySchema },
   'attendance:accept': { input: SessionInput, output: QueueItemSchema },
   /** The attendant looked at the session's thread: its unread count goes to zero. */
@@ -194,7 +218,7 @@ export const attendanceChannels = {
       .refine((v) => (v.groupId === undefined) !== (v.agentUserName === undefined), 'Pick a group or an attendant.'),
     output: QueueItemSchema,
   },
-  'thread:open': {
+  'attendance:openThread': {
     input: SessionInput,
     output: z
       .object({
@@ -208,18 +232,18 @@ export const attendanceChannels = {
       .strict(),
   },
   /** Older messages: page N of the newest-first order (N >= 1); duplicates are possible, gaps are not. */
-  'thread:older': { input: z.object({ sessionId: id, page: z.number().int().min(1) }).strict(), output: ThreadPageSchema },
-  'thread:close': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
-  'thread:send': { input: SendInput, output: ThreadMessageSchema },
-  'thread:sendTemplate': {
+  'attendance:olderMessages': { input: z.object({ sessionId: id, page: z.number().int().min(1) }).strict(), output: ThreadPageSchema },
+  'attendance:closeThread': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
+  'attendance:send': { input: SendInput, output: ThreadMessageSchema },
+  'attendance:sendTemplate': {
     input: z
       .object({ sessionId: id, templateId: id, params: z.array(z.string().max(1000)).max(20), clientId: z.string().min(1).max(64) })
       .strict(),
     output: ThreadMessageSchema,
   },
-  'composer:help': { input: SessionInput, output: ComposerHelpSchema },
-  'composer:providers': { input: NoInput, output: z.object({ providers: z.array(ProviderInfoSchema) }).strict() },
-  'composer:setCredential': {
+  'attendance:help': { input: SessionInput, output: ComposerHelpSchema },
+  'attendance:providers': { input: NoInput, output: z.object({ providers: z.array(ProviderInfoSchema) }).strict() },
+  'attendance:setCredential': {
     input: z
       .object({
         provider: z.string().min(1).max(100),
@@ -232,16 +256,16 @@ export const attendanceChannels = {
       .strict(),
     output: z.object({ credentialSet: z.boolean(), kept: CredentialKeptSchema.nullable() }).strict(),
   },
-  'composer:clearCredential': {
+  'attendance:clearCredential': {
     input: z.object({ provider: z.string().min(1).max(100) }).strict(),
     output: z.object({ credentialSet: z.boolean(), kept: CredentialKeptSchema.nullable() }).strict(),
   },
-  'composer:aiDraft': { input: z.object({ sessionId: id, choice: AiChoiceSchema, ...RevealFields }).strict(), output: z.object({ text: z.string() }).strict() },
-  'composer:kb': {
+  'attendance:aiDraft': { input: z.object({ sessionId: id, choice: AiChoiceSchema, ...RevealFields }).strict(), output: z.object({ text: z.string() }).strict() },
+  'attendance:kbAnswer': {
     input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional(), ...RevealFields }).strict(),
     output: z.object({ index: z.string().nullable(), answers: z.array(KbAnswerSchema) }).strict(),
   },
-  'classification:tree': {
+  'attendance:classificationTree': {
     input: SessionInput,
     output: z.object({ mandatory: z.boolean(), roots: z.array(ClassNodeSchema) }).strict(),
   },
@@ -259,27 +283,17 @@ export const attendanceChannels = {
       .strict(),
     output: QueueItemSchema,
   },
-  'agent:pause': { input: z.object({ reasonId: id }).strict(), output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
-  'agent:resume': { input: NoInput, output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
-  'live:status': { input: NoInput, output: LiveStatusSchema },
-  /** Pause or resume live updates (resuming resyncs every open session from its high-water mark). */
-  'live:setRunning': { input: z.object({ running: z.boolean() }).strict(), output: LiveStatusSchema },
-  /** A hint from the renderer (woke from sleep, back online): resync now. */
-  'live:resync': { input: NoInput, output: LiveStatusSchema },
+  'attendance:pause': { input: z.object({ reasonId: id }).strict(), output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
+  'attendance:resume': { input: NoInput, output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
   /** What the renderer counts as waiting for the attendant: shown as the dock/taskbar badge. */
-  'attention:badge': { input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(), output: z.object({ count: z.number().int() }).strict() },
-  'keys:get': { input: NoInput, output: z.object({ bindings: z.record(z.string(), z.string().nullable()) }).strict() },
-  'keys:set': {
-    input: z.object({ bindings: z.record(z.string().max(100), z.string().max(60).nullable()) }).strict(),
-    output: z.object({ bindings: z.record(z.string(), z.string().nullable()) }).strict(),
-  },
+  'attendance:badge': { input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(), output: z.object({ count: z.number().int() }).strict() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const attendanceEvents = {
-  'queue:delta': QueueDeltaSchema,
-  'thread:messages': z.object({ sessionId: id, messages: z.array(ThreadMessageSchema) }).strict(),
-  'thread:entities': z.object({ sessionId: id, messageId: id, entities: z.array(EntitySchema) }).strict(),
-  'live:status': LiveStatusSchema,
+  'attendance:queue': QueueSnapshotSchema,
+  'attendance:queueDelta': QueueDeltaSchema,
+  'attendance:messages': z.object({ sessionId: id, messages: z.array(ThreadMessageSchema) }).strict(),
+  'attendance:entities': z.object({ sessionId: id, messageId: id, entities: z.array(EntitySchema) }).strict(),
   /** A customer wrote in a session of the attendant's (for attention when the window is not focused). */
-  'attention:message': z.object({ sessionId: id, customerName: z.string(), preview: z.string() }).strict(),
+  'attendance:customerMessage': z.object({ sessionId: id, customerName: z.string(), preview: z.string() }).strict(),
 } as const satisfies Record<string, z.ZodType>;

@@ -65,8 +65,8 @@ export const notesChannels = {
   'notes:retry': { input: z.object({ id: z.string().uuid(), text: z.string().trim().min(1).max(8000).optional() }).strict(), output: LocalNoteSchema },
   'notes:discard': { input: z.object({ id: z.string().uuid() }).strict(), output: z.object({ ok: z.boolean() }).strict() },
   'notes:status': { input: z.object({}).strict(), output: OutboxStatusSchema },
-  'drafts:get': { input: z.object({ sessionId: id }).strict(), output: z.object({ reply: z.string(), note: z.string() }).strict() },
-  'drafts:set': {
+  'notes:draft': { input: z.object({ sessionId: id }).strict(), output: z.object({ reply: z.string(), note: z.string() }).strict() },
+  'notes:setDraft': {
     input: z.object({ sessionId: id, kind: DraftKindSchema, text: z.string().max(20_000) }).strict(),
     output: z.object({ ok: z.boolean() }).strict(),
   },

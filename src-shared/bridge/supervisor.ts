@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConditionSchema } from '../query';
 import { RESOURCES, ROLES, type ResourceKey } from '../paths';
-import { NoInput } from './core';
+import { NoInput } from './workspace';
 
 /**
  * Supervisor tools (issue 8): ticket lookup, NPS, attendance time report, groups overview,
@@ -249,10 +249,10 @@ export const KbAnswersSchema = z
 
 export const supervisorChannels = {
   'supervisor:rules': { input: NoInput, output: RulesSchema },
-  'ticket:lookup': { input: z.object({ idOrKey: z.string().trim().min(1).max(100) }).strict(), output: TicketViewSchema },
-  'ticket:recent': { input: NoInput, output: z.object({ tickets: z.array(TicketViewSchema) }).strict() },
-  'ticket:shortcut': { input: NoInput, output: ShortcutSchema },
-  'ticket:setShortcut': { input: z.object({ accelerator: z.string().max(100) }).strict(), output: ShortcutSchema },
+  'supervisor:ticket': { input: z.object({ idOrKey: z.string().trim().min(1).max(100) }).strict(), output: TicketViewSchema },
+  'supervisor:recentTickets': { input: NoInput, output: z.object({ tickets: z.array(TicketViewSchema) }).strict() },
+  'supervisor:ticketShortcut': { input: NoInput, output: ShortcutSchema },
+  'supervisor:setTicketShortcut': { input: z.object({ accelerator: z.string().max(100) }).strict(), output: ShortcutSchema },
   'supervisor:nps': { input: NpsQuerySchema, output: NpsResultSchema },
   'supervisor:report': { input: ReportQuerySchema, output: ReportPageSchema },
   'supervisor:reportAll': { input: ReportQuerySchema, output: ReportAllSchema },
@@ -269,8 +269,8 @@ export const supervisorChannels = {
 
 export const supervisorEvents = {
   /** The global shortcut fired (or another part of the console asks): open the ticket lookup. */
-  'ticket:openLookup': z.object({ idOrKey: z.string().max(100).nullable() }).strict(),
+  'supervisor:openTicketLookup': z.object({ idOrKey: z.string().max(100).nullable() }).strict(),
   /** The accelerator changed: the Electron adapter re-registers it. */
-  'ticket:shortcut': ShortcutSchema,
+  'supervisor:ticketShortcut': ShortcutSchema,
   'supervisor:kb': KbBaseSchema,
 } as const satisfies Record<string, z.ZodType>;

@@ -55,7 +55,7 @@ export async function openDemoSession(app: ConsoleApp) {
   await bridge.call('workspace:openDemo', {});
   const sb = app.standin!;
   await sb.simulator.stop();
-  const sessionId = (await bridge.call('queue:snapshot', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
+  const sessionId = (await bridge.call('attendance:queue', {})).items.find((i) => i.agentUserName === sb.demoAgent.userName)!.id;
   return { ...bridge, sb, sessionId };
 }
 

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
+import { ROOT } from './root';
+
+export { ROOT };
 
 /** The Electron binary the electron package installed, or null where none could be fetched. */
 export function electronBinary(): string | null {

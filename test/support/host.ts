@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHost, type Host } from '../../src-main/host/start-host';
 import { WEB_BRIDGE_PATH } from '../../src-shared/bridge';
+import { ROOT } from './root';
 
-export const RENDERER_DIR = join(import.meta.dirname, '..', '..', 'out', 'renderer');
+export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
 
 export function freshProfile(): string {
   return mkdtempSync(join(tmpdir(), 'console-profile-'));

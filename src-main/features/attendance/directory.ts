@@ -2,7 +2,7 @@ import type { AgentInfo, Directory, GroupInfo, PauseReasonInfo } from '../../../
 import { AppError, isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service';
 import type { FeatureContext } from '../context';
-import type { QueueFeature } from '../queue';
+import type { QueueFeature } from './queue';
 import { idOf as int, personOf, record as obj, samePerson, text as str } from '../../../src-shared/concepts';
 import { toGroupInfo } from './project';
 

@@ -1,14 +1,14 @@
 import type { ClassNode, ThreadMessage } from '../../../src-shared/bridge/attendance';
-import type { QueueItem } from '../../../src-shared/bridge';
+import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
 import { SyncEngine } from '../../sync/engine';
 import type { HandlerTable } from '../../bridge/table';
-import type { FeatureContext } from '../context';
+import type { Feature, FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
-import type { QueueFeature } from '../queue';
+import type { QueueFeature } from './queue';
 import type { OfflineFeature } from '../offline';
 import { isNetworkError } from '../../cache';
 import { Composer } from './composer';
@@ -20,15 +20,8 @@ import { authorOf, groupIsComplete, isOpenStatus, samePerson, sessionIdOf, statu
 
 type Rec = Record<string, unknown>;
 
-type AttendanceChannel =
-  | 'attendance:directory' | 'attendance:seen' | 'attendance:accept' | 'attendance:transfer'
-  | 'thread:open' | 'thread:older' | 'thread:close' | 'thread:send' | 'thread:sendTemplate'
-  | 'composer:help' | 'composer:providers' | 'composer:setCredential' | 'composer:clearCredential' | 'composer:aiDraft' | 'composer:kb'
-  | 'classification:tree' | 'attendance:summary' | 'attendance:close'
-  | 'agent:pause' | 'agent:resume' | 'keys:get' | 'keys:set' | 'attention:badge';
-
 export interface AttendanceFeature {
-  handlers: Pick<HandlerTable, AttendanceChannel>;
+  handlers: Feature<'attendance'>['handlers'];
   /** A webhook event (a hint): what it names is read again from the service. */
   onEvent(e: WebhookEvent): void;
   /** After a gap: every open session from its high-water mark, and the queue from its own. */
@@ -38,7 +31,6 @@ export interface AttendanceFeature {
   stop(): Promise<void>;
 }
 
-const KEYS_SETTING = 'keyBindings';
 const NER_PER_OPEN = 20;
 const NER_CACHE = 5_000;
 
@@ -55,7 +47,7 @@ export function createAttendanceFeature(
   const pushes = new Coalescer<number, ThreadMessage>((sessionId, messages) => {
     const byId = new Map<number, ThreadMessage>();
     for (const m of messages) byId.set(m.id, m);
-    ctx.events.emit('thread:messages', { sessionId, messages: [...byId.values()] });
+    ctx.events.emit('attendance:messages', { sessionId, messages: [...byId.values()] });
   });
 
   const sync = new SyncEngine<StampedMessage, StampedSession>({
@@ -126,7 +118,7 @@ export function createAttendanceFeature(
         entities.set(m.id, found);
         if (entities.size > NER_CACHE) entities.delete(entities.keys().next().value as number);
       }
-      if (found.length && open.has(sessionId)) ctx.events.emit('thread:entities', { sessionId, messageId: m.id, entities: found });
+      if (found.length && open.has(sessionId)) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
     }
   }
 
@@ -156,7 +148,7 @@ export function createAttendanceFeature(
     if (!m?.fromCustomer || !queue.customerMessage(m)) return;
     const item = queue.item(sessionId);
     if (item?.agentUserName && item.agentUserName === ctx.me()?.userName) {
-      ctx.events.emit('attention:message', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
+      ctx.events.emit('attendance:customerMessage', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
     }
   }
 
@@ -325,11 +317,9 @@ export function createAttendanceFeature(
     return { status, reason };
   }
 
-  const keyBindings = (): Record<string, string | null> => {
-    return ctx.settings.get(KEYS_SETTING);
-  };
 
-  const handlers: Pick<HandlerTable, AttendanceChannel> = {
+  const handlers: Feature<'attendance'>['handlers'] = {
+    ...queue.handlers,
     'attendance:directory': () => directory.directory(),
     'attendance:seen': async ({ sessionId }) => ({ ok: queue.seen(sessionId) }),
 
@@ -357,7 +347,7 @@ export function createAttendanceFeature(
       return refreshSession(sessionId);
     },
 
-    'thread:open': async ({ sessionId }) => {
+    'attendance:openThread': async ({ sessionId }) => {
       const copy = offline.cache.thread(sessionId);
       const fromCopy = (c: NonNullable<typeof copy>) => ({
         detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
@@ -398,7 +388,7 @@ export function createAttendanceFeature(
       queueMicrotask(() => {
         for (const m of cached) {
           const found = entities.get(m.id);
-          if (found?.length) ctx.events.emit('thread:entities', { sessionId, messageId: m.id, entities: found });
+          if (found?.length) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
         }
         void recognise(sessionId, customer.filter((m) => !entities.has(m.id)));
       });
@@ -406,20 +396,20 @@ export function createAttendanceFeature(
       return { detail, page: { ...page, page: 0 }, fetchedAt, offline: false };
     },
 
-    'thread:older': async ({ sessionId, page }) => {
+    'attendance:olderMessages': async ({ sessionId, page }) => {
       const got = await threadPage(ctx.client(), sessionId, page, parties.get(sessionId));
       rememberShown(sessionId, got.messages);
       sync.note(sessionId, got.messages.map(stampMessage));
       return { ...got, page };
     },
 
-    'thread:close': async ({ sessionId }) => {
+    'attendance:closeThread': async ({ sessionId }) => {
       open.delete(sessionId);
       sync.untrack(sessionId);
       return { ok: true };
     },
 
-    'thread:send': async ({ sessionId, text, clientId }) => {
+    'attendance:send': async ({ sessionId, text, clientId }) => {
       const msg = await offline.monitor.watch(sendText(sessionId, text, clientId, 'text'));
       // The saved draft goes only if it is this reply (a failed one is kept there until it is
       // sent); a newer reply typed meanwhile stays.
@@ -427,7 +417,7 @@ export function createAttendanceFeature(
       return msg;
     },
 
-    'thread:sendTemplate': async ({ sessionId, templateId, params, clientId }) => {
+    'attendance:sendTemplate': async ({ sessionId, templateId, params, clientId }) => {
       const t = await composer.template(templateId);
       const filled = params.slice(0, t.parameterCount).map((p) => p.trim());
       if (filled.length < t.parameterCount || filled.some((p) => !p)) {
@@ -436,26 +426,26 @@ export function createAttendanceFeature(
       return sendText(sessionId, fillTemplate(t.template, filled), clientId, 'template');
     },
 
-    'composer:help': async ({ sessionId }) => {
+    'attendance:help': async ({ sessionId }) => {
       const groupId = queue.item(sessionId)?.groupId ?? sessionGroupOf(await readSession(ctx.client(), sessionId))?.id ?? null;
       return composer.help(sessionId, groupId);
     },
-    'composer:providers': async () => ({ providers: await composer.providers() }),
-    'composer:setCredential': async ({ provider, accessKey, secretKey, token, allowWeakStorage }) => {
+    'attendance:providers': async () => ({ providers: await composer.providers() }),
+    'attendance:setCredential': async ({ provider, accessKey, secretKey, token, allowWeakStorage }) => {
       if (!accessKey && !secretKey && !token) throw new AppError({ kind: 'Invalid', message: 'Give at least one of the access key, secret key or token.' });
       const kept = composer.setCredential(provider, { accessKey, secretKey, token }, allowWeakStorage);
       return { credentialSet: kept !== null, kept };
     },
-    'composer:clearCredential': async ({ provider }) => {
+    'attendance:clearCredential': async ({ provider }) => {
       const kept = composer.setCredential(provider, {});
       return { credentialSet: kept !== null, kept };
     },
-    'composer:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) =>
+    'attendance:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) =>
       ({ text: await composer.draft(await threadForAi(sessionId), choice, { revealDocuments, revealed }) }),
-    'composer:kb': async ({ question, index, revealDocuments, revealed }) => composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
-    'attention:badge': async ({ count }) => ({ count: badge.set(count) }),
+    'attendance:kbAnswer': async ({ question, index, revealDocuments, revealed }) => composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
+    'attendance:badge': async ({ count }) => ({ count: badge.set(count) }),
 
-    'classification:tree': async ({ sessionId }) => {
+    'attendance:classificationTree': async ({ sessionId }) => {
       const c = await classificationOf(sessionId);
       return { mandatory: c.mandatory, roots: c.roots };
     },
@@ -497,19 +487,12 @@ export function createAttendanceFeature(
       return item;
     },
 
-    'agent:pause': async ({ reasonId }) => {
+    'attendance:pause': async ({ reasonId }) => {
       const reason = (await directory.pauses()).find((p) => p.id === reasonId);
       if (!reason) throw new AppError({ kind: 'Invalid', message: 'That pause reason is not offered any more.' });
       return setStatus('PAUSED', reason.label);
     },
-    'agent:resume': () => setStatus('ONLINE', null),
-
-    'keys:get': async () => ({ bindings: keyBindings() }),
-    'keys:set': async ({ bindings }) => {
-      const next = { ...keyBindings(), ...bindings };
-      ctx.settings.set(KEYS_SETTING, next);
-      return { bindings: next };
-    },
+    'attendance:resume': () => setStatus('ONLINE', null),
   };
 
   const dataOf = (e: WebhookEvent): Rec => obj(e.data) ?? {};
@@ -525,7 +508,7 @@ export function createAttendanceFeature(
         const found = toEntities(data.entities);
         if (messageId !== null) {
           entities.set(messageId, found);
-          if (open.has(sessionId) && found.length) ctx.events.emit('thread:entities', { sessionId, messageId, entities: found });
+          if (open.has(sessionId) && found.length) ctx.events.emit('attendance:entities', { sessionId, messageId, entities: found });
         }
         return;
       }

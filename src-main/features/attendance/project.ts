@@ -1,5 +1,5 @@
 import type { ClassNode, Entity, GroupInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
-import type { QueueItem } from '../../../src-shared/bridge';
+import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { toQueueItem } from '../../queue';
 import { authorOf, idOf as int, instantOf, record as obj, sentimentOf, sessionCustomerOf, sessionIdOf, text as str, type Parties } from '../../../src-shared/concepts';
 

@@ -24,7 +24,7 @@ export interface WindowLike {
 export interface TicketShortcutOptions {
   globalShortcut: GlobalShortcutLike;
   window: () => WindowLike | null;
-  app: { handlers: Pick<HandlerTable, 'ticket:shortcut'>; events: EventHub };
+  app: { handlers: Pick<HandlerTable, 'supervisor:ticketShortcut'>; events: EventHub };
   log: Logger;
 }
 
@@ -38,7 +38,7 @@ export function bindTicketShortcut(o: TicketShortcutOptions): () => void {
       w.show();
       w.focus();
     }
-    o.app.events.emit('ticket:openLookup', { idOrKey: null });
+    o.app.events.emit('supervisor:openTicketLookup', { idOrKey: null });
   };
 
   const apply = (accelerator: string) => {
@@ -55,11 +55,11 @@ export function bindTicketShortcut(o: TicketShortcutOptions): () => void {
     else o.log.warn('ticket shortcut is taken by another program', { accelerator: checked.accelerator });
   };
 
-  void o.app.handlers['ticket:shortcut']({}).then((s) => apply(s.accelerator), (e: unknown) => {
+  void o.app.handlers['supervisor:ticketShortcut']({}).then((s) => apply(s.accelerator), (e: unknown) => {
     o.log.warn('ticket shortcut not read', { error: e instanceof Error ? e.message : String(e) });
   });
   const unsubscribe = o.app.events.subscribe((name, payload) => {
-    if (name === 'ticket:shortcut') apply((payload as { accelerator: string }).accelerator);
+    if (name === 'supervisor:ticketShortcut') apply((payload as { accelerator: string }).accelerator);
   });
 
   return () => {

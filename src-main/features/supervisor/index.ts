@@ -18,11 +18,6 @@ import {
 export { bindTicketShortcut } from './global-shortcut';
 export { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 
-type Channels =
-  | 'supervisor:rules' | 'ticket:lookup' | 'ticket:recent' | 'ticket:shortcut' | 'ticket:setShortcut'
-  | 'supervisor:nps' | 'supervisor:report' | 'supervisor:reportAll' | 'supervisor:groups'
-  | 'supervisor:explore' | 'supervisor:save' | 'supervisor:kbList' | 'supervisor:kbUpload' | 'supervisor:kbAsk';
-
 const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
 const TOTALS_CAP = 20_000;
 const EXPORT_CAP = 50_000;
@@ -30,7 +25,7 @@ const EXPORT_CAP = 50_000;
 type Rec = Record<string, unknown>;
 
 /** Supervisor tools (issue 8): every handler asks the service through the context's client. */
-export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> {
+export function createSupervisorFeature(ctx: FeatureContext): Feature<'supervisor'> {
   const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
   const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
   const unsubscribe = ctx.onWorkspaceChange(() => kb.reset());
@@ -91,19 +86,19 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<Channels> 
           throw e;
         }
       },
-      'ticket:lookup': lookup,
-      'ticket:recent': async () => {
+      'supervisor:ticket': lookup,
+      'supervisor:recentTickets': async () => {
         if (!ctx.hasWorkspace()) return { tickets: [] };
         const list = await tickets.recent(ctx.client().baseUrl);
         return { tickets: list.map((t) => ({ ...t, source: 'cache' as const, notice: null })) };
       },
-      'ticket:shortcut': async () => shortcut(),
-      'ticket:setShortcut': async ({ accelerator }) => {
+      'supervisor:ticketShortcut': async () => shortcut(),
+      'supervisor:setTicketShortcut': async ({ accelerator }) => {
         const checked = checkAccelerator(accelerator);
         if (!checked.ok) throw new AppError({ kind: 'Invalid', message: checked.reason, field: 'accelerator' });
         ctx.settings.set(SHORTCUT_SETTING, checked.accelerator);
         const state = shortcut();
-        ctx.events.emit('ticket:shortcut', state);
+        ctx.events.emit('supervisor:ticketShortcut', state);
         return state;
       },
       'supervisor:nps': async (q) => {

@@ -13,9 +13,7 @@ import { wavInfo } from './wav';
 export { mediaPermission, mediaPermissionKey, createMediaPermissionSlot } from './permission';
 export type { MediaPermissionSetter, MediaPermissionSlot } from './permission';
 
-type VoiceChannel = 'voice:state' | 'voice:setEnabled' | 'voice:setLanguage' | 'voice:languages' | 'voice:transcribe' | 'voice:speak' | 'voice:calls';
-
-export interface VoiceFeature extends Feature<VoiceChannel> {
+export interface VoiceFeature extends Feature<'voice'> {
   /** Each accepted webhook event; the voice group's call transcripts are kept and pushed. */
   onEvent(e: WebhookEvent): void;
 }

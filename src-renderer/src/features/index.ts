@@ -1,6 +1,28 @@
-// Each feature registers its views, commands and strings when imported. One line per feature.
-import './attendance';
-import './supervisor';
-import './voice';
-import './webhooks';
-import './settings';
+import type { ConsoleFeature } from '../lib/feature';
+import { views } from '../lib/views.svelte';
+import { commands } from '../lib/commands.svelte';
+import { attendanceFeature } from './attendance';
+import { notesFeature } from './notes';
+import { paletteFeature } from './palette';
+import { supervisorFeature } from './supervisor';
+import { voiceFeature } from './voice';
+import { webhooksFeature } from './webhooks';
+import { settingsFeature } from './settings';
+
+/** Every feature of the renderer, once, in palette order. The only place they are joined. */
+export const FEATURES: readonly ConsoleFeature[] = [attendanceFeature, notesFeature, paletteFeature, supervisorFeature, voiceFeature, webhooksFeature, settingsFeature];
+
+/** The dialogs features keep above every view. */
+export const overlays = FEATURES.flatMap((f) => f.overlays ?? []);
+
+let started = false;
+/** Registers every feature's views and commands and starts its listeners; once per page. */
+export function startFeatures(): void {
+  if (started) return;
+  started = true;
+  for (const f of FEATURES) {
+    for (const v of f.views ?? []) views.register(v);
+    if (f.commands) commands.register(...f.commands);
+    f.start?.();
+  }
+}

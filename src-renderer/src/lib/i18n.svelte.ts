@@ -101,6 +101,8 @@ export interface Strings<K extends string> {
   'pt-BR': Record<K, string>;
 }
 
+const core: Strings<CoreKey> = { en, 'pt-BR': ptBR };
+
 export const LANGUAGES = ['pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 const LANGUAGE_KEY = 'console.language';
@@ -119,7 +121,6 @@ class I18n {
   /** What the user picked in the console; null follows the system. */
   chosen = $state<Language | null>(storedLanguage());
   private system: Language = 'en';
-  private tables: { en: Record<string, string>; 'pt-BR': Record<string, string> } = { en: { ...en }, 'pt-BR': { ...ptBR } };
 
   setLocale(systemLocale: string): void {
     this.system = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
@@ -155,18 +156,25 @@ class I18n {
     return Number.isNaN(d.getTime()) ? '' : new Intl.DateTimeFormat(this.locale, o).format(d);
   }
 
-  /** Each feature registers its strings once, at import. Returns a typed `t` for its keys. */
+  /**
+   * A feature's own table: the returned `t` looks keys up there only, so two features may use
+   * the same key without one hiding the other, and its keys are typed (a key missing in either
+   * language fails the type check).
+   */
   register<K extends string>(strings: Strings<K>): (key: K, params?: Record<string, string | number>) => string {
-    Object.assign(this.tables.en, strings.en);
-    Object.assign(this.tables['pt-BR'], strings['pt-BR']);
-    return (key, params) => this.t(key, params);
+    return (key, params) => this.format(strings, key, params);
   }
 
-  t(key: string, params: Record<string, string | number> = {}): string {
-    const table = this.locale === 'pt-BR' ? this.tables['pt-BR'] : this.tables.en;
+  /** The console's own strings (workspace, shell). */
+  t(key: CoreKey, params: Record<string, string | number> = {}): string {
+    return this.format(core, key, params);
+  }
+
+  private format<K extends string>(strings: Strings<K>, key: K, params: Record<string, string | number> = {}): string {
+    const table: Record<string, string> = this.locale === 'pt-BR' ? strings['pt-BR'] : strings.en;
     const count = params.count;
     const form = typeof count === 'number' ? `${key}.${new Intl.PluralRules(this.locale).select(count)}` : null;
-    const text = (form && table[form]) ?? table[key] ?? this.tables.en[key] ?? key;
+    const text = (form && table[form]) ?? table[key] ?? (strings.en as Record<string, string>)[key] ?? key;
     return text.replace(/\{(\w+)\}/g, (_, name: string) => {
       const v = params[name];
       // Counts read as numbers of the language (1.234 in pt-BR); ids and other values as given.

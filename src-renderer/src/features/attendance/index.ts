@@ -1,19 +1,14 @@
-import { views } from '../../lib/views.svelte';
-import { commands } from '../../lib/commands.svelte';
+import type { ConsoleFeature } from '../../lib/feature';
 import { t } from '../../lib/i18n.svelte';
-import { queue, VISIBLE_BUCKETS } from '../../state/queue.svelte';
-import { desk } from '../../state/desk.svelte';
-import { wrapup } from '../../state/wrapup.svelte';
-import { composer } from '../../state/composer.svelte';
+import { queue, VISIBLE_BUCKETS } from './queue.svelte';
+import { desk } from './desk.svelte';
+import { wrapup } from './wrapup.svelte';
+import { composer } from './composer.svelte';
 import AttendanceView from './AttendanceView.svelte';
 import { side } from './side.svelte';
 import { tt } from './strings';
 import { i18n } from '../../lib/i18n.svelte';
-import '../notes';
-import '../palette';
 import './attendance.css';
-
-views.register({ id: 'attendance', title: () => t('queue.heading'), icon: '☰', order: 0, component: AttendanceView });
 
 const ct = i18n.register({
   en: {
@@ -41,41 +36,45 @@ const mineSelected = () => {
 };
 const focusId = (id: string) => queueMicrotask(() => (document.getElementById(id) as HTMLElement | null)?.focus());
 
-// Defaults avoid AltGr (Ctrl+Alt) and Option/Alt with printable keys: they type characters.
-commands.register(
-  { id: 'queue.next', title: () => ct('k.next'), group: 'Queue', shortcut: 'Alt+ArrowDown', run: () => queue.step(1) },
-  { id: 'queue.prev', title: () => ct('k.prev'), group: 'Queue', shortcut: 'Alt+ArrowUp', run: () => queue.step(-1) },
-  { id: 'queue.filter', title: () => ct('k.filter'), group: 'Queue', shortcut: 'Mod+Shift+F', run: () => focusId('queue-filter') },
-  { id: 'queue.refresh', title: () => ct('k.refresh'), group: 'Queue', run: () => queue.refresh() },
-  ...VISIBLE_BUCKETS.map((b) => ({ id: `queue.show.${b}`, title: () => ct('k.bucket', { name: t(`queue.${b}`) }), group: 'Queue', run: () => void (queue.bucket = b) })),
-  {
-    id: 'session.accept', title: () => ct('k.accept'), group: 'Session', shortcut: 'Alt+Enter',
-    enabled: () => { const s = selected(); return !!s && queue.bucketOf(s) === 'waiting'; },
-    run: async () => {
-      const s = selected();
-      const item = s && (await queue.accept(s.id));
-      // Accepted: the session shows in Mine and the reply box takes the keyboard.
-      if (item) {
-        queue.select(item.id);
-        composer.focusRequest++;
-      }
+export const attendanceFeature: ConsoleFeature = {
+  id: 'attendance',
+  views: [{ id: 'attendance', title: () => t('queue.heading'), icon: '☰', order: 0, component: AttendanceView }],
+  // Defaults avoid AltGr (Ctrl+Alt) and Option/Alt with printable keys: they type characters.
+  commands: [
+    { id: 'queue.next', title: () => ct('k.next'), group: 'Queue', shortcut: 'Alt+ArrowDown', run: () => queue.step(1) },
+    { id: 'queue.prev', title: () => ct('k.prev'), group: 'Queue', shortcut: 'Alt+ArrowUp', run: () => queue.step(-1) },
+    { id: 'queue.filter', title: () => ct('k.filter'), group: 'Queue', shortcut: 'Mod+Shift+F', run: () => focusId('queue-filter') },
+    { id: 'queue.refresh', title: () => ct('k.refresh'), group: 'Queue', run: () => queue.refresh() },
+    ...VISIBLE_BUCKETS.map((b) => ({ id: `queue.show.${b}`, title: () => ct('k.bucket', { name: t(`queue.${b}`) }), group: 'Queue', run: () => void (queue.bucket = b) })),
+    {
+      id: 'session.accept', title: () => ct('k.accept'), group: 'Session', shortcut: 'Alt+Enter',
+      enabled: () => { const s = selected(); return !!s && queue.bucketOf(s) === 'waiting'; },
+      run: async () => {
+        const s = selected();
+        const item = s && (await queue.accept(s.id));
+        // Accepted: the session shows in Mine and the reply box takes the keyboard.
+        if (item) {
+          queue.select(item.id);
+          composer.focusRequest++;
+        }
+      },
     },
-  },
-  {
-    id: 'session.close', title: () => ct('k.close'), group: 'Session', shortcut: 'Mod+Shift+X', enabled: mineSelected,
-    run: () => { const s = selected(); if (s) void wrapup.start(s.id); },
-  },
-  {
-    id: 'session.note', title: () => ct('k.note'), group: 'Session', shortcut: 'Mod+Shift+L', enabled: () => !!selected(),
-    run: () => { side.tab = 'notes'; focusId('note-input'); },
-  },
-  {
-    id: 'session.composer', title: () => ct('k.composer'), group: 'Session', shortcut: 'Mod+Shift+E', enabled: mineSelected,
-    run: () => { composer.focusRequest++; focusId('composer-input'); },
-  },
-  { id: 'session.help', title: () => ct('k.help'), group: 'Session', enabled: () => !!selected(), run: () => void (side.tab = 'help') },
-  { id: 'status.resume', title: () => ct('k.resume'), group: 'Status', enabled: () => desk.paused, run: () => desk.resume() },
-  { id: 'status.live', title: () => ct('k.live'), group: 'Status', run: () => desk.setLive(desk.live?.state !== 'running') },
-);
+    {
+      id: 'session.close', title: () => ct('k.close'), group: 'Session', shortcut: 'Mod+Shift+X', enabled: mineSelected,
+      run: () => { const s = selected(); if (s) void wrapup.start(s.id); },
+    },
+    {
+      id: 'session.note', title: () => ct('k.note'), group: 'Session', shortcut: 'Mod+Shift+L', enabled: () => !!selected(),
+      run: () => { side.tab = 'notes'; focusId('note-input'); },
+    },
+    {
+      id: 'session.composer', title: () => ct('k.composer'), group: 'Session', shortcut: 'Mod+Shift+E', enabled: mineSelected,
+      run: () => { composer.focusRequest++; focusId('composer-input'); },
+    },
+    { id: 'session.help', title: () => ct('k.help'), group: 'Session', enabled: () => !!selected(), run: () => void (side.tab = 'help') },
+    { id: 'status.resume', title: () => ct('k.resume'), group: 'Status', enabled: () => desk.paused, run: () => desk.resume() },
+    { id: 'status.live', title: () => ct('k.live'), group: 'Status', run: () => desk.setLive(desk.live?.state !== 'running') },
+  ],
+};
 
 export { tt };

@@ -1,5 +1,8 @@
-import { commands } from '../../lib/commands.svelte';
+import type { ConsoleFeature } from '../../lib/feature';
 import { palette, pt } from './palette.svelte';
 
-// The palette itself is mounted by the shell; its opening command lives here.
-commands.register({ id: 'palette.open', title: () => pt('p.open'), group: 'General', shortcut: 'Mod+K', run: () => (palette.open ? palette.hide() : palette.show()) });
+/** The palette itself is mounted by the shell; its opening command lives here. */
+export const paletteFeature: ConsoleFeature = {
+  id: 'palette',
+  commands: [{ id: 'palette.open', title: () => pt('p.open'), group: 'General', shortcut: 'Mod+K', run: () => (palette.open ? palette.hide() : palette.show()) }],
+};

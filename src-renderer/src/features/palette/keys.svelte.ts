@@ -65,7 +65,7 @@ class KeyBindings {
     if (this.loaded) return;
     this.loaded = true;
     try {
-      const { bindings } = await invoke('keys:get', {});
+      const { bindings } = await invoke('palette:keys', {});
       commands.overrides = bindings;
     } catch {
       this.loaded = false;
@@ -91,7 +91,7 @@ class KeyBindings {
     if (own) return own(combo);
     commands.overrides = { ...commands.overrides, [id]: combo };
     // Kept for this session even if the main process could not store it.
-    void invoke('keys:set', { bindings: { [id]: combo } }).catch(() => undefined);
+    void invoke('palette:setKeys', { bindings: { [id]: combo } }).catch(() => undefined);
     return true;
   }
 

@@ -29,7 +29,7 @@ export class GroupsStore {
     let soon: ReturnType<typeof setTimeout> | null = null;
     const poll = setInterval(() => void this.load(), POLL_MS);
     // Queue changes come in bursts: one reload shortly after the first of them.
-    const off = on('queue:delta', () => {
+    const off = on('attendance:queueDelta', () => {
       soon ??= setTimeout(() => {
         soon = null;
         void this.load();

@@ -1,10 +1,9 @@
-import { mount } from 'svelte';
+import type { ConsoleFeature } from '../../lib/feature';
 import { views } from '../../lib/views.svelte';
-import { commands } from '../../lib/commands.svelte';
 import { tt } from './strings';
 import { supNav, type SupervisorTab } from './nav.svelte';
 import { ticketLookup } from './tickets.svelte';
-import { app } from '../../state/app.svelte';
+import { app } from '../workspace/app.svelte';
 import { explorer } from './explorer.svelte';
 import { groups } from './groups.svelte';
 import { nps } from './nps.svelte';
@@ -23,34 +22,36 @@ export function openTicketLookup(idOrKey?: string | number): void {
   ticketLookup.show(idOrKey === undefined ? undefined : String(idOrKey));
 }
 
-views.register({ id: 'supervisor', title: () => tt('sup.view'), icon: '◈', order: 50, component: SupervisorView });
-
 const showTab = (tab: SupervisorTab) => () => {
   supNav.tab = tab;
   views.show('supervisor');
 };
-commands.register(
-  {
-    id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor',
-    // One shortcut: the global one (in the desktop app it reaches the console before this does).
-    shortcut: () => ticketLookup.combo, rebind: (combo) => ticketLookup.rebind(combo), run: () => openTicketLookup(),
+export const supervisorFeature: ConsoleFeature = {
+  id: 'supervisor',
+  views: [{ id: 'supervisor', title: () => tt('sup.view'), icon: '◈', order: 50, component: SupervisorView }],
+  commands: [
+    {
+      id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor',
+      // One shortcut: the global one (in the desktop app it reaches the console before this does).
+      shortcut: () => ticketLookup.combo, rebind: (combo) => ticketLookup.rebind(combo), run: () => openTicketLookup(),
+    },
+    { id: 'supervisor.nps', title: () => tt('cmd.nps'), group: 'Supervisor', run: showTab('nps') },
+    { id: 'supervisor.report', title: () => tt('cmd.report'), group: 'Supervisor', run: showTab('report') },
+    { id: 'supervisor.groups', title: () => tt('cmd.groups'), group: 'Supervisor', run: showTab('groups') },
+    { id: 'supervisor.explorer', title: () => tt('cmd.explorer'), group: 'Supervisor', run: showTab('explorer') },
+    { id: 'supervisor.kb', title: () => tt('cmd.kb'), group: 'Supervisor', run: showTab('kb') },
+  ],
+  // One lookup dialog for the whole console, above every view.
+  overlays: [TicketDialog],
+  start() {
+    for (const store of [explorer, groups, nps, report]) app.onSignedOut(() => store.reset());
+    // The lookup keeps listening for the global shortcut; it only forgets what it showed.
+    app.onSignedOut(() => {
+      ticketLookup.open = false;
+      ticketLookup.query = '';
+      ticketLookup.result = null;
+      ticketLookup.error = null;
+    });
+    ticketLookup.listen();
   },
-  { id: 'supervisor.nps', title: () => tt('cmd.nps'), group: 'Supervisor', run: showTab('nps') },
-  { id: 'supervisor.report', title: () => tt('cmd.report'), group: 'Supervisor', run: showTab('report') },
-  { id: 'supervisor.groups', title: () => tt('cmd.groups'), group: 'Supervisor', run: showTab('groups') },
-  { id: 'supervisor.explorer', title: () => tt('cmd.explorer'), group: 'Supervisor', run: showTab('explorer') },
-  { id: 'supervisor.kb', title: () => tt('cmd.kb'), group: 'Supervisor', run: showTab('kb') },
-);
-
-for (const store of [explorer, groups, nps, report]) app.onSignedOut(() => store.reset());
-// The lookup keeps listening for the global shortcut; it only forgets what it showed.
-app.onSignedOut(() => {
-  ticketLookup.open = false;
-  ticketLookup.query = '';
-  ticketLookup.result = null;
-  ticketLookup.error = null;
-});
-
-// One lookup dialog for the whole console, above every view; it listens for the global shortcut.
-ticketLookup.listen();
-mount(TicketDialog, { target: document.body.appendChild(document.createElement('div')) });
+};

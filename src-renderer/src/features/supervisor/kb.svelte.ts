@@ -1,7 +1,7 @@
 import type { KbBase } from '../../../../src-shared/bridge/supervisor';
 import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
 import { checkKbUpload, suggestKbName, type KbProblem } from './kb-check';
-import { app } from '../../state/app.svelte';
+import { app } from '../workspace/app.svelte';
 
 export class KbStore {
   url = $state('');
@@ -32,7 +32,7 @@ export class KbStore {
     this.unsubscribe ??= on('supervisor:kb', (b) => this.merge(b));
     // The main process forgets its bases when the workspace closes; this view forgets them too,
     // so nothing of one account's uploads or answers shows to the next one signing in.
-    this.offAppState ??= on('app:state', (s) => {
+    this.offAppState ??= on('workspace:state', (s) => {
       if (!s.signedIn) this.clear();
     });
     try {

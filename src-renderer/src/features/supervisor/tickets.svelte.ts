@@ -21,7 +21,7 @@ export class TicketLookupStore {
 
   /** Listens for the global shortcut (Electron) and other features asking for a lookup. */
   listen(): void {
-    this.unsubscribe ??= on('ticket:openLookup', ({ idOrKey }) => this.show(idOrKey ?? undefined));
+    this.unsubscribe ??= on('supervisor:openTicketLookup', ({ idOrKey }) => this.show(idOrKey ?? undefined));
     void this.loadShortcut();
   }
 
@@ -64,7 +64,7 @@ export class TicketLookupStore {
     this.loading = true;
     this.error = null;
     try {
-      this.result = await invoke('ticket:lookup', { idOrKey });
+      this.result = await invoke('supervisor:ticket', { idOrKey });
       void this.loadRecent();
     } catch (e) {
       this.result = null;
@@ -76,7 +76,7 @@ export class TicketLookupStore {
 
   async loadRecent(): Promise<void> {
     try {
-      this.recent = (await invoke('ticket:recent', {})).tickets;
+      this.recent = (await invoke('supervisor:recentTickets', {})).tickets;
     } catch {
       // The recent list is a convenience: the lookup itself reports errors.
     }
@@ -84,7 +84,7 @@ export class TicketLookupStore {
 
   async loadShortcut(): Promise<void> {
     try {
-      this.shortcut = await invoke('ticket:shortcut', {});
+      this.shortcut = await invoke('supervisor:ticketShortcut', {});
       this.shortcutDraft = comboText(this.combo);
     } catch (e) {
       this.shortcutError = errorMessage(e);
@@ -95,7 +95,7 @@ export class TicketLookupStore {
     this.shortcutError = null;
     this.shortcutMessage = null;
     try {
-      this.shortcut = await invoke('ticket:setShortcut', { accelerator: this.shortcutDraft });
+      this.shortcut = await invoke('supervisor:setTicketShortcut', { accelerator: this.shortcutDraft });
       this.shortcutDraft = comboText(this.combo);
       this.shortcutMessage = this.combo;
     } catch (e) {

@@ -1,5 +1,5 @@
+import type { ConsoleFeature } from '../../lib/feature';
 import { views } from '../../lib/views.svelte';
-import { commands } from '../../lib/commands.svelte';
 import { voice } from './voice.svelte';
 import { tt } from './strings';
 import VoiceView from './VoiceView.svelte';
@@ -11,14 +11,16 @@ export { default as SessionCalls } from './SessionCalls.svelte';
 export { default as ReadAloud } from './ReadAloud.svelte';
 export { voice } from './voice.svelte';
 
-views.register({ id: 'voice', title: () => tt('v.view'), icon: '◉', order: 20, component: VoiceView });
-
-commands.register(
-  { id: 'voice.open', title: () => tt('cmd.open'), group: 'Voice', run: () => views.show('voice') },
-  { id: 'voice.toggle', title: () => tt('cmd.toggle'), group: 'Voice', run: () => voice.setEnabled(!voice.enabled) },
-  {
-    id: 'voice.record', title: () => tt('cmd.record'), group: 'Voice', shortcut: 'Mod+Shift+M',
-    enabled: () => voice.enabled && voice.sessionId !== null,
-    run: () => voice.toggleRecording(),
-  },
-);
+export const voiceFeature: ConsoleFeature = {
+  id: 'voice',
+  views: [{ id: 'voice', title: () => tt('v.view'), icon: '◉', order: 20, component: VoiceView }],
+  commands: [
+    { id: 'voice.open', title: () => tt('cmd.open'), group: 'Voice', run: () => views.show('voice') },
+    { id: 'voice.toggle', title: () => tt('cmd.toggle'), group: 'Voice', run: () => voice.setEnabled(!voice.enabled) },
+    {
+      id: 'voice.record', title: () => tt('cmd.record'), group: 'Voice', shortcut: 'Mod+Shift+M',
+      enabled: () => voice.enabled && voice.sessionId !== null,
+      run: () => voice.toggleRecording(),
+    },
+  ],
+};

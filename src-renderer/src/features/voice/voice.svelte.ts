@@ -1,5 +1,5 @@
 import { i18n } from '../../lib/i18n.svelte';
-import type { QueueItem } from '../../../../src-shared/bridge';
+import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
 import { LOW_CONFIDENCE } from '../../../../src-shared/voice';
@@ -129,7 +129,7 @@ export class VoiceStore {
     this.sessionsLoading = true;
     this.sessionsError = null;
     try {
-      const snap = await invoke('queue:snapshot', {});
+      const snap = await invoke('attendance:queue', {});
       this.sessions = snap.items
         .filter((s) => {
           const b = bucketOf(s, snap.me);

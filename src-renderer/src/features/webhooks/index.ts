@@ -1,5 +1,5 @@
-import { commands } from '../../lib/commands.svelte';
-import { app } from '../../state/app.svelte';
+import type { ConsoleFeature } from '../../lib/feature';
+import { app } from '../workspace/app.svelte';
 import { eventLog } from './event-log.svelte';
 import { listener } from './listener.svelte';
 import { tt } from './strings';
@@ -16,25 +16,29 @@ export { eventLog } from './event-log.svelte';
 export { default as EventsView } from './EventsView.svelte';
 export { showEvents } from './show';
 const showTab = (tab: 'log' | 'listener') => () => showEvents(tab);
-commands.register(
-  { id: 'events.open', title: () => tt('cmd.open'), group: 'Developer', run: showTab('log') },
-  { id: 'events.listener', title: () => tt('cmd.listener'), group: 'Developer', run: showTab('listener') },
-  {
-    id: 'events.tunnel',
-    title: () => tt('cmd.tunnel'),
-    group: 'Developer',
-    enabled: () => listener.status !== null && listener.status.tunnel.provider !== 'none' && listener.status.state === 'running',
-    run: async () => {
-      const s = listener.status?.tunnel.status;
-      if (s === 'running' || s === 'starting' || s === 'restarting') await listener.stopTunnel();
-      else await listener.startTunnel();
+export const webhooksFeature: ConsoleFeature = {
+  id: 'webhooks',
+  commands: [
+    { id: 'events.open', title: () => tt('cmd.open'), group: 'Developer', run: showTab('log') },
+    { id: 'events.listener', title: () => tt('cmd.listener'), group: 'Developer', run: showTab('listener') },
+    {
+      id: 'events.tunnel',
+      title: () => tt('cmd.tunnel'),
+      group: 'Developer',
+      enabled: () => listener.status !== null && listener.status.tunnel.provider !== 'none' && listener.status.state === 'running',
+      run: async () => {
+        const s = listener.status?.tunnel.status;
+        if (s === 'running' || s === 'starting' || s === 'restarting') await listener.stopTunnel();
+        else await listener.startTunnel();
+      },
     },
+  ],
+  start() {
+    // Rows arrive from the start, so the log is current whenever the view opens.
+    eventLog.listen();
+    app.onSignedOut(() => {
+      eventLog.reset();
+      listener.reset();
+    });
   },
-);
-
-// Rows arrive from the start, so the log is current whenever the view opens.
-eventLog.listen();
-app.onSignedOut(() => {
-  eventLog.reset();
-  listener.reset();
-});
+};

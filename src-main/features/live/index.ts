@@ -1,0 +1,469 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { LiveStatus } from '../../../src-shared/bridge/live';
+import { isAppError, toErrorInfo } from '../../../src-shared/errors';
+import { V2 } from '../../../src-shared/paths';
+import type { WebhookEvent } from '../../../src-shared/webhook';
+import { newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../../webhooks';
+import type { Feature, FeatureContext } from '../context';
+
+/** Requests the listener refused, by reason, since the console started. */
+export interface Refusals {
+  byReason: Record<string, number>;
+  last: { reason: string; status: number; at: number } | null;
+}
+
+export interface ListenerCounts {
+  accepted: number;
+  duplicates: number;
+  refused: number;
+  busy: number;
+  queued: number;
+}
+
+export interface LiveFeature {
+  handlers: Feature<'live'>['handlers'];
+  /** The running listener, if any (for an event-log view). */
+  readonly listener: WebhookListener | null;
+  readonly state: LiveStatus['state'];
+  /** Why the listener failed (a taken port...), or a registration problem. */
+  readonly detail: string | null;
+  /** The demo stand-in delivers to the listener. */
+  readonly registered: boolean;
+  /** Settings: signing required (default) or unsigned events accepted. */
+  readonly signing: boolean;
+  /** Settings: the port asked for (0 = any free one). */
+  readonly portSetting: number;
+  /** The secret the running listener requires (for the tunnel's self-check); undefined when signing is off. */
+  readonly signingSecret: string | undefined;
+  /**
+   * The listener's address through a tunnel (origin and path), registered instead of the local
+   * one while set; null goes back to the local one. Registers again when it changed, then
+   * resyncs: deliveries may have failed while the tunnel was down.
+   */
+  setPublicUrl(url: string | null): Promise<void>;
+  /** The machine woke from sleep (the tick below arrived late). */
+  onWake(listener: () => void): () => void;
+  /** Since the console started, over every run of the listener. */
+  counts(): ListenerCounts;
+  refusals(): Refusals;
+  /** Every accepted event (known or not), in order: for the event log. */
+  onReceived(listener: (e: ReceivedEvent) => void): () => void;
+  /** The listener started, stopped, failed or counted something (coalesced per ~100 ms). */
+  onChange(listener: () => void): () => void;
+  /** Saves the port and restarts the listener on it; a failure shows in `state` and `detail`. */
+  setPort(port: number): Promise<void>;
+  /**
+   * Saves the signing choice and restarts the listener. Turning it on makes a new secret and
+   * returns it (for the user to copy to the service); off returns null.
+   */
+  setSigning(enabled: boolean): Promise<string | null>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface LiveDeps {
+  /** Each accepted event with a known envelope, in order. */
+  onEvent(e: WebhookEvent): void;
+  /** A gap may have happened (listener (re)started, machine woke up): read everything forward. */
+  onResync(): Promise<void>;
+}
+
+const PORT_SETTING = 'webhookPort';
+const SIGNING_SETTING = 'webhookSigning';
+const PAUSED_SETTING = 'liveUpdatesPaused';
+const SECRET_PATH = 'webhook:path';
+const SECRET_SIGNING = 'webhook:signing';
+/** A safety net under the events: open threads and the queue are read forward this often. */
+const POLL_MS = 30_000;
+/** A tick arriving this late means the machine slept (or the process was frozen). */
+const TICK_MS = 5_000;
+const SLEEP_GAP_MS = 20_000;
+const STATUS_MS = 100;
+
+/** The listener logs each refusal with this message and `{status, reason}`: counted per reason. */
+const REFUSED_MESSAGE = 'Refused a webhook request.';
+
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+const HookSchema = z.object({ id: z.number().int(), url: z.string() }).loose();
+const HookListSchema = z.object({ results: z.array(HookSchema) }).loose();
+
+/**
+ * Live updates: runs the loopback webhook listener while a workspace is open, registers it with
+ * the demo workspace's stand-in, and feeds its events to the sync engine as hints. A listener
+ * restart, a wake from sleep and a periodic tick all trigger a resync from the high-water marks.
+ * The listener's settings (port, signing) live here too; its tunnel and event log view are in
+ * webhooks.ts.
+ */
+export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeature {
+  let listener: WebhookListener | null = null;
+  let hookId: number | null = null;
+  let state: LiveStatus['state'] = 'idle';
+  let detail: string | null = null;
+  let lastEventAt: number | null = null;
+  let lastResyncAt: number | null = null;
+  let accepted = 0;
+  let poll: ReturnType<typeof setInterval> | null = null;
+  let tick: ReturnType<typeof setInterval> | null = null;
+  let lastTick = Date.now();
+  let changing: Promise<void> = Promise.resolve();
+  /** The port of this run's last listener: with "any free port", a restart tries it first so the address stays. */
+  let lastPort: number | null = null;
+  /** Counters of listener runs already closed (each run counts from zero). */
+  const closedCounts = { accepted: 0, duplicates: 0, refused: 0, busy: 0 };
+  const refusals: Refusals = { byReason: {}, last: null };
+  const receivedListeners = new Set<(e: ReceivedEvent) => void>();
+  const changeListeners = new Set<() => void>();
+  const wakeListeners = new Set<() => void>();
+  /** Set while a tunnel is live: the address the service should deliver to. */
+  let publicUrl: string | null = null;
+
+  const signingOn = () => ctx.settings.get(SIGNING_SETTING);
+  const portSetting = () => ctx.settings.get(PORT_SETTING);
+
+  const status = (): LiveStatus => ({
+    state,
+    url: listener?.url ?? null,
+    signed: listener?.signatureMode === 'required',
+    registered: hookId !== null,
+    detail,
+    lastEventAt,
+    lastResyncAt,
+    accepted,
+  });
+  let statusTimer: ReturnType<typeof setTimeout> | null = null;
+  const pushStatus = () => {
+    // Coalesced: a burst of events updates the indicator (and the listener's counters) ten times a second at most.
+    if (statusTimer) return;
+    statusTimer = setTimeout(() => {
+      statusTimer = null;
+      ctx.events.emit('live:status', status());
+      for (const l of changeListeners) {
+        try {
+          l();
+        } catch (e) {
+          ctx.log.warn('live: a change listener failed', { error: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    }, STATUS_MS);
+    statusTimer.unref?.();
+  };
+
+  function keep(name: string, value: string): void {
+    try {
+      ctx.vault.put(name, value);
+    } catch {
+      // Without a keyring the secret lives for this run; the demo hook is registered again anyway.
+      ctx.vault.put(name, value, { persist: false });
+    }
+  }
+
+  function secret(name: string, make: () => string): string {
+    const existing = ctx.vault.get(name);
+    if (existing) {
+      ctx.registerSecret(existing);
+      return existing;
+    }
+    const value = make();
+    keep(name, value);
+    ctx.registerSecret(value);
+    return value;
+  }
+
+  const listenerLog: WebhookLogger = {
+    info: (m, f) => ctx.log.info(m, f as Record<string, unknown> | undefined),
+    warn: (m, f) => {
+      const fields = f as Record<string, unknown> | undefined;
+      if (m === REFUSED_MESSAGE && typeof fields?.reason === 'string') {
+        refusals.byReason[fields.reason] = (refusals.byReason[fields.reason] ?? 0) + 1;
+        refusals.last = { reason: fields.reason, status: typeof fields.status === 'number' ? fields.status : 0, at: Date.now() };
+        pushStatus();
+      }
+      ctx.log.warn(m, fields);
+    },
+    error: (m, f) => ctx.log.error(m, f as Record<string, unknown> | undefined),
+  };
+
+  async function hookCall(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
+    const sb = ctx.standin();
+    const token = ctx.vault.get('token');
+    if (!sb || !token) return null;
+    const res = await fetch(`${sb.baseUrl}${V2}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`hook ${method} answered ${res.status}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+
+  async function register(l: WebhookListener, signingSecret: string | undefined): Promise<void> {
+    if (!ctx.isDemo()) return;
+    // Hooks of an earlier run of this console (the demo workspace keeps its data) are dead ends.
+    const listed = HookListSchema.safeParse(await hookCall('GET', '/hook'));
+    if (listed.success) {
+      for (const h of listed.data.results) {
+        const ours = (h.url.startsWith('http://127.0.0.1:') && h.url.includes('/hooks/')) || h.url.endsWith(l.path);
+        if (ours) await hookCall('DELETE', `/hook/${h.id}`).catch(() => undefined);
+      }
+    }
+    // Signing off: the stand-in sends unsigned events, as a service without a secret would.
+    const made = HookSchema.safeParse(await hookCall('POST', '/hook', { url: publicUrl ?? l.url, ...(signingSecret ? { secret: signingSecret } : {}) }));
+    hookId = made.success ? made.data.id : null;
+  }
+
+  async function unregister(): Promise<void> {
+    if (hookId === null) return;
+    const id = hookId;
+    hookId = null;
+    await hookCall('DELETE', `/hook/${id}`).catch(() => undefined);
+  }
+
+  async function resync(): Promise<void> {
+    try {
+      await deps.onResync();
+      lastResyncAt = Date.now();
+    } catch (e) {
+      ctx.log.warn('resync failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+    pushStatus();
+  }
+
+  function received(e: ReceivedEvent): void {
+    accepted++;
+    lastEventAt = Date.now();
+    for (const l of receivedListeners) {
+      try {
+        l(e);
+      } catch (err) {
+        ctx.log.warn('live: an event listener failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    if (e.event && e.known) deps.onEvent(e.event);
+    pushStatus();
+  }
+
+  async function open(): Promise<void> {
+    if (listener || !ctx.hasWorkspace()) return;
+    const asked = portSetting();
+    const pathSecret = secret(SECRET_PATH, newPathSecret);
+    const signingSecret = signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined;
+    const ports = asked === 0 && lastPort !== null ? [lastPort, 0] : [asked];
+    let failure: unknown = null;
+    for (const port of ports) {
+      try {
+        listener = await startWebhookListener({
+          port,
+          pathSecret,
+          ...(signingSecret ? { signingSecret } : {}),
+          stateDir: join(ctx.profileDir, 'webhooks'),
+          log: listenerLog,
+          onEvent: received,
+        });
+        break;
+      } catch (e) {
+        failure = e;
+      }
+    }
+    if (!listener) {
+      state = 'failed';
+      detail = toErrorInfo(failure).message;
+      pushStatus();
+      return;
+    }
+    lastPort = listener.port;
+    // A tunnel that cannot rewrite Host keeps forwarding to the same port after a restart.
+    if (publicUrl) listener.allowHost(new URL(publicUrl).host);
+    detail = null;
+    try {
+      await register(listener, signingSecret);
+    } catch (e) {
+      detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+    }
+    // "Live" only once the service knows where to send events: before that nothing can arrive.
+    state = 'running';
+    pushStatus();
+    // Whatever happened while no listener ran is read now, from each high-water mark.
+    await resync();
+  }
+
+  async function close(): Promise<void> {
+    await unregister();
+    const l = listener;
+    listener = null;
+    if (!l) return;
+    await l.close();
+    const s = l.stats();
+    closedCounts.accepted += s.accepted;
+    closedCounts.duplicates += s.duplicates;
+    closedCounts.refused += s.rejected;
+    closedCounts.busy += s.busy;
+  }
+
+  const serial = (f: () => Promise<void>): Promise<void> => {
+    changing = changing.then(f, f);
+    return changing;
+  };
+
+  /** After a settings change: a running or failed listener starts again with the new settings. */
+  async function reopen(): Promise<void> {
+    if (state !== 'running' && state !== 'failed') return;
+    await close();
+    state = 'idle';
+    await open();
+  }
+
+  ctx.onWorkspaceChange(() =>
+    serial(async () => {
+      await close();
+      state = 'idle';
+      detail = null;
+      // A tunnel belongs to the workspace it was started for.
+      publicUrl = null;
+      if (ctx.hasWorkspace() && !ctx.settings.get(PAUSED_SETTING)) await open();
+      else if (ctx.hasWorkspace()) state = 'stopped';
+      pushStatus();
+    }),
+  );
+
+  return {
+    get listener() {
+      return listener;
+    },
+    get state() {
+      return state;
+    },
+    get detail() {
+      return detail;
+    },
+    get registered() {
+      return hookId !== null;
+    },
+    get signing() {
+      return signingOn();
+    },
+    get portSetting() {
+      return portSetting();
+    },
+    get signingSecret() {
+      return listener?.signatureMode === 'required' ? (ctx.vault.get(SECRET_SIGNING) ?? undefined) : undefined;
+    },
+    async setPublicUrl(url) {
+      await serial(async () => {
+        const changed = url !== publicUrl;
+        publicUrl = url;
+        if (!listener || !ctx.isDemo() || (!changed && hookId !== null)) return;
+        await unregister();
+        try {
+          await register(listener, signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined);
+          detail = null;
+        } catch (e) {
+          detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+        }
+      });
+      await resync();
+    },
+    onWake(l) {
+      wakeListeners.add(l);
+      return () => wakeListeners.delete(l);
+    },
+    counts() {
+      const s = listener?.stats();
+      return {
+        accepted: closedCounts.accepted + (s?.accepted ?? 0),
+        duplicates: closedCounts.duplicates + (s?.duplicates ?? 0),
+        refused: closedCounts.refused + (s?.rejected ?? 0),
+        busy: closedCounts.busy + (s?.busy ?? 0),
+        queued: s?.queued ?? 0,
+      };
+    },
+    refusals: () => ({ byReason: { ...refusals.byReason }, last: refusals.last }),
+    onReceived(l) {
+      receivedListeners.add(l);
+      return () => receivedListeners.delete(l);
+    },
+    onChange(l) {
+      changeListeners.add(l);
+      return () => changeListeners.delete(l);
+    },
+    async setPort(port) {
+      await serial(async () => {
+        ctx.settings.set(PORT_SETTING, port);
+        // An explicit choice replaces the remembered free port.
+        lastPort = null;
+        await reopen();
+      });
+      pushStatus();
+    },
+    async setSigning(enabled) {
+      let fresh: string | null = null;
+      await serial(async () => {
+        ctx.settings.set(SIGNING_SETTING, enabled);
+        if (enabled) {
+          fresh = newSigningSecret();
+          keep(SECRET_SIGNING, fresh);
+          ctx.registerSecret(fresh);
+        }
+        await reopen();
+      });
+      pushStatus();
+      return fresh;
+    },
+    handlers: {
+      'live:status': async () => status(),
+      'live:setRunning': async ({ running }) => {
+        await serial(async () => {
+          ctx.settings.set(PAUSED_SETTING, !running);
+          if (running) await open();
+          else {
+            await close();
+            state = 'stopped';
+          }
+        });
+        pushStatus();
+        return status();
+      },
+      'live:resync': async () => {
+        await resync();
+        return status();
+      },
+    },
+    async start() {
+      lastTick = Date.now();
+      // The safety net runs whenever a workspace is open and live updates are not paused, with or
+      // without a listener: a service that never delivers events is then read every POLL_MS.
+      poll = setInterval(() => {
+        if (ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true) void resync();
+      }, POLL_MS);
+      poll.unref?.();
+      tick = setInterval(() => {
+        const now = Date.now();
+        const gap = now - lastTick;
+        lastTick = now;
+        if (gap <= SLEEP_GAP_MS) return;
+        if (ctx.hasWorkspace()) void resync();
+        for (const l of wakeListeners) {
+          try {
+            l();
+          } catch (e) {
+            ctx.log.warn('live: a wake listener failed', { error: e instanceof Error ? e.message : String(e) });
+          }
+        }
+      }, TICK_MS);
+      tick.unref?.();
+    },
+    async stop() {
+      if (poll) clearInterval(poll);
+      if (tick) clearInterval(tick);
+      if (statusTimer) clearTimeout(statusTimer);
+      await serial(close).catch((e: unknown) => {
+        if (!isAppError(e)) ctx.log.warn('live: close failed', { error: e instanceof Error ? e.message : String(e) });
+      });
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../src-shared/bridge/notes';
+import { toErrorInfo } from '../../../src-shared/errors';
+import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../../outbox';
+import { idOf, instantOf, text as textOf } from '../../../src-shared/concepts';
+import { isNetworkError } from '../../cache';
+import type { Feature, FeatureContext } from '../context';
+import type { OfflineFeature } from '../offline';
+
+export interface NotesFeature extends Feature<'notes'> {
+  /** Journals a note (the attendance summary on close goes through here too). */
+  add(sessionId: number, text: string): Promise<LocalNote>;
+  readonly outbox: Outbox;
+  readonly drafts: DraftStore;
+}
+
+const toLocal = (n: NoteRecord): LocalNote => ({
+  id: n.id, ref: n.ref, sessionId: n.sessionId, text: n.text, state: n.state, createdAt: n.createdAt,
+  updatedAt: n.updatedAt, attempts: n.attempts,
+  ...(n.serviceId !== undefined ? { serviceId: n.serviceId } : {}),
+  ...(n.error ? { error: n.error } : {}),
+});
+
+const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
+  connectivity: s.connectivity,
+  ...(s.reason ? { reason: s.reason } : {}),
+  ...(s.nextAttemptAt !== undefined ? { nextAttemptAt: s.nextAttemptAt } : {}),
+  counts: { ...s.counts },
+  problems: s.problems.map((p) => ({ ...p })),
+});
+
+/**
+ * Session notes: read from the service, written through the durable outbox (journal under
+ * `<profile>/outbox`), and reply/note drafts per session under `<profile>/drafts`.
+ */
+export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature): NotesFeature {
+  const outbox = new Outbox({
+    dir: join(ctx.profileDir, 'outbox'),
+    transport: createCommentTransport(() => ctx.client()),
+    // One connectivity for the console: notes wait while it says offline and report to it.
+    connectivity: offline.monitor,
+    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
+  });
+  const drafts = new DraftStore({
+    dir: ctx.profileDir,
+    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
+  });
+
+  const unsubscribe = outbox.subscribe((e) => {
+    if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
+    else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
+    else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
+  });
+  // A new sign-in lifts the pause an Unauthorized answer set; a workspace change is a good
+  // moment to try again anyway.
+  ctx.onWorkspaceChange(() => {
+    if (ctx.hasWorkspace()) outbox.resume();
+  });
+
+  async function list(input: { sessionId: number }) {
+    const local = outbox.list(input.sessionId).map(toLocal);
+    const copy = offline.cache.notes(input.sessionId);
+    // Offline: the copy kept with the thread, without waiting for a request to fail.
+    if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
+    try {
+      const fetchedAt = new Date().toISOString();
+      const rows = await offline.monitor.watch(ctx.client().resource('sessionComment').pageAll(
+        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
+        { cap: 5_000 },
+      ));
+      // The stored comment as it is: the renderer hides the outbox's reference when it shows it.
+      const service: ServiceNote[] = rows.flatMap((r) => {
+        const id = idOf(r.id);
+        if (id === null) return [];
+        const text = r.comment ?? '';
+        return [{ id, text, ref: refOf(text) ?? null, createdAt: instantOf(r.createdAt), createdBy: textOf(r.createdBy) }];
+      });
+      offline.cache.saveNotes(input.sessionId, service, fetchedAt);
+      return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
+    } catch (e) {
+      if (isNetworkError(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
+      return { service: [], local, serviceError: toErrorInfo(e).message, cachedAt: null };
+    }
+  }
+
+  const add = async (sessionId: number, text: string) => toLocal(await outbox.add(sessionId, text));
+
+  return {
+    outbox,
+    drafts,
+    add,
+    handlers: {
+      'notes:list': list,
+      'notes:add': async ({ sessionId, text }) => {
+        const note = await add(sessionId, text);
+        drafts.set(sessionId, 'note', '');
+        return note;
+      },
+      'notes:retry': async ({ id, text }) => toLocal(await outbox.retry(id, text)),
+      'notes:discard': async ({ id }) => {
+        await outbox.discard(id);
+        return { ok: true };
+      },
+      'notes:status': async () => toStatus(outbox.status()),
+      'notes:draft': async ({ sessionId }) => {
+        await drafts.load();
+        return { reply: drafts.get(sessionId, 'reply'), note: drafts.get(sessionId, 'note') };
+      },
+      'notes:setDraft': async ({ sessionId, kind, text }) => {
+        await drafts.load();
+        drafts.set(sessionId, kind, text);
+        return { ok: true };
+      },
+    },
+    async start() {
+      await drafts.load();
+      await outbox.start();
+    },
+    async stop() {
+      unsubscribe();
+      await drafts.flush();
+      await outbox.stop();
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import type { Directory } from '../../../../src-shared/bridge/attendance';
+import type { LiveStatus } from '../../../../src-shared/bridge/live';
+import { maskDocuments } from '../../../../src-shared/redact';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+
+/**
+ * The attendant's desk around the sessions: the directory (groups, fellow attendants, pause
+ * reasons), their own status (pause with a reason, resume), live updates, and attention
+ * (notifications when the window is not focused, and the badge count).
+ */
+export class DeskStore {
+  directory = $state<Directory | null>(null);
+  status = $state<string | null>(null);
+  pauseReason = $state<string | null>(null);
+  live = $state<LiveStatus | null>(null);
+  error = $state<string | null>(null);
+  /** Things that happened while the window was not focused. */
+  unseen = $state(0);
+  focused = $state(true);
+  notifications = $state<'granted' | 'denied' | 'default' | 'unsupported'>('default');
+  /** In-window notices (also where a notification goes when the system refuses it). */
+  toasts = $state<Array<{ id: number; text: string; sessionId: number | null }>>([]);
+  private toastSeq = 0;
+  private unsubscribe: Array<() => void> = [];
+
+  async start(): Promise<void> {
+    if (!this.unsubscribe.length) {
+      this.unsubscribe.push(on('live:status', (s) => (this.live = s)));
+      const onFocus = () => {
+        this.focused = true;
+        this.unseen = 0;
+        this.updateBadge();
+      };
+      const onBlur = () => (this.focused = false);
+      const onOnline = () => void invoke('live:resync', {}).catch(() => undefined);
+      window.addEventListener('focus', onFocus);
+      window.addEventListener('blur', onBlur);
+      window.addEventListener('online', onOnline);
+      this.unsubscribe.push(() => {
+        window.removeEventListener('focus', onFocus);
+        window.removeEventListener('blur', onBlur);
+        window.removeEventListener('online', onOnline);
+      });
+      // A wake from sleep is detected in the main process, which resyncs by itself.
+      this.focused = document.hasFocus();
+      this.notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+    }
+    await Promise.allSettled([this.loadDirectory(), invoke('live:status', {}).then((s) => (this.live = s))]);
+  }
+
+  async loadDirectory(): Promise<void> {
+    try {
+      this.directory = await invoke('attendance:directory', {});
+      this.status = this.directory.myStatus;
+      this.pauseReason = this.directory.myPauseReason;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  get paused(): boolean {
+    return this.status === 'PAUSED';
+  }
+
+  /** A pause or resume on its way: shown, and not sent twice. */
+  changingStatus = $state(false);
+
+  pause(reasonId: number): Promise<void> {
+    return this.changeStatus(() => invoke('attendance:pause', { reasonId }));
+  }
+
+  resume(): Promise<void> {
+    return this.changeStatus(() => invoke('attendance:resume', {}));
+  }
+
+  private async changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
+    if (this.changingStatus) return;
+    this.changingStatus = true;
+    try {
+      const r = await call();
+      this.status = r.status;
+      this.pauseReason = r.reason;
+      this.error = null;
+    } catch (e) {
+      this.error = errorMessage(e);
+    } finally {
+      this.changingStatus = false;
+    }
+  }
+
+  async setLive(running: boolean): Promise<void> {
+    try {
+      this.live = await invoke('live:setRunning', { running });
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async enableNotifications(): Promise<void> {
+    if (typeof Notification === 'undefined') return;
+    try {
+      this.notifications = await Notification.requestPermission();
+    } catch {
+      this.notifications = 'denied';
+    }
+  }
+
+  /**
+   * Something needs the attendant. When the window is not focused it counts towards the badge
+   * and becomes a system notification; when that is refused it is still shown in the window.
+   */
+  attend(title: string, body: string, sessionId: number | null, onOpen?: () => void, counted = true): void {
+    const text = maskDocuments(body);
+    if (this.focused && document.hasFocus()) return;
+    if (counted) {
+      this.unseen++;
+      this.updateBadge();
+    }
+    let shown = false;
+    if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      try {
+        const n = new Notification(title, { body: text, tag: sessionId === null ? undefined : `session-${sessionId}` });
+        n.onclick = () => {
+          window.focus();
+          onOpen?.();
+        };
+        shown = true;
+      } catch {
+        shown = false;
+      }
+    }
+    if (!shown) this.toast(`${title}: ${text}`, sessionId);
+  }
+
+  toast(text: string, sessionId: number | null): void {
+    const id = ++this.toastSeq;
+    this.toasts = [...this.toasts.slice(-3), { id, text, sessionId }];
+    setTimeout(() => this.dismiss(id), 8_000);
+  }
+
+  dismiss(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+
+  private baseTitle: string | null = null;
+  private badgeSent: number | null = null;
+  /** Sessions of mine with customer messages not yet seen: they count on the badge until read. */
+  private unreadSessions = 0;
+  setUnreadSessions(count: number): void {
+    if (count === this.unreadSessions) return;
+    this.unreadSessions = count;
+    this.updateBadge();
+  }
+
+  updateBadge(): void {
+    const count = this.unseen + this.unreadSessions;
+    this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
+    document.title = count > 0 ? `(${count}) ${this.baseTitle}` : this.baseTitle;
+    // The main process shows the same count on the dock or taskbar (where the platform has one).
+    if (this.badgeSent !== count) {
+      this.badgeSent = count;
+      void invoke('attendance:badge', { count }).catch(() => undefined);
+    }
+  }
+
+  reset(): void {
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    this.directory = null;
+    this.live = null;
+    this.unseen = 0;
+    this.unreadSessions = 0;
+    this.toasts = [];
+    this.updateBadge();
+  }
+}
+
+export const desk = new DeskStore();

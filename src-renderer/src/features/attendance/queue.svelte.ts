@@ -1,0 +1,374 @@
+import type { QueueItem } from '../../../../src-shared/bridge/attendance';
+import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
+import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
+import { statusKind } from '../../../../src-shared/concepts';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+
+export const VISIBLE_BUCKETS = ['waiting', 'mine', 'pending', 'others'] as const satisfies readonly QueueBucket[];
+export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
+export type SlaState = 'ok' | 'warning' | 'late' | 'none';
+/** How "Mine" is ordered: latest customer message first, longest waiting first, nearest SLA first. */
+export const MINE_SORTS = ['activity', 'waiting', 'sla'] as const;
+export type MineSort = (typeof MINE_SORTS)[number];
+
+const lastCustomerMs = new WeakMap<QueueItem, number>();
+/** When the customer last wrote (ms), or when the session began; parsed once per item. */
+function activityMs(s: QueueItem): number {
+  let t = lastCustomerMs.get(s);
+  if (t === undefined) {
+    t = s.lastCustomerAt ? Date.parse(s.lastCustomerAt) : NaN;
+    if (Number.isNaN(t)) t = createdAtMs(s) || 0;
+    lastCustomerMs.set(s, t);
+  }
+  return t;
+}
+
+/** The view the attendant left (tab, filters, open session), restored when they come back. */
+interface Kept {
+  me: string | null;
+  bucket: VisibleBucket;
+  filter: string;
+  groupFilter: number | null;
+  channelFilter: string | null;
+  selectedId: number | null;
+}
+let kept: Kept | null = null;
+
+/** Lower-case text a filter keystroke is matched against, built once per item. */
+const haystacks = new WeakMap<QueueItem, string>();
+function haystack(s: QueueItem): string {
+  let h = haystacks.get(s);
+  if (h === undefined) {
+    h = `${s.customerName}\n${s.groupName ?? ''}\n${s.channel ?? ''}\n${s.protocol ?? ''}\n#${s.id}`.toLowerCase();
+    haystacks.set(s, h);
+  }
+  return h;
+}
+
+const createdMs = new WeakMap<QueueItem, number>();
+export function createdAtMs(s: QueueItem): number {
+  let t = createdMs.get(s);
+  if (t === undefined) {
+    t = s.createdAt ? Date.parse(s.createdAt) : NaN;
+    createdMs.set(s, t);
+  }
+  return t;
+}
+
+/**
+ * The session queue: one snapshot from the main process, then deltas. Items stay raw (not deep
+ * proxies): 100,000 of them must not become 100,000 reactive objects. Bucketed, sorted by waiting
+ * time (oldest first) and filtered here.
+ */
+export class QueueStore {
+  private map = new Map<number, QueueItem>();
+  /** Bumped on every change of `map` (the map itself is not reactive). */
+  private version = $state(0);
+  me = $state<string | null>(null);
+  fetchedAt = $state<string | null>(null);
+  /** Sessions the last full read could not list (a quiet note under the queue). */
+  unreadable = $state(0);
+  loading = $state(false);
+  error = $state<string | null>(null);
+  bucket = $state<VisibleBucket>('waiting');
+  filter = $state('');
+  groupFilter = $state<number | null>(null);
+  channelFilter = $state<string | null>(null);
+  selectedId = $state<number | null>(null);
+  mineSort = $state<MineSort>('activity');
+  /** After a close, the next session needing attention opens (a choice kept on this computer). */
+  openNextAfterClose = $state(localStorage.getItem('queue.openNext') !== 'false');
+
+  setOpenNextAfterClose(on: boolean): void {
+    this.openNextAfterClose = on;
+    localStorage.setItem('queue.openNext', String(on));
+  }
+
+  /**
+   * The session of mine that most needs the attendant, other than `except`: the first with unread
+   * customer messages in Mine's order, else the first not waiting for the customer; null if none.
+   */
+  nextNeedingAttention(except: number | null): number | null {
+    const mine = this.byBucket.mine.items.filter((s) => s.id !== except);
+    return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
+  }
+  /** Ticks every second for the SLA timers. */
+  now = $state(Date.now());
+  /** Ids that arrived as new waiting sessions or new assignments (for attention). */
+  arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
+
+  private byBucket = $derived.by(() => {
+    void this.version;
+    const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], pending: [], others: [] };
+    for (const item of this.map.values()) {
+      const b = bucketOf(item, this.me);
+      if (b === 'closed') continue;
+      groups[b].push(item);
+      // Mine holds every session assigned to me, those waiting for the customer included.
+      if (b === 'pending') groups.mine.push(item);
+    }
+    const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+    const out = {} as Record<VisibleBucket, { items: QueueItem[]; hay: string[] }>;
+    for (const b of VISIBLE_BUCKETS) {
+      const items = groups[b].sort(b === 'mine' ? this.mineOrder() : byAge);
+      out[b] = { items, hay: items.map(haystack) };
+    }
+    return out;
+  });
+
+  private mineOrder(): (x: QueueItem, y: QueueItem) => number {
+    const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+    if (this.mineSort === 'waiting') return byAge;
+    if (this.mineSort === 'sla') {
+      // Time left before the SLA ends; sessions without one go last.
+      const left = (s: QueueItem) => (s.slaSeconds === null ? Infinity : (createdAtMs(s) || 0) + s.slaSeconds * 1000);
+      return (x, y) => left(x) - left(y) || byAge(x, y);
+    }
+    return (x, y) => activityMs(y) - activityMs(x) || byAge(x, y);
+  }
+
+  /** Sessions of mine with customer messages the attendant has not seen (the badge counts them). */
+  get unreadSessions(): number {
+    let n = 0;
+    for (const s of this.byBucket.mine.items) if (s.unread) n++;
+    return n;
+  }
+
+  /** The previous filter's matches: typing forward narrows them instead of scanning again. */
+  private lastFilter: { items: QueueItem[]; key: string; needle: string; idx: number[] } | null = null;
+
+  get counts(): Record<VisibleBucket, number> {
+    const g = this.byBucket;
+    return { waiting: g.waiting.items.length, mine: g.mine.items.length, pending: g.pending.items.length, others: g.others.items.length };
+  }
+
+  get total(): number {
+    void this.version;
+    return this.map.size;
+  }
+
+  /** Groups and channels present in the queue, for the filter menus. */
+  facets = $derived.by(() => {
+    void this.version;
+    const groups = new Map<number, string>();
+    const channels = new Set<string>();
+    for (const s of this.map.values()) {
+      if (s.groupId !== null) groups.set(s.groupId, s.groupName ?? `#${s.groupId}`);
+      if (s.channel) channels.add(s.channel);
+    }
+    return {
+      groups: [...groups].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
+      channels: [...channels].sort(),
+    };
+  });
+
+  visible = $derived.by(() => {
+    const { items, hay } = this.byBucket[this.bucket];
+    const g = this.groupFilter;
+    const c = this.channelFilter;
+    const needle = this.filter.trim().toLowerCase();
+    if (g === null && c === null && !needle) {
+      this.lastFilter = null;
+      return items;
+    }
+    const key = `${g}|${c}`;
+    const prev = this.lastFilter;
+    let idx: number[];
+    if (prev && prev.items === items && prev.key === key && needle.startsWith(prev.needle)) {
+      idx = needle === prev.needle ? prev.idx : prev.idx.filter((i) => hay[i]!.includes(needle));
+    } else {
+      idx = [];
+      for (let i = 0; i < items.length; i++) {
+        const s = items[i]!;
+        if ((g === null || s.groupId === g) && (c === null || s.channel === c) && (!needle || hay[i]!.includes(needle))) idx.push(i);
+      }
+    }
+    this.lastFilter = { items, key, needle, idx };
+    return idx.map((i) => items[i]!);
+  });
+
+  get selected(): QueueItem | null {
+    void this.version;
+    return this.selectedId === null ? null : (this.map.get(this.selectedId) ?? null);
+  }
+
+  item(id: number): QueueItem | undefined {
+    void this.version;
+    return this.map.get(id);
+  }
+
+  bucketOf(item: QueueItem): QueueBucket {
+    return bucketOf(item, this.me);
+  }
+
+  /** The timer against the group's SLA: warning past `warningRatio`%, late past the SLA. */
+  slaState(item: QueueItem, warningRatio = 80): SlaState {
+    const t = createdAtMs(item);
+    if (item.slaSeconds === null || Number.isNaN(t)) return 'none';
+    const waited = (this.now - t) / 1000;
+    if (waited >= item.slaSeconds) return 'late';
+    if (waited >= (item.slaSeconds * warningRatio) / 100) return 'warning';
+    return 'ok';
+  }
+
+  private unsubscribe: Array<() => void> = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  async start(): Promise<void> {
+    if (!this.unsubscribe.length) {
+      this.unsubscribe.push(on('attendance:queueDelta', (d) => this.apply(d)));
+      this.timer = setInterval(() => (this.now = Date.now()), 1000);
+    }
+    await this.refresh();
+  }
+
+  /** `fresh`: the service is read again (the refresh button), not the main process's copy. */
+  async refresh(fresh = false): Promise<void> {
+    this.loading = true;
+    this.error = null;
+    try {
+      const snap = await invoke('attendance:queue', fresh ? { fresh } : {});
+      this.map = new Map(snap.items.map((i) => [i.id, i]));
+      this.me = snap.me;
+      this.fetchedAt = snap.fetchedAt;
+      this.unreadable = snap.skipped;
+      this.version++;
+      this.restoreView();
+    } catch (e) {
+      this.error = errorMessage(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  apply(d: QueueDelta): void {
+    const arrivals: Array<{ id: number; kind: 'waiting' | 'assigned' }> = [];
+    if (d.me) this.me = d.me;
+    for (const id of d.remove) this.map.delete(id);
+    for (const item of d.upsert) {
+      const prev = this.map.get(item.id);
+      const was = prev ? bucketOf(prev, this.me) : null;
+      const now = bucketOf(item, this.me);
+      if (now === 'waiting' && was !== 'waiting') arrivals.push({ id: item.id, kind: 'waiting' });
+      else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.acceptingId) arrivals.push({ id: item.id, kind: 'assigned' });
+      this.map.set(item.id, item);
+    }
+    this.fetchedAt = new Date().toISOString();
+    this.version++;
+    if (arrivals.length) this.arrivals = arrivals;
+    if (this.selectedId !== null && d.upsert.some((i) => i.id === this.selectedId && i.unread)) this.markSeen();
+  }
+
+  /**
+   * Set while the attendant accepts a session: their own accept is no news to them, its buttons
+   * show progress, and a second click does not send a second accept.
+   */
+  acceptingId = $state<number | null>(null);
+
+  async accept(id: number): Promise<QueueItem | null> {
+    if (this.acceptingId !== null) return null;
+    this.acceptingId = id;
+    try {
+      const item = await invoke('attendance:accept', { sessionId: id });
+      this.apply({ upsert: [item], remove: [], me: this.me });
+      this.error = null;
+      return item;
+    } catch (e) {
+      this.error = errorMessage(e);
+      return null;
+    } finally {
+      this.acceptingId = null;
+    }
+  }
+
+  private transferring = false;
+
+  async transfer(id: number, to: { groupId: number } | { agentUserName: string }): Promise<boolean> {
+    if (this.transferring) return false;
+    this.transferring = true;
+    try {
+      const item = await invoke('attendance:transfer', { sessionId: id, ...to });
+      this.apply({ upsert: [item], remove: [], me: this.me });
+      return true;
+    } catch (e) {
+      this.error = errorMessage(e);
+      return false;
+    } finally {
+      this.transferring = false;
+    }
+  }
+
+  /** Puts an item the main process answered (e.g. after close). */
+  put(item: QueueItem): void {
+    if (statusKind(item.status) === 'closed') this.apply({ upsert: [], remove: [item.id], me: this.me });
+    else this.apply({ upsert: [item], remove: [], me: this.me });
+  }
+
+  select(id: number | null): void {
+    this.selectedId = id;
+    const item = id === null ? undefined : this.map.get(id);
+    if (item) {
+      const b = bucketOf(item, this.me);
+      // A session of mine waiting for the customer is in Mine too: the tab stays.
+      const shown = b === 'pending' && this.bucket === 'mine';
+      if (b !== 'closed' && b !== this.bucket && !shown) this.bucket = b;
+    }
+    this.markSeen();
+  }
+
+  /** Clears the filters when they hide the selected session (it must be in sight). */
+  revealSelected(): void {
+    const id = this.selectedId;
+    if (id === null || this.visible.some((s) => s.id === id)) return;
+    this.filter = '';
+    this.groupFilter = null;
+    this.channelFilter = null;
+  }
+
+  /** The open session's unread messages are seen once the attendant can see them. */
+  markSeen(): void {
+    const item = this.selectedId === null ? undefined : this.map.get(this.selectedId);
+    if (item?.unread && document.hasFocus()) void invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
+  }
+
+  private restoreView(): void {
+    const k = kept;
+    kept = null;
+    if (!k || k.me !== this.me) return;
+    this.bucket = k.bucket;
+    this.filter = k.filter;
+    this.groupFilter = k.groupFilter;
+    this.channelFilter = k.channelFilter;
+    if (k.selectedId !== null && this.map.has(k.selectedId)) this.selectedId = k.selectedId;
+  }
+
+  /** Next or previous session in the visible list (wraps). */
+  step(delta: 1 | -1): void {
+    const list = this.visible;
+    if (!list.length) return;
+    const i = list.findIndex((s) => s.id === this.selectedId);
+    const next = i < 0 ? (delta > 0 ? 0 : list.length - 1) : (i + delta + list.length) % list.length;
+    this.selectedId = list[next]!.id;
+  }
+
+  reset(): void {
+    // Kept for this page's life: the attendant comes back to the same tab, filters and session.
+    if (this.map.size) kept = { me: this.me, bucket: this.bucket, filter: this.filter, groupFilter: this.groupFilter, channelFilter: this.channelFilter, selectedId: this.selectedId };
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.map = new Map();
+    this.version++;
+    this.me = null;
+    this.fetchedAt = null;
+    this.filter = '';
+    this.groupFilter = null;
+    this.channelFilter = null;
+    this.selectedId = null;
+    this.bucket = 'waiting';
+    this.arrivals = [];
+  }
+}
+
+export const queue = new QueueStore();

@@ -1,0 +1,81 @@
+import type { OutboxStatusInfo } from '../../../../src-shared/bridge/notes';
+import type { Connectivity } from '../../../../src-shared/bridge/offline';
+import { invoke, on } from '../../lib/bridge';
+
+/**
+ * Whether the service can be reached (as the main process sees it) and what the outbox holds:
+ * the banner, the "offline copy" marks and the held-reply question read it. Stores that must
+ * catch up when the service is back register with `onBack`.
+ */
+export class OfflineStore {
+  status = $state<Connectivity | null>(null);
+  outbox = $state<OutboxStatusInfo | null>(null);
+  retrying = $state(false);
+  /** Bumped each time the service answers again after being unreachable. */
+  backCount = $state(0);
+  private unsubscribe: Array<() => void> = [];
+  private readonly backHooks = new Set<() => void>();
+
+  get offline(): boolean {
+    return this.status?.state === 'offline';
+  }
+
+  /** Notes waiting to go (pending, sending or being checked). */
+  get waitingNotes(): number {
+    const c = this.outbox?.counts ?? {};
+    return (c.pending ?? 0) + (c.sending ?? 0) + (c['outcome-unknown'] ?? 0);
+  }
+
+  onBack(hook: () => void): () => void {
+    this.backHooks.add(hook);
+    return () => this.backHooks.delete(hook);
+  }
+
+  private apply(s: Connectivity): void {
+    const was = this.status?.state;
+    this.status = s;
+    if (was === 'offline' && s.state === 'online') {
+      this.backCount++;
+      for (const hook of this.backHooks) hook();
+    }
+  }
+
+  async start(): Promise<void> {
+    if (!this.unsubscribe.length) {
+      this.unsubscribe.push(on('offline:status', (s) => this.apply(s)), on('notes:status', (s) => (this.outbox = s)));
+      // The system says the network is back: probe now rather than at the next scheduled probe.
+      const online = () => void this.retry();
+      window.addEventListener('online', online);
+      this.unsubscribe.push(() => window.removeEventListener('online', online));
+    }
+    const [c, o] = await Promise.allSettled([invoke('offline:status', {}), invoke('notes:status', {})]);
+    if (c.status === 'fulfilled') this.apply(c.value);
+    if (o.status === 'fulfilled') this.outbox = o.value;
+  }
+
+  async retry(): Promise<void> {
+    this.retrying = true;
+    try {
+      this.apply(await invoke('offline:retry', {}));
+    } catch {
+      // The state arrives as an event anyway.
+    } finally {
+      this.retrying = false;
+    }
+  }
+
+  reset(): void {
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    this.status = null;
+    this.outbox = null;
+  }
+}
+
+export const offline = new OfflineStore();
+
+/** "14:05" in the attendant's locale: when an offline copy was read. */
+export function clockTime(at: string | number | null): string {
+  if (at === null) return '';
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}

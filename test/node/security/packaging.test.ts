@@ -1,0 +1,143 @@
+import { test, expect } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../support/root';
+
+/**
+ * The packaging config, checked by everything that can run without the Electron binaries:
+ * electron-builder's own loader and schema, and a real `--linux dir` packaging run over a
+ * stand-in Electron distribution whose binary carries a fuse wire, so the fuses electron-builder
+ * flips and the files it packs into the asar are the ones a release would get.
+ */
+
+const root = ROOT;
+const require = createRequire(join(root, 'package.json'));
+
+type Config = Record<string, unknown> & {
+  electronFuses?: Record<string, boolean>;
+  linux?: { target?: unknown };
+  win?: { target?: unknown };
+  mac?: { target?: unknown; hardenedRuntime?: boolean; entitlements?: string };
+};
+const builderConfig = require('app-builder-lib/out/util/config/config') as {
+  getConfig(projectDir: string, configPath: string | null, fromOptions: unknown): Promise<Config>;
+  validateConfiguration(config: Config, debug: unknown): Promise<void>;
+};
+const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+const asar = require('@electron/asar') as { listPackage(path: string, o: object): string[]; extractFile(path: string, file: string): Buffer };
+const fuses = require('@electron/fuses') as { getCurrentFuseWire(path: string): Promise<Record<string, unknown>> };
+
+const CONFIG = join(root, 'electron-builder.yml');
+/** Electron's fuse wire, in order (FuseV1Options), with the value this console requires. */
+const FUSES: Array<[string, boolean]> = [
+  ['runAsNode', false],
+  ['enableCookieEncryption', true],
+  ['enableNodeOptionsEnvironmentVariable', false],
+  ['enableNodeCliInspectArguments', false],
+  ['enableEmbeddedAsarIntegrityValidation', true],
+  ['onlyLoadAppFromAsar', true],
+  ['loadBrowserProcessSpecificV8Snapshot', false],
+  ['grantFileProtocolExtraPrivileges', false],
+];
+const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+const FUSE_ON = 0x31;
+const FUSE_OFF = 0x30;
+
+const targetNames = (t: unknown): string[] =>
+  (Array.isArray(t) ? t : [t]).map((x) => (typeof x === 'string' ? x : String((x as { target?: unknown })?.target)));
+
+test('electron-builder loads the config and its schema accepts it (and would refuse a typo)', async () => {
+  const config = await builderConfig.getConfig(root, CONFIG, null);
+  await builderConfig.validateConfiguration(config, new DebugLogger(false));
+  const typo = { ...config, electronFusez: { runAsNode: false } };
+  await expect(builderConfig.validateConfiguration(typo, new DebugLogger(false))).rejects.toThrow(/electronFusez/);
+});
+
+test('every fuse is set explicitly; the targets are AppImage, deb, NSIS and DMG; nothing is rebuilt or published', async () => {
+  const config = await builderConfig.getConfig(root, CONFIG, null);
+  expect(config.electronFuses).toEqual(Object.fromEntries(FUSES));
+  expect(config.asar).toBe(true);
+  expect(config.npmRebuild).toBe(false);
+  expect(config.nodeGypRebuild).toBe(false);
+  expect(config.publish).toBeNull();
+  expect(targetNames(config.linux?.target).sort()).toEqual(['AppImage', 'deb']);
+  expect(targetNames(config.win?.target)).toEqual(['nsis']);
+  expect(targetNames(config.mac?.target)).toEqual(['dmg']);
+  expect(config.mac?.hardenedRuntime).toBe(true);
+  const entitlements = readFileSync(join(root, String(config.mac?.entitlements)), 'utf8');
+  expect(entitlements).toContain('com.apple.security.device.audio-input');
+  expect(entitlements).not.toContain('com.apple.security.device.camera');
+  expect(entitlements).not.toContain('disable-library-validation');
+  // The documented command exists.
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; main: string };
+  expect(pkg.scripts.package).toContain('electron-builder --config electron-builder.yml');
+});
+
+/** Runs a command with a deadline; resolves with its exit code and output. */
+function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, CI: '1' } });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+test('a real packaging run packs only the built app and flips every fuse on the binary', async () => {
+  test.setTimeout(180_000);
+  for (const f of ['out/main/index.js', 'out/preload/preload.cjs', 'out/renderer/index.html']) {
+    if (!existsSync(join(root, f))) throw new Error(`${f} is not built: run \`npx electron-vite build\` first (npm test does).`);
+  }
+  const work = mkdtempSync(join(tmpdir(), 'console-pack-'));
+  test.info().attach('packaging folder', { body: work });
+  try {
+    await packAndCheck(work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+async function packAndCheck(work: string): Promise<void> {
+  // A stand-in Electron distribution: the binary holds Electron's default fuse wire.
+  const dist = join(work, 'electron-dist');
+  mkdirSync(join(dist, 'resources'), { recursive: true });
+  const defaults = Buffer.from('10110001'); // Electron's defaults: run-as-node on, cookie encryption off, ...
+  writeFileSync(join(dist, 'electron'), Buffer.concat([Buffer.from('\x7fELF stand-in\n'), Buffer.from(SENTINEL), Buffer.from([1, defaults.length]), defaults, Buffer.from('\n')]));
+  chmodSync(join(dist, 'electron'), 0o755);
+  writeFileSync(join(dist, 'LICENSE'), 'stand-in');
+  writeFileSync(join(dist, 'version'), '41.7.1');
+  const outDir = join(work, 'packed');
+
+  const r = await run(join(root, 'node_modules', '.bin', 'electron-builder'), [
+    '--config', CONFIG, '--linux', 'dir', '--x64', '--publish', 'never',
+    `-c.electronDist=${dist}`, `-c.directories.output=${outDir}`,
+  ], 150_000);
+  expect(r.code, r.output).toBe(0);
+  expect(r.output).toContain('executing @electron/fuses');
+
+  const unpacked = join(outDir, 'linux-unpacked');
+  const wire = await fuses.getCurrentFuseWire(join(unpacked, 'agent-console'));
+  FUSES.forEach(([name, on], i) => expect(wire[String(i)], name).toBe(on ? FUSE_ON : FUSE_OFF));
+
+  const appAsar = join(unpacked, 'resources', 'app.asar');
+  const files = asar.listPackage(appAsar, { isPack: false }).map((f) => f.replace(/\\/g, '/'));
+  for (const f of ['/package.json', '/out/main/index.js', '/out/main/host.js', '/out/preload/preload.cjs', '/out/renderer/index.html', '/resources/kb/demo_atendimento_pt.txt']) {
+    expect(files, f).toContain(f);
+  }
+  const own = files.filter((f) => !f.startsWith('/node_modules/'));
+  expect(own.filter((f) => /^\/(src-|test|bench|scripts)|\.(ts|map|svelte)$/.test(f))).toEqual([]);
+  // Runtime dependencies only: no build or test tooling in the package.
+  const modules = new Set(files.filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/').slice(2, f.split('/')[2]?.startsWith('@') ? 4 : 3).join('/')));
+  for (const dep of ['undici', 'zod', 'electron-store']) expect(modules.has(dep), dep).toBe(true);
+  for (const dev of ['electron', 'electron-builder', '@playwright/test', 'svelte', 'vite', 'typescript', 'fast-check', 'tsx']) expect(modules.has(dev), dev).toBe(false);
+  const packedPkg = JSON.parse(asar.extractFile(appAsar, 'package.json').toString('utf8')) as { main: string };
+  expect(packedPkg.main).toBe('out/main/index.js');
+}

@@ -1,0 +1,158 @@
+import { test, expect } from '@playwright/test';
+import {
+  authorOf, groupIsComplete, idOf, instantOf, personOf, samePerson, sentimentOf, sessionAgentOf, sessionCustomerOf,
+  sessionGroupOf, sessionIdOf, statusKind,
+} from '../../../src-shared/concepts';
+import { bucketOf } from '../../../src-shared/queue';
+import { toQueueItem } from '../../../src-main/queue';
+import { toThreadMessage } from '../../../src-main/features/attendance/project';
+import { MessageSchema, SessionSchema } from '../../../src-shared/schemas/index';
+import { pageEnvelope } from '../../../src-shared/envelopes';
+
+/**
+ * Every concept the console derives from a record, fed every shape a server may reasonably
+ * give the field (interface fields named without a type): boolean, number, digits, id object,
+ * whole object, role word, user name, null, absent.
+ */
+
+const customer = { id: 501, name: 'Fernanda Lima', userName: 'fernanda.lima', typeUser: 'CUSTOMER' };
+const agent = { id: 12, name: 'Ana Souza', userName: 'ana.souza', typeUser: 'AGENT' };
+
+test('ids: numbers, digit strings and references; anything else is no id', () => {
+  for (const v of [7, '7', ' 7 ', { id: 7 }, { id: '7' }, { id: { id: 7 } }]) expect(idOf(v), JSON.stringify(v)).toBe(7);
+  for (const v of [null, undefined, true, 7.5, 'm-7', '', {}, [], { id: null }, Number.MAX_SAFE_INTEGER + 2]) expect(idOf(v), String(v)).toBeNull();
+});
+
+test('date-times with or without offsets, fractions or zone, and epoch numbers, become one UTC instant', () => {
+  const want = '2026-11-23T20:04:05.000Z';
+  for (const v of ['2026-11-23T20:04:05Z', '2026-11-23T17:04:05-03:00', '2026-11-23T17:04:05.000-03:00', '2026-11-23T20:04:05', '2026-11-23T20:04:05.000+00:00', Date.parse(want), Date.parse(want) / 1000]) {
+    expect(instantOf(v), String(v)).toBe(want);
+  }
+  for (const v of [null, undefined, '', 'yesterday', {}, Number.NaN, true]) expect(instantOf(v), String(v)).toBeNull();
+});
+
+test('people: objects, ids, user names; null and booleans are no one', () => {
+  expect(personOf(customer)).toEqual({ id: 501, userName: 'fernanda.lima', name: 'Fernanda Lima', role: 'customer' });
+  expect(personOf({ id: 12, displayName: 'Ana', agent: { id: 3 } })).toEqual({ id: 12, userName: null, name: 'Ana', role: 'agent' });
+  expect(personOf(12)).toEqual({ id: 12, userName: null, name: null, role: null });
+  expect(personOf('12')).toEqual({ id: 12, userName: null, name: null, role: null });
+  expect(personOf('ana.souza')).toEqual({ id: null, userName: 'ana.souza', name: 'ana.souza', role: null });
+  for (const v of [null, undefined, true, false, '', {}, []]) expect(personOf(v), String(v)).toBeNull();
+  expect(samePerson(personOf(agent), personOf(12))).toBe(true);
+  expect(samePerson(personOf(agent), personOf('ANA.SOUZA'))).toBe(true);
+  expect(samePerson(personOf(agent), personOf(13))).toBe(false);
+  expect(samePerson(personOf({ id: 12 }), personOf('ana.souza'))).toBe(false);
+});
+
+test('who wrote a message, in every shape of fromUser, toUser and sendBy', () => {
+  const parties = { customer: personOf(customer), agent: personOf(agent) };
+  const cases: Array<[Record<string, unknown>, 'customer' | 'agent' | 'bot' | 'system' | null]> = [
+    // booleans (the default reading)
+    [{ fromUser: true, sendBy: 'fernanda.lima' }, 'customer'],
+    [{ fromUser: false, sendBy: 'ana.souza' }, 'agent'],
+    [{ fromUser: false, sendBy: 'BOT' }, 'bot'],
+    [{ fromUser: true, sendBy: 'SYSTEM' }, 'system'],
+    // role words in sendBy
+    [{ sendBy: 'CUSTOMER' }, 'customer'],
+    [{ sendBy: 'agent' }, 'agent'],
+    [{ sendBy: 'Chatbot' }, 'bot'],
+    [{ sendBy: { typeUser: 'AGENT', name: 'Ana' } }, 'agent'],
+    // user objects with a role
+    [{ fromUser: customer, toUser: agent }, 'customer'],
+    [{ fromUser: agent, toUser: customer }, 'agent'],
+    // user objects or ids without a role, told apart by the session's parties
+    [{ fromUser: { id: 501, name: 'Fernanda' } }, 'customer'],
+    [{ fromUser: 12 }, 'agent'],
+    [{ fromUser: '501' }, 'customer'],
+    [{ fromUser: 'ana.souza' }, 'agent'],
+    [{ sendBy: 'fernanda.lima' }, 'customer'],
+    // only the recipient is known
+    [{ toUser: { id: 501 } }, 'agent'],
+    [{ toUser: 12 }, 'customer'],
+    [{ fromUser: null, toUser: null, sentBySuperAgent: true }, 'agent'],
+    // nothing tells
+    [{}, null],
+    [{ fromUser: null, sendBy: null }, null],
+    [{ fromUser: 999 }, null],
+  ];
+  for (const [m, want] of cases) expect(authorOf(m, parties).role, JSON.stringify(m)).toBe(want);
+  expect(authorOf({ fromUser: customer }).name).toBe('Fernanda Lima');
+  expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }).name).toBe('ana.souza');
+  expect(authorOf({ sendBy: 'AGENT' }).name).toBeNull();
+});
+
+test('a message belongs to its session whatever the shape of the reference', () => {
+  for (const m of [{ session: { id: 9 } }, { session: 9 }, { session: '9' }, { sessionId: 9 }, { session: { id: '9', status: 'OPEN' } }]) {
+    expect(sessionIdOf(m), JSON.stringify(m)).toBe(9);
+  }
+  expect(sessionIdOf({ session: null })).toBeNull();
+});
+
+test('sentiment as a word, an object or a score', () => {
+  expect(sentimentOf('negative')).toBe('NEGATIVE');
+  expect(sentimentOf({ label: 'Positive', score: 0.9 })).toBe('POSITIVE');
+  expect(sentimentOf({ sentiment: 'NEUTRAL' })).toBe('NEUTRAL');
+  expect(sentimentOf(-0.8)).toBe('NEGATIVE');
+  expect(sentimentOf(null)).toBeNull();
+  expect(sentimentOf({})).toBeNull();
+});
+
+test('a session\'s group, agent and customer as records, summaries or ids', () => {
+  const full = { id: 3, name: 'Suporte', mandatoryClassificationTree: true, classificationTree: { id: 40 } };
+  expect(sessionGroupOf({ groupConf: full })).toEqual({ id: 3, name: 'Suporte', record: full });
+  expect(sessionGroupOf({ groupConf: { id: 3, name: 'Suporte' } })?.name).toBe('Suporte');
+  expect(sessionGroupOf({ groupConf: 3 })).toEqual({ id: 3, name: null, record: null });
+  expect(sessionGroupOf({ groupConf: null })).toBeNull();
+  expect(groupIsComplete(full)).toBe(true);
+  expect(groupIsComplete({ id: 3, name: 'Suporte' })).toBe(false);
+  expect(groupIsComplete({ id: 3, mandatoryClassificationTree: null, classificationTree: null })).toBe(false);
+  expect(groupIsComplete(3)).toBe(false);
+  expect(sessionAgentOf({ agent })?.userName).toBe('ana.souza');
+  expect(sessionAgentOf({ agent: 12 })?.id).toBe(12);
+  expect(sessionAgentOf({ agent: null })).toBeNull();
+  expect(sessionCustomerOf({ user: { id: 501, name: 'Fernanda' } })?.name).toBe('Fernanda');
+});
+
+test('statuses: known words of both languages; anything else is unknown, never waiting, never accepted', () => {
+  expect(statusKind('OPEN')).toBe('open');
+  expect(statusKind('in progress')).toBe('open');
+  expect(statusKind('Encerrado')).toBe('closed');
+  expect(statusKind('CLOSED')).toBe('closed');
+  expect(statusKind('TRANSFERRING')).toBe('unknown');
+  expect(statusKind(null)).toBe('unknown');
+  const item = (status: string, agentUserName: string | null) => ({ status, agentUserName, pending: false });
+  expect(bucketOf(item('OPEN', null), 'ana')).toBe('waiting');
+  expect(bucketOf(item('TRANSFERRING', null), 'ana')).toBe('others');
+  expect(bucketOf(item('TRANSFERRING', 'ana'), 'ana')).toBe('mine');
+  expect(bucketOf(item('FINISHED', 'ana'), 'ana')).toBe('closed');
+});
+
+test('a queue item from either reading of a session', () => {
+  const base = { id: 77, status: 'OPEN', protocol: 'P77', createdAt: '2026-11-23T17:00:00-03:00', userConnectedResource: 'chatApp' };
+  const a = toQueueItem({ ...base, agent: agent, user: customer, groupConf: { id: 3, name: 'Suporte', sla: 10, timeUnit: 'MINUTES' } })!;
+  expect(a).toMatchObject({ id: 77, agentUserName: 'ana.souza', agentName: 'Ana Souza', customerName: 'Fernanda Lima', groupId: 3, groupName: 'Suporte', slaSeconds: 600, createdAt: '2026-11-23T20:00:00.000Z' });
+  const b = toQueueItem({ ...base, id: '77', agent: 12, user: 501, groupConf: 3 }, (id) => (id === 12 ? 'ana.souza' : null))!;
+  expect(b).toMatchObject({ id: 77, agentUserName: 'ana.souza', customerName: 'Customer #77', groupId: 3, groupName: null });
+  expect(toQueueItem({ ...base, agent: 99 })!.agentUserName).toBe('#99');
+  expect(toQueueItem({ ...base, agent: null })!.agentUserName).toBeNull();
+  expect(toQueueItem({ ...base, id: 'x' })).toBeNull();
+});
+
+test('schemas keep a record whose odd fields it does not need, and a page keeps its readable records', () => {
+  const odd = { id: 5, status: 42, tma: 'slow', protocol: 'P5', hasReservedWord: 'no', agent: 'ana.souza', extra: { any: 1 } };
+  const s = SessionSchema.parse(odd);
+  expect(s.id).toBe(5);
+  expect(s.protocol).toBe('P5');
+  expect(s.status).toBeUndefined();
+  expect(s.tma).toBeUndefined();
+  expect(s.agent).toBe('ana.souza');
+  expect((s as Record<string, unknown>).extra).toEqual({ any: 1 });
+
+  const page = pageEnvelope(MessageSchema).parse({ page: 0, size: 50, results: [{ id: 1, message: 'oi' }, 'junk', null, { id: '2', message: 7, fromUser: { id: 501 } }] });
+  expect(page.results.map((r) => r.id)).toEqual([1, '2']);
+  expect(page.skipped).toBe(2);
+  expect(page.problems.length).toBe(2);
+  const m = toThreadMessage(page.results[1] as Record<string, unknown>, 9, { customer: personOf(customer) })!;
+  expect(m).toMatchObject({ id: 2, sessionId: 9, text: '', author: 'customer', fromCustomer: true });
+  expect(() => pageEnvelope(MessageSchema).parse({ page: 0, results: [] })).toThrow();
+});

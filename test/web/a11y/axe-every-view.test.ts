@@ -1,0 +1,54 @@
+import { test, expect, type Page } from '@playwright/test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { openDemo, shot } from '../../support/web';
+import { freshProfile, launchHost } from '../../support/host';
+import { walkViews } from '../../support/walk';
+
+/** Serious and critical axe findings (WCAG 2.x A and AA) on the page as it is now. */
+async function serious(page: Page, stop: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${stop}: ${v.id} ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
+}
+
+for (const language of ['en', 'pt-BR'] as const) {
+  test(`axe finds no serious or critical violation in any view, light and dark, ${language}`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const host = await launchHost(freshProfile());
+    try {
+      await openDemo(page, host);
+      await page.getByRole('tab', { name: /^Mine/ }).click();
+      await page.getByRole('list', { name: 'Mine' }).getByRole('button').first().click();
+      await page.getByRole('combobox', { name: 'Language' }).selectOption(language);
+      const found: string[] = [];
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => localStorage.setItem('console.theme', t), theme);
+        await page.locator('.shell-theme').click({ trial: true });
+        if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.locator('.shell-theme').click();
+        await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        await walkViews(page, async (stop) => {
+          found.push(...(await serious(page, `${theme} ${stop}`)));
+          if (language === 'pt-BR' && /^\S+ Supervis/.test(stop)) {
+            await shot(page, `supervisor-${stop.split(' / ')[1]!.toLowerCase().replace(/\W+/g, '-')}-${theme}-pt-BR`, { fullPage: true });
+          }
+        });
+        // The dialogs over the views: the palette and the ticket lookup with a ticket.
+        await page.keyboard.press('Control+K');
+        await expect(page.getByRole('listbox')).toBeVisible();
+        found.push(...(await serious(page, `${theme} palette`)));
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+Shift+T');
+        await page.keyboard.type('SUP-4711');
+        await page.keyboard.press('Enter');
+        await expect(page.locator('.sup-ticket')).toBeVisible();
+        found.push(...(await serious(page, `${theme} ticket lookup`)));
+        if (language === 'pt-BR') await shot(page, `supervisor-ticket-lookup-${theme}-pt-BR`);
+        await page.keyboard.press('Escape');
+      }
+      expect([...new Set(found)]).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+}

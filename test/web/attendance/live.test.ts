@@ -1,0 +1,102 @@
+import { test, expect, type Page } from '@playwright/test';
+import { openDemo, ownOpenSessions, selectSession, serviceApi, type Rec, shot } from '../../support/web';
+import { freshProfile, launchHost } from '../../support/host';
+
+/** A v2 call straight to the stand-in, to set a scene or check what the console did. */
+const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
+
+
+/** Opens the demo workspace and one of the attendant's own sessions; returns it. */
+async function openMine(page: Page, host: Awaited<ReturnType<typeof launchHost>>) {
+  const sb = await openDemo(page, host);
+  const mine = (await ownOpenSessions(sb))[0]!;
+  await selectSession(page, mine);
+  await expect(page.getByRole('log', { name: /Messages with/ })).toBeVisible();
+  return { sb, sessionId: mine.id as number };
+}
+
+const customerSays = (sb: { baseUrl: string; tokens: { admin: string } }, sessionId: number, text: string) =>
+  api(sb.baseUrl, sb.tokens.admin, '/messages/save', { session: { id: sessionId }, message: text, fromUser: true });
+
+test('after live updates were off for a while, resuming shows every message the customer sent meanwhile', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const { sb, sessionId } = await openMine(page, host);
+    const log = page.getByRole('log', { name: /Messages with/ });
+    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
+
+    // Live: a customer line shows up on its own.
+    await customerSays(sb, sessionId, 'Alô? Ainda está aí?');
+    await expect(log).toContainText('Alô? Ainda está aí?');
+
+    await page.getByRole('button', { name: 'Pause live updates' }).click();
+    await expect(page.getByRole('status', { name: 'Live updates paused' })).toBeVisible();
+    const meanwhile = ['Primeira mensagem sem escuta.', 'Segunda, com meu CPF 123.456.789-09.', 'Terceira e última.'];
+    for (const text of meanwhile) await customerSays(sb, sessionId, text);
+    await expect(log).not.toContainText('Primeira mensagem sem escuta.');
+
+    await page.getByRole('button', { name: 'Resume live updates' }).click();
+    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
+    await expect(log).toContainText('Primeira mensagem sem escuta.');
+    await expect(log).toContainText('Terceira e última.');
+    // The CPF arrives masked and is shown only when the attendant asks for it.
+    const cpf = log.getByRole('button', { name: 'Show CPF' }).filter({ hasText: '789-09' });
+    await expect(cpf).toHaveText('***.***.789-09');
+    await expect(log).not.toContainText('123.456.789-09');
+    await cpf.click();
+    await expect(log.getByRole('button', { name: 'Hide CPF' })).toHaveText('123.456.789-09');
+  } finally {
+    await host.close();
+  }
+});
+
+test('the command palette lists every action with its shortcut, runs them, and notes show the outbox state while offline', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const { sb, sessionId } = await openMine(page, host);
+    await page.keyboard.press('Control+K');
+    const palette = page.getByRole('dialog', { name: 'Commands' });
+    await expect(palette).toBeVisible();
+    await expect(palette.getByRole('option', { name: /Next session/ })).toContainText('Alt+↓');
+    await expect(palette.getByRole('option', { name: /Classify and close the session/ })).toContainText('Ctrl+Shift+X');
+    await shot(page, 'attendance-palette');
+
+    // Rebinding refuses an AltGr combination, accepts a safe one.
+    // The shortcut buttons act on the highlighted command.
+    await palette.getByRole('option', { name: /Add a note/ }).hover();
+    await palette.getByRole('button', { name: 'Change the shortcut of Add a note' }).click();
+    await page.keyboard.press('Control+Alt+Q');
+    await expect(palette.getByRole('alert')).toContainText('AltGr');
+    await page.keyboard.press('Control+Shift+Y');
+    await expect(palette.getByRole('option', { name: /Add a note/ })).toContainText('Ctrl+Shift+Y');
+    await page.keyboard.press('Escape');
+    await expect(palette).toBeHidden();
+
+    // The rebound shortcut opens the notes with the field focused.
+    await page.keyboard.press('Control+Shift+Y');
+    const field = page.getByRole('textbox', { name: 'New note' });
+    await expect(field).toBeFocused();
+
+    // The service refuses connections for comments: the note is kept and the banner says so.
+    await sb.faults.set([{ match: { path: '/chatapi/1.0/api/v2/session-comment' }, kind: 'reset' }]);
+    await field.fill('Cliente vai enviar o comprovante por e-mail.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    const notes = page.getByRole('region', { name: 'Notes' });
+    await expect(notes.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
+    await expect(notes.getByRole('listitem').filter({ hasText: 'Cliente vai enviar o comprovante' })).toBeVisible();
+    await sb.faults.clear();
+    await expect.poll(async () => ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', {
+      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 50,
+    })).results as Rec[]).filter((c) => String(c.comment).startsWith('Cliente vai enviar o comprovante')).length, { timeout: 40_000 }).toBe(1);
+    await expect(notes.getByRole('status').filter({ hasText: 'Offline' })).toHaveCount(0, { timeout: 40_000 });
+
+    // Next and previous session from the keyboard.
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('');
+    const current = await page.getByRole('heading', { level: 2 }).nth(1).innerText();
+    await page.locator('body').click({ position: { x: 700, y: 400 } });
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(page.getByRole('heading', { level: 2 }).nth(1)).not.toHaveText(current);
+  } finally {
+    await host.close();
+  }
+});

@@ -1,0 +1,29 @@
+import { test, expect } from '@playwright/test';
+import { freshProfile, launchHost } from '../../support/host';
+import { openDemo, serviceApi, type Rec } from '../../support/web';
+
+test('an attendant pauses with a reason and resumes; the service holds their status each time', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
+    const myStatus = async () => (await api.list('/agent')).find((a) => (a.user as Rec).userName === sb.demoAgent.userName)?.status;
+    const reasons = (await api.list('/pause-reasons')).filter((r) => r.active !== false);
+    const reason = String(reasons[0]!.value);
+
+    const status = page.getByRole('group', { name: 'Your status' });
+    await expect(status).toContainText('Available');
+    const pick = status.getByRole('combobox', { name: 'Pause reason' });
+    const option = pick.getByRole('option', { name: new RegExp(`^${reason}`) });
+    await pick.selectOption({ label: (await option.textContent())!.trim() });
+    await status.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect(status).toContainText(`Paused: ${reason}`);
+    await expect.poll(myStatus).toBe('PAUSED');
+
+    await status.getByRole('button', { name: 'Resume' }).click();
+    await expect(status).toContainText('Available');
+    await expect.poll(myStatus).toBe('ONLINE');
+  } finally {
+    await host.close();
+  }
+});

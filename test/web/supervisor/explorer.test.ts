@@ -1,0 +1,98 @@
+import { test, expect, type Page } from '@playwright/test';
+import { connectToService, serviceApi, shot } from '../../support/web';
+import { freshProfile, launchHost } from '../../support/host';
+import { startStandin } from '../../../src-standin/index';
+
+
+
+async function connect(page: Page, baseUrl: string, token: string) {
+  await connectToService(page, { baseUrl, token });
+  await page.getByRole('button', { name: 'Supervisor' }).click();
+  await page.getByRole('tab', { name: 'Explorer' }).click();
+}
+
+test('the explorer filters sessions with a nested OR group, pages through them, and a supervisor saves what an agent is refused', async ({ page }) => {
+  const sb = await startStandin({ port: 0 });
+  const host = await launchHost(freshProfile());
+  try {
+    await page.goto(host.url);
+    await connect(page, sb.baseUrl, sb.tokens.agent);
+
+    // status = CLOSED AND (channel = email OR channel = sms), sorted by id.
+    const conditions = [
+      { key: 'status', operator: 'EQ', value: 'CLOSED' },
+      { logic: 'AND', or: [{ key: 'userConnectedResource', operator: 'EQ', value: 'email' }, { key: 'userConnectedResource', operator: 'EQ', value: 'sms' }] },
+    ];
+    const expected = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', conditions);
+    expect(expected.length).toBeGreaterThan(20);
+    const query = page.getByRole('region', { name: 'Conditions' });
+    await query.getByLabel('Field').fill('status');
+    await query.getByLabel('Value').fill('CLOSED');
+    await query.getByRole('button', { name: 'Add OR group' }).click();
+    const fields = query.getByLabel('Field');
+    const values = query.getByLabel('Value');
+    await fields.nth(1).fill('userConnectedResource');
+    await values.nth(1).fill('email');
+    await fields.nth(2).fill('userConnectedResource');
+    await values.nth(2).fill('sms');
+    await query.getByRole('button', { name: 'Search' }).click();
+    const results = page.getByRole('table', { name: 'Results' });
+    await results.getByRole('button', { name: 'Sort by id' }).click();
+    const firstCells = results.locator('tbody tr td:first-child');
+    await expect(firstCells).toHaveCount(20);
+    await expect(firstCells.first()).toHaveText(String(expected[0]!.id));
+    await shot(page, 'supervisor-explorer');
+
+    // Page through to the end: every id, in order, exactly once.
+    const seen: string[] = [];
+    let previousFirst = '-';
+    for (let p = 0; p < 20; p++) {
+      await expect(page.getByText(`Page ${p + 1}`, { exact: true })).toBeVisible();
+      // The page label moves before the rows arrive: wait for this page's own rows.
+      await expect(results).toHaveAttribute('aria-busy', 'false');
+      await expect(firstCells.first()).not.toHaveText(previousFirst);
+      previousFirst = (await firstCells.first().textContent()) ?? '-';
+      seen.push(...(await firstCells.allTextContents()));
+      const next = page.getByRole('button', { name: 'Next page' });
+      if (await next.isDisabled()) break;
+      await next.click();
+    }
+    expect(seen.filter((s) => s !== 'Nothing matches.')).toEqual(expected.map((s) => String(s.id)));
+
+    // The JSON detail of a record.
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await firstCells.first().getByRole('button').click();
+    await expect(page.getByLabel('Record JSON')).toContainText('"userConnectedResource"');
+
+    const record = page.getByRole('region', { name: 'Record', exact: true });
+    // An agent: attributes are not offered for saving; editing another agent's status is refused (403).
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Attributes' });
+    await expect(record.getByRole('status')).toHaveText('Your role (agent) cannot save Attributes: ask a supervisor or an administrator.');
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Agents' });
+    await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByLabel('Record to save (JSON)').fill('{"id": 4, "status": "PAUSED"}');
+    await page.getByRole('button', { name: 'Save record' }).click();
+    await expect(record.getByRole('alert')).toHaveText('Your role cannot save agents (403). Ask a supervisor or an administrator.');
+    // A record that breaks the shared schema never leaves the console.
+    await page.getByLabel('Record to save (JSON)').fill('{"id": "four"}');
+    await page.getByRole('button', { name: 'Save record' }).click();
+    await expect(record.getByRole('alert')).toContainText('does not fit the agent schema: id');
+    await shot(page, 'supervisor-explorer-refused');
+
+    // A supervisor: the same console saves an attribute, and the stand-in has it.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await connect(page, sb.baseUrl, sb.tokens.supervisor);
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Attributes' });
+    await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByLabel('Record to save (JSON)').fill('{"description": "Canal preferido de contato", "active": true}');
+    await page.getByRole('button', { name: 'Save record' }).click();
+    await expect(record.getByRole('status')).toHaveText(/^Saved Attributes #\d+\.$/);
+    const saved = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/attributes', [{ key: 'description', operator: 'EQ', value: 'Canal preferido de contato' }]);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ active: true, createdBy: 'juliana.martins' });
+    await shot(page, 'supervisor-explorer-saved');
+  } finally {
+    await host.close();
+    await sb.close();
+  }
+});
