@@ -96,7 +96,7 @@ test('a Portuguese system gets the console in pt-BR', async ({ page }) => {
     // Commands and their groups follow the language too.
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog');
-    await expect(palette.getByText('Atualizar a fila')).toBeVisible();
+    await expect(palette.getByText('Atualizar a fila', { exact: true })).toBeVisible();
     await expect(palette.getByText('Fila', { exact: true }).first()).toBeVisible();
     await expect(palette.getByText('Queue', { exact: true })).toHaveCount(0);
   } finally {
