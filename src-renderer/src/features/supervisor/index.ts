@@ -1,7 +1,8 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { views } from '../../lib/views.svelte';
 import { tt } from './strings';
-import { supNav, type SupervisorTab } from './nav.svelte';
+import { supNav } from './nav.svelte';
+import { SUPERVISOR_PANELS, SUPERVISOR_TABS, type SupervisorPanel, type SupervisorTab } from './tabs';
 import { ticketLookup } from './tickets.svelte';
 import { app } from '../workspace/app.svelte';
 import { explorer } from './explorer.svelte';
@@ -35,11 +36,10 @@ export const supervisorFeature: ConsoleFeature = {
       // One shortcut: the global one (in the desktop app it reaches the console before this does).
       shortcut: () => ticketLookup.combo, rebind: (combo) => ticketLookup.rebind(combo), run: () => openTicketLookup(),
     },
-    { id: 'supervisor.nps', title: () => tt('cmd.nps'), group: 'Supervisor', run: showTab('nps') },
-    { id: 'supervisor.report', title: () => tt('cmd.report'), group: 'Supervisor', run: showTab('report') },
-    { id: 'supervisor.groups', title: () => tt('cmd.groups'), group: 'Supervisor', run: showTab('groups') },
-    { id: 'supervisor.explorer', title: () => tt('cmd.explorer'), group: 'Supervisor', run: showTab('explorer') },
-    { id: 'supervisor.kb', title: () => tt('cmd.kb'), group: 'Supervisor', run: showTab('kb') },
+    ...SUPERVISOR_TABS.flatMap((tab) => {
+      const { command: title }: SupervisorPanel = SUPERVISOR_PANELS[tab];
+      return title ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', run: showTab(tab) }] : [];
+    }),
   ],
   // One lookup dialog for the whole console, above every view.
   overlays: [TicketDialog],

@@ -1,5 +1,6 @@
-export const SUPERVISOR_TABS = ['tickets', 'nps', 'report', 'groups', 'explorer', 'kb'] as const;
-export type SupervisorTab = (typeof SUPERVISOR_TABS)[number];
+import type { SupervisorTab } from './tabs';
+
+export { SUPERVISOR_TABS, type SupervisorTab } from './tabs';
 
 /** Which tool of the supervisor view is showing. */
 class SupervisorNav {
