@@ -49,10 +49,22 @@ function webTransport(): PreloadBridge {
   };
 }
 
-const transport: PreloadBridge = window.consoleBridge ?? webTransport();
+let chosen: PreloadBridge | null = null;
+/** The preload's bridge in Electron, else the web host's; chosen at first use. */
+const transport = (): PreloadBridge => (chosen ??= globalThis.window?.consoleBridge ?? webTransport());
+
+/**
+ * Puts another transport in place, before any call: the store tests (in Node, no page) answer
+ * the channels themselves. Events subscribed so far are forgotten.
+ */
+export function useTransport(t: PreloadBridge): void {
+  chosen = t;
+  connected = false;
+  listeners.clear();
+}
 
 export async function invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const envelope = await transport.invoke(channel, input);
+  const envelope = await transport().invoke(channel, input);
   if ('error' in envelope) throw new BridgeError(envelope.error);
   return envelope.result as ChannelOutput<C>;
 }
@@ -64,7 +76,7 @@ let connected = false;
 export function on<E extends BridgeEvent>(name: E, listener: Listener<E>): () => void {
   if (!connected) {
     connected = true;
-    transport.subscribe((n, payload) => {
+    transport().subscribe((n, payload) => {
       for (const l of listeners.get(n as BridgeEvent) ?? []) l(payload as EventPayload<BridgeEvent>);
     });
   }

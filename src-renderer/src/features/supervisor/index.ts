@@ -46,12 +46,7 @@ export const supervisorFeature: ConsoleFeature = {
   start() {
     for (const store of [explorer, groups, nps, report]) app.onSignedOut(() => store.reset());
     // The lookup keeps listening for the global shortcut; it only forgets what it showed.
-    app.onSignedOut(() => {
-      ticketLookup.open = false;
-      ticketLookup.query = '';
-      ticketLookup.result = null;
-      ticketLookup.error = null;
-    });
+    app.onSignedOut(() => ticketLookup.clear());
     ticketLookup.listen();
   },
 };

@@ -7,16 +7,28 @@ const DEFAULT_COMBO = 'Mod+Shift+T';
 
 /** The ticket lookup: one dialog for the whole console, the recent list and the shortcut. */
 export class TicketLookupStore {
-  open = $state(false);
+  #open = $state(false);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+  #result = $state<TicketView | null>(null);
+  #recent = $state<TicketView[]>([]);
+  #shortcut = $state<ShortcutState | null>(null);
+  #shortcutMessage = $state<string | null>(null);
+  #shortcutError = $state<string | null>(null);
+  /** The key typed in the dialog (bound to its field). */
   query = $state('');
-  loading = $state(false);
-  error = $state<string | null>(null);
-  result = $state<TicketView | null>(null);
-  recent = $state<TicketView[]>([]);
-  shortcut = $state<ShortcutState | null>(null);
+  /** The shortcut being edited in the tickets panel (bound to its field). */
   shortcutDraft = $state('');
-  shortcutMessage = $state<string | null>(null);
-  shortcutError = $state<string | null>(null);
+
+  get open(): boolean { return this.#open; }
+  get loading(): boolean { return this.#loading; }
+  get error(): string | null { return this.#error; }
+  get result(): TicketView | null { return this.#result; }
+  get recent(): readonly TicketView[] { return this.#recent; }
+  get shortcut(): ShortcutState | null { return this.#shortcut; }
+  get shortcutMessage(): string | null { return this.#shortcutMessage; }
+  get shortcutError(): string | null { return this.#shortcutError; }
+
   private unsubscribe: (() => void) | null = null;
 
   /** Listens for the global shortcut (Electron) and other features asking for a lookup. */
@@ -27,7 +39,7 @@ export class TicketLookupStore {
 
   /** The shortcut as the palette matches it: the same one the desktop app registers globally. */
   get combo(): string {
-    return this.shortcut ? accelToCombo(this.shortcut.accelerator) : DEFAULT_COMBO;
+    return this.#shortcut ? accelToCombo(this.#shortcut.accelerator) : DEFAULT_COMBO;
   }
 
   /** A binding chosen in the palette: kept as the global accelerator too. */
@@ -42,8 +54,9 @@ export class TicketLookupStore {
   private returnFocus: HTMLElement | null = null;
 
   show(idOrKey?: string): void {
-    if (!this.open) this.returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    this.open = true;
+    // No page in the store's unit tests: nothing to return focus to.
+    if (!this.#open) this.returnFocus = (globalThis.document?.activeElement as HTMLElement | null | undefined) ?? null;
+    this.#open = true;
     void this.loadRecent();
     if (idOrKey) {
       this.query = idOrKey;
@@ -52,7 +65,7 @@ export class TicketLookupStore {
   }
 
   close(): void {
-    this.open = false;
+    this.#open = false;
     const back = this.returnFocus;
     this.returnFocus = null;
     if (back?.isConnected) queueMicrotask(() => back.focus());
@@ -61,22 +74,22 @@ export class TicketLookupStore {
   async lookup(): Promise<void> {
     const idOrKey = this.query.trim();
     if (!idOrKey) return;
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     try {
-      this.result = await invoke('supervisor:ticket', { idOrKey });
+      this.#result = await invoke('supervisor:ticket', { idOrKey });
       void this.loadRecent();
     } catch (e) {
-      this.result = null;
-      this.error = errorMessage(e);
+      this.#result = null;
+      this.#error = errorMessage(e);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
   async loadRecent(): Promise<void> {
     try {
-      this.recent = (await invoke('supervisor:recentTickets', {})).tickets;
+      this.#recent = (await invoke('supervisor:recentTickets', {})).tickets;
     } catch {
       // The recent list is a convenience: the lookup itself reports errors.
     }
@@ -84,33 +97,38 @@ export class TicketLookupStore {
 
   async loadShortcut(): Promise<void> {
     try {
-      this.shortcut = await invoke('supervisor:ticketShortcut', {});
+      this.#shortcut = await invoke('supervisor:ticketShortcut', {});
       this.shortcutDraft = comboText(this.combo);
     } catch (e) {
-      this.shortcutError = errorMessage(e);
+      this.#shortcutError = errorMessage(e);
     }
   }
 
   async saveShortcut(): Promise<void> {
-    this.shortcutError = null;
-    this.shortcutMessage = null;
+    this.#shortcutError = null;
+    this.#shortcutMessage = null;
     try {
-      this.shortcut = await invoke('supervisor:setTicketShortcut', { accelerator: this.shortcutDraft });
+      this.#shortcut = await invoke('supervisor:setTicketShortcut', { accelerator: this.shortcutDraft });
       this.shortcutDraft = comboText(this.combo);
-      this.shortcutMessage = this.combo;
+      this.#shortcutMessage = this.combo;
     } catch (e) {
-      this.shortcutError = errorMessage(e);
+      this.#shortcutError = errorMessage(e);
     }
+  }
+
+  /** Forgets what was shown (sign-out); keeps listening for the global shortcut if asked to. */
+  clear(): void {
+    this.#open = false;
+    this.query = '';
+    this.#result = null;
+    this.#error = null;
+    this.#recent = [];
   }
 
   reset(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.open = false;
-    this.query = '';
-    this.result = null;
-    this.error = null;
-    this.recent = [];
+    this.clear();
   }
 }
 

@@ -1,0 +1,32 @@
+// Module hooks for Node tests of the renderer's stores: a `.svelte.ts` module is compiled the way
+// the app's build compiles it (TypeScript stripped, then Svelte's runes compiled for the client),
+// and the renderer's extensionless imports resolve to their `.ts` files.
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+import { compileModule } from 'svelte/compiler';
+
+const RUNES = /\.svelte\.(ts|js)$/;
+
+export async function resolve(specifier, context, next) {
+  const parent = context.parentURL;
+  if (parent && RUNES.test(new URL(parent).pathname) && specifier.startsWith('.') && !/\.[cm]?[jt]s$/.test(specifier)) {
+    for (const ext of ['.ts', '.svelte.ts', '/index.ts']) {
+      const url = new URL(specifier + ext, parent);
+      if (existsSync(fileURLToPath(url))) return { url: url.href, shortCircuit: true };
+    }
+  }
+  return next(specifier, context);
+}
+
+export async function load(url, context, next) {
+  if (!url.startsWith('file:') || !RUNES.test(new URL(url).pathname)) return next(url, context);
+  const filename = fileURLToPath(url);
+  const source = await readFile(filename, 'utf8');
+  const js = filename.endsWith('.ts')
+    ? (await transform(source, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: filename })).code
+    : source;
+  const compiled = compileModule(js, { filename, generate: 'client', dev: false });
+  return { format: 'module', source: compiled.js.code, shortCircuit: true };
+}

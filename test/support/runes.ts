@@ -1,0 +1,52 @@
+import { register } from 'node:module';
+import type { PreloadBridge } from '../../src-renderer/src/lib/bridge';
+import type { Channel, ChannelInput, ChannelOutput, BridgeEvent, EventPayload } from '../../src-shared/bridge';
+
+let registered = false;
+
+/**
+ * Imports a renderer module that uses Svelte's runes (`*.svelte.ts`) in a Node test: the module
+ * and what it imports are compiled as the app's build does. Import the store through this (not a
+ * static import, which would load before the compiler is in place).
+ */
+export async function importRunes<T>(relativeToRoot: string): Promise<T> {
+  if (!registered) {
+    register('./runes-hooks.mjs', import.meta.url);
+    registered = true;
+  }
+  return (await import(new URL(`../../${relativeToRoot}`, import.meta.url).href)) as T;
+}
+
+type Handler<C extends Channel> = (input: ChannelInput<C>) => ChannelOutput<C> | Promise<ChannelOutput<C>>;
+
+/**
+ * A bridge for store tests: answers the channels given (others fail as the main process would
+ * for an unknown call), records every call, and pushes events on demand.
+ */
+export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
+  const calls: Array<{ channel: Channel; input: unknown }> = [];
+  const listeners = new Set<(name: string, payload: unknown) => void>();
+  const transport: PreloadBridge = {
+    async invoke(channel, input) {
+      calls.push({ channel: channel as Channel, input });
+      const h = handlers[channel as Channel] as ((i: unknown) => unknown) | undefined;
+      if (!h) return { error: { kind: 'Invalid', message: `No answer for ${channel} in this test.` } };
+      try {
+        return { result: await h(input) };
+      } catch (e) {
+        return { error: { kind: 'Internal', message: e instanceof Error ? e.message : String(e) } };
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return {
+    transport,
+    calls,
+    emit<E extends BridgeEvent>(name: E, payload: EventPayload<E>): void {
+      for (const l of listeners) l(name, payload);
+    },
+  };
+}
