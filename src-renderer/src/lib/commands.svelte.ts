@@ -22,7 +22,13 @@ export interface Command {
 class CommandRegistry {
   private byId = $state<Record<string, Command>>({});
   /** User rebinding: command id -> shortcut (persisted by the keyboard feature). */
-  overrides = $state<Record<string, string | null>>({});
+  #overrides = $state<Record<string, string | null>>({});
+
+  get overrides() { return this.#overrides; }
+  /** The user's rebinds, as stored (all at once) or one changed. */
+  setOverrides(next: Record<string, string | null>): void {
+    this.#overrides = next;
+  }
 
   register(...commands: Command[]): () => void {
     for (const c of commands) this.byId[c.id] = c;
@@ -36,7 +42,7 @@ class CommandRegistry {
   }
 
   shortcutOf(id: string): string | null {
-    if (id in this.overrides) return this.overrides[id] ?? null;
+    if (id in this.#overrides) return this.#overrides[id] ?? null;
     const s = this.byId[id]?.shortcut;
     return typeof s === 'function' ? s() : (s ?? null);
   }

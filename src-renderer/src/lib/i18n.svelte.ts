@@ -117,9 +117,12 @@ function storedLanguage(): Language | null {
 }
 
 class I18n {
-  locale = $state<Language>('en');
+  #locale = $state<Language>('en');
   /** What the user picked in the console; null follows the system. */
-  chosen = $state<Language | null>(storedLanguage());
+  #chosen = $state<Language | null>(storedLanguage());
+
+  get locale() { return this.#locale; }
+  get chosen() { return this.#chosen; }
   private system: Language = 'en';
 
   setLocale(systemLocale: string): void {
@@ -129,7 +132,7 @@ class I18n {
 
   /** The in-app switch: remembered for the next start; null goes back to the system's. */
   choose(language: Language | null): void {
-    this.chosen = language;
+    this.#chosen = language;
     try {
       if (language) globalThis.localStorage?.setItem(LANGUAGE_KEY, language);
       else globalThis.localStorage?.removeItem(LANGUAGE_KEY);
@@ -140,20 +143,20 @@ class I18n {
   }
 
   private apply(): void {
-    this.locale = this.chosen ?? this.system;
-    document.documentElement.lang = this.locale;
+    this.#locale = this.#chosen ?? this.system;
+    document.documentElement.lang = this.#locale;
   }
 
   number(value: number, digits?: number): string {
     const o = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-    return new Intl.NumberFormat(this.locale, o).format(value);
+    return new Intl.NumberFormat(this.#locale, o).format(value);
   }
 
   /** A date and time in the interface language ('' for nothing or not a date). */
   dateTime(value: string | number | null | undefined, o: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'short' }): string {
     if (value === null || value === undefined) return '';
     const d = new Date(value);
-    return Number.isNaN(d.getTime()) ? '' : new Intl.DateTimeFormat(this.locale, o).format(d);
+    return Number.isNaN(d.getTime()) ? '' : new Intl.DateTimeFormat(this.#locale, o).format(d);
   }
 
   /**
@@ -171,9 +174,9 @@ class I18n {
   }
 
   private format<K extends string>(strings: Strings<K>, key: K, params: Record<string, string | number> = {}): string {
-    const table: Record<string, string> = this.locale === 'pt-BR' ? strings['pt-BR'] : strings.en;
+    const table: Record<string, string> = this.#locale === 'pt-BR' ? strings['pt-BR'] : strings.en;
     const count = params.count;
-    const form = typeof count === 'number' ? `${key}.${new Intl.PluralRules(this.locale).select(count)}` : null;
+    const form = typeof count === 'number' ? `${key}.${new Intl.PluralRules(this.#locale).select(count)}` : null;
     const text = (form && table[form]) ?? table[key] ?? (strings.en as Record<string, string>)[key] ?? key;
     return text.replace(/\{(\w+)\}/g, (_, name: string) => {
       const v = params[name];

@@ -3,7 +3,10 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** Which part of the settings view shows; features that live there open it through this. */
 class SettingsNav {
-  tab = $state<SettingsTab>('general');
+  #tab = $state<SettingsTab>('general');
+
+  get tab() { return this.#tab; }
+  set tab(v) { this.#tab = v; }
 }
 
 export const settingsNav = new SettingsNav();

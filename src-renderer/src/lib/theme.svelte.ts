@@ -16,7 +16,9 @@ function stored(): ThemeChoice {
 }
 
 class Theme {
-  choice = $state<ThemeChoice>(stored());
+  #choice = $state<ThemeChoice>(stored());
+
+  get choice() { return this.#choice; }
   private systemDark = $state(false);
 
   constructor() {
@@ -32,11 +34,11 @@ class Theme {
   }
 
   get resolved(): 'light' | 'dark' {
-    return this.choice === 'system' ? (this.systemDark ? 'dark' : 'light') : this.choice;
+    return this.#choice === 'system' ? (this.systemDark ? 'dark' : 'light') : this.#choice;
   }
 
   choose(choice: ThemeChoice): void {
-    this.choice = choice;
+    this.#choice = choice;
     try {
       globalThis.localStorage?.setItem(KEY, choice);
     } catch {

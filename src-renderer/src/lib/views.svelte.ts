@@ -17,7 +17,9 @@ export interface View {
 
 class ViewRegistry {
   private list = $state<View[]>([]);
-  current = $state('attendance');
+  #current = $state('attendance');
+
+  get current() { return this.#current; }
 
   register(view: View): void {
     this.list = [...this.list.filter((v) => v.id !== view.id), view].sort((a, b) => a.order - b.order);
@@ -28,11 +30,11 @@ class ViewRegistry {
   }
 
   get active(): View | undefined {
-    return this.list.find((v) => v.id === this.current) ?? this.list[0];
+    return this.list.find((v) => v.id === this.#current) ?? this.list[0];
   }
 
   show(id: string): void {
-    this.current = id;
+    this.#current = id;
   }
 }
 

@@ -17,60 +17,85 @@ export function slashToken(text: string, caret: number): { start: number; token:
  * knowledge-base answers.
  */
 export class ComposerStore {
-  sessionId = $state<number | null>(null);
-  text = $state('');
-  help = $state<ComposerHelp | null>(null);
-  helpError = $state<string | null>(null);
-  providers = $state<ProviderInfo[]>([]);
-  provider = $state('local');
-  model = $state('local-extractive');
-  aiBusy = $state(false);
-  aiError = $state<string | null>(null);
+  #sessionId = $state<number | null>(null);
+  #text = $state('');
+  #help = $state<ComposerHelp | null>(null);
+  #helpError = $state<string | null>(null);
+  #providers = $state<ProviderInfo[]>([]);
+  #provider = $state('local');
+  #model = $state('local-extractive');
+  #aiBusy = $state(false);
+  #aiError = $state<string | null>(null);
   /** Where the provider credential just saved is kept (the form says so); null before a save. */
-  credentialKept = $state<CredentialKept | null>(null);
-  kbQuestion = $state('');
-  kbIndex = $state<string | null>(null);
-  kbAnswers = $state<Array<{ text: string; score: number }>>([]);
-  kbBusy = $state(false);
-  kbError = $state<string | null>(null);
+  #credentialKept = $state<CredentialKept | null>(null);
+  #kbQuestion = $state('');
+  #kbIndex = $state<string | null>(null);
+  #kbAnswers = $state<Array<{ text: string; score: number }>>([]);
+  #kbBusy = $state(false);
+  #kbError = $state<string | null>(null);
   /**
    * Set when Send was pressed while the service could not be reached: the reply was not sent and
    * stays in the box (and in the draft on disk). When the service is back the console asks
    * before it goes (see LATE_REPLY_MS in thread.svelte.ts); it is never sent on its own.
    */
-  heldAt = $state<number | null>(null);
+  #heldAt = $state<number | null>(null);
   /** Set by components that own the textarea: focus it and put the caret at the end. */
-  focusRequest = $state(0);
+  #focusRequest = $state(0);
+
+  get sessionId() { return this.#sessionId; }
+  get text() { return this.#text; }
+  get help() { return this.#help; }
+  get helpError() { return this.#helpError; }
+  get providers() { return this.#providers; }
+  get provider() { return this.#provider; }
+  set provider(v) { this.#provider = v; }
+  get model() { return this.#model; }
+  set model(v) { this.#model = v; }
+  get aiBusy() { return this.#aiBusy; }
+  get aiError() { return this.#aiError; }
+  get credentialKept() { return this.#credentialKept; }
+  get kbQuestion() { return this.#kbQuestion; }
+  set kbQuestion(v) { this.#kbQuestion = v; }
+  get kbIndex() { return this.#kbIndex; }
+  get kbAnswers() { return this.#kbAnswers; }
+  get kbBusy() { return this.#kbBusy; }
+  get kbError() { return this.#kbError; }
+  get heldAt() { return this.#heldAt; }
+  get focusRequest() { return this.#focusRequest; }
+  /** Asks the reply box to take the keyboard (it watches this counter). */
+  requestFocus(): void {
+    this.#focusRequest++;
+  }
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private loadGen = 0;
 
   async open(sessionId: number): Promise<void> {
     this.flush();
     const gen = ++this.loadGen;
-    this.sessionId = sessionId;
-    this.text = '';
-    this.heldAt = null;
-    this.help = null;
-    this.helpError = null;
-    this.aiError = null;
-    this.kbAnswers = [];
-    this.kbError = null;
+    this.#sessionId = sessionId;
+    this.#text = '';
+    this.#heldAt = null;
+    this.#help = null;
+    this.#helpError = null;
+    this.#aiError = null;
+    this.#kbAnswers = [];
+    this.#kbError = null;
     // The draft is on this computer: shown at once, not after the help (which needs the service).
     const draft = invoke('notes:draft', { sessionId }).then(
       (d) => {
         // The attendant may have started typing while the draft loaded: their keystrokes win.
-        if (gen === this.loadGen && !this.text) this.text = d.reply;
+        if (gen === this.loadGen && !this.#text) this.#text = d.reply;
       },
       () => undefined,
     );
     const [help] = await Promise.allSettled([invoke('attendance:help', { sessionId }), draft]);
     if (gen !== this.loadGen) return;
-    if (help.status === 'fulfilled') this.help = help.value;
-    else this.helpError = errorMessage(help.reason);
+    if (help.status === 'fulfilled') this.#help = help.value;
+    else this.#helpError = errorMessage(help.reason);
   }
 
   setText(text: string): void {
-    this.text = text;
+    this.#text = text;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
   }
@@ -79,12 +104,12 @@ export class ComposerStore {
   flush(): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    if (this.sessionId !== null) void invoke('notes:setDraft', { sessionId: this.sessionId, kind: 'reply', text: this.text }).catch(() => undefined);
+    if (this.#sessionId !== null) void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
   }
 
   clear(): void {
-    this.heldAt = null;
-    this.text = '';
+    this.#heldAt = null;
+    this.#text = '';
     // At once, not after the typing delay: a failed send puts the reply back into the draft,
     // and a late empty save must not overwrite it.
     this.flush();
@@ -98,8 +123,8 @@ export class ComposerStore {
     const t = text.trim();
     if (!t) return;
     const merged = (current: string) => (!current.trim() ? t : current.includes(t) ? current : `${t}\n\n${current}`);
-    if (this.sessionId === sessionId) {
-      this.text = merged(this.text);
+    if (this.#sessionId === sessionId) {
+      this.#text = merged(this.#text);
       this.flush();
       return;
     }
@@ -110,8 +135,8 @@ export class ComposerStore {
   /** The failed reply was sent after all, or discarded: its copy in the draft goes too. */
   async forgetUnsent(sessionId: number, text: string): Promise<void> {
     const t = text.trim();
-    if (this.sessionId === sessionId) {
-      if (this.text.trim() === t) this.clear();
+    if (this.#sessionId === sessionId) {
+      if (this.#text.trim() === t) this.clear();
       return;
     }
     const d = await invoke('notes:draft', { sessionId }).catch(() => null);
@@ -120,19 +145,19 @@ export class ComposerStore {
 
   /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
   hold(): void {
-    this.heldAt ??= Date.now();
+    this.#heldAt ??= Date.now();
     this.flush();
   }
 
   /** "Not yet": the held reply stays an ordinary draft, sent only when Send is pressed again. */
   unhold(): void {
-    this.heldAt = null;
+    this.#heldAt = null;
   }
 
   /** Canned replies whose code starts with the typed token. */
   matches(token: string): CannedReply[] {
     const t = token.toLowerCase();
-    return (this.help?.canned ?? []).filter((c) => c.code.toLowerCase().startsWith(t)).slice(0, 8);
+    return (this.#help?.canned ?? []).filter((c) => c.code.toLowerCase().startsWith(t)).slice(0, 8);
   }
 
   /** Fills the placeholders a canned text may carry. */
@@ -145,28 +170,28 @@ export class ComposerStore {
 
   /** Replaces the `/code` token at `start` with the canned text; returns the new caret. */
   expand(start: number, tokenLength: number, replacement: string): number {
-    const next = this.text.slice(0, start) + replacement + this.text.slice(start + tokenLength);
+    const next = this.#text.slice(0, start) + replacement + this.#text.slice(start + tokenLength);
     this.setText(next);
     return start + replacement.length;
   }
 
   /** Inserts text at the end (suggestion, knowledge-base answer, AI draft). */
   insert(text: string): void {
-    const sep = this.text && !/\s$/.test(this.text) ? ' ' : '';
-    this.setText(this.text + sep + text);
-    this.focusRequest++;
+    const sep = this.#text && !/\s$/.test(this.#text) ? ' ' : '';
+    this.setText(this.#text + sep + text);
+    this.#focusRequest++;
   }
 
   async loadProviders(): Promise<void> {
     try {
-      this.providers = (await invoke('attendance:providers', {})).providers;
-      const current = this.providers.find((p) => p.name === this.provider);
-      if (!current && this.providers[0]) {
-        this.provider = this.providers[0].name;
-        this.model = this.providers[0].models[0]?.id ?? '';
+      this.#providers = (await invoke('attendance:providers', {})).providers;
+      const current = this.#providers.find((p) => p.name === this.#provider);
+      if (!current && this.#providers[0]) {
+        this.#provider = this.#providers[0].name;
+        this.#model = this.#providers[0].models[0]?.id ?? '';
       }
     } catch (e) {
-      this.aiError = errorMessage(e);
+      this.#aiError = errorMessage(e);
     }
   }
 
@@ -175,78 +200,78 @@ export class ComposerStore {
    * default (none) every CPF/CNPJ leaves masked.
    */
   async aiDraft(revealed: readonly string[] = []): Promise<void> {
-    if (this.sessionId === null || !this.model) return;
-    this.aiBusy = true;
-    this.aiError = null;
+    if (this.#sessionId === null || !this.#model) return;
+    this.#aiBusy = true;
+    this.#aiError = null;
     try {
       const { text } = await invoke('attendance:aiDraft', {
-        sessionId: this.sessionId,
-        choice: { provider: this.provider, model: this.model },
+        sessionId: this.#sessionId,
+        choice: { provider: this.#provider, model: this.#model },
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
       });
       this.insert(text);
     } catch (e) {
-      this.aiError = errorMessage(e);
+      this.#aiError = errorMessage(e);
     } finally {
-      this.aiBusy = false;
+      this.#aiBusy = false;
     }
   }
 
   /** `allowWeakStorage`: the user agreed to weak protection (no keyring); else this run only. */
   async saveCredential(provider: string, c: { accessKey?: string; secretKey?: string; token?: string }, allowWeakStorage = false): Promise<boolean> {
-    this.aiError = null;
+    this.#aiError = null;
     try {
       const { credentialSet, kept } = await invoke('attendance:setCredential', { provider, ...c, allowWeakStorage });
-      this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
-      this.credentialKept = kept;
+      this.#providers = this.#providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
+      this.#credentialKept = kept;
       return true;
     } catch (e) {
-      this.aiError = errorMessage(e);
+      this.#aiError = errorMessage(e);
       return false;
     }
   }
 
   async clearCredential(provider: string): Promise<void> {
     const { credentialSet, kept } = await invoke('attendance:clearCredential', { provider });
-    this.providers = this.providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
-    this.credentialKept = null;
+    this.#providers = this.#providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
+    this.#credentialKept = null;
   }
 
   async ask(index?: string, revealed: readonly string[] = []): Promise<void> {
-    const question = this.kbQuestion.trim();
+    const question = this.#kbQuestion.trim();
     if (!question) return;
-    this.kbBusy = true;
-    this.kbError = null;
+    this.#kbBusy = true;
+    this.#kbError = null;
     try {
       const got = await invoke('attendance:kbAnswer', {
         question,
         ...(index !== undefined ? { index } : {}),
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
       });
-      this.kbIndex = got.index;
-      this.kbAnswers = got.answers;
+      this.#kbIndex = got.index;
+      this.#kbAnswers = got.answers;
     } catch (e) {
-      this.kbError = errorMessage(e);
-      this.kbAnswers = [];
+      this.#kbError = errorMessage(e);
+      this.#kbAnswers = [];
     } finally {
-      this.kbBusy = false;
+      this.#kbBusy = false;
     }
   }
 
   templateById(id: number): Template | undefined {
-    return this.help?.templates.find((t) => t.id === id);
+    return this.#help?.templates.find((t) => t.id === id);
   }
 
   reset(): void {
     this.flush();
     this.loadGen++;
-    this.sessionId = null;
-    this.text = '';
-    this.heldAt = null;
-    this.help = null;
-    this.kbAnswers = [];
-    this.kbQuestion = '';
-    this.credentialKept = null;
+    this.#sessionId = null;
+    this.#text = '';
+    this.#heldAt = null;
+    this.#help = null;
+    this.#kbAnswers = [];
+    this.#kbQuestion = '';
+    this.#credentialKept = null;
   }
 }
 

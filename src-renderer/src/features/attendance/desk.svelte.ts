@@ -9,29 +9,29 @@ import { errorMessage, invoke, on } from '../../lib/bridge';
  * (notifications when the window is not focused, and the badge count).
  */
 export class DeskStore {
-  directory = $state<Directory | null>(null);
-  status = $state<string | null>(null);
-  pauseReason = $state<string | null>(null);
-  live = $state<LiveStatus | null>(null);
-  error = $state<string | null>(null);
+  #directory = $state<Directory | null>(null);
+  #status = $state<string | null>(null);
+  #pauseReason = $state<string | null>(null);
+  #live = $state<LiveStatus | null>(null);
+  #error = $state<string | null>(null);
   /** Things that happened while the window was not focused. */
-  unseen = $state(0);
-  focused = $state(true);
-  notifications = $state<'granted' | 'denied' | 'default' | 'unsupported'>('default');
+  #unseen = $state(0);
+  #focused = $state(true);
+  #notifications = $state<'granted' | 'denied' | 'default' | 'unsupported'>('default');
   /** In-window notices (also where a notification goes when the system refuses it). */
-  toasts = $state<Array<{ id: number; text: string; sessionId: number | null }>>([]);
+  #toasts = $state<Array<{ id: number; text: string; sessionId: number | null }>>([]);
   private toastSeq = 0;
   private unsubscribe: Array<() => void> = [];
 
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
-      this.unsubscribe.push(on('live:status', (s) => (this.live = s)));
+      this.unsubscribe.push(on('live:status', (s) => (this.#live = s)));
       const onFocus = () => {
-        this.focused = true;
-        this.unseen = 0;
+        this.#focused = true;
+        this.#unseen = 0;
         this.updateBadge();
       };
-      const onBlur = () => (this.focused = false);
+      const onBlur = () => (this.#focused = false);
       const onOnline = () => void invoke('live:resync', {}).catch(() => undefined);
       window.addEventListener('focus', onFocus);
       window.addEventListener('blur', onBlur);
@@ -42,28 +42,39 @@ export class DeskStore {
         window.removeEventListener('online', onOnline);
       });
       // A wake from sleep is detected in the main process, which resyncs by itself.
-      this.focused = document.hasFocus();
-      this.notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+      this.#focused = document.hasFocus();
+      this.#notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
     }
-    await Promise.allSettled([this.loadDirectory(), invoke('live:status', {}).then((s) => (this.live = s))]);
+    await Promise.allSettled([this.loadDirectory(), invoke('live:status', {}).then((s) => (this.#live = s))]);
   }
 
   async loadDirectory(): Promise<void> {
     try {
-      this.directory = await invoke('attendance:directory', {});
-      this.status = this.directory.myStatus;
-      this.pauseReason = this.directory.myPauseReason;
+      this.#directory = await invoke('attendance:directory', {});
+      this.#status = this.#directory.myStatus;
+      this.#pauseReason = this.#directory.myPauseReason;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
   get paused(): boolean {
-    return this.status === 'PAUSED';
+    return this.#status === 'PAUSED';
   }
 
   /** A pause or resume on its way: shown, and not sent twice. */
-  changingStatus = $state(false);
+  #changingStatus = $state(false);
+
+  get directory() { return this.#directory; }
+  get status() { return this.#status; }
+  get pauseReason() { return this.#pauseReason; }
+  get live() { return this.#live; }
+  get error() { return this.#error; }
+  get unseen() { return this.#unseen; }
+  get focused() { return this.#focused; }
+  get notifications() { return this.#notifications; }
+  get toasts() { return this.#toasts; }
+  get changingStatus() { return this.#changingStatus; }
 
   pause(reasonId: number): Promise<void> {
     return this.changeStatus(() => invoke('attendance:pause', { reasonId }));
@@ -74,34 +85,34 @@ export class DeskStore {
   }
 
   private async changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
-    if (this.changingStatus) return;
-    this.changingStatus = true;
+    if (this.#changingStatus) return;
+    this.#changingStatus = true;
     try {
       const r = await call();
-      this.status = r.status;
-      this.pauseReason = r.reason;
-      this.error = null;
+      this.#status = r.status;
+      this.#pauseReason = r.reason;
+      this.#error = null;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     } finally {
-      this.changingStatus = false;
+      this.#changingStatus = false;
     }
   }
 
   async setLive(running: boolean): Promise<void> {
     try {
-      this.live = await invoke('live:setRunning', { running });
+      this.#live = await invoke('live:setRunning', { running });
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
   async enableNotifications(): Promise<void> {
     if (typeof Notification === 'undefined') return;
     try {
-      this.notifications = await Notification.requestPermission();
+      this.#notifications = await Notification.requestPermission();
     } catch {
-      this.notifications = 'denied';
+      this.#notifications = 'denied';
     }
   }
 
@@ -111,9 +122,9 @@ export class DeskStore {
    */
   attend(title: string, body: string, sessionId: number | null, onOpen?: () => void, counted = true): void {
     const text = maskDocuments(body);
-    if (this.focused && document.hasFocus()) return;
+    if (this.#focused && document.hasFocus()) return;
     if (counted) {
-      this.unseen++;
+      this.#unseen++;
       this.updateBadge();
     }
     let shown = false;
@@ -134,12 +145,12 @@ export class DeskStore {
 
   toast(text: string, sessionId: number | null): void {
     const id = ++this.toastSeq;
-    this.toasts = [...this.toasts.slice(-3), { id, text, sessionId }];
+    this.#toasts = [...this.#toasts.slice(-3), { id, text, sessionId }];
     setTimeout(() => this.dismiss(id), 8_000);
   }
 
   dismiss(id: number): void {
-    this.toasts = this.toasts.filter((t) => t.id !== id);
+    this.#toasts = this.#toasts.filter((t) => t.id !== id);
   }
 
   private baseTitle: string | null = null;
@@ -153,7 +164,7 @@ export class DeskStore {
   }
 
   updateBadge(): void {
-    const count = this.unseen + this.unreadSessions;
+    const count = this.#unseen + this.unreadSessions;
     this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
     document.title = count > 0 ? `(${count}) ${this.baseTitle}` : this.baseTitle;
     // The main process shows the same count on the dock or taskbar (where the platform has one).
@@ -166,11 +177,11 @@ export class DeskStore {
   reset(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    this.directory = null;
-    this.live = null;
-    this.unseen = 0;
+    this.#directory = null;
+    this.#live = null;
+    this.#unseen = 0;
     this.unreadSessions = 0;
-    this.toasts = [];
+    this.#toasts = [];
     this.updateBadge();
   }
 }

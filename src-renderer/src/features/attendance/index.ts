@@ -55,7 +55,7 @@ export const attendanceFeature: ConsoleFeature = {
         // Accepted: the session shows in Mine and the reply box takes the keyboard.
         if (item) {
           queue.select(item.id);
-          composer.focusRequest++;
+          composer.requestFocus();
         }
       },
     },
@@ -69,7 +69,7 @@ export const attendanceFeature: ConsoleFeature = {
     },
     {
       id: 'session.composer', title: () => ct('k.composer'), group: 'Session', shortcut: 'Mod+Shift+E', enabled: mineSelected,
-      run: () => { composer.focusRequest++; focusId('composer-input'); },
+      run: () => { composer.requestFocus(); focusId('composer-input'); },
     },
     { id: 'session.help', title: () => ct('k.help'), group: 'Session', enabled: () => !!selected(), run: () => void (side.tab = 'help') },
     { id: 'status.resume', title: () => ct('k.resume'), group: 'Status', enabled: () => desk.paused, run: () => desk.resume() },

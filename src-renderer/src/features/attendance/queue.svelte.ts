@@ -64,23 +64,23 @@ export class QueueStore {
   private map = new Map<number, QueueItem>();
   /** Bumped on every change of `map` (the map itself is not reactive). */
   private version = $state(0);
-  me = $state<string | null>(null);
-  fetchedAt = $state<string | null>(null);
+  #me = $state<string | null>(null);
+  #fetchedAt = $state<string | null>(null);
   /** Sessions the last full read could not list (a quiet note under the queue). */
-  unreadable = $state(0);
-  loading = $state(false);
-  error = $state<string | null>(null);
-  bucket = $state<VisibleBucket>('waiting');
-  filter = $state('');
-  groupFilter = $state<number | null>(null);
-  channelFilter = $state<string | null>(null);
-  selectedId = $state<number | null>(null);
-  mineSort = $state<MineSort>('activity');
+  #unreadable = $state(0);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+  #bucket = $state<VisibleBucket>('waiting');
+  #filter = $state('');
+  #groupFilter = $state<number | null>(null);
+  #channelFilter = $state<string | null>(null);
+  #selectedId = $state<number | null>(null);
+  #mineSort = $state<MineSort>('activity');
   /** After a close, the next session needing attention opens (a choice kept on this computer). */
-  openNextAfterClose = $state(localStorage.getItem('queue.openNext') !== 'false');
+  #openNextAfterClose = $state(localStorage.getItem('queue.openNext') !== 'false');
 
   setOpenNextAfterClose(on: boolean): void {
-    this.openNextAfterClose = on;
+    this.#openNextAfterClose = on;
     localStorage.setItem('queue.openNext', String(on));
   }
 
@@ -93,15 +93,15 @@ export class QueueStore {
     return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
   }
   /** Ticks every second for the SLA timers. */
-  now = $state(Date.now());
+  #now = $state(Date.now());
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
-  arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
+  #arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
 
   private byBucket = $derived.by(() => {
     void this.version;
     const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], pending: [], others: [] };
     for (const item of this.map.values()) {
-      const b = bucketOf(item, this.me);
+      const b = bucketOf(item, this.#me);
       if (b === 'closed') continue;
       groups[b].push(item);
       // Mine holds every session assigned to me, those waiting for the customer included.
@@ -118,8 +118,8 @@ export class QueueStore {
 
   private mineOrder(): (x: QueueItem, y: QueueItem) => number {
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
-    if (this.mineSort === 'waiting') return byAge;
-    if (this.mineSort === 'sla') {
+    if (this.#mineSort === 'waiting') return byAge;
+    if (this.#mineSort === 'sla') {
       // Time left before the SLA ends; sessions without one go last.
       const left = (s: QueueItem) => (s.slaSeconds === null ? Infinity : (createdAtMs(s) || 0) + s.slaSeconds * 1000);
       return (x, y) => left(x) - left(y) || byAge(x, y);
@@ -163,10 +163,10 @@ export class QueueStore {
   });
 
   visible = $derived.by(() => {
-    const { items, hay } = this.byBucket[this.bucket];
-    const g = this.groupFilter;
-    const c = this.channelFilter;
-    const needle = this.filter.trim().toLowerCase();
+    const { items, hay } = this.byBucket[this.#bucket];
+    const g = this.#groupFilter;
+    const c = this.#channelFilter;
+    const needle = this.#filter.trim().toLowerCase();
     if (g === null && c === null && !needle) {
       this.lastFilter = null;
       return items;
@@ -189,7 +189,7 @@ export class QueueStore {
 
   get selected(): QueueItem | null {
     void this.version;
-    return this.selectedId === null ? null : (this.map.get(this.selectedId) ?? null);
+    return this.#selectedId === null ? null : (this.map.get(this.#selectedId) ?? null);
   }
 
   item(id: number): QueueItem | undefined {
@@ -198,14 +198,14 @@ export class QueueStore {
   }
 
   bucketOf(item: QueueItem): QueueBucket {
-    return bucketOf(item, this.me);
+    return bucketOf(item, this.#me);
   }
 
   /** The timer against the group's SLA: warning past `warningRatio`%, late past the SLA. */
   slaState(item: QueueItem, warningRatio = 80): SlaState {
     const t = createdAtMs(item);
     if (item.slaSeconds === null || Number.isNaN(t)) return 'none';
-    const waited = (this.now - t) / 1000;
+    const waited = (this.#now - t) / 1000;
     if (waited >= item.slaSeconds) return 'late';
     if (waited >= (item.slaSeconds * warningRatio) / 100) return 'warning';
     return 'ok';
@@ -217,67 +217,88 @@ export class QueueStore {
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
       this.unsubscribe.push(on('attendance:queueDelta', (d) => this.apply(d)));
-      this.timer = setInterval(() => (this.now = Date.now()), 1000);
+      this.timer = setInterval(() => (this.#now = Date.now()), 1000);
     }
     await this.refresh();
   }
 
   /** `fresh`: the service is read again (the refresh button), not the main process's copy. */
   async refresh(fresh = false): Promise<void> {
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     try {
       const snap = await invoke('attendance:queue', fresh ? { fresh } : {});
       this.map = new Map(snap.items.map((i) => [i.id, i]));
-      this.me = snap.me;
-      this.fetchedAt = snap.fetchedAt;
-      this.unreadable = snap.skipped;
+      this.#me = snap.me;
+      this.#fetchedAt = snap.fetchedAt;
+      this.#unreadable = snap.skipped;
       this.version++;
       this.restoreView();
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
   apply(d: QueueDelta): void {
     const arrivals: Array<{ id: number; kind: 'waiting' | 'assigned' }> = [];
-    if (d.me) this.me = d.me;
+    if (d.me) this.#me = d.me;
     for (const id of d.remove) this.map.delete(id);
     for (const item of d.upsert) {
       const prev = this.map.get(item.id);
-      const was = prev ? bucketOf(prev, this.me) : null;
-      const now = bucketOf(item, this.me);
+      const was = prev ? bucketOf(prev, this.#me) : null;
+      const now = bucketOf(item, this.#me);
       if (now === 'waiting' && was !== 'waiting') arrivals.push({ id: item.id, kind: 'waiting' });
-      else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.acceptingId) arrivals.push({ id: item.id, kind: 'assigned' });
+      else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.#acceptingId) arrivals.push({ id: item.id, kind: 'assigned' });
       this.map.set(item.id, item);
     }
-    this.fetchedAt = new Date().toISOString();
+    this.#fetchedAt = new Date().toISOString();
     this.version++;
-    if (arrivals.length) this.arrivals = arrivals;
-    if (this.selectedId !== null && d.upsert.some((i) => i.id === this.selectedId && i.unread)) this.markSeen();
+    if (arrivals.length) this.#arrivals = arrivals;
+    if (this.#selectedId !== null && d.upsert.some((i) => i.id === this.#selectedId && i.unread)) this.markSeen();
   }
 
   /**
    * Set while the attendant accepts a session: their own accept is no news to them, its buttons
    * show progress, and a second click does not send a second accept.
    */
-  acceptingId = $state<number | null>(null);
+  #acceptingId = $state<number | null>(null);
+
+  get me() { return this.#me; }
+  get fetchedAt() { return this.#fetchedAt; }
+  get unreadable() { return this.#unreadable; }
+  get loading() { return this.#loading; }
+  get error() { return this.#error; }
+  get bucket() { return this.#bucket; }
+  set bucket(v) { this.#bucket = v; }
+  get filter() { return this.#filter; }
+  set filter(v) { this.#filter = v; }
+  get groupFilter() { return this.#groupFilter; }
+  set groupFilter(v) { this.#groupFilter = v; }
+  get channelFilter() { return this.#channelFilter; }
+  set channelFilter(v) { this.#channelFilter = v; }
+  get selectedId() { return this.#selectedId; }
+  get mineSort() { return this.#mineSort; }
+  set mineSort(v) { this.#mineSort = v; }
+  get openNextAfterClose() { return this.#openNextAfterClose; }
+  get now() { return this.#now; }
+  get arrivals() { return this.#arrivals; }
+  get acceptingId() { return this.#acceptingId; }
 
   async accept(id: number): Promise<QueueItem | null> {
-    if (this.acceptingId !== null) return null;
-    this.acceptingId = id;
+    if (this.#acceptingId !== null) return null;
+    this.#acceptingId = id;
     try {
       const item = await invoke('attendance:accept', { sessionId: id });
-      this.apply({ upsert: [item], remove: [], me: this.me });
-      this.error = null;
+      this.apply({ upsert: [item], remove: [], me: this.#me });
+      this.#error = null;
       return item;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
       return null;
     } finally {
-      this.acceptingId = null;
+      this.#acceptingId = null;
     }
   }
 
@@ -288,10 +309,10 @@ export class QueueStore {
     this.transferring = true;
     try {
       const item = await invoke('attendance:transfer', { sessionId: id, ...to });
-      this.apply({ upsert: [item], remove: [], me: this.me });
+      this.apply({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
       return false;
     } finally {
       this.transferring = false;
@@ -300,74 +321,74 @@ export class QueueStore {
 
   /** Puts an item the main process answered (e.g. after close). */
   put(item: QueueItem): void {
-    if (statusKind(item.status) === 'closed') this.apply({ upsert: [], remove: [item.id], me: this.me });
-    else this.apply({ upsert: [item], remove: [], me: this.me });
+    if (statusKind(item.status) === 'closed') this.apply({ upsert: [], remove: [item.id], me: this.#me });
+    else this.apply({ upsert: [item], remove: [], me: this.#me });
   }
 
   select(id: number | null): void {
-    this.selectedId = id;
+    this.#selectedId = id;
     const item = id === null ? undefined : this.map.get(id);
     if (item) {
-      const b = bucketOf(item, this.me);
+      const b = bucketOf(item, this.#me);
       // A session of mine waiting for the customer is in Mine too: the tab stays.
-      const shown = b === 'pending' && this.bucket === 'mine';
-      if (b !== 'closed' && b !== this.bucket && !shown) this.bucket = b;
+      const shown = b === 'pending' && this.#bucket === 'mine';
+      if (b !== 'closed' && b !== this.#bucket && !shown) this.#bucket = b;
     }
     this.markSeen();
   }
 
   /** Clears the filters when they hide the selected session (it must be in sight). */
   revealSelected(): void {
-    const id = this.selectedId;
+    const id = this.#selectedId;
     if (id === null || this.visible.some((s) => s.id === id)) return;
-    this.filter = '';
-    this.groupFilter = null;
-    this.channelFilter = null;
+    this.#filter = '';
+    this.#groupFilter = null;
+    this.#channelFilter = null;
   }
 
   /** The open session's unread messages are seen once the attendant can see them. */
   markSeen(): void {
-    const item = this.selectedId === null ? undefined : this.map.get(this.selectedId);
+    const item = this.#selectedId === null ? undefined : this.map.get(this.#selectedId);
     if (item?.unread && document.hasFocus()) void invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
   }
 
   private restoreView(): void {
     const k = kept;
     kept = null;
-    if (!k || k.me !== this.me) return;
-    this.bucket = k.bucket;
-    this.filter = k.filter;
-    this.groupFilter = k.groupFilter;
-    this.channelFilter = k.channelFilter;
-    if (k.selectedId !== null && this.map.has(k.selectedId)) this.selectedId = k.selectedId;
+    if (!k || k.me !== this.#me) return;
+    this.#bucket = k.bucket;
+    this.#filter = k.filter;
+    this.#groupFilter = k.groupFilter;
+    this.#channelFilter = k.channelFilter;
+    if (k.selectedId !== null && this.map.has(k.selectedId)) this.#selectedId = k.selectedId;
   }
 
   /** Next or previous session in the visible list (wraps). */
   step(delta: 1 | -1): void {
     const list = this.visible;
     if (!list.length) return;
-    const i = list.findIndex((s) => s.id === this.selectedId);
+    const i = list.findIndex((s) => s.id === this.#selectedId);
     const next = i < 0 ? (delta > 0 ? 0 : list.length - 1) : (i + delta + list.length) % list.length;
-    this.selectedId = list[next]!.id;
+    this.#selectedId = list[next]!.id;
   }
 
   reset(): void {
     // Kept for this page's life: the attendant comes back to the same tab, filters and session.
-    if (this.map.size) kept = { me: this.me, bucket: this.bucket, filter: this.filter, groupFilter: this.groupFilter, channelFilter: this.channelFilter, selectedId: this.selectedId };
+    if (this.map.size) kept = { me: this.#me, bucket: this.#bucket, filter: this.#filter, groupFilter: this.#groupFilter, channelFilter: this.#channelFilter, selectedId: this.#selectedId };
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.map = new Map();
     this.version++;
-    this.me = null;
-    this.fetchedAt = null;
-    this.filter = '';
-    this.groupFilter = null;
-    this.channelFilter = null;
-    this.selectedId = null;
-    this.bucket = 'waiting';
-    this.arrivals = [];
+    this.#me = null;
+    this.#fetchedAt = null;
+    this.#filter = '';
+    this.#groupFilter = null;
+    this.#channelFilter = null;
+    this.#selectedId = null;
+    this.#bucket = 'waiting';
+    this.#arrivals = [];
   }
 }
 

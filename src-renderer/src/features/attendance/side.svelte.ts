@@ -1,6 +1,9 @@
 /** Which tab the side panel of the attendance view shows (commands switch it too). */
 class SidePanel {
-  tab = $state<'help' | 'notes' | 'voice' | 'details'>('help');
+  #tab = $state<'help' | 'notes' | 'voice' | 'details'>('help');
+
+  get tab() { return this.#tab; }
+  set tab(v) { this.#tab = v; }
 }
 
 export const side = new SidePanel();

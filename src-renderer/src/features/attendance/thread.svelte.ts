@@ -40,28 +40,42 @@ const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(3
  * retried with the same client id, so it is never sent twice).
  */
 export class ThreadStore {
-  sessionId = $state<number | null>(null);
-  detail = $state<SessionDetail | null>(null);
-  rows = $state.raw<ThreadRow[]>([]);
-  entities = $state.raw<Map<number, Entity[]>>(new Map());
-  loading = $state(false);
-  loadingOlder = $state(false);
-  hasMore = $state(false);
+  #sessionId = $state<number | null>(null);
+  #detail = $state<SessionDetail | null>(null);
+  #rows = $state.raw<ThreadRow[]>([]);
+  #entities = $state.raw<Map<number, Entity[]>>(new Map());
+  #loading = $state(false);
+  #loadingOlder = $state(false);
+  #hasMore = $state(false);
   /** Records of the loaded pages that could not be read as messages (shown as a quiet note). */
-  unreadable = $state(0);
-  error = $state<string | null>(null);
+  #unreadable = $state(0);
+  #error = $state<string | null>(null);
   /** When the shown thread was read from the service (ISO). */
-  fetchedAt = $state<string | null>(null);
+  #fetchedAt = $state<string | null>(null);
   /** true: the service could not be reached and this is the copy kept on this computer. */
-  offlineCopy = $state(false);
+  #offlineCopy = $state(false);
   /**
    * Documents (CPF/CNPJ) the attendant revealed in this thread, as `messageId:segment` -> the
    * document. Kept here, not in the rows, so a revealed one stays revealed when its row scrolls
    * out of the virtualised list and back.
    */
-  revealed = $state.raw<Map<string, string>>(new Map());
+  #revealed = $state.raw<Map<string, string>>(new Map());
   /** Time to open the last thread (bridge call to rows in state), for the bench. */
-  lastOpenMs = $state<number | null>(null);
+  #lastOpenMs = $state<number | null>(null);
+
+  get sessionId() { return this.#sessionId; }
+  get detail() { return this.#detail; }
+  get rows() { return this.#rows; }
+  get entities() { return this.#entities; }
+  get loading() { return this.#loading; }
+  get loadingOlder() { return this.#loadingOlder; }
+  get hasMore() { return this.#hasMore; }
+  get unreadable() { return this.#unreadable; }
+  get error() { return this.#error; }
+  get fetchedAt() { return this.#fetchedAt; }
+  get offlineCopy() { return this.#offlineCopy; }
+  get revealed() { return this.#revealed; }
+  get lastOpenMs() { return this.#lastOpenMs; }
   private nextPage = 1;
   private generation = 0;
   private unsubscribe: Array<() => void> = [];
@@ -70,130 +84,130 @@ export class ThreadStore {
     if (this.unsubscribe.length) return;
     this.unsubscribe.push(
       on('attendance:messages', ({ sessionId, messages }) => {
-        if (sessionId === this.sessionId) this.merge(messages);
+        if (sessionId === this.#sessionId) this.merge(messages);
       }),
       on('attendance:entities', ({ sessionId, messageId, entities }) => {
-        if (sessionId !== this.sessionId) return;
-        const next = new Map(this.entities);
+        if (sessionId !== this.#sessionId) return;
+        const next = new Map(this.#entities);
         next.set(messageId, entities);
-        this.entities = next;
+        this.#entities = next;
       }),
     );
   }
 
   async open(sessionId: number): Promise<void> {
     this.listen();
-    if (this.sessionId !== null && this.sessionId !== sessionId) void invoke('attendance:closeThread', { sessionId: this.sessionId }).catch(() => undefined);
+    if (this.#sessionId !== null && this.#sessionId !== sessionId) void invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     const gen = ++this.generation;
-    this.sessionId = sessionId;
-    this.detail = null;
-    this.rows = [];
-    this.entities = new Map();
-    this.revealed = new Map();
-    this.error = null;
-    this.fetchedAt = null;
-    this.offlineCopy = false;
-    this.loading = true;
-    this.hasMore = false;
-    this.unreadable = 0;
+    this.#sessionId = sessionId;
+    this.#detail = null;
+    this.#rows = [];
+    this.#entities = new Map();
+    this.#revealed = new Map();
+    this.#error = null;
+    this.#fetchedAt = null;
+    this.#offlineCopy = false;
+    this.#loading = true;
+    this.#hasMore = false;
+    this.#unreadable = 0;
     this.nextPage = 1;
     const started = performance.now();
     try {
       const got = await invoke('attendance:openThread', { sessionId });
       if (gen !== this.generation) return;
-      this.detail = got.detail;
-      this.fetchedAt = got.fetchedAt;
-      this.offlineCopy = got.offline;
-      this.hasMore = got.page.hasMore;
-      this.unreadable = got.page.skipped;
+      this.#detail = got.detail;
+      this.#fetchedAt = got.fetchedAt;
+      this.#offlineCopy = got.offline;
+      this.#hasMore = got.page.hasMore;
+      this.#unreadable = got.page.skipped;
       this.merge(got.page.messages);
-      this.lastOpenMs = performance.now() - started;
+      this.#lastOpenMs = performance.now() - started;
     } catch (e) {
-      if (gen === this.generation) this.error = errorMessage(e);
+      if (gen === this.generation) this.#error = errorMessage(e);
     } finally {
-      if (gen === this.generation) this.loading = false;
+      if (gen === this.generation) this.#loading = false;
     }
   }
 
   close(): void {
-    if (this.sessionId !== null) void invoke('attendance:closeThread', { sessionId: this.sessionId }).catch(() => undefined);
+    if (this.#sessionId !== null) void invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     this.generation++;
-    this.sessionId = null;
-    this.detail = null;
-    this.rows = [];
-    this.entities = new Map();
-    this.revealed = new Map();
-    this.fetchedAt = null;
-    this.offlineCopy = false;
+    this.#sessionId = null;
+    this.#detail = null;
+    this.#rows = [];
+    this.#entities = new Map();
+    this.#revealed = new Map();
+    this.#fetchedAt = null;
+    this.#offlineCopy = false;
   }
 
   async older(): Promise<void> {
-    if (this.loadingOlder || !this.hasMore || this.sessionId === null) return;
+    if (this.#loadingOlder || !this.#hasMore || this.#sessionId === null) return;
     const gen = this.generation;
-    const sessionId = this.sessionId;
-    this.loadingOlder = true;
+    const sessionId = this.#sessionId;
+    this.#loadingOlder = true;
     try {
       const got = await invoke('attendance:olderMessages', { sessionId, page: this.nextPage });
       if (gen !== this.generation) return;
       this.nextPage++;
-      this.hasMore = got.hasMore;
-      this.unreadable += got.skipped;
+      this.#hasMore = got.hasMore;
+      this.#unreadable += got.skipped;
       this.merge(got.messages);
     } catch (e) {
-      if (gen === this.generation) this.error = errorMessage(e);
+      if (gen === this.generation) this.#error = errorMessage(e);
     } finally {
-      this.loadingOlder = false;
+      this.#loadingOlder = false;
     }
   }
 
   isRevealed(messageId: number, segment: number): boolean {
-    return this.revealed.has(`${messageId}:${segment}`);
+    return this.#revealed.has(`${messageId}:${segment}`);
   }
 
   /** Shows or hides one document of a message (the attendant clicked it). */
   toggleReveal(messageId: number, segment: number, text: string): void {
     const key = `${messageId}:${segment}`;
-    const next = new Map(this.revealed);
+    const next = new Map(this.#revealed);
     if (next.has(key)) next.delete(key);
     else next.set(key, text);
-    this.revealed = next;
+    this.#revealed = next;
   }
 
   /** The documents now shown in clear, each once (what "include the revealed documents" sends). */
   get revealedDocuments(): string[] {
-    return [...new Set(this.revealed.values())];
+    return [...new Set(this.#revealed.values())];
   }
 
   /** A failed reply of this thread with this text, if there is one (Send then retries it). */
   failedWith(text: string): ThreadRow | undefined {
     const t = text.trim();
-    return this.rows.find((r) => r.send?.state === 'failed' && r.message.text.trim() === t);
+    return this.#rows.find((r) => r.send?.state === 'failed' && r.message.text.trim() === t);
   }
 
   /** Adds or updates service messages; keeps the order by time, then id. */
   private merge(messages: readonly ThreadMessage[]): void {
     if (!messages.length) return;
-    const byKey = new Map(this.rows.map((r) => [r.key, r]));
+    const byKey = new Map(this.#rows.map((r) => [r.key, r]));
     for (const m of messages) {
       const key = `m${m.id}`;
       const prev = byKey.get(key);
       byKey.set(key, prev ? { ...prev, message: m } : { key, message: m });
     }
-    this.rows = sortRows([...byKey.values()]);
+    this.#rows = sortRows([...byKey.values()]);
   }
 
   private replace(clientKey: string, next: ThreadRow | null): void {
-    const rows = this.rows.filter((r) => r.key !== clientKey);
+    const rows = this.#rows.filter((r) => r.key !== clientKey);
     if (next && !rows.some((r) => r.key === next.key)) rows.push(next);
     else if (next) {
       const i = rows.findIndex((r) => r.key === next.key);
       rows[i] = { ...rows[i]!, send: next.send };
     }
-    this.rows = sortRows(rows);
+    this.#rows = sortRows(rows);
   }
 
   async send(text: string, template?: { id: number; params: string[] }): Promise<boolean> {
-    const sessionId = this.sessionId;
+    const sessionId = this.#sessionId;
     if (sessionId === null || !text.trim()) return false;
     const clientId = newClientId();
     const key = `c${clientId}`;
@@ -205,7 +219,7 @@ export class ThreadStore {
       },
       send: { state: 'sending', clientId, ...(template ? { template } : {}) },
     };
-    this.rows = [...this.rows, pending];
+    this.#rows = [...this.#rows, pending];
     return this.deliver(pending);
   }
 
@@ -228,7 +242,7 @@ export class ThreadStore {
   /** Drops a failed reply, and the copy of it kept in the draft (it is not to be sent). */
   discard(row: ThreadRow): void {
     if (row.send?.state !== 'failed' && row.send?.state !== 'unconfirmed') return;
-    this.rows = this.rows.filter((r) => r.key !== row.key);
+    this.#rows = this.#rows.filter((r) => r.key !== row.key);
     void composer.forgetUnsent(row.message.sessionId, row.message.text);
   }
 
@@ -240,7 +254,7 @@ export class ThreadStore {
         ? await invoke('attendance:sendTemplate', { sessionId, templateId: send.template.id, params: send.template.params, clientId: send.clientId })
         : await invoke('attendance:send', { sessionId, text: row.message.text, clientId: send.clientId });
       void composer.forgetUnsent(sessionId, row.message.text);
-      if (this.sessionId !== sessionId) return true;
+      if (this.#sessionId !== sessionId) return true;
       this.replace(row.key, { key: `m${saved.id}`, message: saved, send: { state: 'sent', clientId: send.clientId } });
       return true;
     } catch (e) {
@@ -249,21 +263,21 @@ export class ThreadStore {
       const unconfirmed = e instanceof BridgeError && e.info.kind === 'OutcomeUnknown';
       const kept = !unconfirmed && isNetworkFailure(e) && !send.template;
       if (kept) void composer.keepUnsent(sessionId, row.message.text);
-      if (this.sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
+      if (this.#sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
       return false;
     }
   }
 
   /** Messages for the composer's AI and the summary. */
   get messages(): ThreadMessage[] {
-    return this.rows.filter((r) => r.message.id > 0).map((r) => r.message);
+    return this.#rows.filter((r) => r.message.id > 0).map((r) => r.message);
   }
 
   reset(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.close();
-    this.error = null;
+    this.#error = null;
   }
 }
 

@@ -26,121 +26,141 @@ const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').t
  * the group says so, the AI summary offered as a note, and the close itself.
  */
 export class WrapUpStore {
-  sessionId = $state<number | null>(null);
-  open = $state(false);
-  loading = $state(false);
-  mandatory = $state(false);
-  roots = $state.raw<ClassNode[]>([]);
-  search = $state('');
+  #sessionId = $state<number | null>(null);
+  #open = $state(false);
+  #loading = $state(false);
+  #mandatory = $state(false);
+  #roots = $state.raw<ClassNode[]>([]);
+  #search = $state('');
   /** Path of the chosen node. */
-  chosen = $state<number[] | null>(null);
+  #chosen = $state<number[] | null>(null);
   /** Index in `shown` that the keyboard is on. */
-  cursor = $state(0);
-  comment = $state('');
-  summary = $state('');
-  keepSummary = $state(true);
-  summaryBusy = $state(false);
-  busy = $state(false);
-  error = $state<string | null>(null);
+  #cursor = $state(0);
+  #comment = $state('');
+  #summary = $state('');
+  #keepSummary = $state(true);
+  #summaryBusy = $state(false);
+  #busy = $state(false);
+  #error = $state<string | null>(null);
 
-  private all = $derived(flatten(this.roots));
+  get sessionId() { return this.#sessionId; }
+  get open() { return this.#open; }
+  get loading() { return this.#loading; }
+  get mandatory() { return this.#mandatory; }
+  get roots() { return this.#roots; }
+  get search() { return this.#search; }
+  set search(v) { this.#search = v; }
+  get chosen() { return this.#chosen; }
+  get cursor() { return this.#cursor; }
+  set cursor(v) { this.#cursor = v; }
+  get comment() { return this.#comment; }
+  set comment(v) { this.#comment = v; }
+  get summary() { return this.#summary; }
+  set summary(v) { this.#summary = v; }
+  get keepSummary() { return this.#keepSummary; }
+  set keepSummary(v) { this.#keepSummary = v; }
+  get summaryBusy() { return this.#summaryBusy; }
+  get busy() { return this.#busy; }
+  get error() { return this.#error; }
+
+  private all = $derived(flatten(this.#roots));
 
   /** Leaves and branches matching the search (all of them when empty). */
   shown = $derived.by(() => {
-    const q = fold(this.search.trim());
+    const q = fold(this.#search.trim());
     if (!q) return this.all;
     return this.all.filter((f) => f.labels.some((l) => fold(l).includes(q)));
   });
 
   get chosenLabels(): string[] {
-    const c = this.chosen;
+    const c = this.#chosen;
     if (!c) return [];
     return this.all.find((f) => f.path.length === c.length && f.path.every((id, i) => id === c[i]))?.labels ?? [];
   }
 
   get canClose(): boolean {
-    return !this.busy && (!this.mandatory || this.chosen !== null);
+    return !this.#busy && (!this.#mandatory || this.#chosen !== null);
   }
 
   async start(sessionId: number): Promise<void> {
-    this.sessionId = sessionId;
-    this.open = true;
-    this.loading = true;
-    this.error = null;
-    this.search = '';
-    this.chosen = null;
-    this.cursor = 0;
-    this.comment = '';
-    this.summary = '';
-    this.keepSummary = true;
+    this.#sessionId = sessionId;
+    this.#open = true;
+    this.#loading = true;
+    this.#error = null;
+    this.#search = '';
+    this.#chosen = null;
+    this.#cursor = 0;
+    this.#comment = '';
+    this.#summary = '';
+    this.#keepSummary = true;
     try {
       const got = await invoke('attendance:classificationTree', { sessionId });
-      this.mandatory = got.mandatory;
-      this.roots = got.roots;
+      this.#mandatory = got.mandatory;
+      this.#roots = got.roots;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
   move(delta: number): void {
     const n = this.shown.length;
     if (!n) return;
-    this.cursor = Math.max(0, Math.min(n - 1, this.cursor + delta));
+    this.#cursor = Math.max(0, Math.min(n - 1, this.#cursor + delta));
   }
 
-  choose(index = this.cursor): void {
+  choose(index = this.#cursor): void {
     const f = this.shown[index];
     if (f) {
-      this.chosen = f.path;
-      this.cursor = index;
+      this.#chosen = f.path;
+      this.#cursor = index;
     }
   }
 
   async summarise(): Promise<void> {
-    if (this.sessionId === null) return;
-    this.summaryBusy = true;
+    if (this.#sessionId === null) return;
+    this.#summaryBusy = true;
     try {
-      this.summary = (await invoke('attendance:summary', { sessionId: this.sessionId })).text;
-      this.keepSummary = true;
+      this.#summary = (await invoke('attendance:summary', { sessionId: this.#sessionId })).text;
+      this.#keepSummary = true;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     } finally {
-      this.summaryBusy = false;
+      this.#summaryBusy = false;
     }
   }
 
   async close(): Promise<import('../../../../src-shared/bridge/attendance').QueueItem | null> {
-    if (this.sessionId === null || !this.canClose) return null;
-    this.busy = true;
-    this.error = null;
+    if (this.#sessionId === null || !this.canClose) return null;
+    this.#busy = true;
+    this.#error = null;
     try {
       const item = await invoke('attendance:close', {
-        sessionId: this.sessionId,
-        ...(this.chosen ? { classification: this.chosen } : {}),
-        ...(this.comment.trim() ? { comment: this.comment.trim() } : {}),
-        ...(this.keepSummary && this.summary.trim() ? { summaryNote: this.summary.trim() } : {}),
+        sessionId: this.#sessionId,
+        ...(this.#chosen ? { classification: this.#chosen } : {}),
+        ...(this.#comment.trim() ? { comment: this.#comment.trim() } : {}),
+        ...(this.#keepSummary && this.#summary.trim() ? { summaryNote: this.#summary.trim() } : {}),
       });
-      this.open = false;
+      this.#open = false;
       return item;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
       return null;
     } finally {
-      this.busy = false;
+      this.#busy = false;
     }
   }
 
   cancel(): void {
-    this.open = false;
+    this.#open = false;
   }
 
   reset(): void {
-    this.open = false;
-    this.sessionId = null;
-    this.roots = [];
-    this.chosen = null;
+    this.#open = false;
+    this.#sessionId = null;
+    this.#roots = [];
+    this.#chosen = null;
   }
 }
 

@@ -13,29 +13,38 @@ export type NoteView =
  * lost: it is journaled before `add` returns, and a failed one waits to be edited or discarded.
  */
 export class NotesStore {
-  sessionId = $state<number | null>(null);
-  service = $state.raw<ServiceNote[]>([]);
-  local = $state.raw<LocalNote[]>([]);
-  serviceError = $state<string | null>(null);
+  #sessionId = $state<number | null>(null);
+  #service = $state.raw<ServiceNote[]>([]);
+  #local = $state.raw<LocalNote[]>([]);
+  #serviceError = $state<string | null>(null);
   /** Set when the service notes shown are the offline copy: when they were read (ISO). */
-  cachedAt = $state<string | null>(null);
-  status = $state<OutboxStatusInfo | null>(null);
-  error = $state<string | null>(null);
-  draft = $state('');
+  #cachedAt = $state<string | null>(null);
+  #status = $state<OutboxStatusInfo | null>(null);
+  #error = $state<string | null>(null);
+  #draft = $state('');
+
+  get sessionId() { return this.#sessionId; }
+  get service() { return this.#service; }
+  get local() { return this.#local; }
+  get serviceError() { return this.#serviceError; }
+  get cachedAt() { return this.#cachedAt; }
+  get status() { return this.#status; }
+  get error() { return this.#error; }
+  get draft() { return this.#draft; }
   private draftTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: Array<() => void> = [];
   private gen = 0;
 
   /** Service notes and outbox notes, once each (a confirmed note shows as the service's). */
   get all(): NoteView[] {
-    const shown = this.service.map((note) => {
+    const shown = this.#service.map((note) => {
       const split = splitRef(note.text);
       return { ...note, text: split.text, ref: note.ref ?? split.ref ?? refOf(note.text) ?? null };
     });
     const refs = new Set(shown.map((s) => s.ref).filter((r): r is string => r !== null));
     const ids = new Set(shown.map((s) => s.id));
     const out: NoteView[] = shown.map((note) => ({ kind: 'service', key: `s${note.id}`, note }));
-    for (const note of this.local) {
+    for (const note of this.#local) {
       if (refs.has(note.ref) || (note.serviceId !== undefined && ids.has(note.serviceId))) continue;
       out.push({ kind: 'local', key: `l${note.id}`, note });
     }
@@ -43,45 +52,45 @@ export class NotesStore {
   }
 
   get offline(): boolean {
-    return this.status !== null && this.status.connectivity !== 'online';
+    return this.#status !== null && this.#status.connectivity !== 'online';
   }
 
   private listen(): void {
     if (this.unsubscribe.length) return;
     this.unsubscribe.push(
       on('notes:changed', ({ sessionId, note, removedId }) => {
-        if (sessionId !== this.sessionId) return;
-        if (removedId) this.local = this.local.filter((n) => n.id !== removedId);
+        if (sessionId !== this.#sessionId) return;
+        if (removedId) this.#local = this.#local.filter((n) => n.id !== removedId);
         if (note) {
-          const others = this.local.filter((n) => n.id !== note.id);
-          this.local = [...others, note].sort((a, b) => a.createdAt - b.createdAt);
+          const others = this.#local.filter((n) => n.id !== note.id);
+          this.#local = [...others, note].sort((a, b) => a.createdAt - b.createdAt);
           if (note.state === 'confirmed') void this.refreshService();
         }
       }),
-      on('notes:status', (s) => (this.status = s)),
+      on('notes:status', (s) => (this.#status = s)),
     );
-    void invoke('notes:status', {}).then((s) => (this.status = s)).catch(() => undefined);
+    void invoke('notes:status', {}).then((s) => (this.#status = s)).catch(() => undefined);
   }
 
   async open(sessionId: number): Promise<void> {
     this.listen();
     this.flushDraft();
     const gen = ++this.gen;
-    this.sessionId = sessionId;
-    this.service = [];
-    this.local = [];
-    this.draft = '';
-    this.error = null;
-    this.cachedAt = null;
+    this.#sessionId = sessionId;
+    this.#service = [];
+    this.#local = [];
+    this.#draft = '';
+    this.#error = null;
+    this.#cachedAt = null;
     const [list, drafts] = await Promise.allSettled([invoke('notes:list', { sessionId }), invoke('notes:draft', { sessionId })]);
     if (gen !== this.gen) return;
     if (list.status === 'fulfilled') {
-      this.service = list.value.service;
-      this.local = list.value.local;
-      this.serviceError = list.value.serviceError;
-      this.cachedAt = list.value.cachedAt;
-    } else this.error = errorMessage(list.reason);
-    if (drafts.status === 'fulfilled' && !this.draft) this.draft = drafts.value.note;
+      this.#service = list.value.service;
+      this.#local = list.value.local;
+      this.#serviceError = list.value.serviceError;
+      this.#cachedAt = list.value.cachedAt;
+    } else this.#error = errorMessage(list.reason);
+    if (drafts.status === 'fulfilled' && !this.#draft) this.#draft = drafts.value.note;
   }
 
   /** Reads the session's notes again (the service is back). */
@@ -90,21 +99,21 @@ export class NotesStore {
   }
 
   private async refreshService(): Promise<void> {
-    const sessionId = this.sessionId;
+    const sessionId = this.#sessionId;
     if (sessionId === null) return;
     try {
       const got = await invoke('notes:list', { sessionId });
-      if (sessionId !== this.sessionId) return;
-      this.service = got.service;
-      this.serviceError = got.serviceError;
-      this.cachedAt = got.cachedAt;
+      if (sessionId !== this.#sessionId) return;
+      this.#service = got.service;
+      this.#serviceError = got.serviceError;
+      this.#cachedAt = got.cachedAt;
     } catch {
       // The outbox state is still shown; the service list comes back on the next change.
     }
   }
 
   setDraft(text: string): void {
-    this.draft = text;
+    this.#draft = text;
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = setTimeout(() => this.flushDraft(), 300);
   }
@@ -112,20 +121,20 @@ export class NotesStore {
   flushDraft(): void {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = null;
-    if (this.sessionId !== null) void invoke('notes:setDraft', { sessionId: this.sessionId, kind: 'note', text: this.draft }).catch(() => undefined);
+    if (this.#sessionId !== null) void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
   }
 
   async add(): Promise<boolean> {
-    const text = this.draft.trim();
-    if (!text || this.sessionId === null) return false;
+    const text = this.#draft.trim();
+    if (!text || this.#sessionId === null) return false;
     try {
-      const note = await invoke('notes:add', { sessionId: this.sessionId, text });
-      if (!this.local.some((n) => n.id === note.id)) this.local = [...this.local, note];
-      this.draft = '';
-      this.error = null;
+      const note = await invoke('notes:add', { sessionId: this.#sessionId, text });
+      if (!this.#local.some((n) => n.id === note.id)) this.#local = [...this.#local, note];
+      this.#draft = '';
+      this.#error = null;
       return true;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
       return false;
     }
   }
@@ -133,18 +142,18 @@ export class NotesStore {
   async retry(id: string, text?: string): Promise<void> {
     try {
       const note = await invoke('notes:retry', { id, ...(text ? { text } : {}) });
-      this.local = this.local.map((n) => (n.id === id ? note : n));
+      this.#local = this.#local.map((n) => (n.id === id ? note : n));
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
   async discard(id: string): Promise<void> {
     try {
       await invoke('notes:discard', { id });
-      this.local = this.local.filter((n) => n.id !== id);
+      this.#local = this.#local.filter((n) => n.id !== id);
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
@@ -153,10 +162,10 @@ export class NotesStore {
     this.unsubscribe = [];
     this.flushDraft();
     this.gen++;
-    this.sessionId = null;
-    this.service = [];
-    this.local = [];
-    this.status = null;
+    this.#sessionId = null;
+    this.#service = [];
+    this.#local = [];
+    this.#status = null;
   }
 }
 

@@ -8,21 +8,26 @@ import { invoke, on } from '../../lib/bridge';
  * catch up when the service is back register with `onBack`.
  */
 export class OfflineStore {
-  status = $state<Connectivity | null>(null);
-  outbox = $state<OutboxStatusInfo | null>(null);
-  retrying = $state(false);
+  #status = $state<Connectivity | null>(null);
+  #outbox = $state<OutboxStatusInfo | null>(null);
+  #retrying = $state(false);
   /** Bumped each time the service answers again after being unreachable. */
-  backCount = $state(0);
+  #backCount = $state(0);
+
+  get status() { return this.#status; }
+  get outbox() { return this.#outbox; }
+  get retrying() { return this.#retrying; }
+  get backCount() { return this.#backCount; }
   private unsubscribe: Array<() => void> = [];
   private readonly backHooks = new Set<() => void>();
 
   get offline(): boolean {
-    return this.status?.state === 'offline';
+    return this.#status?.state === 'offline';
   }
 
   /** Notes waiting to go (pending, sending or being checked). */
   get waitingNotes(): number {
-    const c = this.outbox?.counts ?? {};
+    const c = this.#outbox?.counts ?? {};
     return (c.pending ?? 0) + (c.sending ?? 0) + (c['outcome-unknown'] ?? 0);
   }
 
@@ -32,17 +37,17 @@ export class OfflineStore {
   }
 
   private apply(s: Connectivity): void {
-    const was = this.status?.state;
-    this.status = s;
+    const was = this.#status?.state;
+    this.#status = s;
     if (was === 'offline' && s.state === 'online') {
-      this.backCount++;
+      this.#backCount++;
       for (const hook of this.backHooks) hook();
     }
   }
 
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
-      this.unsubscribe.push(on('offline:status', (s) => this.apply(s)), on('notes:status', (s) => (this.outbox = s)));
+      this.unsubscribe.push(on('offline:status', (s) => this.apply(s)), on('notes:status', (s) => (this.#outbox = s)));
       // The system says the network is back: probe now rather than at the next scheduled probe.
       const online = () => void this.retry();
       window.addEventListener('online', online);
@@ -50,25 +55,25 @@ export class OfflineStore {
     }
     const [c, o] = await Promise.allSettled([invoke('offline:status', {}), invoke('notes:status', {})]);
     if (c.status === 'fulfilled') this.apply(c.value);
-    if (o.status === 'fulfilled') this.outbox = o.value;
+    if (o.status === 'fulfilled') this.#outbox = o.value;
   }
 
   async retry(): Promise<void> {
-    this.retrying = true;
+    this.#retrying = true;
     try {
       this.apply(await invoke('offline:retry', {}));
     } catch {
       // The state arrives as an event anyway.
     } finally {
-      this.retrying = false;
+      this.#retrying = false;
     }
   }
 
   reset(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    this.status = null;
-    this.outbox = null;
+    this.#status = null;
+    this.#outbox = null;
   }
 }
 

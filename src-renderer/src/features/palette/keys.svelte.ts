@@ -57,8 +57,13 @@ export function label(combo: string | null): string {
 
 class KeyBindings {
   /** The command waiting for its new shortcut (the palette's "change shortcut"). */
-  capturing = $state<string | null>(null);
-  problem = $state<string | null>(null);
+  #capturing = $state<string | null>(null);
+  #problem = $state<string | null>(null);
+
+  get capturing() { return this.#capturing; }
+  set capturing(v) { this.#capturing = v; }
+  get problem() { return this.#problem; }
+  set problem(v) { this.#problem = v; }
   private loaded = false;
 
   async load(): Promise<void> {
@@ -66,7 +71,7 @@ class KeyBindings {
     this.loaded = true;
     try {
       const { bindings } = await invoke('palette:keys', {});
-      commands.overrides = bindings;
+      commands.setOverrides(bindings);
     } catch {
       this.loaded = false;
     }
@@ -77,19 +82,19 @@ class KeyBindings {
     if (combo) {
       const why = refusal(combo);
       if (why) {
-        this.problem = why;
+        this.#problem = why;
         return false;
       }
       const clash = commands.all.find((c) => c.id !== id && commands.shortcutOf(c.id) === combo);
       if (clash) {
-        this.problem = `${label(combo)} is already used by “${clash.title()}”.`;
+        this.#problem = `${label(combo)} is already used by “${clash.title()}”.`;
         return false;
       }
     }
-    this.problem = null;
+    this.#problem = null;
     const own = commands.get(id)?.rebind;
     if (own) return own(combo);
-    commands.overrides = { ...commands.overrides, [id]: combo };
+    commands.setOverrides({ ...commands.overrides, [id]: combo });
     // Kept for this session even if the main process could not store it.
     void invoke('palette:setKeys', { bindings: { [id]: combo } }).catch(() => undefined);
     return true;

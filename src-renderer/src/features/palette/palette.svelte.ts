@@ -57,16 +57,22 @@ export const groupLabel = (group: string): string =>
 
 /** The command palette's open state and query (Ctrl/Cmd+K). */
 class PaletteState {
-  open = $state(false);
-  query = $state('');
-  cursor = $state(0);
+  #open = $state(false);
+  #query = $state('');
+  #cursor = $state(0);
+
+  get open() { return this.#open; }
+  get query() { return this.#query; }
+  set query(v) { this.#query = v; }
+  get cursor() { return this.#cursor; }
+  set cursor(v) { this.#cursor = v; }
   show(): void {
-    this.query = '';
-    this.cursor = 0;
-    this.open = true;
+    this.#query = '';
+    this.#cursor = 0;
+    this.#open = true;
   }
   hide(): void {
-    this.open = false;
+    this.#open = false;
   }
 }
 

@@ -10,14 +10,28 @@ export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Le
 export const LISTABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].list !== null);
 
 export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
-  resource = $state<ResourceKey>('userSession');
-  nodes = $state<Node[]>([leaf()]);
-  selected = $state<Record<string, unknown> | null>(null);
-  draft = $state('{}');
-  saving = $state(false);
-  saveError = $state<string | null>(null);
-  saved = $state<string | null>(null);
-  rules = $state<Rules | null>(null);
+  #resource = $state<ResourceKey>('userSession');
+  #nodes = $state<Node[]>([leaf()]);
+  #selected = $state<Record<string, unknown> | null>(null);
+  #draft = $state('{}');
+  #saving = $state(false);
+  #saveError = $state<string | null>(null);
+  #saved = $state<string | null>(null);
+  #rules = $state<Rules | null>(null);
+
+  get resource() { return this.#resource; }
+  get nodes() { return this.#nodes; }
+  /** Adds a condition or a group at the end of the form. */
+  addNode(node: Node): void {
+    this.#nodes = [...this.#nodes, node];
+  }
+  get selected() { return this.#selected; }
+  get draft() { return this.#draft; }
+  set draft(v) { this.#draft = v; }
+  get saving() { return this.#saving; }
+  get saveError() { return this.#saveError; }
+  get saved() { return this.#saved; }
+  get rules() { return this.#rules; }
 
   constructor() {
     super({ sortColumn: null, direction: 'ASC', size: 20, clearOnError: true });
@@ -26,35 +40,35 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   columns = $derived(columnsOf(this.data?.results ?? []));
 
   get canSave(): boolean {
-    return RESOURCES[this.resource].save !== null;
+    return RESOURCES[this.#resource].save !== null;
   }
 
   get roleAllows(): boolean {
-    return saveAllowed(this.resource, this.rules?.rules ?? null);
+    return saveAllowed(this.#resource, this.#rules?.rules ?? null);
   }
 
   async loadRules(): Promise<void> {
     try {
-      this.rules = await invoke('supervisor:rules', {});
+      this.#rules = await invoke('supervisor:rules', {});
     } catch {
-      this.rules = null;
+      this.#rules = null;
     }
   }
 
   setResource(key: ResourceKey): void {
-    this.resource = key;
-    this.nodes = [leaf()];
+    this.#resource = key;
+    this.#nodes = [leaf()];
     this.resetPaging();
-    this.selected = null;
-    this.draft = '{}';
-    this.saved = null;
-    this.saveError = null;
+    this.#selected = null;
+    this.#draft = '{}';
+    this.#saved = null;
+    this.#saveError = null;
   }
 
   protected fetch(): Promise<ExplorerPage> {
     return invoke('supervisor:explore', {
-      resource: this.resource,
-      conditions: toConditions(this.nodes),
+      resource: this.#resource,
+      conditions: toConditions(this.#nodes),
       ...(this.sortColumn ? { sortColumn: this.sortColumn, direction: this.direction } : {}),
       page: this.page,
       size: this.size,
@@ -66,45 +80,45 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
 
   select(record: Record<string, unknown>): void {
-    this.selected = record;
+    this.#selected = record;
   }
 
   edit(record: Record<string, unknown> | null): void {
-    this.draft = JSON.stringify(record ?? {}, null, 2);
-    this.saved = null;
-    this.saveError = null;
+    this.#draft = JSON.stringify(record ?? {}, null, 2);
+    this.#saved = null;
+    this.#saveError = null;
   }
 
   async save(parseError: (reason: string) => string, savedText: (id: string) => string): Promise<void> {
-    this.saveError = null;
-    this.saved = null;
+    this.#saveError = null;
+    this.#saved = null;
     let record: unknown;
     try {
-      record = JSON.parse(this.draft);
+      record = JSON.parse(this.#draft);
     } catch (e) {
-      this.saveError = parseError(e instanceof Error ? e.message : String(e));
+      this.#saveError = parseError(e instanceof Error ? e.message : String(e));
       return;
     }
     if (!record || typeof record !== 'object' || Array.isArray(record)) {
-      this.saveError = parseError('a record is a JSON object { … }');
+      this.#saveError = parseError('a record is a JSON object { … }');
       return;
     }
-    this.saving = true;
+    this.#saving = true;
     try {
-      const out = await invoke('supervisor:save', { resource: this.resource, record: record as Record<string, unknown> });
-      this.saved = savedText(String(out.record.id ?? ''));
-      this.draft = JSON.stringify(out.record, null, 2);
+      const out = await invoke('supervisor:save', { resource: this.#resource, record: record as Record<string, unknown> });
+      this.#saved = savedText(String(out.record.id ?? ''));
+      this.#draft = JSON.stringify(out.record, null, 2);
       await this.load();
     } catch (e) {
-      this.saveError = errorMessage(e);
+      this.#saveError = errorMessage(e);
     } finally {
-      this.saving = false;
+      this.#saving = false;
     }
   }
 
   reset(): void {
     this.setResource('userSession');
-    this.rules = null;
+    this.#rules = null;
   }
 }
 

@@ -7,19 +7,23 @@ const EVENT_DELAY_MS = 1_500;
 
 /** Groups overview; also the source of group names for the NPS and report filters. */
 export class GroupsStore {
-  data = $state<GroupsOverview | null>(null);
-  loading = $state(false);
-  error = $state<string | null>(null);
+  #data = $state<GroupsOverview | null>(null);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+
+  get data() { return this.#data; }
+  get loading() { return this.#loading; }
+  get error() { return this.#error; }
 
   async load(): Promise<void> {
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     try {
-      this.data = await invoke('supervisor:groups', {});
+      this.#data = await invoke('supervisor:groups', {});
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
@@ -44,16 +48,16 @@ export class GroupsStore {
 
   /** Loads once for the filters' group choices. */
   async ensure(): Promise<void> {
-    if (!this.data && !this.loading) await this.load();
+    if (!this.#data && !this.#loading) await this.load();
   }
 
   get choices(): Array<{ id: number; name: string }> {
-    return (this.data?.groups ?? []).flatMap((g) => (g.id === null ? [] : [{ id: g.id, name: g.name }])).sort((a, b) => a.name.localeCompare(b.name));
+    return (this.#data?.groups ?? []).flatMap((g) => (g.id === null ? [] : [{ id: g.id, name: g.name }])).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   reset(): void {
-    this.data = null;
-    this.error = null;
+    this.#data = null;
+    this.#error = null;
   }
 }
 

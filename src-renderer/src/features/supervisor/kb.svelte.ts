@@ -4,27 +4,27 @@ import { checkKbUpload, suggestKbName, type KbProblem } from './kb-check';
 import { app } from '../workspace/app.svelte';
 
 export class KbStore {
-  url = $state('');
-  name = $state('');
+  #url = $state('');
+  #name = $state('');
   /** The user typed a name of their own: the file no longer renames it. */
-  nameTyped = $state(false);
+  #nameTyped = $state(false);
 
   /** A new file address: the base name follows it until the user types one. */
   setUrl(url: string): void {
-    this.url = url;
-    if (!this.nameTyped) this.name = suggestKbName(app.state?.baseUrl ?? null, url.trim()) ?? '';
+    this.#url = url;
+    if (!this.#nameTyped) this.#name = suggestKbName(app.state?.baseUrl ?? null, url.trim()) ?? '';
   }
-  separator = $state('');
-  idColumn = $state('');
-  problems = $state<KbProblem[]>([]);
-  uploading = $state(false);
-  uploadError = $state<string | null>(null);
-  bases = $state<KbBase[]>([]);
-  askBase = $state('');
-  question = $state('');
-  asking = $state(false);
-  askError = $state<string | null>(null);
-  answers = $state<Array<{ text: string; score: number }> | null>(null);
+  #separator = $state('');
+  #idColumn = $state('');
+  #problems = $state<KbProblem[]>([]);
+  #uploading = $state(false);
+  #uploadError = $state<string | null>(null);
+  #bases = $state<KbBase[]>([]);
+  #askBase = $state('');
+  #question = $state('');
+  #asking = $state(false);
+  #askError = $state<string | null>(null);
+  #answers = $state<Array<{ text: string; score: number }> | null>(null);
   private unsubscribe: (() => void) | null = null;
   private offAppState: (() => void) | null = null;
 
@@ -38,66 +38,91 @@ export class KbStore {
     try {
       for (const b of (await invoke('supervisor:kbList', {})).bases) this.merge(b);
     } catch (e) {
-      this.uploadError = errorMessage(e);
+      this.#uploadError = errorMessage(e);
     }
   }
 
   private merge(b: KbBase): void {
-    this.bases = [b, ...this.bases.filter((x) => x.name !== b.name)];
-    if (!this.askBase) this.askBase = b.name;
+    this.#bases = [b, ...this.#bases.filter((x) => x.name !== b.name)];
+    if (!this.#askBase) this.#askBase = b.name;
   }
 
   /** Set when the service client refused a link carrying a CPF/CNPJ: the user may confirm. */
-  documentInLink = $state(false);
+  #documentInLink = $state(false);
+
+  get url() { return this.#url; }
+  get name() { return this.#name; }
+  get nameTyped() { return this.#nameTyped; }
+  /** The base name typed by the user (empty goes back to the one built for them). */
+  typeName(name: string): void {
+    this.#name = name;
+    this.#nameTyped = name !== '';
+  }
+  get separator() { return this.#separator; }
+  set separator(v) { this.#separator = v; }
+  get idColumn() { return this.#idColumn; }
+  set idColumn(v) { this.#idColumn = v; }
+  get problems() { return this.#problems; }
+  get uploading() { return this.#uploading; }
+  get uploadError() { return this.#uploadError; }
+  get bases() { return this.#bases; }
+  get askBase() { return this.#askBase; }
+  set askBase(v) { this.#askBase = v; }
+  get question() { return this.#question; }
+  set question(v) { this.#question = v; }
+  get asking() { return this.#asking; }
+  get askError() { return this.#askError; }
+  get answers() { return this.#answers; }
+  get documentInLink() { return this.#documentInLink; }
 
   async upload(revealDocuments = false): Promise<void> {
-    this.uploadError = null;
-    this.documentInLink = false;
-    this.problems = checkKbUpload(this.url, this.name);
-    if (this.problems.length) return;
-    this.uploading = true;
+    this.#uploadError = null;
+    this.#documentInLink = false;
+    this.#problems = checkKbUpload(this.#url, this.#name);
+    if (this.#problems.length) return;
+    this.#uploading = true;
     try {
       const base = await invoke('supervisor:kbUpload', {
-        url: this.url.trim(),
-        name: this.name.trim(),
-        ...(this.separator ? { separator: this.separator } : {}),
-        ...(this.idColumn.trim() ? { idColumn: this.idColumn.trim() } : {}),
+        url: this.#url.trim(),
+        name: this.#name.trim(),
+        ...(this.#separator ? { separator: this.#separator } : {}),
+        ...(this.#idColumn.trim() ? { idColumn: this.#idColumn.trim() } : {}),
         ...(revealDocuments ? { revealDocuments: true } : {}),
       });
       this.merge(base);
-      this.askBase = base.name;
+      this.#askBase = base.name;
     } catch (e) {
-      this.uploadError = errorMessage(e);
-      this.documentInLink = e instanceof BridgeError && e.info.field === 'url_file';
+      this.#uploadError = errorMessage(e);
+      this.#documentInLink = e instanceof BridgeError && e.info.field === 'url_file';
     } finally {
-      this.uploading = false;
+      this.#uploading = false;
     }
   }
 
   async ask(): Promise<void> {
-    const name = this.askBase.trim();
-    const question = this.question.trim();
+    const name = this.#askBase.trim();
+    const question = this.#question.trim();
     if (!name || !question) return;
-    this.asking = true;
-    this.askError = null;
+    this.#asking = true;
+    this.#askError = null;
     try {
-      this.answers = (await invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
+      this.#answers = (await invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
     } catch (e) {
-      this.answers = null;
-      this.askError = errorMessage(e);
+      this.#answers = null;
+      this.#askError = errorMessage(e);
     } finally {
-      this.asking = false;
+      this.#asking = false;
     }
   }
 
   private clear(): void {
-    this.url = this.name = this.separator = this.idColumn = '';
-    this.nameTyped = false;
-    this.askBase = this.question = '';
-    this.problems = [];
-    this.bases = [];
-    this.answers = null;
-    this.uploadError = this.askError = null;
+    this.#url = this.#name = this.#separator = this.#idColumn = '';
+    this.#nameTyped = false;
+    this.#askBase = this.#question = '';
+    this.#problems = [];
+    this.#bases = [];
+    this.#answers = null;
+    this.#uploadError = this.#askError = null;
   }
 
   reset(): void {

@@ -4,7 +4,10 @@ export { SUPERVISOR_TABS, type SupervisorTab } from './tabs';
 
 /** Which tool of the supervisor view is showing. */
 class SupervisorNav {
-  tab = $state<SupervisorTab>('tickets');
+  #tab = $state<SupervisorTab>('tickets');
+
+  get tab() { return this.#tab; }
+  set tab(v) { this.#tab = v; }
 }
 
 export const supNav = new SupervisorNav();

@@ -25,56 +25,69 @@ export function dayBoundary(day: string, end: boolean): string | undefined {
 }
 
 export class NpsStore {
-  surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
-  known = $state<string[]>(storedSurveys());
-  from = $state('');
-  to = $state('');
-  groupId = $state<number | null>(null);
-  result = $state<NpsResult | null>(null);
-  loading = $state(false);
-  error = $state<string | null>(null);
+  #surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
+  #known = $state<string[]>(storedSurveys());
+  #from = $state('');
+  #to = $state('');
+  #groupId = $state<number | null>(null);
+  #result = $state<NpsResult | null>(null);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+
+  get surveyName() { return this.#surveyName; }
+  set surveyName(v) { this.#surveyName = v; }
+  get known() { return this.#known; }
+  get from() { return this.#from; }
+  set from(v) { this.#from = v; }
+  get to() { return this.#to; }
+  set to(v) { this.#to = v; }
+  get groupId() { return this.#groupId; }
+  set groupId(v) { this.#groupId = v; }
+  get result() { return this.#result; }
+  get loading() { return this.#loading; }
+  get error() { return this.#error; }
 
   async load(): Promise<void> {
-    const surveyName = this.surveyName.trim();
+    const surveyName = this.#surveyName.trim();
     if (!surveyName) return;
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     try {
-      const from = dayBoundary(this.from, false);
-      const to = dayBoundary(this.to, true);
-      this.result = await invoke('supervisor:nps', {
+      const from = dayBoundary(this.#from, false);
+      const to = dayBoundary(this.#to, true);
+      this.#result = await invoke('supervisor:nps', {
         surveyName,
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
-        ...(this.groupId !== null ? { groupId: this.groupId } : {}),
+        ...(this.#groupId !== null ? { groupId: this.#groupId } : {}),
       });
       localStorage.setItem(SURVEY_KEY, surveyName);
-      this.known = [surveyName, ...this.known.filter((s) => s !== surveyName)].slice(0, MAX_KNOWN);
-      localStorage.setItem(KNOWN_KEY, JSON.stringify(this.known));
+      this.#known = [surveyName, ...this.#known.filter((s) => s !== surveyName)].slice(0, MAX_KNOWN);
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(this.#known));
     } catch (e) {
-      this.result = null;
-      this.error = errorMessage(e);
+      this.#result = null;
+      this.#error = errorMessage(e);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
   csv(groupName: string | null): string {
-    const r = this.result;
+    const r = this.#result;
     if (!r) return '';
     return toCsv(
       ['survey', 'from', 'to', 'group', 'averageNps', 'positive', 'neutral', 'negative', 'totalCount', 'npsIndex'],
-      [[r.surveyName, this.from, this.to, groupName ?? '', r.averageNps, r.positive, r.neutral, r.negative, r.totalCount, r.npsIndex]],
+      [[r.surveyName, this.#from, this.#to, groupName ?? '', r.averageNps, r.positive, r.neutral, r.negative, r.totalCount, r.npsIndex]],
       csvFormat(i18n.locale),
     );
   }
 
   reset(): void {
-    this.result = null;
-    this.error = null;
-    this.from = '';
-    this.to = '';
-    this.groupId = null;
+    this.#result = null;
+    this.#error = null;
+    this.#from = '';
+    this.#to = '';
+    this.#groupId = null;
   }
 }
 

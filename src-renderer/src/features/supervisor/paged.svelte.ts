@@ -5,61 +5,73 @@ import { errorMessage } from '../../lib/bridge';
  * share this, each saying only how to fetch one page.
  */
 export abstract class ServerPagedStore<C extends string, D> {
-  sortColumn = $state<C | null>(null);
-  direction = $state<'ASC' | 'DESC'>('ASC');
-  page = $state(0);
-  size = $state(20);
-  data = $state<D | null>(null);
-  loading = $state(false);
-  error = $state<string | null>(null);
+  #sortColumn = $state<C | null>(null);
+  #direction = $state<'ASC' | 'DESC'>('ASC');
+  #page = $state(0);
+  #size = $state(20);
+  #data = $state<D | null>(null);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+
+  get sortColumn() { return this.#sortColumn; }
+  get direction() { return this.#direction; }
+  get page() { return this.#page; }
+  get size() { return this.#size; }
+  get data() { return this.#data; }
+  get loading() { return this.#loading; }
+  get error() { return this.#error; }
+  /** A failure of a subclass's own call (an export), shown where the table's errors show. */
+  protected fail(message: string | null): void {
+    this.#error = message;
+  }
 
   constructor(private readonly defaults: { sortColumn: C | null; direction: 'ASC' | 'DESC'; size: number; clearOnError: boolean }) {
-    this.sortColumn = defaults.sortColumn;
-    this.direction = defaults.direction;
-    this.size = defaults.size;
+    this.#sortColumn = defaults.sortColumn;
+    this.#direction = defaults.direction;
+    this.#size = defaults.size;
   }
 
   /** One page as the current filters, sort and page say. */
   protected abstract fetch(): Promise<D>;
 
   async load(): Promise<void> {
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     try {
-      this.data = await this.fetch();
+      this.#data = await this.fetch();
     } catch (e) {
-      if (this.defaults.clearOnError) this.data = null;
-      this.error = errorMessage(e);
+      if (this.defaults.clearOnError) this.#data = null;
+      this.#error = errorMessage(e);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
   /** New filters: back to the first page. */
   restart(): Promise<void> {
-    this.page = 0;
+    this.#page = 0;
     return this.load();
   }
 
   sortBy(column: C): Promise<void> {
-    if (this.sortColumn === column) this.direction = this.direction === 'ASC' ? 'DESC' : 'ASC';
+    if (this.#sortColumn === column) this.#direction = this.#direction === 'ASC' ? 'DESC' : 'ASC';
     else {
-      this.sortColumn = column;
-      this.direction = 'ASC';
+      this.#sortColumn = column;
+      this.#direction = 'ASC';
     }
     return this.restart();
   }
 
   go(delta: number): Promise<void> {
-    this.page = Math.max(0, this.page + delta);
+    this.#page = Math.max(0, this.#page + delta);
     return this.load();
   }
 
   protected resetPaging(): void {
-    this.sortColumn = this.defaults.sortColumn;
-    this.direction = this.defaults.direction;
-    this.page = 0;
-    this.data = null;
-    this.error = null;
+    this.#sortColumn = this.defaults.sortColumn;
+    this.#direction = this.defaults.direction;
+    this.#page = 0;
+    this.#data = null;
+    this.#error = null;
   }
 }

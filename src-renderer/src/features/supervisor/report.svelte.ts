@@ -13,26 +13,40 @@ export const REPORT_COLUMNS = [
 
 /** The attendance time report: filters, sort and paging run on the service. */
 export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
-  agentName = $state('');
-  groupName = $state('');
-  channelName = $state('');
-  protocol = $state('');
-  from = $state('');
-  to = $state('');
-  exporting = $state(false);
+  #agentName = $state('');
+  #groupName = $state('');
+  #channelName = $state('');
+  #protocol = $state('');
+  #from = $state('');
+  #to = $state('');
+  #exporting = $state(false);
+
+  get agentName() { return this.#agentName; }
+  set agentName(v) { this.#agentName = v; }
+  get groupName() { return this.#groupName; }
+  set groupName(v) { this.#groupName = v; }
+  get channelName() { return this.#channelName; }
+  set channelName(v) { this.#channelName = v; }
+  get protocol() { return this.#protocol; }
+  set protocol(v) { this.#protocol = v; }
+  get from() { return this.#from; }
+  set from(v) { this.#from = v; }
+  get to() { return this.#to; }
+  set to(v) { this.#to = v; }
+  get exporting() { return this.#exporting; }
 
   constructor() {
     super({ sortColumn: 'createdAtProtocol', direction: 'DESC', size: 25, clearOnError: false });
   }
 
   private filter(): ReportFilter {
-    const from = dayBoundary(this.from, false);
-    const to = dayBoundary(this.to, true);
+    const from = dayBoundary(this.#from, false);
+    const to = dayBoundary(this.#to, true);
     return {
-      ...(this.agentName.trim() ? { agentName: this.agentName.trim() } : {}),
-      ...(this.groupName ? { groupName: this.groupName } : {}),
-      ...(this.channelName ? { channelName: this.channelName } : {}),
-      ...(this.protocol.trim() ? { protocol: this.protocol.trim() } : {}),
+      ...(this.#agentName.trim() ? { agentName: this.#agentName.trim() } : {}),
+      ...(this.#groupName ? { groupName: this.#groupName } : {}),
+      ...(this.#channelName ? { channelName: this.#channelName } : {}),
+      ...(this.#protocol.trim() ? { protocol: this.#protocol.trim() } : {}),
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
     };
@@ -52,16 +66,16 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
 
   /** Every matching row, as CSV text. */
   async csv(): Promise<string | null> {
-    this.exporting = true;
-    this.error = null;
+    this.#exporting = true;
+    this.fail(null);
     try {
       const all = await invoke('supervisor:reportAll', { ...this.query(), page: 0 });
       return toCsv(REPORT_COLUMNS, all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])), csvFormat(i18n.locale));
     } catch (e) {
-      this.error = errorMessage(e);
+      this.fail(errorMessage(e));
       return null;
     } finally {
-      this.exporting = false;
+      this.#exporting = false;
     }
   }
 

@@ -38,39 +38,67 @@ function recorderMessage(e: RecorderFailure): string {
  * calls with their live transcript. One microphone, so one recording at a time.
  */
 export class VoiceStore {
-  enabled = $state(false);
-  language = $state('en-US');
+  #enabled = $state(false);
+  #language = $state('en-US');
   /** What the speech service says it understands; null while unknown (then the console's list). */
-  offered = $state<string[] | null>(null);
-  loaded = $state(false);
+  #offered = $state<string[] | null>(null);
+  #loaded = $state(false);
 
-  sessionId = $state<number | null>(null);
-  recording = $state(false);
-  starting = $state(false);
-  level = $state(0);
-  inFlight = $state(0);
-  heard = $state.raw<HeardSegment[]>([]);
-  transcript = $state('');
-  failed = $state.raw<Array<{ seq: number; audio: string; at: number }>>([]);
-  error = $state<string | null>(null);
-  notice = $state<string | null>(null);
-  saving = $state(false);
+  #sessionId = $state<number | null>(null);
+  #recording = $state(false);
+  #starting = $state(false);
+  #level = $state(0);
+  #inFlight = $state(0);
+  #heard = $state.raw<HeardSegment[]>([]);
+  #transcript = $state('');
+  #failed = $state.raw<Array<{ seq: number; audio: string; at: number }>>([]);
+  #error = $state<string | null>(null);
+  #notice = $state<string | null>(null);
+  #saving = $state(false);
 
-  speech = $state<{ url: string; bytes: number; seconds: number; owner: string } | null>(null);
+  #speech = $state<{ url: string; bytes: number; seconds: number; owner: string } | null>(null);
   /** Which read-aloud control asked (each shows its own player). */
-  speaking = $state<string | null>(null);
-  speechError = $state<{ owner: string; message: string } | null>(null);
+  #speaking = $state<string | null>(null);
+  #speechError = $state<{ owner: string; message: string } | null>(null);
 
   /** The attendant's own open sessions, voice calls first (from the queue snapshot). */
-  sessions = $state.raw<QueueItem[]>([]);
-  sessionsLoading = $state(false);
-  sessionsError = $state<string | null>(null);
+  #sessions = $state.raw<QueueItem[]>([]);
+  #sessionsLoading = $state(false);
+  #sessionsError = $state<string | null>(null);
 
-  calls = $state.raw<CallView[]>([]);
-  callLog = $state.raw<CallLogView[]>([]);
-  live = $state.raw<LiveTranscript[]>([]);
-  callsError = $state<string | null>(null);
-  callsLoading = $state(false);
+  #calls = $state.raw<CallView[]>([]);
+  #callLog = $state.raw<CallLogView[]>([]);
+  #live = $state.raw<LiveTranscript[]>([]);
+  #callsError = $state<string | null>(null);
+  #callsLoading = $state(false);
+
+  get enabled() { return this.#enabled; }
+  get language() { return this.#language; }
+  get offered() { return this.#offered; }
+  get loaded() { return this.#loaded; }
+  get sessionId() { return this.#sessionId; }
+  get recording() { return this.#recording; }
+  get starting() { return this.#starting; }
+  get level() { return this.#level; }
+  get inFlight() { return this.#inFlight; }
+  get heard() { return this.#heard; }
+  get transcript() { return this.#transcript; }
+  set transcript(v) { this.#transcript = v; }
+  get failed() { return this.#failed; }
+  get error() { return this.#error; }
+  get notice() { return this.#notice; }
+  get saving() { return this.#saving; }
+  get speech() { return this.#speech; }
+  get speaking() { return this.#speaking; }
+  get speechError() { return this.#speechError; }
+  get sessions() { return this.#sessions; }
+  get sessionsLoading() { return this.#sessionsLoading; }
+  get sessionsError() { return this.#sessionsError; }
+  get calls() { return this.#calls; }
+  get callLog() { return this.#callLog; }
+  get live() { return this.#live; }
+  get callsError() { return this.#callsError; }
+  get callsLoading() { return this.#callsLoading; }
 
   private work = new Map<number, SessionWork>();
   private recorder: MicRecorder | null = null;
@@ -81,29 +109,29 @@ export class VoiceStore {
   private gen = 0;
 
   get canSave(): boolean {
-    return this.sessionId !== null && this.transcript.trim().length > 0 && !this.saving;
+    return this.#sessionId !== null && this.#transcript.trim().length > 0 && !this.#saving;
   }
 
   async init(): Promise<void> {
     if (this.unsubscribe.length === 0) {
       this.unsubscribe.push(
         on('voice:state', (s) => {
-          this.enabled = s.enabled;
-          this.language = s.language;
+          this.#enabled = s.enabled;
+          this.#language = s.language;
         }),
         on('voice:transcript', (line) => {
-          if (line.sessionId !== this.sessionId || this.live.some((l) => l.key === line.key)) return;
-          this.live = [...this.live, line].slice(-200);
+          if (line.sessionId !== this.#sessionId || this.#live.some((l) => l.key === line.key)) return;
+          this.#live = [...this.#live, line].slice(-200);
         }),
       );
     }
     try {
       const s = await invoke('voice:state', {});
-      this.enabled = s.enabled;
-      this.language = s.language;
-      this.loaded = true;
+      this.#enabled = s.enabled;
+      this.#language = s.language;
+      this.#loaded = true;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
     await this.loadLanguages();
   }
@@ -114,164 +142,164 @@ export class VoiceStore {
    */
   async loadLanguages(): Promise<void> {
     try {
-      this.offered = (await invoke('voice:languages', {})).languages;
+      this.#offered = (await invoke('voice:languages', {})).languages;
     } catch {
-      this.offered = null; // the service did not answer: recording reports its own errors
+      this.#offered = null; // the service did not answer: recording reports its own errors
     }
-    const offered = this.offered;
-    if (!offered?.length || offered.includes(this.language)) return;
+    const offered = this.#offered;
+    if (!offered?.length || offered.includes(this.#language)) return;
     const base = (tag: string) => tag.split('-')[0];
     const pick = offered.find((l) => l === i18n.locale) ?? offered.find((l) => base(l) === base(i18n.locale)) ?? offered[0]!;
     await this.setLanguage(pick);
   }
 
   async loadSessions(): Promise<void> {
-    this.sessionsLoading = true;
-    this.sessionsError = null;
+    this.#sessionsLoading = true;
+    this.#sessionsError = null;
     try {
       const snap = await invoke('attendance:queue', {});
-      this.sessions = snap.items
+      this.#sessions = snap.items
         .filter((s) => {
           const b = bucketOf(s, snap.me);
           return b === 'mine' || b === 'pending';
         })
         .sort((a, b) => Number(b.channel === 'voice') - Number(a.channel === 'voice') || a.customerName.localeCompare(b.customerName));
     } catch (e) {
-      this.sessionsError = errorMessage(e);
+      this.#sessionsError = errorMessage(e);
     } finally {
-      this.sessionsLoading = false;
+      this.#sessionsLoading = false;
     }
   }
 
   async setEnabled(enabled: boolean): Promise<void> {
-    this.error = null;
-    if (!enabled && this.recording) await this.stop();
+    this.#error = null;
+    if (!enabled && this.#recording) await this.stop();
     try {
       const s = await invoke('voice:setEnabled', { enabled });
-      this.enabled = s.enabled;
+      this.#enabled = s.enabled;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
   async setLanguage(language: string): Promise<void> {
     try {
       const s = await invoke('voice:setLanguage', { language });
-      this.language = s.language;
+      this.#language = s.language;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
   /** Shows a session: its transcript in progress, its calls. */
   async open(sessionId: number | null): Promise<void> {
-    if (sessionId === this.sessionId) return;
+    if (sessionId === this.#sessionId) return;
     // The last chunk's words land in the session that was recorded before it is put aside.
-    if (this.recording) await this.stop();
+    if (this.#recording) await this.stop();
     this.keep();
     const gen = ++this.gen;
-    this.sessionId = sessionId;
+    this.#sessionId = sessionId;
     const w = sessionId === null ? undefined : this.work.get(sessionId);
-    this.heard = w?.heard ?? [];
-    this.transcript = w?.transcript ?? '';
-    this.failed = [];
-    this.error = null;
-    this.notice = null;
+    this.#heard = w?.heard ?? [];
+    this.#transcript = w?.transcript ?? '';
+    this.#failed = [];
+    this.#error = null;
+    this.#notice = null;
     this.clearCalls();
     if (sessionId !== null && gen === this.gen) await this.loadCalls();
   }
 
   /** Forgets the shown session's calls, their log and the live call lines. */
   private clearCalls(): void {
-    this.calls = [];
-    this.callLog = [];
-    this.live = [];
-    this.callsError = null;
+    this.#calls = [];
+    this.#callLog = [];
+    this.#live = [];
+    this.#callsError = null;
   }
 
   async loadCalls(): Promise<void> {
-    const sessionId = this.sessionId;
+    const sessionId = this.#sessionId;
     if (sessionId === null) return;
     const gen = this.gen;
-    this.callsLoading = true;
+    this.#callsLoading = true;
     try {
       const r = await invoke('voice:calls', { sessionId });
       if (gen !== this.gen) return;
-      this.calls = r.calls;
-      this.callLog = r.log;
+      this.#calls = r.calls;
+      this.#callLog = r.log;
       // Lines pushed while the list was loading are kept.
       const keys = new Set(r.live.map((l) => l.key));
-      this.live = [...r.live, ...this.live.filter((l) => !keys.has(l.key))];
-      this.callsError = r.error;
+      this.#live = [...r.live, ...this.#live.filter((l) => !keys.has(l.key))];
+      this.#callsError = r.error;
     } catch (e) {
-      if (gen === this.gen) this.callsError = errorMessage(e);
+      if (gen === this.gen) this.#callsError = errorMessage(e);
     } finally {
-      if (gen === this.gen) this.callsLoading = false;
+      if (gen === this.gen) this.#callsLoading = false;
     }
   }
 
   async toggleRecording(): Promise<void> {
-    if (this.recording) await this.stop();
+    if (this.#recording) await this.stop();
     else await this.record();
   }
 
   async record(): Promise<void> {
-    if (this.recording || this.starting || this.sessionId === null) return;
-    this.error = null;
-    this.notice = null;
-    if (!this.enabled) {
-      this.error = tt('err.off');
+    if (this.#recording || this.#starting || this.#sessionId === null) return;
+    this.#error = null;
+    this.#notice = null;
+    if (!this.#enabled) {
+      this.#error = tt('err.off');
       return;
     }
-    this.starting = true;
+    this.#starting = true;
     const recorder = new MicRecorder({
       chunk: (c) => void this.send(c),
       level: (rms) => {
-        this.level = Math.min(1, rms * 4);
+        this.#level = Math.min(1, rms * 4);
       },
     });
     try {
       await recorder.start();
       this.recorder = recorder;
-      this.recordingFor = this.sessionId;
-      this.recording = true;
+      this.recordingFor = this.#sessionId;
+      this.#recording = true;
     } catch (e) {
-      this.error = e instanceof RecorderFailure ? recorderMessage(e) : errorMessage(e);
+      this.#error = e instanceof RecorderFailure ? recorderMessage(e) : errorMessage(e);
     } finally {
-      this.starting = false;
+      this.#starting = false;
     }
   }
 
   async stop(): Promise<void> {
     const recorder = this.recorder;
     this.recorder = null;
-    this.recording = false;
-    this.level = 0;
+    this.#recording = false;
+    this.#level = 0;
     const last = await recorder?.stop();
     if (last) await this.send(last);
   }
 
   async retry(): Promise<void> {
-    const list = this.failed;
-    this.failed = [];
-    this.error = null;
-    await Promise.all(list.map((f) => this.transcribe(f.seq, f.audio, f.at, this.sessionId)));
+    const list = this.#failed;
+    this.#failed = [];
+    this.#error = null;
+    await Promise.all(list.map((f) => this.transcribe(f.seq, f.audio, f.at, this.#sessionId)));
   }
 
   private async send(chunk: Chunk): Promise<void> {
     const audio = bytesToBase64(encodeWav(chunk.samples));
-    await this.transcribe(this.seq++, audio, chunk.offset, this.recordingFor ?? this.sessionId);
+    await this.transcribe(this.seq++, audio, chunk.offset, this.recordingFor ?? this.#sessionId);
   }
 
   private async transcribe(seq: number, audio: string, at: number, sessionId: number | null): Promise<void> {
     if (sessionId === null) return;
-    this.inFlight++;
+    this.#inFlight++;
     try {
       const r = await invoke('voice:transcribe', { seq, audio });
       const segments: HeardSegment[] = r.segments.map((s, i) => ({ ...s, key: `${seq}:${i}`, seq, at: at + s.start }));
-      if (sessionId === this.sessionId) {
-        this.heard = [...this.heard, ...segments].sort((a, b) => a.seq - b.seq || a.at - b.at);
-        if (r.text) this.transcript = `${this.transcript.trimEnd()} ${r.text}`.trim();
+      if (sessionId === this.#sessionId) {
+        this.#heard = [...this.#heard, ...segments].sort((a, b) => a.seq - b.seq || a.at - b.at);
+        if (r.text) this.#transcript = `${this.#transcript.trimEnd()} ${r.text}`.trim();
       } else {
         const w = this.work.get(sessionId) ?? { heard: [], transcript: '' };
         w.heard = [...w.heard, ...segments];
@@ -279,65 +307,65 @@ export class VoiceStore {
         this.work.set(sessionId, w);
       }
     } catch (e) {
-      if (sessionId === this.sessionId) {
-        this.error = errorMessage(e);
-        this.failed = [...this.failed, { seq, audio, at }];
+      if (sessionId === this.#sessionId) {
+        this.#error = errorMessage(e);
+        this.#failed = [...this.#failed, { seq, audio, at }];
       }
     } finally {
-      this.inFlight--;
+      this.#inFlight--;
     }
   }
 
   /** The corrected transcript becomes a note through the outbox (kept even when offline). */
   async save(): Promise<void> {
-    const sessionId = this.sessionId;
-    const text = this.transcript.trim();
+    const sessionId = this.#sessionId;
+    const text = this.#transcript.trim();
     if (sessionId === null || !text) return;
-    this.saving = true;
-    this.error = null;
+    this.#saving = true;
+    this.#error = null;
     try {
       await invoke('notes:add', { sessionId, text });
-      this.transcript = '';
-      this.heard = [];
+      this.#transcript = '';
+      this.#heard = [];
       this.work.delete(sessionId);
-      this.notice = tt('v.saved');
+      this.#notice = tt('v.saved');
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     } finally {
-      this.saving = false;
+      this.#saving = false;
     }
   }
 
   discard(): void {
-    this.transcript = '';
-    this.heard = [];
-    this.failed = [];
-    this.notice = null;
-    if (this.sessionId !== null) this.work.delete(this.sessionId);
+    this.#transcript = '';
+    this.#heard = [];
+    this.#failed = [];
+    this.#notice = null;
+    if (this.#sessionId !== null) this.work.delete(this.#sessionId);
   }
 
   /** Reads text aloud with the service's text-to-speech. */
   async speak(text: string, owner = 'panel'): Promise<void> {
     const clean = text.trim();
-    if (!clean || this.speaking) return;
-    this.speaking = owner;
-    this.speechError = null;
+    if (!clean || this.#speaking) return;
+    this.#speaking = owner;
+    this.#speechError = null;
     try {
       const r = await invoke('voice:speak', { text: clean.slice(0, 3000) });
       const blob = new Blob([base64ToBytes(r.audio) as Uint8Array<ArrayBuffer>], { type: 'audio/wav' });
-      if (this.speech) URL.revokeObjectURL(this.speech.url);
-      this.speech = { url: URL.createObjectURL(blob), bytes: r.bytes, seconds: r.seconds, owner };
+      if (this.#speech) URL.revokeObjectURL(this.#speech.url);
+      this.#speech = { url: URL.createObjectURL(blob), bytes: r.bytes, seconds: r.seconds, owner };
     } catch (e) {
-      this.speechError = { owner, message: errorMessage(e) };
+      this.#speechError = { owner, message: errorMessage(e) };
     } finally {
-      this.speaking = null;
+      this.#speaking = null;
     }
   }
 
   private keep(): void {
-    if (this.sessionId === null) return;
-    if (this.transcript.trim() || this.heard.length) this.work.set(this.sessionId, { heard: this.heard, transcript: this.transcript });
-    else this.work.delete(this.sessionId);
+    if (this.#sessionId === null) return;
+    if (this.#transcript.trim() || this.#heard.length) this.work.set(this.#sessionId, { heard: this.#heard, transcript: this.#transcript });
+    else this.work.delete(this.#sessionId);
   }
 
   reset(): void {
@@ -345,29 +373,29 @@ export class VoiceStore {
     this.recorder = null;
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
-    if (this.speech) URL.revokeObjectURL(this.speech.url);
-    this.speech = null;
+    if (this.#speech) URL.revokeObjectURL(this.#speech.url);
+    this.#speech = null;
     this.gen++;
     this.work.clear();
-    this.sessionId = null;
-    this.recording = false;
-    this.starting = false;
-    this.level = 0;
-    this.inFlight = 0;
-    this.heard = [];
-    this.transcript = '';
-    this.failed = [];
-    this.error = null;
-    this.notice = null;
-    this.saving = false;
-    this.speaking = null;
-    this.speechError = null;
+    this.#sessionId = null;
+    this.#recording = false;
+    this.#starting = false;
+    this.#level = 0;
+    this.#inFlight = 0;
+    this.#heard = [];
+    this.#transcript = '';
+    this.#failed = [];
+    this.#error = null;
+    this.#notice = null;
+    this.#saving = false;
+    this.#speaking = null;
+    this.#speechError = null;
     this.clearCalls();
-    this.callsLoading = false;
-    this.sessions = [];
-    this.sessionsLoading = false;
-    this.sessionsError = null;
-    this.loaded = false;
+    this.#callsLoading = false;
+    this.#sessions = [];
+    this.#sessionsLoading = false;
+    this.#sessionsError = null;
+    this.#loaded = false;
   }
 }
 

@@ -17,16 +17,25 @@ const FILTER_DEBOUNCE_MS = 200;
  * frame, not one per event. Reading the log again (a filter change) replaces the rows.
  */
 export class EventLogStore {
-  rows = $state.raw<EventRow[]>([]);
-  filter = $state<RowFilter>({ ...NO_FILTER });
-  loading = $state(false);
-  loaded = $state(false);
-  error = $state<string | null>(null);
-  selectedId = $state<string | null>(null);
+  #rows = $state.raw<EventRow[]>([]);
+  #filter = $state<RowFilter>({ ...NO_FILTER });
+  #loading = $state(false);
+  #loaded = $state(false);
+  #error = $state<string | null>(null);
+  #selectedId = $state<string | null>(null);
   /** The selected event's whole body, when the pushed row was cut. */
-  full = $state.raw<EventRow | null>(null);
+  #full = $state.raw<EventRow | null>(null);
   /** Every type seen, for the type filter (a filtered list would hide the others). */
-  types = $state.raw<string[]>([]);
+  #types = $state.raw<string[]>([]);
+
+  get rows() { return this.#rows; }
+  get filter() { return this.#filter; }
+  get loading() { return this.#loading; }
+  get loaded() { return this.#loaded; }
+  get error() { return this.#error; }
+  get selectedId() { return this.#selectedId; }
+  get full() { return this.#full; }
+  get types() { return this.#types; }
 
   private inbox: EventRow[] = [];
   private frame = 0;
@@ -35,14 +44,14 @@ export class EventLogStore {
   private debounce: ReturnType<typeof setTimeout> | null = null;
 
   get selected(): EventRow | null {
-    const id = this.selectedId;
+    const id = this.#selectedId;
     if (id === null) return null;
-    if (this.full?.id === id) return this.full;
-    return this.rows.find((r) => r.id === id) ?? null;
+    if (this.#full?.id === id) return this.#full;
+    return this.#rows.find((r) => r.id === id) ?? null;
   }
 
   get filtered(): boolean {
-    return this.filter.group !== '' || this.filter.type !== '' || this.filter.text !== '';
+    return this.#filter.group !== '' || this.#filter.type !== '' || this.#filter.text !== '';
   }
 
   /** Starts listening for pushed rows (once). */
@@ -63,7 +72,7 @@ export class EventLogStore {
     this.inbox = [];
     if (!incoming.length) return;
     this.noteTypes(incoming);
-    const f = { ...this.filter };
+    const f = { ...this.#filter };
     const fresh: EventRow[] = [];
     for (let i = incoming.length - 1; i >= 0; i--) {
       const r = incoming[i]!;
@@ -71,8 +80,8 @@ export class EventLogStore {
     }
     if (fresh.length) {
       const ids = new Set(fresh.map((r) => r.id));
-      const kept = this.rows.filter((r) => !ids.has(r.id));
-      this.rows = fresh.length >= LOG_ROWS ? fresh.slice(0, LOG_ROWS) : [...fresh, ...kept.slice(0, LOG_ROWS - fresh.length)];
+      const kept = this.#rows.filter((r) => !ids.has(r.id));
+      this.#rows = fresh.length >= LOG_ROWS ? fresh.slice(0, LOG_ROWS) : [...fresh, ...kept.slice(0, LOG_ROWS - fresh.length)];
     }
     const p = probe();
     if (p) p(incoming.map((r) => r.id), performance.timeOrigin + performance.now());
@@ -80,23 +89,23 @@ export class EventLogStore {
 
   private noteTypes(rows: EventRow[]): void {
     let added = false;
-    const known = new Set(this.types);
+    const known = new Set(this.#types);
     for (const r of rows) {
       if (r.type && !known.has(r.type) && known.size < 200) {
         known.add(r.type);
         added = true;
       }
     }
-    if (added) this.types = [...known].sort();
+    if (added) this.#types = [...known].sort();
   }
 
   /** Reads the log from the listener with the current filter. */
   async load(): Promise<void> {
     this.listen();
     const gen = ++this.gen;
-    this.loading = true;
-    this.error = null;
-    const f = { ...this.filter };
+    this.#loading = true;
+    this.#error = null;
+    const f = { ...this.#filter };
     try {
       const { entries } = await invoke('webhooks:log', {
         ...(f.group ? { group: f.group } : {}),
@@ -106,19 +115,19 @@ export class EventLogStore {
       if (gen !== this.gen) return;
       // Rows pushed meanwhile are newer than the read: they stay in front.
       const ids = new Set(entries.map((e) => e.id));
-      const newer = this.rows.filter((r) => !ids.has(r.id) && r.receivedAt >= (entries[0]?.receivedAt ?? 0) && matches(r, f));
-      this.rows = [...newer, ...entries].slice(0, LOG_ROWS);
+      const newer = this.#rows.filter((r) => !ids.has(r.id) && r.receivedAt >= (entries[0]?.receivedAt ?? 0) && matches(r, f));
+      this.#rows = [...newer, ...entries].slice(0, LOG_ROWS);
       this.noteTypes(entries);
-      this.loaded = true;
+      this.#loaded = true;
     } catch (e) {
-      if (gen === this.gen) this.error = errorMessage(e);
+      if (gen === this.gen) this.#error = errorMessage(e);
     } finally {
-      if (gen === this.gen) this.loading = false;
+      if (gen === this.gen) this.#loading = false;
     }
   }
 
   setFilter(change: Partial<RowFilter>): void {
-    this.filter = { ...this.filter, ...change };
+    this.#filter = { ...this.#filter, ...change };
     if (this.debounce) clearTimeout(this.debounce);
     // Typing in the search box reads the log once the user pauses.
     this.debounce = setTimeout(() => {
@@ -132,15 +141,15 @@ export class EventLogStore {
   }
 
   async select(id: string | null): Promise<void> {
-    this.selectedId = id;
-    this.full = null;
-    const row = id === null ? null : this.rows.find((r) => r.id === id);
+    this.#selectedId = id;
+    this.#full = null;
+    const row = id === null ? null : this.#rows.find((r) => r.id === id);
     if (!row?.cut) return;
     try {
       const { entry } = await invoke('webhooks:entry', { id: row.id });
-      if (this.selectedId === row.id && entry) this.full = entry;
+      if (this.#selectedId === row.id && entry) this.#full = entry;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
@@ -151,14 +160,14 @@ export class EventLogStore {
     this.debounce = null;
     this.inbox = [];
     this.gen++;
-    this.rows = [];
-    this.types = [];
-    this.filter = { ...NO_FILTER };
-    this.loading = false;
-    this.loaded = false;
-    this.error = null;
-    this.selectedId = null;
-    this.full = null;
+    this.#rows = [];
+    this.#types = [];
+    this.#filter = { ...NO_FILTER };
+    this.#loading = false;
+    this.#loaded = false;
+    this.#error = null;
+    this.#selectedId = null;
+    this.#full = null;
   }
 }
 

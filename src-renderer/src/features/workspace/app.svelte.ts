@@ -4,12 +4,16 @@ import { i18n } from '../../lib/i18n.svelte';
 
 /** Which workspace is open and who is signed in: the root of every other state. */
 export class AppStore {
-  state = $state<AppState | null>(null);
-  busy = $state(false);
-  error = $state<string | null>(null);
+  #state = $state<AppState | null>(null);
+  #busy = $state(false);
+  #error = $state<string | null>(null);
+
+  get state() { return this.#state; }
+  get busy() { return this.#busy; }
+  get error() { return this.#error; }
 
   get signedIn(): boolean {
-    return this.state?.signedIn ?? false;
+    return this.#state?.signedIn ?? false;
   }
 
   async load(): Promise<void> {
@@ -17,7 +21,7 @@ export class AppStore {
     try {
       this.apply(await invoke('workspace:state', {}));
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
@@ -29,23 +33,23 @@ export class AppStore {
   }
 
   private apply(s: AppState): void {
-    const wasSignedIn = this.state?.signedIn ?? false;
-    this.state = s;
+    const wasSignedIn = this.#state?.signedIn ?? false;
+    this.#state = s;
     i18n.setLocale(s.locale);
     if (wasSignedIn && !s.signedIn) for (const reset of this.signOutHooks) reset();
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {
-    this.busy = true;
-    this.error = null;
+    this.#busy = true;
+    this.#error = null;
     try {
       this.apply(await action());
       return true;
     } catch (e) {
-      this.error = errorMessage(e);
+      this.#error = errorMessage(e);
       return false;
     } finally {
-      this.busy = false;
+      this.#busy = false;
     }
   }
 
