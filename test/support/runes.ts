@@ -50,3 +50,11 @@ export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
     },
   };
 }
+
+/** A fresh fake bridge put in place of the renderer's transport; import the stores after it. */
+export async function installFakeBridge(handlers: Parameters<typeof fakeBridge>[0]) {
+  const { useTransport } = await importRunes<typeof import('../../src-renderer/src/lib/bridge')>('src-renderer/src/lib/bridge.ts');
+  const bridge = fakeBridge(handlers);
+  useTransport(bridge.transport);
+  return bridge;
+}

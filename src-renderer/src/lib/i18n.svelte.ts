@@ -144,7 +144,8 @@ class I18n {
 
   private apply(): void {
     this.#locale = this.#chosen ?? this.system;
-    document.documentElement.lang = this.#locale;
+    // No page in the stores' unit tests.
+    if (globalThis.document) document.documentElement.lang = this.#locale;
   }
 
   number(value: number, digits?: number): string {

@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { TicketView } from '../../../src-shared/bridge/supervisor';
-import { fakeBridge, importRunes } from '../../support/runes';
+import { importRunes, installFakeBridge } from '../../support/runes';
 
-type Bridge = typeof import('../../../src-renderer/src/lib/bridge');
 type Tickets = typeof import('../../../src-renderer/src/features/supervisor/tickets.svelte');
 
 const ticket = (id: number, key: string): TicketView => ({
@@ -11,11 +10,9 @@ const ticket = (id: number, key: string): TicketView => ({
   fetchedAt: '2026-11-23T10:00:00Z', source: 'service', notice: null,
 });
 
-async function storeWith(handlers: Parameters<typeof fakeBridge>[0]) {
-  const { useTransport } = await importRunes<Bridge>('src-renderer/src/lib/bridge.ts');
+async function storeWith(handlers: Parameters<typeof installFakeBridge>[0]) {
+  const bridge = await installFakeBridge(handlers);
   const { TicketLookupStore } = await importRunes<Tickets>('src-renderer/src/features/supervisor/tickets.svelte.ts');
-  const bridge = fakeBridge(handlers);
-  useTransport(bridge.transport);
   return { store: new TicketLookupStore(), bridge };
 }
 

@@ -50,8 +50,8 @@ export class OfflineStore {
       this.unsubscribe.push(on('offline:status', (s) => this.apply(s)), on('notes:status', (s) => (this.#outbox = s)));
       // The system says the network is back: probe now rather than at the next scheduled probe.
       const online = () => void this.retry();
-      window.addEventListener('online', online);
-      this.unsubscribe.push(() => window.removeEventListener('online', online));
+      globalThis.window?.addEventListener('online', online);
+      this.unsubscribe.push(() => globalThis.window?.removeEventListener('online', online));
     }
     const [c, o] = await Promise.allSettled([invoke('offline:status', {}), invoke('notes:status', {})]);
     if (c.status === 'fulfilled') this.apply(c.value);
