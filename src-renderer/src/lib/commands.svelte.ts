@@ -19,7 +19,7 @@ export interface Command {
   run: () => void | Promise<void>;
 }
 
-class CommandRegistry {
+export class CommandRegistry {
   private byId = $state<Record<string, Command>>({});
   /** User rebinding: command id -> shortcut (persisted by the keyboard feature). */
   #overrides = $state<Record<string, string | null>>({});

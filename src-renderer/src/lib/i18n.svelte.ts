@@ -116,7 +116,7 @@ function storedLanguage(): Language | null {
   }
 }
 
-class I18n {
+export class I18n {
   #locale = $state<Language>('en');
   /** What the user picked in the console; null follows the system. */
   #chosen = $state<Language | null>(storedLanguage());

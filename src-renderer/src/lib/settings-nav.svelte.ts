@@ -2,11 +2,15 @@ export const SETTINGS_TABS = ['general', 'developer'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** Which part of the settings view shows; features that live there open it through this. */
-class SettingsNav {
+export class SettingsNav {
   #tab = $state<SettingsTab>('general');
 
   get tab() { return this.#tab; }
   set tab(v) { this.#tab = v; }
+
+  reset(): void {
+    this.#tab = 'general';
+  }
 }
 
 export const settingsNav = new SettingsNav();

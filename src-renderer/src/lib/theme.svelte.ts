@@ -15,7 +15,7 @@ function stored(): ThemeChoice {
   }
 }
 
-class Theme {
+export class Theme {
   #choice = $state<ThemeChoice>(stored());
 
   get choice() { return this.#choice; }

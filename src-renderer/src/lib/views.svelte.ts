@@ -15,7 +15,7 @@ export interface View {
   visible?: () => boolean;
 }
 
-class ViewRegistry {
+export class ViewRegistry {
   private list = $state<View[]>([]);
   #current = $state('attendance');
 

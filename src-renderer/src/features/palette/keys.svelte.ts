@@ -55,7 +55,7 @@ export function label(combo: string | null): string {
     .join(isMac ? '' : '+');
 }
 
-class KeyBindings {
+export class KeyBindings {
   /** The command waiting for its new shortcut (the palette's "change shortcut"). */
   #capturing = $state<string | null>(null);
   #problem = $state<string | null>(null);
@@ -65,6 +65,12 @@ class KeyBindings {
   get problem() { return this.#problem; }
   set problem(v) { this.#problem = v; }
   private loaded = false;
+
+  /** Stops any capture; the rebinds themselves stay (they belong to this computer's profile). */
+  reset(): void {
+    this.#capturing = null;
+    this.#problem = null;
+  }
 
   async load(): Promise<void> {
     if (this.loaded) return;

@@ -56,7 +56,7 @@ export const groupLabel = (group: string): string =>
   GROUPS.has(group) ? pt(`g.${group}` as 'g.General') : group;
 
 /** The command palette's open state and query (Ctrl/Cmd+K). */
-class PaletteState {
+export class PaletteState {
   #open = $state(false);
   #query = $state('');
   #cursor = $state(0);
@@ -73,6 +73,12 @@ class PaletteState {
   }
   hide(): void {
     this.#open = false;
+  }
+
+  reset(): void {
+    this.hide();
+    this.#query = '';
+    this.#cursor = 0;
   }
 }
 

@@ -44,7 +44,7 @@ export const supervisorFeature: ConsoleFeature = {
   // One lookup dialog for the whole console, above every view.
   overlays: [TicketDialog],
   start() {
-    for (const store of [explorer, groups, nps, report]) app.onSignedOut(() => store.reset());
+    for (const store of [explorer, groups, nps, report, supNav]) app.onSignedOut(() => store.reset());
     // The lookup keeps listening for the global shortcut; it only forgets what it showed.
     app.onSignedOut(() => ticketLookup.clear());
     ticketLookup.listen();

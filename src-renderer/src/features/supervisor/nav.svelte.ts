@@ -3,11 +3,15 @@ import type { SupervisorTab } from './tabs';
 export { SUPERVISOR_TABS, type SupervisorTab } from './tabs';
 
 /** Which tool of the supervisor view is showing. */
-class SupervisorNav {
+export class SupervisorNav {
   #tab = $state<SupervisorTab>('tickets');
 
   get tab() { return this.#tab; }
   set tab(v) { this.#tab = v; }
+
+  reset(): void {
+    this.#tab = 'tickets';
+  }
 }
 
 export const supNav = new SupervisorNav();
