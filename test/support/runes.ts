@@ -13,6 +13,9 @@ export async function importRunes<T>(relativeToRoot: string): Promise<T> {
   if (!registered) {
     register('./runes-hooks.mjs', import.meta.url);
     registered = true;
+    // No page, no frames: stores that batch per animation frame get a 16 ms timer instead.
+    globalThis.requestAnimationFrame ??= (cb: FrameRequestCallback) => setTimeout(() => cb(performance.now()), 16) as unknown as number;
+    globalThis.cancelAnimationFrame ??= (id: number) => clearTimeout(id);
   }
   return (await import(new URL(`../../${relativeToRoot}`, import.meta.url).href)) as T;
 }
