@@ -16,6 +16,21 @@ export async function importRunes<T>(relativeToRoot: string): Promise<T> {
     // No page, no frames: stores that batch per animation frame get a 16 ms timer instead.
     globalThis.requestAnimationFrame ??= (cb: FrameRequestCallback) => setTimeout(() => cb(performance.now()), 16) as unknown as number;
     globalThis.cancelAnimationFrame ??= (id: number) => clearTimeout(id);
+    // And no page storage: an in-memory one, empty at the start of each test file.
+    if (!('localStorage' in globalThis)) {
+      const items = new Map<string, string>();
+      const storage = {
+        getItem: (k: string) => items.get(k) ?? null,
+        setItem: (k: string, v: string) => void items.set(k, String(v)),
+        removeItem: (k: string) => void items.delete(k),
+        clear: () => items.clear(),
+        key: (i: number) => [...items.keys()][i] ?? null,
+        get length() {
+          return items.size;
+        },
+      };
+      Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
+    }
   }
   return (await import(new URL(`../../${relativeToRoot}`, import.meta.url).href)) as T;
 }

@@ -1,7 +1,5 @@
 import type { SupervisorTab } from './tabs';
 
-export { SUPERVISOR_TABS, type SupervisorTab } from './tabs';
-
 /** Which tool of the supervisor view is showing. */
 export class SupervisorNav {
   #tab = $state<SupervisorTab>('tickets');
