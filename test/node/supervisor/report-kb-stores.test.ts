@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import type { KbBase } from '../../../src-shared/bridge/supervisor';
+import { importRunes, installFakeBridge } from '../../support/runes';
+
+type Report = typeof import('../../../src-renderer/src/features/supervisor/report.svelte');
+type Kb = typeof import('../../../src-renderer/src/features/supervisor/kb.svelte');
+type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
+
+test('report: filters reach the service trimmed, a column sorts up then down from the first page, a failed export is said', async () => {
+  const bridge = await installFakeBridge({
+    'supervisor:report': () => ({ rows: [], total: 0 }) as never,
+    'supervisor:reportAll': () => {
+      throw new Error('Too many rows to export: narrow the dates.');
+    },
+  });
+  const { ReportStore } = await importRunes<Report>('src-renderer/src/features/supervisor/report.svelte.ts');
+  const report = new ReportStore();
+  report.agentName = '  Ana ';
+  report.protocol = '';
+  await report.apply();
+  await report.go(2);
+  expect(report.page).toBe(2);
+  await report.sortBy('agentName');
+  expect([report.sortColumn, report.direction, report.page]).toEqual(['agentName', 'ASC', 0]);
+  await report.sortBy('agentName');
+  expect(report.direction).toBe('DESC');
+  const last = bridge.calls.filter((c) => c.channel === 'supervisor:report').at(-1)?.input as { filter: unknown; sortColumn: string; direction: string; page: number };
+  expect(last).toMatchObject({ filter: { agentName: 'Ana' }, sortColumn: 'agentName', direction: 'DESC', page: 0 });
+
+  expect(await report.csv()).toBeNull();
+  expect(report.error).toBe('Too many rows to export: narrow the dates.');
+  expect(report.exporting).toBe(false);
+  report.reset();
+  expect([report.sortColumn, report.direction, report.error]).toEqual(['createdAtProtocol', 'DESC', null]);
+});
+
+test('knowledge base: the base name follows the file until the user types one; an upload becomes the base asked; sign-out forgets it all', async () => {
+  const base = (name: string): KbBase => ({ name, url: 'https://files.example/faq.csv', uploadedAt: '2026-11-23T10:00:00Z', state: 'ready', readyAt: null } as KbBase);
+  const bridge = await installFakeBridge({
+    'workspace:state': () => ({ workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' }, baseUrl: 'https://vilaserena.com.br', signedIn: true, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' }),
+    'supervisor:kbList': () => ({ bases: [] }),
+    'supervisor:kbUpload': ({ name }) => base(name),
+    'supervisor:kbAsk': ({ question }) => ({ answers: [{ text: `About ${question}`, score: 0.9 }] }) as never,
+  });
+  const { app } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
+  await app.load();
+  const { KbStore } = await importRunes<Kb>('src-renderer/src/features/supervisor/kb.svelte.ts');
+  const kb = new KbStore();
+  await kb.start();
+  kb.setUrl('https://files.example/faq.csv');
+  const suggested = kb.name;
+  expect(suggested).not.toBe('');
+  kb.typeName('my_base_pt');
+  kb.setUrl('https://files.example/other.csv');
+  expect(kb.name).toBe('my_base_pt');
+  kb.typeName('');
+  kb.setUrl('https://files.example/faq.csv');
+  expect(kb.name).toBe(suggested);
+
+  await kb.upload();
+  expect(kb.uploadError).toBeNull();
+  expect([kb.bases.map((b) => b.name), kb.askBase]).toEqual([[suggested], suggested]);
+  kb.question = 'refund';
+  await kb.ask();
+  expect(kb.answers).toEqual([{ text: 'About refund', score: 0.9 }]);
+
+  bridge.emit('workspace:state', { workspace: null, baseUrl: null, signedIn: false, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' });
+  expect([kb.bases.length, kb.answers, kb.name, kb.question]).toEqual([0, null, '', '']);
+});
