@@ -67,3 +67,33 @@ test('knowledge base: the base name follows the file until the user types one; a
   bridge.emit('workspace:state', { workspace: null, baseUrl: null, signedIn: false, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' });
   expect([kb.bases.length, kb.answers, kb.name, kb.question]).toEqual([0, null, '', '']);
 });
+
+type Explorer = typeof import('../../../src-renderer/src/features/supervisor/explorer.svelte');
+
+test('explorer: a draft that is not a JSON object never reaches the service; a saved record shows as saved and the page reloads', async () => {
+  const bridge = await installFakeBridge({
+    'supervisor:explore': () => ({ results: [{ id: 9, name: 'Suporte' }], skipped: 0 }) as never,
+    'supervisor:save': ({ record }) => ({ record: { ...record, id: 9 } }),
+  });
+  const { ExplorerStore } = await importRunes<Explorer>('src-renderer/src/features/supervisor/explorer.svelte.ts');
+  const explorer = new ExplorerStore();
+  explorer.setResource('groups');
+  await explorer.search();
+  expect(explorer.columns).toEqual(['id', 'name']);
+
+  explorer.draft = '[1, 2]';
+  await explorer.save((why) => `Not saved: ${why}`, (id) => `Saved ${id}`);
+  expect(explorer.saveError).toBe('Not saved: a record is a JSON object { … }');
+  explorer.draft = '{"name": ';
+  await explorer.save((why) => `Not saved: ${why}`, (id) => `Saved ${id}`);
+  expect(explorer.saveError).toMatch(/^Not saved: /);
+  expect(bridge.calls.filter((c) => c.channel === 'supervisor:save')).toEqual([]);
+
+  explorer.edit({ name: 'Suporte N2' });
+  await explorer.save((why) => `Not saved: ${why}`, (id) => `Saved ${id}`);
+  expect([explorer.saveError, explorer.saved]).toEqual([null, 'Saved 9']);
+  expect(bridge.calls.filter((c) => c.channel === 'supervisor:explore')).toHaveLength(2);
+
+  explorer.reset();
+  expect([explorer.resource, explorer.nodes.length, explorer.draft, explorer.saved]).toEqual(['userSession', 1, '{}', null]);
+});
