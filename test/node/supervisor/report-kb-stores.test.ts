@@ -77,7 +77,7 @@ test('explorer: a draft that is not a JSON object never reaches the service; a s
   });
   const { ExplorerStore } = await importRunes<Explorer>('src-renderer/src/features/supervisor/explorer.svelte.ts');
   const explorer = new ExplorerStore();
-  explorer.setResource('groups');
+  explorer.setResource('pauseReason');
   await explorer.search();
   expect(explorer.columns).toEqual(['id', 'name']);
 

@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { importRunes, installFakeBridge } from '../../support/runes';
+
+type Voice = typeof import('../../../src-renderer/src/features/voice/voice.svelte');
+type I18n = typeof import('../../../src-renderer/src/lib/i18n.svelte');
+
+test('voice: the language switches to the interface\'s when the service does not offer the stored one; a transcript kept per session becomes a note once', async () => {
+  let language = 'en-US';
+  const notes: Array<{ sessionId: number; text: string }> = [];
+  await installFakeBridge({
+    'voice:state': () => ({ enabled: true, language }) as never,
+    'voice:languages': () => ({ languages: ['pt-BR', 'es-ES'] }) as never,
+    'voice:setLanguage': (input) => ({ enabled: true, language: (language = input.language) }) as never,
+    'voice:calls': () => ({ calls: [], log: [] }) as never,
+    'notes:add': ({ sessionId, text }) => {
+      notes.push({ sessionId, text });
+      return { id: 'n', ref: 'AAAA1111', sessionId, text, state: 'pending', createdAt: 1, updatedAt: 1, attempts: 0 };
+    },
+  });
+  const { i18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
+  i18n.setLocale('pt-BR');
+  const { VoiceStore } = await importRunes<Voice>('src-renderer/src/features/voice/voice.svelte.ts');
+  const voice = new VoiceStore();
+  await voice.init();
+  expect([voice.enabled, voice.language]).toEqual([true, 'pt-BR']);
+
+  await voice.open(7);
+  voice.transcript = 'Cliente pediu reembolso';
+  await voice.open(8);
+  expect(voice.transcript).toBe('');
+  await voice.open(7);
+  expect(voice.transcript).toBe('Cliente pediu reembolso');
+
+  await voice.save();
+  await voice.save();
+  expect(notes).toEqual([{ sessionId: 7, text: 'Cliente pediu reembolso' }]);
+  expect(voice.transcript).toBe('');
+
+  voice.transcript = 'rascunho';
+  voice.discard();
+  expect(voice.transcript).toBe('');
+  voice.reset();
+  expect(voice.sessionId).toBeNull();
+});
