@@ -372,7 +372,14 @@ export class QueueStore {
     this.#selectedId = list[next]!.id;
   }
 
+  /** Forgets everything, the view kept for the next start included. */
   reset(): void {
+    this.suspend();
+    kept = null;
+  }
+
+  /** The view leaves: stops listening and empties the store, keeping tab, filters and session. */
+  suspend(): void {
     // Kept for this page's life: the attendant comes back to the same tab, filters and session.
     if (this.map.size) kept = { me: this.#me, bucket: this.#bucket, filter: this.#filter, groupFilter: this.#groupFilter, channelFilter: this.#channelFilter, selectedId: this.#selectedId };
     for (const u of this.unsubscribe) u();

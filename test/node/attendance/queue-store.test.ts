@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import type { QueueItem } from '../../../src-shared/bridge/attendance';
+import { importRunes, installFakeBridge } from '../../support/runes';
+
+type Queue = typeof import('../../../src-renderer/src/features/attendance/queue.svelte');
+
+const item = (id: number, name: string, over: Partial<QueueItem> = {}): QueueItem => ({
+  id, status: 'IN_PROGRESS', pending: false, agentUserName: 'ana', agentName: 'Ana', customerName: name, groupId: 1, groupName: 'Suporte',
+  channel: 'whatsapp', createdAt: `2026-11-23T10:0${id % 10}:00Z`, slaSeconds: 600, protocol: `P-${id}`, ticketId: null, ...over,
+});
+
+async function queueWith(items: QueueItem[]) {
+  const bridge = await installFakeBridge({
+    'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', skipped: 0 }),
+    'attendance:accept': ({ sessionId }) => ({ ...items.find((i) => i.id === sessionId)!, agentUserName: 'ana', agentName: 'Ana' }),
+    'attendance:seen': () => ({ ok: true }) as never,
+  });
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const queue = new QueueStore();
+  await queue.start();
+  return { queue, bridge };
+}
+
+test('buckets: waiting, mine (waiting-for-customer included) and others; the filter matches name, protocol and id', async () => {
+  const { queue } = await queueWith([
+    item(1, 'Fernanda Lima', { agentUserName: null, agentName: null, status: 'WAITING' }),
+    item(2, 'Carlos Souza'),
+    item(3, 'Beatriz Rocha', { pending: true }),
+    item(4, 'Diego Alves', { agentUserName: 'bruno', agentName: 'Bruno' }),
+  ]);
+  expect(queue.counts).toMatchObject({ waiting: 1, mine: 2, others: 1 });
+  queue.bucket = 'mine';
+  expect(queue.visible.map((s) => s.id).sort()).toEqual([2, 3]);
+  queue.filter = 'p-3';
+  expect(queue.visible.map((s) => s.id)).toEqual([3]);
+  queue.filter = '#2';
+  expect(queue.visible.map((s) => s.id)).toEqual([2]);
+  queue.reset();
+});
+
+test('a customer message marks the session unread and moves it first in Mine; the next session needing me is the unread one', async () => {
+  const { queue, bridge } = await queueWith([item(2, 'Carlos'), item(5, 'Eva'), item(7, 'Gil', { pending: true })]);
+  queue.bucket = 'mine';
+  queue.mineSort = 'activity';
+  // Latest activity first (no customer message yet: the newest session).
+  expect(queue.visible.map((s) => s.id)).toEqual([7, 5, 2]);
+  bridge.emit('attendance:queueDelta', { upsert: [item(2, 'Carlos', { unread: 2, lastCustomerAt: '2026-11-23T11:00:00Z', preview: 'Oi?' })], remove: [], me: 'ana' });
+  expect(queue.visible.map((s) => s.id)).toEqual([2, 7, 5]);
+  expect(queue.unreadSessions).toBe(1);
+  expect(queue.nextNeedingAttention(null)).toBe(2);
+  // Without it: the first one not waiting for the customer (7 waits for the customer).
+  expect(queue.nextNeedingAttention(2)).toBe(5);
+  queue.mineSort = 'waiting';
+  expect(queue.visible.map((s) => s.id)).toEqual([2, 5, 7]);
+  // A session closed elsewhere leaves the queue.
+  queue.put(item(2, 'Carlos', { status: 'CLOSED' }));
+  expect(queue.item(2)).toBeUndefined();
+  queue.reset();
+});
+
+test('accept: the session moves to Mine and is not news to its attendant; a second accept while one runs is not sent', async () => {
+  const { queue, bridge } = await queueWith([item(1, 'Fernanda', { agentUserName: null, agentName: null, status: 'WAITING' })]);
+  const [a, b] = await Promise.all([queue.accept(1), queue.accept(1)]);
+  expect(a?.agentUserName).toBe('ana');
+  expect(b).toBeNull();
+  expect(bridge.calls.filter((c) => c.channel === 'attendance:accept')).toHaveLength(1);
+  expect(queue.bucketOf(queue.item(1)!)).toBe('mine');
+  expect(queue.arrivals).toEqual([]);
+  queue.reset();
+  expect(queue.total).toBe(0);
+});
+
+test('leaving the view keeps its tab, filter and session for the next start; reset forgets them', async () => {
+  const { queue } = await queueWith([item(2, 'Carlos'), item(5, 'Eva')]);
+  queue.bucket = 'mine';
+  queue.filter = 'eva';
+  queue.select(5);
+  queue.suspend();
+  expect(queue.total).toBe(0);
+  await queue.start();
+  expect([queue.bucket, queue.filter, queue.selectedId]).toEqual(['mine', 'eva', 5]);
+  queue.reset();
+  await queue.start();
+  expect([queue.bucket, queue.filter, queue.selectedId]).toEqual(['waiting', '', null]);
+  queue.reset();
+});
