@@ -1,6 +1,7 @@
 import { register } from 'node:module';
 import type { PreloadBridge } from '../../src-renderer/src/lib/bridge';
 import type { Channel, ChannelInput, ChannelOutput, BridgeEvent, EventPayload } from '../../src-shared/bridge';
+import type { ErrorKind } from '../../src-shared/errors';
 
 let registered = false;
 
@@ -35,6 +36,13 @@ export async function importRunes<T>(relativeToRoot: string): Promise<T> {
   return (await import(new URL(`../../${relativeToRoot}`, import.meta.url).href)) as T;
 }
 
+/** Thrown by a fake handler: the main process's error of that kind (e.g. 'Unavailable'). */
+export class Refusal extends Error {
+  constructor(readonly kind: ErrorKind, message: string) {
+    super(message);
+  }
+}
+
 type Handler<C extends Channel> = (input: ChannelInput<C>) => ChannelOutput<C> | Promise<ChannelOutput<C>>;
 
 /**
@@ -52,6 +60,7 @@ export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
       try {
         return { result: await h(input) };
       } catch (e) {
+        if (e instanceof Refusal) return { error: { kind: e.kind, message: e.message } };
         return { error: { kind: 'Internal', message: e instanceof Error ? e.message : String(e) } };
       }
     },

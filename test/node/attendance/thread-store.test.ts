@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { importRunes, installFakeBridge, Refusal } from '../../support/runes';
+
+type Thread = typeof import('../../../src-renderer/src/features/attendance/thread.svelte');
+
+const msg = (id: number, text: string, fromCustomer: boolean, minute: number): ThreadMessage => ({
+  id, sessionId: 7, text, caption: null, contentType: 'text', createdAt: `2026-11-23T10:${String(minute).padStart(2, '0')}:00Z`,
+  fromCustomer, author: fromCustomer ? 'customer' : 'agent', sender: null, sentiment: null, bySupervisor: false, failed: false,
+});
+
+test('a reply shows at once, becomes the service\'s message when sent, and a failure keeps it with the reason; a retry reuses its client id', async () => {
+  const outcomes: Array<'ok' | 'down' | 'lost'> = ['ok', 'down', 'lost', 'ok'];
+  const drafts = new Map<number, string>();
+  let nextId = 100;
+  const bridge = await installFakeBridge({
+    'attendance:openThread': () => ({ detail: null, fetchedAt: '2026-11-23T10:10:00Z', offline: false, page: { messages: [msg(2, 'Oi, tudo bem?', false, 2), msg(1, 'Quero reembolso', true, 1)], hasMore: false, page: 0, skipped: 0 } }) as never,
+    'attendance:send': ({ text }) => {
+      const o = outcomes.shift();
+      if (o === 'down') throw new Refusal('Unavailable', 'The service cannot be reached.');
+      if (o === 'lost') throw new Refusal('OutcomeUnknown', 'Could not confirm whether it was sent.');
+      return { ...msg(nextId++, text, false, 5) };
+    },
+    'notes:draft': ({ sessionId }) => ({ reply: drafts.get(sessionId) ?? '', note: '' }),
+    'notes:setDraft': ({ sessionId, text }) => (drafts.set(sessionId, text), { ok: true }),
+    'attendance:closeThread': () => ({ ok: true }) as never,
+  });
+  const { ThreadStore } = await importRunes<Thread>('src-renderer/src/features/attendance/thread.svelte.ts');
+  const thread = new ThreadStore();
+  await thread.open(7);
+  expect(thread.rows.map((r) => r.message.text)).toEqual(['Quero reembolso', 'Oi, tudo bem?']);
+
+  expect(await thread.send('Aprovado')).toBe(true);
+  expect(thread.rows.at(-1)).toMatchObject({ key: 'm100', send: { state: 'sent' } });
+
+  expect(await thread.send('Segue o boleto')).toBe(false);
+  const failed = thread.rows.at(-1)!;
+  expect(failed.send).toMatchObject({ state: 'failed', error: 'The service cannot be reached.', kept: true });
+  // Not lost: the reply is back in the session's saved draft.
+  await expect.poll(() => drafts.get(7)).toBe('Segue o boleto');
+
+  expect(await thread.retry(failed)).toBe(false);
+  const lost = thread.rows.at(-1)!;
+  expect(lost.send?.state).toBe('unconfirmed');
+  expect(await thread.retry(lost)).toBe(true);
+  const sends = bridge.calls.filter((c) => c.channel === 'attendance:send').map((c) => c.input as { clientId: string });
+  expect(sends).toHaveLength(4);
+  expect(new Set(sends.slice(1).map((s) => s.clientId)).size).toBe(1);
+  expect(thread.messages.map((m) => m.text)).toEqual(['Quero reembolso', 'Oi, tudo bem?', 'Aprovado', 'Segue o boleto']);
+  thread.reset();
+  expect(thread.rows).toEqual([]);
+});
