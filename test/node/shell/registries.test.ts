@@ -68,3 +68,15 @@ test('strings: each feature\'s table is its own (same key, two meanings), plural
   expect(i18n.locale).toBe('en');
   expect(i18n.t('queue.heading')).toBe('Sessions');
 });
+
+type Theme = typeof import('../../../src-renderer/src/lib/theme.svelte');
+
+test('theme: follows the system until one is chosen, and the choice is remembered', async () => {
+  const { Theme } = await importRunes<Theme>('src-renderer/src/lib/theme.svelte.ts');
+  const theme = new Theme();
+  expect([theme.choice, theme.resolved]).toEqual(['system', 'light']);
+  theme.choose('dark');
+  expect(theme.resolved).toBe('dark');
+  expect(new Theme().choice).toBe('dark');
+  theme.choose('system');
+});

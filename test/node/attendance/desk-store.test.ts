@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+import { importRunes, installFakeBridge } from '../../support/runes';
+
+type Desk = typeof import('../../../src-renderer/src/features/attendance/desk.svelte');
+type Side = typeof import('../../../src-renderer/src/features/attendance/side.svelte');
+
+test('status: a pause sent once while on its way, resumed after; what needs the attendant counts on the badge and shows in the window', async () => {
+  // A window that is not focused, as when the attendant works in another program.
+  const page = { title: 'Console', hasFocus: () => false };
+  Object.assign(globalThis, { document: page, window: { addEventListener() {}, removeEventListener() {}, focus() {} } });
+  try {
+    const badges: number[] = [];
+    const bridge = await installFakeBridge({
+      'attendance:directory': () => ({ myStatus: 'ONLINE', myPauseReason: null, groups: [], agents: [], pauses: [{ id: 3, label: 'Almoço', minutes: 60 }] }) as never,
+      'live:status': () => ({ state: 'running', url: null, signed: true, registered: true, detail: null, lastEventAt: null, lastResyncAt: null, accepted: 0 }),
+      'attendance:pause': () => ({ status: 'PAUSED', reason: 'Almoço' }),
+      'attendance:resume': () => ({ status: 'ONLINE', reason: null }),
+      'attendance:badge': ({ count }) => (badges.push(count), { count }),
+    });
+    const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
+    const desk = new DeskStore();
+    await desk.start();
+    expect([desk.status, desk.paused, desk.live?.state]).toEqual(['ONLINE', false, 'running']);
+
+    await Promise.all([desk.pause(3), desk.pause(3)]);
+    expect(bridge.calls.filter((c) => c.channel === 'attendance:pause')).toHaveLength(1);
+    expect([desk.paused, desk.pauseReason]).toEqual([true, 'Almoço']);
+    await desk.resume();
+    expect(desk.paused).toBe(false);
+
+    desk.attend('Carla', 'Meu CPF é 123.456.789-09', 7);
+    desk.setUnreadSessions(2);
+    expect(page.title).toBe('(3) Console');
+    expect(badges.at(-1)).toBe(3);
+    // No system notifications here: the notice shows in the window, the document masked.
+    expect(desk.toasts.map((t) => t.text)).toEqual([expect.stringMatching(/^Carla: Meu CPF é (?!123\.456)/)]);
+    for (let i = 0; i < 6; i++) desk.toast(`n${i}`, null);
+    expect(desk.toasts).toHaveLength(4);
+    desk.reset();
+  } finally {
+    Reflect.deleteProperty(globalThis, 'document');
+    Reflect.deleteProperty(globalThis, 'window');
+  }
+});
+
+test('the side panel shows help first and goes back to it on reset', async () => {
+  const { SidePanel } = await importRunes<Side>('src-renderer/src/features/attendance/side.svelte.ts');
+  const side = new SidePanel();
+  expect(side.tab).toBe('help');
+  side.tab = 'notes';
+  side.reset();
+  expect(side.tab).toBe('help');
+});
