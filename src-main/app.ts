@@ -36,6 +36,8 @@ export interface PlatformAdapters {
    * started it while the rest loaded); used for the first opening of the demo workspace.
    */
   demoStandin?: Promise<Standin>;
+  /** Where pushed events go, when the platform made it before the app (to serve the page early). */
+  events?: EventHub;
 }
 
 export interface ConsoleApp {
@@ -61,7 +63,7 @@ interface Session {
 export function createApp(p: PlatformAdapters): ConsoleApp {
   const settings = createSettings(p.openStore('settings'), p.log);
   const vault = new Vault(p.cipher, p.openStore('vault'));
-  const events = new EventHub();
+  const events = p.events ?? new EventHub();
   let standin: Standin | null = null;
   let earlyStandin = p.demoStandin ?? null;
   let current: Session | null = null;

@@ -70,17 +70,14 @@ export async function dispatch(
 }
 
 /**
- * The same handlers, each waiting for `ready` first: the transport can serve the page while the
- * services still start (a remembered demo workspace starts its stand-in meanwhile), and no call
- * sees them half started. A failed start fails every call with its error.
+ * Every channel, each call waiting for the app to have started: the transport serves the page
+ * while the services' modules load and a remembered workspace starts, and no call sees them half
+ * started. A failed start fails every call with its error.
  */
-export function afterReady(table: HandlerTable, ready: Promise<unknown>): HandlerTable {
+export function whenStarted(app: Promise<{ handlers: HandlerTable }>): HandlerTable {
   const gated: Record<string, (input: unknown) => Promise<unknown>> = {};
-  for (const [name, handler] of Object.entries(table) as Array<[string, (input: unknown) => Promise<unknown>]>) {
-    gated[name] = async (input) => {
-      await ready;
-      return handler(input);
-    };
+  for (const name of Object.keys(channels) as Channel[]) {
+    gated[name] = async (input) => ((await app).handlers[name] as (input: unknown) => Promise<unknown>)(input);
   }
   return gated as HandlerTable;
 }

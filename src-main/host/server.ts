@@ -14,6 +14,8 @@ export interface WebTransportOptions {
   /** Bound by `listenLoopback` before the console started. */
   server: Server;
   log?: BridgeLog;
+  /** Called once, after the page's script has been sent (the browser now parses it for a while). */
+  onScriptServed?: () => void;
 }
 
 export class PortTaken extends Error {
@@ -95,6 +97,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * 127.0.0.1 only, behind the per-launch secret. Events go out as server-sent events.
  */
 export async function startWebTransport(o: WebTransportOptions): Promise<WebTransport> {
+  let scriptServed = (): void => {
+    scriptServed = () => undefined;
+    o.onScriptServed?.();
+  };
   const secret = randomBytes(24).toString('base64url');
   const files = loadStaticFiles(o.rendererDir);
   const server = o.server;
@@ -193,6 +199,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
           'Cache-Control': url.pathname.startsWith('/assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
         });
         res.end(file.body);
+        if (file.type.startsWith('text/javascript') || file.type.startsWith('application/javascript')) scriptServed();
         return;
       }
     }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
-import { afterReady } from '../bridge/table';
+import { EventHub, whenStarted } from '../bridge/table';
 import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
@@ -25,6 +25,9 @@ function remembersDemo(profileDir: string): boolean {
     return false;
   }
 }
+
+/** Without a page asking for them, the services start this long after the address is printed. */
+const START_ANYWAY_MS = 500;
 
 export interface HostOptions {
   profileDir: string;
@@ -64,7 +67,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
     throw e;
   }
   let log: RootLogger | null = null;
-  let app: ConsoleApp | null = null;
+  let app = null as ConsoleApp | null;
   let web: WebTransport;
   let ready: Promise<void> = Promise.resolve();
   let demoStandin: Promise<Standin> | null = null;
@@ -78,24 +81,40 @@ export async function startHost(o: HostOptions): Promise<Host> {
       demoStandin = startStandinWorker(demoStandinOptions(o.profileDir), { onExit: (reason) => rootLog.error('demo workspace stopped', { reason }) });
       demoStandin.catch(() => undefined);
     }
-    const [{ createApp }, { createConfStore }] = await Promise.all([import('../app'), import('../vault/conf-store')]);
-    app = createApp({
-      ...(demoStandin ? { demoStandin } : {}),
-      profileDir: o.profileDir,
-      cipher: new KeyFileCipher(o.profileDir),
-      openStore: (name) => createConfStore(o.profileDir, name),
-      locale: o.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
-      log: rootLog,
-      registerSecret: (s) => rootLog.registerSecret(s),
-    });
+    const events = new EventHub();
+    const build = async (): Promise<ConsoleApp> => {
+      const [{ createApp }, { createConfStore }] = await Promise.all([import('../app'), import('../vault/conf-store')]);
+      app = createApp({
+        ...(demoStandin ? { demoStandin } : {}),
+        profileDir: o.profileDir,
+        cipher: new KeyFileCipher(o.profileDir),
+        openStore: (name) => createConfStore(o.profileDir, name),
+        locale: o.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
+        log: rootLog,
+        registerSecret: (s) => rootLog.registerSecret(s),
+        events,
+      });
+      await app.start();
+      return app;
+    };
     if (o.serveWhileStarting) {
-      ready = app.start();
+      // The page is served before the services' modules are even loaded, and they load once its
+      // script has gone out: the browser parses it while this process loads and starts them
+      // (loading them first kept this thread from answering the page's first requests). Its
+      // bridge calls wait for them. Without a page, they start anyway after a moment.
+      let go = (): void => undefined;
+      const pageOrMoment = new Promise<void>((resolve) => {
+        go = resolve;
+        setTimeout(resolve, START_ANYWAY_MS).unref();
+      });
+      const started = pageOrMoment.then(build);
+      ready = started.then(() => undefined);
       // Reported by the calls that wait on it and by whoever awaits `ready`.
       ready.catch(() => undefined);
-      web = await startWebTransport({ handlers: afterReady(app.handlers, ready), events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+      web = await startWebTransport({ handlers: whenStarted(started), events, rendererDir: o.rendererDir, server, log: rootLog, onScriptServed: () => go() });
     } else {
-      await app.start();
-      web = await startWebTransport({ handlers: app.handlers, events: app.events, rendererDir: o.rendererDir, server, log: rootLog });
+      const started = await build();
+      web = await startWebTransport({ handlers: started.handlers, events, rendererDir: o.rendererDir, server, log: rootLog });
     }
   } catch (e) {
     await closeServer(server);
@@ -107,18 +126,22 @@ export async function startHost(o: HostOptions): Promise<Host> {
     throw e;
   }
   lock.setAddress(web.origin);
-  const started = { app, log };
+  const rootLog = log as RootLogger;
   return {
     url: web.url,
     origin: web.origin,
-    ...started,
+    get app(): ConsoleApp {
+      if (!app) throw new Error('The console is still starting: await host.ready first.');
+      return app;
+    },
+    log: rootLog,
     ready,
     async close() {
       await web.close();
       // Never tear the services down under a start still running.
       await ready.catch(() => undefined);
-      await started.app.close();
-      await started.log.close();
+      await app?.close();
+      await rootLog.close();
       lock.release();
     },
   };
