@@ -8,6 +8,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Bundled rather than loaded from node_modules file by file: the host prints its address
+      // and answers the page sooner (module resolution was most of their load time).
+      externalizeDeps: { exclude: ['zod', 'undici', 'conf'] },
       rolldownOptions: {
         // index: the Electron shell; host: the same services served on loopback without Electron;
         // standin-worker: the demo stand-in's thread (src-standin/worker-host.ts finds it here).
