@@ -37,11 +37,24 @@ export async function run(): Promise<BenchRow[]> {
   const bareListening: number[] = [];
   const scratch = mkdtempSync(join(tmpdir(), 'bench-startup-'));
   const answersFile = join(scratch, 'answers.json');
+  // The attendant's console starts again: its profile remembers the demo workspace, whose data
+  // the first start created. That first start (once per profile) is shown on its own row.
+  const profile = profileWith({ kind: 'demo' });
+  let firstStart = 0;
   try {
+    {
+      const host = await spawnHost(profile);
+      const page = await browser.newPage();
+      await page.goto(host.url);
+      await queueShown(page);
+      firstStart = performance.now() - host.startedAt;
+      await page.close();
+      await stopHost(host.child);
+    }
     for (let i = 0; i < RUNS; i++) {
-      // The console: a new host process on a profile that remembers the demo workspace, until the
-      // queue is on screen with its sessions. The first run also records every bridge answer.
-      const host = await spawnHost(profileWith({ kind: 'demo' }));
+      // The console: a new host process on that profile, until the queue is on screen with its
+      // sessions. The first run also records every bridge answer for the baseline.
+      const host = await spawnHost(profile);
       coldListening.push(performance.now() - host.startedAt);
       const page = await browser.newPage();
       const answers: Record<string, string[]> = {};
@@ -78,6 +91,7 @@ export async function run(): Promise<BenchRow[]> {
   } finally {
     await browser.close();
     rmSync(scratch, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
   }
   const { js, css } = bundleSizes();
   const p50 = percentile(cold, 50);
@@ -88,6 +102,7 @@ export async function run(): Promise<BenchRow[]> {
       value: p50, unit: 'ms', baseline: b50, ratio: p50 / b50, budget: '<= 1000 ms', holds: p50 <= 1000,
     },
     { figure: `cold start to interactive queue, worst of ${RUNS}`, value: Math.max(...cold), unit: 'ms', baseline: Math.max(...bare) },
+    { figure: 'first start on a new profile (the demo workspace creates its data), once', value: firstStart, unit: 'ms' },
     { figure: 'of which process start to its printed address, p50 (host vs static server)', value: percentile(coldListening, 50), unit: 'ms', baseline: percentile(bareListening, 50) },
     { figure: 'renderer JS (gzipped)', value: js / 1024, unit: 'kB', budget: '< 250 kB', holds: js / 1024 < 250 },
     { figure: 'renderer CSS (gzipped)', value: css / 1024, unit: 'kB' },
