@@ -38,3 +38,14 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
   bridge.emit('offline:status', offlineState);
   expect(store.offline).toBe(false);
 });
+
+test('the time an offline copy was read is written in the interface language, not the system\'s', async () => {
+  const { clockTime } = await importRunes<Offline>('src-renderer/src/features/offline/offline.svelte.ts');
+  const { i18n } = await importRunes<typeof import('../../../src-renderer/src/lib/i18n.svelte')>('src-renderer/src/lib/i18n.svelte.ts');
+  const at = new Date(2026, 10, 23, 14, 5).getTime();
+  i18n.choose('pt-BR');
+  expect(clockTime(at)).toBe('14:05');
+  i18n.choose('en');
+  expect(clockTime(at)).toMatch(/^0?2:05\sPM$/);
+  i18n.choose(null);
+});

@@ -1,3 +1,4 @@
+import { i18n } from '../../lib/i18n.svelte';
 import type { OutboxStatusInfo } from '../../../../src-shared/bridge/notes';
 import type { Connectivity } from '../../../../src-shared/bridge/offline';
 import { invoke, on } from '../../lib/bridge';
@@ -79,8 +80,8 @@ export class OfflineStore {
 
 export const offline = new OfflineStore();
 
-/** "14:05" in the attendant's locale: when an offline copy was read. */
+/** "14:05" in the interface language: when an offline copy was read. */
 export function clockTime(at: string | number | null): string {
   if (at === null) return '';
-  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return i18n.dateTime(at, { hour: '2-digit', minute: '2-digit' });
 }
