@@ -11,14 +11,21 @@ export const PREVIEW_CHARS = 140;
 const PER_SCOPE = 5_000;
 /** Writes are grouped: a burst of customer messages costs one write. */
 const WRITE_DELAY_MS = 250;
+/** Customer messages remembered per session to count each once. */
+const COUNTED_IDS = 50;
 
 const ActivitySchema = z
   .object({
     lastCustomerAt: z.string().nullable(),
     preview: z.string().nullable(),
     unread: z.number().int().min(0),
-    /** The newest customer message counted (ids grow): a webhook and a sync read of it count once. */
+    /** The newest customer message counted. */
     countedId: z.number().int(),
+    /**
+     * The last customer messages counted: a webhook and a sync read of one count it once, and two
+     * messages reaching the console out of order (events race each other) are both counted.
+     */
+    counted: z.array(z.number().int()).max(COUNTED_IDS).optional(),
   })
   .strict();
 type Activity = z.infer<typeof ActivitySchema>;
@@ -72,13 +79,17 @@ export class ActivityStore {
     if (!sessions || !m.fromCustomer) return false;
     const key = String(m.sessionId);
     const prev = sessions[key];
-    if (prev && m.id <= prev.countedId) return false;
+    // A file written before `counted` existed knows only the newest id counted.
+    if (prev && (prev.counted ? prev.counted.includes(m.id) : m.id <= prev.countedId)) return false;
     const text = (m.text.trim() || m.caption?.trim() || '').replace(/\s+/g, ' ');
+    // An older message reaching the console late is counted, but the row keeps showing the newest.
+    const newest = !prev || m.id > prev.countedId;
     sessions[key] = {
-      lastCustomerAt: m.createdAt ?? new Date().toISOString(),
-      preview: text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null,
+      lastCustomerAt: newest ? (m.createdAt ?? new Date().toISOString()) : prev.lastCustomerAt,
+      preview: newest ? (text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null) : prev.preview,
       unread: (prev?.unread ?? 0) + 1,
-      countedId: m.id,
+      countedId: Math.max(m.id, prev?.countedId ?? m.id),
+      counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
     };
     this.trim(sessions);
     this.schedule();

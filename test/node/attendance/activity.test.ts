@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { ActivityStore } from '../../../src-main/features/attendance/activity';
+import { tempDirs } from '../../support/temp-dirs';
+
+const tempDir = tempDirs('activity-');
+
+const customer = (id: number, text: string, minute: number): ThreadMessage => ({
+  id, sessionId: 7, text, caption: null, contentType: 'text', createdAt: `2026-11-23T10:${String(minute).padStart(2, '0')}:00Z`,
+  fromCustomer: true, author: 'customer', sender: null, sentiment: null, bySupervisor: false, failed: false,
+});
+
+test('customer messages count once each, also when they reach the console out of order; the row keeps the newest; a restart keeps the counts', async () => {
+  const file = join(await tempDir(), 'attendance', 'activity.json');
+  const store = new ActivityStore(file, () => undefined);
+  store.setScope('demo|ana');
+  // The second message's event arrives first; then the first one's; then a sync read repeats both.
+  expect(store.customerMessage(customer(41, 'Pode me ajudar?', 2))).toBe(true);
+  expect(store.customerMessage(customer(40, 'Oi, ainda estou esperando.', 1))).toBe(true);
+  expect(store.customerMessage(customer(40, 'Oi, ainda estou esperando.', 1))).toBe(false);
+  expect(store.customerMessage(customer(41, 'Pode me ajudar?', 2))).toBe(false);
+  expect(store.get(7)).toEqual({ lastCustomerAt: '2026-11-23T10:02:00Z', preview: 'Pode me ajudar?', unread: 2 });
+  await store.flush();
+
+  const again = new ActivityStore(file, () => undefined);
+  again.setScope('demo|ana');
+  expect(again.get(7)?.unread).toBe(2);
+  expect(again.seen(7)).toBe(true);
+  expect(again.customerMessage(customer(41, 'Pode me ajudar?', 2))).toBe(false);
+  expect(again.get(7)?.unread).toBe(0);
+});
