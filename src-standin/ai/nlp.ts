@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { recognizeEntities } from './ner';
 import { countTokens, looksEnglish, sentences, terms, truncateWords } from './text';
 import { VectorIndex } from './vectors';
+import { answerPart } from '../../src-shared/kb-answer';
 
 /**
  * The `local` language provider: no model weights, honest about it. Two tasks:
@@ -147,12 +148,6 @@ function lastCustomerText(turns: Turn[]): string {
     return (customer?.[2] ?? '').trim();
   }
   return lastUser.text.trim();
-}
-
-/** FAQ chunks read "P: question R: answer": the reply wants the answer part. */
-function answerPart(chunk: string): string {
-  const m = /(?:^|\n|\s)(?:R|Resposta|A|Answer)\s*:\s*([\s\S]+)$/u.exec(chunk);
-  return (m?.[1] ?? chunk).trim();
 }
 
 const KB_MIN_SCORE = 0.12;

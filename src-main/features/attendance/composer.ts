@@ -6,6 +6,7 @@ import type { NlpMessage, ProviderCredential, ServiceClient } from '../../servic
 import type { FeatureContext } from '../context';
 import { int, obj, str } from './project';
 import { maskExcept, revealedDocuments } from './reveal';
+import { answerPart } from '../../../src-shared/kb-answer';
 
 type Rec = Record<string, unknown>;
 
@@ -274,7 +275,8 @@ export class Composer {
         { index: name, question: keep ? maskExcept(question, keep) : question, size: 5 },
         keep ? { revealDocuments: true } : {},
       );
-      return { index: name, answers: answers.map((a) => ({ text: a.text, score: a.score })) };
+      // The attendant inserts what the customer should read: the answer, not the FAQ's question.
+      return { index: name, answers: answers.map((a) => ({ text: answerPart(a.text), score: a.score })) };
     } catch (e) {
       if (isAppError(e) && e.kind === 'NotFound') {
         throw new AppError({ kind: 'NotFound', message: `The knowledge base "${name}" was not found (or is still being indexed).` });

@@ -156,3 +156,12 @@ test('schemas keep a record whose odd fields it does not need, and a page keeps 
   expect(m).toMatchObject({ id: 2, sessionId: 9, text: '', author: 'customer', fromCustomer: true });
   expect(() => pageEnvelope(MessageSchema).parse({ page: 0, results: [] })).toThrow();
 });
+
+test('a knowledge-base answer inserted for a customer is the answer part of a FAQ chunk, and any other chunk as it is', async () => {
+  const { answerPart } = await import('../../../src-shared/kb-answer');
+  expect(answerPart('P: Como peço reembolso? R: Pelo app, em Pedidos > Reembolso, em até 7 dias.')).toBe('Pelo app, em Pedidos > Reembolso, em até 7 dias.');
+  expect(answerPart('Pergunta: Qual o prazo?\nResposta: 5 dias úteis.')).toBe('5 dias úteis.');
+  expect(answerPart('Q: How long?\nA: Five working days.')).toBe('Five working days.');
+  expect(answerPart('Escolha a opção A: cartão de crédito.')).toBe('Escolha a opção A: cartão de crédito.');
+  expect(answerPart('  O prazo é de 5 dias úteis.  ')).toBe('O prazo é de 5 dias úteis.');
+});

@@ -75,6 +75,9 @@ test('an attendant accepts a waiting session, replies with help from the compose
     await insert.click();
     await expect(box).not.toHaveValue('');
     const kbText = await box.inputValue();
+    // The answer only: the FAQ's "P: question R:" labels never reach the customer.
+    expect(kbText).toContain('prazo de entrega');
+    expect(kbText).not.toMatch(/(^|\s)[PR]:/);
     await box.press('Enter');
     await expect.poll(async () => (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some((m) => m.message === kbText.trim())).toBe(true);
 
