@@ -60,7 +60,9 @@ export function terms(s: string): string[] {
 export function sentences(s: string): string[] {
   const out: string[] = [];
   for (const line of s.split(/\n+/)) {
-    const parts = line.match(/[^.!?…]+(?:[.!?…]+|$)/gu) ?? [];
+    // A sentence ends at . ! ? … followed by a space or the end: "R$ 2.082,30" and a masked
+    // "***.***.199-02" stay whole.
+    const parts = line.split(/(?<=[.!?…])\s+/u);
     for (const p of parts) {
       const t = p.trim();
       if (t) out.push(t);

@@ -179,3 +179,11 @@ test('a model whose speech tool is missing is listed as inactive', async () => {
     await bare.close();
   }
 });
+
+test('the extractive summary keeps Brazilian amounts and masked documents whole when it splits sentences', async () => {
+  const { sentences } = await import('../../../src-standin/ai/text');
+  expect(sentences('O valor é R$ 2.082,30. Meu CPF é ***.***.199-02, confirma? Obrigado!')).toEqual([
+    'O valor é R$ 2.082,30.', 'Meu CPF é ***.***.199-02, confirma?', 'Obrigado!',
+  ]);
+  expect(sentences('Pedido 1.234.567 entregue…\nNota: 4.5 estrelas')).toEqual(['Pedido 1.234.567 entregue…', 'Nota: 4.5 estrelas']);
+});
