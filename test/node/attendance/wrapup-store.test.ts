@@ -33,6 +33,8 @@ test('a mandatory classification is chosen by search and keyboard before the clo
   expect(wrapup.canClose).toBe(true);
 
   await wrapup.summarise();
+  expect(wrapup.keepSummary).toBe(false);
+  wrapup.keepSummary = true;
   wrapup.comment = '  devolvido  ';
   expect((await wrapup.close())?.status).toBe('CLOSED');
   expect(bridge.calls.find((c) => c.channel === 'attendance:close')?.input).toEqual({
@@ -51,7 +53,6 @@ test('a summary the attendant does not keep is not saved as a note', async () =>
   const wrapup = new WrapUpStore();
   await wrapup.start(8);
   await wrapup.summarise();
-  wrapup.keepSummary = false;
   await wrapup.close();
   expect(bridge.calls.find((c) => c.channel === 'attendance:close')?.input).toEqual({ sessionId: 8 });
   wrapup.reset();

@@ -111,6 +111,10 @@ test('an attendant accepts a waiting session, replies with help from the compose
     await expect(dialog.getByRole('status')).toContainText('Chosen:');
     await dialog.getByRole('button', { name: 'Write an AI summary' }).click();
     await expect(dialog.getByRole('textbox', { name: 'Attendance summary' })).not.toHaveValue('');
+    // Not a note unless the attendant says so.
+    const keep = dialog.getByRole('checkbox', { name: 'Add the summary as a note' });
+    await expect(keep).not.toBeChecked();
+    await keep.check();
     await shot(page, 'attendance-classification-chosen');
     await dialog.getByRole('button', { name: 'Close the session' }).click();
     await expect(dialog).toBeHidden();

@@ -38,7 +38,7 @@ export class WrapUpStore {
   #cursor = $state(0);
   #comment = $state('');
   #summary = $state('');
-  #keepSummary = $state(true);
+  #keepSummary = $state(false);
   #summaryBusy = $state(false);
   #busy = $state(false);
   #error = $state<string | null>(null);
@@ -92,7 +92,7 @@ export class WrapUpStore {
     this.#cursor = 0;
     this.#comment = '';
     this.#summary = '';
-    this.#keepSummary = true;
+    this.#keepSummary = false;
     try {
       const got = await invoke('attendance:classificationTree', { sessionId });
       this.#mandatory = got.mandatory;
@@ -122,8 +122,8 @@ export class WrapUpStore {
     if (this.#sessionId === null) return;
     this.#summaryBusy = true;
     try {
+      // Saved as a note only when the attendant ticks it.
       this.#summary = (await invoke('attendance:summary', { sessionId: this.#sessionId })).text;
-      this.#keepSummary = true;
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
