@@ -10,6 +10,7 @@ async function composerWith(drafts: Map<number, string>) {
       drafts.set(sessionId, text);
       return { ok: true };
     },
+    'attendance:aiDraft': () => ({ text: 'Seu pedido chega amanhã.' }),
     'attendance:help': () => ({
       canned: [{ id: 1, code: 'saud', description: 'Greeting', text: 'Olá {nome}, sou {agente}. Protocolo {protocolo}.' }, { id: 2, code: 'fim', description: 'End', text: 'Obrigado!' }],
       suggestions: [], templates: [], failed: [], skipped: 0,
@@ -63,5 +64,19 @@ test('a reply that could not be sent goes back into its session\'s draft once, a
   expect(drafts.get(9)).toBe('Segue o boleto');
   await composer.forgetUnsent(9, 'Segue o boleto');
   expect(drafts.get(9)).toBe('');
+  composer.reset();
+});
+
+test('an AI draft is handed to the reply box as a whole replacement, once', async () => {
+  const { composer } = await composerWith(new Map());
+  await composer.open(7);
+  composer.setText('Olá');
+  composer.provider = 'local';
+  composer.model = 'local-extractive';
+  await composer.aiDraft();
+  expect(composer.replacement?.text).toBe('Seu pedido chega amanhã.');
+  expect(composer.text).toBe('Olá');
+  expect(composer.takeReplacement()).toBe('Seu pedido chega amanhã.');
+  expect(composer.takeReplacement()).toBeNull();
   composer.reset();
 });

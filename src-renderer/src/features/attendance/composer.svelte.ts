@@ -41,6 +41,8 @@ export class ComposerStore {
   #heldAt = $state<number | null>(null);
   /** Set by components that own the textarea: focus it and put the caret at the end. */
   #focusRequest = $state(0);
+  /** A whole new draft waiting for the reply box to apply it (see `replaceWith`). */
+  #replacement = $state<{ text: string; seq: number } | null>(null);
 
   get sessionId() { return this.#sessionId; }
   get text() { return this.#text; }
@@ -62,6 +64,7 @@ export class ComposerStore {
   get kbError() { return this.#kbError; }
   get heldAt() { return this.#heldAt; }
   get focusRequest() { return this.#focusRequest; }
+  get replacement() { return this.#replacement; }
   /** Asks the reply box to take the keyboard (it watches this counter). */
   requestFocus(): void {
     this.#focusRequest++;
@@ -175,7 +178,23 @@ export class ComposerStore {
     return start + replacement.length;
   }
 
-  /** Inserts text at the end (suggestion, knowledge-base answer, AI draft). */
+  /**
+   * The whole draft becomes `text` (the AI draft). The reply box applies it as an edit of its own,
+   * so Ctrl+Z right after gives back exactly the previous text (it waits for the box if none shows).
+   */
+  replaceWith(text: string): void {
+    this.#replacement = { text, seq: (this.#replacement?.seq ?? 0) + 1 };
+    this.#focusRequest++;
+  }
+
+  /** The box took the replacement (or there is none to take): it is not applied twice. */
+  takeReplacement(): string | null {
+    const r = this.#replacement;
+    this.#replacement = null;
+    return r?.text ?? null;
+  }
+
+  /** Inserts text at the end (suggestion, knowledge-base answer). */
   insert(text: string): void {
     const sep = this.#text && !/\s$/.test(this.#text) ? ' ' : '';
     this.setText(this.#text + sep + text);
@@ -209,7 +228,7 @@ export class ComposerStore {
         choice: { provider: this.#provider, model: this.#model },
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
       });
-      this.insert(text);
+      this.replaceWith(text);
     } catch (e) {
       this.#aiError = errorMessage(e);
     } finally {

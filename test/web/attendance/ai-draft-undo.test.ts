@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { launchHost, freshProfile } from '../../support/host';
+import { openDemo, ownOpenSessions, selectSession } from '../../support/web';
+
+test('an AI draft replaces the reply as one edit: Ctrl+Z gives back exactly the text typed before', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const session = (await ownOpenSessions(sb, 1))[0]!;
+    await selectSession(page, session);
+    const box = page.getByRole('textbox', { name: /Reply to/ });
+    await box.fill('Olá, um momento por favor');
+    const help = page.getByRole('region', { name: 'Composer help' });
+    await help.getByRole('tab', { name: 'AI draft' }).click();
+    await help.getByRole('button', { name: 'Write a draft' }).click();
+    await expect(box).not.toHaveValue('Olá, um momento por favor');
+    const draft = await box.inputValue();
+    expect(draft).not.toContain('Olá, um momento por favor');
+    expect(draft.trim()).not.toBe('');
+    await expect(box).toBeFocused();
+    await page.keyboard.press('Control+z');
+    await expect(box).toHaveValue('Olá, um momento por favor');
+    // Native redo and undo keep working on the same box.
+    await page.keyboard.press('Control+Shift+z');
+    await expect(box).toHaveValue(draft);
+  } finally {
+    await host.close();
+  }
+});
