@@ -27,3 +27,21 @@ test('an AI draft replaces the reply as one edit: Ctrl+Z gives back exactly the 
     await host.close();
   }
 });
+
+test('leaving a session with a reply typed and not sent says it is kept as that session\'s draft, and coming back shows it', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const [first, second] = await ownOpenSessions(sb, 2);
+    const firstName = await selectSession(page, first!);
+    const box = page.getByRole('textbox', { name: /Reply to/ });
+    await box.fill('Já te respondo');
+    await selectSession(page, second!);
+    await expect(page.getByRole('status').filter({ hasText: `Your reply to ${firstName} was not sent` })).toBeVisible();
+    await expect(box).toHaveValue('');
+    await selectSession(page, first!);
+    await expect(box).toHaveValue('Já te respondo');
+  } finally {
+    await host.close();
+  }
+});
