@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { openDemo, ownOpenSessions, selectSession, serviceApi, type Rec, shot } from '../../support/web';
+import { openDemo, ownOpenSessions, railButton, selectSession, serviceApi, type Rec, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -29,7 +29,14 @@ test('after live updates were off for a while, resuming shows every message the 
     await customerSays(sb, sessionId, 'Alô? Ainda está aí?');
     await expect(log).toContainText('Alô? Ainda está aí?');
 
-    await page.getByRole('button', { name: 'Pause live updates' }).click();
+    // Pausing live updates is a setting; the status bar then says so and offers to resume.
+    await railButton(page, 'Settings').click();
+    const live = page.getByRole('checkbox', { name: /Receive the service's events as they happen/ });
+    await expect(live).toBeChecked();
+    await live.uncheck();
+    await expect(live).not.toBeChecked();
+    await railButton(page, 'Sessions').click();
+    await expect(log).toContainText('Alô? Ainda está aí?');
     await expect(page.getByRole('status', { name: 'Live updates paused' })).toBeVisible();
     const meanwhile = ['Primeira mensagem sem escuta.', 'Segunda, com meu CPF 123.456.789-09.', 'Terceira e última.'];
     for (const text of meanwhile) await customerSays(sb, sessionId, text);

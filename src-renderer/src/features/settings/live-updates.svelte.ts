@@ -1,0 +1,45 @@
+import type { LiveStatus } from '../../../../src-shared/bridge/live';
+import { errorMessage, invoke } from '../../lib/bridge';
+
+/** The "live updates" switch of the settings: events and the safety-net poll, on or paused. */
+export class LiveUpdatesStore {
+  #status = $state<LiveStatus | null>(null);
+  #busy = $state(false);
+  #error = $state<string | null>(null);
+
+  get status() { return this.#status; }
+  get busy() { return this.#busy; }
+  get error() { return this.#error; }
+
+  /** Paused by the attendant (not merely failing or idle). */
+  get paused(): boolean {
+    return this.#status?.state === 'stopped';
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.#status = await invoke('live:status', {});
+    } catch (e) {
+      this.#error = errorMessage(e);
+    }
+  }
+
+  async set(running: boolean): Promise<void> {
+    this.#busy = true;
+    this.#error = null;
+    try {
+      this.#status = await invoke('live:setRunning', { running });
+    } catch (e) {
+      this.#error = errorMessage(e);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  reset(): void {
+    this.#status = null;
+    this.#error = null;
+  }
+}
+
+export const liveUpdates = new LiveUpdatesStore();
