@@ -25,8 +25,9 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
     await Promise.all([desk.pause(3), desk.pause(3)]);
     expect(bridge.calls.filter((c) => c.channel === 'attendance:pause')).toHaveLength(1);
     expect([desk.paused, desk.pauseReason]).toEqual([true, 'Almoço']);
+    expect(Date.now() - desk.pausedSince!).toBeLessThan(5_000);
     await desk.resume();
-    expect(desk.paused).toBe(false);
+    expect([desk.paused, desk.pausedSince]).toEqual([false, null]);
 
     desk.attend('Carla', 'Meu CPF é 123.456.789-09', 7);
     desk.setUnreadSessions(2);

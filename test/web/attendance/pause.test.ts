@@ -19,6 +19,8 @@ test('an attendant pauses with a reason and resumes; the service holds their sta
     await status.getByRole('button', { name: 'Pause', exact: true }).click();
     await expect(status).toContainText(`Paused: ${reason}`);
     await expect.poll(myStatus).toBe('PAUSED');
+    // How long the pause has lasted, counting.
+    await expect(status).toContainText(/for [1-9]\d*s/);
 
     await status.getByRole('button', { name: 'Resume' }).click();
     await expect(status).toContainText('Available');

@@ -62,6 +62,10 @@ export class DeskStore {
     return this.#status === 'PAUSED';
   }
 
+  /** When this console saw the pause start (null: not paused, or paused before it started). */
+  #pausedSince = $state<number | null>(null);
+  get pausedSince() { return this.#pausedSince; }
+
   /** A pause or resume on its way: shown, and not sent twice. */
   #changingStatus = $state(false);
 
@@ -89,7 +93,10 @@ export class DeskStore {
     this.#changingStatus = true;
     try {
       const r = await call();
+      const wasPaused = this.paused;
       this.#status = r.status;
+      if (this.paused && !wasPaused) this.#pausedSince = Date.now();
+      else if (!this.paused) this.#pausedSince = null;
       this.#pauseReason = r.reason;
       this.#error = null;
     } catch (e) {
@@ -178,6 +185,7 @@ export class DeskStore {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.#directory = null;
+    this.#pausedSince = null;
     this.#live = null;
     this.#unseen = 0;
     this.unreadSessions = 0;
