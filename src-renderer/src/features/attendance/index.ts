@@ -64,6 +64,10 @@ export const attendanceFeature: ConsoleFeature = {
       run: () => { const s = selected(); if (s) void wrapup.start(s.id); },
     },
     {
+      id: 'session.transfer', title: () => ct('k.transfer'), group: 'Session', shortcut: 'Mod+Shift+H', enabled: mineSelected,
+      run: () => { const s = selected(); if (s) side.openTransfer(s.id); },
+    },
+    {
       id: 'session.note', title: () => ct('k.note'), group: 'Session', shortcut: 'Mod+Shift+L', enabled: () => !!selected(),
       run: () => { side.tab = 'notes'; focusId('note-input'); },
     },

@@ -1,12 +1,23 @@
-/** Which tab the side panel of the attendance view shows (commands switch it too). */
+/** Which tab the side panel of the attendance view shows (commands switch it too), and whether the transfer dialog is open. */
 export class SidePanel {
   #tab = $state<'help' | 'notes' | 'voice' | 'details'>('help');
 
   get tab() { return this.#tab; }
   set tab(v) { this.#tab = v; }
+  #transferFor = $state<number | null>(null);
+  get transferFor() { return this.#transferFor; }
+
+  openTransfer(sessionId: number): void {
+    this.#transferFor = sessionId;
+  }
+
+  closeTransfer(): void {
+    this.#transferFor = null;
+  }
 
   reset(): void {
     this.#tab = 'help';
+    this.#transferFor = null;
   }
 }
 

@@ -55,6 +55,21 @@ export function label(combo: string | null): string {
     .join(isMac ? '' : '+');
 }
 
+/**
+ * A button's tooltip: its words and the shortcut of the command it runs, as bound now (a rebind
+ * shows at once); just the words when the command has none.
+ */
+export function withShortcut(text: string, commandId: string): string {
+  const combo = label(commands.shortcutOf(commandId));
+  return combo ? `${text} (${combo})` : text;
+}
+
+/** The same shortcut for assistive technology (`aria-keyshortcuts`), or nothing. */
+export function ariaShortcut(commandId: string): string | undefined {
+  const combo = commands.shortcutOf(commandId);
+  return combo ? combo.replace(/\bMod\b/, isMac ? 'Meta' : 'Control') : undefined;
+}
+
 export class KeyBindings {
   /** The command waiting for its new shortcut (the palette's "change shortcut"). */
   #capturing = $state<string | null>(null);
