@@ -1,4 +1,4 @@
-import { channels, type Channel, type ChannelOutput, type Envelope, type BridgeEvent, type EventPayload, events } from '../../src-shared/bridge';
+import { channels, CHANNEL_NAMES, type Channel, type ChannelOutput, type Envelope, type BridgeEvent, type EventPayload, events } from '../../src-shared/bridge';
 import { AppError, toErrorInfo } from '../../src-shared/errors';
 import type { z } from 'zod';
 
@@ -76,7 +76,7 @@ export async function dispatch(
  */
 export function whenStarted(app: Promise<{ handlers: HandlerTable }>): HandlerTable {
   const gated: Record<string, (input: unknown) => Promise<unknown>> = {};
-  for (const name of Object.keys(channels) as Channel[]) {
+  for (const name of CHANNEL_NAMES) {
     gated[name] = async (input) => ((await app).handlers[name] as (input: unknown) => Promise<unknown>)(input);
   }
   return gated as HandlerTable;

@@ -1,10 +1,10 @@
 // Module hooks for Node tests of the renderer's stores: a `.svelte.ts` module is compiled the way
-// the app's build compiles it (TypeScript stripped, then Svelte's runes compiled for the client),
-// and the renderer's extensionless imports resolve to their `.ts` files.
+// the app's build compiles it (TypeScript stripped with the project's own compiler, then Svelte's
+// runes compiled for the client), and the renderer's extensionless imports resolve to their files.
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { transform } from 'esbuild';
+import ts from 'typescript';
 import { compileModule } from 'svelte/compiler';
 
 const RUNES = /\.svelte\.(ts|js)$/;
@@ -27,7 +27,7 @@ export async function load(url, context, next) {
   const filename = fileURLToPath(url);
   const source = await readFile(filename, 'utf8');
   const js = filename.endsWith('.ts')
-    ? (await transform(source, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: filename })).code
+    ? ts.transpileModule(source, { fileName: filename, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText
     : source;
   const compiled = compileModule(js, { filename, generate: 'client', dev: false });
   return { format: 'module', source: compiled.js.code, shortCircuit: true };
