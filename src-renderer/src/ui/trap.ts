@@ -29,6 +29,12 @@ export function trapFocus(node: HTMLElement, onEscape: () => void) {
     }
   };
   node.addEventListener('keydown', onKey);
+  // A dialog opens with focus inside it: its own choice (autofocus) when it made one, else its first field.
+  queueMicrotask(() => {
+    if (node.contains(document.activeElement)) return;
+    const first = node.querySelector<HTMLElement>('[autofocus]') ?? node.querySelector<HTMLElement>(FOCUSABLE);
+    first?.focus();
+  });
   return {
     update(next: () => void) {
       escape = next;
