@@ -92,16 +92,16 @@ export async function repliesOn(sb: Standin, sessionId: number): Promise<string[
 }
 
 /**
- * Selects a session in the queue as a user would: filters by its protocol, opens its tab (Mine
- * or Pending) and clicks its row. Returns the customer's name. Does not wait for the thread:
- * callers say what they expect to see (offline, the queue may be the saved copy).
+ * Selects a session of mine in the queue as a user would: filters by its protocol, opens Mine
+ * (which holds those waiting for the customer too) and clicks its row. Returns the customer's
+ * name. Does not wait for the thread: callers say what they expect to see (offline, the queue
+ * may be the saved copy).
  */
 export async function selectSession(page: Page, s: Rec): Promise<string> {
   await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
-  const bucket = s.pending ? 'Pending' : 'Mine';
-  await page.getByRole('tab', { name: new RegExp(bucket) }).click();
+  await page.getByRole('tab', { name: /Mine/ }).click();
   const name = String((s.user as Rec).displayName ?? (s.user as Rec).name);
-  await page.getByRole('list', { name: bucket }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
   return name;
 }
 

@@ -4,7 +4,11 @@ import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
 import { errorMessage, invoke, on } from '../../lib/bridge';
 
-export const VISIBLE_BUCKETS = ['waiting', 'mine', 'pending', 'others'] as const satisfies readonly QueueBucket[];
+/**
+ * The queue's tabs. Sessions of mine waiting for the customer have no tab of their own: they stay
+ * in Mine, marked as such, so a reply never moves the session out of view.
+ */
+export const VISIBLE_BUCKETS = ['waiting', 'mine', 'others'] as const satisfies readonly QueueBucket[];
 export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
 export type SlaState = 'ok' | 'warning' | 'late' | 'none';
 /** How "Mine" is ordered: latest customer message first, longest waiting first, nearest SLA first. */
@@ -99,13 +103,12 @@ export class QueueStore {
 
   private byBucket = $derived.by(() => {
     void this.version;
-    const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], pending: [], others: [] };
+    const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], others: [] };
     for (const item of this.map.values()) {
       const b = bucketOf(item, this.#me);
       if (b === 'closed') continue;
-      groups[b].push(item);
       // Mine holds every session assigned to me, those waiting for the customer included.
-      if (b === 'pending') groups.mine.push(item);
+      groups[b === 'pending' ? 'mine' : b].push(item);
     }
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     const out = {} as Record<VisibleBucket, { items: QueueItem[]; hay: string[] }>;
@@ -139,7 +142,7 @@ export class QueueStore {
 
   get counts(): Record<VisibleBucket, number> {
     const g = this.byBucket;
-    return { waiting: g.waiting.items.length, mine: g.mine.items.length, pending: g.pending.items.length, others: g.others.items.length };
+    return { waiting: g.waiting.items.length, mine: g.mine.items.length, others: g.others.items.length };
   }
 
   get total(): number {
@@ -331,8 +334,8 @@ export class QueueStore {
     if (item) {
       const b = bucketOf(item, this.#me);
       // A session of mine waiting for the customer is in Mine too: the tab stays.
-      const shown = b === 'pending' && this.#bucket === 'mine';
-      if (b !== 'closed' && b !== this.#bucket && !shown) this.#bucket = b;
+      const tab: VisibleBucket | null = b === 'closed' ? null : b === 'pending' ? 'mine' : b;
+      if (tab && tab !== this.#bucket) this.#bucket = tab;
     }
     this.markSeen();
   }
