@@ -147,7 +147,10 @@ export function authorOf(m: Rec, parties: Parties = {}): Authorship {
   const sendByRole = roleWord(m.sendBy) ?? personOf(m.sendBy)?.role ?? null;
   const from = typeof m.fromUser === 'boolean' ? null : personOf(m.fromUser);
   const by = roleWord(m.sendBy) ? null : personOf(m.sendBy);
-  const name = from?.name ?? by?.name ?? null;
+  const named = from ?? by;
+  // A login names the author; the session's party with that login gives the name people read.
+  const party = named ? [parties.agent, parties.customer].find((p) => p && samePerson(named, p)) : undefined;
+  const name = (party?.name && party.name !== party.userName ? party.name : null) ?? from?.name ?? by?.name ?? null;
   const side = (p: PersonRef | null): Role | null => {
     if (!p) return null;
     if (p.role) return p.role;
@@ -156,7 +159,7 @@ export function authorOf(m: Rec, parties: Parties = {}): Authorship {
     return null;
   };
   if (sendByRole === 'bot' || sendByRole === 'system') return { role: sendByRole, name };
-  if (typeof m.fromUser === 'boolean') return { role: m.fromUser ? 'customer' : 'agent', name: by?.name ?? null };
+  if (typeof m.fromUser === 'boolean') return { role: m.fromUser ? 'customer' : 'agent', name };
   if (sendByRole) return { role: sendByRole, name };
   const fromSide = side(from) ?? side(by);
   if (fromSide) return { role: fromSide, name };

@@ -362,12 +362,11 @@ export function createAttendanceFeature(
       let session: Rec;
       let page: Awaited<ReturnType<typeof threadPage>>;
       try {
-        [session, page] = await offline.monitor.watch(Promise.all([readSession(client, sessionId), threadPage(client, sessionId, 0, parties.get(sessionId))]));
-        // Messages that do not say who wrote them are read again knowing the session's parties
-        // (a server whose fromUser is only a user id needs the customer's id to compare).
-        const known = parties.get(sessionId);
-        const who = noteParties(session);
-        if (who && !known && page.messages.some((m) => m.author === null)) page = await offline.monitor.watch(threadPage(client, sessionId, 0, who));
+        // Messages are read knowing the session's parties: a server whose fromUser is only a
+        // user id needs the customer's id to compare, and a login is shown as the party's name.
+        const reading = readSession(client, sessionId);
+        const who = reading.then(noteParties, () => undefined);
+        [session, page] = await offline.monitor.watch(Promise.all([reading, threadPage(client, sessionId, 0, who)]));
       } catch (e) {
         if (isNetworkError(e) && copy) return fromCopy(copy);
         throw e;

@@ -41,10 +41,17 @@ export type PartiesOf = (sessionId: number) => Parties | undefined;
  * Page `page` of the thread, newest first on the wire, returned oldest first. `skipped` counts
  * the records that could not be read as messages (the rest of the page is shown).
  */
-export async function threadPage(client: ServiceClient, sessionId: number, page: number, parties?: Parties): Promise<{ messages: ThreadMessage[]; hasMore: boolean; skipped: number }> {
-  const got = await client.resource('message').list({
-    conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE,
-  });
+export async function threadPage(
+  client: ServiceClient,
+  sessionId: number,
+  page: number,
+  partiesOrRead?: Parties | Promise<Parties | undefined>,
+): Promise<{ messages: ThreadMessage[]; hasMore: boolean; skipped: number }> {
+  // The parties may still be on their way (the session read runs alongside this one).
+  const [got, parties] = await Promise.all([
+    client.resource('message').list({ conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE }),
+    partiesOrRead,
+  ]);
   const messages: ThreadMessage[] = [];
   let skipped = got.skipped;
   for (const r of got.results) {

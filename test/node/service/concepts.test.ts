@@ -79,6 +79,12 @@ test('who wrote a message, in every shape of fromUser, toUser and sendBy', () =>
   expect(authorOf({ fromUser: customer }).name).toBe('Fernanda Lima');
   expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }).name).toBe('ana.souza');
   expect(authorOf({ sendBy: 'AGENT' }).name).toBeNull();
+  // The attendant's message names them as people read it when the session's party says how.
+  const withNames = { agent: personOf({ id: 12, userName: 'ana.souza', displayName: 'Ana' }), customer: personOf({ id: 501, userName: 'fernanda.lima', name: 'Fernanda Lima' }) };
+  expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }, withNames)).toEqual({ role: 'agent', name: 'Ana' });
+  expect(authorOf({ fromUser: 12 }, withNames)).toEqual({ role: 'agent', name: 'Ana' });
+  expect(authorOf({ sendBy: 'fernanda.lima' }, withNames)).toEqual({ role: 'customer', name: 'Fernanda Lima' });
+  expect(authorOf({ fromUser: false, sendBy: 'bruno.lima' }, withNames).name).toBe('bruno.lima');
 });
 
 test('a message belongs to its session whatever the shape of the reference', () => {
