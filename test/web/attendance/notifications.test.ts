@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { openDemo, ownOpenSessions, selectSession, serviceApi } from '../../support/web';
+import { openDemo, ownOpenSessions, railButton, selectSession, serviceApi } from '../../support/web';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
@@ -54,6 +54,59 @@ test('a customer message while the window is not focused becomes one desktop not
     ]);
     // The window's title counts what waits for the attendant.
     await expect(page).toHaveTitle(/^\(1\) /);
+  } finally {
+    await host.close();
+  }
+});
+
+test('the sound for a customer message is off until the attendant turns it on in the settings, and then plays for another session only', async ({ page }) => {
+  // Every tone the page starts is counted: what the speakers would play.
+  await page.addInitScript(() => {
+    const w = window as unknown as { tones: number };
+    w.tones = 0;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
+      w.tones++;
+      return start.apply(this, args);
+    };
+  });
+  const tones = () => page.evaluate(() => (window as unknown as { tones: number }).tones);
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
+    const [open, other] = await ownOpenSessions(sb, 2);
+    await selectSession(page, open!);
+    const say = (id: unknown, text: string) => serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id }, message: text, fromUser: true });
+    const toast = page.locator('.toast');
+
+    await say(other!.id, 'Primeira mensagem, sem som.');
+    await expect(toast.filter({ hasText: 'Primeira mensagem, sem som.' })).toBeVisible();
+    expect(await tones()).toBe(0);
+
+    await railButton(page, 'Settings').click();
+    const sound = page.getByRole('checkbox', { name: /Play a sound when a customer writes/ });
+    await expect(sound).not.toBeChecked();
+    await sound.check();
+    // Turning it on lets the attendant hear it once.
+    await expect.poll(tones).toBeGreaterThan(0);
+    const afterPreview = await tones();
+    await railButton(page, 'Sessions').click();
+
+    await say(other!.id, 'Segunda mensagem, com som.');
+    await expect(toast.filter({ hasText: 'Segunda mensagem, com som.' })).toBeVisible();
+    await expect.poll(tones).toBeGreaterThan(afterPreview);
+    const afterOther = await tones();
+
+    // In the thread the attendant is reading: the message shows, no sound.
+    await say(open!.id, 'Mensagem na conversa aberta.');
+    await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('Mensagem na conversa aberta.');
+    expect(await tones()).toBe(afterOther);
+
+    // The choice is kept: after a reload the box is still ticked.
+    await page.reload();
+    await railButton(page, 'Settings').click();
+    await expect(page.getByRole('checkbox', { name: /Play a sound when a customer writes/ })).toBeChecked();
   } finally {
     await host.close();
   }

@@ -82,3 +82,4 @@ export const attendanceFeature: ConsoleFeature = {
 };
 
 export { tt };
+export { chime } from './chime.svelte';
