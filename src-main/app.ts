@@ -110,7 +110,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     if (offline.monitor.offline) void offline.monitor.probeNow();
   });
   const webhooks = createWebhooksFeature(ctx, live);
-  const supervisor = createSupervisorFeature(ctx);
+  const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
   const palette = createPaletteFeature(ctx);
   const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice, palette];
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../../src-shared/bridge';
+import { supervisorBodyLimits } from '../../src-shared/bridge/supervisor';
 import { dispatch, type EventHub, type HandlerTable, type BridgeLog } from '../bridge/table';
 import { checkHostRequest, secretCookie } from './request-check';
 import { loadStaticFiles } from './static-files';
@@ -59,6 +60,7 @@ export interface WebTransport {
 }
 
 const MAX_BRIDGE_BODY = 1024 * 1024;
+
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -157,8 +159,16 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
         json(res, 415, { error: { kind: 'Invalid', message: 'Bridge calls are JSON.' } });
         return;
       }
+      let channel: string;
+      try {
+        channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
+      } catch {
+        json(res, 400, { error: { kind: 'Invalid', message: 'Unknown bridge channel.' } });
+        return;
+      }
+      const limit = (supervisorBodyLimits as Record<string, number>)[channel] ?? MAX_BRIDGE_BODY;
       const declared = Number(req.headers['content-length'] ?? 0);
-      const body = declared > MAX_BRIDGE_BODY ? null : await readBody(req, MAX_BRIDGE_BODY).catch(() => null);
+      const body = declared > limit ? null : await readBody(req, limit).catch(() => null);
       if (!body) {
         res.setHeader('Connection', 'close');
         json(res, 413, { error: { kind: 'Invalid', message: 'Bridge call too large.' } });
@@ -169,13 +179,6 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
         input = body.length ? JSON.parse(body.toString('utf8')) : {};
       } catch {
         json(res, 400, { error: { kind: 'Invalid', message: 'Bridge call is not valid JSON.' } });
-        return;
-      }
-      let channel: string;
-      try {
-        channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
-      } catch {
-        json(res, 400, { error: { kind: 'Invalid', message: 'Unknown bridge channel.' } });
         return;
       }
       json(res, 200, await dispatch(o.handlers, channel, input, o.log));

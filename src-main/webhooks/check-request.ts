@@ -66,18 +66,22 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }
 
+/**
+ * A tunnel forwards with the Host rewritten to the loopback address; any other Host means the
+ * request came through something else (for example a browser page after DNS rebinding).
+ */
+export function hostAllowed(hostHeader: string | undefined, rules: Pick<CheckContext, 'port' | 'publicHost'>): boolean {
+  const host = (hostHeader ?? '').toLowerCase();
+  return host === `127.0.0.1:${rules.port}` || host === `localhost:${rules.port}` || host === rules.publicHost;
+}
+
 /** Rules decidable from the request line and headers alone. */
 export function checkHead(head: RequestHead, rules: Omit<CheckContext, 'nowMs' | 'isSeen'>): Rejection | { outcome: 'read-body' } {
   const path = (head.url ?? '').split('?', 1)[0]!;
   // Constant time for a path of the right length, so the time taken says nothing about the secret.
   if (!sameBytes(Buffer.from(path), Buffer.from(`/hooks/${rules.pathSecret}`))) return reject(404, 'not-found', 'Not found.');
   if (head.method !== 'POST') return reject(405, 'method', 'Only POST is accepted here.');
-  // A tunnel forwards with the Host rewritten to the loopback address; any other Host means the
-  // request came through something else (for example a browser page after DNS rebinding).
-  const host = (head.host ?? '').toLowerCase();
-  if (host !== `127.0.0.1:${rules.port}` && host !== `localhost:${rules.port}` && host !== rules.publicHost) {
-    return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
-  }
+  if (!hostAllowed(head.host, rules)) return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
   if (!isJsonMediaType(head.contentType)) return reject(415, 'content-type', 'The body must be application/json.');
   if (head.contentLength !== undefined) {
     if (!/^\d{1,15}$/.test(head.contentLength)) return reject(400, 'bad-length', 'Content-Length is not a number.');

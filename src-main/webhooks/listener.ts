@@ -5,11 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { FILE_PATH_PREFIX, type FileShare } from './file-share';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../src-shared/errors';
 import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
-import { checkHead, checkRequest, type CheckContext, type Rejection, type RequestHead } from './check-request';
+import { checkHead, checkRequest, hostAllowed, type CheckContext, type Rejection, type RequestHead } from './check-request';
 import { WebhookState } from './state';
 import { isTunnelCheck, tunnelCheckAnswer } from './tunnel-check';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
@@ -39,6 +40,8 @@ export interface WebhookListenerOptions {
   seenMaxAgeMs?: number;
   /** Event log size. Default 500 entries. */
   eventLogCapacity?: number;
+  /** Files lent to the service, served at their one-time paths (knowledge-base uploads). */
+  files?: FileShare;
   /** Journal size that triggers a snapshot. Default 4 MiB. */
   compactBytes?: number;
 }
@@ -229,7 +232,24 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     answerAtEndOfTurn(res, 'accepted');
   };
 
+  /** A file lent to the service (knowledge-base upload): GET or HEAD of its one-time path only. */
+  const serveFile = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { status: 'error', message: 'Only GET is accepted here.' }, { allow: 'GET, HEAD' });
+    if (!hostAllowed(req.headers.host, ctx)) return send(res, 421, { status: 'error', message: 'The Host header must name this listener.' });
+    const file = o.files?.take((req.url ?? '').split('?', 1)[0]!) ?? null;
+    if (!file) return send(res, 404, { status: 'error', message: 'Not found.' });
+    log.info('A shared file was read.', { bytes: file.bytes.length });
+    res.writeHead(200, {
+      'content-type': file.type,
+      'content-length': String(file.bytes.length),
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : file.bytes);
+  };
+
   const server = createServer((req, res) => {
+    if (o.files && (req.url ?? '').startsWith(FILE_PATH_PREFIX)) return serveFile(req, res);
     const h = req.headers;
     const head: RequestHead = { method: req.method, url: req.url, host: h.host, contentType: h['content-type'], contentLength: h['content-length'] };
     const receivedAt = now();

@@ -230,6 +230,20 @@ export const KbBaseSchema = z
   .strict();
 export type KbBase = z.infer<typeof KbBaseSchema>;
 
+/** The largest file from this computer the console lends to the service for indexing. */
+export const KB_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const KbUploadFileSchema = z
+  .object({
+    fileName: z.string().trim().min(1).max(255).refine((n) => !/[\\/]/.test(n), 'a file name, not a path'),
+    /** The file's bytes, base64 (the bridge carries JSON). */
+    contentBase64: z.string().min(1).max(Math.ceil(KB_FILE_MAX_BYTES / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+    name: z.string().trim().min(1).max(250),
+    separator: z.string().max(20).optional(),
+    idColumn: z.string().max(200).optional(),
+  })
+  .strict();
+
 export const KbUploadSchema = z
   .object({
     url: z.string().trim().min(1).max(2048),
@@ -261,6 +275,8 @@ export const supervisorChannels = {
   'supervisor:save': { input: ExplorerSaveSchema, output: z.object({ record: JsonRecord }).strict() },
   'supervisor:kbList': { input: NoInput, output: z.object({ bases: z.array(KbBaseSchema) }).strict() },
   'supervisor:kbUpload': { input: KbUploadSchema, output: KbBaseSchema },
+  /** A file chosen on this computer: lent to the service at a one-time address, then indexed like a link. */
+  'supervisor:kbUploadFile': { input: KbUploadFileSchema, output: KbBaseSchema },
   'supervisor:kbAsk': {
     input: z.object({ name: z.string().trim().min(1).max(250), question: z.string().trim().min(1).max(2000), size: z.number().int().min(1).max(20).default(5) }).strict(),
     output: KbAnswersSchema,
@@ -274,3 +290,6 @@ export const supervisorEvents = {
   'supervisor:ticketShortcut': ShortcutSchema,
   'supervisor:kb': KbBaseSchema,
 } as const satisfies Record<string, z.ZodType>;
+
+/** Bridge calls allowed past the default body size in the web host (a file's bytes, base64, plus the rest). */
+export const supervisorBodyLimits = { 'supervisor:kbUploadFile': Math.ceil(KB_FILE_MAX_BYTES / 3) * 4 + 64 * 1024 } as const;

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { LiveStatus } from '../../../src-shared/bridge/live';
-import { isAppError, toErrorInfo } from '../../../src-shared/errors';
+import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
 import { V2 } from '../../../src-shared/paths';
 import type { WebhookEvent } from '../../../src-shared/webhook';
-import { newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../../webhooks';
+import { FileShare, newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
 
 /** Requests the listener refused, by reason, since the console started. */
@@ -43,6 +43,12 @@ export interface LiveFeature {
    * resyncs: deliveries may have failed while the tunnel was down.
    */
   setPublicUrl(url: string | null): Promise<void>;
+  /**
+   * Lends a file to the service for a few minutes (a knowledge-base upload reads a URL): the
+   * address through the tunnel, or the listener's own when the service runs on this computer.
+   * Throws a clear error when the service could not reach it.
+   */
+  shareFile(name: string, bytes: Buffer): string;
   /** The machine woke from sleep (the tick below arrived late). */
   onWake(listener: () => void): () => void;
   /** Since the console started, over every run of the listener. */
@@ -61,6 +67,19 @@ export interface LiveFeature {
   setSigning(enabled: boolean): Promise<string | null>;
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A service at one of these hosts runs on this computer and can read the listener directly. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Where the service can read what the listener serves: the tunnel's origin while one is live,
+ * else the listener itself when the service runs on this computer; null when it cannot.
+ */
+export function fileOrigin(o: { publicUrl: string | null; listenerPath: string; listenerPort: number; serviceBaseUrl: string }): string | null {
+  if (o.publicUrl) return o.publicUrl.endsWith(o.listenerPath) ? o.publicUrl.slice(0, -o.listenerPath.length) : new URL(o.publicUrl).origin;
+  const host = new URL(o.serviceBaseUrl).hostname.replace(/^\[|\]$/g, '');
+  return LOOPBACK_HOSTS.has(host) ? `http://127.0.0.1:${o.listenerPort}` : null;
 }
 
 export interface LiveDeps {
@@ -119,6 +138,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   const wakeListeners = new Set<() => void>();
   /** Set while a tunnel is live: the address the service should deliver to. */
   let publicUrl: string | null = null;
+  /** Files lent to the service, served by whichever listener runs. */
+  const files = new FileShare();
 
   const signingOn = () => ctx.settings.get(SIGNING_SETTING);
   const portSetting = () => ctx.settings.get(PORT_SETTING);
@@ -264,6 +285,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           stateDir: join(ctx.profileDir, 'webhooks'),
           log: listenerLog,
           onEvent: received,
+          files,
         });
         break;
       } catch (e) {
@@ -323,8 +345,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       await close();
       state = 'idle';
       detail = null;
-      // A tunnel belongs to the workspace it was started for.
+      // A tunnel belongs to the workspace it was started for, and so do the files lent through it.
       publicUrl = null;
+      files.clear();
       if (ctx.hasWorkspace() && !ctx.settings.get(PAUSED_SETTING)) await open();
       else if (ctx.hasWorkspace()) state = 'stopped';
       pushStatus();
@@ -367,6 +390,21 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         }
       });
       await resync();
+    },
+    shareFile(name, bytes) {
+      const l = listener;
+      if (!l) {
+        throw new AppError({ kind: 'Unavailable', message: 'A file from this computer is handed to the service by the live-updates listener, which is not running. Turn live updates on in the settings, or give a link to the file.' });
+      }
+      const origin = fileOrigin({ publicUrl, listenerPath: l.path, listenerPort: l.port, serviceBaseUrl: ctx.client().baseUrl });
+      if (!origin) {
+        throw new AppError({ kind: 'Invalid', field: 'file', message: 'The service reads the file from a public address, and this console has none yet: start the tunnel (Settings, Developer / integration), or give a link to the file.' });
+      }
+      try {
+        return `${origin}${files.offer(name, bytes)}`;
+      } catch (e) {
+        throw new AppError({ kind: 'Invalid', field: 'file', message: e instanceof Error ? e.message : String(e) });
+      }
     },
     onWake(l) {
       wakeListeners.add(l);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { ReportQuerySchema, ShortcutState, TicketView } from '../../../src-shared/bridge/supervisor';
+import { KB_FILE_MAX_BYTES, type ReportQuerySchema, type ShortcutState, type TicketView } from '../../../src-shared/bridge/supervisor';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
 import { droppedField } from '../../../src-shared/schemas/common';
@@ -25,7 +25,12 @@ const EXPORT_CAP = 50_000;
 type Rec = Record<string, unknown>;
 
 /** Supervisor tools (issue 8): every handler asks the service through the context's client. */
-export function createSupervisorFeature(ctx: FeatureContext): Feature<'supervisor'> {
+export interface SupervisorDeps {
+  /** Lends a file to the service and returns the address it reads it from (the live feature's listener). */
+  shareFile(name: string, bytes: Buffer): string;
+}
+
+export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
   const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
   const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
   const unsubscribe = ctx.onWorkspaceChange(() => kb.reset());
@@ -175,6 +180,14 @@ export function createSupervisorFeature(ctx: FeatureContext): Feature<'superviso
       },
       'supervisor:kbList': async () => ({ bases: kb.list() }),
       'supervisor:kbUpload': (input) => kb.upload(input),
+      'supervisor:kbUploadFile': async ({ fileName, contentBase64, ...rest }) => {
+        const bytes = Buffer.from(contentBase64, 'base64');
+        if (bytes.length > KB_FILE_MAX_BYTES) {
+          throw new AppError({ kind: 'Invalid', field: 'file', message: `${fileName} is larger than ${KB_FILE_MAX_BYTES / 1024 / 1024} MB: give a link to it instead.` });
+        }
+        if (bytes.length === 0) throw new AppError({ kind: 'Invalid', field: 'file', message: `${fileName} is empty.` });
+        return kb.upload({ ...rest, url: deps.shareFile(fileName, bytes), shownAs: fileName });
+      },
       'supervisor:kbAsk': async ({ name, question, size }) => {
         try {
           const answers = await ctx.client().questions({ index: name, question, size });

@@ -30,7 +30,8 @@ export class KbTracker {
     return [...this.bases.values()].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
   }
 
-  async upload(input: { url: string; name: string; separator?: string | undefined; idColumn?: string | undefined; revealDocuments?: boolean | undefined }): Promise<KbBase> {
+  /** `shownAs`: what the list says the base came from, when not the URL (a file lent for the upload). */
+  async upload(input: { url: string; name: string; separator?: string | undefined; idColumn?: string | undefined; revealDocuments?: boolean | undefined; shownAs?: string }): Promise<KbBase> {
     const answer = await this.o.client().uploadFiles({
       url_file: input.url,
       index_engine: input.name,
@@ -44,7 +45,7 @@ export class KbTracker {
       throw e;
     });
     const base: KbBase = {
-      name: input.name, url: input.url, uploadedAt: new Date(this.now()).toISOString(), state: 'indexing', readyAt: null,
+      name: input.name, url: input.shownAs ?? input.url, uploadedAt: new Date(this.now()).toISOString(), state: 'indexing', readyAt: null,
       message: answer.message ?? null,
     };
     this.set(base);

@@ -1,8 +1,8 @@
-import { isKnowledgeBaseName } from '../../../../src-shared/kb-name';
+import { isKnowledgeBaseName, KB_FILE_TYPES } from '../../../../src-shared/kb-name';
 
 /** Checks of a knowledge-base upload made before anything is sent (interface §4.5, §8). */
 
-export const KB_FILE_TYPES = ['xls', 'xlsx', 'ods', 'pdf', 'csv', 'txt', 'tsv', 'docx', 'xml', 'json'] as const;
+export { KB_FILE_TYPES };
 
 const DRIVES: Array<[RegExp, string]> = [
   [/(^|\.)(drive|docs|drive\.usercontent)\.google\.com$/i, 'Google Drive'],
@@ -14,7 +14,7 @@ const DRIVES: Array<[RegExp, string]> = [
   [/(^|\.)(wetransfer\.com|we\.tl)$/i, 'WeTransfer'],
 ];
 
-export type KbProblem = { field: 'url' | 'name'; message: string };
+export type KbProblem = { field: 'url' | 'name' | 'file'; message: string };
 
 export function checkKbUpload(url: string, name: string): KbProblem[] {
   const problems: KbProblem[] = [];
@@ -60,11 +60,12 @@ export function suggestKbName(serviceUrl: string | null, fileUrl: string): strin
     return null;
   }
   if (!host) return null;
+  // A link's last path segment, or the name of a file chosen on this computer.
   let file = '';
   try {
     file = decodeURIComponent(new URL(fileUrl).pathname.split('/').pop() ?? '');
   } catch {
-    file = '';
+    file = fileUrl.includes('/') ? '' : fileUrl;
   }
   const id = file.replace(/\.[a-z0-9]{1,5}$/i, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'base';

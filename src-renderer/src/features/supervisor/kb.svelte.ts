@@ -1,6 +1,7 @@
-import type { KbBase } from '../../../../src-shared/bridge/supervisor';
+import { KB_FILE_MAX_BYTES, type KbBase } from '../../../../src-shared/bridge/supervisor';
 import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
-import { checkKbUpload, suggestKbName, type KbProblem } from './kb-check';
+import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
+import { tt } from './strings';
 import { app } from '../workspace/app.svelte';
 
 export class KbStore {
@@ -9,10 +10,38 @@ export class KbStore {
   /** The user typed a name of their own: the file no longer renames it. */
   #nameTyped = $state(false);
 
+  /** Where the file comes from: a public link, or a file on this computer lent to the service. */
+  #source = $state<'link' | 'file'>('link');
+  #file = $state.raw<File | null>(null);
+
   /** A new file address: the base name follows it until the user types one. */
   setUrl(url: string): void {
     this.#url = url;
     if (!this.#nameTyped) this.#name = suggestKbName(app.state?.baseUrl ?? null, url.trim()) ?? '';
+  }
+
+  get source() { return this.#source; }
+  set source(v) {
+    this.#source = v;
+    this.#problems = [];
+    if (!this.#nameTyped) this.#name = (v === 'file' ? (this.#file && suggestKbName(app.state?.baseUrl ?? null, this.#file.name)) : suggestKbName(app.state?.baseUrl ?? null, this.#url.trim())) ?? '';
+  }
+  get file() { return this.#file; }
+
+  /** A file picked or dropped: the base name follows it until the user types one. */
+  setFile(file: File | null): void {
+    this.#file = file;
+    this.#source = 'file';
+    this.#problems = file ? this.fileProblems(file) : [];
+    if (file && !this.#nameTyped) this.#name = suggestKbName(app.state?.baseUrl ?? null, file.name) ?? '';
+  }
+
+  private fileProblems(file: File): KbProblem[] {
+    const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+    if (!(KB_FILE_TYPES as readonly string[]).includes(ext)) return [{ field: 'file', message: tt('kb.fileType', { name: file.name, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') }) }];
+    if (file.size > KB_FILE_MAX_BYTES) return [{ field: 'file', message: tt('kb.fileTooBig', { name: file.name, max: KB_FILE_MAX_BYTES / 1024 / 1024 }) }];
+    if (file.size === 0) return [{ field: 'file', message: tt('kb.fileEmpty', { name: file.name }) }];
+    return [];
   }
   #separator = $state('');
   #idColumn = $state('');
@@ -78,17 +107,23 @@ export class KbStore {
   async upload(revealDocuments = false): Promise<void> {
     this.#uploadError = null;
     this.#documentInLink = false;
-    this.#problems = checkKbUpload(this.#url, this.#name);
+    const file = this.#source === 'file' ? this.#file : null;
+    if (this.#source === 'file') {
+      const nameProblems = checkKbUpload('https://example.com/x.csv', this.#name).filter((p) => p.field === 'name');
+      // Without a file there is no name to check yet: the name is built from the file.
+      this.#problems = file ? [...this.fileProblems(file), ...nameProblems] : [{ field: 'file', message: tt('kb.noFile') }];
+    } else this.#problems = checkKbUpload(this.#url, this.#name);
     if (this.#problems.length) return;
     this.#uploading = true;
+    const rest = {
+      name: this.#name.trim(),
+      ...(this.#separator ? { separator: this.#separator } : {}),
+      ...(this.#idColumn.trim() ? { idColumn: this.#idColumn.trim() } : {}),
+    };
     try {
-      const base = await invoke('supervisor:kbUpload', {
-        url: this.#url.trim(),
-        name: this.#name.trim(),
-        ...(this.#separator ? { separator: this.#separator } : {}),
-        ...(this.#idColumn.trim() ? { idColumn: this.#idColumn.trim() } : {}),
-        ...(revealDocuments ? { revealDocuments: true } : {}),
-      });
+      const base = file
+        ? await invoke('supervisor:kbUploadFile', { fileName: file.name, contentBase64: await base64Of(file), ...rest })
+        : await invoke('supervisor:kbUpload', { url: this.#url.trim(), ...rest, ...(revealDocuments ? { revealDocuments: true } : {}) });
       this.merge(base);
       this.#askBase = base.name;
     } catch (e) {
@@ -117,6 +152,8 @@ export class KbStore {
 
   private clear(): void {
     this.#url = this.#name = this.#separator = this.#idColumn = '';
+    this.#file = null;
+    this.#source = 'link';
     this.#nameTyped = false;
     this.#askBase = this.#question = '';
     this.#problems = [];
@@ -132,6 +169,19 @@ export class KbStore {
     this.offAppState = null;
     this.clear();
   }
+}
+
+/** A file's bytes as base64 (the bridge carries JSON), read by the browser without copying them into a string first. */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve(url.slice(url.indexOf(',') + 1));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error(`${file.name} could not be read.`));
+    reader.readAsDataURL(file);
+  });
 }
 
 export const kb = new KbStore();

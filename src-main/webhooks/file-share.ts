@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { extname } from 'node:path';
+import { KB_FILE_TYPES, type KbFileType } from '../../src-shared/kb-name';
+
+/**
+ * Files the console lends to the service for a short while. The knowledge-base upload reads a
+ * file from a URL (interface §4.5), so a file chosen on this computer is offered by the webhook
+ * listener (the service's one way in, through the tunnel) under an unguessable path, for a few
+ * downloads and a few minutes, then forgotten. Held in memory only: nothing is written to disk.
+ */
+
+/** The media type of each file type upload_files takes (§4.5). */
+const TYPES: Record<KbFileType, string> = {
+  csv: 'text/csv; charset=utf-8',
+  tsv: 'text/tab-separated-values; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  json: 'application/json',
+  xml: 'application/xml',
+  pdf: 'application/pdf',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+const typeOf = (ext: string): string | null => (KB_FILE_TYPES as readonly string[]).includes(ext) ? TYPES[ext as KbFileType] : null;
+
+export const FILE_PATH_PREFIX = '/files/';
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface SharedFile {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+
+interface Entry extends SharedFile {
+  expiresAt: number;
+  downloadsLeft: number;
+}
+
+export interface FileShareOptions {
+  /** How long an offered file stays reachable. Default 15 minutes. */
+  ttlMs?: number;
+  /** How many times it may be read (the service may retry). Default 3. */
+  maxDownloads?: number;
+  /** Offered files held at once; the oldest goes first. Default 8. */
+  maxFiles?: number;
+  now?(): number;
+}
+
+export class FileShare {
+  private readonly files = new Map<string, Entry>();
+  private readonly ttlMs: number;
+  private readonly maxDownloads: number;
+  private readonly maxFiles: number;
+
+  constructor(private readonly o: FileShareOptions = {}) {
+    this.ttlMs = o.ttlMs ?? 15 * 60_000;
+    this.maxDownloads = o.maxDownloads ?? 3;
+    this.maxFiles = o.maxFiles ?? 8;
+  }
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
+  }
+
+  /** Offers a file; returns the path to append to the listener's origin. Throws on a type the service does not take. */
+  offer(name: string, bytes: Buffer): string {
+    const ext = extname(name).slice(1).toLowerCase();
+    const type = typeOf(ext);
+    if (!type) throw new Error(`${ext ? `A .${ext} file` : 'A file without an extension'} cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`);
+    this.sweep();
+    while (this.files.size >= this.maxFiles) this.files.delete(this.files.keys().next().value as string);
+    const token = randomBytes(32).toString('base64url');
+    this.files.set(token, { name, type, bytes, expiresAt: this.now() + this.ttlMs, downloadsLeft: this.maxDownloads });
+    return `${FILE_PATH_PREFIX}${token}/${encodeURIComponent(name)}`;
+  }
+
+  /** The file a request path names, counting the download; null when unknown, used up or expired. */
+  take(path: string): SharedFile | null {
+    this.sweep();
+    if (!path.startsWith(FILE_PATH_PREFIX)) return null;
+    const token = path.slice(FILE_PATH_PREFIX.length).split('/', 1)[0]!;
+    if (!TOKEN_RE.test(token)) return null;
+    const entry = this.files.get(token);
+    if (!entry) return null;
+    entry.downloadsLeft--;
+    if (entry.downloadsLeft <= 0) this.files.delete(token);
+    return { name: entry.name, type: entry.type, bytes: entry.bytes };
+  }
+
+  /** Forgets every offered file (sign-out, workspace change). */
+  clear(): void {
+    this.files.clear();
+  }
+
+  get size(): number {
+    this.sweep();
+    return this.files.size;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [token, e] of this.files) if (e.expiresAt <= now) this.files.delete(token);
+  }
+}
