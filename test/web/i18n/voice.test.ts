@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { openDemo, railButton, serviceApi, type Rec } from '../../support/web';
+import { openDemo, ownOpenSessions, railButton, serviceApi, type Rec } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { AI_OPS } from '../../../src-shared/paths';
 
@@ -24,6 +24,27 @@ test('voice offers the languages the speech service reports, and starts in the i
     await expect(select).toHaveValue(expected);
     const name = new Intl.DisplayNames(['pt-BR'], { type: 'language' }).of(expected)!;
     await expect(select.locator('option:checked')).toHaveText(name);
+  } finally {
+    await host.close();
+  }
+});
+
+test('a speech failure is told in the interface language, by what happened', async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('pt-BR');
+    const [mine] = await ownOpenSessions(sb);
+    await page.getByRole('searchbox', { name: 'Filtrar sessões' }).fill(String(mine!.protocol));
+    await page.getByRole('tab', { name: /Minhas/ }).click();
+    await page.getByRole('list', { name: 'Minhas' }).getByRole('button').first().click();
+    const message = page.getByRole('log', { name: /Mensagens com/ }).getByRole('article').last();
+    await expect(message).toBeVisible();
+
+    await sb.faults.set([{ match: { method: 'POST', path: AI_OPS.tts }, kind: 'status', status: 503 }]);
+    await message.hover();
+    await message.getByRole('button', { name: 'Ler em voz alta' }).click();
+    await expect(message.getByRole('alert')).toHaveText('A leitura em voz alta falhou: o serviço de voz não respondeu. Tente de novo em instantes.');
   } finally {
     await host.close();
   }

@@ -3,7 +3,7 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
 import { LOW_CONFIDENCE } from '../../../../src-shared/voice';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
 import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
 import { MicRecorder, RecorderFailure } from './recorder';
 import { tt } from './strings';
@@ -29,6 +29,24 @@ function recorderMessage(e: RecorderFailure): string {
     case 'busy': return tt('err.busy');
     case 'unsupported': return tt('err.unsupported');
     default: return tt('err.failed', { detail: e.message });
+  }
+}
+
+/**
+ * A speech call's failure in the interface language: what happened, said by its kind, with the
+ * service's own words kept only where they say what to change (a refused request).
+ */
+function speechMessage(e: unknown, what: 'stt' | 'tts'): string {
+  if (!(e instanceof BridgeError)) return errorMessage(e);
+  const op = tt(what === 'stt' ? 'err.op.stt' : 'err.op.tts');
+  const detail = e.info.message.replace(/^(Speech-to-text|Text-to-speech) failed\.\s*/, '');
+  switch (e.info.kind) {
+    case 'Unavailable': case 'Timeout': case 'OutcomeUnknown': return tt('err.speechDown', { op });
+    case 'RateLimited': return tt('err.speechBusy', { op });
+    case 'Forbidden': return tt('err.speechForbidden', { op });
+    case 'BadResponse': return tt('err.speechGarbled', { op });
+    case 'Invalid': case 'NotFound': return tt('err.speechRefused', { op, detail });
+    default: return errorMessage(e);
   }
 }
 
@@ -308,7 +326,7 @@ export class VoiceStore {
       }
     } catch (e) {
       if (sessionId === this.#sessionId) {
-        this.#error = errorMessage(e);
+        this.#error = speechMessage(e, 'stt');
         this.#failed = [...this.#failed, { seq, audio, at }];
       }
     } finally {
@@ -356,7 +374,7 @@ export class VoiceStore {
       if (this.#speech) URL.revokeObjectURL(this.#speech.url);
       this.#speech = { url: URL.createObjectURL(blob), bytes: r.bytes, seconds: r.seconds, owner };
     } catch (e) {
-      this.#speechError = { owner, message: errorMessage(e) };
+      this.#speechError = { owner, message: speechMessage(e, 'tts') };
     } finally {
       this.#speaking = null;
     }
