@@ -1,6 +1,6 @@
 // Electron glue only: lifecycle, the hardened window, the custom protocol, the permission
 // policy. Every service comes from app.ts; this file hands it Electron's adapters.
-import { app, BrowserWindow, dialog, globalShortcut, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { createApp } from './app';
@@ -107,6 +107,20 @@ if (!app.requestSingleInstanceLock()) {
     });
 
     await consoleApp.start().catch((e: unknown) => log.error('start failed', { error: String(e) }));
+
+    // Away detection hears the system: idle time (input anywhere counts) and the screen lock.
+    let locked = false;
+    const reportPresence = () => consoleApp.events.emit('attendance:presence', { idleSeconds: powerMonitor.getSystemIdleTime(), locked });
+    powerMonitor.on('lock-screen', () => {
+      locked = true;
+      reportPresence();
+    });
+    powerMonitor.on('unlock-screen', () => {
+      locked = false;
+      reportPresence();
+    });
+    const presenceTimer = setInterval(reportPresence, 15_000);
+    app.on('will-quit', () => clearInterval(presenceTimer));
 
     window = new BrowserWindow({
       width: 1366,

@@ -296,4 +296,6 @@ export const attendanceEvents = {
   'attendance:entities': z.object({ sessionId: id, messageId: id, entities: z.array(EntitySchema) }).strict(),
   /** A customer wrote in a session of the attendant's (for attention when the window is not focused). */
   'attendance:customerMessage': z.object({ sessionId: id, customerName: z.string(), preview: z.string() }).strict(),
+  /** The desktop app's view of the attendant's presence: the system's idle time and screen lock. */
+  'attendance:presence': z.object({ idleSeconds: z.number().min(0), locked: z.boolean() }).strict(),
 } as const satisfies Record<string, z.ZodType>;

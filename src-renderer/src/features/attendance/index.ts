@@ -2,6 +2,8 @@ import type { ConsoleFeature } from '../../lib/feature';
 import { t } from '../../lib/i18n.svelte';
 import { queue, VISIBLE_BUCKETS } from './queue.svelte';
 import { desk } from './desk.svelte';
+import { away } from './away.svelte';
+import { app } from '../workspace/app.svelte';
 import { wrapup } from './wrapup.svelte';
 import { composer } from './composer.svelte';
 import AttendanceView from './AttendanceView.svelte';
@@ -38,6 +40,11 @@ const focusId = (id: string) => queueMicrotask(() => (document.getElementById(id
 
 export const attendanceFeature: ConsoleFeature = {
   id: 'attendance',
+  // Away detection watches whichever view is open; it forgets everything at sign-out.
+  start() {
+    away.start();
+    app.onSignedOut(() => away.reset());
+  },
   views: [{ id: 'attendance', title: () => t('queue.heading'), icon: '☰', order: 0, component: AttendanceView }],
   // Defaults avoid AltGr (Ctrl+Alt) and Option/Alt with printable keys: they type characters.
   commands: [
@@ -83,3 +90,5 @@ export const attendanceFeature: ConsoleFeature = {
 
 export { tt };
 export { chime } from './chime.svelte';
+export { away, AWAY_MODES } from './away.svelte';
+export { desk } from './desk.svelte';

@@ -130,6 +130,11 @@ export class QueueStore {
     return (x, y) => activityMs(y) - activityMs(x) || byAge(x, y);
   }
 
+  /** The sessions in Mine, in its order. */
+  mine(): QueueItem[] {
+    return this.byBucket.mine.items;
+  }
+
   /** Sessions of mine with customer messages the attendant has not seen (the badge counts them). */
   get unreadSessions(): number {
     let n = 0;

@@ -1,0 +1,192 @@
+import { on } from '../../lib/bridge';
+import { desk } from './desk.svelte';
+import { queue } from './queue.svelte';
+import { tt } from './strings';
+import { app } from '../workspace/app.svelte';
+
+/**
+ * Away detection. The desktop app hears the operating system (idle time, screen locked); the
+ * browser console only its own page (no key, pointer or wheel for a while). After the chosen
+ * number of minutes the console offers a pause (a question that stays until answered), or
+ * applies one with the chosen reason of the service; on return it resumes what it paused itself
+ * and says so in one line, naming the sessions of the attendant's that customers wrote in
+ * meanwhile. A pause the attendant took (or accepted) is never ended by it.
+ */
+
+export const AWAY_MODES = ['off', 'offer', 'pause'] as const;
+export type AwayMode = (typeof AWAY_MODES)[number];
+
+export interface AwaySettings {
+  mode: AwayMode;
+  minutes: number;
+  /** The service's pause reason to apply (null: the first the service lists). */
+  reasonId: number | null;
+}
+
+const KEY = 'console.away';
+const DEFAULTS: AwaySettings = { mode: 'offer', minutes: 5, reasonId: null };
+const CHECK_EVERY_MS = 5_000;
+/** The attendant's own input in the page (window focus counts too; an element taking focus does not). */
+const ACTIVITY = ['keydown', 'pointerdown', 'pointermove', 'wheel'] as const;
+
+function stored(): AwaySettings {
+  try {
+    const raw = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null') as Partial<AwaySettings> | null;
+    if (!raw || typeof raw !== 'object') return DEFAULTS;
+    return {
+      mode: AWAY_MODES.find((m) => m === raw.mode) ?? DEFAULTS.mode,
+      minutes: typeof raw.minutes === 'number' && raw.minutes >= 1 && raw.minutes <= 240 ? Math.round(raw.minutes) : DEFAULTS.minutes,
+      reasonId: typeof raw.reasonId === 'number' ? raw.reasonId : null,
+    };
+  } catch {
+    return DEFAULTS;
+  }
+}
+
+export interface AwayReturn {
+  /** How long the attendant was away, in ms. */
+  awayMs: number;
+  /** The console paused them (and has resumed them now). */
+  resumed: boolean;
+  /** Sessions of theirs that customers wrote in while they were away. */
+  waiting: Array<{ id: number; name: string }>;
+}
+
+export class AwayStore {
+  #settings = $state<AwaySettings>(stored());
+  /** Since when the attendant is away (null: here). */
+  #awaySince = $state<number | null>(null);
+  /** Offering a pause (mode "offer") while away. */
+  #offering = $state(false);
+  /** The console applied the pause now in force. */
+  #pausedByUs = false;
+  /** Unread counts of Mine when the attendant went away, to tell what came meanwhile. */
+  private unreadAtLeave = new Map<number, number>();
+  #returned = $state<AwayReturn | null>(null);
+  private lastActivity = Date.now();
+  /** From the desktop app: the system's idle seconds and lock state (null in a browser). */
+  private system: { idleSeconds: number; locked: boolean } | null = null;
+  private stop: Array<() => void> = [];
+
+  get settings() { return this.#settings; }
+  get awaySince() { return this.#awaySince; }
+  get offering() { return this.#offering; }
+  get returned() { return this.#returned; }
+
+  configure(next: Partial<AwaySettings>): void {
+    this.#settings = { ...this.#settings, ...next };
+    try {
+      globalThis.localStorage?.setItem(KEY, JSON.stringify(this.#settings));
+    } catch {
+      // Storage refused: the choice holds for this run.
+    }
+  }
+
+  start(): void {
+    if (this.stop.length) return;
+    const active = () => this.activity();
+    for (const type of ACTIVITY) window.addEventListener(type, active, { capture: true, passive: true });
+    window.addEventListener('focus', active);
+    const timer = setInterval(() => this.check(), CHECK_EVERY_MS);
+    const off = on('attendance:presence', (p) => {
+      this.system = p;
+      if (!p.locked && p.idleSeconds * 1000 < this.thresholdMs()) this.back();
+      else this.check();
+    });
+    this.stop.push(() => {
+      for (const type of ACTIVITY) window.removeEventListener(type, active, { capture: true });
+      window.removeEventListener('focus', active);
+      clearInterval(timer);
+      off();
+    });
+  }
+
+  /** Forgets this account's state (sign-out); the watching goes on for the next one. */
+  reset(): void {
+    this.#awaySince = null;
+    this.#offering = false;
+    this.#pausedByUs = false;
+    this.#returned = null;
+    this.system = null;
+  }
+
+  /** Closes the "welcome back" line. */
+  dismiss(): void {
+    this.#returned = null;
+  }
+
+  /** The attendant accepts the offered pause: theirs from now on (the console will not end it). */
+  async pauseNow(): Promise<void> {
+    this.#offering = false;
+    const reason = this.reason;
+    if (reason && !desk.paused) await desk.pause(reason.id);
+  }
+
+  /** The attendant declines the offered pause. */
+  decline(): void {
+    this.#offering = false;
+  }
+
+  /** The pause reason the console would apply: the chosen one if the service still lists it, else its first. */
+  get reason(): { id: number; label: string } | null {
+    const reasons = desk.directory?.pauseReasons ?? [];
+    return reasons.find((r) => r.id === this.#settings.reasonId) ?? reasons[0] ?? null;
+  }
+
+  private thresholdMs(): number {
+    return this.#settings.minutes * 60_000;
+  }
+
+  private activity(): void {
+    this.lastActivity = Date.now();
+    // In the desktop app the system says when the attendant is back (input anywhere counts).
+    if (this.#awaySince !== null && (!this.system || !this.system.locked)) this.back();
+  }
+
+  private idleMs(): number {
+    if (this.system) return this.system.locked ? Infinity : this.system.idleSeconds * 1000;
+    return Date.now() - this.lastActivity;
+  }
+
+  private check(): void {
+    if (this.#settings.mode === 'off' || this.#awaySince !== null || !app.signedIn) return;
+    if (this.idleMs() < this.thresholdMs()) return;
+    this.#awaySince = Date.now() - Math.min(this.idleMs(), this.thresholdMs());
+    this.unreadAtLeave = new Map(queue.mine().map((s) => [s.id, s.unread ?? 0]));
+    this.#returned = null;
+    // Already paused (by the attendant): nothing to offer or apply.
+    if (desk.paused) return;
+    if (this.#settings.mode === 'pause') void this.applyPause();
+    else {
+      // Asked until answered: coming back does not take the question away.
+      this.#offering = true;
+      desk.attend(tt('away.offerTitle'), tt('away.offer', { minutes: this.#settings.minutes, reason: this.reason?.label ?? '—' }), null, undefined, false);
+    }
+  }
+
+  private async applyPause(): Promise<void> {
+    // The reasons come with the directory, which the sessions view loads; read it if not yet.
+    if (!desk.directory) await desk.loadDirectory();
+    const reason = this.reason;
+    if (!reason || desk.paused) return;
+    await desk.pause(reason.id);
+    this.#pausedByUs = desk.paused;
+  }
+
+  private back(): void {
+    const since = this.#awaySince;
+    if (since === null) return;
+    this.#awaySince = null;
+    // An open question stays for the attendant to answer; it says enough.
+    if (this.#offering) return;
+    const resumed = this.#pausedByUs && desk.paused;
+    this.#pausedByUs = false;
+    const waiting = queue.mine()
+      .filter((s) => (s.unread ?? 0) > (this.unreadAtLeave.get(s.id) ?? 0))
+      .map((s) => ({ id: s.id, name: s.customerName }));
+    this.#returned = { awayMs: Date.now() - since, resumed, waiting };
+    if (resumed) void desk.resume();
+  }
+}
+
+export const away = new AwayStore();

@@ -1,0 +1,101 @@
+import { test, expect, type Page } from '@playwright/test';
+import { freshProfile, launchHost } from '../../support/host';
+import { openDemo, ownOpenSessions, railButton, serviceApi, type Rec } from '../../support/web';
+
+/** Sets what the console does when the attendant is away, as they would in the settings. */
+async function chooseAway(page: Page, mode: string, minutes: number, reason?: string): Promise<void> {
+  await railButton(page, 'Settings').click();
+  const box = page.getByRole('group', { name: 'When I am away' });
+  await box.getByRole('radio', { name: mode }).check();
+  await box.getByRole('spinbutton', { name: /Away after this many minutes/ }).fill(String(minutes));
+  await box.getByRole('spinbutton', { name: /Away after this many minutes/ }).press('Tab');
+  if (reason) await box.getByRole('combobox', { name: 'Pause reason' }).selectOption({ label: reason });
+  await railButton(page, 'Sessions').click();
+}
+
+test('away for the chosen minutes pauses with the chosen reason at the service; coming back resumes it and names who wrote meanwhile', async ({ page }) => {
+  // The page's clock is the test's: minutes pass at once, and nothing else is faked.
+  await page.clock.install();
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
+    const myStatus = async () => (await api.list('/agent')).find((a) => (a.user as Rec).userName === sb.demoAgent.userName)?.status;
+    const reasons = (await api.list('/pause-reasons')).filter((r) => r.active !== false);
+    const reason = String(reasons.at(-1)!.value);
+    const [mine] = await ownOpenSessions(sb);
+    const customer = String(((mine!.user as Rec).displayName ?? (mine!.user as Rec).name));
+
+    await chooseAway(page, 'Pause me, and resume when I am back', 3, reason);
+    await page.getByRole('tab', { name: /Mine/ }).click();
+    const status = page.getByRole('group', { name: 'Your status' });
+    await expect(status).toContainText('Available');
+
+    // Two minutes without a key or the mouse: still here.
+    await page.clock.fastForward('02:00');
+    await expect(status).toContainText('Available');
+    expect(await myStatus()).toBe('ONLINE');
+
+    // Past three: paused at the service with the chosen reason.
+    await page.clock.fastForward('01:10');
+    await expect(status).toContainText(`Paused: ${reason}`);
+    await expect.poll(myStatus).toBe('PAUSED');
+
+    // A customer of the attendant writes while they are away.
+    await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: mine!.id }, message: 'Oi, voltei. Conseguiram ver meu pedido?', fromUser: true });
+    await expect(page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}, 1 unread`) })).toHaveCount(1);
+
+    // Back: one move of the mouse resumes, and one line says what happened.
+    await page.mouse.move(400, 300);
+    await page.mouse.move(420, 310);
+    const notice = page.getByRole('status').filter({ hasText: 'Welcome back' });
+    await expect(notice).toContainText(/you were away \d+m \d{2}s, paused meanwhile, and are available again\./);
+    await expect(notice).toContainText(`One of your sessions got messages meanwhile: ${customer}`);
+    await expect(status).toContainText('Available');
+    await expect.poll(myStatus).toBe('ONLINE');
+    await notice.getByRole('button', { name: customer }).click();
+    await expect(page.getByRole('log', { name: `Messages with ${customer}` })).toContainText('Conseguiram ver meu pedido?');
+  } finally {
+    await host.close();
+  }
+});
+
+test('away with "offer" asks first; a pause the attendant took is left alone on return', async ({ page }) => {
+  await page.clock.install();
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
+    const myStatus = async () => (await api.list('/agent')).find((a) => (a.user as Rec).userName === sb.demoAgent.userName)?.status;
+    await chooseAway(page, 'Offer to pause me', 2);
+    const status = page.getByRole('group', { name: 'Your status' });
+
+    await page.clock.fastForward('02:10');
+    const offer = page.getByRole('alert').filter({ hasText: 'No activity for 2 min' });
+    await expect(offer).toBeVisible();
+    expect(await myStatus()).toBe('ONLINE');
+    // Coming back does not take the question away: it waits for an answer.
+    await page.mouse.move(500, 400);
+    await expect(offer).toBeVisible();
+    await offer.getByRole('button', { name: 'I am here' }).click();
+    await expect(offer).toHaveCount(0);
+    expect(await myStatus()).toBe('ONLINE');
+
+    // Asked again after another spell away; this time the attendant accepts: the pause is theirs.
+    await page.clock.fastForward('02:10');
+    await expect(offer).toBeVisible();
+    await offer.getByRole('button', { name: 'Pause now' }).click();
+    await expect(status).toContainText('Paused:');
+    await expect.poll(myStatus).toBe('PAUSED');
+
+    // Away and back while paused by their own choice: still paused, nothing offered.
+    await page.clock.fastForward('05:00');
+    await expect(page.getByRole('alert').filter({ hasText: 'No activity' })).toHaveCount(0);
+    await page.mouse.move(300, 300);
+    await expect(page.getByRole('status').filter({ hasText: 'Welcome back: you were away' })).toBeVisible();
+    await expect(status).toContainText('Paused:');
+    expect(await myStatus()).toBe('PAUSED');
+  } finally {
+    await host.close();
+  }
+});
