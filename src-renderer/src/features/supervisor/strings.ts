@@ -1,5 +1,68 @@
 import { i18n } from '../../lib/i18n.svelte';
 
+/**
+ * The fields of the explorer's resources in words (resource-fields.ts says which resource has
+ * which). Keys are field names, dotted inside a composite key; `resource.field` where one
+ * resource needs its own word. English here, before every pt-BR table (the sweep test reads
+ * the English strings as what comes before the first pt-BR table).
+ */
+const FIELDS_EN = {
+    'id': 'ID', 'name': 'Name', 'displayName': 'Display name', 'userName': 'User name', 'description': 'Description', 'value': 'Value',
+    'status': 'Status', 'active': 'Active', 'visible': 'Visible', 'createdAt': 'Created at', 'createdBy': 'Created by',
+    'updatedAt': 'Updated at', 'updatedBy': 'Updated by', 'user': 'User', 'userId': 'User', 'agent': 'Agent', 'agentId': 'Agent',
+    'session': 'Session', 'sessionId': 'Session', 'group': 'Group', 'groupConf': 'Group', 'groupConfId': 'Group', 'chatGroupConf': 'Group',
+    'groupName': 'Group name', 'comment': 'Comment', 'message': 'Message', 'text': 'Text', 'code': 'Code', 'type': 'Type', 'kind': 'Kind',
+    'state': 'State', 'channel': 'Channel', 'priority': 'Priority', 'protocol': 'Protocol', 'properties': 'Properties', 'email': 'E-mail',
+    'phone': 'Phone', 'password': 'Password', 'country': 'Country', 'city': 'City', 'defaultLocale': 'Default language',
+    'language': 'Language', 'locale': 'Locale', 'version': 'Version', 'token': 'Token', 'subject': 'Subject', 'origin': 'Origin',
+    'provider': 'Provider', 'survey': 'Survey', 'operation': 'Operation', 'agentAllHistory': 'Sees all history',
+    'agentAllHistoryOperation': 'Sees the whole history of the operation', 'agentAttendSimple': 'Simple attendance',
+    'agentViewPhone': 'Sees phone numbers', 'audioOn': 'Audio on', 'pauseOnReceiveCall': 'Pauses when a call comes in',
+    'superAgent': 'Supervising agent', 'virtualAgent': 'Virtual agent', 'agentToken': 'Agent token',
+    'attendanceServiceChannel': 'Attendance channels', 'department': 'Department', 'extensionAttendance': 'Phone extension',
+    'loginAttendance': 'Attendance login', 'passwordAttendance': 'Attendance password', 'socialToken': 'Social network token',
+    'maxChatChannels': 'Most chats at once', 'agentConnectedInstance': 'Connection of the agent',
+    'agentConnectedResource': 'Channel of the agent', 'userConnectedInstance': 'Address of the customer',
+    'userConnectedResource': 'Channel of the customer', 'attendedAt': 'Attended at', 'availableAt': 'Available at', 'closedAt': 'Closed at',
+    'closedBy': 'Closed by', 'customProtocol': 'Custom protocol', 'externalProtocol': 'External protocol',
+    'directMessageId': 'Direct message', 'externalOrderId': 'External order', 'ticketId': 'Ticket', 'groupList': 'Group list',
+    'inactivity': 'Inactivity', 'lastAgent': 'Last agent', 'hasReservedWord': 'Has a reserved word', 'onlyBot': 'Bot only',
+    'pending': 'Waiting for the customer', 'tma': 'Attendance time (TMA)', 'tme': 'Waiting time (TME)', 'tmi': 'Inactivity time (TMI)',
+    'tmia': 'TMIA', 'tmic': 'TMIC', 'tmaTicket': 'Ticket attendance time', 'accessKey': 'Access key', 'birthDate': 'Birth date',
+    'firstLogin': 'First sign-in', 'lastLogin': 'Last sign-in', 'company': 'Company', 'cpf': 'CPF', 'externalCode': 'External code',
+    'originUser': 'Where the user came from', 'typeUser': 'User type', 'createdFromSurvey': 'Created from a survey',
+    'firstAccess': 'First access', 'formal': 'Formal', 'tm2': 'TM2', 'usingMFA': 'Two-step sign-in', 'ticketUserId': 'Ticket user',
+    'profile': 'Profile', 'attribute': 'Attribute', 'userAttributesHistId.sessionId': 'Key: session',
+    'userAttributesHistId.userAttributesId': 'Key: user attribute', 'associationId.userId': 'Key: user',
+    'associationId.agentId': 'Key: agent', 'hsmTemplateGroupId.groupConfId': 'Key: group',
+    'hsmTemplateGroupId.hsmTemplateId': 'Key: message template', 'holidayOperationId.holidayId': 'Key: holiday',
+    'holidayOperationId.operationId': 'Key: operation', 'holiday': 'Holiday', 'operations': 'Operations', 'bot': 'Bot', 'tag': 'Tag',
+    'external': 'External', 'botTree.id': 'Bot tree', 'botTree.version': 'Bot tree version', 'answer': 'Answer',
+    'botQuestions.id': 'Question', 'botQuestions.seq': 'Question order', 'agentName': 'Agent name', 'attendanceTime': 'Attendance time',
+    'channelName': 'Channel name', 'closedAtProtocol': 'Protocol closed at', 'createdAtProtocol': 'Protocol opened at',
+    'lastGroup': 'Last group', 'lastStatus': 'Last status', 'nextGroup': 'Next group', 'operationName': 'Operation name',
+    'protocolDuration': 'Protocol duration', 'step': 'Step', 'waitingTime': 'Waiting time', 'controlPauseTime': 'Controls the pause time',
+    'notifySupervisor': 'Tells the supervisor', 'pauseChat': 'Pauses chats', 'pauseChatByVoice': 'Pauses chats during calls',
+    'pauseTime': 'Pause time', 'pauseVoice': 'Pauses calls', 'caption': 'Caption', 'cognition': 'Cognition', 'contentType': 'Content type',
+    'errorConversation': 'Conversation error', 'fromUser': 'From the customer', 'repliedMessage': 'Reply to', 'sendBy': 'Sent by',
+    'sentBySuperAgent': 'Sent by a supervisor', 'sentiment': 'Sentiment', 'toUser': 'Recipient', 'use': 'Use',
+    'elementName': 'Element name', 'mediaParameterCount': 'Media parameters', 'nameSpace': 'Namespace', 'parameterCount': 'Parameters',
+    'template': 'Template', 'hsmTemplate': 'Message template', 'callId': 'Call ID', 'callMode': 'Call mode', 'classified': 'Classified',
+    'externalId': 'External ID', 'finishedAt': 'Finished at', 'finishedByAgent': 'Finished by the agent', 'ivrTime': 'IVR time',
+    'liked': 'Liked', 'plataformCode': 'Platform code', 'ringingAt': 'Ringing at', 'startedAt': 'Started at',
+    'startedByAgent': 'Started by the agent', 'callerId': 'Caller', 'callerType': 'Caller type', 'eventDate': 'Event date',
+    'eventType': 'Event type', 'origCallId': 'Original call', 'optionAnswerId': 'Chosen option', 'questionId': 'Question',
+    'configuration': 'Configuration', 'cssScript': 'Style sheet (CSS)', 'htmlScript': 'Page (HTML)', 'jsScript': 'Script (JavaScript)',
+    'initialMessage': 'Welcome message', 'nodeId': 'Node', 'parent': 'Parent node', 'children': 'Child nodes',
+    'classificationTree': 'Classification tree', 'classificationTreeSession': 'Classification of the session',
+    'commentClassification': 'Classification comment', 'rootId': 'Root of the classification tree', 'appId': 'App ID', 'appKey': 'App key',
+    'endPoint': 'Service address', 'additionalInfo': 'Additional information', 'broadcastListId': 'Broadcast list', 'callback': 'Callback',
+    'campaignName': 'Campaign', 'dispatchId': 'Dispatch ID', 'generatedSession': 'Opened a session', 'phoneNumber': 'Phone number',
+    'sendGroupConfId': 'Sending group', 'sendTimestamp': 'Send time', 'senderUserId': 'Sender', 'sentAt': 'Sent at',
+    'directMessage.userId': 'User ID', 'closeTime': 'Closing time', 'dayCode': 'Day of the week', 'openTime': 'Opening time',
+    'scheduleName': 'Schedule name',
+} as const;
+
 /** Every string of the supervisor tools, in English and Brazilian Portuguese. */
 export const tt = i18n.register({
   en: {
@@ -130,6 +193,12 @@ export const tt = i18n.register({
     'explorer.new': 'New record',
     'explorer.edit': 'Edit this record',
     'explorer.form': 'Record to save (JSON)',
+    'explorer.fields': 'Record to save',
+    'explorer.advanced': 'Advanced (JSON)',
+    'explorer.noRef': '(none)',
+    'explorer.readOnly': 'Greyed-out fields show what the service sent: its save does not take them.',
+    'explorer.unknownFields': 'Fields the console does not know',
+    'explorer.refFailed': 'Could not list {resource}: {reason}',
     'explorer.save': 'Save record',
     'explorer.saved': 'Saved {resource} #{id}.',
     'explorer.badJson': 'This is not valid JSON: {reason}',
@@ -285,6 +354,12 @@ export const tt = i18n.register({
     'explorer.new': 'Novo registro',
     'explorer.edit': 'Editar este registro',
     'explorer.form': 'Registro a salvar (JSON)',
+    'explorer.fields': 'Registro a salvar',
+    'explorer.advanced': 'Avançado (JSON)',
+    'explorer.noRef': '(nenhum)',
+    'explorer.readOnly': 'Campos em cinza mostram o que o serviço enviou: o salvamento não os aceita.',
+    'explorer.unknownFields': 'Campos que o console não conhece',
+    'explorer.refFailed': 'Não foi possível listar {resource}: {reason}',
     'explorer.save': 'Salvar registro',
     'explorer.saved': '{resource} nº {id} salvo.',
     'explorer.badJson': 'Isto não é um JSON válido: {reason}',
@@ -313,6 +388,78 @@ export const tt = i18n.register({
     'kb.hint': 'Os atendentes encontram essas respostas no editor assim que a base responder.',
   },
 });
+
+const FIELDS_PT: Record<FieldWord, string> = {
+    'id': 'ID', 'name': 'Nome', 'displayName': 'Nome de exibição', 'userName': 'Nome de usuário', 'description': 'Descrição',
+    'value': 'Valor', 'status': 'Situação', 'active': 'Ativo', 'visible': 'Visível', 'createdAt': 'Criado em', 'createdBy': 'Criado por',
+    'updatedAt': 'Atualizado em', 'updatedBy': 'Atualizado por', 'user': 'Usuário', 'userId': 'Usuário', 'agent': 'Atendente',
+    'agentId': 'Atendente', 'session': 'Sessão', 'sessionId': 'Sessão', 'group': 'Grupo', 'groupConf': 'Grupo', 'groupConfId': 'Grupo',
+    'chatGroupConf': 'Grupo', 'groupName': 'Nome do grupo', 'comment': 'Comentário', 'message': 'Mensagem', 'text': 'Texto',
+    'code': 'Código', 'type': 'Tipo', 'kind': 'Natureza', 'state': 'Estado', 'channel': 'Canal', 'priority': 'Prioridade',
+    'protocol': 'Protocolo', 'properties': 'Propriedades', 'email': 'E-mail', 'phone': 'Telefone', 'password': 'Senha', 'country': 'País',
+    'city': 'Cidade', 'defaultLocale': 'Idioma padrão', 'language': 'Idioma', 'locale': 'Localidade', 'version': 'Versão', 'token': 'Token',
+    'subject': 'Assunto', 'origin': 'Origem', 'provider': 'Provedor', 'survey': 'Pesquisa', 'operation': 'Operação',
+    'agentAllHistory': 'Vê todo o histórico', 'agentAllHistoryOperation': 'Vê todo o histórico da operação',
+    'agentAttendSimple': 'Atendimento simplificado', 'agentViewPhone': 'Vê números de telefone', 'audioOn': 'Áudio ligado',
+    'pauseOnReceiveCall': 'Pausa ao receber chamada', 'superAgent': 'Atendente supervisor', 'virtualAgent': 'Atendente virtual',
+    'agentToken': 'Token do atendente', 'attendanceServiceChannel': 'Canais de atendimento', 'department': 'Departamento',
+    'extensionAttendance': 'Ramal', 'loginAttendance': 'Login de atendimento', 'passwordAttendance': 'Senha de atendimento',
+    'socialToken': 'Token da rede social', 'maxChatChannels': 'Máximo de conversas simultâneas',
+    'agentConnectedInstance': 'Conexão do atendente', 'agentConnectedResource': 'Canal do atendente',
+    'userConnectedInstance': 'Endereço do cliente', 'userConnectedResource': 'Canal do cliente', 'attendedAt': 'Atendida em',
+    'availableAt': 'Disponível em', 'closedAt': 'Encerrada em', 'closedBy': 'Encerrada por', 'customProtocol': 'Protocolo personalizado',
+    'externalProtocol': 'Protocolo externo', 'directMessageId': 'Mensagem direta', 'externalOrderId': 'Pedido externo',
+    'ticketId': 'Chamado', 'groupList': 'Lista de grupos', 'inactivity': 'Inatividade', 'lastAgent': 'Último atendente',
+    'hasReservedWord': 'Tem palavra reservada', 'onlyBot': 'Somente robô', 'pending': 'Aguardando o cliente',
+    'tma': 'Tempo de atendimento (TMA)', 'tme': 'Tempo de espera (TME)', 'tmi': 'Tempo de inatividade (TMI)', 'tmia': 'TMIA',
+    'tmic': 'TMIC', 'tmaTicket': 'Tempo de atendimento do chamado', 'accessKey': 'Chave de acesso', 'birthDate': 'Data de nascimento',
+    'firstLogin': 'Primeiro acesso em', 'lastLogin': 'Último acesso em', 'company': 'Empresa', 'cpf': 'CPF',
+    'externalCode': 'Código externo', 'originUser': 'Origem do usuário', 'typeUser': 'Tipo de usuário',
+    'createdFromSurvey': 'Criado por pesquisa', 'firstAccess': 'Primeiro acesso', 'formal': 'Formal', 'tm2': 'TM2',
+    'usingMFA': 'Login em duas etapas', 'ticketUserId': 'Usuário de chamados', 'profile': 'Perfil', 'attribute': 'Atributo',
+    'userAttributesHistId.sessionId': 'Chave: sessão', 'userAttributesHistId.userAttributesId': 'Chave: atributo de usuário',
+    'associationId.userId': 'Chave: usuário', 'associationId.agentId': 'Chave: atendente', 'hsmTemplateGroupId.groupConfId': 'Chave: grupo',
+    'hsmTemplateGroupId.hsmTemplateId': 'Chave: modelo de mensagem', 'holidayOperationId.holidayId': 'Chave: feriado',
+    'holidayOperationId.operationId': 'Chave: operação', 'holiday': 'Feriado', 'operations': 'Operações', 'bot': 'Robô', 'tag': 'Etiqueta',
+    'external': 'Externo', 'botTree.id': 'Árvore do robô', 'botTree.version': 'Versão da árvore do robô', 'answer': 'Resposta',
+    'botQuestions.id': 'Pergunta', 'botQuestions.seq': 'Ordem da pergunta', 'agentName': 'Nome do atendente',
+    'attendanceTime': 'Tempo de atendimento', 'channelName': 'Nome do canal', 'closedAtProtocol': 'Protocolo encerrado em',
+    'createdAtProtocol': 'Protocolo aberto em', 'lastGroup': 'Último grupo', 'lastStatus': 'Última situação', 'nextGroup': 'Próximo grupo',
+    'operationName': 'Nome da operação', 'protocolDuration': 'Duração do protocolo', 'step': 'Etapa', 'waitingTime': 'Tempo de espera',
+    'controlPauseTime': 'Controla o tempo de pausa', 'notifySupervisor': 'Avisa o supervisor', 'pauseChat': 'Pausa conversas',
+    'pauseChatByVoice': 'Pausa conversas durante chamadas', 'pauseTime': 'Tempo de pausa', 'pauseVoice': 'Pausa chamadas',
+    'caption': 'Legenda', 'cognition': 'Cognição', 'contentType': 'Tipo de conteúdo', 'errorConversation': 'Erro na conversa',
+    'fromUser': 'Do cliente', 'repliedMessage': 'Resposta a', 'sendBy': 'Enviada por', 'sentBySuperAgent': 'Enviada por supervisor',
+    'sentiment': 'Sentimento', 'toUser': 'Destinatário', 'use': 'Uso', 'elementName': 'Nome do elemento',
+    'mediaParameterCount': 'Parâmetros de mídia', 'nameSpace': 'Namespace', 'parameterCount': 'Parâmetros', 'template': 'Modelo',
+    'hsmTemplate': 'Modelo de mensagem', 'callId': 'ID da chamada', 'callMode': 'Modo da chamada', 'classified': 'Classificada',
+    'externalId': 'ID externo', 'finishedAt': 'Terminada em', 'finishedByAgent': 'Terminada pelo atendente', 'ivrTime': 'Tempo na URA',
+    'liked': 'Aprovada', 'plataformCode': 'Código da plataforma', 'ringingAt': 'Tocou em', 'startedAt': 'Iniciada em',
+    'startedByAgent': 'Iniciada pelo atendente', 'callerId': 'Chamador', 'callerType': 'Tipo de chamador', 'eventDate': 'Data do evento',
+    'eventType': 'Tipo de evento', 'origCallId': 'Chamada original', 'optionAnswerId': 'Opção escolhida', 'questionId': 'Pergunta',
+    'configuration': 'Configuração', 'cssScript': 'Folha de estilo (CSS)', 'htmlScript': 'Página (HTML)', 'jsScript': 'Script (JavaScript)',
+    'initialMessage': 'Mensagem inicial', 'nodeId': 'Nó', 'parent': 'Nó pai', 'children': 'Nós filhos',
+    'classificationTree': 'Árvore de classificação', 'classificationTreeSession': 'Classificação da sessão',
+    'commentClassification': 'Comentário da classificação', 'rootId': 'Raiz da árvore de classificação', 'appId': 'ID do aplicativo',
+    'appKey': 'Chave do aplicativo', 'endPoint': 'Endereço do serviço', 'additionalInfo': 'Informações adicionais',
+    'broadcastListId': 'Lista de transmissão', 'callback': 'Retorno', 'campaignName': 'Campanha', 'dispatchId': 'ID do envio',
+    'generatedSession': 'Gerou sessão', 'phoneNumber': 'Número de telefone', 'sendGroupConfId': 'Grupo de envio',
+    'sendTimestamp': 'Horário de envio', 'senderUserId': 'Remetente', 'sentAt': 'Enviada em', 'directMessage.userId': 'ID do usuário',
+    'closeTime': 'Horário de fechamento', 'dayCode': 'Dia da semana', 'openTime': 'Horário de abertura', 'scheduleName': 'Nome da escala',
+};
+
+/** A field's word key (see FIELDS_EN): a field name, dotted inside a composite key. */
+export type FieldWord = keyof typeof FIELDS_EN;
+const fieldWords = i18n.register({ en: FIELDS_EN, 'pt-BR': FIELDS_PT });
+
+/** A field of the explorer in words, in the interface language. */
+export const fieldLabel = (word: FieldWord): string => fieldWords(word);
+
+/** The field word a label names in either language, for a Field box typed in words. */
+export function fieldWordOf(label: string): FieldWord[] {
+  const t = label.trim();
+  return (Object.keys(FIELDS_EN) as FieldWord[]).filter((w) => FIELDS_EN[w] === t || FIELDS_PT[w] === t);
+}
 
 export const clock = (iso: string | null): string => (iso ? new Date(iso).toLocaleTimeString(i18n.locale, { hour: '2-digit', minute: '2-digit' }) : '');
 export const dateTime = (iso: string | null): string =>
