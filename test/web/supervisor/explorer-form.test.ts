@@ -6,13 +6,29 @@ import { startStandin, type Standin } from '../../../src-standin/index';
 // São Paulo has had no summer time since 2019: a local 09:30 is 12:30 UTC all year.
 test.use({ timezoneId: 'America/Sao_Paulo' });
 const SAO_PAULO_MS = -3 * 3600_000;
-const localInput = (iso: string) => new Date(Date.parse(iso) + SAO_PAULO_MS).toISOString().slice(0, 16);
+/** What a datetime-local input shows for an instant here: minutes, and seconds when there are any. */
+const localInput = (iso: string) => new Date(Date.parse(iso) + SAO_PAULO_MS).toISOString().slice(0, 19).replace(/:00$/, '');
 
-async function explorerAs(page: Page, sb: Standin, token: string, resource: string) {
-  await connectToService(page, { baseUrl: sb.baseUrl, token });
-  await page.getByRole('button', { name: 'Supervisor' }).click();
-  await page.getByRole('tab', { name: 'Explorer' }).click();
-  await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: resource });
+type Api = ReturnType<typeof serviceApi>;
+
+/**
+ * A stand-in and a console signed in with one of its tokens, on the explorer showing `resource`;
+ * `api` reads the stand-in with the same token.
+ */
+async function inExplorer(page: Page, o: { role: 'agent' | 'supervisor'; resource: string; reading?: 'variant' }, body: (api: Api, sb: Standin) => Promise<void>) {
+  const sb = await startStandin({ port: 0, reading: o.reading ?? 'default' });
+  const host = await launchHost(freshProfile());
+  try {
+    await page.goto(host.url);
+    await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens[o.role] });
+    await page.getByRole('button', { name: 'Supervisor' }).click();
+    await page.getByRole('tab', { name: 'Explorer' }).click();
+    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: o.resource });
+    await body(serviceApi(sb.baseUrl, sb.tokens[o.role]), sb);
+  } finally {
+    await host.close();
+    await sb.close();
+  }
 }
 
 /** Picks the option of a picker whose words start with `#id ·`, once the picker has read its list. */
@@ -24,14 +40,9 @@ async function pick(page: Page, name: string, id: number) {
 }
 
 test('a supervisor creates a call through the form alone, picking its session, people and group and typing its times; an edit changes the stored record, types kept', async ({ page }) => {
-  const sb = await startStandin({ port: 0 });
-  const host = await launchHost(freshProfile());
-  try {
-    const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
+  await inExplorer(page, { role: 'supervisor', resource: 'Calls' }, async (api, sb) => {
     const [session] = await api.list('/user-session', [], { sortColumn: 'id', direction: 'DESC', size: 1 });
     const customerId = (session!.user as Rec).id as number;
-    await page.goto(host.url);
-    await explorerAs(page, sb, sb.tokens.supervisor, 'Calls');
 
     const form = page.getByRole('group', { name: 'Record to save' });
     const record = page.getByRole('region', { name: 'Record', exact: true });
@@ -86,20 +97,12 @@ test('a supervisor creates a call through the form alone, picking its session, p
       finishedAt: '2026-03-14T12:42:05.000Z', ivrTime: 30, liked: false,
     });
     expect([typeof edited.ivrTime, typeof edited.liked, typeof edited.sessionId]).toEqual(['number', 'boolean', 'number']);
-  } finally {
-    await host.close();
-    await sb.close();
-  }
+  });
 });
 
 test('the Advanced (JSON) view carries the form\'s edits and brings its own back; a field the form does not know shows as it is', async ({ page }) => {
-  const sb = await startStandin({ port: 0 });
-  const host = await launchHost(freshProfile());
-  try {
-    const api = serviceApi(sb.baseUrl, sb.tokens.agent);
+  await inExplorer(page, { role: 'agent', resource: 'Session notes' }, async (api) => {
     const [session] = await api.list('/user-session', [], { sortColumn: 'id', direction: 'DESC', size: 1 });
-    await page.goto(host.url);
-    await explorerAs(page, sb, sb.tokens.agent, 'Session notes');
 
     const form = page.getByRole('group', { name: 'Record to save' });
     const record = page.getByRole('region', { name: 'Record', exact: true });
@@ -140,17 +143,11 @@ test('the Advanced (JSON) view carries the form\'s edits and brings its own back
     const notes = await api.list('/session-comment', [{ key: 'comment', operator: 'EQ', value: 'Retornar às 10h' }]);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ sessionId: session!.id, createdAt: '2026-03-14T12:00:00.000Z', createdBy: 'ana.souza' });
-  } finally {
-    await host.close();
-    await sb.close();
-  }
+  });
 });
 
 test('the condition builder filters sessions by a date typed in a date input and a group picked by name', async ({ page }) => {
-  const sb = await startStandin({ port: 0 });
-  const host = await launchHost(freshProfile());
-  try {
-    const api = serviceApi(sb.baseUrl, sb.tokens.agent);
+  await inExplorer(page, { role: 'agent', resource: 'Sessions' }, async (api) => {
     const newest = await api.list('/user-session', [], { sortColumn: 'createdAt', direction: 'DESC', size: 40 });
     // A minute that about forty sessions came after.
     const since = new Date(Math.floor(Date.parse(newest.at(-1)!.createdAt as string) / 60_000) * 60_000).toISOString();
@@ -158,8 +155,6 @@ test('the condition builder filters sessions by a date typed in a date input and
     const expected = (await api.list('/user-session', conditions)).map((s) => String(s.id));
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThanOrEqual(20);
-    await page.goto(host.url);
-    await explorerAs(page, sb, sb.tokens.agent, 'Sessions');
 
     const query = page.getByRole('region', { name: 'Conditions' });
     await expect(page.locator('#sup-fields option[value="Created at"]')).toHaveCount(1);
@@ -168,6 +163,7 @@ test('the condition builder filters sessions by a date typed in a date input and
     const date = query.getByLabel('Value');
     await expect(date).toHaveAttribute('type', 'datetime-local');
     await date.fill(localInput(since));
+    await expect(date).toHaveValue(localInput(since));
     await query.getByRole('button', { name: 'Add condition' }).click();
     await query.getByLabel('Field').nth(1).fill('Group');
     // An id compares as a number; its Value is a picker of the groups by name.
@@ -180,8 +176,33 @@ test('the condition builder filters sessions by a date typed in a date input and
     await results.getByRole('button', { name: 'Sort by id' }).click();
     await expect(results).toHaveAttribute('aria-busy', 'false');
     await expect(results.locator('tbody tr td:first-child')).toHaveText(expected);
-  } finally {
-    await host.close();
-    await sb.close();
-  }
+  });
+});
+
+test('a record in another reading of the interface opens in the form as it is: odd fields as JSON, unknown ones kept, and saves', async ({ page }) => {
+  await inExplorer(page, { role: 'agent', resource: 'Messages', reading: 'variant' }, async (api) => {
+    const [first] = await api.list('/messages', [], { size: 1 });
+    // This reading sends the author as a user object, the session as a bare id, dates with an offset, extras.
+    expect(first).toMatchObject({ fromUser: { id: expect.any(Number) }, session: expect.any(Number), tenantId: expect.anything() });
+    await page.getByRole('region', { name: 'Conditions' }).getByRole('button', { name: 'Search' }).click();
+    const results = page.getByRole('table', { name: 'Results' });
+    await results.getByRole('button', { name: 'Sort by id' }).click();
+    await expect(results.locator('tbody tr td:first-child').first()).toHaveText(String(first!.id));
+    await results.locator('tbody tr').first().getByRole('button').click();
+    await page.getByRole('button', { name: 'Edit this record' }).click();
+
+    const form = page.getByRole('group', { name: 'Record to save' });
+    const fromUser = form.getByLabel('From the customer');
+    await expect(fromUser).toHaveAttribute('type', 'text');
+    expect(JSON.parse(await fromUser.inputValue())).toEqual(first!.fromUser);
+    await expect(form.getByRole('combobox', { name: 'Session' })).toHaveValue(String(first!.session));
+    await expect(form.getByLabel('Created at')).toHaveValue(localInput(first!.createdAt as string));
+    await expect(page.getByRole('group', { name: 'Fields the console does not know' }).getByLabel('tenantId')).toHaveValue(String(first!.tenantId));
+
+    await form.getByLabel('Message', { exact: true }).fill('Olá, corrigido pelo supervisor');
+    await page.getByRole('button', { name: 'Save record' }).click();
+    await expect(page.getByRole('region', { name: 'Record', exact: true }).getByRole('status')).toHaveText(`Saved Messages #${String(first!.id)}.`);
+    const [saved] = await api.list('/messages', [{ key: 'id', operator: 'EQNUM', value: String(first!.id) }]);
+    expect(saved).toMatchObject({ message: 'Olá, corrigido pelo supervisor', session: first!.session, fromUser: { id: (first!.fromUser as Rec).id }, createdAt: first!.createdAt });
+  });
 });
