@@ -27,14 +27,14 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #resource = $state<ResourceKey>('userSession');
   #nodes = $state<Node[]>([leaf()]);
   #selected = $state<Rec | null>(null);
-  /** The record being edited: the form's model, printed by the JSON view. */
-  #draft = $state<Rec>({});
+  /** The record being edited: the form's model, printed by the JSON view (replaced, never mutated). */
+  #draft = $state.raw<Rec>({});
   /** The record as it was when editing began (emptying a field it had clears it). */
-  #base = $state<Rec>({});
+  #base = $state.raw<Rec>({});
   /** The JSON view's text, and whether that view is the one shown. */
   #json = $state('{}');
   #advanced = $state(false);
-  #options = $state<Partial<Record<RefTarget, RefOptions>>>({});
+  #options = $state.raw<Partial<Record<RefTarget, RefOptions>>>({});
   #saving = $state(false);
   #saveError = $state<string | null>(null);
   #saved = $state<string | null>(null);
