@@ -57,7 +57,8 @@ export async function settled(page: Page): Promise<void> {
 
 /**
  * The English strings of the interface, read from the renderer's string tables: every value
- * before a file's pt-BR table. Strings the same in both languages are left out (names, "SMS").
+ * before a file's pt-BR table, and the first of each `'key': ['English', 'Português']` pair.
+ * Strings the same in both languages are left out (names, "SMS").
  */
 export function englishSources(root = 'src-renderer/src'): { exact: Set<string>; patterns: RegExp[] } {
   const en = new Set<string>();
@@ -78,6 +79,11 @@ export function englishSources(root = 'src-renderer/src'): { exact: Set<string>;
     const pairs = /(?:'[\w.-]+'|\b[A-Z_]+): '((?:[^'\\]|\\.)*)'/g;
     for (const m of text.slice(0, cut).matchAll(pairs)) en.add(m[1]!.replace(/\\'/g, "'"));
     for (const m of text.slice(cut).matchAll(pairs)) pt.add(m[1]!.replace(/\\'/g, "'"));
+    // Tables that keep both languages of a key side by side: 'key': ['English', 'Português'].
+    for (const m of text.matchAll(/'[\w.-]+': \['((?:[^'\\]|\\.)*)', '((?:[^'\\]|\\.)*)'\]/g)) {
+      en.add(m[1]!.replace(/\\'/g, "'"));
+      pt.add(m[2]!.replace(/\\'/g, "'"));
+    }
   }
   const exact = new Set<string>();
   const patterns: RegExp[] = [];

@@ -81,19 +81,24 @@ test('explorer: a draft that is not a JSON object never reaches the service; a s
   await explorer.search();
   expect(explorer.columns).toEqual(['id', 'name']);
 
-  explorer.draft = '[1, 2]';
-  await explorer.save((why) => `Not saved: ${why}`, (id) => `Saved ${id}`);
+  const notSaved = (why: string) => `Not saved: ${why}`;
+  explorer.showAdvanced(true, notSaved);
+  explorer.json = '[1, 2]';
+  await explorer.save(notSaved, (id) => `Saved ${id}`);
   expect(explorer.saveError).toBe('Not saved: a record is a JSON object { … }');
-  explorer.draft = '{"name": ';
-  await explorer.save((why) => `Not saved: ${why}`, (id) => `Saved ${id}`);
+  explorer.json = '{"name": ';
+  await explorer.save(notSaved, (id) => `Saved ${id}`);
   expect(explorer.saveError).toMatch(/^Not saved: /);
+  // The form stays shut while the JSON view holds no record.
+  explorer.showAdvanced(false, notSaved);
+  expect([explorer.advanced, explorer.saveError]).toEqual([true, expect.stringMatching(/^Not saved: /)]);
   expect(bridge.calls.filter((c) => c.channel === 'supervisor:save')).toEqual([]);
 
   explorer.edit({ name: 'Suporte N2' });
-  await explorer.save((why) => `Not saved: ${why}`, (id) => `Saved ${id}`);
+  await explorer.save(notSaved, (id) => `Saved ${id}`);
   expect([explorer.saveError, explorer.saved]).toEqual([null, 'Saved 9']);
   expect(bridge.calls.filter((c) => c.channel === 'supervisor:explore')).toHaveLength(2);
 
   explorer.reset();
-  expect([explorer.resource, explorer.nodes.length, explorer.draft, explorer.saved]).toEqual(['userSession', 1, '{}', null]);
+  expect([explorer.resource, explorer.nodes.length, explorer.draft, explorer.json, explorer.advanced, explorer.saved]).toEqual(['userSession', 1, {}, '{}', false, null]);
 });

@@ -70,6 +70,7 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
     await expect(record.getByRole('status')).toHaveText('Your role (agent) cannot save Attributes: ask a supervisor or an administrator.');
     await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Agents' });
     await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByRole('button', { name: 'Advanced (JSON)' }).click();
     await page.getByLabel('Record to save (JSON)').fill('{"id": 4, "status": "PAUSED"}');
     await page.getByRole('button', { name: 'Save record' }).click();
     await expect(record.getByRole('alert')).toHaveText('Your role cannot save agents (403). Ask a supervisor or an administrator.');
@@ -84,6 +85,7 @@ test('the explorer filters sessions with a nested OR group, pages through them, 
     await connect(page, sb.baseUrl, sb.tokens.supervisor);
     await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Attributes' });
     await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByRole('button', { name: 'Advanced (JSON)' }).click();
     await page.getByLabel('Record to save (JSON)').fill('{"description": "Canal preferido de contato", "active": true}');
     await page.getByRole('button', { name: 'Save record' }).click();
     await expect(record.getByRole('status')).toHaveText(/^Saved Attributes #\d+\.$/);

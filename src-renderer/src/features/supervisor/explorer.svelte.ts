@@ -1,19 +1,40 @@
 import type { ExplorerPage, Rules } from '../../../../src-shared/bridge/supervisor';
 import { RESOURCES, type ResourceKey } from '../../../../src-shared/paths';
+import { idOf } from '../../../../src-shared/concepts';
 import { errorMessage, invoke } from '../../lib/bridge';
 import { ServerPagedStore } from './paged.svelte';
 import { saveAllowed } from './explorer-rules';
 import { columnsOf, leaf, toConditions, type Node } from './conditions';
+import { conditionFields as fieldsToTest, formFields, type RefTarget } from './resource-fields';
+import { optionLabel, setPath } from './record-form';
+import { desk } from '../attendance/desk.svelte';
 
 export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Leaf, type Node } from './conditions';
 
 export const LISTABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].list !== null);
 
+/** One choice of a reference picker. */
+export interface RefOption { id: number; label: string }
+/** A picker's list: loading, loaded, or why it could not be read. */
+export type RefOptions = { state: 'loading' } | { state: 'ready'; options: RefOption[] } | { state: 'failed'; reason: string };
+/** How many records a picker offers: the newest first. */
+const PICKER_SIZE = 200;
+
+type Rec = Record<string, unknown>;
+const show = (record: Rec) => JSON.stringify(record, null, 2);
+
 export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #resource = $state<ResourceKey>('userSession');
   #nodes = $state<Node[]>([leaf()]);
-  #selected = $state<Record<string, unknown> | null>(null);
-  #draft = $state('{}');
+  #selected = $state<Rec | null>(null);
+  /** The record being edited: the form's model, printed by the JSON view (replaced, never mutated). */
+  #draft = $state.raw<Rec>({});
+  /** The record as it was when editing began (emptying a field it had clears it). */
+  #base = $state.raw<Rec>({});
+  /** The JSON view's text, and whether that view is the one shown. */
+  #json = $state('{}');
+  #advanced = $state(false);
+  #options = $state.raw<Partial<Record<RefTarget, RefOptions>>>({});
   #saving = $state(false);
   #saveError = $state<string | null>(null);
   #saved = $state<string | null>(null);
@@ -27,7 +48,10 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
   get selected() { return this.#selected; }
   get draft() { return this.#draft; }
-  set draft(v) { this.#draft = v; }
+  get base() { return this.#base; }
+  get json() { return this.#json; }
+  set json(v) { this.#json = v; }
+  get advanced() { return this.#advanced; }
   get saving() { return this.#saving; }
   get saveError() { return this.#saveError; }
   get saved() { return this.#saved; }
@@ -38,6 +62,10 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
 
   columns = $derived(columnsOf(this.data?.results ?? []));
+  /** The form's fields for the record being edited. */
+  fields = $derived(formFields(this.#resource, this.#draft));
+  /** What the condition builder offers: the resource's fields and any other key its records show. */
+  queryFields = $derived(fieldsToTest(this.#resource, [...new Set((this.data?.results ?? []).slice(0, 20).flatMap((r) => Object.keys(r)))]));
 
   get canSave(): boolean {
     return RESOURCES[this.#resource].save !== null;
@@ -60,9 +88,9 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     this.#nodes = [leaf()];
     this.resetPaging();
     this.#selected = null;
-    this.#draft = '{}';
-    this.#saved = null;
-    this.#saveError = null;
+    this.edit(null);
+    // Pickers list what the service has now, read again for the next resource.
+    this.#options = {};
   }
 
   protected fetch(): Promise<ExplorerPage> {
@@ -79,35 +107,72 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     return this.restart();
   }
 
-  select(record: Record<string, unknown>): void {
+  select(record: Rec): void {
     this.#selected = record;
   }
 
-  edit(record: Record<string, unknown> | null): void {
-    this.#draft = JSON.stringify(record ?? {}, null, 2);
+  edit(record: Rec | null): void {
+    this.#base = record ?? {};
+    this.#draft = record ?? {};
+    this.#json = show(this.#draft);
     this.#saved = null;
     this.#saveError = null;
   }
 
-  async save(parseError: (reason: string) => string, savedText: (id: string) => string): Promise<void> {
-    this.#saveError = null;
+  /** One field of the form; `undefined` leaves it out of the record. */
+  setField(key: string, value: unknown): void {
+    this.#draft = setPath(this.#draft, key, value);
     this.#saved = null;
+  }
+
+  /**
+   * Switches between the form and the JSON view, carrying the edits: the form's record is printed
+   * into the JSON view, the JSON view's text read back into the form (which stays shut while the
+   * text is not a JSON object, saying why).
+   */
+  showAdvanced(on: boolean, parseError: (reason: string) => string): void {
+    if (on === this.#advanced) return;
+    if (on) {
+      this.#json = show(this.#draft);
+      this.#advanced = true;
+      return;
+    }
+    const record = this.readJson(parseError);
+    if (!record) return;
+    this.#draft = record;
+    this.#advanced = false;
+  }
+
+  /** The JSON view's text as a record, or null with the reason shown. */
+  private readJson(parseError: (reason: string) => string): Rec | null {
+    this.#saveError = null;
     let record: unknown;
     try {
-      record = JSON.parse(this.#draft);
+      record = JSON.parse(this.#json);
     } catch (e) {
       this.#saveError = parseError(e instanceof Error ? e.message : String(e));
-      return;
+      return null;
     }
     if (!record || typeof record !== 'object' || Array.isArray(record)) {
       this.#saveError = parseError('a record is a JSON object { … }');
-      return;
+      return null;
     }
+    return record as Rec;
+  }
+
+  async save(parseError: (reason: string) => string, savedText: (id: string) => string): Promise<void> {
+    this.#saved = null;
+    const record = this.#advanced ? this.readJson(parseError) : this.#draft;
+    if (!record) return;
+    this.#saveError = null;
+    this.#draft = record;
     this.#saving = true;
     try {
-      const out = await invoke('supervisor:save', { resource: this.#resource, record: record as Record<string, unknown> });
+      const out = await invoke('supervisor:save', { resource: this.#resource, record });
+      this.edit(out.record);
       this.#saved = savedText(String(out.record.id ?? ''));
-      this.#draft = JSON.stringify(out.record, null, 2);
+      // A new record may be what a picker offers next.
+      this.#options = {};
       await this.load();
     } catch (e) {
       this.#saveError = errorMessage(e);
@@ -116,10 +181,48 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     }
   }
 
+  /** A picker's list; null until a picker asks for it (`wantOptions`). */
+  options(target: RefTarget): RefOptions | null {
+    return this.#options[target] ?? null;
+  }
+
+  /** Reads a picker's list unless it is read or being read (once per resource shown). */
+  wantOptions(target: RefTarget): void {
+    if (!this.#options[target]) void this.readOptions(target);
+  }
+
+  private async readOptions(target: RefTarget): Promise<void> {
+    this.#options = { ...this.#options, [target]: { state: 'loading' } };
+    let next: RefOptions;
+    try {
+      next = { state: 'ready', options: target === 'group' ? await groupOptions() : await listOptions(target) };
+    } catch (e) {
+      next = { state: 'failed', reason: errorMessage(e) };
+    }
+    this.#options = { ...this.#options, [target]: next };
+  }
   reset(): void {
     this.setResource('userSession');
+    this.#advanced = false;
     this.#rules = null;
   }
+}
+
+/** The newest records of a list, as picker choices. */
+async function listOptions(resource: ResourceKey): Promise<RefOption[]> {
+  const page = await invoke('supervisor:explore', { resource, conditions: [], sortColumn: 'id', direction: 'DESC', page: 0, size: PICKER_SIZE });
+  const out: RefOption[] = [];
+  for (const r of page.results) {
+    const id = idOf(r.id);
+    if (id !== null) out.push({ id, label: optionLabel(r) });
+  }
+  return out;
+}
+
+/** Groups have no list operation (interface §4.4): the ones the attendance directory found. */
+async function groupOptions(): Promise<RefOption[]> {
+  if (!desk.directory) await desk.loadDirectory();
+  return (desk.directory?.groups ?? []).map((g) => ({ id: g.id, label: optionLabel(g) }));
 }
 
 export const explorer = new ExplorerStore();
