@@ -83,6 +83,12 @@ export async function ownOpenSessions(sb: Standin, count = 1): Promise<Rec[]> {
   );
 }
 
+/** The demo attendant's status as the service holds it (ONLINE, PAUSED...), read by a supervisor. */
+export function demoAgentStatus(sb: Standin): () => Promise<unknown> {
+  const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
+  return async () => (await api.list('/agent')).find((a) => (a.user as Rec).userName === sb.demoAgent.userName)?.status;
+}
+
 /** The attendant's replies in a session, oldest first, as the stand-in holds them. */
 export async function repliesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], {

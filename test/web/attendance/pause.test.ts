@@ -1,13 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { openDemo, serviceApi, type Rec } from '../../support/web';
+import { demoAgentStatus, openDemo, serviceApi } from '../../support/web';
 
 test('an attendant pauses with a reason and resumes; the service holds their status each time', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
     const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
-    const myStatus = async () => (await api.list('/agent')).find((a) => (a.user as Rec).userName === sb.demoAgent.userName)?.status;
+    const myStatus = demoAgentStatus(sb);
     const reasons = (await api.list('/pause-reasons')).filter((r) => r.active !== false);
     const reason = String(reasons[0]!.value);
 
