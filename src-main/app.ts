@@ -1,4 +1,4 @@
-import type { AppState, Workspace } from '../src-shared/bridge';
+import type { AppState, DemoPersona, Workspace } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
 import { personOf, record, text } from '../src-shared/concepts';
 import { EventHub, type HandlerTable } from './bridge/table';
@@ -161,13 +161,15 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return standin;
   }
 
-  async function openDemo(): Promise<AppState> {
+  /** The demo workspace, seen as its attendant (the default) or as the operation's supervisor. */
+  async function openDemo(as: DemoPersona = 'agent'): Promise<AppState> {
     const sb = await ensureStandin();
-    const token = sb.tokens.agent;
+    const token = as === 'supervisor' ? sb.tokens.supervisor : sb.tokens.agent;
+    const who = as === 'supervisor' ? sb.demoSupervisor : sb.demoAgent;
     p.registerSecret(token);
     // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
     vault.put('token', token, { persist: false });
-    await replaceSession({ kind: 'demo' }, sb.baseUrl, { userName: sb.demoAgent.userName, name: sb.demoAgent.name });
+    await replaceSession({ kind: 'demo', as }, sb.baseUrl, { userName: who.userName, name: who.name });
     return state();
   }
 
@@ -276,7 +278,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
 
   const handlers: HandlerTable = {
     'workspace:state': async () => state(),
-    'workspace:openDemo': openDemo,
+    'workspace:openDemo': ({ as }) => openDemo(as),
     'workspace:connect': connect,
     'workspace:signOut': signOut,
     'workspace:people': async ({ search }) => ({ people: await people(search) }),
@@ -308,7 +310,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       // The choice is remembered: the next start goes straight to the queue.
       const ws = storedWorkspace();
       if (ws?.kind === 'demo') {
-        await openDemo();
+        await openDemo(ws.as);
       } else if (ws?.kind === 'remote' && vault.has('token')) {
         const token = vault.get('token');
         if (token) p.registerSecret(token);

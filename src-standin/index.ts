@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { AiMount } from './ai-mount';
 import { Faults, type FaultRule as FaultRuleParsed } from './faults';
 import { Model, type Actor } from './model';
-import { seedStore, tokenFor } from './seed';
+import { seedStore, SUPERVISOR_USER_NAME, tokenFor } from './seed';
 import { createReading, type ReadingName } from './reading';
 import { createRequestHandler } from './server';
 import { Simulator } from './simulator';
@@ -40,6 +40,8 @@ export interface Standin {
   baseUrl: string;
   tokens: { agent: string; supervisor: string; admin: string };
   demoAgent: { userName: string; id: number; name: string };
+  /** The supervisor the demo workspace can be seen as (the supervisor token's user). */
+  demoSupervisor: { userName: string; id: number; name: string };
   faults: { set(rules: FaultRule[]): Promise<void>; clear(): Promise<void> };
   simulator: { start(): Promise<void>; stop(): Promise<void>; step(): Promise<void> };
   close(): Promise<void>;
@@ -76,6 +78,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     store.markAllDirty();
     await store.flush();
   }
+
+  const supervisorRec = [...store.c.user.values()].find((u) => u.userName === SUPERVISOR_USER_NAME);
+  if (!supervisorRec) throw new Error(`The stand-in's data has no ${SUPERVISOR_USER_NAME}.`);
+  const demoSupervisor = { userName: String(supervisorRec.userName), id: Number(supervisorRec.id), name: String(supervisorRec.name) };
 
   const hub = new WebhookHub(store, {
     attempts: opts.webhookRetry?.attempts ?? 6,
@@ -114,6 +120,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     baseUrl: `http://127.0.0.1:${port}`,
     tokens,
     demoAgent,
+    demoSupervisor,
     faults: {
       set: async (rules) => faults.set(rules as FaultRuleParsed[]),
       clear: async () => faults.clear(),

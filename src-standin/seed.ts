@@ -27,6 +27,9 @@ export interface SeedResult {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The supervisor of the seeded operation: the supervisor token is theirs. */
+export const SUPERVISOR_USER_NAME = 'juliana.martins';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
@@ -107,10 +110,10 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
 
   // Users: 1 admin, 2 supervisor, 3..10 attendants (3 is the demo agent), then customers.
   const DEMO_AGENT = 'ana.souza';
-  const tokens = { admin: tokenFor('admin'), supervisor: tokenFor('juliana.martins'), agent: tokenFor(DEMO_AGENT) };
+  const tokens = { admin: tokenFor('admin'), supervisor: tokenFor(SUPERVISOR_USER_NAME), agent: tokenFor(DEMO_AGENT) };
   const staff: Array<{ name: string; userName: string; typeUser: string; status: string; token: string }> = [
     { name: 'Roberto Teixeira', userName: 'admin', typeUser: 'ADMINISTRATOR', status: 'OFFLINE', token: tokens.admin },
-    { name: 'Juliana Martins', userName: 'juliana.martins', typeUser: 'SUPERVISOR', status: 'ONLINE', token: tokens.supervisor },
+    { name: 'Juliana Martins', userName: SUPERVISOR_USER_NAME, typeUser: 'SUPERVISOR', status: 'ONLINE', token: tokens.supervisor },
     ...AGENTS.map((a) => {
       const userName = ascii(a.name).replace(' ', '.');
       return { name: a.name, userName, typeUser: 'AGENT', status: a.status, token: userName === DEMO_AGENT ? tokens.agent : tokenFor(userName) };

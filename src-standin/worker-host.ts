@@ -51,7 +51,7 @@ export async function startStandinWorker(opts: StandinOptions = {}, o: WorkerSta
     if (!closing) o.onExit?.(reason);
   };
 
-  const ready = new Promise<{ baseUrl: string; tokens: Standin['tokens']; demoAgent: Standin['demoAgent'] }>((resolve, reject) => {
+  const ready = new Promise<Pick<Standin, 'baseUrl' | 'tokens' | 'demoAgent' | 'demoSupervisor'>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The stand-in did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
     worker.on('message', (raw: unknown) => {
       const a = WorkerAnswerSchema.safeParse(raw);
@@ -59,7 +59,7 @@ export async function startStandinWorker(opts: StandinOptions = {}, o: WorkerSta
       const m = a.data;
       if (m.type === 'ready') {
         clearTimeout(timer);
-        resolve({ baseUrl: m.baseUrl, tokens: m.tokens, demoAgent: m.demoAgent });
+        resolve({ baseUrl: m.baseUrl, tokens: m.tokens, demoAgent: m.demoAgent, demoSupervisor: m.demoSupervisor });
       } else if (m.type === 'failed') {
         clearTimeout(timer);
         reject(new Error(m.message));

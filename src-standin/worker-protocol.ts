@@ -16,6 +16,7 @@ export const WorkerAnswerSchema = z.discriminatedUnion('type', [
     baseUrl: z.string(),
     tokens: z.object({ agent: z.string(), supervisor: z.string(), admin: z.string() }),
     demoAgent: z.object({ userName: z.string(), id: z.number(), name: z.string() }),
+    demoSupervisor: z.object({ userName: z.string(), id: z.number(), name: z.string() }),
   }),
   z.object({ type: z.literal('failed'), message: z.string() }),
   z.object({ type: z.literal('reply'), id: Id, error: z.string().optional() }),

@@ -49,7 +49,7 @@ try {
       if (c.op === 'close') port.close();
     });
   });
-  post({ type: 'ready', baseUrl: sb.baseUrl, tokens: sb.tokens, demoAgent: sb.demoAgent });
+  post({ type: 'ready', baseUrl: sb.baseUrl, tokens: sb.tokens, demoAgent: sb.demoAgent, demoSupervisor: sb.demoSupervisor });
 } catch (e) {
   post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
   port.close();

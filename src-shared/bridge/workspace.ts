@@ -10,8 +10,12 @@ export const VAULT_STATES = ['encrypted', 'weak', 'unavailable'] as const;
 export const VaultStateSchema = z.enum(VAULT_STATES);
 export type VaultState = z.infer<typeof VaultStateSchema>;
 
+/** Who the demo workspace is seen as: its attendant, or the operation's supervisor. */
+export const DEMO_PERSONAS = ['agent', 'supervisor'] as const;
+export type DemoPersona = (typeof DEMO_PERSONAS)[number];
+
 export const WorkspaceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('demo') }).strict(),
+  z.object({ kind: z.literal('demo'), as: z.enum(DEMO_PERSONAS).optional() }).strict(),
   z.object({ kind: z.literal('remote'), baseUrl: z.string().url() }).strict(),
 ]);
 export type Workspace = z.infer<typeof WorkspaceSchema>;
@@ -36,7 +40,7 @@ export const NoInput = z.object({}).strict();
 
 export const workspaceChannels = {
   'workspace:state': { input: NoInput, output: AppStateSchema },
-  'workspace:openDemo': { input: NoInput, output: AppStateSchema },
+  'workspace:openDemo': { input: z.object({ as: z.enum(DEMO_PERSONAS).optional() }).strict(), output: AppStateSchema },
   'workspace:connect': {
     input: z
       .object({

@@ -23,12 +23,13 @@ export async function connectToService(page: Page, o: { baseUrl: string; token: 
 }
 
 /**
- * Opens the host's page and the demo workspace as a new user would, then stops the customer
- * simulator so the test sets the scene itself. Returns the demo stand-in.
+ * Opens the host's page and the demo workspace as a new user would (as its attendant, or as the
+ * operation's supervisor, who also sees the supervisor tools), then stops the customer simulator
+ * so the test sets the scene itself. Returns the demo stand-in.
  */
-export async function openDemo(page: Page, host: Host): Promise<Standin> {
+export async function openDemo(page: Page, host: Host, o: { as?: 'agent' | 'supervisor' } = {}): Promise<Standin> {
   await page.goto(host.url);
-  await page.getByRole('button', { name: 'Open the demo workspace' }).click();
+  await page.getByRole('button', { name: o.as === 'supervisor' ? 'Open it as the supervisor' : 'Open the demo workspace' }).click();
   await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
   const sb = host.app.standin!;
   await sb.simulator.stop();

@@ -29,8 +29,10 @@ export class ViewRegistry {
     return this.list.filter((v) => v.visible?.() ?? true);
   }
 
+  /** The current view, or the first one shown when the current is hidden (a role without it). */
   get active(): View | undefined {
-    return this.list.find((v) => v.id === this.#current) ?? this.list[0];
+    const shown = this.all;
+    return shown.find((v) => v.id === this.#current) ?? shown[0];
   }
 
   show(id: string): void {

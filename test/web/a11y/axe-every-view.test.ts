@@ -17,9 +17,10 @@ for (const language of ['en', 'pt-BR'] as const) {
     test.setTimeout(240_000);
     const host = await launchHost(freshProfile());
     try {
-      await openDemo(page, host);
-      await page.getByRole('tab', { name: /^Mine/ }).click();
-      await page.getByRole('list', { name: 'Mine' }).getByRole('button').first().click();
+      // As the supervisor: every view is there, the supervisor tools included.
+      await openDemo(page, host, { as: 'supervisor' });
+      await page.getByRole('tab', { name: /^Waiting/ }).click();
+      await page.getByRole('list', { name: 'Waiting' }).getByRole('button').first().click();
       await page.getByRole('combobox', { name: 'Language' }).selectOption(language);
       const found: string[] = [];
       for (const theme of ['light', 'dark'] as const) {

@@ -197,7 +197,7 @@ test('keyboard only: accept, reply and close; the next session needing attention
 
     // Another view and back: the same tab, filter and open session.
     await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(other.protocol));
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Supervisor/ }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Settings/ }).click();
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeHidden();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Sessions/ }).click();
     await expect(page.getByRole('searchbox', { name: 'Filter sessions' })).toHaveValue(String(other.protocol));

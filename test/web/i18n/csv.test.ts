@@ -27,7 +27,7 @@ function readLocaleCsv(text: string, locale: string): Array<Record<string, strin
 test('an NPS export in pt-BR reads right in a pt-BR spreadsheet: semicolons, decimal commas, a byte-order mark', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
-    await openDemo(page, host);
+    await openDemo(page, host, { as: 'supervisor' });
     await page.getByRole('combobox', { name: 'Language' }).selectOption('pt-BR');
     await page.getByRole('button', { name: 'Supervisão' }).click();
     await page.getByRole('tab', { name: 'NPS' }).click();

@@ -10,13 +10,14 @@ test('in pt-BR no view shows an English source string, a raw service code or an 
   test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
-    await openDemo(page, host);
+    // As the supervisor: every view is there, the supervisor tools included.
+    await openDemo(page, host, { as: 'supervisor' });
     const { exact, patterns } = englishSources();
     expect(exact.size, 'English strings read from the tables').toBeGreaterThan(200);
 
     // A session open, so the thread and its side panels are part of the sweep.
-    await page.getByRole('tab', { name: /^Mine/ }).click();
-    await page.getByRole('list', { name: 'Mine' }).getByRole('button').first().click();
+    await page.getByRole('tab', { name: /^Waiting/ }).click();
+    await page.getByRole('list', { name: 'Waiting' }).getByRole('button').first().click();
     await page.getByRole('combobox', { name: 'Language' }).selectOption('pt-BR');
     await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
 

@@ -101,7 +101,7 @@ test('a supervisor creates a call through the form alone, picking its session, p
 });
 
 test('the Advanced (JSON) view carries the form\'s edits and brings its own back; a field the form does not know shows as it is', async ({ page }) => {
-  await inExplorer(page, { role: 'agent', resource: 'Session notes' }, async (api) => {
+  await inExplorer(page, { role: 'supervisor', resource: 'Session notes' }, async (api) => {
     const [session] = await api.list('/user-session', [], { sortColumn: 'id', direction: 'DESC', size: 1 });
 
     const form = page.getByRole('group', { name: 'Record to save' });
@@ -142,12 +142,12 @@ test('the Advanced (JSON) view carries the form\'s edits and brings its own back
     await expect(record.getByRole('status')).toHaveText(/^Saved Session notes #\d+\.$/);
     const notes = await api.list('/session-comment', [{ key: 'comment', operator: 'EQ', value: 'Retornar às 10h' }]);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ sessionId: session!.id, createdAt: '2026-03-14T12:00:00.000Z', createdBy: 'ana.souza' });
+    expect(notes[0]).toMatchObject({ sessionId: session!.id, createdAt: '2026-03-14T12:00:00.000Z', createdBy: 'juliana.martins' });
   });
 });
 
 test('the condition builder filters sessions by a date typed in a date input and a group picked by name', async ({ page }) => {
-  await inExplorer(page, { role: 'agent', resource: 'Sessions' }, async (api) => {
+  await inExplorer(page, { role: 'supervisor', resource: 'Sessions' }, async (api) => {
     const newest = await api.list('/user-session', [], { sortColumn: 'createdAt', direction: 'DESC', size: 40 });
     // A minute that about forty sessions came after.
     const since = new Date(Math.floor(Date.parse(newest.at(-1)!.createdAt as string) / 60_000) * 60_000).toISOString();
@@ -180,7 +180,7 @@ test('the condition builder filters sessions by a date typed in a date input and
 });
 
 test('a record in another reading of the interface opens in the form as it is: odd fields as JSON, unknown ones kept, and saves', async ({ page }) => {
-  await inExplorer(page, { role: 'agent', resource: 'Messages', reading: 'variant' }, async (api) => {
+  await inExplorer(page, { role: 'supervisor', resource: 'Messages', reading: 'variant' }, async (api) => {
     const [first] = await api.list('/messages', [], { size: 1 });
     // This reading sends the author as a user object, the session as a bare id, dates with an offset, extras.
     expect(first).toMatchObject({ fromUser: { id: expect.any(Number) }, session: expect.any(Number), tenantId: expect.anything() });

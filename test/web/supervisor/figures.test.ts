@@ -10,7 +10,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
+    await page.getByRole('button', { name: 'Open it as the supervisor' }).click();
     await page.getByRole('button', { name: 'Supervisor' }).click();
     await page.getByRole('tab', { name: 'NPS' }).click();
     const sb = host.app.standin!;

@@ -5,7 +5,7 @@ import { freshProfile, launchHost } from '../../support/host';
 test('the groups overview follows the service without a click, and drills down to a group\'s waiting sessions', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
-    const sb = await openDemo(page, host);
+    const sb = await openDemo(page, host, { as: 'supervisor' });
     const api = serviceApi(sb.baseUrl, sb.tokens.agent);
     await railButton(page, 'Supervisor').click();
     await page.getByRole('tab', { name: 'Groups' }).click();

@@ -6,7 +6,7 @@ import { isKnowledgeBaseName } from '../../../src-shared/kb-name';
 test('the knowledge-base name is built from the service address and the file name, until the user types one', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
-    const sb = await openDemo(page, host);
+    const sb = await openDemo(page, host, { as: 'supervisor' });
     await railButton(page, 'Supervisor').click();
     await page.getByRole('tab', { name: 'Knowledge bases' }).click();
     const url = page.getByLabel('Public file address');

@@ -41,7 +41,7 @@ async function connect(page: Page, baseUrl: string, token: string) {
   await page.getByRole('tab', { name: 'Knowledge bases' }).click();
 }
 
-test('a knowledge base uploaded from a loopback URL is checked before sending, indexes, then answers with scores; an agent is refused', async ({ page }) => {
+test('a knowledge base uploaded from a loopback URL is checked before sending, indexes, then answers with scores; a supervisor is refused', async ({ page }) => {
   const sb = await startStandin({ port: 0 });
   const files = await startFileServer();
   const host = await launchHost(freshProfile());
@@ -131,9 +131,9 @@ test('a knowledge base uploaded from a loopback URL is checked before sending, i
     await expect(ask.getByRole('alert')).toHaveCount(0);
     await shot(page, 'supervisor-kb');
 
-    // An agent is refused the upload by the service, in plain words.
+    // A supervisor (not an administrator) is refused the upload by the service, in plain words.
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await connect(page, sb.baseUrl, sb.tokens.agent);
+    await connect(page, sb.baseUrl, sb.tokens.supervisor);
     // Nothing of the administrator's session carries over to the next account.
     await expect(upload.getByText('No uploads yet.')).toBeVisible();
     await expect(ask.getByRole('list', { name: 'Answers' })).toHaveCount(0);

@@ -14,7 +14,7 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
 test('the supervisor tools work from the keyboard alone: palette, tabs by arrows, forms by Enter, the lookup returns focus', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
-    await openDemo(page, host);
+    await openDemo(page, host, { as: 'supervisor' });
     // Nothing below clicks: keys only.
     await page.keyboard.press('Control+K');
     await page.keyboard.type('NPS');

@@ -9,7 +9,7 @@ test('a supervisor looks a ticket up by id and by unique key, is told plainly ab
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
+    await page.getByRole('button', { name: 'Open it as the supervisor' }).click();
     await page.getByRole('button', { name: 'Supervisor' }).click();
     await expect(page.getByRole('tablist', { name: 'Supervisor tools' })).toBeVisible();
     const sb = host.app.standin!;

@@ -10,6 +10,7 @@ import { groups } from './groups.svelte';
 import { nps } from './nps.svelte';
 import { report } from './report.svelte';
 import SupervisorView from './SupervisorView.svelte';
+import { supervisorAccess } from './access.svelte';
 import TicketDialog from './TicketDialog.svelte';
 import './supervisor.css';
 
@@ -29,7 +30,7 @@ const showTab = (tab: SupervisorTab) => () => {
 };
 export const supervisorFeature: ConsoleFeature = {
   id: 'supervisor',
-  views: [{ id: 'supervisor', title: () => tt('sup.view'), icon: '◈', order: 50, component: SupervisorView }],
+  views: [{ id: 'supervisor', title: () => tt('sup.view'), icon: '◈', order: 50, component: SupervisorView, visible: () => supervisorAccess.allowed }],
   commands: [
     {
       id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor',
@@ -38,13 +39,15 @@ export const supervisorFeature: ConsoleFeature = {
     },
     ...SUPERVISOR_TABS.flatMap((tab) => {
       const { command: title }: SupervisorPanel = SUPERVISOR_PANELS[tab];
-      return title ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', run: showTab(tab) }] : [];
+      return title ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', enabled: () => supervisorAccess.allowed, run: showTab(tab) }] : [];
     }),
   ],
   // One lookup dialog for the whole console, above every view.
   overlays: [TicketDialog],
   start() {
-    for (const store of [explorer, groups, nps, report, supNav]) app.onSignedOut(() => store.reset());
+    for (const store of [explorer, groups, nps, report, supNav, supervisorAccess]) app.onSignedOut(() => store.reset());
+    app.onSignedIn(() => void supervisorAccess.load());
+    if (app.signedIn) void supervisorAccess.load();
     // The lookup keeps listening for the global shortcut; it only forgets what it showed.
     app.onSignedOut(() => ticketLookup.clear());
     ticketLookup.listen();

@@ -1,4 +1,4 @@
-import type { AppState } from '../../../../src-shared/bridge';
+import type { AppState, DemoPersona } from '../../../../src-shared/bridge';
 import { errorMessage, invoke, on } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
 
@@ -26,6 +26,12 @@ export class AppStore {
   }
 
   private signOutHooks = new Set<() => void>();
+  private signInHooks = new Set<() => void>();
+
+  /** Called each time an account signs in (the demo workspace included). */
+  onSignedIn(start: () => void): void {
+    this.signInHooks.add(start);
+  }
 
   /** Stores register their reset here, so nothing of one account shows to the next. */
   onSignedOut(reset: () => void): void {
@@ -37,6 +43,7 @@ export class AppStore {
     this.#state = s;
     i18n.setLocale(s.locale);
     if (wasSignedIn && !s.signedIn) for (const reset of this.signOutHooks) reset();
+    if (!wasSignedIn && s.signedIn) for (const start of this.signInHooks) start();
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {
@@ -53,8 +60,22 @@ export class AppStore {
     }
   }
 
-  openDemo(): Promise<boolean> {
-    return this.run(() => invoke('workspace:openDemo', {}));
+  /** The demo workspace, seen as its attendant (the default) or as the operation's supervisor. */
+  openDemo(as?: DemoPersona): Promise<boolean> {
+    return this.run(() => invoke('workspace:openDemo', as ? { as } : {}));
+  }
+
+  /** Who the open demo workspace is seen as (null when another workspace is open). */
+  get demoPersona(): DemoPersona | null {
+    const ws = this.#state?.workspace;
+    return ws?.kind === 'demo' ? (ws.as ?? 'agent') : null;
+  }
+
+  /** Sees the demo workspace as someone else: like signing out and in again, nothing carries over. */
+  async switchDemo(as: DemoPersona): Promise<boolean> {
+    if (this.demoPersona === as) return true;
+    await this.signOut();
+    return this.openDemo(as);
   }
 
   connect(input: { baseUrl: string; token: string; userName?: string; allowWeakStorage: boolean }): Promise<boolean> {
