@@ -84,3 +84,49 @@ test('leaving the view keeps its tab, filter and session for the next start; res
   expect([queue.bucket, queue.filter, queue.selectedId]).toEqual(['waiting', '', null]);
   queue.reset();
 });
+
+test('deltas keep every tab and the filter menus as a fresh read of the same sessions would show them', async () => {
+  // A seeded walk of deltas: sessions come, move between tabs, change group or channel, go.
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const agents = [null, 'ana', 'bruno'];
+  const groups = [[1, 'Suporte'], [2, 'Financeiro'], [3, 'Vendas']] as const;
+  const channels = ['whatsapp', 'email', 'sms', 'voice'];
+  const make = (id: number): QueueItem => {
+    const agent = agents[rand(3)]!;
+    const [groupId, groupName] = groups[rand(3)]!;
+    return item(id, `Cliente ${id}`, {
+      agentUserName: agent, agentName: agent, status: rand(10) === 0 ? 'CLOSED' : agent ? 'IN_PROGRESS' : 'WAITING',
+      pending: rand(4) === 0, groupId, groupName, channel: channels[rand(4)]!, unread: rand(3),
+    });
+  };
+  const live = new Map<number, QueueItem>();
+  for (let id = 1; id <= 60; id++) live.set(id, make(id));
+  const { queue, bridge } = await queueWith([...live.values()]);
+  for (let step = 0; step < 200; step++) {
+    const upsert: QueueItem[] = [];
+    const remove: number[] = [];
+    for (let k = rand(4); k >= 0; k--) {
+      const id = 1 + rand(80);
+      if (rand(5) === 0) {
+        live.delete(id);
+        remove.push(id);
+      } else {
+        const next = make(id);
+        live.set(id, next);
+        upsert.push(next);
+      }
+    }
+    bridge.emit('attendance:queueDelta', { upsert, remove: remove.filter((id) => !upsert.some((u) => u.id === id)), me: 'ana' });
+  }
+  const { queue: fresh } = await queueWith([...live.values()]);
+  expect(queue.counts).toEqual(fresh.counts);
+  expect(queue.facets).toEqual(fresh.facets);
+  for (const b of ['waiting', 'mine', 'others'] as const) {
+    queue.bucket = b;
+    fresh.bucket = b;
+    expect(queue.visible.map((s) => s.id), b).toEqual(fresh.visible.map((s) => s.id));
+  }
+  queue.reset();
+  fresh.reset();
+});

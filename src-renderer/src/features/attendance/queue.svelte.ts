@@ -101,23 +101,104 @@ export class QueueStore {
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
   #arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
 
-  private byBucket = $derived.by(() => {
-    void this.version;
-    const groups: Record<VisibleBucket, QueueItem[]> = { waiting: [], mine: [], others: [] };
-    for (const item of this.map.values()) {
-      const b = bucketOf(item, this.#me);
-      if (b === 'closed') continue;
-      // Mine holds every session assigned to me, those waiting for the customer included.
-      groups[b === 'pending' ? 'mine' : b].push(item);
+  /**
+   * Which tab holds each session, kept as the map changes, and a version per tab: a delta
+   * touching a session of mine sorts Mine again, not the tens of thousands waiting elsewhere.
+   */
+  private members: Record<VisibleBucket, Set<number>> = { waiting: new Set(), mine: new Set(), others: new Set() };
+  #tabVersions = $state<Record<VisibleBucket, number>>({ waiting: 0, mine: 0, others: 0 });
+  /** How many sessions name each group and channel; the filter menus change when one comes or goes. */
+  private groupCounts = new Map<number, { name: string; n: number }>();
+  private channelCounts = new Map<string, number>();
+  #facetVersion = $state(0);
+
+  /** The tab a session shows in (Mine holds every session assigned to me, those waiting for the customer included). */
+  private tabOf(item: QueueItem): VisibleBucket | null {
+    const b = bucketOf(item, this.#me);
+    return b === 'closed' ? null : b === 'pending' ? 'mine' : b;
+  }
+
+  /** Moves one session between tabs and facet counts (either side may be absent); returns the tabs touched. */
+  private place(prev: QueueItem | undefined, next: QueueItem | undefined, touched: Set<VisibleBucket>): void {
+    const from = prev ? this.tabOf(prev) : null;
+    const to = next ? this.tabOf(next) : null;
+    if (prev && from) {
+      this.members[from].delete(prev.id);
+      touched.add(from);
     }
-    const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
-    const out = {} as Record<VisibleBucket, { items: QueueItem[]; hay: string[] }>;
-    for (const b of VISIBLE_BUCKETS) {
-      const items = groups[b].sort(b === 'mine' ? this.mineOrder() : byAge);
-      out[b] = { items, hay: items.map(haystack) };
+    if (next && to) {
+      this.members[to].add(next.id);
+      touched.add(to);
     }
-    return out;
-  });
+    let facetsChanged = false;
+    if (prev?.groupId != null) {
+      const g = this.groupCounts.get(prev.groupId);
+      if (g && --g.n === 0) {
+        this.groupCounts.delete(prev.groupId);
+        facetsChanged = true;
+      }
+    }
+    if (next?.groupId != null) {
+      const name = next.groupName ?? `#${next.groupId}`;
+      const g = this.groupCounts.get(next.groupId);
+      if (g) {
+        g.n++;
+        if (g.name !== name) (g.name = name), (facetsChanged = true);
+      } else {
+        this.groupCounts.set(next.groupId, { name, n: 1 });
+        facetsChanged = true;
+      }
+    }
+    if (prev?.channel) {
+      const n = (this.channelCounts.get(prev.channel) ?? 1) - 1;
+      if (n <= 0) {
+        this.channelCounts.delete(prev.channel);
+        facetsChanged = true;
+      } else this.channelCounts.set(prev.channel, n);
+    }
+    if (next?.channel) {
+      const n = this.channelCounts.get(next.channel) ?? 0;
+      if (n === 0) facetsChanged = true;
+      this.channelCounts.set(next.channel, n + 1);
+    }
+    if (facetsChanged) this.#facetVersion++;
+  }
+
+  /** Every tab and facet again, from the whole map (a snapshot, another attendant, an empty store). */
+  private rebuild(): void {
+    this.members = { waiting: new Set(), mine: new Set(), others: new Set() };
+    this.groupCounts = new Map();
+    this.channelCounts = new Map();
+    const touched = new Set<VisibleBucket>();
+    for (const item of this.map.values()) this.place(undefined, item, touched);
+    this.#facetVersion++;
+    this.bump(new Set(VISIBLE_BUCKETS));
+  }
+
+  /** The tabs to sort again: each version is its own signal (a deep state object's properties). */
+  private bump(tabs: Set<VisibleBucket>): void {
+    for (const t of tabs) this.#tabVersions[t]++;
+  }
+
+  private build(b: VisibleBucket): { items: QueueItem[]; hay: string[] } {
+    void this.#tabVersions[b];
+    const order = b === 'mine' ? this.mineOrder() : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+    const items: QueueItem[] = [];
+    for (const id of this.members[b]) {
+      const item = this.map.get(id);
+      if (item) items.push(item);
+    }
+    items.sort(order);
+    return { items, hay: items.map(haystack) };
+  }
+
+  private waitingTab = $derived.by(() => this.build('waiting'));
+  private mineTab = $derived.by(() => this.build('mine'));
+  private othersTab = $derived.by(() => this.build('others'));
+
+  private get byBucket(): Record<VisibleBucket, { items: QueueItem[]; hay: string[] }> {
+    return { waiting: this.waitingTab, mine: this.mineTab, others: this.othersTab };
+  }
 
   private mineOrder(): (x: QueueItem, y: QueueItem) => number {
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
@@ -157,16 +238,10 @@ export class QueueStore {
 
   /** Groups and channels present in the queue, for the filter menus. */
   facets = $derived.by(() => {
-    void this.version;
-    const groups = new Map<number, string>();
-    const channels = new Set<string>();
-    for (const s of this.map.values()) {
-      if (s.groupId !== null) groups.set(s.groupId, s.groupName ?? `#${s.groupId}`);
-      if (s.channel) channels.add(s.channel);
-    }
+    void this.#facetVersion;
     return {
-      groups: [...groups].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
-      channels: [...channels].sort(),
+      groups: [...this.groupCounts].map(([id, g]) => ({ id, name: g.name })).sort((a, b) => a.name.localeCompare(b.name)),
+      channels: [...this.channelCounts.keys()].sort(),
     };
   });
 
@@ -238,6 +313,7 @@ export class QueueStore {
       const snap = await invoke('attendance:queue', fresh ? { fresh } : {});
       this.map = new Map(snap.items.map((i) => [i.id, i]));
       this.#me = snap.me;
+      this.rebuild();
       this.#fetchedAt = snap.fetchedAt;
       this.#unreadable = snap.skipped;
       this.version++;
@@ -251,16 +327,25 @@ export class QueueStore {
 
   apply(d: QueueDelta): void {
     const arrivals: Array<{ id: number; kind: 'waiting' | 'assigned' }> = [];
+    const meChanged = !!d.me && d.me !== this.#me;
     if (d.me) this.#me = d.me;
-    for (const id of d.remove) this.map.delete(id);
+    const touched = new Set<VisibleBucket>();
+    for (const id of d.remove) {
+      this.place(this.map.get(id), undefined, touched);
+      this.map.delete(id);
+    }
     for (const item of d.upsert) {
       const prev = this.map.get(item.id);
       const was = prev ? bucketOf(prev, this.#me) : null;
       const now = bucketOf(item, this.#me);
       if (now === 'waiting' && was !== 'waiting') arrivals.push({ id: item.id, kind: 'waiting' });
       else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.#acceptingId) arrivals.push({ id: item.id, kind: 'assigned' });
+      this.place(prev, item, touched);
       this.map.set(item.id, item);
     }
+    // Another attendant: every session may change tabs.
+    if (meChanged) this.rebuild();
+    else this.bump(touched);
     this.#fetchedAt = new Date().toISOString();
     this.version++;
     if (arrivals.length) this.#arrivals = arrivals;
@@ -397,6 +482,7 @@ export class QueueStore {
     this.map = new Map();
     this.version++;
     this.#me = null;
+    this.rebuild();
     this.#fetchedAt = null;
     this.#filter = '';
     this.#groupFilter = null;
