@@ -173,9 +173,31 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     return this.queueRun;
   }
 
-  /** After a gap (reconnect, sleep, listener restart): every open session and the queue. */
-  async resyncAll(): Promise<void> {
-    await Promise.all([this.hintQueue(), ...this.tracked().map((id) => this.hintSession(id))]);
+  /**
+   * After a gap (reconnect, sleep, listener restart) and on the safety-net poll: every open
+   * session and the queue. Says how many new records it found and what failed, so the poll can
+   * slow down when nothing changes and back off when the service asks it to.
+   */
+  async resyncAll(): Promise<{ found: number; errors: unknown[] }> {
+    const before = this.delivered;
+    const errors: unknown[] = [];
+    this.errorsSeen = errors;
+    try {
+      await Promise.all([this.hintQueue(), ...this.tracked().map((id) => this.hintSession(id))]);
+    } finally {
+      if (this.errorsSeen === errors) this.errorsSeen = null;
+    }
+    return { found: this.delivered - before, errors };
+  }
+
+  /** Records delivered to the sink since the engine started (new messages and changed sessions). */
+  private delivered = 0;
+  /** Where a running resyncAll collects failures. */
+  private errorsSeen: unknown[] | null = null;
+
+  private failed(what: string, e: unknown): void {
+    this.errorsSeen?.push(e);
+    this.sink.error?.(what, e);
   }
 
   stop(): void {
@@ -212,9 +234,10 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
         if (this.threads.get(sessionId) !== t) return;
         const floor = t.floor;
         const fresh = this.absorb(t, got.filter((m) => !m.stamp || !(Date.parse(m.stamp) < floor)));
+        this.delivered += fresh.length;
         if (fresh.length) this.sink.messages(sessionId, fresh);
       } catch (e) {
-        this.sink.error?.(`session ${sessionId}`, e);
+        this.failed(`session ${sessionId}`, e);
         return;
       }
       if (!t.again || this.stopped) return;
@@ -230,11 +253,15 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
         const got = await this.source.sessionsSince(this.since(mark) ?? mark.stamp);
         let next: Mark | null = this.queueMark;
         for (const s of got) next = later(next, s);
+        // Read back from before the mark (the slack), the newest records come again: only
+        // those past the old mark are news.
+        const news = got.filter((r) => later(mark, r) !== mark).length;
         this.queueMark = next;
+        this.delivered += news;
         if (got.length) this.sink.sessions(got);
         this.sink.queueSynced?.();
       } catch (e) {
-        this.sink.error?.('queue', e);
+        this.failed('queue', e);
         return;
       }
       if (!this.queueAgain || this.stopped) return;

@@ -25,7 +25,7 @@ export interface AttendanceFeature {
   /** A webhook event (a hint): what it names is read again from the service. */
   onEvent(e: WebhookEvent): void;
   /** After a gap: every open session from its high-water mark, and the queue from its own. */
-  resync(): Promise<void>;
+  resync(): Promise<{ found: number; errors: unknown[] }>;
   readonly sync: SyncEngine<StampedMessage, StampedSession>;
   start?(): Promise<void>;
   stop(): Promise<void>;

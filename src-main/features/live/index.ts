@@ -7,6 +7,7 @@ import { V2 } from '../../../src-shared/paths';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import { FileShare, newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
+import { nextPollDelay, type POLL_PACE, type PollOutcome } from './poll-pace';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -85,8 +86,13 @@ export function fileOrigin(o: { publicUrl: string | null; listenerPath: string; 
 export interface LiveDeps {
   /** Each accepted event with a known envelope, in order. */
   onEvent(e: WebhookEvent): void;
-  /** A gap may have happened (listener (re)started, machine woke up): read everything forward. */
-  onResync(): Promise<void>;
+  /**
+   * A gap may have happened (listener (re)started, machine woke up), or the safety-net poll is
+   * due: read everything forward. Says what it found and what failed (the poll paces itself on it).
+   */
+  onResync(): Promise<PollOutcome | void>;
+  /** The safety-net poll's pace (tests and benchmarks shorten it). */
+  pollPace?: typeof POLL_PACE;
 }
 
 const PORT_SETTING = 'webhookPort';
@@ -94,8 +100,8 @@ const SIGNING_SETTING = 'webhookSigning';
 const PAUSED_SETTING = 'liveUpdatesPaused';
 const SECRET_PATH = 'webhook:path';
 const SECRET_SIGNING = 'webhook:signing';
-/** A safety net under the events: open threads and the queue are read forward this often. */
-const POLL_MS = 30_000;
+/** Events this recent say the service delivers to the listener (the poll can be slow). */
+const EVENTS_RECENT_MS = 15 * 60_000;
 /** A tick arriving this late means the machine slept (or the process was frozen). */
 const TICK_MS = 5_000;
 const SLEEP_GAP_MS = 20_000;
@@ -124,7 +130,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   let lastEventAt: number | null = null;
   let lastResyncAt: number | null = null;
   let accepted = 0;
-  let poll: ReturnType<typeof setInterval> | null = null;
+  let poll: ReturnType<typeof setTimeout> | null = null;
+  let pollDelay: number | null = null;
+  let pollStopped = false;
   let tick: ReturnType<typeof setInterval> | null = null;
   let lastTick = Date.now();
   let changing: Promise<void> = Promise.resolve();
@@ -245,14 +253,38 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     await hookCall('DELETE', `/hook/${id}`).catch(() => undefined);
   }
 
-  async function resync(): Promise<void> {
+  async function resync(): Promise<PollOutcome> {
+    let outcome: PollOutcome;
     try {
-      await deps.onResync();
+      outcome = (await deps.onResync()) ?? { found: 0, errors: [] };
       lastResyncAt = Date.now();
     } catch (e) {
       ctx.log.warn('resync failed', { error: e instanceof Error ? e.message : String(e) });
+      outcome = { found: 0, errors: [e] };
     }
     pushStatus();
+    return outcome;
+  }
+
+  /** Events reach the console: registered with the demo service, or arriving lately. */
+  const eventsFlow = () => hookId !== null || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
+
+  /**
+   * The safety net under the events, whenever a workspace is open and live updates are not
+   * paused, with or without a listener (a service that never delivers events is then read this
+   * way). Paced by `nextPollDelay`: one pass at a time, never a backlog of them.
+   */
+  function schedulePoll(outcome: PollOutcome | null): void {
+    if (pollStopped) return;
+    pollDelay = nextPollDelay(pollDelay, outcome, eventsFlow(), deps.pollPace);
+    poll = setTimeout(() => {
+      if (!ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING) === true) {
+        pollDelay = null;
+        return schedulePoll(null);
+      }
+      void resync().then(schedulePoll);
+    }, pollDelay);
+    poll.unref?.();
   }
 
   function received(e: ReceivedEvent): void {
@@ -473,12 +505,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     },
     async start() {
       lastTick = Date.now();
-      // The safety net runs whenever a workspace is open and live updates are not paused, with or
-      // without a listener: a service that never delivers events is then read every POLL_MS.
-      poll = setInterval(() => {
-        if (ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true) void resync();
-      }, POLL_MS);
-      poll.unref?.();
+      pollStopped = false;
+      schedulePoll(null);
       tick = setInterval(() => {
         const now = Date.now();
         const gap = now - lastTick;
@@ -496,7 +524,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       tick.unref?.();
     },
     async stop() {
-      if (poll) clearInterval(poll);
+      pollStopped = true;
+      if (poll) clearTimeout(poll);
       if (tick) clearInterval(tick);
       if (statusTimer) clearTimeout(statusTimer);
       await serial(close).catch((e: unknown) => {
