@@ -194,7 +194,7 @@ test('clear errors: no microphone, microphone refused, and a failing speech serv
     await host.app.standin!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
     await page.getByRole('button', { name: 'Record' }).click();
     const alert = page.getByRole('alert');
-    await expect(alert).toContainText('Speech-to-text failed. The service is unavailable (503)', { timeout: 45_000 });
+    await expect(alert).toContainText('Transcription failed: the speech service did not answer.', { timeout: 45_000 });
     await page.getByRole('button', { name: 'Stop recording' }).click();
     await host.app.standin!.faults.clear();
     await alert.getByRole('button', { name: /Retry 1 chunk/ }).click();
