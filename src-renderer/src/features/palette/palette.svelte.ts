@@ -36,7 +36,7 @@ export const pt = i18n.register({
     'g.Status': 'Disponibilidade',
     'g.Supervisor': 'Supervisão',
     'g.Voice': 'Voz',
-    'g.Settings': 'Configurações',
+    'g.Settings': 'Ajustes',
     'g.Developer': 'Desenvolvimento / integração',
   },
 });

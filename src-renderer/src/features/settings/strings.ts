@@ -30,8 +30,8 @@ export const st = i18n.register({
     'set.group': 'Settings',
   },
   'pt-BR': {
-    'set.view': 'Configurações',
-    'set.tabs': 'Seções das configurações',
+    'set.view': 'Ajustes',
+    'set.tabs': 'Seções dos ajustes',
     'set.tab.general': 'Geral',
     'set.tab.developer': 'Desenvolvimento / integração',
     'set.language': 'Idioma',
@@ -54,7 +54,7 @@ export const st = i18n.register({
     'set.cmd.language': 'Mudar o idioma para {name}',
     'set.cmd.theme': 'Usar a aparência {name}',
     'set.cmd.open': 'Abrir as configurações',
-    'set.group': 'Configurações',
+    'set.group': 'Ajustes',
   },
 });
 
