@@ -127,16 +127,19 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     const gen = generation;
     const client = ctx.client();
     const startedAt = new Date().toISOString();
-    // The mark is read first: anything updated while the snapshot pages in is read again later.
-    const newest = await client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 });
+    // The mark and the snapshot are read side by side: anything updated while the snapshot pages
+    // in is read again later, since the sync engine reads from a little before the mark (its slack).
+    const [newest, got] = await Promise.all([
+      client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 }),
+      client.resource('userSession').collect(
+        { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
+        { cap: QUEUE_CAP },
+      ),
+    ]);
     const top = newest.results[0];
     const topStamp = instantOf(top?.updatedAt);
     const topId = idOf(top?.id);
     const mark: Mark | null = topStamp !== null && topId !== null ? { stamp: topStamp, id: topId } : null;
-    const got = await client.resource('userSession').collect(
-      { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
-      { cap: QUEUE_CAP },
-    );
     if (gen !== generation) return;
     cache.clear();
     skipped = got.skipped;
@@ -159,8 +162,39 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: ctx.me()?.userName ?? null, skipped: 0 } : null;
   }
 
+  /**
+   * The first snapshot of a workspace, when the console kept a copy of its queue: the copy answers
+   * at once (the attendant sees their queue without waiting for the service) and the service's
+   * answer follows as deltas, what closed meanwhile removed. Once per workspace opening.
+   */
+  let copyServed = false;
+  function copyFirst(): QueueSnapshot | null {
+    if (copyServed || loaded || offline.monitor.offline) return null;
+    copyServed = true;
+    const copy = offlineCopy();
+    if (!copy?.items.length) return null;
+    const gen = generation;
+    loading ??= offline.monitor.watch(load()).finally(() => {
+      loading = null;
+    });
+    void loading.then(
+      () => {
+        if (gen !== generation) return;
+        for (const item of copy.items) if (!cache.has(item.id)) deltas.push('delta', { remove: item.id });
+        for (const item of cache.values()) deltas.push('delta', { upsert: item });
+        deltas.run();
+      },
+      (e: unknown) => ctx.log.warn('queue: the first read after the copy failed', { error: e instanceof Error ? e.message : String(e) }),
+    );
+    return copy;
+  }
+
   async function snapshot(input: { fresh?: boolean | undefined } = {}): Promise<QueueSnapshot> {
     const me = ctx.me()?.userName ?? null;
+    if (!input.fresh) {
+      const copy = copyFirst();
+      if (copy) return copy;
+    }
     // Refresh: the next pass reads the service again; offline, the copy answers as before.
     if (input.fresh && !offline.monitor.offline && !loading) loaded = false;
     if (offline.monitor.offline) {
@@ -191,6 +225,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
   ctx.onWorkspaceChange(() => {
     activity.setScope(scopeOf(ctx));
     generation++;
+    copyServed = false;
     cache.clear();
     groups.clear();
     loaded = false;
