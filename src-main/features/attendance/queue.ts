@@ -49,6 +49,9 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
  * The session queue: every session not closed, projected for the list and kept in memory, so
  * the renderer gets one snapshot and then only deltas (100,000 items must not travel twice).
  */
+/** How long after answering with the kept copy the service's queue is read. */
+const FIRST_READ_AFTER_COPY_MS = 300;
+
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
   const cache = new Map<number, QueueItem>();
   const groups = new Map<number, GroupInfo>();
@@ -174,7 +177,9 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     const copy = offlineCopy();
     if (!copy?.items.length) return null;
     const gen = generation;
-    loading ??= offline.monitor.watch(load()).finally(() => {
+    // The service is read a moment later: the console's first answers (this copy among them)
+    // go out before that read's parsing takes the thread.
+    loading ??= offline.monitor.watch(new Promise<void>((resolve) => setTimeout(resolve, FIRST_READ_AFTER_COPY_MS)).then(load)).finally(() => {
       loading = null;
     });
     void loading.then(
