@@ -1,5 +1,5 @@
 import type { BenchRow } from './types';
-import { cpuSeconds, launchChromium, profileWith, spawnHost, stopHost } from './support';
+import { connectAttendant, cpuSeconds, launchChromium, profileWith, spawnHost, stopHost } from './support';
 import { startStandin } from '../src-standin/index';
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -17,13 +17,7 @@ export async function run(): Promise<BenchRow[]> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    await page.goto(host.url);
-    await page.getByLabel('Service address').fill(sb.baseUrl);
-    await page.getByLabel('Access token').fill(sb.tokens.agent);
-    await page.getByLabel('Your user name (optional)').fill(sb.demoAgent.userName);
-    const weak = page.getByLabel('Keep the token with weak protection on this machine');
-    if (await weak.count()) await weak.check();
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await connectAttendant(page, host.url, { baseUrl: sb.baseUrl, token: sb.tokens.agent, userName: sb.demoAgent.userName });
     await page.getByRole('tab', { name: /Waiting/ }).waitFor();
     await page.waitForTimeout(3000); // let start-up work settle before the quiet minute
 

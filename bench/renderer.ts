@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRow } from './types';
-import { launchChromium, percentile, ROOT } from './support';
+import { bridgeCall, connectAttendant, launchChromium, percentile, ROOT } from './support';
 import { startStandin } from '../src-standin/index';
 import { startHost } from '../src-main/host/start-host';
 import { THREAD_PAGE } from '../src-main/features/attendance/reads';
@@ -110,13 +110,7 @@ export async function run(): Promise<BenchRow[]> {
         }
       };
     })()`);
-    await page.goto(host.url);
-    await page.getByLabel('Service address').fill(sb.baseUrl);
-    await page.getByLabel('Access token').fill(sb.tokens.agent);
-    await page.getByLabel('Your user name (optional)').fill(sb.demoAgent.userName);
-    const weak = page.getByLabel('Keep the token with weak protection on this machine');
-    if (await weak.isVisible()) await weak.check();
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await connectAttendant(page, host.url, { baseUrl: sb.baseUrl, token: sb.tokens.agent, userName: sb.demoAgent.userName });
     await page.getByRole('tab', { name: /Others/ }).click({ timeout: 120_000 });
     await page.locator('.session-row').first().waitFor({ timeout: 120_000 });
     const queued = await page.getByRole('tab', { name: /Others/ }).innerText();
@@ -229,9 +223,8 @@ export async function run(): Promise<BenchRow[]> {
     await page.getByRole('tab', { name: /Mine/ }).click();
     // Live updates as a user sets them up for a service: a new signing secret and the listener's
     // address, given to the service (the stand-in's hook registration).
-    const bridge = async (channel: string): Promise<Rec> => ((await page.evaluate(`fetch('/bridge/' + encodeURIComponent(${JSON.stringify(channel)}), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json())`)) as { result: Rec }).result;
-    const secret = String((await bridge('webhooks:newSecret')).newSecret);
-    const listenerUrl = String((await bridge('live:status')).url);
+    const secret = String((await bridgeCall(page, 'webhooks:newSecret')).newSecret);
+    const listenerUrl = String((await bridgeCall(page, 'live:status')).url);
     await post(sb.baseUrl, sb.tokens.admin, '/hook', { url: listenerUrl, secret });
     const unreadTimes: number[] = [];
     const mineNow = ((await post(sb.baseUrl, sb.tokens.agent, '/user-session', {

@@ -19,6 +19,7 @@ const MODULES = [
   'startup',
   'renderer',
   'idle',
+  'request-cost',
 ] as const;
 
 const { values: opts, positionals: only } = parseArgs({

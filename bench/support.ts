@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from '../test/support/chromium';
 import { createConfStore } from '../src-main/vault/conf-store';
 
@@ -66,4 +66,21 @@ export function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** Signs the page in to a service through "Connect to a service", as an attendant would. */
+export async function connectAttendant(page: Page, hostUrl: string, o: { baseUrl: string; token: string; userName: string }): Promise<void> {
+  await page.goto(hostUrl);
+  await page.getByLabel('Service address').fill(o.baseUrl);
+  await page.getByLabel('Access token').fill(o.token);
+  await page.getByLabel('Your user name (optional)').fill(o.userName);
+  const weak = page.getByLabel('Keep the token with weak protection on this machine');
+  if (await weak.count()) await weak.check();
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+/** One bridge call from the page, as its own script makes them; the result. */
+export async function bridgeCall(page: Page, channel: string): Promise<Record<string, unknown>> {
+  const envelope = (await page.evaluate(`fetch('/bridge/' + encodeURIComponent(${JSON.stringify(channel)}), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json())`)) as { result: Record<string, unknown> };
+  return envelope.result;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { EventHub, whenStarted } from '../bridge/table';
+import type { POLL_PACE } from '../features/live/poll-pace';
 import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
@@ -40,6 +41,8 @@ export interface HostOptions {
    * Off by default: `startHost` resolves with everything started.
    */
   serveWhileStarting?: boolean;
+  /** The safety-net poll's pace (benchmarks run it faster). */
+  pollPace?: typeof POLL_PACE;
 }
 
 export interface Host {
@@ -93,6 +96,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         log: rootLog,
         registerSecret: (s) => rootLog.registerSecret(s),
         events,
+        ...(o.pollPace ? { pollPace: o.pollPace } : {}),
       });
       await app.start();
       return app;

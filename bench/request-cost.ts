@@ -1,0 +1,148 @@
+/**
+ * What an idle console costs the service: the requests and bytes it sends per attendant-minute
+ * with nothing happening, with live events on (the service delivers to the listener) and off
+ * (polling only), with 1, 10 and 50 open sessions of the attendant's (one of them open on
+ * screen). Counted by a loopback proxy between the console (in Chromium, through the host) and
+ * the stand-in. The safety-net poll is the only thing that reads on its own while idle, so its
+ * pace is run 60 times faster and the counts are per simulated minute; the baseline is the same
+ * console's first minute after sign-in (everything it reads to show the queue), same run.
+ * Budgets: live on, at most 2 requests per attendant-minute; polling, at most 6, whatever the
+ * number of open sessions. One workspace (several in one console are not built yet).
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import type { BenchRow } from './types';
+import { bridgeCall, connectAttendant, launchChromium, ROOT } from './support';
+import { startStandin, type Standin } from '../src-standin/index';
+import { startHost } from '../src-main/host/start-host';
+import { POLL_PACE } from '../src-main/features/live/poll-pace';
+
+const SPEED = 60;
+/** Simulated minutes counted per configuration. */
+const MINUTES = Number(process.env.BENCH_COST_MINUTES ?? 12);
+const pace = Object.fromEntries(Object.entries(POLL_PACE).map(([k, v]) => [k, v / SPEED])) as unknown as typeof POLL_PACE;
+
+interface Counter { requests: number; bytesOut: number; bytesIn: number; paths: Map<string, number> }
+
+/** A loopback proxy to the stand-in that counts what the console sends and receives. */
+async function countingProxy(target: string): Promise<{ url: string; counter: Counter; reset(): void; close(): Promise<void> }> {
+  const counter: Counter = { requests: 0, bytesOut: 0, bytesIn: 0, paths: new Map() };
+  const read = async (req: IncomingMessage): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  };
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await read(req);
+      const path = (req.url ?? '/').split('?', 1)[0]!;
+      counter.requests++;
+      counter.bytesOut += body.length + JSON.stringify(req.headers).length + path.length;
+      counter.paths.set(`${req.method} ${path}`, (counter.paths.get(`${req.method} ${path}`) ?? 0) + 1);
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers['content-length'];
+      const answer = await request(target + (req.url ?? '/'), { method: req.method as 'GET', headers, ...(body.length ? { body } : {}) });
+      const out = Buffer.from(await answer.body.arrayBuffer());
+      counter.bytesIn += out.length;
+      const forward: Record<string, string> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (typeof v === 'string' && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') forward[k] = v;
+      res.writeHead(answer.statusCode, forward);
+      res.end(out);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    counter,
+    reset() {
+      counter.requests = counter.bytesOut = counter.bytesIn = 0;
+      counter.paths.clear();
+    },
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+async function v2(sb: Standin, path: string, body: unknown, token = sb.tokens.admin): Promise<Record<string, unknown>> {
+  const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2${path}`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${path} answered ${res.status}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Gives the demo attendant exactly `n` open sessions. */
+async function openSessions(sb: Standin, n: number): Promise<Array<Record<string, unknown>>> {
+  const list = async (conditions: unknown[]) => ((await v2(sb, '/user-session', { conditions, sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 500 })).results as Array<Record<string, unknown>>);
+  const mine = await list([{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }]);
+  for (const s of mine.slice(n)) await v2(sb, '/user-session/save', { id: s.id, status: 'CLOSED' });
+  if (mine.length < n) {
+    const others = (await list([{ key: 'status', operator: 'EQ', value: 'OPEN' }])).filter((s) => s.lastAgent !== sb.demoAgent.userName);
+    for (const s of others.slice(0, n - mine.length)) await v2(sb, '/user-session/save', { id: s.id, lastAgent: sb.demoAgent.userName });
+  }
+  return (await list([{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }])).slice(0, n);
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const browser = await launchChromium();
+  const rows: BenchRow[] = [];
+  try {
+    for (const events of [true, false]) {
+      for (const n of [1, 10, 50]) {
+        const sb = await startStandin({ port: 0, sessions: 200 });
+        await sb.simulator.stop();
+        const proxy = await countingProxy(sb.baseUrl);
+        const host = await startHost({ profileDir: mkdtempSync(join(tmpdir(), 'bench-cost-')), rendererDir: join(ROOT, 'out', 'renderer'), port: 0, locale: 'en-US', pollPace: pace });
+        const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+        try {
+          const mine = await openSessions(sb, n);
+          const signedIn = Date.now();
+          await connectAttendant(page, host.url, { baseUrl: proxy.url, token: sb.tokens.agent, userName: sb.demoAgent.userName });
+          await page.getByRole('tab', { name: /Mine/ }).click();
+          await page.getByRole('list', { name: 'Mine' }).locator('.session-row').first().click();
+          await page.getByRole('log').waitFor();
+          if (events) {
+            // As a user sets it up: a signing secret and the listener's address given to the service.
+            const secret = String((await bridgeCall(page, 'webhooks:newSecret')).newSecret);
+            await v2(sb, '/hook', { url: String((await bridgeCall(page, 'live:status')).url), secret });
+            // One customer message: the events flow, and the console knows it.
+            await v2(sb, '/messages/save', { session: { id: mine[0]!.id }, message: 'Bom dia!', fromUser: true });
+            for (let i = 0; i < 100 && (await bridgeCall(page, 'live:status')).lastEventAt == null; i++) await new Promise((r) => setTimeout(r, 100));
+            if ((await bridgeCall(page, 'live:status')).lastEventAt == null) throw new Error('no event reached the listener');
+          }
+          // The first simulated minute after sign-in: what showing the queue costs (the baseline).
+          await new Promise((r) => setTimeout(r, Math.max(0, 60_000 / SPEED - (Date.now() - signedIn))));
+          const firstMinute = proxy.counter.requests;
+          // Then idle: two minutes to settle, and the count starts.
+          await new Promise((r) => setTimeout(r, (2 * 60_000) / SPEED));
+          proxy.reset();
+          await new Promise((r) => setTimeout(r, (MINUTES * 60_000) / SPEED));
+          const perMinute = proxy.counter.requests / MINUTES;
+          if (process.env.BENCH_DEBUG) console.error(events, n, firstMinute, [...proxy.counter.paths]);
+          const bytesPerMinute = (proxy.counter.bytesOut + proxy.counter.bytesIn) / MINUTES;
+          const budget = events ? 2 : 6;
+          rows.push({
+            figure: `idle requests per attendant-minute, live events ${events ? 'on' : 'off (polling)'}, ${n} open session${n === 1 ? '' : 's'} (${MINUTES} min at ${SPEED}x after 2 to settle; vs the first minute after sign-in)`,
+            value: perMinute, unit: 'req/min', baseline: firstMinute, ratio: perMinute / Math.max(1, firstMinute), budget: `<= ${budget}`, holds: perMinute <= budget,
+          });
+          rows.push({ figure: `  idle bytes per attendant-minute (sent and received), live ${events ? 'on' : 'off'}, ${n} open`, value: bytesPerMinute / 1024, unit: 'kB/min' });
+        } finally {
+          await page.close();
+          await host.close();
+          await proxy.close();
+          await sb.close();
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
