@@ -10,3 +10,6 @@ export const isKnowledgeBaseName = (name: string): boolean => KNOWLEDGE_BASE_NAM
 /** The file types upload_files takes (§4.5), as extensions without the dot. */
 export const KB_FILE_TYPES = ['xls', 'xlsx', 'ods', 'pdf', 'csv', 'txt', 'tsv', 'docx', 'xml', 'json'] as const;
 export type KbFileType = (typeof KB_FILE_TYPES)[number];
+
+/** The largest file from this computer the console lends to the service for indexing. */
+export const KB_FILE_MAX_BYTES = 10 * 1024 * 1024;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConditionSchema } from '../query';
 import { RESOURCES, ROLES, type ResourceKey } from '../paths';
 import { NoInput } from './workspace';
+import { KB_FILE_MAX_BYTES } from '../kb-name';
 
 /**
  * Supervisor tools (issue 8): ticket lookup, NPS, attendance time report, groups overview,
@@ -230,8 +231,7 @@ export const KbBaseSchema = z
   .strict();
 export type KbBase = z.infer<typeof KbBaseSchema>;
 
-/** The largest file from this computer the console lends to the service for indexing. */
-export const KB_FILE_MAX_BYTES = 10 * 1024 * 1024;
+export { KB_FILE_MAX_BYTES };
 
 export const KbUploadFileSchema = z
   .object({

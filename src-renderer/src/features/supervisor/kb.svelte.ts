@@ -1,4 +1,5 @@
-import { KB_FILE_MAX_BYTES, type KbBase } from '../../../../src-shared/bridge/supervisor';
+import type { KbBase } from '../../../../src-shared/bridge/supervisor';
+import { KB_FILE_MAX_BYTES } from '../../../../src-shared/kb-name';
 import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
 import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
 import { tt } from './strings';
