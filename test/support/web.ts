@@ -90,6 +90,12 @@ export function demoAgentStatus(sb: Standin): () => Promise<unknown> {
   return async () => (await api.list('/agent')).find((a) => (a.user as Rec).userName === sb.demoAgent.userName)?.status;
 }
 
+/** The names of the pause reasons the service offers (active ones), in its order. */
+export async function pauseReasonNames(sb: Standin): Promise<string[]> {
+  const reasons = await serviceApi(sb.baseUrl, sb.tokens.supervisor).list('/pause-reasons');
+  return reasons.filter((r) => r.active !== false).map((r) => String(r.value));
+}
+
 /** The attendant's replies in a session, oldest first, as the stand-in holds them. */
 export async function repliesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], {

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { demoAgentStatus, openDemo, ownOpenSessions, railButton, serviceApi, type Rec } from '../../support/web';
+import { demoAgentStatus, openDemo, ownOpenSessions, pauseReasonNames, railButton, serviceApi, type Rec } from '../../support/web';
 
 /** Sets what the console does when the attendant is away, as they would in the settings. */
 async function chooseAway(page: Page, mode: string, minutes: number, reason?: string): Promise<void> {
@@ -21,8 +21,7 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
     const sb = await openDemo(page, host);
     const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
     const myStatus = demoAgentStatus(sb);
-    const reasons = (await api.list('/pause-reasons')).filter((r) => r.active !== false);
-    const reason = String(reasons.at(-1)!.value);
+    const reason = (await pauseReasonNames(sb)).at(-1)!;
     const [mine] = await ownOpenSessions(sb);
     const customer = String(((mine!.user as Rec).displayName ?? (mine!.user as Rec).name));
 
@@ -65,7 +64,6 @@ test('away with "offer" asks first; a pause the attendant took is left alone on 
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
-    const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
     const myStatus = demoAgentStatus(sb);
     await chooseAway(page, 'Offer to pause me', 2);
     const status = page.getByRole('group', { name: 'Your status' });

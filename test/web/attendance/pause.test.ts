@@ -1,15 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { demoAgentStatus, openDemo, serviceApi } from '../../support/web';
+import { demoAgentStatus, openDemo, pauseReasonNames } from '../../support/web';
 
 test('an attendant pauses with a reason and resumes; the service holds their status each time', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
-    const api = serviceApi(sb.baseUrl, sb.tokens.supervisor);
     const myStatus = demoAgentStatus(sb);
-    const reasons = (await api.list('/pause-reasons')).filter((r) => r.active !== false);
-    const reason = String(reasons[0]!.value);
+    const [reason] = await pauseReasonNames(sb);
 
     const status = page.getByRole('group', { name: 'Your status' });
     await expect(status).toContainText('Available');
