@@ -118,7 +118,7 @@ export class QueueStore {
     return b === 'closed' ? null : b === 'pending' ? 'mine' : b;
   }
 
-  /** Moves one session between tabs and facet counts (either side may be absent); returns the tabs touched. */
+  /** Moves one session between tabs and facet counts (either side may be absent), adding the tabs it touched to `touched`. */
   private place(prev: QueueItem | undefined, next: QueueItem | undefined, touched: Set<VisibleBucket>): void {
     const from = prev ? this.tabOf(prev) : null;
     const to = next ? this.tabOf(next) : null;
@@ -143,7 +143,10 @@ export class QueueStore {
       const g = this.groupCounts.get(next.groupId);
       if (g) {
         g.n++;
-        if (g.name !== name) (g.name = name), (facetsChanged = true);
+        if (g.name !== name) {
+          g.name = name;
+          facetsChanged = true;
+        }
       } else {
         this.groupCounts.set(next.groupId, { name, n: 1 });
         facetsChanged = true;
