@@ -183,7 +183,9 @@ export class I18n {
   private format<K extends string>(strings: Strings<K>, key: K, params: Record<string, string | number> = {}): string {
     const table: Record<string, string> = this.#locale === 'pt-BR' ? strings['pt-BR'] : strings.en;
     const count = params.count;
-    const form = typeof count === 'number' ? `${key}.${new Intl.PluralRules(this.#locale).select(count)}` : null;
+    // CLDR puts 0 with 1 in Portuguese ("one"); Brazilian interfaces say "0 sessões".
+    const plural = typeof count === 'number' ? (count === 0 ? 'other' : new Intl.PluralRules(this.#locale).select(count)) : null;
+    const form = plural ? `${key}.${plural}` : null;
     const text = (form && table[form]) ?? table[key] ?? (strings.en as Record<string, string>)[key] ?? key;
     return text.replace(/\{(\w+)\}/g, (_, name: string) => {
       const v = params[name];

@@ -64,6 +64,8 @@ test('strings: each feature\'s table is its own (same key, two meanings), plural
   expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual(['Open voice', 'Open the event log', '1 session', '1,234 sessions']);
   i18n.setLocale('pt-BR');
   expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual(['Abrir voz', 'Abrir o registro de eventos', '1 sessão', '1.234 sessões']);
+  // Zero reads as a plural in Brazilian interfaces (CLDR would say "0 sessão").
+  expect([counts('n', { count: 0 })]).toEqual(['0 sessões']);
   i18n.choose('en');
   expect(i18n.locale).toBe('en');
   expect(i18n.t('queue.heading')).toBe('Sessions');
