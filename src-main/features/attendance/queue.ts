@@ -185,8 +185,13 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     void loading.then(
       () => {
         if (gen !== generation) return;
-        for (const item of copy.items) if (!cache.has(item.id)) deltas.push('delta', { remove: item.id });
-        for (const item of cache.values()) deltas.push('delta', { upsert: item });
+        // Only what differs from the copy travels: a large queue is not sent a second time.
+        const shown = new Map(copy.items.map((i) => [i.id, i]));
+        for (const id of shown.keys()) if (!cache.has(id)) deltas.push('delta', { remove: id });
+        for (const item of cache.values()) {
+          const before = shown.get(item.id);
+          if (!before || !sameItem(item, before)) deltas.push('delta', { upsert: item });
+        }
         deltas.run();
       },
       (e: unknown) => ctx.log.warn('queue: the first read after the copy failed', { error: e instanceof Error ? e.message : String(e) }),

@@ -66,7 +66,7 @@ export class AwayStore {
   private lastActivity = Date.now();
   /** From the desktop app: the system's idle seconds and lock state (null in a browser). */
   private system: { idleSeconds: number; locked: boolean } | null = null;
-  private stop: Array<() => void> = [];
+  private started = false;
 
   get settings() { return this.#settings; }
   get awaySince() { return this.#awaySince; }
@@ -83,21 +83,17 @@ export class AwayStore {
   }
 
   start(): void {
-    if (this.stop.length) return;
+    // Once for the console's life: it watches whichever account is signed in.
+    if (this.started) return;
+    this.started = true;
     const active = () => this.activity();
     for (const type of ACTIVITY) window.addEventListener(type, active, { capture: true, passive: true });
     window.addEventListener('focus', active);
-    const timer = setInterval(() => this.check(), CHECK_EVERY_MS);
-    const off = on('attendance:presence', (p) => {
+    setInterval(() => this.check(), CHECK_EVERY_MS);
+    on('attendance:presence', (p) => {
       this.system = p;
       if (!p.locked && p.idleSeconds * 1000 < this.thresholdMs()) this.back();
       else this.check();
-    });
-    this.stop.push(() => {
-      for (const type of ACTIVITY) window.removeEventListener(type, active, { capture: true });
-      window.removeEventListener('focus', active);
-      clearInterval(timer);
-      off();
     });
   }
 
