@@ -1,33 +1,28 @@
-import type { AppState, DemoPersona, Workspace } from '../src-shared/bridge';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { AppState, DemoPersona, NeedsMe, Workspace, WorkspaceInfo } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
 import { personOf, record, text } from '../src-shared/concepts';
-import { EventHub, type HandlerTable } from './bridge/table';
-import { Vault } from './vault/vault';
+import { EventHub, type HandlerTable, type Router } from './bridge/table';
 import type { KeyValueStore, SecretCipher } from './vault/types';
 import { createServiceClient, type ServiceClient } from './service';
-import { createQueueFeature } from './features/attendance/queue';
-import { createNotesFeature } from './features/notes';
-import { createAttendanceFeature } from './features/attendance';
-import { createLiveFeature } from './features/live';
 import type { POLL_PACE } from './features/live/poll-pace';
-import { createWebhooksFeature } from './features/webhooks';
-import { createSupervisorFeature } from './features/supervisor';
-import { createVoiceFeature, mediaPermission } from './features/voice';
-import { createOfflineFeature } from './features/offline';
-import { createPaletteFeature } from './features/palette';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
 import { demoStandinOptions } from './demo-standin';
-import type { FeatureContext } from './features/context';
-import { createSettings } from './settings';
+import { createSettings, type WorkspaceEntry } from './settings';
 import { isNetworkError } from './cache';
+import { createWorkspaceRuntime, type UserRef, type WorkspaceRuntime } from './workspaces/runtime';
+import { adoptSingleWorkspace, DEMO_ID, freeColor, newWorkspaceId, workspaceDir } from './workspaces/registry';
+import { refusingHandlers, type WorkspaceChannel } from './workspaces/routing';
+import { NeedsMeWatch } from './workspaces/needs-me';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
   profileDir: string;
   cipher: SecretCipher;
-  openStore(name: string): KeyValueStore;
+  /** A key-value store named `name` in `dir` (the profile when not given). */
+  openStore(name: string, dir?: string): KeyValueStore;
   locale: string;
   log: Logger;
   /** Registers a secret with the log redactor so it can never be written in clear. */
@@ -44,113 +39,123 @@ export interface PlatformAdapters {
 }
 
 export interface ConsoleApp {
+  /** The handler table of the workspace in front (the console's own channels included). */
   handlers: HandlerTable;
+  /** The handler table for a call naming its workspace (null: the one in front). */
+  route: Router;
+  /** What the page hears: the console's events and those of the workspace in front. */
   events: EventHub;
   start(): Promise<void>;
   close(): Promise<void>;
   /** For tests and the host banner: the demo stand-in, when it runs. */
   readonly standin: Standin | null;
+  /** For tests: a workspace's own folder. */
+  workspaceDir(id: string): string;
 }
 
-interface Session {
-  workspace: Workspace;
-  baseUrl: string;
-  client: ServiceClient;
-  user: { userName: string; name: string } | null;
+/** The label a workspace goes by: "Demo", or its service's host (and port when not the usual). */
+function labelOf(workspace: Workspace): string {
+  if (workspace.kind === 'demo') return 'Demo';
+  try {
+    return new URL(workspace.baseUrl).host;
+  } catch {
+    return workspace.baseUrl;
+  }
 }
 
 /**
- * The one composition root: builds every main-process service from the platform's adapters and
- * returns the bridge's handler table. Electron and the web host differ only in what they pass in.
+ * The one composition root: the console's settings, the demo stand-in and the list of
+ * workspaces, each running its own features (`workspaces/runtime.ts`). Bridge calls go to the
+ * workspace they name; the workspace channels are the console's own. Electron and the web host
+ * differ only in what they pass in.
  */
 export function createApp(p: PlatformAdapters): ConsoleApp {
-  const settings = createSettings(p.openStore('settings'), p.log);
-  const vault = new Vault(p.cipher, p.openStore('vault'));
+  const consoleStore = p.openStore('settings');
+  const settings = createSettings(consoleStore, p.log);
   const events = p.events ?? new EventHub();
   let standin: Standin | null = null;
   let earlyStandin = p.demoStandin ?? null;
-  let current: Session | null = null;
-  const workspaceListeners = new Set<() => void | Promise<void>>();
-  const workspaceChanged = async () => {
-    for (const l of workspaceListeners) {
-      try {
-        await l();
-      } catch (e) {
-        p.log.error('workspace listener failed', { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
+  const runtimes = new Map<string, WorkspaceRuntime>();
+  let active: string | null = null;
+  let closed = false;
+  /** Workspaces opening in the background at start (awaited on close). */
+  const opening = new Set<Promise<void>>();
+
+  const entries = (): WorkspaceEntry[] => settings.get('workspaces');
+  const saveEntries = (list: WorkspaceEntry[]) => settings.set('workspaces', list);
+  const front = (): WorkspaceRuntime | null => (active ? (runtimes.get(active) ?? null) : null);
+
+  const info = (e: WorkspaceEntry): WorkspaceInfo => {
+    const rt = runtimes.get(e.id);
+    return {
+      id: e.id,
+      workspace: rt?.workspace ?? e.workspace,
+      label: labelOf(e.workspace),
+      color: e.color,
+      baseUrl: rt?.baseUrl ?? (e.workspace.kind === 'remote' ? e.workspace.baseUrl : null),
+      signedIn: rt?.signedIn ?? false,
+      tokenRefused: rt?.vault.tokenRefused ?? false,
+      user: rt?.user ?? null,
+    };
   };
 
-  const ctx: FeatureContext = {
+  const state = (): AppState => {
+    const rt = front();
+    const entry = entries().find((e) => e.id === active) ?? null;
+    const vault = rt?.vault;
+    return {
+      workspaces: entries().map(info),
+      active: entry ? entry.id : null,
+      workspace: rt?.workspace ?? entry?.workspace ?? null,
+      baseUrl: rt?.baseUrl ?? null,
+      signedIn: rt?.signedIn ?? false,
+      tokenRefused: vault?.tokenRefused ?? false,
+      vault: { state: vault?.state ?? p.cipher.state(), detail: vault?.detail ?? p.cipher.detail() },
+      user: rt?.user ?? null,
+      locale: p.locale,
+    };
+  };
+  const pushState = () => {
+    if (!closed) events.emit('workspace:state', state());
+  };
+
+  const needsMe = new NeedsMeWatch({
+    runtimes: () => [...runtimes.values()],
+    push: (n: NeedsMe) => events.emit('workspace:needsMe', n),
     log: p.log,
-    events,
-    profileDir: p.profileDir,
-    vault,
-    settings,
-    client: () => {
-      if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
-      return current.client;
-    },
-    hasWorkspace: () => current !== null,
-    me: () => current?.user ?? null,
-    standin: () => standin,
-    isDemo: () => current?.workspace.kind === 'demo' && standin !== null,
-    onWorkspaceChange: (l) => {
-      workspaceListeners.add(l);
-      return () => workspaceListeners.delete(l);
-    },
-    registerSecret: p.registerSecret,
-  };
-  // Features: each serves its slice of the bridge; add new ones here and in `handlers` below.
-  const offline = createOfflineFeature(ctx);
-  const queue = createQueueFeature(ctx, offline);
-  const notes = createNotesFeature(ctx, offline);
-  const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
-  const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: p.locale });
-  const live = createLiveFeature(ctx, {
-    onEvent: (e) => { attendance.onEvent(e); voice.onEvent(e); },
-    onResync: () => attendance.resync(),
-    ...(p.pollPace ? { pollPace: p.pollPace } : {}),
   });
-  // Back from sleep: the network may have changed under us, so ask the service now if offline.
-  live.onWake(() => {
-    if (offline.monitor.offline) void offline.monitor.probeNow();
-  });
-  const webhooks = createWebhooksFeature(ctx, live);
-  const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
-  const palette = createPaletteFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice, palette];
 
-  const storedWorkspace = (): Workspace | null => {
-    return settings.get('workspace');
-  };
-
-  const state = (): AppState => ({
-    workspace: current?.workspace ?? storedWorkspace(),
-    baseUrl: current?.baseUrl ?? null,
-    signedIn: current !== null && !vault.tokenRefused,
-    tokenRefused: vault.tokenRefused,
-    vault: { state: vault.state, detail: vault.detail },
-    user: current?.user ?? null,
-    locale: p.locale,
-  });
-  const pushState = () => events.emit('workspace:state', state());
-
-  /** `probe`: a candidate token being checked; its refusal must not mark the stored one. */
-  const makeClient = (baseUrl: string, getToken: () => Promise<string | null>, probe = false) =>
-    createServiceClient({
-      baseUrl,
-      getToken,
+  /** Builds and starts a workspace's features; its session opens separately. */
+  async function addRuntime(id: string): Promise<WorkspaceRuntime> {
+    const dir = workspaceDir(p.profileDir, id);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const rt = createWorkspaceRuntime({
+      id,
+      dir,
+      cipher: p.cipher,
+      openStore: (name) => p.openStore(name, dir),
+      globalSettings: settings,
+      locale: p.locale,
       log: p.log,
-      ...(probe
-        ? {}
-        : {
-            onUnauthorized: () => {
-              vault.markRefused();
-              pushState();
-            },
-          }),
+      registerSecret: p.registerSecret,
+      standin: () => standin,
+      onStateChange: pushState,
+      ...(p.pollPace ? { pollPace: p.pollPace } : {}),
     });
+    // The page hears the workspace in front; every workspace's queue feeds "Needs me".
+    rt.events.subscribe((name, payload) => {
+      if (name === 'attendance:queueDelta') needsMe.changed();
+      if (rt.id === active) events.relay(name, payload, rt.id);
+    });
+    runtimes.set(id, rt);
+    await rt.start();
+    return rt;
+  }
+
+  function focus(id: string | null): void {
+    active = id;
+    settings.set('activeWorkspace', id);
+  }
 
   /** A cheap call that any role may make: proves the address answers and the token is taken. */
   async function checkAccess(client: ServiceClient): Promise<void> {
@@ -168,33 +173,41 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return standin;
   }
 
-  /** The demo workspace, seen as its attendant (the default) or as the operation's supervisor. */
-  async function openDemo(as: DemoPersona = 'agent'): Promise<AppState> {
+  /** Opens the demo workspace's session, seen as its attendant or as the operation's supervisor. */
+  async function openDemoIn(rt: WorkspaceRuntime, as: DemoPersona): Promise<void> {
     const sb = await ensureStandin();
     const token = as === 'supervisor' ? sb.tokens.supervisor : sb.tokens.agent;
     const who = as === 'supervisor' ? sb.demoSupervisor : sb.demoAgent;
     p.registerSecret(token);
     // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
-    vault.put('token', token, { persist: false });
-    await replaceSession({ kind: 'demo', as }, sb.baseUrl, { userName: who.userName, name: who.name });
+    rt.vault.put('token', token, { persist: false });
+    await rt.open({ kind: 'demo', as }, sb.baseUrl, { userName: who.userName, name: who.name });
+  }
+
+  /** The demo workspace in front, seen as `as`; added beside the others when not there yet. */
+  async function openDemo(as: DemoPersona = 'agent'): Promise<AppState> {
+    let rt = runtimes.get(DEMO_ID);
+    if (!rt) {
+      rt = await addRuntime(DEMO_ID);
+      const list = entries().filter((e) => e.id !== DEMO_ID);
+      saveEntries([...list, { id: DEMO_ID, workspace: { kind: 'demo', as }, color: freeColor(list) }]);
+    } else {
+      saveEntries(entries().map((e) => (e.id === DEMO_ID ? { ...e, workspace: { kind: 'demo', as } } : e)));
+    }
+    focus(DEMO_ID);
+    await openDemoIn(rt, as);
+    pushState();
+    needsMe.changed();
     return state();
   }
 
-  async function replaceSession(workspace: Workspace, baseUrl: string, user: Session['user']): Promise<void> {
-    await current?.client.close();
-    current = { workspace, baseUrl, user, client: makeClient(baseUrl, async () => vault.get('token')) };
-    settings.set('workspace', workspace);
-    if (user) settings.set('user', user);
-    pushState();
-    await workspaceChanged();
-  }
-
-  async function connect(input: { baseUrl: string; token: string; userName?: string | undefined; allowWeakStorage: boolean }): Promise<AppState> {
+  async function connect(input: { baseUrl: string; token: string; userName?: string | undefined; allowWeakStorage: boolean; replace?: string | undefined }): Promise<AppState> {
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     p.registerSecret(input.token);
-    const probe = makeClient(baseUrl, async () => input.token, true);
+    // `probe`: a candidate token being checked; its refusal must not mark a stored one.
+    const probe = createServiceClient({ baseUrl, getToken: async () => input.token, log: p.log });
     const typed = input.userName?.trim() || null;
-    let found: Session['user'] = null;
+    let found: UserRef | null = null;
     try {
       await checkAccess(probe);
       // Who the attendant is, from the service where it can tell: the name they typed (checked),
@@ -214,19 +227,41 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     if (typed && !found) {
       throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${typed}". Check the name, or leave it blank and pick yourself after connecting.` });
     }
-    vault.put('token', input.token, { allowWeak: input.allowWeakStorage });
-    await replaceSession({ kind: 'remote', baseUrl }, baseUrl, found ?? rememberedUser(baseUrl));
+    const user = found ?? rememberedUser(baseUrl);
+    // The same account again (its token was refused, or it is typed a second time) signs that
+    // workspace in again; another account, even of the same service, is a workspace of its own.
+    const same = entries().find(
+      (e) =>
+        e.workspace.kind === 'remote' &&
+        (e.id === input.replace || (e.workspace.baseUrl === baseUrl && (runtimes.get(e.id)?.user?.userName ?? null) === (user?.userName ?? null))),
+    );
+    const id = same?.id ?? newWorkspaceId();
+    const fresh = !runtimes.has(id);
+    const rt = runtimes.get(id) ?? (await addRuntime(id));
+    try {
+      rt.vault.put('token', input.token, { allowWeak: input.allowWeakStorage });
+    } catch (e) {
+      if (fresh) await removeRuntime(id);
+      throw e;
+    }
+    const workspace: Workspace = { kind: 'remote', baseUrl };
+    const list = entries().filter((e) => e.id !== id);
+    saveEntries([...entries().map((e) => (e.id === id ? { ...e, workspace } : e)), ...(same ? [] : [{ id, workspace, color: freeColor(list) }])]);
+    focus(id);
+    await rt.open(workspace, baseUrl, user);
     if (found) rememberUser(baseUrl, found);
+    pushState();
+    needsMe.changed();
     return state();
   }
 
-  /** The attendant chosen for a workspace, kept per service address. */
-  function rememberedUser(baseUrl: string): Session['user'] {
+  /** The attendant chosen for a service address, remembered for the next sign-in there. */
+  function rememberedUser(baseUrl: string): UserRef | null {
     return settings.get('users')[baseUrl] ?? null;
   }
 
   /** The service's own record of a user name (or of the token's user when none is given). */
-  async function identify(client: ServiceClient, userName: string | null): Promise<Session['user']> {
+  async function identify(client: ServiceClient, userName: string | null): Promise<UserRef | null> {
     let wanted = userName;
     if (!wanted) {
       try {
@@ -243,24 +278,15 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return { userName: me?.userName ?? wanted, name: me?.name ?? wanted };
   }
 
-  function rememberUser(baseUrl: string, user: NonNullable<Session['user']>): void {
-    settings.set('user', user);
+  function rememberUser(baseUrl: string, user: UserRef): void {
     settings.set('users', { ...settings.get('users'), [baseUrl]: user });
   }
 
-  async function setUser(user: NonNullable<Session['user']>): Promise<void> {
-    if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
-    current.user = user;
-    if (current.workspace.kind === 'remote') rememberUser(current.baseUrl, user);
-    pushState();
-    await workspaceChanged();
-  }
-
   /** Attendants to pick from: the agents list, matched on name and user name. */
-  async function people(search: string): Promise<Array<{ userName: string; name: string }>> {
-    const rows = await ctx.client().resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
+  async function people(rt: WorkspaceRuntime, search: string): Promise<UserRef[]> {
+    const rows = await openClient(rt).resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
     const q = search.trim().toLowerCase();
-    const out = new Map<string, { userName: string; name: string }>();
+    const out = new Map<string, UserRef>();
     for (const a of rows) {
       const u = personOf(a.user);
       const userName = u?.userName ?? text(a.loginAttendance);
@@ -272,62 +298,128 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return [...out.values()].sort((x, y) => x.name.localeCompare(y.name)).slice(0, 50);
   }
 
-  async function signOut(): Promise<AppState> {
-    await current?.client.close();
-    current = null;
-    vault.wipe();
-    settings.delete('workspace');
-    settings.delete('user');
+  /** A short-lived client of an open workspace (the identity calls; the features keep their own). */
+  function openClient(rt: WorkspaceRuntime): ServiceClient {
+    const baseUrl = rt.baseUrl;
+    if (!baseUrl) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+    return createServiceClient({ baseUrl, getToken: async () => rt.vault.get('token'), log: p.log });
+  }
+
+  /** Stops a workspace and removes what it kept: its token, its folder, its place in the list. */
+  async function removeRuntime(id: string): Promise<void> {
+    const rt = runtimes.get(id);
+    runtimes.delete(id);
+    if (rt) {
+      await rt.stop({ forget: true });
+      rt.vault.wipe();
+    }
+    rmSync(workspaceDir(p.profileDir, id), { recursive: true, force: true });
+    saveEntries(entries().filter((e) => e.id !== id));
+  }
+
+  async function signOut(id: string | null): Promise<AppState> {
+    const target = id ?? active;
+    if (target) {
+      await removeRuntime(target);
+      if (target === DEMO_ID) {
+        await standin?.close();
+        standin = null;
+      }
+      if (active === target) focus(entries()[0]?.id ?? null);
+    }
     pushState();
-    await workspaceChanged();
+    needsMe.changed();
     return state();
   }
 
-  const handlers: HandlerTable = {
-    'workspace:state': async () => state(),
-    'workspace:openDemo': ({ as }) => openDemo(as),
-    'workspace:connect': connect,
-    'workspace:signOut': signOut,
-    'workspace:people': async ({ search }) => ({ people: await people(search) }),
-    'workspace:setUser': async ({ userName }) => {
-      const found = await identify(ctx.client(), userName);
-      if (!found) throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${userName}".` });
-      await setUser(found);
-      return state();
-    },
-    // One line per feature slice of the bridge; a slice left out is a type error here.
-    ...attendance.handlers,
-    ...live.handlers,
-    ...notes.handlers,
-    ...offline.handlers,
-    ...palette.handlers,
-    ...supervisor.handlers,
-    ...voice.handlers,
-    ...webhooks.handlers,
+  /** The console's own channels, for a call that names workspace `id` (null: the one in front). */
+  function workspaceHandlers(id: string | null): Pick<HandlerTable, WorkspaceChannel> {
+    const target = (): WorkspaceRuntime => {
+      const rt = id ? runtimes.get(id) : front();
+      if (!rt) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+      return rt;
+    };
+    return {
+      'workspace:state': async () => state(),
+      'workspace:openDemo': ({ as }) => openDemo(as),
+      'workspace:connect': connect,
+      'workspace:signOut': ({ id: named }) => signOut(named ?? id),
+      'workspace:focus': async ({ id: wanted }) => {
+        if (!runtimes.has(wanted)) throw new AppError({ kind: 'NotFound', message: 'That workspace is no longer in this console.' });
+        focus(wanted);
+        pushState();
+        return state();
+      },
+      'workspace:needsMe': async () => needsMe.read(),
+      'workspace:people': async ({ search }) => ({ people: await people(target(), search) }),
+      'workspace:setUser': async ({ userName }) => {
+        const rt = target();
+        const client = openClient(rt);
+        const found = await identify(client, userName).finally(() => client.close());
+        if (!found) throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${userName}".` });
+        await rt.setUser(found);
+        if (rt.workspace?.kind === 'remote' && rt.baseUrl) rememberUser(rt.baseUrl, found);
+        needsMe.changed();
+        return state();
+      },
+    };
+  }
+
+  const noWorkspace = refusingHandlers(() => new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' }));
+  const gone = refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' }));
+  const route: Router = (id) => {
+    const rt = id ? runtimes.get(id) : front();
+    return { ...workspaceHandlers(id), ...(rt?.handlers ?? (id ? gone : noWorkspace)) } as HandlerTable;
   };
 
+  /** Opens a remembered workspace: the demo with its stand-in, a service with its kept token. */
+  async function reopen(entry: WorkspaceEntry): Promise<void> {
+    const rt = await addRuntime(entry.id);
+    if (entry.workspace.kind === 'demo') {
+      await openDemoIn(rt, entry.workspace.as ?? 'agent');
+    } else if (rt.vault.has('token')) {
+      const token = rt.vault.get('token');
+      if (token) p.registerSecret(token);
+      await rt.open(entry.workspace, entry.workspace.baseUrl, rt.storedUser() ?? rememberedUser(entry.workspace.baseUrl));
+    }
+  }
+
   return {
-    handlers,
+    get handlers() {
+      return route(null);
+    },
+    route,
     events,
     get standin() {
       return standin;
     },
+    workspaceDir: (id) => workspaceDir(p.profileDir, id),
     async start() {
-      for (const f of features) await f.start?.();
-      // The choice is remembered: the next start goes straight to the queue.
-      const ws = storedWorkspace();
-      if (ws?.kind === 'demo') {
-        await openDemo(ws.as);
-      } else if (ws?.kind === 'remote' && vault.has('token')) {
-        const token = vault.get('token');
-        if (token) p.registerSecret(token);
-        await replaceSession(ws, ws.baseUrl, rememberedUser(ws.baseUrl));
+      adoptSingleWorkspace({ profileDir: p.profileDir, settings, openStore: p.openStore, raw: consoleStore, log: p.log });
+      const list = entries();
+      const stored = settings.get('activeWorkspace');
+      active = list.find((e) => e.id === stored)?.id ?? list[0]?.id ?? null;
+      // The workspace in front first (the page waits on it); the others open beside it.
+      const first = list.find((e) => e.id === active);
+      if (first) await reopen(first);
+      for (const e of list) {
+        if (e === first) continue;
+        const done = reopen(e).catch((err: unknown) => p.log.error('a workspace did not open', { workspace: e.id, error: err instanceof Error ? err.message : String(err) }));
+        opening.add(done);
+        void done.finally(() => {
+          opening.delete(done);
+          pushState();
+          needsMe.changed();
+        });
       }
+      if (!first) pushState();
     },
     async close() {
-      for (const f of [...features].reverse()) await f.stop?.();
-      await current?.client.close();
-      current = null;
+      closed = true;
+      needsMe.stop();
+      await Promise.all(opening);
+      for (const rt of [...runtimes.values()].reverse()) await rt.stop();
+      runtimes.clear();
       await standin?.close();
       standin = null;
       // Started early but never used (the workspace was not opened): still a thread to end.

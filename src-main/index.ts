@@ -88,8 +88,8 @@ if (!app.requestSingleInstanceLock()) {
     const consoleApp = createApp({
       profileDir,
       cipher: createSafeStorageCipher(safeStorage, process.platform),
-      openStore: (name) => {
-        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: profileDir, configFileMode: 0o600 });
+      openStore: (name, dir) => {
+        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir ?? profileDir, configFileMode: 0o600 });
         return { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k) };
       },
       locale: app.getLocale(),
@@ -99,7 +99,7 @@ if (!app.requestSingleInstanceLock()) {
 
     registerIpcBridge({
       ipcMain,
-      handlers: consoleApp.handlers,
+      route: consoleApp.route,
       events: consoleApp.events,
       appOrigin: APP_ORIGIN,
       target: () => window?.webContents ?? null,

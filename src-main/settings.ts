@@ -5,6 +5,16 @@ import { TunnelChoiceSchema } from '../src-shared/bridge/webhooks';
 import type { Logger } from './log';
 import type { KeyValueStore } from './vault/types';
 
+/** A workspace of the console: which service, and the color that marks its sessions. */
+export const WorkspaceEntrySchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+    workspace: WorkspaceSchema,
+    color: z.number().int().min(0).max(7),
+  })
+  .strict();
+export type WorkspaceEntry = z.infer<typeof WorkspaceEntrySchema>;
+
 export const UserRefSchema = z.object({ userName: z.string().min(1), name: z.string() }).strict();
 
 export const TunnelSettingSchema = z
@@ -23,9 +33,13 @@ export type TunnelSetting = z.infer<typeof TunnelSettingSchema>;
  * Strict where we own the shape: a value the console never wrote is not trusted.
  */
 const SETTINGS = {
-  /** The workspace last opened. */
+  /** The workspaces of this console, in the order the sidebar lists them. */
+  workspaces: z.array(WorkspaceEntrySchema).default([]),
+  /** The workspace in front (its id), null when none. */
+  activeWorkspace: z.string().nullable().default(null),
+  /** Before several workspaces: the one workspace (read once, to move it into its own folder). */
   workspace: WorkspaceSchema.nullable().default(null),
-  /** The attendant of the last sign-in. */
+  /** The attendant of a workspace (a workspace's own setting). */
   user: UserRefSchema.nullable().default(null),
   /** The attendant chosen per service address. */
   users: z.record(z.string(), UserRefSchema).default({}),
@@ -79,5 +93,22 @@ export function createSettings(store: KeyValueStore, log: Pick<Logger, 'warn'>):
     delete(key) {
       store.delete(key);
     },
+  };
+}
+
+/**
+ * Settings of the console as a whole: the rest belong to each workspace (its listener's port and
+ * tunnel, its pause, its knowledge base, who the attendant is there).
+ */
+const CONSOLE_KEYS: ReadonlySet<SettingKey> = new Set<SettingKey>(['workspaces', 'activeWorkspace', 'workspace', 'users', 'keyBindings', 'supervisor.ticketShortcut', 'voice']);
+export const isConsoleSetting = (key: SettingKey): boolean => CONSOLE_KEYS.has(key);
+
+/** A workspace's settings: its own store, and the console's for the console-wide keys. */
+export function layeredSettings(consoleWide: Settings, own: Settings): Settings {
+  const pick = (key: SettingKey) => (CONSOLE_KEYS.has(key) ? consoleWide : own);
+  return {
+    get: (key) => pick(key).get(key),
+    set: (key, value) => pick(key).set(key, value),
+    delete: (key) => pick(key).delete(key),
   };
 }

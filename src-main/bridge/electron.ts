@@ -1,5 +1,6 @@
 import { IPC_EVENT, IPC_INVOKE } from '../../src-shared/bridge';
-import { dispatch, type EventHub, type HandlerTable, type BridgeLog } from './table';
+import { isWorkspaceId } from '../../src-shared/ipc';
+import { dispatch, type EventHub, type Router, type BridgeLog } from './table';
 import { isTrustedSender } from './sender';
 
 /** The parts of Electron's ipcMain and its events we use: passed in, never imported here. */
@@ -21,23 +22,24 @@ export interface WebContentsLike {
  */
 export function registerIpcBridge(o: {
   ipcMain: IpcMainLike;
-  handlers: HandlerTable;
+  route: Router;
   events: EventHub;
   appOrigin: string;
   target: () => WebContentsLike | null;
   log?: BridgeLog;
 }): () => void {
-  o.ipcMain.handle(IPC_INVOKE, async (event, channel, input) => {
+  o.ipcMain.handle(IPC_INVOKE, async (event, channel, input, workspaceId) => {
     const frame = event.senderFrame;
     if (!isTrustedSender({ frameUrl: frame?.url ?? null, isMainFrame: !!frame && frame.parent === null }, o.appOrigin)) {
       o.log?.warn('bridge call from an untrusted sender refused', { frame: frame?.url ?? null });
       return { error: { kind: 'Forbidden', message: 'This frame may not use the console bridge.' } };
     }
-    return dispatch(o.handlers, channel, input, o.log);
+    if (workspaceId != null && !isWorkspaceId(workspaceId)) return { error: { kind: 'Invalid', message: 'Unknown workspace.' } };
+    return dispatch(o.route(workspaceId ?? null), channel, input, o.log);
   });
-  const unsubscribe = o.events.subscribe((name, payload) => {
+  const unsubscribe = o.events.subscribe((name, payload, workspaceId) => {
     const wc = o.target();
-    if (wc && !wc.isDestroyed()) wc.send(IPC_EVENT, name, payload);
+    if (wc && !wc.isDestroyed()) wc.send(IPC_EVENT, name, payload, workspaceId ?? null);
   });
   return () => {
     unsubscribe();

@@ -70,16 +70,31 @@ export async function dispatch(
 }
 
 /**
+ * Picks the handler table for a call: the workspace the renderer named (null: the one in front).
+ * A call named for a workspace is served by that workspace, whichever is in front by then.
+ */
+export type Router = (workspaceId: string | null) => HandlerTable;
+
+/**
  * Every channel, each call waiting for the app to have started: the transport serves the page
  * while the services' modules load and a remembered workspace starts, and no call sees them half
  * started. A failed start fails every call with its error.
  */
-export function whenStarted(app: Promise<{ handlers: HandlerTable }>): HandlerTable {
-  const gated: Record<string, (input: unknown) => Promise<unknown>> = {};
-  for (const name of CHANNEL_NAMES) {
-    gated[name] = async (input) => ((await app).handlers[name] as (input: unknown) => Promise<unknown>)(input);
-  }
-  return gated as HandlerTable;
+export function whenStarted(app: Promise<{ route: Router }>): Router {
+  const tables = new Map<string | null, HandlerTable>();
+  return (workspaceId) => {
+    let table = tables.get(workspaceId);
+    if (!table) {
+      const gated: Record<string, (input: unknown) => Promise<unknown>> = {};
+      for (const name of CHANNEL_NAMES) {
+        gated[name] = async (input) => ((await app).route(workspaceId)[name] as (input: unknown) => Promise<unknown>)(input);
+      }
+      // Kept for the few workspaces a console has; a page naming many more only costs rebuilds.
+      if (tables.size > 32) tables.clear();
+      tables.set(workspaceId, (table = gated as HandlerTable));
+    }
+    return table;
+  };
 }
 
 /** Checks a pushed event against its schema before it leaves the main process. */
@@ -87,8 +102,11 @@ export function checkEvent<E extends BridgeEvent>(name: E, payload: EventPayload
   return events[name].parse(payload) as EventPayload<E>;
 }
 
-/** Where pushed events go: each transport subscribes. */
-export type EventSink = <E extends BridgeEvent>(name: E, payload: EventPayload<E>) => void;
+/**
+ * Where pushed events go: each transport subscribes. `workspaceId` names the workspace an event
+ * belongs to (absent: the console's own), so a page drops what a workspace it left still sent.
+ */
+export type EventSink = <E extends BridgeEvent>(name: E, payload: EventPayload<E>, workspaceId?: string) => void;
 
 export class EventHub {
   private sinks = new Set<EventSink>();
@@ -96,8 +114,11 @@ export class EventHub {
     this.sinks.add(sink);
     return () => this.sinks.delete(sink);
   }
-  emit<E extends BridgeEvent>(name: E, payload: EventPayload<E>): void {
-    const checked = checkEvent(name, payload);
-    for (const sink of this.sinks) sink(name, checked);
+  emit<E extends BridgeEvent>(name: E, payload: EventPayload<E>, workspaceId?: string): void {
+    this.relay(name, checkEvent(name, payload), workspaceId);
+  }
+  /** Passes on an event another hub already checked. */
+  relay<E extends BridgeEvent>(name: E, checked: EventPayload<E>, workspaceId?: string): void {
+    for (const sink of this.sinks) sink(name, checked, workspaceId);
   }
 }

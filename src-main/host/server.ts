@@ -2,14 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../../src-shared/bridge';
+import { isWorkspaceId, WORKSPACE_HEADER } from '../../src-shared/ipc';
 import { supervisorBodyLimits } from '../../src-shared/bridge/supervisor';
-import { dispatch, type EventHub, type HandlerTable, type BridgeLog } from '../bridge/table';
+import { dispatch, type EventHub, type Router, type BridgeLog } from '../bridge/table';
 import { checkHostRequest, secretCookie } from './request-check';
 import { loadStaticFiles } from './static-files';
 import { CONTENT_SECURITY_POLICY } from './csp';
 
 export interface WebTransportOptions {
-  handlers: HandlerTable;
+  /** The handler table for a call's workspace (the header `x-console-workspace`; none: the one in front). */
+  route: Router;
   events: EventHub;
   rendererDir: string;
   /** Bound by `listenLoopback` before the console started. */
@@ -109,8 +111,8 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
   const port = (server.address() as AddressInfo).port;
   const streams = new Set<ServerResponse>();
 
-  const unsubscribe = o.events.subscribe((name, payload) => {
-    const frame = `data: ${JSON.stringify({ name, payload })}\n\n`;
+  const unsubscribe = o.events.subscribe((name, payload, workspaceId) => {
+    const frame = `data: ${JSON.stringify(workspaceId ? { name, payload, workspaceId } : { name, payload })}\n\n`;
     for (const res of streams) res.write(frame);
   });
 
@@ -181,7 +183,12 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
         json(res, 400, { error: { kind: 'Invalid', message: 'Bridge call is not valid JSON.' } });
         return;
       }
-      json(res, 200, await dispatch(o.handlers, channel, input, o.log));
+      const named = req.headers[WORKSPACE_HEADER];
+      if (named !== undefined && !isWorkspaceId(named)) {
+        json(res, 400, { error: { kind: 'Invalid', message: 'Unknown workspace.' } });
+        return;
+      }
+      json(res, 200, await dispatch(o.route(named ?? null), channel, input, o.log));
       return;
     }
 

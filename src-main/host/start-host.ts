@@ -20,8 +20,12 @@ import { demoStandinOptions } from '../demo-standin';
 function remembersDemo(profileDir: string): boolean {
   try {
     const settings: unknown = JSON.parse(readFileSync(join(profileDir, 'settings.json'), 'utf8'));
-    const ws = WorkspaceSchema.safeParse(typeof settings === 'object' && settings ? (settings as { workspace?: unknown }).workspace : undefined);
-    return ws.success && ws.data.kind === 'demo';
+    const s = typeof settings === 'object' && settings ? (settings as { workspace?: unknown; workspaces?: unknown }) : {};
+    const kept = [s.workspace, ...(Array.isArray(s.workspaces) ? s.workspaces.map((e: unknown) => (e as { workspace?: unknown } | null)?.workspace) : [])];
+    return kept.some((w) => {
+      const ws = WorkspaceSchema.safeParse(w);
+      return ws.success && ws.data.kind === 'demo';
+    });
   } catch {
     return false;
   }
@@ -91,7 +95,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         ...(demoStandin ? { demoStandin } : {}),
         profileDir: o.profileDir,
         cipher: new KeyFileCipher(o.profileDir),
-        openStore: (name) => createConfStore(o.profileDir, name),
+        openStore: (name, dir) => createConfStore(dir ?? o.profileDir, name),
         locale: o.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
         log: rootLog,
         registerSecret: (s) => rootLog.registerSecret(s),
@@ -115,10 +119,10 @@ export async function startHost(o: HostOptions): Promise<Host> {
       ready = started.then(() => undefined);
       // Reported by the calls that wait on it and by whoever awaits `ready`.
       ready.catch(() => undefined);
-      web = await startWebTransport({ handlers: whenStarted(started), events, rendererDir: o.rendererDir, server, log: rootLog, onScriptServed: () => go() });
+      web = await startWebTransport({ route: whenStarted(started), events, rendererDir: o.rendererDir, server, log: rootLog, onScriptServed: () => go() });
     } else {
       const started = await build();
-      web = await startWebTransport({ handlers: started.handlers, events, rendererDir: o.rendererDir, server, log: rootLog });
+      web = await startWebTransport({ route: started.route, events, rendererDir: o.rendererDir, server, log: rootLog });
     }
   } catch (e) {
     await closeServer(server);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoInput } from './workspace';
+import { NoInput } from './no-input';
 
 /**
  * The attendant's console: queue deltas, threads, composer help, classification and close,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoInput } from './workspace';
+import { NoInput } from './no-input';
 
 /** Live updates: webhook events as hints, the safety-net poll, and their state. */
 export const LiveStatusSchema = z

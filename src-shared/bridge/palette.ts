@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoInput } from './workspace';
+import { NoInput } from './no-input';
 
 /** The command palette's key bindings, kept in the profile. */
 export const paletteChannels = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConditionSchema } from '../query';
 import { RESOURCES, ROLES, type ResourceKey } from '../paths';
-import { NoInput } from './workspace';
+import { NoInput } from './no-input';
 import { KB_FILE_MAX_BYTES } from '../kb-name';
 
 /**

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
+import { QueueItemSchema } from './attendance';
+import { NoInput } from './no-input';
+
+export { NoInput };
 
 /**
  * The workspace: which service the console works with, the token, who the attendant is. Like
@@ -20,8 +24,57 @@ export const WorkspaceSchema = z.discriminatedUnion('kind', [
 ]);
 export type Workspace = z.infer<typeof WorkspaceSchema>;
 
+/** A workspace's id: short, safe as a folder name. */
+export const WorkspaceIdSchema = z.string().regex(/^[a-z0-9-]{1,40}$/);
+const UserSchema = z.object({ userName: z.string(), name: z.string() }).strict();
+
+/** One workspace of the console, as its sidebar lists it. */
+export const WorkspaceInfoSchema = z
+  .object({
+    id: WorkspaceIdSchema,
+    workspace: WorkspaceSchema,
+    /** What the sidebar and each of its sessions' rows call it: the service's host, or "Demo". */
+    label: z.string(),
+    /** One of eight workspace colors (theme variables `--ws-0` to `--ws-7`). */
+    color: z.number().int().min(0).max(7),
+    baseUrl: z.string().nullable(),
+    signedIn: z.boolean(),
+    tokenRefused: z.boolean(),
+    user: UserSchema.nullable(),
+  })
+  .strict();
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfoSchema>;
+
+export const NEEDS_ME_REASONS = ['unread', 'reply', 'waiting'] as const;
+/**
+ * What needs the attendant across every workspace: their sessions where the customer waits for
+ * an answer, and sessions waiting for an attendant; nearest SLA first. Counts per workspace.
+ */
+export const NeedsMeSchema = z
+  .object({
+    rows: z.array(
+      z
+        .object({
+          workspaceId: WorkspaceIdSchema,
+          /** unread: the customer wrote and the attendant has not looked; reply: the customer waits for an answer; waiting: no attendant yet. */
+          reason: z.enum(NEEDS_ME_REASONS),
+          item: QueueItemSchema,
+        })
+        .strict(),
+    ),
+    /** Rows past the list's length (the list shows the most urgent). */
+    more: z.number().int().min(0),
+    counts: z.record(z.string(), z.object({ unread: z.number().int().min(0), needsMe: z.number().int().min(0) }).strict()),
+  })
+  .strict();
+export type NeedsMe = z.infer<typeof NeedsMeSchema>;
+
 export const AppStateSchema = z
   .object({
+    /** Every workspace of the console, in sidebar order. */
+    workspaces: z.array(WorkspaceInfoSchema),
+    /** The workspace in front; the fields below describe it. */
+    active: WorkspaceIdSchema.nullable(),
     /** null until the user picked a workspace. */
     workspace: WorkspaceSchema.nullable(),
     /** The service address in use (the stand-in's for the demo workspace). */
@@ -30,13 +83,11 @@ export const AppStateSchema = z
     /** Set when the service refused the stored token: the console asks to sign in again. */
     tokenRefused: z.boolean(),
     vault: z.object({ state: VaultStateSchema, detail: z.string() }).strict(),
-    user: z.object({ userName: z.string(), name: z.string() }).strict().nullable(),
+    user: UserSchema.nullable(),
     locale: z.string(),
   })
   .strict();
 export type AppState = z.infer<typeof AppStateSchema>;
-
-export const NoInput = z.object({}).strict();
 
 export const workspaceChannels = {
   'workspace:state': { input: NoInput, output: AppStateSchema },
@@ -50,11 +101,18 @@ export const workspaceChannels = {
         userName: z.string().max(200).optional(),
         /** The user's consent to keep the token with weak protection (no OS keyring). */
         allowWeakStorage: z.boolean().default(false),
+        /** Signs this workspace in again (its token was refused) instead of adding one. */
+        replace: WorkspaceIdSchema.optional(),
       })
       .strict(),
     output: AppStateSchema,
   },
-  'workspace:signOut': { input: NoInput, output: AppStateSchema },
+  /** Signs out of one workspace (the one in front when none is named): its files go, the others stay. */
+  'workspace:signOut': { input: z.object({ id: WorkspaceIdSchema.optional() }).strict(), output: AppStateSchema },
+  /** Brings a workspace to the front. */
+  'workspace:focus': { input: z.object({ id: WorkspaceIdSchema }).strict(), output: AppStateSchema },
+  /** What needs the attendant in every workspace (then pushed as it changes). */
+  'workspace:needsMe': { input: NoInput, output: NeedsMeSchema },
   /** Attendants of the open workspace matching a search, for "who are you on this service". */
   'workspace:people': {
     input: z.object({ search: z.string().max(200).default('') }).strict(),
@@ -67,6 +125,7 @@ export const workspaceChannels = {
 /** Events the main process pushes to the renderer. */
 export const workspaceEvents = {
   'workspace:state': AppStateSchema,
+  'workspace:needsMe': NeedsMeSchema,
 } as const satisfies Record<string, z.ZodType>;
 /** What crosses the bridge: a result or an error value, never a stack. */
 export type Envelope<T> = { result: T } | { error: z.infer<typeof ErrorInfoSchema> };

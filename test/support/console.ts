@@ -18,7 +18,7 @@ export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'conso
   const app: ConsoleApp = createApp({
     profileDir,
     cipher: new KeyFileCipher(profileDir),
-    openStore: (name) => createConfStore(profileDir, name),
+    openStore: (name, dir) => createConfStore(dir ?? profileDir, name),
     locale: 'en-US',
     log: silentLogger,
     registerSecret: () => undefined,

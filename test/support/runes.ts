@@ -51,7 +51,7 @@ type Handler<C extends Channel> = (input: ChannelInput<C>) => ChannelOutput<C> |
  */
 export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
   const calls: Array<{ channel: Channel; input: unknown }> = [];
-  const listeners = new Set<(name: string, payload: unknown) => void>();
+  const listeners = new Set<(name: string, payload: unknown, workspaceId: string | null) => void>();
   const transport: PreloadBridge = {
     async invoke(channel, input) {
       calls.push({ channel: channel as Channel, input });
@@ -72,8 +72,9 @@ export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
   return {
     transport,
     calls,
-    emit<E extends BridgeEvent>(name: E, payload: EventPayload<E>): void {
-      for (const l of listeners) l(name, payload);
+    /** `workspaceId`: the workspace the event belongs to (none: the console's own). */
+    emit<E extends BridgeEvent>(name: E, payload: EventPayload<E>, workspaceId: string | null = null): void {
+      for (const l of listeners) l(name, payload, workspaceId);
     },
   };
 }

@@ -26,6 +26,8 @@ export interface QueueFeature {
   /** Puts one projected item (e.g. after accept) and pushes it. */
   put(item: QueueItem): void;
   item(id: number): QueueItem | undefined;
+  /** Every session held (not closed), with what the console saw of its customer's messages. */
+  items(): Iterable<QueueItem>;
   /** Groups seen in session records, by id. */
   groups(): Map<number, GroupInfo>;
   rememberGroup(g: GroupInfo): void;
@@ -261,6 +263,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
       changed();
     },
     item: (id) => cache.get(id),
+    items: () => cache.values(),
     groups: () => groups,
     rememberGroup: (g) => groups.set(g.id, g),
     onLoaded: null,

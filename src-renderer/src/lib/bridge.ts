@@ -1,10 +1,13 @@
 import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, Envelope, EventPayload } from '../../../src-shared/bridge';
 import type { ErrorInfo } from '../../../src-shared/errors';
+import { WORKSPACE_HEADER } from '../../../src-shared/ipc';
 
 /** What the preload exposes in Electron (see src-main/preload.ts). */
 export interface PreloadBridge {
-  invoke(channel: string, input: unknown): Promise<Envelope<unknown>>;
-  subscribe(listener: (name: string, payload: unknown) => void): () => void;
+  /** `workspaceId`: the workspace the call is for (null: the one in front). */
+  invoke(channel: string, input: unknown, workspaceId: string | null): Promise<Envelope<unknown>>;
+  /** `workspaceId`: the workspace an event belongs to (null: the console's own). */
+  subscribe(listener: (name: string, payload: unknown, workspaceId: string | null) => void): () => void;
 }
 
 declare global {
@@ -23,12 +26,12 @@ export class BridgeError extends Error {
 /** The web host's transport: same channels over fetch, events over server-sent events. */
 function webTransport(): PreloadBridge {
   return {
-    async invoke(channel, input) {
+    async invoke(channel, input, workspaceId) {
       let res: Response;
       try {
         res = await fetch(`/bridge/${encodeURIComponent(channel)}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) },
           body: JSON.stringify(input ?? {}),
           credentials: 'same-origin',
         });
@@ -41,8 +44,8 @@ function webTransport(): PreloadBridge {
     subscribe(listener) {
       const source = new EventSource('/bridge-events');
       source.onmessage = (e: MessageEvent<string>) => {
-        const { name, payload } = JSON.parse(e.data) as { name: string; payload: unknown };
-        listener(name, payload);
+        const { name, payload, workspaceId } = JSON.parse(e.data) as { name: string; payload: unknown; workspaceId?: string };
+        listener(name, payload, workspaceId ?? null);
       };
       return () => source.close();
     },
@@ -63,8 +66,21 @@ export function useTransport(t: PreloadBridge): void {
   listeners.clear();
 }
 
+/** The workspace in front: every call names it, and events of another are not heard. */
+let front: string | null = null;
+export function setWorkspace(id: string | null): void {
+  front = id;
+}
+
+/**
+ * A bridge call, for the workspace in front when it is made: it is served there even if another
+ * comes to the front meanwhile. A feature's answer arriving after its workspace left the front is
+ * dropped (the view that asked is gone; what the call did is done).
+ */
 export async function invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const envelope = await transport().invoke(channel, input);
+  const named = front;
+  const envelope = await transport().invoke(channel, input, named);
+  if (named !== front && !channel.startsWith('workspace:')) return new Promise<never>(() => undefined);
   if ('error' in envelope) throw new BridgeError(envelope.error);
   return envelope.result as ChannelOutput<C>;
 }
@@ -76,7 +92,8 @@ let connected = false;
 export function on<E extends BridgeEvent>(name: E, listener: Listener<E>): () => void {
   if (!connected) {
     connected = true;
-    transport().subscribe((n, payload) => {
+    transport().subscribe((n, payload, workspaceId) => {
+      if (workspaceId && workspaceId !== front) return;
       for (const l of listeners.get(n as BridgeEvent) ?? []) l(payload as EventPayload<BridgeEvent>);
     });
   }

@@ -129,7 +129,8 @@ test('AI draft and knowledge answers leave with documents masked unless the atte
 test('without a keyring, provider credentials are kept for this run only unless the user consents to weak protection', async () => {
   test.setTimeout(90_000);
   const profile = mkdtempSync(join(tmpdir(), 'console-cred-'));
-  const sealed = () => new Vault(new KeyFileCipher(profile), createConfStore(profile, 'vault')).get('provider:openai');
+  // Provider credentials are the workspace's own, in its folder's vault.
+  const sealed = () => new Vault(new KeyFileCipher(profile), createConfStore(join(profile, 'workspaces', 'demo'), 'vault')).get('provider:openai');
   const openaiOf = async (call: Awaited<ReturnType<typeof openConsole>>['call']) =>
     (await call('attendance:providers', {})).providers.find((p) => p.name === 'openai');
   const run = async <T>(body: (c: Awaited<ReturnType<typeof openConsole>>) => Promise<T>): Promise<T> => {

@@ -6,7 +6,7 @@ import { APP_ORIGIN } from '../../../src-shared/ipc';
 import { AppError } from '../../../src-shared/errors';
 
 const state: AppState = {
-  workspace: null, baseUrl: null, signedIn: false, tokenRefused: false,
+  workspaces: [], active: null, workspace: null, baseUrl: null, signedIn: false, tokenRefused: false,
   vault: { state: 'weak', detail: 'x' }, user: null, locale: 'en',
 };
 
@@ -36,17 +36,30 @@ function fakeIpc() {
 test('IPC calls from the app main frame reach the handler', async () => {
   const calls: string[] = [];
   const { ipcMain, handlers } = fakeIpc();
-  registerIpcBridge({ ipcMain, handlers: table(calls), events: new EventHub(), appOrigin: APP_ORIGIN, target: () => null });
+  registerIpcBridge({ ipcMain, route: () => table(calls), events: new EventHub(), appOrigin: APP_ORIGIN, target: () => null });
   const invoke = handlers.get(IPC_INVOKE)!;
   const answer = await invoke({ senderFrame: { url: 'app://console/index.html', parent: null } }, 'workspace:state', {});
   expect(answer).toEqual({ result: state });
   expect(calls).toEqual(['workspace:state']);
 });
 
+test('an IPC call naming its workspace is served by that workspace; a malformed name is refused', async () => {
+  const calls: string[] = [];
+  const routed: Array<string | null> = [];
+  const { ipcMain, handlers } = fakeIpc();
+  registerIpcBridge({ ipcMain, route: (ws) => (routed.push(ws), table(calls)), events: new EventHub(), appOrigin: APP_ORIGIN, target: () => null });
+  const invoke = handlers.get(IPC_INVOKE)!;
+  const frame = { senderFrame: { url: 'app://console/index.html', parent: null } };
+  expect(await invoke(frame, 'workspace:state', {}, 'w-1a2b')).toEqual({ result: state });
+  expect(await invoke(frame, 'workspace:state', {}, null)).toEqual({ result: state });
+  expect(await invoke(frame, 'workspace:state', {}, '../etc')).toMatchObject({ error: { kind: 'Invalid' } });
+  expect(routed).toEqual(['w-1a2b', null]);
+});
+
 test('IPC calls from a sub-frame or a foreign page are refused before any handler runs', async () => {
   const calls: string[] = [];
   const { ipcMain, handlers } = fakeIpc();
-  registerIpcBridge({ ipcMain, handlers: table(calls), events: new EventHub(), appOrigin: APP_ORIGIN, target: () => null });
+  registerIpcBridge({ ipcMain, route: () => table(calls), events: new EventHub(), appOrigin: APP_ORIGIN, target: () => null });
   const invoke = handlers.get(IPC_INVOKE)!;
   const fromSubFrame = await invoke({ senderFrame: { url: 'app://console/index.html', parent: {} } }, 'workspace:state', {});
   const fromForeign = await invoke({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'workspace:state', {});
@@ -86,8 +99,9 @@ test('pushed events are checked and sent to the window', () => {
   const { ipcMain } = fakeIpc();
   const hub = new EventHub();
   const sent: unknown[][] = [];
-  registerIpcBridge({ ipcMain, handlers: table([]), events: hub, appOrigin: APP_ORIGIN, target: () => ({ send: (...a: unknown[]) => void sent.push(a), isDestroyed: () => false }) });
+  registerIpcBridge({ ipcMain, route: () => table([]), events: hub, appOrigin: APP_ORIGIN, target: () => ({ send: (...a: unknown[]) => void sent.push(a), isDestroyed: () => false }) });
   hub.emit('workspace:state', state);
-  expect(sent).toEqual([[IPC_EVENT, 'workspace:state', state]]);
+  hub.emit('workspace:state', state, 'w-1');
+  expect(sent).toEqual([[IPC_EVENT, 'workspace:state', state, null], [IPC_EVENT, 'workspace:state', state, 'w-1']]);
   expect(() => hub.emit('workspace:state', { ...state, signedIn: 'yes' } as unknown as AppState)).toThrow();
 });

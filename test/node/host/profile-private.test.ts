@@ -7,6 +7,9 @@ import { openDemoSession } from '../../support/console';
 import { splitRef } from '../../../src-shared/note-ref';
 
 const tempDir = tempDirs('console-private-');
+/** The demo workspace's own folder, where its outbox, drafts, copies and listener state live. */
+const DEMO_DIR = join('workspaces', 'demo');
+const WEBHOOKS_DIR = join(DEMO_DIR, 'webhooks');
 
 /** Every folder and file under `root` whose mode is not private (0700 folders, 0600 files). */
 function notPrivate(root: string): string[] {
@@ -50,11 +53,11 @@ test('after a full session every file in the profile is 0600 and every folder 07
   await fullSession(profile);
   const found = notPrivate(profile);
   // What the session must have written, so the walk checks real files.
-  for (const dir of ['demo-workspace', 'outbox', 'drafts', 'offline-cache', 'supervisor', 'logs']) {
+  for (const dir of ['demo-workspace', 'logs', ...['outbox', 'drafts', 'offline-cache', 'supervisor'].map((d) => join(DEMO_DIR, d))]) {
     expect(readdirSync(join(profile, dir)).length, dir).toBeGreaterThan(0);
   }
   expect(lstatSync(profile).mode & 0o777).toBe(0o700);
-  expect(found.filter((f) => !f.startsWith('webhooks'))).toEqual([]);
+  expect(found.filter((f) => !f.startsWith(WEBHOOKS_DIR))).toEqual([]);
 });
 
 // Webhook files are made private by the webhook change (another branch). This check passes once
@@ -62,8 +65,8 @@ test('after a full session every file in the profile is 0600 and every folder 07
 test('webhook files in the profile are private too', async () => {
   const profile = await tempDir();
   await fullSession(profile);
-  expect(readdirSync(join(profile, 'webhooks')).length).toBeGreaterThan(0);
-  expect(notPrivate(profile).filter((f) => f.startsWith('webhooks'))).toEqual([]);
+  expect(readdirSync(join(profile, WEBHOOKS_DIR)).length).toBeGreaterThan(0);
+  expect(notPrivate(profile).filter((f) => f.startsWith(WEBHOOKS_DIR))).toEqual([]);
 });
 
 test('demo tokens are random per profile and kept with it', async () => {

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type ConsoleApp } from '../../../src-main/app';
@@ -33,7 +33,7 @@ function openApp(profileDir: string): { app: ConsoleApp; log: RootLogger } {
   const app = createApp({
     profileDir,
     cipher: new KeyFileCipher(profileDir),
-    openStore: (name) => createConfStore(profileDir, name),
+    openStore: (name, dir) => createConfStore(dir ?? profileDir, name),
     locale: 'en-US',
     log,
     registerSecret: (s) => log.registerSecret(s),
@@ -70,6 +70,8 @@ test('a full session keeps the token and provider credentials out of the bridge,
 
     const connected = await call(app, 'workspace:connect', { baseUrl: sb.baseUrl, token, userName: sb.demoAgent.userName, allowWeakStorage: true });
     expect(connected.result).toMatchObject({ signedIn: true });
+    // The workspace's secrets are in its own folder's vault.
+    const wsDir = app.workspaceDir(String(connected.result?.active));
     expect(await call(app, 'attendance:setCredential', { provider: 'acme', accessKey: PROVIDER_KEY, secretKey: PROVIDER_SECRET })).toMatchObject({ result: { credentialSet: true } });
     const snapshot = await call(app, 'attendance:queue', {});
     expect(snapshot.result).toBeTruthy();
@@ -79,9 +81,9 @@ test('a full session keeps the token and provider credentials out of the bridge,
     await log.close();
 
     // A provider credential sealed by an earlier run, never read by the next one.
-    const vault = new Vault(new KeyFileCipher(profile), createConfStore(profile, 'vault'));
+    const vault = new Vault(new KeyFileCipher(profile), createConfStore(wsDir, 'vault'));
     vault.put('provider:acme', JSON.stringify({ access_key: PROVIDER_KEY, secret_key: PROVIDER_SECRET }), { allowWeak: true });
-    const sealedBefore = readFileSync(join(profile, 'vault.json'), 'utf8');
+    const sealedBefore = readFileSync(join(wsDir, 'vault.json'), 'utf8');
     expect(sealedBefore).toContain('"secret"');
 
     // Second run: straight back in from the stored token; then sign out.
@@ -95,11 +97,13 @@ test('a full session keeps the token and provider credentials out of the bridge,
     await app.close();
     await log.close();
 
-    // Sign-out wiped every sealed secret, the provider's included, though this run never read it.
-    const vaultFile = JSON.parse(readFileSync(join(profile, 'vault.json'), 'utf8')) as Record<string, unknown>;
-    expect(vaultFile.secret ?? {}).toEqual({});
-    expect(Object.keys(vaultFile).filter((k) => k.startsWith('secret'))).toEqual([]);
-    const again = new Vault(new KeyFileCipher(profile), createConfStore(profile, 'vault'));
+    // Sign-out wiped every sealed secret, the provider's included, though this run never read it:
+    // the workspace's folder is gone, and no vault of the profile holds a secret.
+    expect(existsSync(wsDir)).toBe(false);
+    for (const f of filesUnder(profile).filter((f) => f.endsWith('vault.json'))) {
+      expect(readFileSync(f, 'utf8'), f).not.toContain('"secret"');
+    }
+    const again = new Vault(new KeyFileCipher(profile), createConfStore(wsDir, 'vault'));
     expect(again.get('token')).toBeNull();
     expect(again.get('provider:acme')).toBeNull();
   } finally {

@@ -37,7 +37,7 @@ test('report: filters reach the service trimmed, a column sorts up then down fro
 test('knowledge base: the base name follows the file until the user types one; an upload becomes the base asked; sign-out forgets it all', async () => {
   const base = (name: string): KbBase => ({ name, url: 'https://files.example/faq.csv', uploadedAt: '2026-11-23T10:00:00Z', state: 'ready', readyAt: null } as KbBase);
   const bridge = await installFakeBridge({
-    'workspace:state': () => ({ workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' }, baseUrl: 'https://vilaserena.com.br', signedIn: true, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' }),
+    'workspace:state': () => ({ workspaces: [], active: 'w-1', workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' }, baseUrl: 'https://vilaserena.com.br', signedIn: true, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' }),
     'supervisor:kbList': () => ({ bases: [] }),
     'supervisor:kbUpload': ({ name }) => base(name),
     'supervisor:kbAsk': ({ question }) => ({ answers: [{ text: `About ${question}`, score: 0.9 }] }) as never,
@@ -64,7 +64,7 @@ test('knowledge base: the base name follows the file until the user types one; a
   await kb.ask();
   expect(kb.answers).toEqual([{ text: 'About refund', score: 0.9 }]);
 
-  bridge.emit('workspace:state', { workspace: null, baseUrl: null, signedIn: false, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' });
+  bridge.emit('workspace:state', { workspaces: [], active: null, workspace: null, baseUrl: null, signedIn: false, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' });
   expect([kb.bases.length, kb.answers, kb.name, kb.question]).toEqual([0, null, '', '']);
 });
 

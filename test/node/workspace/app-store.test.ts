@@ -5,7 +5,7 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
 
 const state = (signedIn: boolean, locale = 'en-US'): AppState => ({
-  workspace: signedIn ? { kind: 'demo' } : null, baseUrl: signedIn ? 'http://127.0.0.1:1' : null, signedIn, tokenRefused: false,
+  workspaces: [], active: signedIn ? 'demo' : null, workspace: signedIn ? { kind: 'demo' } : null, baseUrl: signedIn ? 'http://127.0.0.1:1' : null, signedIn, tokenRefused: false,
   vault: { state: 'encrypted', detail: '' }, user: signedIn ? { userName: 'ana', name: 'Ana' } : null, locale,
 });
 

@@ -1,5 +1,5 @@
 import type { AppState, DemoPersona } from '../../../../src-shared/bridge';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage, invoke, on, setWorkspace } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
 
 /** Which workspace is open and who is signed in: the root of every other state. */
@@ -14,6 +14,24 @@ export class AppStore {
 
   get signedIn(): boolean {
     return this.#state?.signedIn ?? false;
+  }
+
+  /**
+   * What the views show: the workspace in front and who is signed in there (null: nobody). A
+   * change is like signing out and in: every store starts over, nothing of one shows in another.
+   */
+  get scope(): string | null {
+    return scopeOf(this.#state);
+  }
+
+  #adding = $state(false);
+  /** The attendant is adding a workspace beside those open (the connect screen shows). */
+  get adding(): boolean {
+    return this.#adding;
+  }
+  set adding(on: boolean) {
+    this.#adding = on;
+    this.#error = null;
   }
 
   async load(): Promise<void> {
@@ -39,11 +57,14 @@ export class AppStore {
   }
 
   private apply(s: AppState): void {
-    const wasSignedIn = this.#state?.signedIn ?? false;
+    const before = scopeOf(this.#state);
+    const after = scopeOf(s);
     this.#state = s;
+    setWorkspace(s.active);
     i18n.setLocale(s.locale);
-    if (wasSignedIn && !s.signedIn) for (const reset of this.signOutHooks) reset();
-    if (!wasSignedIn && s.signedIn) for (const start of this.signInHooks) start();
+    if (before === after) return;
+    if (before !== null) for (const reset of this.signOutHooks) reset();
+    if (after !== null) for (const start of this.signInHooks) start();
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {
@@ -51,6 +72,7 @@ export class AppStore {
     this.#error = null;
     try {
       this.apply(await action());
+      this.#adding = false;
       return true;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -74,12 +96,20 @@ export class AppStore {
   /** Sees the demo workspace as someone else: like signing out and in again, nothing carries over. */
   async switchDemo(as: DemoPersona): Promise<boolean> {
     if (this.demoPersona === as) return true;
-    await this.signOut();
     return this.openDemo(as);
   }
 
+  /** Connects a service account: a workspace beside the others, or the one in front again when its token was refused. */
   connect(input: { baseUrl: string; token: string; userName?: string; allowWeakStorage: boolean }): Promise<boolean> {
-    return this.run(() => invoke('workspace:connect', input));
+    const s = this.#state;
+    const replace = !this.#adding && s?.tokenRefused && s.active ? { replace: s.active } : {};
+    return this.run(() => invoke('workspace:connect', { ...input, ...replace }));
+  }
+
+  /** Brings a workspace to the front. */
+  focus(id: string): Promise<boolean> {
+    if (this.#state?.active === id && !this.#adding) return Promise.resolve(true);
+    return this.run(() => invoke('workspace:focus', { id }));
   }
 
   /** Who the attendant is on the service, picked from its attendants. */
@@ -87,9 +117,14 @@ export class AppStore {
     return this.run(() => invoke('workspace:setUser', { userName }));
   }
 
-  signOut(): Promise<boolean> {
-    return this.run(() => invoke('workspace:signOut', {}));
+  /** Signs out of one workspace (the one in front when none is named); the others stay. */
+  signOut(id?: string): Promise<boolean> {
+    return this.run(() => invoke('workspace:signOut', id ? { id } : {}));
   }
+}
+
+function scopeOf(s: AppState | null): string | null {
+  return s?.signedIn ? `${s.active ?? ''}|${s.user?.userName ?? ''}` : null;
 }
 
 export const app = new AppStore();

@@ -1,0 +1,97 @@
+import type { NeedsMe } from '../../src-shared/bridge';
+import { bucketOf } from '../../src-shared/queue';
+import type { QueueItem } from '../../src-shared/bridge/attendance';
+import type { Logger } from '../log';
+import type { WorkspaceRuntime } from './runtime';
+
+/** The most urgent rows sent; the rest are counted. */
+export const NEEDS_ME_ROWS = 200;
+/** Changes within this long are folded into one recount. */
+const SETTLE_MS = 250;
+
+type Row = NeedsMe['rows'][number];
+const RANK: Record<Row['reason'], number> = { unread: 0, reply: 1, waiting: 2 };
+
+/** When the session's SLA runs out (ms), or Infinity when its group has none. */
+function due(item: QueueItem): number {
+  const t = item.createdAt ? Date.parse(item.createdAt) : NaN;
+  return item.slaSeconds === null || Number.isNaN(t) ? Infinity : t + item.slaSeconds * 1000;
+}
+
+/** Why a session needs the attendant, or null when it does not. */
+function reasonOf(item: QueueItem, me: string | null): Row['reason'] | null {
+  const bucket = bucketOf(item, me);
+  if ((bucket === 'mine' || bucket === 'pending') && item.unread) return 'unread';
+  if (bucket === 'mine') return 'reply';
+  if (bucket === 'waiting') return 'waiting';
+  return null;
+}
+
+/** Every workspace's sessions that need the attendant, nearest SLA first. */
+export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
+  const found: Array<{ row: Row; due: number; created: number }> = [];
+  const counts: NeedsMe['counts'] = {};
+  for (const rt of runtimes) {
+    const c = (counts[rt.id] = { unread: 0, needsMe: 0 });
+    if (!rt.signedIn) continue;
+    const me = rt.user?.userName ?? null;
+    for (const item of rt.queueItems()) {
+      const reason = reasonOf(item, me);
+      if (!reason) continue;
+      c.needsMe++;
+      if (reason === 'unread') c.unread++;
+      found.push({ row: { workspaceId: rt.id, reason, item }, due: due(item), created: item.createdAt ? Date.parse(item.createdAt) || 0 : 0 });
+    }
+  }
+  // Nearest SLA first; without one, the attendant's own sessions before those waiting, oldest first.
+  found.sort((a, b) => (a.due === b.due ? 0 : a.due < b.due ? -1 : 1) || RANK[a.row.reason] - RANK[b.row.reason] || a.created - b.created || a.row.item.id - b.row.item.id);
+  return { rows: found.slice(0, NEEDS_ME_ROWS).map((f) => f.row), more: Math.max(0, found.length - NEEDS_ME_ROWS), counts };
+}
+
+/**
+ * Keeps "Needs me" current once the page asked for it: every workspace's queue is read (those in
+ * the background too) and each change in any of them recounts, folded, and pushes what changed.
+ * Nothing is counted while nobody looks (a console with one workspace never asks).
+ */
+export class NeedsMeWatch {
+  #watching = false;
+  #timer: NodeJS.Timeout | null = null;
+  #last = '';
+
+  constructor(private readonly o: { runtimes(): WorkspaceRuntime[]; push(n: NeedsMe): void; log: Pick<Logger, 'warn'> }) {}
+
+  /** Something changed in some workspace (a queue delta, one opened or closed). */
+  changed(): void {
+    if (!this.#watching || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#load();
+      const now = needsMeOf(this.o.runtimes());
+      const key = JSON.stringify(now);
+      if (key === this.#last) return;
+      this.#last = key;
+      this.o.push(now);
+    }, SETTLE_MS);
+  }
+
+  async read(): Promise<NeedsMe> {
+    this.#watching = true;
+    await Promise.all(this.o.runtimes().map((rt) => rt.loadQueue()));
+    const now = needsMeOf(this.o.runtimes());
+    this.#last = JSON.stringify(now);
+    return now;
+  }
+
+  /** A workspace whose queue nobody read yet (opened in the background) is read now. */
+  #load(): void {
+    for (const rt of this.o.runtimes()) {
+      if (rt.signedIn && !rt.queueLoaded) void rt.loadQueue().then((ok) => ok && this.changed());
+    }
+  }
+
+  stop(): void {
+    this.#watching = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+}

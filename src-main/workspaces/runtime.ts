@@ -1,0 +1,247 @@
+import type { Workspace } from '../../src-shared/bridge';
+import type { QueueItem } from '../../src-shared/bridge/attendance';
+import { AppError } from '../../src-shared/errors';
+import { EventHub, type HandlerTable } from '../bridge/table';
+import { Vault } from '../vault/vault';
+import type { KeyValueStore, SecretCipher } from '../vault/types';
+import { createServiceClient, type ServiceClient } from '../service';
+import { createQueueFeature } from '../features/attendance/queue';
+import { createNotesFeature } from '../features/notes';
+import { createAttendanceFeature } from '../features/attendance';
+import { createLiveFeature } from '../features/live';
+import type { POLL_PACE } from '../features/live/poll-pace';
+import { createWebhooksFeature } from '../features/webhooks';
+import { createSupervisorFeature } from '../features/supervisor';
+import { createVoiceFeature, mediaPermission } from '../features/voice';
+import { createOfflineFeature } from '../features/offline';
+import { createPaletteFeature } from '../features/palette';
+import type { Logger } from '../log';
+import type { Standin } from '../../src-standin/index';
+import type { FeatureContext } from '../features/context';
+import { createSettings, layeredSettings, type Settings } from '../settings';
+import type { WorkspaceChannel } from './routing';
+
+export type UserRef = { userName: string; name: string };
+
+/** What the composition root hands one workspace: its own folder and stores, the shared rest. */
+export interface RuntimeAdapters {
+  id: string;
+  /** The workspace's own folder: its outbox, drafts, offline copies, listener state, stores. */
+  dir: string;
+  cipher: SecretCipher;
+  /** A store in the workspace's folder. */
+  openStore(name: string): KeyValueStore;
+  /** The console's settings (language, shortcuts, voice); the rest are the workspace's own. */
+  globalSettings: Settings;
+  locale: string;
+  log: Logger;
+  registerSecret(secret: string): void;
+  /** The demo stand-in, when it runs (only a demo workspace sees it). */
+  standin(): Standin | null;
+  /** The service refused this workspace's token, or who is signed in changed. */
+  onStateChange(): void;
+  pollPace?: typeof POLL_PACE;
+}
+
+interface Session {
+  workspace: Workspace;
+  baseUrl: string;
+  client: ServiceClient;
+  user: UserRef | null;
+}
+
+/** The feature channels: every channel but the workspace ones, served per workspace. */
+export type FeatureHandlers = Omit<HandlerTable, WorkspaceChannel>;
+
+/**
+ * One workspace at work: a service client, its token in its own vault, and every feature of the
+ * main process with its own outbox, drafts, offline copies, listener and live state. Several run
+ * side by side; the console routes each bridge call to the workspace it names.
+ */
+export interface WorkspaceRuntime {
+  readonly id: string;
+  readonly events: EventHub;
+  readonly vault: Vault;
+  readonly handlers: FeatureHandlers;
+  readonly workspace: Workspace | null;
+  readonly baseUrl: string | null;
+  readonly user: UserRef | null;
+  /** Signed in and its token not refused. */
+  readonly signedIn: boolean;
+  start(): Promise<void>;
+  /** Who the attendant was in this workspace, as last chosen. */
+  storedUser(): UserRef | null;
+  /** Opens the workspace on a service (its token already in the vault). */
+  open(workspace: Workspace, baseUrl: string, user: UserRef | null): Promise<void>;
+  setUser(user: UserRef): Promise<void>;
+  /** The sessions not closed, as the queue holds them (read on first use). */
+  queueItems(): Iterable<QueueItem>;
+  /** Reads the queue when nobody has yet (a workspace in the background still counts); false when it could not. */
+  loadQueue(): Promise<boolean>;
+  readonly queueLoaded: boolean;
+  /** Stops every feature; `forget` also ends the session first (listener registration, etc.). */
+  stop(o?: { forget?: boolean }): Promise<void>;
+}
+
+/** Every line a workspace logs says which workspace it is. */
+function tagged(log: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    debug: (m, f) => log.debug(m, { ...fields, ...f }),
+    info: (m, f) => log.info(m, { ...fields, ...f }),
+    warn: (m, f) => log.warn(m, { ...fields, ...f }),
+    error: (m, f) => log.error(m, { ...fields, ...f }),
+  };
+}
+
+export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
+  const settings = layeredSettings(a.globalSettings, createSettings(a.openStore('settings'), a.log));
+  const vault = new Vault(a.cipher, a.openStore('vault'));
+  const events = new EventHub();
+  const log = tagged(a.log, { workspace: a.id });
+  let current: Session | null = null;
+  const workspaceListeners = new Set<() => void | Promise<void>>();
+  const workspaceChanged = async () => {
+    for (const l of workspaceListeners) {
+      try {
+        await l();
+      } catch (e) {
+        log.error('workspace listener failed', { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  };
+
+  const ctx: FeatureContext = {
+    log,
+    events,
+    profileDir: a.dir,
+    vault,
+    settings,
+    client: () => {
+      if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+      return current.client;
+    },
+    hasWorkspace: () => current !== null,
+    me: () => current?.user ?? null,
+    standin: () => (current?.workspace.kind === 'demo' ? a.standin() : null),
+    isDemo: () => current?.workspace.kind === 'demo' && a.standin() !== null,
+    onWorkspaceChange: (l) => {
+      workspaceListeners.add(l);
+      return () => workspaceListeners.delete(l);
+    },
+    registerSecret: a.registerSecret,
+  };
+  // Features: each serves its slice of the bridge; add new ones here and in `handlers` below.
+  const offline = createOfflineFeature(ctx);
+  const queue = createQueueFeature(ctx, offline);
+  const notes = createNotesFeature(ctx, offline);
+  const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
+  const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: a.locale });
+  const live = createLiveFeature(ctx, {
+    onEvent: (e) => {
+      attendance.onEvent(e);
+      voice.onEvent(e);
+    },
+    onResync: () => attendance.resync(),
+    ...(a.pollPace ? { pollPace: a.pollPace } : {}),
+  });
+  // Back from sleep: the network may have changed under us, so ask the service now if offline.
+  live.onWake(() => {
+    if (offline.monitor.offline) void offline.monitor.probeNow();
+  });
+  const webhooks = createWebhooksFeature(ctx, live);
+  const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
+  const palette = createPaletteFeature(ctx);
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice, palette];
+
+  const handlers: FeatureHandlers = {
+    // One line per feature slice of the bridge; a slice left out is a type error here.
+    ...attendance.handlers,
+    ...live.handlers,
+    ...notes.handlers,
+    ...offline.handlers,
+    ...palette.handlers,
+    ...supervisor.handlers,
+    ...voice.handlers,
+    ...webhooks.handlers,
+  };
+
+  const makeClient = (baseUrl: string): ServiceClient =>
+    createServiceClient({
+      baseUrl,
+      getToken: async () => vault.get('token'),
+      log,
+      onUnauthorized: () => {
+        vault.markRefused();
+        a.onStateChange();
+      },
+    });
+
+  let queueRead: Promise<boolean> | null = null;
+  let stopped = false;
+
+  return {
+    id: a.id,
+    events,
+    vault,
+    handlers,
+    get workspace() {
+      return current?.workspace ?? null;
+    },
+    get baseUrl() {
+      return current?.baseUrl ?? null;
+    },
+    get user() {
+      return current?.user ?? null;
+    },
+    get signedIn() {
+      return current !== null && !vault.tokenRefused;
+    },
+    async start() {
+      for (const f of features) await f.start?.();
+    },
+    async open(workspace, baseUrl, user) {
+      await current?.client.close();
+      current = { workspace, baseUrl, user, client: makeClient(baseUrl) };
+      queueRead = null;
+      if (user) settings.set('user', user);
+      a.onStateChange();
+      await workspaceChanged();
+    },
+    async setUser(user) {
+      if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+      current.user = user;
+      settings.set('user', user);
+      queueRead = null;
+      a.onStateChange();
+      await workspaceChanged();
+    },
+    storedUser: () => settings.get('user'),
+    queueItems: () => queue.items(),
+    get queueLoaded() {
+      return queue.loaded;
+    },
+    loadQueue() {
+      if (!current || stopped) return Promise.resolve(false);
+      queueRead ??= handlers['attendance:queue']({}).then(
+        () => true,
+        (e: unknown) => {
+          queueRead = null;
+          log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });
+          return false;
+        },
+      );
+      return queueRead;
+    },
+    async stop(o = {}) {
+      stopped = true;
+      if (o.forget && current) {
+        await current.client.close();
+        current = null;
+        await workspaceChanged();
+      }
+      for (const f of [...features].reverse()) await f.stop?.();
+      await current?.client.close();
+      current = null;
+    },
+  };
+}
