@@ -19,12 +19,12 @@ import type { BenchRow } from './types';
 import { bridgeCall, connectAttendant, launchChromium, ROOT } from './support';
 import { startStandin, type Standin } from '../src-standin/index';
 import { startHost } from '../src-main/host/start-host';
-import { POLL_PACE } from '../src-main/features/live/poll-pace';
+import { POLL_PACE, type PollPace } from '../src-main/features/live/poll-pace';
 
 const SPEED = 60;
 /** Simulated minutes counted per configuration. */
 const MINUTES = Number(process.env.BENCH_COST_MINUTES ?? 12);
-const pace = Object.fromEntries(Object.entries(POLL_PACE).map(([k, v]) => [k, v / SPEED])) as unknown as typeof POLL_PACE;
+const pace = Object.fromEntries(Object.entries(POLL_PACE).map(([k, v]) => [k, v / SPEED])) as unknown as PollPace;
 
 interface Counter { requests: number; bytesOut: number; bytesIn: number; paths: Map<string, number> }
 

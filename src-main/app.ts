@@ -5,7 +5,7 @@ import { personOf, record, text } from '../src-shared/concepts';
 import { EventHub, type HandlerTable, type Router } from './bridge/table';
 import type { KeyValueStore, SecretCipher } from './vault/types';
 import { createServiceClient, type ServiceClient } from './service';
-import type { POLL_PACE } from './features/live/poll-pace';
+import type { PollPace } from './features/live/poll-pace';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
@@ -35,7 +35,7 @@ export interface PlatformAdapters {
   /** Where pushed events go, when the platform made it before the app (to serve the page early). */
   events?: EventHub;
   /** The safety-net poll's pace; benchmarks run it faster to count its requests per minute. */
-  pollPace?: typeof POLL_PACE;
+  pollPace?: PollPace;
 }
 
 export interface ConsoleApp {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { EventHub, whenStarted } from '../bridge/table';
-import type { POLL_PACE } from '../features/live/poll-pace';
+import type { PollPace } from '../features/live/poll-pace';
 import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
@@ -46,7 +46,7 @@ export interface HostOptions {
    */
   serveWhileStarting?: boolean;
   /** The safety-net poll's pace (benchmarks run it faster). */
-  pollPace?: typeof POLL_PACE;
+  pollPace?: PollPace;
 }
 
 export interface Host {

@@ -9,7 +9,7 @@ import { createQueueFeature } from '../features/attendance/queue';
 import { createNotesFeature } from '../features/notes';
 import { createAttendanceFeature } from '../features/attendance';
 import { createLiveFeature } from '../features/live';
-import type { POLL_PACE } from '../features/live/poll-pace';
+import type { PollPace } from '../features/live/poll-pace';
 import { createWebhooksFeature } from '../features/webhooks';
 import { createSupervisorFeature } from '../features/supervisor';
 import { createVoiceFeature, mediaPermission } from '../features/voice';
@@ -40,7 +40,7 @@ export interface RuntimeAdapters {
   standin(): Standin | null;
   /** The service refused this workspace's token, or who is signed in changed. */
   onStateChange(): void;
-  pollPace?: typeof POLL_PACE;
+  pollPace?: PollPace;
 }
 
 interface Session {

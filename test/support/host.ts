@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost, type Host } from '../../src-main/host/start-host';
+import { startHost, type Host, type HostOptions } from '../../src-main/host/start-host';
 import { WEB_BRIDGE_PATH } from '../../src-shared/bridge';
 import { ROOT } from './root';
 
@@ -11,12 +11,15 @@ export function freshProfile(): string {
   return mkdtempSync(join(tmpdir(), 'console-profile-'));
 }
 
-/** Starts the loopback host (the same services as the Electron shell) on a profile folder. */
-export async function launchHost(profileDir: string, locale = 'en-US'): Promise<Host> {
+/**
+ * Starts the loopback host (the same services as the Electron shell) on a profile folder.
+ * `pollPace`: the safety-net poll's pace, for tests that wait on it (a service with no way to push).
+ */
+export async function launchHost(profileDir: string, locale = 'en-US', o: { pollPace?: HostOptions['pollPace'] } = {}): Promise<Host> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');
   }
-  return startHost({ profileDir, rendererDir: RENDERER_DIR, port: 0, locale });
+  return startHost({ profileDir, rendererDir: RENDERER_DIR, port: 0, locale, ...(o.pollPace ? { pollPace: o.pollPace } : {}) });
 }
 
 /**

@@ -50,8 +50,9 @@ export function createAttendanceFeature(
     ctx.events.emit('attendance:messages', { sessionId, messages: [...byId.values()] });
   });
 
+  const source = syncSource(() => ctx.client(), (id) => parties.get(id));
   const sync = new SyncEngine<StampedMessage, StampedSession>({
-    source: syncSource(() => ctx.client(), (id) => parties.get(id)),
+    source,
     sink: {
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
@@ -60,7 +61,11 @@ export function createAttendanceFeature(
         offline.cache.addMessages(sessionId, fresh.map((f) => f.message), new Date().toISOString());
         void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
       },
-      sessions: (changed) => queue.applySessions(changed.map((c) => c.record)),
+      sessions: (changed) => {
+        queue.applySessions(changed.map((c) => c.record));
+        if (pollPass) void customerNewsIn(changed);
+        for (const c of changed) if (c.stamp) sessionStamps.set(c.id, c.stamp);
+      },
       error: (what, e) => {
         offline.monitor.report(e);
         ctx.log.warn('sync failed', { what, error: e instanceof Error ? e.message : String(e) });
@@ -70,7 +75,42 @@ export function createAttendanceFeature(
   });
   // Back online: every open thread and the queue are read forward from their marks.
   offline.onBack(() => void sync.resyncAll());
-  queue.onLoaded = (mark) => sync.setQueueMark(mark);
+  queue.onLoaded = (mark) => {
+    sync.setQueueMark(mark);
+    loadedStamp = mark?.stamp ?? null;
+    sessionStamps.clear();
+  };
+
+  /**
+   * Without events (a service that cannot reach the listener), the poll finds sessions changed but
+   * not what changed: for the attendant's own sessions not open in a thread (those are read
+   * forward already), their messages since the last change seen tell whether the customer wrote.
+   * Only what is new is read: from that session's last `updatedAt` seen, or the queue's read.
+   */
+  let pollPass = false;
+  let loadedStamp: string | null = null;
+  const sessionStamps = new Map<number, string>();
+  const NEWS_READS_PER_PASS = 20;
+  async function customerNewsIn(changed: readonly StampedSession[]): Promise<void> {
+    const me = ctx.me()?.userName;
+    if (!me) return;
+    const reads: Array<{ id: number; since: string }> = [];
+    for (const c of changed) {
+      const since = sessionStamps.get(c.id) ?? loadedStamp;
+      if (!since || open.has(c.id) || queue.item(c.id)?.agentUserName !== me || c.stamp === since) continue;
+      reads.push({ id: c.id, since });
+    }
+    for (const r of reads.slice(0, NEWS_READS_PER_PASS)) {
+      try {
+        // Who is on each side, when the messages alone cannot tell (read once per session).
+        if (!parties.has(r.id)) noteParties(await readSession(ctx.client(), r.id));
+        for (const f of await source.messagesSince(r.id, r.since)) if (f.message.fromCustomer) announce(r.id, f.message);
+      } catch (e) {
+        offline.monitor.report(e);
+        return;
+      }
+    }
+  }
 
   /** Threads the renderer has open, with what each was shown (for the AI and the summary). */
   const open = new Map<number, { messages: Map<number, ThreadMessage> }>();
@@ -145,7 +185,12 @@ export function createAttendanceFeature(
       }
       m = toThreadMessage(raw, sessionId, parties.get(sessionId));
     } else await partyReads.get(sessionId)?.catch(() => undefined);
-    if (!m?.fromCustomer || !queue.customerMessage(m)) return;
+    if (m) announce(sessionId, m);
+  }
+
+  /** A customer's message counts once on its row, and calls the attendant when the session is theirs. */
+  function announce(sessionId: number, m: ThreadMessage): void {
+    if (!m.fromCustomer || !queue.customerMessage(m)) return;
     const item = queue.item(sessionId);
     if (item?.agentUserName && item.agentUserName === ctx.me()?.userName) {
       ctx.events.emit('attendance:customerMessage', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
@@ -518,7 +563,14 @@ export function createAttendanceFeature(
         if (raw) void customerWrote(sessionId, raw);
       }
     },
-    resync: () => sync.resyncAll(),
+    async resync() {
+      pollPass = true;
+      try {
+        return await sync.resyncAll();
+      } finally {
+        pollPass = false;
+      }
+    },
     async stop() {
       pushes.clear();
       sync.stop();

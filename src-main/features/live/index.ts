@@ -7,7 +7,7 @@ import { V2 } from '../../../src-shared/paths';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import { FileShare, newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
-import { nextPollDelay, type POLL_PACE, type PollOutcome } from './poll-pace';
+import { nextPollDelay, type PollPace, type PollOutcome } from './poll-pace';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -92,7 +92,7 @@ export interface LiveDeps {
    */
   onResync(): Promise<PollOutcome | void>;
   /** The safety-net poll's pace (tests and benchmarks shorten it). */
-  pollPace?: typeof POLL_PACE;
+  pollPace?: PollPace;
 }
 
 const PORT_SETTING = 'webhookPort';

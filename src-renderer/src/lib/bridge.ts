@@ -71,6 +71,7 @@ let front: string | null = null;
 export function setWorkspace(id: string | null): void {
   front = id;
 }
+export const frontWorkspace = (): string | null => front;
 
 /**
  * A bridge call, for the workspace in front when it is made: it is served there even if another

@@ -13,6 +13,8 @@ export interface View {
   component: Component;
   /** Hidden when false (e.g. supervisor views for an agent token). */
   visible?: () => boolean;
+  /** A count the rail shows on the view (what waits there), when above zero. */
+  badge?: () => number;
 }
 
 export class ViewRegistry {

@@ -2,7 +2,7 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage, frontWorkspace, invoke, on } from '../../lib/bridge';
 
 /**
  * The queue's tabs. Sessions of mine waiting for the customer have no tab of their own: they stay
@@ -29,6 +29,7 @@ function activityMs(s: QueueItem): number {
 
 /** The view the attendant left (tab, filters, open session), restored when they come back. */
 interface Kept {
+  workspace: string | null;
   me: string | null;
   bucket: VisibleBucket;
   filter: string;
@@ -37,6 +38,8 @@ interface Kept {
   selectedId: number | null;
 }
 let kept: Kept | null = null;
+/** A session to open once the queue shows it (a "Needs me" row, its workspace coming to the front). */
+let wanted: number | null = null;
 
 /** Lower-case text a filter keystroke is matched against, built once per item. */
 const haystacks = new WeakMap<QueueItem, string>();
@@ -66,6 +69,8 @@ export function createdAtMs(s: QueueItem): number {
  */
 export class QueueStore {
   private map = new Map<number, QueueItem>();
+  /** The workspace the queue was read from (the view kept at suspend is that workspace's). */
+  private workspace: string | null = null;
   /** Bumped on every change of `map` (the map itself is not reactive). */
   private version = $state(0);
   #me = $state<string | null>(null);
@@ -314,6 +319,7 @@ export class QueueStore {
     this.#error = null;
     try {
       const snap = await invoke('attendance:queue', fresh ? { fresh } : {});
+      this.workspace = frontWorkspace();
       this.map = new Map(snap.items.map((i) => [i.id, i]));
       this.#me = snap.me;
       this.rebuild();
@@ -321,6 +327,7 @@ export class QueueStore {
       this.#unreadable = snap.skipped;
       this.version++;
       this.restoreView();
+      this.openWanted();
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -448,10 +455,24 @@ export class QueueStore {
     if (item?.unread && document.hasFocus()) void invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
   }
 
+  /** Opens `id` now if the queue holds it, else once the queue is read (the view is coming). */
+  openWhenShown(id: number): void {
+    wanted = id;
+    if (this.map.has(id)) this.openWanted();
+  }
+
+  private openWanted(): void {
+    const id = wanted;
+    wanted = null;
+    if (id === null || !this.map.has(id)) return;
+    this.select(id);
+    this.revealSelected();
+  }
+
   private restoreView(): void {
     const k = kept;
     kept = null;
-    if (!k || k.me !== this.#me) return;
+    if (!k || k.me !== this.#me || k.workspace !== frontWorkspace()) return;
     this.#bucket = k.bucket;
     this.#filter = k.filter;
     this.#groupFilter = k.groupFilter;
@@ -477,7 +498,7 @@ export class QueueStore {
   /** The view leaves: stops listening and empties the store, keeping tab, filters and session. */
   suspend(): void {
     // Kept for this page's life: the attendant comes back to the same tab, filters and session.
-    if (this.map.size) kept = { me: this.#me, bucket: this.#bucket, filter: this.#filter, groupFilter: this.#groupFilter, channelFilter: this.#channelFilter, selectedId: this.#selectedId };
+    if (this.map.size) kept = { workspace: this.workspace, me: this.#me, bucket: this.#bucket, filter: this.#filter, groupFilter: this.#groupFilter, channelFilter: this.#channelFilter, selectedId: this.#selectedId };
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.timer) clearInterval(this.timer);

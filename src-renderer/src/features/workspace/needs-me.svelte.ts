@@ -1,0 +1,75 @@
+import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
+import { errorMessage, invoke, on } from '../../lib/bridge';
+import { t } from '../../lib/i18n.svelte';
+import { views } from '../../lib/views.svelte';
+import { queue } from '../attendance/queue.svelte';
+import { app } from './app.svelte';
+
+export type NeedsMeRow = NeedsMe['rows'][number];
+
+/** What a workspace is called in the sidebar and on its sessions' rows. */
+export function workspaceName(w: Pick<WorkspaceInfo, 'workspace' | 'label'>): string {
+  return w.workspace.kind === 'demo' ? t('ws.demo') : w.label;
+}
+
+/**
+ * "Needs me": what waits for the attendant in every workspace, from the main process (which reads
+ * every workspace's queue, those in the background too) and kept current by its pushes. Watched
+ * only while the console has more than one workspace.
+ */
+export class NeedsMeStore {
+  #rows = $state.raw<NeedsMeRow[]>([]);
+  #more = $state(0);
+  #counts = $state.raw<NeedsMe['counts']>({});
+  #error = $state<string | null>(null);
+  #off: (() => void) | null = null;
+
+  get rows() { return this.#rows; }
+  get more() { return this.#more; }
+  get error() { return this.#error; }
+
+  /** Sessions with unread customer messages in a workspace (its sidebar badge). */
+  unread(workspaceId: string): number {
+    return this.#counts[workspaceId]?.unread ?? 0;
+  }
+
+  /** Every row that needs the attendant, all workspaces together (the rail's badge). */
+  get total(): number {
+    let n = 0;
+    for (const c of Object.values(this.#counts)) n += c.needsMe;
+    return n;
+  }
+
+  private apply(n: NeedsMe): void {
+    this.#rows = n.rows;
+    this.#more = n.more;
+    this.#counts = n.counts;
+  }
+
+  /** Starts or stops watching (the console calls this as workspaces come and go). */
+  async watch(on_: boolean): Promise<void> {
+    if (!on_) {
+      this.#off?.();
+      this.#off = null;
+      this.apply({ rows: [], more: 0, counts: {} });
+      return;
+    }
+    if (this.#off) return;
+    this.#off = on('workspace:needsMe', (n) => this.apply(n));
+    try {
+      this.apply(await invoke('workspace:needsMe', {}));
+      this.#error = null;
+    } catch (e) {
+      this.#error = errorMessage(e);
+    }
+  }
+
+  /** Opens a row's session in its workspace: that workspace comes to the front, the queue shows it. */
+  async open(row: NeedsMeRow): Promise<void> {
+    queue.openWhenShown(row.item.id);
+    views.show('attendance');
+    if (app.state?.active !== row.workspaceId) await app.focus(row.workspaceId);
+  }
+}
+
+export const needsMe = new NeedsMeStore();
