@@ -69,8 +69,10 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Signs the page in to a service through "Connect to a service", as an attendant would. */
-export async function connectAttendant(page: Page, hostUrl: string, o: { baseUrl: string; token: string; userName: string }): Promise<void> {
-  await page.goto(hostUrl);
+export async function connectAttendant(page: Page, hostUrl: string, o: { baseUrl: string; token: string; userName: string; beside?: boolean }): Promise<void> {
+  // `beside`: another workspace, added next to those the console has.
+  if (o.beside) await page.getByRole('button', { name: 'Add a workspace' }).click();
+  else await page.goto(hostUrl);
   await page.getByLabel('Service address').fill(o.baseUrl);
   await page.getByLabel('Access token').fill(o.token);
   await page.getByLabel('Your user name (optional)').fill(o.userName);

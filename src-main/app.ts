@@ -16,6 +16,7 @@ import { createWorkspaceRuntime, type UserRef, type WorkspaceRuntime } from './w
 import { adoptSingleWorkspace, DEMO_ID, freeColor, newWorkspaceId, workspaceDir } from './workspaces/registry';
 import { refusingHandlers, type WorkspaceChannel } from './workspaces/routing';
 import { NeedsMeWatch } from './workspaces/needs-me';
+import { attentionBadge } from './features/attendance/badge';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -326,6 +327,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
         standin = null;
       }
       if (active === target) focus(entries()[0]?.id ?? null);
+      // No workspace left: nothing waits for the attendant (the page counts again when one opens).
+      if (!entries().length) attentionBadge.set(0);
     }
     pushState();
     needsMe.changed();

@@ -135,8 +135,6 @@ export function createAttendanceFeature(
     sent.clear();
     parties.clear();
     pushes.clear();
-    // Another workspace (or none): nothing of the last one waits for the attendant.
-    badge.set(0);
   });
 
   const rememberShown = (sessionId: number, messages: readonly ThreadMessage[]) => {

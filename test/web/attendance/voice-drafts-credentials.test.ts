@@ -133,7 +133,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await openSession(page, s);
     const log = page.getByRole('log', { name: /Messages with/ });
     const box = page.getByRole('textbox', { name: /Reply to/ });
-    const draftFile = join(profile, 'drafts', `session-${sessionId}.json`);
+    const draftFile = join(profile, 'workspaces', 'demo', 'drafts', `session-${sessionId}.json`);
     const offline = page.getByRole('status', { name: /^Offline since/ });
 
     // The service answers 503 to the send: the bubble says so and the reply is in the draft.

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
@@ -26,6 +26,8 @@ test('the service goes away: notes wait and are stored once when it is back, the
   const profile = freshProfile();
   let host = await launchHost(profile);
   let standinUp = true;
+  /** The connected workspace's own folder (the profile has this one workspace). */
+  const wsDir = () => join(profile, 'workspaces', readdirSync(join(profile, 'workspaces'))[0]!);
   try {
     const [a, b] = (await ownOpenSessions(sb, 2)) as [Rec, Rec];
     const aId = a.id as number;
@@ -58,11 +60,11 @@ test('the service goes away: notes wait and are stored once when it is back, the
     const draft = 'Vou verificar a transportadora e já retorno com o prazo.';
     await reply.fill(draft);
     // Kept on disk: the draft, and the copies of the queue and of this thread with its notes.
-    const draftFile = join(profile, 'drafts', `session-${aId}.json`);
+    const draftFile = join(wsDir(), 'drafts', `session-${aId}.json`);
     await expect.poll(() => existsSync(draftFile) && readFileSync(draftFile, 'utf8').includes(draft)).toBe(true);
-    const threadCopy = join(profile, 'offline-cache', 'threads', `session-${aId}.json`);
+    const threadCopy = join(wsDir(), 'offline-cache', 'threads', `session-${aId}.json`);
     await expect.poll(() => existsSync(threadCopy) && readFileSync(threadCopy, 'utf8').includes('Cliente confirmou')).toBe(true);
-    await expect.poll(() => existsSync(join(profile, 'offline-cache', 'queue.json'))).toBe(true);
+    await expect.poll(() => existsSync(join(wsDir(), 'offline-cache', 'queue.json'))).toBe(true);
 
     // The stand-in really stops.
     await sb.close();
@@ -152,9 +154,9 @@ test('the service goes away: notes wait and are stored once when it is back, the
 test('a damaged journal entry is set aside with a visible error while the other notes still go', async ({ page }) => {
   test.setTimeout(120_000);
   const profile = freshProfile();
-  // A note file the console cannot read (a torn write, a disk error).
-  mkdirSync(join(profile, 'outbox', 'notes'), { recursive: true });
-  writeFileSync(join(profile, 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'), '{"v":1,"id":"0b6f7c3e-1d2a');
+  // A note file the console cannot read (a torn write, a disk error), in the demo workspace's outbox.
+  mkdirSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes'), { recursive: true });
+  writeFileSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'), '{"v":1,"id":"0b6f7c3e-1d2a');
   const host = await launchHost(profile);
   try {
     await page.goto(host.url);
@@ -162,8 +164,8 @@ test('a damaged journal entry is set aside with a visible error while the other 
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
     const aside = page.getByRole('alert', { name: 'Notes set aside' });
     await expect(aside).toContainText('A saved note could not be read, so it was not sent.');
-    await expect(aside).toContainText(join(profile, 'outbox', 'quarantine'));
-    expect(existsSync(join(profile, 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'))).toBe(false);
+    await expect(aside).toContainText(join(profile, 'workspaces', 'demo', 'outbox', 'quarantine'));
+    expect(existsSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'))).toBe(false);
 
     // Other notes still go.
     const sb = host.app.standin!;

@@ -170,8 +170,16 @@ export class DeskStore {
     this.updateBadge();
   }
 
+  /** Sessions with unread customer messages in the console's other workspaces (kept across a switch). */
+  private elsewhere = 0;
+  setUnreadElsewhere(count: number): void {
+    if (count === this.elsewhere) return;
+    this.elsewhere = count;
+    this.updateBadge();
+  }
+
   updateBadge(): void {
-    const count = this.#unseen + this.unreadSessions;
+    const count = this.#unseen + this.unreadSessions + this.elsewhere;
     this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
     document.title = count > 0 ? `(${count}) ${this.baseTitle}` : this.baseTitle;
     // The main process shows the same count on the dock or taskbar (where the platform has one).

@@ -33,6 +33,13 @@ export class NeedsMeStore {
     return this.#counts[workspaceId]?.unread ?? 0;
   }
 
+  /** Sessions with unread customer messages in every workspace but `except`. */
+  unreadElsewhere(except: string | null): number {
+    let n = 0;
+    for (const [id, c] of Object.entries(this.#counts)) if (id !== except) n += c.unread;
+    return n;
+  }
+
   /** Every row that needs the attendant, all workspaces together (the rail's badge). */
   get total(): number {
     let n = 0;

@@ -1,0 +1,117 @@
+import { test, expect } from '@playwright/test';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStandin, type Standin } from '../../../src-standin/index';
+import { bridgeCalls, openConsole } from '../../support/console';
+import { serviceApi, type Rec } from '../../support/web';
+import { splitRef } from '../../../src-shared/note-ref';
+import { idOf } from '../../../src-shared/concepts';
+import type { AppState } from '../../../src-shared/bridge';
+
+/** Notes the service holds on a session, as the console wrote them (its reference tag taken off). */
+async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
+  const rows = await serviceApi(sb.baseUrl, sb.tokens.admin).listAll('/session-comment');
+  return rows.filter((r) => idOf(r.sessionId) === sessionId).map((r) => splitRef(String(r.comment ?? '')).text);
+}
+
+async function anOpenSession(sb: Standin): Promise<number> {
+  const rows = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], { size: 1 });
+  return idOf((rows[0] as Rec).id)!;
+}
+
+/**
+ * A profile from before several workspaces: the one workspace's files at the profile's root and
+ * its settings among the console's. Made from a workspace folder the current console wrote.
+ */
+function asSingleWorkspaceProfile(profile: string, wsDir: string, baseUrl: string): void {
+  const own = JSON.parse(readFileSync(join(wsDir, 'settings.json'), 'utf8')) as Rec;
+  rmSync(join(wsDir, 'settings.json'));
+  for (const name of readdirSync(wsDir)) renameSync(join(wsDir, name), join(profile, name));
+  rmSync(join(profile, 'workspaces'), { recursive: true });
+  const file = join(profile, 'settings.json');
+  const console_ = JSON.parse(readFileSync(file, 'utf8')) as Rec;
+  delete console_.workspaces;
+  delete console_.activeWorkspace;
+  writeFileSync(file, JSON.stringify({ ...console_, ...own, workspace: { kind: 'remote', baseUrl } }));
+}
+
+test('a single-workspace profile moves into its own folder at the next start: the note waiting in its outbox is sent once, the token still signs in', async () => {
+  test.setTimeout(90_000);
+  const sb = await startStandin({ port: 0, sessions: 20 });
+  try {
+    let c = await openConsole();
+    const profile = c.profileDir;
+    const state = (await c.call('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.agent, allowWeakStorage: true })) as AppState;
+    const wsDir = c.app.workspaceDir(state.active!);
+    const sessionId = await anOpenSession(sb);
+    // The service refuses notes for now: the note waits in the outbox.
+    await sb.faults.set([{ match: { path: '/chatapi/1.0/api/v2/session-comment' }, kind: 'reset' }]);
+    await c.call('notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
+    await c.app.close();
+    expect(readdirSync(join(wsDir, 'outbox', 'notes')).length).toBe(1);
+
+    asSingleWorkspaceProfile(profile, wsDir, sb.baseUrl);
+    expect(existsSync(join(profile, 'outbox', 'notes'))).toBe(true);
+    await sb.faults.clear();
+
+    c = await openConsole(profile);
+    try {
+      const after = (await c.call('workspace:state', {})) as AppState;
+      expect(after).toMatchObject({ signedIn: true, baseUrl: sb.baseUrl, workspaces: [{ baseUrl: sb.baseUrl, signedIn: true }] });
+      // Its files are in its folder now, none left at the root.
+      const moved = c.app.workspaceDir(after.active!);
+      expect(existsSync(join(moved, 'outbox'))).toBe(true);
+      for (const name of ['outbox', 'drafts', 'vault.json', 'offline-cache']) expect(existsSync(join(profile, name)), name).toBe(false);
+      await expect.poll(() => notesOn(sb, sessionId), { timeout: 30_000 }).toEqual(['Cliente pediu retorno amanhã.']);
+      // Once: a later start sends nothing again.
+      await c.app.close();
+      c = await openConsole(profile);
+      await c.call('notes:list', { sessionId });
+      expect(await notesOn(sb, sessionId)).toEqual(['Cliente pediu retorno amanhã.']);
+    } finally {
+      await c.app.close();
+    }
+  } finally {
+    await sb.close();
+  }
+});
+
+test('each workspace answers the calls that name it, whichever is in front; a call for a workspace signed out of sends nothing', async () => {
+  test.setTimeout(90_000);
+  const [a, b] = await Promise.all([startStandin({ port: 0, sessions: 20, seed: 2 }), startStandin({ port: 0, sessions: 20, seed: 4, reading: 'variant' })]);
+  const c = await openConsole();
+  try {
+    const sa = (await c.call('workspace:connect', { baseUrl: a.baseUrl, token: a.tokens.agent, allowWeakStorage: true })) as AppState;
+    const sbState = (await c.call('workspace:connect', { baseUrl: b.baseUrl, token: b.tokens.agent, allowWeakStorage: true })) as AppState;
+    const idA = sa.active!;
+    const idB = sbState.active!;
+    expect(idA).not.toBe(idB);
+    expect(sbState.workspaces.map((w) => [w.id, w.baseUrl, w.signedIn])).toEqual([[idA, a.baseUrl, true], [idB, b.baseUrl, true]]);
+
+    // B is in front; a note for a session of A's, named for A, goes to A.
+    const sessionA = await anOpenSession(a);
+    /** Calls as the page makes them when it names the workspace (the transport's header or IPC argument). */
+    const named = (ws: string) => bridgeCalls({ handlers: c.app.route(ws) });
+    await named(idA).call('notes:add', { sessionId: sessionA, text: 'Nota para A' });
+    await expect.poll(() => notesOn(a, sessionA)).toEqual(['Nota para A']);
+    expect((await serviceApi(b.baseUrl, b.tokens.admin).listAll('/session-comment')).some((r) => JSON.stringify(r).includes('Nota para A'))).toBe(false);
+
+    // Each workspace's queue is its own service's.
+    const queueOf = async (ws: string) => (await named(ws).call('attendance:queue', {})).items.map((i) => String(i.protocol)).sort();
+    const protocols = async (sb: Standin) =>
+      (await serviceApi(sb.baseUrl, sb.tokens.admin).listAll('/user-session')).filter((s) => s.status !== 'CLOSED').map((s) => String(s.protocol)).sort();
+    expect(await queueOf(idA)).toEqual(await protocols(a));
+    expect(await queueOf(idB)).toEqual(await protocols(b));
+
+    // Signed out of A: a late call named for A is refused and sends nothing; B keeps working.
+    const out = (await c.call('workspace:signOut', { id: idA })) as AppState;
+    expect(out.workspaces.map((w) => w.id)).toEqual([idB]);
+    expect(existsSync(c.app.workspaceDir(idA))).toBe(false);
+    expect(await named(idA).fail('notes:add', { sessionId: sessionA, text: 'Tarde demais' })).toMatchObject({ kind: 'NotFound', message: expect.stringMatching(/signed out of; nothing was sent/) });
+    expect(await notesOn(a, sessionA)).toEqual(['Nota para A']);
+    expect(await queueOf(idB)).toEqual(await protocols(b));
+  } finally {
+    await c.app.close();
+    await Promise.all([a.close(), b.close()]);
+  }
+});

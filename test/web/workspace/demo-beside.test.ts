@@ -1,0 +1,53 @@
+import { test, expect } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { startStandin } from '../../../src-standin/index';
+import { freshProfile, launchHost } from '../../support/host';
+import { connectToService, openDemo, ownOpenSessions, selectSession, shot } from '../../support/web';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+test('the demo workspace beside a connected one: switching keeps each its own, both come back after a restart, signing out of the demo keeps the other', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sb = await startStandin({ port: 0, sessions: 30, reading: 'variant' });
+  const profile = freshProfile();
+  let host = await launchHost(profile);
+  try {
+    await openDemo(page, host);
+    await page.getByRole('button', { name: 'Add a workspace' }).click();
+    // Adding can be called off: back to the demo, nothing added.
+    await page.getByRole('button', { name: 'Back to Demo' }).click();
+    await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
+    await page.getByRole('button', { name: 'Add a workspace' }).click();
+    await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
+    await expect(page.locator('.workspace-badge')).toContainText(sb.baseUrl);
+    const list = page.getByRole('group', { name: 'Workspaces' });
+    await expect(list.getByRole('button')).toHaveCount(3);
+
+    // Back to the demo from the sidebar: its attendant's session opens there.
+    await list.getByRole('button', { name: /^Demo/ }).click();
+    await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
+    const [own] = await ownOpenSessions(host.app.standin!, 1);
+    const name = await selectSession(page, own!);
+    await expect(page.getByRole('log', { name: new RegExp(`Messages with ${name}`) })).toBeVisible();
+    await shot(page, 'workspaces-demo-beside');
+
+    // A restart: both workspaces again, the demo in front as it was left.
+    await host.close();
+    host = await launchHost(profile);
+    await page.goto(host.url);
+    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
+    await expect(page.getByRole('group', { name: 'Workspaces' }).getByRole('button')).toHaveCount(3);
+
+    // Signing out of the demo: the connected workspace comes to the front, the demo's folder goes.
+    expect(existsSync(host.app.workspaceDir('demo'))).toBe(true);
+    await page.getByRole('button', { name: 'Sign out of Demo' }).click();
+    await expect(page.locator('.workspace-badge')).toContainText(sb.baseUrl);
+    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Workspaces' })).toHaveCount(0);
+    expect(existsSync(host.app.workspaceDir('demo'))).toBe(false);
+  } finally {
+    await host.close();
+    await sb.close();
+  }
+});
