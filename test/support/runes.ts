@@ -50,11 +50,11 @@ type Handler<C extends Channel> = (input: ChannelInput<C>) => ChannelOutput<C> |
  * for an unknown call), records every call, and pushes events on demand.
  */
 export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
-  const calls: Array<{ channel: Channel; input: unknown }> = [];
+  const calls: Array<{ channel: Channel; input: unknown; workspaceId: string | null }> = [];
   const listeners = new Set<(name: string, payload: unknown, workspaceId: string | null) => void>();
   const transport: PreloadBridge = {
-    async invoke(channel, input) {
-      calls.push({ channel: channel as Channel, input });
+    async invoke(channel, input, workspaceId) {
+      calls.push({ channel: channel as Channel, input, workspaceId: workspaceId ?? null });
       const h = handlers[channel as Channel] as ((i: unknown) => unknown) | undefined;
       if (!h) return { error: { kind: 'Invalid', message: `No answer for ${channel} in this test.` } };
       try {

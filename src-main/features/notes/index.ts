@@ -31,7 +31,7 @@ const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
 
 /**
  * Session notes: read from the service, written through the durable outbox (journal under
- * `<profile>/outbox`), and reply/note drafts per session under `<profile>/drafts`.
+ * `<workspace folder>/outbox`), and reply/note drafts per session under `<workspace folder>/drafts`.
  */
 export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature): NotesFeature {
   const outbox = new Outbox({

@@ -20,7 +20,7 @@ export function scopeOf(ctx: FeatureContext): string | null {
 
 /**
  * Offline tolerance: one connectivity monitor every feature reports to, and the on-disk copies
- * (`<profile>/offline-cache`) the queue, thread and notes features serve while it says offline.
+ * (`<workspace folder>/offline-cache`) the queue, thread and notes features serve while it says offline.
  */
 export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
   const log = (message: string, detail?: unknown) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail });

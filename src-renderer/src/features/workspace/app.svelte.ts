@@ -1,6 +1,7 @@
 import type { AppState, DemoPersona } from '../../../../src-shared/bridge';
 import { errorMessage, invoke, on, setWorkspace } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
+import { tick } from 'svelte';
 
 /** Which workspace is open and who is signed in: the root of every other state. */
 export class AppStore {
@@ -56,15 +57,37 @@ export class AppStore {
     this.signOutHooks.add(reset);
   }
 
+  #shown = $state<string | null>(null);
+  #entering = 0;
+  /**
+   * The scope the views are showing (null while none, or while one gives way to the next). The
+   * views of a scope are gone before the next one's start: whatever they send as they close
+   * (a thread let go, a recording stopped) goes to their own workspace, never to the next.
+   */
+  get shown(): string | null {
+    return this.#shown;
+  }
+
   private apply(s: AppState): void {
     const before = scopeOf(this.#state);
     const after = scopeOf(s);
     this.#state = s;
-    setWorkspace(s.active);
     i18n.setLocale(s.locale);
-    if (before === after) return;
+    if (before === after) {
+      if (after === null) setWorkspace(s.active);
+      return;
+    }
+    // The views leave first (their stores reset, their last calls still for their workspace)...
+    this.#shown = null;
     if (before !== null) for (const reset of this.signOutHooks) reset();
-    if (after !== null) for (const start of this.signInHooks) start();
+    const entering = ++this.#entering;
+    // ...then, once the page no longer shows them, the next workspace's come.
+    void tick().then(() => {
+      if (entering !== this.#entering) return;
+      setWorkspace(s.active);
+      if (after !== null) for (const start of this.signInHooks) start();
+      this.#shown = after;
+    });
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {
@@ -99,10 +122,14 @@ export class AppStore {
     return this.openDemo(as);
   }
 
-  /** Connects a service account: a workspace beside the others, or the one in front again when its token was refused. */
+  /**
+   * Connects a service account: a workspace beside the others, or the one in front again when it
+   * is not signed in (its token refused, or none kept).
+   */
   connect(input: { baseUrl: string; token: string; userName?: string; allowWeakStorage: boolean }): Promise<boolean> {
     const s = this.#state;
-    const replace = !this.#adding && s?.tokenRefused && s.active ? { replace: s.active } : {};
+    const front = s?.workspaces.find((w) => w.id === s.active);
+    const replace = !this.#adding && front && !front.signedIn && front.workspace.kind === 'remote' ? { replace: front.id } : {};
     return this.run(() => invoke('workspace:connect', { ...input, ...replace }));
   }
 
