@@ -99,6 +99,8 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   const events = new EventHub();
   const log = tagged(a.log, { workspace: a.id });
   let current: Session | null = null;
+  /** Whether this workspace is the demo's, kept after its session ends (its hook is still removed then). */
+  let demo = false;
   const workspaceListeners = new Set<() => void | Promise<void>>();
   const workspaceChanged = async () => {
     for (const l of workspaceListeners) {
@@ -122,7 +124,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     },
     hasWorkspace: () => current !== null,
     me: () => current?.user ?? null,
-    standin: () => (current?.workspace.kind === 'demo' ? a.standin() : null),
+    standin: () => (demo ? a.standin() : null),
     isDemo: () => current?.workspace.kind === 'demo' && a.standin() !== null,
     onWorkspaceChange: (l) => {
       workspaceListeners.add(l);
@@ -202,6 +204,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     async open(workspace, baseUrl, user) {
       await current?.client.close();
       current = { workspace, baseUrl, user, client: makeClient(baseUrl) };
+      demo = workspace.kind === 'demo';
       queueRead = null;
       if (user) settings.set('user', user);
       a.onStateChange();

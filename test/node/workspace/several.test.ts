@@ -6,6 +6,7 @@ import { bridgeCalls, openConsole } from '../../support/console';
 import { serviceApi, type Rec } from '../../support/web';
 import { splitRef } from '../../../src-shared/note-ref';
 import { idOf } from '../../../src-shared/concepts';
+import { demoStandinOptions } from '../../../src-main/demo-standin';
 import type { AppState } from '../../../src-shared/bridge';
 
 /** Notes the service holds on a session, as the console wrote them (its reference tag taken off). */
@@ -113,5 +114,25 @@ test('each workspace answers the calls that name it, whichever is in front; a ca
   } finally {
     await c.app.close();
     await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('signing out of the demo workspace removes its listener registration at the stand-in before the stand-in stops', async () => {
+  test.setTimeout(60_000);
+  const c = await openConsole();
+  try {
+    await c.call('workspace:openDemo', {});
+    await expect.poll(async () => (await c.call('live:status', {})).registered).toBe(true);
+    await c.call('workspace:signOut', {});
+  } finally {
+    await c.app.close();
+  }
+  // The demo's data (its registrations included) is kept in the profile: read it again.
+  const again = await startStandin({ ...demoStandinOptions(c.profileDir), simulator: false });
+  try {
+    const hooks = await serviceApi(again.baseUrl, again.tokens.admin).get('/chatapi/1.0/api/v2/hook');
+    expect(hooks.results).toEqual([]);
+  } finally {
+    await again.close();
   }
 });
