@@ -82,6 +82,15 @@ export async function invoke<C extends Channel>(channel: C, input: ChannelInput<
   const named = front;
   const envelope = await transport().invoke(channel, input, named);
   if (named !== front && !channel.startsWith('workspace:')) return new Promise<never>(() => undefined);
+  return unwrap<C>(envelope);
+}
+
+/** A call for a workspace named outright (in front or not): its answer always comes back. */
+export async function invokeIn<C extends Channel>(workspaceId: string, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return unwrap<C>(await transport().invoke(channel, input, workspaceId));
+}
+
+function unwrap<C extends Channel>(envelope: Envelope<unknown>): ChannelOutput<C> {
   if ('error' in envelope) throw new BridgeError(envelope.error);
   return envelope.result as ChannelOutput<C>;
 }

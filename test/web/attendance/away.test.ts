@@ -1,6 +1,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { demoAgentStatus, openDemo, ownOpenSessions, pauseReasonNames, railButton, serviceApi, type Rec } from '../../support/web';
+import { connectToService, demoAgentStatus, openDemo, ownOpenSessions, pauseReasonNames, railButton, serviceApi, type Rec } from '../../support/web';
+import { startStandin } from '../../../src-standin/index';
+import { bridgeCalls } from '../../support/console';
 
 /** Sets what the console does when the attendant is away, as they would in the settings. */
 async function chooseAway(page: Page, mode: string, minutes: number, reason?: string): Promise<void> {
@@ -95,5 +97,44 @@ test('away with "offer" asks first; a pause the attendant took is left alone on 
     expect(await myStatus()).toBe('PAUSED');
   } finally {
     await host.close();
+  }
+});
+
+test('away with several workspaces: every workspace signed in is paused, each with its reason of that name, and each resumes on return', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.clock.install();
+  const other = await startStandin({ port: 0, sessions: 30, seed: 9 });
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    await page.getByRole('button', { name: 'Add a workspace' }).click();
+    await connectToService(page, { baseUrl: other.baseUrl, token: other.tokens.agent });
+    await expect(page.locator('.workspace-badge')).toContainText(other.baseUrl);
+    // Back to the demo, where the attendant sets the away rule.
+    await page.getByRole('group', { name: 'Workspaces' }).getByRole('button', { name: /^Demo/ }).click();
+    await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
+    const reason = (await pauseReasonNames(sb)).at(-1)!;
+    expect(await pauseReasonNames(other)).toContain(reason);
+    await chooseAway(page, 'Pause me, and resume when I am back', 3, reason);
+    const here = demoAgentStatus(sb);
+    const there = demoAgentStatus(other);
+    expect([await here(), await there()]).toEqual(['ONLINE', 'ONLINE']);
+
+    await page.clock.fastForward('03:10');
+    await expect(page.getByRole('group', { name: 'Your status' })).toContainText(`Paused: ${reason}`);
+    await expect.poll(here).toBe('PAUSED');
+    await expect.poll(there).toBe('PAUSED');
+    // The other workspace took its own reason of that name (the service keeps the status only).
+    const otherId = (await bridgeCalls(host.app).call('workspace:state', {})).workspaces.find((w) => w.baseUrl === other.baseUrl)!.id;
+    expect((await bridgeCalls({ handlers: host.app.route(otherId) }).call('attendance:directory', {})).myPauseReason).toBe(reason);
+
+    await page.mouse.move(400, 300);
+    await page.mouse.move(420, 310);
+    await expect(page.getByRole('status').filter({ hasText: 'Welcome back' })).toContainText('paused meanwhile, and are available again');
+    await expect.poll(here).toBe('ONLINE');
+    await expect.poll(there).toBe('ONLINE');
+  } finally {
+    await host.close();
+    await other.close();
   }
 });

@@ -1,4 +1,4 @@
-import { on } from '../../lib/bridge';
+import { invokeIn, on } from '../../lib/bridge';
 import { desk } from './desk.svelte';
 import { queue } from './queue.svelte';
 import { tt } from './strings';
@@ -116,6 +116,32 @@ export class AwayStore {
     this.#offering = false;
     const reason = this.reason;
     if (reason && !desk.paused) await desk.pause(reason.id);
+    await this.pauseElsewhere(reason?.label ?? null);
+  }
+
+  /** The console's other workspaces it paused while the attendant was away (resumed on return). */
+  private pausedElsewhere: string[] = [];
+
+  /**
+   * The attendant is away from every workspace, not only the one in front: each other one
+   * signed in is paused too, with its reason of the same name (else its first). One that is
+   * already paused (by the attendant), or whose service does not answer, is left as it is.
+   */
+  private async pauseElsewhere(label: string | null): Promise<string[]> {
+    const paused: string[] = [];
+    for (const w of app.state?.workspaces ?? []) {
+      if (w.id === app.state?.active || !w.signedIn) continue;
+      try {
+        const dir = await invokeIn(w.id, 'attendance:directory', {});
+        const reason = dir.pauseReasons.find((r) => r.label === label) ?? dir.pauseReasons[0];
+        if (dir.myStatus === 'PAUSED' || !reason) continue;
+        await invokeIn(w.id, 'attendance:pause', { reasonId: reason.id });
+        paused.push(w.id);
+      } catch {
+        // That service did not answer: the others are still paused.
+      }
+    }
+    return paused;
   }
 
   /** The attendant declines the offered pause. */
@@ -167,6 +193,7 @@ export class AwayStore {
     if (!reason || desk.paused) return;
     await desk.pause(reason.id);
     this.#pausedByUs = desk.paused;
+    this.pausedElsewhere = await this.pauseElsewhere(reason.label);
   }
 
   private back(): void {
@@ -182,6 +209,8 @@ export class AwayStore {
       .map((s) => ({ id: s.id, name: s.customerName }));
     this.#returned = { awayMs: Date.now() - since, resumed, waiting };
     if (resumed) void desk.resume();
+    for (const id of this.pausedElsewhere) void invokeIn(id, 'attendance:resume', {}).catch(() => undefined);
+    this.pausedElsewhere = [];
   }
 }
 
