@@ -310,6 +310,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   async function removeRuntime(id: string): Promise<void> {
     const rt = runtimes.get(id);
     runtimes.delete(id);
+    tables.delete(id);
     if (rt) {
       await rt.stop({ forget: true });
       rt.vault.wipe();
@@ -368,11 +369,17 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     };
   }
 
-  const noWorkspace = refusingHandlers(() => new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' }));
-  const gone = refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' }));
+  const noWorkspace = { ...workspaceHandlers(null), ...refusingHandlers(() => new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' })) } as HandlerTable;
+  const gone = (id: string) => ({ ...workspaceHandlers(id), ...refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' })) }) as HandlerTable;
+  /** Each open workspace's whole table, built once (dropped when it is signed out of). */
+  const tables = new Map<string, HandlerTable>();
   const route: Router = (id) => {
-    const rt = id ? runtimes.get(id) : front();
-    return { ...workspaceHandlers(id), ...(rt?.handlers ?? (id ? gone : noWorkspace)) } as HandlerTable;
+    const target = id ?? active;
+    const rt = target ? runtimes.get(target) : undefined;
+    if (!rt) return id ? gone(id) : noWorkspace;
+    let table = tables.get(rt.id);
+    if (!table) tables.set(rt.id, (table = { ...workspaceHandlers(rt.id), ...rt.handlers } as HandlerTable));
+    return table;
   };
 
   /** Opens a remembered workspace: the demo with its stand-in, a service with its kept token. */
