@@ -1,16 +1,8 @@
-import { test, expect, type Page } from '@playwright/test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { test, expect } from '@playwright/test';
 import { openDemo, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { walkViews } from '../../support/walk';
-
-/** Serious and critical axe findings (WCAG 2.x A and AA) on the page as it is now. */
-async function serious(page: Page, stop: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${stop}: ${v.id} ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
-}
+import { seriousViolations as serious } from '../../support/axe';
 
 for (const language of ['en', 'pt-BR'] as const) {
   test(`axe finds no serious or critical violation in any view, light and dark, ${language}`, async ({ page }) => {

@@ -7,6 +7,7 @@ import type { AppState } from '../../../src-shared/bridge';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, repliesOn, serviceApi, shot, type Rec } from '../../support/web';
 import { bridgeCalls } from '../../support/console';
+import { seriousViolations } from '../../support/axe';
 import { POLL_PACE } from '../../../src-main/features/live/poll-pace';
 
 /**
@@ -72,6 +73,7 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     await expect(page.getByRole('group', { name: 'Workspaces' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Add a workspace' }).click();
     await expect(page.getByRole('heading', { name: 'Add a workspace' })).toBeVisible();
+    await shot(page, 'workspaces-add');
     await connectToService(page, { baseUrl: b.baseUrl, token: b.tokens.agent });
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
 
@@ -101,6 +103,12 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     await expect(list.getByRole('button', { name: `${host127(a)}: 1 session with unread messages` })).toBeVisible();
     await expect(list.getByRole('button', { name: `${host127(b)}: 1 session with unread messages` })).toBeVisible();
     await shot(page, 'workspaces-needs-me');
+    // The sidebar and the view are usable by everyone, in both appearances.
+    expect(await seriousViolations(page, 'needs me, light')).toEqual([]);
+    await page.locator('.shell-theme').click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    expect(await seriousViolations(page, 'needs me, dark')).toEqual([]);
+    await shot(page, 'workspaces-needs-me-dark');
 
     // Opening A's row brings A to the front with that session open; reply and note go to A only.
     await rowA.click();
