@@ -226,7 +226,11 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     loadQueue() {
       if (!current || stopped) return Promise.resolve(false);
       queueRead ??= handlers['attendance:queue']({}).then(
-        () => true,
+        () => {
+          // The groups' SLAs, for sessions whose records name their group without it (read once).
+          void handlers['attendance:directory']({}).catch(() => undefined);
+          return true;
+        },
         (e: unknown) => {
           queueRead = null;
           log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });

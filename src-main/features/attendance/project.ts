@@ -35,8 +35,14 @@ export function toGroupInfo(g: unknown): GroupInfo | null {
   };
 }
 
-/** Whether a group record carries its configuration (not just `{id}`). */
-export const isFullGroup = (g: unknown): boolean => typeof obj(g)?.name === 'string';
+/**
+ * Whether a group record carries its configuration, not just who it is (`{id}` or `{id, name}`,
+ * as a session may name its group): its SLA or its classification rule.
+ */
+export const isFullGroup = (g: unknown): boolean => {
+  const group = obj(g);
+  return typeof group?.name === 'string' && ('sla' in group || 'timeUnit' in group || 'mandatoryClassificationTree' in group);
+};
 
 /** A message as the thread shows it; null without an id or a session to put it in. */
 export function toThreadMessage(m: Rec, fallbackSessionId?: number, parties?: Parties): ThreadMessage | null {

@@ -67,10 +67,14 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
   let loading: Promise<void> | null = null;
   let generation = 0;
   const activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
-  /** The item with what the console saw of its customer's messages (rows show and sort by it). */
+  /**
+   * The item with what the console saw of its customer's messages (rows show and sort by it), and
+   * its group's SLA when the session's record names the group without it (known from the group).
+   */
   const withActivity = (item: QueueItem): QueueItem => {
     const a = activity.get(item.id);
-    return a ? { ...item, ...a } : item;
+    const sla = item.slaSeconds === null && item.groupId !== null ? (groups.get(item.groupId)?.slaSeconds ?? null) : null;
+    return a || sla !== null ? { ...item, ...a, ...(sla !== null ? { slaSeconds: sla } : {}) } : item;
   };
   /** The cached item again with its current activity, pushed when it changed. */
   const touch = (id: number): void => {
@@ -265,7 +269,15 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     item: (id) => cache.get(id),
     items: () => cache.values(),
     groups: () => groups,
-    rememberGroup: (g) => groups.set(g.id, g),
+    rememberGroup(g) {
+      const before = groups.get(g.id);
+      groups.set(g.id, g);
+      if (g.slaSeconds === null || before?.slaSeconds === g.slaSeconds) return;
+      // Sessions that named the group without its SLA show its timer now.
+      for (const item of cache.values()) {
+        if (item.groupId === g.id && item.slaSeconds === null) feature.put(item);
+      }
+    },
     onLoaded: null,
     get loaded() {
       return loaded;

@@ -136,3 +136,29 @@ test('signing out of the demo workspace removes its listener registration at the
     await again.close();
   }
 });
+
+test('a service whose sessions name their group without its SLA: the queue shows the group\'s SLA once the group is known, and Needs me sorts by it', async () => {
+  test.setTimeout(60_000);
+  const [a, b] = await Promise.all([startStandin({ port: 0, sessions: 30, seed: 6 }), startStandin({ port: 0, sessions: 30, seed: 6, reading: 'variant' })]);
+  const c = await openConsole();
+  try {
+    await c.call('workspace:connect', { baseUrl: a.baseUrl, token: a.tokens.agent, allowWeakStorage: true });
+    await c.call('workspace:connect', { baseUrl: b.baseUrl, token: b.tokens.agent, allowWeakStorage: true });
+    const first = await c.call('workspace:needsMe', {});
+    const ids = (await c.call('workspace:state', {})).workspaces.map((w) => w.id);
+    // Once the groups are read, every row of either service has its SLA, as the groups set it.
+    await expect.poll(async () => {
+      const n = (await c.call('workspace:needsMe', {})).rows;
+      return ids.map((id) => n.filter((r) => r.workspaceId === id).every((r) => r.item.slaSeconds !== null));
+    }).toEqual([true, true]);
+    const rows = (await c.call('workspace:needsMe', {})).rows;
+    expect(new Set(rows.map((r) => r.workspaceId))).toEqual(new Set(ids));
+    expect(first.rows.length).toBeGreaterThan(0);
+    // Nearest SLA first, whichever service it is from.
+    const due = rows.map((r) => Date.parse(r.item.createdAt!) + r.item.slaSeconds! * 1000);
+    expect(due).toEqual([...due].sort((x, y) => x - y));
+  } finally {
+    await c.app.close();
+    await Promise.all([a.close(), b.close()]);
+  }
+});
