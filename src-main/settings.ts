@@ -98,9 +98,9 @@ export function createSettings(store: KeyValueStore, log: Pick<Logger, 'warn'>):
 
 /**
  * Settings of the console as a whole: the rest belong to each workspace (its listener's port and
- * tunnel, its pause, its knowledge base, who the attendant is there).
+ * tunnel, its pause, its knowledge base, its voice, who the attendant is there).
  */
-const CONSOLE_KEYS: ReadonlySet<SettingKey> = new Set<SettingKey>(['workspaces', 'activeWorkspace', 'workspace', 'users', 'keyBindings', 'supervisor.ticketShortcut', 'voice']);
+const CONSOLE_KEYS: ReadonlySet<SettingKey> = new Set<SettingKey>(['workspaces', 'activeWorkspace', 'workspace', 'users', 'keyBindings', 'supervisor.ticketShortcut']);
 export const isConsoleSetting = (key: SettingKey): boolean => CONSOLE_KEYS.has(key);
 
 /** A workspace's settings: its own store, and the console's for the console-wide keys. */

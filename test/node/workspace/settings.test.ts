@@ -1,5 +1,8 @@
 import { test, expect } from '@playwright/test';
-import { createSettings } from '../../../src-main/settings';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSettings, layeredSettings } from '../../../src-main/settings';
+import { adoptSingleWorkspace, workspaceDir } from '../../../src-main/workspaces/registry';
 import { createConfStore } from '../../../src-main/vault/conf-store';
 import { tempDirs } from '../../support/temp-dirs';
 
@@ -48,4 +51,38 @@ test('a value that does not fit its schema is refused before it reaches the disk
   const { settings, store } = open();
   expect(() => settings.set('webhookPort', 70_000)).toThrow();
   expect(store.get('webhookPort')).toBeUndefined();
+});
+
+test("a workspace's settings are its own; the console's (shortcuts, its workspaces) are shared", () => {
+  const consoleWide = createSettings(createConfStore(dir, 'settings'), { warn: () => undefined });
+  const one = layeredSettings(consoleWide, createSettings(createConfStore(join(dir, 'one'), 'settings'), { warn: () => undefined }));
+  const two = layeredSettings(consoleWide, createSettings(createConfStore(join(dir, 'two'), 'settings'), { warn: () => undefined }));
+  one.set('webhookPort', 8_001);
+  one.set('voice', { enabled: true, language: 'pt-BR' });
+  one.set('keyBindings', { 'queue.next': 'Alt+J' });
+  expect([two.get('webhookPort'), two.get('voice'), two.get('keyBindings')]).toEqual([0, null, { 'queue.next': 'Alt+J' }]);
+  expect(consoleWide.get('webhookPort')).toBe(0);
+});
+
+test('a profile with one workspace at its root: its files and settings move into its folder, the console keeps its own, and a second run changes nothing', () => {
+  const raw = createConfStore(dir, 'settings');
+  const settings = createSettings(raw, { warn: () => undefined });
+  settings.set('workspace', { kind: 'remote', baseUrl: 'https://vilaserena.com.br' });
+  settings.set('webhookSigning', false);
+  settings.set('knowledgeBase', 'faq_pt');
+  settings.set('keyBindings', { 'queue.next': 'Alt+J' });
+  mkdirSync(join(dir, 'outbox', 'notes'), { recursive: true });
+  writeFileSync(join(dir, 'outbox', 'notes', 'n.json'), '{}');
+  const adopt = () => adoptSingleWorkspace({ profileDir: dir, settings, openStore: (name, at) => createConfStore(at, name), raw, log: { info: () => undefined, warn: () => undefined } });
+  adopt();
+  const [entry] = settings.get('workspaces');
+  expect(entry).toMatchObject({ workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' }, color: 0 });
+  expect(settings.get('activeWorkspace')).toBe(entry!.id);
+  const own = createSettings(createConfStore(workspaceDir(dir, entry!.id), 'settings'), { warn: () => undefined });
+  expect([own.get('webhookSigning'), own.get('knowledgeBase'), own.get('webhookPort')]).toEqual([false, 'faq_pt', 0]);
+  expect([settings.get('workspace'), raw.get('webhookSigning'), raw.get('knowledgeBase'), settings.get('keyBindings')]).toEqual([null, undefined, undefined, { 'queue.next': 'Alt+J' }]);
+  expect(readFileSync(join(workspaceDir(dir, entry!.id), 'outbox', 'notes', 'n.json'), 'utf8')).toBe('{}');
+  expect(existsSync(join(dir, 'outbox'))).toBe(false);
+  adopt();
+  expect(settings.get('workspaces')).toEqual([entry]);
 });
