@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import type { AppState, DemoPersona, NeedsMe, Workspace, WorkspaceInfo } from '../src-shared/bridge';
+import type { AppState, DemoPersona, EventPayload, NeedsMe, Workspace, WorkspaceInfo } from '../src-shared/bridge';
 import { AppError, isAppError } from '../src-shared/errors';
 import { personOf, record, text } from '../src-shared/concepts';
 import { EventHub, type HandlerTable, type Router } from './bridge/table';
@@ -147,6 +147,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     rt.events.subscribe((name, payload) => {
       if (name === 'attendance:queueDelta') needsMe.changed();
       if (rt.id === active) events.relay(name, payload, rt.id);
+      // A customer writing in another workspace still calls the attendant.
+      else if (name === 'attendance:customerMessage') events.emit('workspace:customerMessage', { workspaceId: rt.id, ...(payload as EventPayload<'attendance:customerMessage'>) });
     });
     runtimes.set(id, rt);
     await rt.start();

@@ -126,6 +126,10 @@ export const workspaceChannels = {
 export const workspaceEvents = {
   'workspace:state': AppStateSchema,
   'workspace:needsMe': NeedsMeSchema,
+  /** A customer wrote in a session of the attendant's in a workspace not in front. */
+  'workspace:customerMessage': z
+    .object({ workspaceId: WorkspaceIdSchema, sessionId: z.number().int(), customerName: z.string(), preview: z.string() })
+    .strict(),
 } as const satisfies Record<string, z.ZodType>;
 /** What crosses the bridge: a result or an error value, never a stack. */
 export type Envelope<T> = { result: T } | { error: z.infer<typeof ErrorInfoSchema> };

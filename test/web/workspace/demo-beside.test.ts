@@ -2,7 +2,12 @@ import { test, expect } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, openDemo, ownOpenSessions, selectSession, shot } from '../../support/web';
+import { connectToService, openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec } from '../../support/web';
+import { POLL_PACE } from '../../../src-main/features/live/poll-pace';
+import { idOf } from '../../../src-shared/concepts';
+
+/** The connected stand-in cannot push to the console here: its poll, 10× faster, brings the news. */
+const FAST_POLL = { ...POLL_PACE, pollingMs: 3_000, pollingIdleMaxMs: 3_000 };
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
@@ -10,7 +15,7 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
   test.setTimeout(120_000);
   const sb = await startStandin({ port: 0, sessions: 30, reading: 'variant' });
   const profile = freshProfile();
-  let host = await launchHost(profile);
+  let host = await launchHost(profile, 'en-US', { pollPace: FAST_POLL });
   try {
     await openDemo(page, host);
     await page.getByRole('button', { name: 'Add a workspace' }).click();
@@ -30,6 +35,21 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
     const name = await selectSession(page, own!);
     await expect(page.getByRole('log', { name: new RegExp(`Messages with ${name}`) })).toBeVisible();
     await shot(page, 'workspaces-demo-beside');
+
+    // A customer writes in the other workspace: a notice names it, and opens the session there.
+    const [theirs] = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [
+      { key: 'status', operator: 'EQ', value: 'OPEN' },
+      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+    ], { size: 1 });
+    const customer = String(((theirs as Rec).user as Rec).displayName ?? ((theirs as Rec).user as Rec).name);
+    await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: idOf((theirs as Rec).id) }, message: 'Ainda aguardo o reembolso.', fromUser: true });
+    const notice = page.getByRole('status').filter({ hasText: `Message from ${customer} in ${new URL(sb.baseUrl).host}` });
+    await expect(notice).toBeVisible({ timeout: 15_000 });
+    await notice.getByRole('button').first().click();
+    await expect(page.locator('.workspace-badge')).toContainText(sb.baseUrl);
+    await expect(page.getByRole('log', { name: new RegExp(`Messages with ${customer}`) })).toContainText('Ainda aguardo o reembolso.');
+    await list.getByRole('button', { name: /^Demo/ }).click();
+    await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
 
     // A restart: both workspaces again, the demo in front as it was left.
     await host.close();

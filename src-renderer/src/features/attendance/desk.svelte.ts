@@ -19,7 +19,8 @@ export class DeskStore {
   #focused = $state(true);
   #notifications = $state<'granted' | 'denied' | 'default' | 'unsupported'>('default');
   /** In-window notices (also where a notification goes when the system refuses it). */
-  #toasts = $state<Array<{ id: number; text: string; sessionId: number | null }>>([]);
+  /** `open`: what a click does instead of opening `sessionId` here (a session of another workspace). */
+  #toasts = $state<Array<{ id: number; text: string; sessionId: number | null; open?: () => void }>>([]);
   private toastSeq = 0;
   private unsubscribe: Array<() => void> = [];
 
@@ -147,12 +148,12 @@ export class DeskStore {
         shown = false;
       }
     }
-    if (!shown) this.toast(`${title}: ${text}`, sessionId);
+    if (!shown) this.toast(`${title}: ${text}`, sessionId, sessionId === null ? onOpen : undefined);
   }
 
-  toast(text: string, sessionId: number | null): void {
+  toast(text: string, sessionId: number | null, open?: () => void): void {
     const id = ++this.toastSeq;
-    this.#toasts = [...this.#toasts.slice(-3), { id, text, sessionId }];
+    this.#toasts = [...this.#toasts.slice(-3), { id, text, sessionId, ...(open ? { open } : {}) }];
     setTimeout(() => this.dismiss(id), 8_000);
   }
 

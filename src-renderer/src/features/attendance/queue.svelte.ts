@@ -38,8 +38,8 @@ interface Kept {
   selectedId: number | null;
 }
 let kept: Kept | null = null;
-/** A session to open once the queue shows it (a "Needs me" row, its workspace coming to the front). */
-let wanted: number | null = null;
+/** A session to open once its workspace's queue shows it (a "Needs me" row, its workspace coming to the front). */
+let wanted: { id: number; workspace: string | null } | null = null;
 
 /** Lower-case text a filter keystroke is matched against, built once per item. */
 const haystacks = new WeakMap<QueueItem, string>();
@@ -455,17 +455,22 @@ export class QueueStore {
     if (item?.unread && document.hasFocus()) void invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
   }
 
-  /** Opens `id` now if the queue holds it, else once the queue is read (the view is coming). */
-  openWhenShown(id: number): void {
-    wanted = id;
-    if (this.map.has(id)) this.openWanted();
+  /**
+   * Opens session `id` of `workspace` now if this queue is that workspace's and holds it, else
+   * once that workspace's queue is read (it is coming to the front). Ids are per service: the
+   * same number in another workspace is another session.
+   */
+  openWhenShown(id: number, workspace: string | null): void {
+    wanted = { id, workspace };
+    if (this.map.size) this.openWanted();
   }
 
   private openWanted(): void {
-    const id = wanted;
+    const w = wanted;
+    if (w === null || w.workspace !== this.workspace) return;
     wanted = null;
-    if (id === null || !this.map.has(id)) return;
-    this.select(id);
+    if (!this.map.has(w.id)) return;
+    this.select(w.id);
     this.revealSelected();
   }
 

@@ -71,12 +71,17 @@ export class NeedsMeStore {
     }
   }
 
-  /** Opens a row's session in its workspace: that workspace comes to the front, the queue shows it. */
-  async open(row: NeedsMeRow): Promise<void> {
-    queue.openWhenShown(row.item.id);
-    views.show('attendance');
-    if (app.state?.active !== row.workspaceId) await app.focus(row.workspaceId);
+  /** Opens a row's session in its workspace. */
+  open(row: NeedsMeRow): Promise<void> {
+    return openIn(row.workspaceId, row.item.id);
   }
 }
 
 export const needsMe = new NeedsMeStore();
+
+/** Opens a session in its workspace: that workspace comes to the front, the queue shows the session. */
+export async function openIn(workspaceId: string, sessionId: number): Promise<void> {
+  queue.openWhenShown(sessionId, workspaceId);
+  views.show('attendance');
+  if (app.state?.active !== workspaceId) await app.focus(workspaceId);
+}
