@@ -82,8 +82,13 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   /** Workspaces opening in the background at start (awaited on close). */
   const opening = new Set<Promise<void>>();
 
-  const entries = (): WorkspaceEntry[] => settings.get('workspaces');
-  const saveEntries = (list: WorkspaceEntry[]) => settings.set('workspaces', list);
+  /** The workspace list, read from the settings once (at start, after any move) and kept here: this is its only writer. */
+  let list: WorkspaceEntry[] = [];
+  const entries = (): WorkspaceEntry[] => list;
+  const saveEntries = (next: WorkspaceEntry[]) => {
+    settings.set('workspaces', next);
+    list = next;
+  };
   const front = (): WorkspaceRuntime | null => (active ? (runtimes.get(active) ?? null) : null);
 
   const info = (e: WorkspaceEntry): WorkspaceInfo => {
@@ -192,8 +197,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     let rt = runtimes.get(DEMO_ID);
     if (!rt) {
       rt = await addRuntime(DEMO_ID);
-      const list = entries().filter((e) => e.id !== DEMO_ID);
-      saveEntries([...list, { id: DEMO_ID, workspace: { kind: 'demo', as }, color: freeColor(list) }]);
+      const others = entries().filter((e) => e.id !== DEMO_ID);
+      saveEntries([...others, { id: DEMO_ID, workspace: { kind: 'demo', as }, color: freeColor(others) }]);
     } else {
       saveEntries(entries().map((e) => (e.id === DEMO_ID ? { ...e, workspace: { kind: 'demo', as } } : e)));
     }
@@ -248,8 +253,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       throw e;
     }
     const workspace: Workspace = { kind: 'remote', baseUrl };
-    const list = entries().filter((e) => e.id !== id);
-    saveEntries([...entries().map((e) => (e.id === id ? { ...e, workspace } : e)), ...(same ? [] : [{ id, workspace, color: freeColor(list) }])]);
+    const others = entries().filter((e) => e.id !== id);
+    saveEntries([...entries().map((e) => (e.id === id ? { ...e, workspace } : e)), ...(same ? [] : [{ id, workspace, color: freeColor(others) }])]);
     focus(id);
     await rt.open(workspace, baseUrl, user);
     if (found) rememberUser(baseUrl, found);
@@ -408,7 +413,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     workspaceDir: (id) => workspaceDir(p.profileDir, id),
     async start() {
       adoptSingleWorkspace({ profileDir: p.profileDir, settings, openStore: p.openStore, raw: consoleStore, log: p.log });
-      const list = entries();
+      list = settings.get('workspaces');
       const stored = settings.get('activeWorkspace');
       active = list.find((e) => e.id === stored)?.id ?? list[0]?.id ?? null;
       // The workspace in front first (the page waits on it); the others open beside it.
