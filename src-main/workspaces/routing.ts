@@ -4,7 +4,7 @@ import type { HandlerTable } from '../bridge/table';
 
 /** The console's own channels (which workspaces, which one is in front); the rest belong to one. */
 export type WorkspaceChannel = FeatureChannel<'workspace'>;
-export const isWorkspaceChannel = (name: string): name is WorkspaceChannel => name.startsWith('workspace:');
+const isWorkspaceChannel = (name: string): name is WorkspaceChannel => name.startsWith('workspace:');
 
 /** Every feature channel failing with one error: no workspace open, or the named one is gone. */
 export function refusingHandlers(error: () => AppError): Omit<HandlerTable, WorkspaceChannel> {

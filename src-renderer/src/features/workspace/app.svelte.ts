@@ -17,14 +17,6 @@ export class AppStore {
     return this.#state?.signedIn ?? false;
   }
 
-  /**
-   * What the views show: the workspace in front and who is signed in there (null: nobody). A
-   * change is like signing out and in: every store starts over, nothing of one shows in another.
-   */
-  get scope(): string | null {
-    return scopeOf(this.#state);
-  }
-
   #adding = $state(false);
   /** The attendant is adding a workspace beside those open (the connect screen shows). */
   get adding(): boolean {
@@ -150,6 +142,10 @@ export class AppStore {
   }
 }
 
+/**
+ * What the views show: the workspace in front and who is signed in there (null: nobody). A
+ * change is like signing out and in: every store starts over, nothing of one shows in another.
+ */
 function scopeOf(s: AppState | null): string | null {
   return s?.signedIn ? `${s.active ?? ''}|${s.user?.userName ?? ''}` : null;
 }
