@@ -55,7 +55,8 @@ export async function run(): Promise<BenchRow[]> {
       for (const page of [0, 1]) n += (await sessions.list(body(page))).results.length;
       return n;
     };
-    const viaPageAll = async (): Promise<number> => (await sessions.pageAll({ sort: true, sortColumn: 'id', size: PAGE }, { cap: TARGET })).length;
+    const viaPageAll = async (): Promise<number> =>
+      (await sessions.pageAll({ sort: true, sortColumn: 'id', size: PAGE }, { cap: TARGET })).length;
 
     for (let i = 0; i < WARMUP; i++) {
       await bare();
@@ -97,13 +98,25 @@ export async function run(): Promise<BenchRow[]> {
       { figure: 'list 1,000 sessions (2 pages of 500): bare undici request + JSON.parse', value: round(bareMs), unit: 'ms' },
       {
         figure: 'list 1,000 sessions (2 pages of 500): service client, zod-validated',
-        value: round(clientMs), unit: 'ms', baseline: round(bareMs), ratio: round(ratio), budget: 'ratio <= 1.3', holds: ratio <= 1.3,
+        value: round(clientMs),
+        unit: 'ms',
+        baseline: round(bareMs),
+        ratio: round(ratio),
+        budget: 'ratio <= 1.3',
+        holds: ratio <= 1.3,
       },
       {
         figure: 'pageAll 1,000 sessions (adds the page that proves the list ended)',
-        value: round(pageAllMs), unit: 'ms', baseline: round(bareMs), ratio: round(pageAllMs / bareMs),
+        value: round(pageAllMs),
+        unit: 'ms',
+        baseline: round(bareMs),
+        ratio: round(pageAllMs / bareMs),
       },
-      { figure: 'one page of 500 sessions: JSON.parse + zod, record by record (what the client runs)', value: round(median(tParse)), unit: 'ms' },
+      {
+        figure: 'one page of 500 sessions: JSON.parse + zod, record by record (what the client runs)',
+        value: round(median(tParse)),
+        unit: 'ms',
+      },
     ];
   } finally {
     await client.close();

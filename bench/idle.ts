@@ -34,7 +34,13 @@ export async function run(): Promise<BenchRow[]> {
     const rendererCpu = (((await task()) - r0) / IDLE_SECONDS) * 100;
     return [
       { figure: `idle CPU, host process (${IDLE_SECONDS} s)`, value: hostCpu, unit: '%', budget: '< 1 %', holds: hostCpu < 1 },
-      { figure: `idle CPU, renderer main thread (${IDLE_SECONDS} s)`, value: rendererCpu, unit: '%', budget: '< 1 %', holds: rendererCpu < 1 },
+      {
+        figure: `idle CPU, renderer main thread (${IDLE_SECONDS} s)`,
+        value: rendererCpu,
+        unit: '%',
+        budget: '< 1 %',
+        holds: rendererCpu < 1,
+      },
     ];
   } finally {
     await browser.close();

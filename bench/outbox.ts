@@ -50,7 +50,9 @@ async function journalRate(concurrent: number): Promise<{ rate: number; dirFsync
     for (let i = 0; i < JOURNAL_NOTES; i += concurrent) {
       const batch = [];
       for (let k = 0; k < concurrent && i + k < JOURNAL_NOTES; k++) {
-        batch.push(box.add(SESSIONS[(i + k) % SESSIONS.length]!, `Customer called about order ${i + k}; promised a call back tomorrow morning.`));
+        batch.push(
+          box.add(SESSIONS[(i + k) % SESSIONS.length]!, `Customer called about order ${i + k}; promised a call back tomorrow morning.`),
+        );
       }
       await Promise.all(batch);
     }
@@ -70,7 +72,18 @@ async function appendLogRate(concurrent: number): Promise<number> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-outbox-log-'));
   const fh = await open(path.join(dir, 'journal.log'), 'a');
   const append = async (i: number) => {
-    const entry = { v: 1, id: randomUUID(), ref: newRef(), sessionId: SESSIONS[i % SESSIONS.length], seq: i, state: 'pending', text: `Customer called about order ${i}; promised a call back tomorrow morning.`, createdAt: Date.now(), updatedAt: Date.now(), attempts: 0 };
+    const entry = {
+      v: 1,
+      id: randomUUID(),
+      ref: newRef(),
+      sessionId: SESSIONS[i % SESSIONS.length],
+      seq: i,
+      state: 'pending',
+      text: `Customer called about order ${i}; promised a call back tomorrow morning.`,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      attempts: 0,
+    };
     await fh.write(`${JSON.stringify(entry)}\n`);
     await fh.datasync();
   };
@@ -91,7 +104,14 @@ async function appendLogRate(concurrent: number): Promise<number> {
 async function syncRate(baseUrl: string, token: string, label: string): Promise<number> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-outbox-sync-'));
   const client = createServiceClient({ baseUrl, getToken: async () => token, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
-  const box = new Outbox({ dir, transport: createCommentTransport(client), concurrency: PARALLEL, settleMs: 50, retry: { baseMs: 5, maxMs: 100 }, probe: { baseMs: 5, maxMs: 100 } });
+  const box = new Outbox({
+    dir,
+    transport: createCommentTransport(client),
+    concurrency: PARALLEL,
+    settleMs: 50,
+    retry: { baseMs: 5, maxMs: 100 },
+    probe: { baseMs: 5, maxMs: 100 },
+  });
   try {
     for (let i = 0; i < SYNC_NOTES; i++) await box.add(SESSIONS[i % SESSIONS.length]!, `${label} ${i}`);
     const done = new Promise<void>((resolve) => {

@@ -28,7 +28,12 @@ const SPEED = 60;
 const MINUTES = Number(process.env.BENCH_COST_MINUTES ?? 12);
 const pace = Object.fromEntries(Object.entries(POLL_PACE).map(([k, v]) => [k, v / SPEED])) as unknown as PollPace;
 
-interface Counter { requests: number; bytesOut: number; bytesIn: number; paths: Map<string, number> }
+interface Counter {
+  requests: number;
+  bytesOut: number;
+  bytesIn: number;
+  paths: Map<string, number>;
+}
 
 /** A loopback proxy to the stand-in that counts what the console sends and receives. */
 async function countingProxy(target: string): Promise<{ url: string; counter: Counter; reset(): void; close(): Promise<void> }> {
@@ -52,7 +57,8 @@ async function countingProxy(target: string): Promise<{ url: string; counter: Co
       const out = Buffer.from(await answer.body.arrayBuffer());
       counter.bytesIn += out.length;
       const forward: Record<string, string> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (typeof v === 'string' && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') forward[k] = v;
+      for (const [k, v] of Object.entries(answer.headers))
+        if (typeof v === 'string' && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') forward[k] = v;
       res.writeHead(answer.statusCode, forward);
       res.end(out);
     })().catch(() => {
@@ -68,13 +74,19 @@ async function countingProxy(target: string): Promise<{ url: string; counter: Co
       counter.requests = counter.bytesOut = counter.bytesIn = 0;
       counter.paths.clear();
     },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 async function v2(sb: Standin, path: string, body: unknown, token = sb.tokens.admin): Promise<Record<string, unknown>> {
   const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2${path}`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`${path} answered ${res.status}`);
   return (await res.json()) as Record<string, unknown>;
@@ -82,22 +94,47 @@ async function v2(sb: Standin, path: string, body: unknown, token = sb.tokens.ad
 
 /** Gives the demo attendant exactly `n` open sessions. */
 async function openSessions(sb: Standin, n: number): Promise<Array<Record<string, unknown>>> {
-  const list = async (conditions: unknown[]) => ((await v2(sb, '/user-session', { conditions, sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 500 })).results as Array<Record<string, unknown>>);
-  const mine = await list([{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }]);
+  const list = async (conditions: unknown[]) =>
+    (await v2(sb, '/user-session', { conditions, sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 500 })).results as Array<
+      Record<string, unknown>
+    >;
+  const mine = await list([
+    { key: 'status', operator: 'EQ', value: 'OPEN' },
+    { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+  ]);
   for (const s of mine.slice(n)) await v2(sb, '/user-session/save', { id: s.id, status: 'CLOSED' });
   if (mine.length < n) {
     const others = (await list([{ key: 'status', operator: 'EQ', value: 'OPEN' }])).filter((s) => s.lastAgent !== sb.demoAgent.userName);
     for (const s of others.slice(0, n - mine.length)) await v2(sb, '/user-session/save', { id: s.id, lastAgent: sb.demoAgent.userName });
   }
-  return (await list([{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' }])).slice(0, n);
+  return (
+    await list([
+      { key: 'status', operator: 'EQ', value: 'OPEN' },
+      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+    ])
+  ).slice(0, n);
 }
 
-interface Service { sb: Standin; proxy: Awaited<ReturnType<typeof countingProxy>> }
+interface Service {
+  sb: Standin;
+  proxy: Awaited<ReturnType<typeof countingProxy>>;
+}
 
 /** One configuration: `workspaces` services, each giving the attendant `n` open sessions. */
-async function measure(browser: Awaited<ReturnType<typeof launchChromium>>, events: boolean, n: number, workspaces: number): Promise<BenchRow[]> {
+async function measure(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  events: boolean,
+  n: number,
+  workspaces: number,
+): Promise<BenchRow[]> {
   const services: Service[] = [];
-  const host = await startHost({ profileDir: mkdtempSync(join(tmpdir(), 'bench-cost-')), rendererDir: join(ROOT, 'out', 'renderer'), port: 0, locale: 'en-US', pollPace: pace });
+  const host = await startHost({
+    profileDir: mkdtempSync(join(tmpdir(), 'bench-cost-')),
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    port: 0,
+    locale: 'en-US',
+    pollPace: pace,
+  });
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     const signedIn = Date.now();
@@ -107,7 +144,12 @@ async function measure(browser: Awaited<ReturnType<typeof launchChromium>>, even
       const proxy = await countingProxy(sb.baseUrl);
       services.push({ sb, proxy });
       const mine = await openSessions(sb, n);
-      await connectAttendant(page, host.url, { baseUrl: proxy.url, token: sb.tokens.agent, userName: sb.demoAgent.userName, beside: w > 0 });
+      await connectAttendant(page, host.url, {
+        baseUrl: proxy.url,
+        token: sb.tokens.agent,
+        userName: sb.demoAgent.userName,
+        beside: w > 0,
+      });
       await page.getByRole('tab', { name: /Mine/ }).click();
       await page.getByRole('list', { name: 'Mine' }).locator('.session-row').first().click();
       await page.getByRole('log').waitFor();
@@ -117,7 +159,8 @@ async function measure(browser: Awaited<ReturnType<typeof launchChromium>>, even
         await v2(sb, '/hook', { url: String((await bridgeCall(page, 'live:status')).url), secret });
         // One customer message: the events flow, and the console knows it.
         await v2(sb, '/messages/save', { session: { id: mine[0]!.id }, message: 'Bom dia!', fromUser: true });
-        for (let i = 0; i < 100 && (await bridgeCall(page, 'live:status')).lastEventAt == null; i++) await new Promise((r) => setTimeout(r, 100));
+        for (let i = 0; i < 100 && (await bridgeCall(page, 'live:status')).lastEventAt == null; i++)
+          await new Promise((r) => setTimeout(r, 100));
         if ((await bridgeCall(page, 'live:status')).lastEventAt == null) throw new Error('no event reached the listener');
       }
     }
@@ -131,19 +174,43 @@ async function measure(browser: Awaited<ReturnType<typeof launchChromium>>, even
     await new Promise((r) => setTimeout(r, (MINUTES * 60_000) / SPEED));
     const perService = counted().map((c) => c.requests / MINUTES);
     const perMinute = Math.max(...perService);
-    if (process.env.BENCH_DEBUG) console.error(events, n, workspaces, firstMinute, counted().map((c) => [...c.paths]));
+    if (process.env.BENCH_DEBUG)
+      console.error(
+        events,
+        n,
+        workspaces,
+        firstMinute,
+        counted().map((c) => [...c.paths]),
+      );
     const bytesPerMinute = Math.max(...counted().map((c) => (c.bytesOut + c.bytesIn) / MINUTES));
     const budget = events ? 2 : 6;
     const live = `live events ${events ? 'on' : 'off (polling)'}`;
-    const where = workspaces === 1 ? `${n} open session${n === 1 ? '' : 's'}` : `${workspaces} workspaces, ${n} open sessions each, the busiest service`;
+    const where =
+      workspaces === 1
+        ? `${n} open session${n === 1 ? '' : 's'}`
+        : `${workspaces} workspaces, ${n} open sessions each, the busiest service`;
     const rows: BenchRow[] = [
       {
         figure: `idle requests per attendant-minute, ${live}, ${where} (${MINUTES} min at ${SPEED}x after 2 to settle; vs the first minute after sign-in)`,
-        value: perMinute, unit: 'req/min', baseline: firstMinute, ratio: perMinute / Math.max(1, firstMinute), budget: `<= ${budget}`, holds: perMinute <= budget,
+        value: perMinute,
+        unit: 'req/min',
+        baseline: firstMinute,
+        ratio: perMinute / Math.max(1, firstMinute),
+        budget: `<= ${budget}`,
+        holds: perMinute <= budget,
       },
     ];
-    if (workspaces > 1) rows.push({ figure: `  the console's total over its ${workspaces} services, ${live}`, value: perService.reduce((a, b) => a + b, 0), unit: 'req/min' });
-    rows.push({ figure: `  idle bytes per attendant-minute (sent and received), live ${events ? 'on' : 'off'}, ${where}`, value: bytesPerMinute / 1024, unit: 'kB/min' });
+    if (workspaces > 1)
+      rows.push({
+        figure: `  the console's total over its ${workspaces} services, ${live}`,
+        value: perService.reduce((a, b) => a + b, 0),
+        unit: 'req/min',
+      });
+    rows.push({
+      figure: `  idle bytes per attendant-minute (sent and received), live ${events ? 'on' : 'off'}, ${where}`,
+      value: bytesPerMinute / 1024,
+      unit: 'kB/min',
+    });
     return rows;
   } finally {
     await page.close();

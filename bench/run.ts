@@ -71,7 +71,8 @@ for (const name of MODULES) {
   }
 }
 
-const fmt = (v: number | undefined) => (v === undefined ? '' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(3));
+const fmt = (v: number | undefined) =>
+  v === undefined ? '' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(3);
 const table = rows.map((r) => ({
   figure: r.figure,
   value: `${fmt(r.value)} ${r.unit}`,

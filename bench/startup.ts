@@ -11,7 +11,8 @@ const RUNS = 5;
 /** Renderer bundle, gzipped, as a browser would download it. */
 function bundleSizes(): { js: number; css: number } {
   const dir = join(ROOT, 'out', 'renderer', 'assets');
-  let js = 0, css = 0;
+  let js = 0,
+    css = 0;
   for (const f of readdirSync(dir)) {
     const full = join(dir, f);
     if (!statSync(full).isFile()) continue;
@@ -65,7 +66,12 @@ export async function run(): Promise<BenchRow[]> {
           const path = new URL(res.url()).pathname;
           if (req.method() !== 'POST' || !path.startsWith('/bridge/')) return;
           const key = `${decodeURIComponent(path.slice('/bridge/'.length))}\n${req.postData() ?? ''}`;
-          reading.push(res.text().then((body) => void (answers[key] ??= []).push(body), () => undefined));
+          reading.push(
+            res.text().then(
+              (body) => void (answers[key] ??= []).push(body),
+              () => undefined,
+            ),
+          );
         });
       }
       await page.goto(host.url);
@@ -79,7 +85,10 @@ export async function run(): Promise<BenchRow[]> {
       await stopHost(host.child);
 
       // Baseline: the same page from a plain static server process replaying those answers.
-      const server = await spawnPrinting([join(ROOT, 'bench', 'startup-baseline.mjs'), join(ROOT, 'out', 'renderer'), answersFile], /(http:\/\/127\.0\.0\.1:\d+\/)/);
+      const server = await spawnPrinting(
+        [join(ROOT, 'bench', 'startup-baseline.mjs'), join(ROOT, 'out', 'renderer'), answersFile],
+        /(http:\/\/127\.0\.0\.1:\d+\/)/,
+      );
       bareListening.push(performance.now() - server.startedAt);
       const p2 = await browser.newPage();
       await p2.goto(server.url);
@@ -99,11 +108,21 @@ export async function run(): Promise<BenchRow[]> {
   return [
     {
       figure: `cold start to interactive queue (host process + Chromium, p50 of ${RUNS}; vs the same page and answers from a static server)`,
-      value: p50, unit: 'ms', baseline: b50, ratio: p50 / b50, budget: '<= 1000 ms', holds: p50 <= 1000,
+      value: p50,
+      unit: 'ms',
+      baseline: b50,
+      ratio: p50 / b50,
+      budget: '<= 1000 ms',
+      holds: p50 <= 1000,
     },
     { figure: `cold start to interactive queue, worst of ${RUNS}`, value: Math.max(...cold), unit: 'ms', baseline: Math.max(...bare) },
     { figure: 'first start on a new profile (the demo workspace creates its data), once', value: firstStart, unit: 'ms' },
-    { figure: 'of which process start to its printed address, p50 (host vs static server)', value: percentile(coldListening, 50), unit: 'ms', baseline: percentile(bareListening, 50) },
+    {
+      figure: 'of which process start to its printed address, p50 (host vs static server)',
+      value: percentile(coldListening, 50),
+      unit: 'ms',
+      baseline: percentile(bareListening, 50),
+    },
     { figure: 'renderer JS (gzipped)', value: js / 1024, unit: 'kB', budget: '< 250 kB', holds: js / 1024 < 250 },
     { figure: 'renderer CSS (gzipped)', value: css / 1024, unit: 'kB' },
   ];

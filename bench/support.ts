@@ -69,7 +69,11 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Signs the page in to a service through "Connect to a service", as an attendant would. */
-export async function connectAttendant(page: Page, hostUrl: string, o: { baseUrl: string; token: string; userName: string; beside?: boolean }): Promise<void> {
+export async function connectAttendant(
+  page: Page,
+  hostUrl: string,
+  o: { baseUrl: string; token: string; userName: string; beside?: boolean },
+): Promise<void> {
   // `beside`: another workspace, added next to those the console has.
   if (o.beside) await page.getByRole('button', { name: 'Add a workspace' }).click();
   else await page.goto(hostUrl);
@@ -83,6 +87,8 @@ export async function connectAttendant(page: Page, hostUrl: string, o: { baseUrl
 
 /** One bridge call from the page, as its own script makes them; the result. */
 export async function bridgeCall(page: Page, channel: string): Promise<Record<string, unknown>> {
-  const envelope = (await page.evaluate(`fetch('/bridge/' + encodeURIComponent(${JSON.stringify(channel)}), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json())`)) as { result: Record<string, unknown> };
+  const envelope = (await page.evaluate(
+    `fetch('/bridge/' + encodeURIComponent(${JSON.stringify(channel)}), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json())`,
+  )) as { result: Record<string, unknown> };
   return envelope.result;
 }

@@ -198,7 +198,13 @@ export async function run(): Promise<BenchRow[]> {
       bareSeconds += b.seconds;
       ourSeconds += r.seconds;
       pairRatios.push(b.seconds / r.seconds);
-      if (process.env.BENCH_DEBUG) console.log(round % 2 === 0 ? 'B,L' : 'L,B', Math.round(EVENTS / b.seconds), Math.round(EVENTS / r.seconds), (b.seconds / r.seconds).toFixed(2));
+      if (process.env.BENCH_DEBUG)
+        console.log(
+          round % 2 === 0 ? 'B,L' : 'L,B',
+          Math.round(EVENTS / b.seconds),
+          Math.round(EVENTS / r.seconds),
+          (b.seconds / r.seconds).toFixed(2),
+        );
       latencies = latencies.concat(r.latencies);
     }
   } finally {

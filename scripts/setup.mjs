@@ -14,7 +14,15 @@ const ROOT = join(import.meta.dirname, '..');
 
 /** What the tests use from the system: the web tests' browser, a display for Electron, speech, ssh. */
 export const TEST_DEBIAN_PACKAGES = [
-  'chromium', 'xvfb', 'xauth', 'espeak-ng', 'pocketsphinx', 'pocketsphinx-en-us', 'sox', 'openssh-server', 'openssh-client',
+  'chromium',
+  'xvfb',
+  'xauth',
+  'espeak-ng',
+  'pocketsphinx',
+  'pocketsphinx-en-us',
+  'sox',
+  'openssh-server',
+  'openssh-client',
 ];
 
 /**
@@ -62,7 +70,9 @@ export function debianPlan(missing, machine) {
   if (!missing.length) return { kind: 'none' };
   const install = ['apt-get', 'install', '-y', '--no-install-recommends', ...missing];
   if (machine.root && machine.apt) return { kind: 'install', commands: [['apt-get', 'update'], install] };
-  const command = machine.apt ? `sudo apt-get update && sudo ${install.join(' ')}` : `install ${missing.join(' ')} with this system's package manager`;
+  const command = machine.apt
+    ? `sudo apt-get update && sudo ${install.join(' ')}`
+    : `install ${missing.join(' ')} with this system's package manager`;
   return { kind: 'ask', line: `Missing system packages: ${missing.join(' ')}. Run: ${command}` };
 }
 
@@ -128,7 +138,9 @@ function noteBrowserForStart() {
     // No binary yet: scripts/start.mjs tries to fetch it.
   }
   if (hasElectron || !onPath('dpkg-query') || debianInstalled('chromium') || onPath('chromium') || onPath('google-chrome')) return;
-  console.log('setup: no Electron binary yet and no Chromium here: if none can be fetched, open the printed address in a browser (Debian: apt-get install chromium).');
+  console.log(
+    'setup: no Electron binary yet and no Chromium here: if none can be fetched, open the printed address in a browser (Debian: apt-get install chromium).',
+  );
 }
 
 export function main(mode) {

@@ -153,7 +153,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       if (name === 'attendance:queueDelta') needsMe.changed();
       if (rt.id === active) events.relay(name, payload, rt.id);
       // A customer writing in another workspace still calls the attendant.
-      else if (name === 'attendance:customerMessage') events.emit('workspace:customerMessage', { workspaceId: rt.id, ...(payload as EventPayload<'attendance:customerMessage'>) });
+      else if (name === 'attendance:customerMessage')
+        events.emit('workspace:customerMessage', { workspaceId: rt.id, ...(payload as EventPayload<'attendance:customerMessage'>) });
     });
     runtimes.set(id, rt);
     await rt.start();
@@ -175,7 +176,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       // In a worker thread: the stand-in's slowest query must not hold the console's own thread.
       const early = earlyStandin;
       earlyStandin = null;
-      standin = await (early ?? startStandinWorker(demoStandinOptions(p.profileDir), { onExit: (reason) => p.log.error('demo workspace stopped', { reason }) }));
+      standin = await (early ??
+        startStandinWorker(demoStandinOptions(p.profileDir), { onExit: (reason) => p.log.error('demo workspace stopped', { reason }) }));
       p.log.info('demo workspace started', { baseUrl: standin.baseUrl });
     }
     return standin;
@@ -209,7 +211,13 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     return state();
   }
 
-  async function connect(input: { baseUrl: string; token: string; userName?: string | undefined; allowWeakStorage: boolean; replace?: string | undefined }): Promise<AppState> {
+  async function connect(input: {
+    baseUrl: string;
+    token: string;
+    userName?: string | undefined;
+    allowWeakStorage: boolean;
+    replace?: string | undefined;
+  }): Promise<AppState> {
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     p.registerSecret(input.token);
     // `probe`: a candidate token being checked; its refusal must not mark a stored one.
@@ -233,7 +241,11 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       await probe.close();
     }
     if (typed && !found) {
-      throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${typed}". Check the name, or leave it blank and pick yourself after connecting.` });
+      throw new AppError({
+        kind: 'NotFound',
+        field: 'userName',
+        message: `The service has no user "${typed}". Check the name, or leave it blank and pick yourself after connecting.`,
+      });
     }
     const user = found ?? rememberedUser(baseUrl);
     // The same account again (its token was refused, or it is typed a second time) signs that
@@ -241,7 +253,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     const same = entries().find(
       (e) =>
         e.workspace.kind === 'remote' &&
-        (e.id === input.replace || (e.workspace.baseUrl === baseUrl && (runtimes.get(e.id)?.user?.userName ?? null) === (user?.userName ?? null))),
+        (e.id === input.replace ||
+          (e.workspace.baseUrl === baseUrl && (runtimes.get(e.id)?.user?.userName ?? null) === (user?.userName ?? null))),
     );
     const id = same?.id ?? newWorkspaceId();
     const fresh = !runtimes.has(id);
@@ -254,7 +267,10 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     }
     const workspace: Workspace = { kind: 'remote', baseUrl };
     const others = entries().filter((e) => e.id !== id);
-    saveEntries([...entries().map((e) => (e.id === id ? { ...e, workspace } : e)), ...(same ? [] : [{ id, workspace, color: freeColor(others) }])]);
+    saveEntries([
+      ...entries().map((e) => (e.id === id ? { ...e, workspace } : e)),
+      ...(same ? [] : [{ id, workspace, color: freeColor(others) }]),
+    ]);
     focus(id);
     await rt.open(workspace, baseUrl, user);
     if (found) rememberUser(baseUrl, found);
@@ -279,7 +295,10 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       }
     }
     if (!wanted) return null;
-    const rows = await client.resource('user').list({ conditions: [{ key: 'userName', operator: 'EQ', value: wanted }], sort: false, page: 0, size: 5 }).catch(() => null);
+    const rows = await client
+      .resource('user')
+      .list({ conditions: [{ key: 'userName', operator: 'EQ', value: wanted }], sort: false, page: 0, size: 5 })
+      .catch(() => null);
     const me = rows?.results.map((r) => personOf(r)).find((u) => u?.userName?.toLowerCase() === wanted!.toLowerCase());
     // A user name the users list cannot confirm (a role without that list) is taken as given.
     if (rows && !me) return null;
@@ -376,8 +395,15 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     };
   }
 
-  const noWorkspace = { ...workspaceHandlers(null), ...refusingHandlers(() => new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' })) } as HandlerTable;
-  const gone = (id: string) => ({ ...workspaceHandlers(id), ...refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' })) }) as HandlerTable;
+  const noWorkspace = {
+    ...workspaceHandlers(null),
+    ...refusingHandlers(() => new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' })),
+  } as HandlerTable;
+  const gone = (id: string) =>
+    ({
+      ...workspaceHandlers(id),
+      ...refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' })),
+    }) as HandlerTable;
   /** Each open workspace's whole table, built once (dropped when it is signed out of). */
   const tables = new Map<string, HandlerTable>();
   const route: Router = (id) => {
@@ -421,7 +447,9 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       if (first) await reopen(first);
       for (const e of list) {
         if (e === first) continue;
-        const done = reopen(e).catch((err: unknown) => p.log.error('a workspace did not open', { workspace: e.id, error: err instanceof Error ? err.message : String(err) }));
+        const done = reopen(e).catch((err: unknown) =>
+          p.log.error('a workspace did not open', { workspace: e.id, error: err instanceof Error ? err.message : String(err) }),
+        );
         opening.add(done);
         void done.finally(() => {
           opening.delete(done);
@@ -440,7 +468,10 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       await standin?.close();
       standin = null;
       // Started early but never used (the workspace was not opened): still a thread to end.
-      await earlyStandin?.then((s) => s.close(), () => undefined);
+      await earlyStandin?.then(
+        (s) => s.close(),
+        () => undefined,
+      );
       earlyStandin = null;
     },
   };

@@ -20,9 +20,7 @@ import { bindTicketShortcut } from './features/supervisor/global-shortcut';
 import { mediaPermission, mediaPermissionKey } from './features/voice/permission';
 import { attentionBadge, electronBadgeSetter } from './features/attendance/badge';
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 // Every renderer sandboxed, whatever window or frame opens it (the checklist's belt and braces).
 app.enableSandbox();
 

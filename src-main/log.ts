@@ -43,7 +43,8 @@ export interface RootLogger extends Logger {
 
 const REDACTED = '[redacted]';
 /** Field names whose values are credentials whatever they hold. */
-const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|token|access_?token|access_?key|secret_?key|password|passwordattendance|appkey|agenttoken|socialtoken|api_?key)$/i;
+const SECRET_KEYS =
+  /^(authorization|proxy-authorization|cookie|set-cookie|token|access_?token|access_?key|secret_?key|password|passwordattendance|appkey|agenttoken|socialtoken|api_?key)$/i;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+\/=-]+/gi;
 /** Secrets shorter than this would mask ordinary words. */
 const MIN_SECRET_LENGTH = 6;
@@ -124,7 +125,8 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
   return {
     ...base,
     registerSecret: (s: string) => redactor.register(s),
-    child: (bindings: LogFields) => make({ ...(redactor.value(options.bindings ?? {}) as LogFields), ...(redactor.value(bindings) as LogFields) }),
+    child: (bindings: LogFields) =>
+      make({ ...(redactor.value(options.bindings ?? {}) as LogFields), ...(redactor.value(bindings) as LogFields) }),
     close: () => closeSink(),
   };
 }

@@ -1,11 +1,26 @@
 import type { QueueItem } from '../src-shared/bridge/attendance';
-import { idOf, record, sessionAgentOf, sessionCustomerOf, sessionGroupOf, instantOf, text as str, type PersonRef } from '../src-shared/concepts';
+import {
+  idOf,
+  record,
+  sessionAgentOf,
+  sessionCustomerOf,
+  sessionGroupOf,
+  instantOf,
+  text as str,
+  type PersonRef,
+} from '../src-shared/concepts';
 
 type Rec = Record<string, unknown>;
 
 /** Seconds in one unit of the group's `timeUnit` (the unit of its `sla`). */
 const UNIT_SECONDS: Record<string, number> = {
-  NANOSECONDS: 1e-9, MICROSECONDS: 1e-6, MILLISECONDS: 1e-3, SECONDS: 1, MINUTES: 60, HOURS: 3600, DAYS: 86400,
+  NANOSECONDS: 1e-9,
+  MICROSECONDS: 1e-6,
+  MILLISECONDS: 1e-3,
+  SECONDS: 1,
+  MINUTES: 60,
+  HOURS: 3600,
+  DAYS: 86400,
 };
 
 /**

@@ -100,7 +100,14 @@ export function createSettings(store: KeyValueStore, log: Pick<Logger, 'warn'>):
  * Settings of the console as a whole: the rest belong to each workspace (its listener's port and
  * tunnel, its pause, its knowledge base, its voice, who the attendant is there).
  */
-const CONSOLE_KEYS: ReadonlySet<SettingKey> = new Set<SettingKey>(['workspaces', 'activeWorkspace', 'workspace', 'users', 'keyBindings', 'supervisor.ticketShortcut']);
+const CONSOLE_KEYS: ReadonlySet<SettingKey> = new Set<SettingKey>([
+  'workspaces',
+  'activeWorkspace',
+  'workspace',
+  'users',
+  'keyBindings',
+  'supervisor.ticketShortcut',
+]);
 export const isConsoleSetting = (key: SettingKey): boolean => CONSOLE_KEYS.has(key);
 
 /** A workspace's settings: its own store, and the console's for the console-wide keys. */

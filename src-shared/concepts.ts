@@ -12,8 +12,7 @@
 export type Rec = Record<string, unknown>;
 
 /** A plain object, or null for anything else (arrays included). */
-export const record = (v: unknown): Rec | null =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null;
+export const record = (v: unknown): Rec | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null);
 
 /** A non-blank string, trimmed; null for anything else. */
 export function text(v: unknown): string | null {
@@ -62,12 +61,34 @@ export function instantOf(v: unknown): string | null {
 export type Role = 'customer' | 'agent' | 'bot' | 'system';
 
 const ROLE_WORDS: Record<string, Role> = {
-  CUSTOMER: 'customer', CLIENT: 'customer', CONTACT: 'customer', USER: 'customer', END_USER: 'customer',
-  CLIENTE: 'customer', CONSUMER: 'customer', VISITOR: 'customer',
-  AGENT: 'agent', ATTENDANT: 'agent', OPERATOR: 'agent', SUPERVISOR: 'agent', ADMINISTRATOR: 'agent',
-  ADMIN: 'agent', HUMAN: 'agent', ATENDENTE: 'agent', SUPER_AGENT: 'agent', AGENT_SUPERVISOR: 'agent',
-  BOT: 'bot', CHATBOT: 'bot', VIRTUAL_AGENT: 'bot', AUTOMATION: 'bot', ROBOT: 'bot', IA: 'bot', AI: 'bot',
-  SYSTEM: 'system', SISTEMA: 'system', PLATFORM: 'system',
+  CUSTOMER: 'customer',
+  CLIENT: 'customer',
+  CONTACT: 'customer',
+  USER: 'customer',
+  END_USER: 'customer',
+  CLIENTE: 'customer',
+  CONSUMER: 'customer',
+  VISITOR: 'customer',
+  AGENT: 'agent',
+  ATTENDANT: 'agent',
+  OPERATOR: 'agent',
+  SUPERVISOR: 'agent',
+  ADMINISTRATOR: 'agent',
+  ADMIN: 'agent',
+  HUMAN: 'agent',
+  ATENDENTE: 'agent',
+  SUPER_AGENT: 'agent',
+  AGENT_SUPERVISOR: 'agent',
+  BOT: 'bot',
+  CHATBOT: 'bot',
+  VIRTUAL_AGENT: 'bot',
+  AUTOMATION: 'bot',
+  ROBOT: 'bot',
+  IA: 'bot',
+  AI: 'bot',
+  SYSTEM: 'system',
+  SISTEMA: 'system',
+  PLATFORM: 'system',
 };
 
 /** A role named by a word such as "AGENT", "customer" or "Bot"; null for any other string. */
@@ -106,8 +127,7 @@ export function personOf(v: unknown): PersonRef | null {
   const name = text(r.displayName) ?? text(r.name) ?? text(r.fullName) ?? userName;
   const profile = record(r.profile);
   const role =
-    roleWord(r.typeUser) ?? roleWord(r.role) ?? roleWord(r.type) ?? roleWord(profile?.typeUser) ??
-    (record(r.agent) ? 'agent' : null);
+    roleWord(r.typeUser) ?? roleWord(r.role) ?? roleWord(r.type) ?? roleWord(profile?.typeUser) ?? (record(r.agent) ? 'agent' : null);
   const person = { id: idOf(r.id), userName, name, role };
   return person.id === null && !userName && !name ? null : person;
 }
@@ -212,14 +232,45 @@ export function sessionCustomerOf(s: Rec): PersonRef | null {
 }
 
 const CLOSED_STATUSES = new Set([
-  'CLOSED', 'FINISHED', 'FINALIZED', 'ENDED', 'RESOLVED', 'CANCELED', 'CANCELLED', 'DONE', 'EXPIRED',
-  'ENCERRADO', 'ENCERRADA', 'FINALIZADO', 'FINALIZADA', 'FECHADO', 'FECHADA',
+  'CLOSED',
+  'FINISHED',
+  'FINALIZED',
+  'ENDED',
+  'RESOLVED',
+  'CANCELED',
+  'CANCELLED',
+  'DONE',
+  'EXPIRED',
+  'ENCERRADO',
+  'ENCERRADA',
+  'FINALIZADO',
+  'FINALIZADA',
+  'FECHADO',
+  'FECHADA',
 ]);
 const OPEN_STATUSES = new Set([
-  'OPEN', 'OPENED', 'WAITING', 'QUEUED', 'IN_QUEUE', 'NEW', 'IN_PROGRESS', 'IN_ATTENDANCE', 'ATTENDING', 'ACTIVE',
-  'PENDING', 'ABERTO', 'ABERTA', 'EM_ATENDIMENTO', 'AGUARDANDO', 'NA_FILA',
+  'OPEN',
+  'OPENED',
+  'WAITING',
+  'QUEUED',
+  'IN_QUEUE',
+  'NEW',
+  'IN_PROGRESS',
+  'IN_ATTENDANCE',
+  'ATTENDING',
+  'ACTIVE',
+  'PENDING',
+  'ABERTO',
+  'ABERTA',
+  'EM_ATENDIMENTO',
+  'AGUARDANDO',
+  'NA_FILA',
 ]);
-const statusWord = (s: string) => s.trim().toUpperCase().replace(/[\s-]+/g, '_');
+const statusWord = (s: string) =>
+  s
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
 
 /**
  * What a session status means to the console. The interface lists no values (§3): the known

@@ -5,17 +5,17 @@ import { z } from 'zod';
  * It crosses the bridge as `{error:{kind,message,...}}`, never as a stack.
  */
 export const ERROR_KINDS = [
-  'Unauthorized',   // 401: the token was refused; sign in again
-  'Forbidden',      // 403: the role cannot do this
-  'NotFound',       // 404
-  'Invalid',        // 400, or an envelope with status ERROR (message, errorCode)
-  'RateLimited',    // 429 (retryAfterMs from Retry-After)
-  'Unavailable',    // 5xx, connection refused or reset before the request was sent
-  'Timeout',        // no answer in time for a read, or a write that was never sent
+  'Unauthorized', // 401: the token was refused; sign in again
+  'Forbidden', // 403: the role cannot do this
+  'NotFound', // 404
+  'Invalid', // 400, or an envelope with status ERROR (message, errorCode)
+  'RateLimited', // 429 (retryAfterMs from Retry-After)
+  'Unavailable', // 5xx, connection refused or reset before the request was sent
+  'Timeout', // no answer in time for a read, or a write that was never sent
   'OutcomeUnknown', // a write was sent but its answer never came: reconcile by reading back
-  'BadResponse',    // the answer broke the schema (names the operation and the field)
-  'Cancelled',      // the caller aborted
-  'Internal',       // a bug on our side, reported without a stack
+  'BadResponse', // the answer broke the schema (names the operation and the field)
+  'Cancelled', // the caller aborted
+  'Internal', // a bug on our side, reported without a stack
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

@@ -2,8 +2,20 @@
 
 /** The operators of the shared query body (interface §2.1; semantics in DESIGN.md §2). */
 export const OPERATORS = [
-  'EQ', 'EQNUM', 'NEQ', 'NEQNUM', 'IS_FALSE', 'IS_TRUE', 'LIKE', 'NOT_LIKE',
-  'IN', 'NOT_IN', 'IS_NULL', 'NOT_NULL', 'BEFORE', 'AFTER',
+  'EQ',
+  'EQNUM',
+  'NEQ',
+  'NEQNUM',
+  'IS_FALSE',
+  'IS_TRUE',
+  'LIKE',
+  'NOT_LIKE',
+  'IN',
+  'NOT_IN',
+  'IS_NULL',
+  'NOT_NULL',
+  'BEFORE',
+  'AFTER',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 

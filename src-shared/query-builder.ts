@@ -63,21 +63,49 @@ export class FieldStep<B> {
     return this.list;
   }
 
-  eq(value: string): B { return this.add('EQ', textValue('EQ', this.key, value)); }
-  neq(value: string): B { return this.add('NEQ', textValue('NEQ', this.key, value)); }
-  eqNum(value: number): B { return this.add('EQNUM', numberValue(this.key, value)); }
-  neqNum(value: number): B { return this.add('NEQNUM', numberValue(this.key, value)); }
-  isTrue(): B { return this.add('IS_TRUE'); }
-  isFalse(): B { return this.add('IS_FALSE'); }
+  eq(value: string): B {
+    return this.add('EQ', textValue('EQ', this.key, value));
+  }
+  neq(value: string): B {
+    return this.add('NEQ', textValue('NEQ', this.key, value));
+  }
+  eqNum(value: number): B {
+    return this.add('EQNUM', numberValue(this.key, value));
+  }
+  neqNum(value: number): B {
+    return this.add('NEQNUM', numberValue(this.key, value));
+  }
+  isTrue(): B {
+    return this.add('IS_TRUE');
+  }
+  isFalse(): B {
+    return this.add('IS_FALSE');
+  }
   /** `%` any run, `_` one character; case-insensitive on the stand-in. */
-  like(pattern: string): B { return this.add('LIKE', pattern); }
-  notLike(pattern: string): B { return this.add('NOT_LIKE', pattern); }
-  in(values: ReadonlyArray<string | number>): B { return this.add('IN', listValue(this.key, values)); }
-  notIn(values: ReadonlyArray<string | number>): B { return this.add('NOT_IN', listValue(this.key, values)); }
-  isNull(): B { return this.add('IS_NULL'); }
-  notNull(): B { return this.add('NOT_NULL'); }
-  before(when: DateLike): B { return this.add('BEFORE', dateValue(this.key, when)); }
-  after(when: DateLike): B { return this.add('AFTER', dateValue(this.key, when)); }
+  like(pattern: string): B {
+    return this.add('LIKE', pattern);
+  }
+  notLike(pattern: string): B {
+    return this.add('NOT_LIKE', pattern);
+  }
+  in(values: ReadonlyArray<string | number>): B {
+    return this.add('IN', listValue(this.key, values));
+  }
+  notIn(values: ReadonlyArray<string | number>): B {
+    return this.add('NOT_IN', listValue(this.key, values));
+  }
+  isNull(): B {
+    return this.add('IS_NULL');
+  }
+  notNull(): B {
+    return this.add('NOT_NULL');
+  }
+  before(when: DateLike): B {
+    return this.add('BEFORE', dateValue(this.key, when));
+  }
+  after(when: DateLike): B {
+    return this.add('AFTER', dateValue(this.key, when));
+  }
 }
 
 /** A list of conditions: the top level of a query, or a nested group. */
@@ -90,16 +118,28 @@ export class ConditionList {
   }
 
   /** First condition (or one joined with AND). */
-  where(key: string): FieldStep<this> { return this.step(key, this.items.length ? 'AND' : undefined); }
-  and(key: string): FieldStep<this> { return this.step(key, 'AND'); }
-  or(key: string): FieldStep<this> { return this.step(key, 'OR'); }
+  where(key: string): FieldStep<this> {
+    return this.step(key, this.items.length ? 'AND' : undefined);
+  }
+  and(key: string): FieldStep<this> {
+    return this.step(key, 'AND');
+  }
+  or(key: string): FieldStep<this> {
+    return this.step(key, 'OR');
+  }
 
   /** A nested group `{conditions:[...]}`, joined to the previous condition with `logic`. */
-  group(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this { return this.nest('conditions', fill, logic); }
+  group(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this {
+    return this.nest('conditions', fill, logic);
+  }
   /** `{or:[...]}`: any of the nested conditions. */
-  anyOf(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this { return this.nest('or', fill, logic); }
+  anyOf(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this {
+    return this.nest('or', fill, logic);
+  }
   /** `{and:[...]}`: all of the nested conditions. */
-  allOf(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this { return this.nest('and', fill, logic); }
+  allOf(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this {
+    return this.nest('and', fill, logic);
+  }
 
   /** Adds a ready-made condition (e.g. one the explorer parsed). */
   raw(condition: Condition): this {

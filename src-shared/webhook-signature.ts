@@ -22,9 +22,7 @@ export function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export type SignatureCheck =
-  | { ok: true }
-  | { ok: false; reason: 'missing-headers' | 'bad-timestamp' | 'stale' | 'mismatch' };
+export type SignatureCheck = { ok: true } | { ok: false; reason: 'missing-headers' | 'bad-timestamp' | 'stale' | 'mismatch' };
 
 /**
  * Verifies a Standard Webhooks signature header (several space-separated signatures are allowed,
@@ -44,8 +42,6 @@ export function verifyWebhook(
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return { ok: false, reason: 'stale' };
   // The timestamp is signed as the header spells it, as Standard Webhooks defines the content.
   const expected = mac(secret, id, timestamp, body);
-  const matches = signature
-    .split(' ')
-    .some((part) => part.startsWith('v1,') && sameBytes(Buffer.from(part.slice(3), 'base64'), expected));
+  const matches = signature.split(' ').some((part) => part.startsWith('v1,') && sameBytes(Buffer.from(part.slice(3), 'base64'), expected));
   return matches ? { ok: true } : { ok: false, reason: 'mismatch' };
 }

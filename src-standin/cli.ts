@@ -28,14 +28,31 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { opts: StandinOptio
       return n;
     };
     switch (arg) {
-      case '--port': opts.port = int(); break;
-      case '--data-dir': opts.dataDir = value(); break;
-      case '--sessions': opts.sessions = int(); break;
-      case '--seed': opts.seed = int(); break;
-      case '--simulator': opts.simulator = true; break;
-      case '--reading': opts.reading = readingOf(value(), '--reading'); break;
-      case '--json': json = true; break;
-      default: throw new Error(`Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant --json`);
+      case '--port':
+        opts.port = int();
+        break;
+      case '--data-dir':
+        opts.dataDir = value();
+        break;
+      case '--sessions':
+        opts.sessions = int();
+        break;
+      case '--seed':
+        opts.seed = int();
+        break;
+      case '--simulator':
+        opts.simulator = true;
+        break;
+      case '--reading':
+        opts.reading = readingOf(value(), '--reading');
+        break;
+      case '--json':
+        json = true;
+        break;
+      default:
+        throw new Error(
+          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant --json`,
+        );
     }
   }
   return { opts, json };

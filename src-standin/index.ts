@@ -90,10 +90,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   });
   const ai = new AiMount({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
-    cannedTexts: () => [
-      ...[...store.c.messageBundleGroup.values()].map((m) => String(m.text ?? '')),
-      ...[...store.c.chatSuggestion.values()].map((s) => String(s.suggestion ?? '')),
-    ].filter((t) => t.length > 0),
+    cannedTexts: () =>
+      [
+        ...[...store.c.messageBundleGroup.values()].map((m) => String(m.text ?? '')),
+        ...[...store.c.chatSuggestion.values()].map((s) => String(s.suggestion ?? '')),
+      ].filter((t) => t.length > 0),
   });
   const model = new Model(store, (group, type, data) => hub.emit(group, type, data), ai.ner, seed);
   const admin = model.userByName('admin');
@@ -103,7 +104,9 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const simulator = new Simulator(model, system, seed, simOpts.intervalMs);
   const faults = new Faults(seed);
 
-  const server: Server = createServer(createRequestHandler({ model, hub, faults, ai, simulator, reading: createReading(opts.reading ?? 'default', model) }));
+  const server: Server = createServer(
+    createRequestHandler({ model, hub, faults, ai, simulator, reading: createReading(opts.reading ?? 'default', model) }),
+  );
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

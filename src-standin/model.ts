@@ -12,13 +12,20 @@ import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
 import { compositeKeyOf, type Store } from './store';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly errorCode: string = httpCode(status)) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errorCode: string = httpCode(status),
+  ) {
     super(message);
   }
 }
 
 function httpCode(status: number): string {
-  return ({ 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT' } as Record<number, string>)[status] ?? 'ERROR';
+  return (
+    ({ 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT' } as Record<number, string>)[status] ??
+    'ERROR'
+  );
 }
 
 export interface Actor {
@@ -133,13 +140,15 @@ export class Model {
         ...(maxSize !== undefined ? { maxSize } : {}),
         resolve: this.store.resolve,
         scan: (c) => this.store.c[c].values(),
-        index: extra ? undefined : (key, value) => {
-          if (key === 'id' && !COMPOSITE_KEYS[coll]) {
-            const r = col.get(value);
-            return r ? [r] : [];
-          }
-          return col.lookup(key, value);
-        },
+        index: extra
+          ? undefined
+          : (key, value) => {
+              if (key === 'id' && !COMPOSITE_KEYS[coll]) {
+                const r = col.get(value);
+                return r ? [r] : [];
+              }
+              return col.lookup(key, value);
+            },
       });
     } catch (e) {
       if (e instanceof QueryError) throw new ApiError(400, e.message, e.errorCode);
@@ -166,7 +175,10 @@ export class Model {
     const q = this.parseLookup(body);
     const known = surveyName === NPS_SURVEY || [...this.store.c.npsAnswer.values()].some((a) => a.surveyName === surveyName);
     if (!known) throw new ApiError(404, `No survey named "${surveyName}".`);
-    let positive = 0, neutral = 0, negative = 0, sum = 0;
+    let positive = 0,
+      neutral = 0,
+      negative = 0,
+      sum = 0;
     const matched = this.filterAll('npsAnswer', q, (a) => a.surveyName === surveyName);
     for (const a of matched) {
       const s = Number(a.score);
@@ -219,7 +231,7 @@ export class Model {
     for (const [k, v] of Object.entries(body)) {
       if (v === undefined) continue;
       if (refused.includes(k)) {
-        const hint = coll === 'userSession' ? ' Assign a session by saving lastAgent with the attendant\'s userName.' : '';
+        const hint = coll === 'userSession' ? " Assign a session by saving lastAgent with the attendant's userName." : '';
         throw new ApiError(400, `Field "${k}" is not accepted by this save.${hint}`, 'UNKNOWN_FIELD');
       }
       const t = spec[k];
@@ -262,7 +274,8 @@ export class Model {
     if (t.kind === 'ref') {
       // A reference names its target by id; the rest of an embedded copy is ignored.
       if (typeof v.id !== 'number' || !Number.isSafeInteger(v.id)) throw validationError(`${path}.id`, 'an integer');
-      if (!this.store.c[t.collection].get(v.id)) throw new ApiError(400, `"${path}" refers to id ${v.id}, which does not exist.`, 'UNKNOWN_REFERENCE');
+      if (!this.store.c[t.collection].get(v.id))
+        throw new ApiError(400, `"${path}" refers to id ${v.id}, which does not exist.`, 'UNKNOWN_REFERENCE');
       return { id: v.id };
     }
     const fields: Spec = t.fields();
@@ -332,7 +345,11 @@ export class Model {
         if (ctx.isCreate) {
           ctx.after.push(() => {
             const sessionId = (ctx.next.session as Rec | null)?.id ?? null;
-            ctx.events.push(['bot', 'bot.tag', { sessionId, tag: ctx.next.tag ?? null, botTag: this.present('botTag', ctx.next, 'agent') }]);
+            ctx.events.push([
+              'bot',
+              'bot.tag',
+              { sessionId, tag: ctx.next.tag ?? null, botTag: this.present('botTag', ctx.next, 'agent') },
+            ]);
           });
         }
         return;
@@ -371,14 +388,26 @@ export class Model {
             if (!('attendedAt' in input)) next.attendedAt = now;
             ctx.after.push(() => events.push(['sessions', 'session.assigned', { ...this.sessionEvent(next), by: actor.userName }]));
           } else {
-            ctx.after.push(() => events.push(['sessions', 'session.transferred', { ...this.sessionEvent(next), fromAgent: prev?.lastAgent ?? null, by: actor.userName }]));
+            ctx.after.push(() =>
+              events.push([
+                'sessions',
+                'session.transferred',
+                { ...this.sessionEvent(next), fromAgent: prev?.lastAgent ?? null, by: actor.userName },
+              ]),
+            );
           }
         }
       }
     } else if (prev && 'groupConf' in input && (input.groupConf as Rec | null)?.id !== (prev.groupConf as Rec | null)?.id) {
       // Transferred to a group: back in that group's queue, no attendant until someone accepts.
       next.agent = null;
-      ctx.after.push(() => events.push(['sessions', 'session.transferred', { ...this.sessionEvent(next), fromGroupId: (prev.groupConf as Rec | null)?.id ?? null, by: actor.userName }]));
+      ctx.after.push(() =>
+        events.push([
+          'sessions',
+          'session.transferred',
+          { ...this.sessionEvent(next), fromGroupId: (prev.groupConf as Rec | null)?.id ?? null, by: actor.userName },
+        ]),
+      );
     }
     if (next.status === 'CLOSED' && prev?.status !== 'CLOSED') {
       if (!('closedAt' in input)) next.closedAt = now;
@@ -386,7 +415,9 @@ export class Model {
       ctx.after.push(() => events.push(['sessions', 'session.closed', this.sessionEvent(next)]));
     }
     if (prev && (prev.status !== next.status || prev.pending !== next.pending)) {
-      ctx.after.push(() => events.push(['status', 'session.status', { sessionId: next.id, status: next.status, pending: next.pending ?? false }]));
+      ctx.after.push(() =>
+        events.push(['status', 'session.status', { sessionId: next.id, status: next.status, pending: next.pending ?? false }]),
+      );
     }
   }
 
@@ -451,13 +482,16 @@ export class Model {
   private beforeCommentSave(ctx: SaveContext): void {
     const { next } = ctx;
     if (typeof next.sessionId !== 'number') throw new ApiError(400, 'A comment needs an integer "sessionId".', 'MISSING_FIELD');
-    if (!this.store.c.userSession.get(next.sessionId)) throw new ApiError(400, `"sessionId" refers to id ${next.sessionId}, which does not exist.`, 'UNKNOWN_REFERENCE');
-    if (typeof next.comment !== 'string' || next.comment.trim() === '') throw new ApiError(400, 'A comment needs a non-empty "comment".', 'MISSING_FIELD');
+    if (!this.store.c.userSession.get(next.sessionId))
+      throw new ApiError(400, `"sessionId" refers to id ${next.sessionId}, which does not exist.`, 'UNKNOWN_REFERENCE');
+    if (typeof next.comment !== 'string' || next.comment.trim() === '')
+      throw new ApiError(400, 'A comment needs a non-empty "comment".', 'MISSING_FIELD');
   }
 
   private beforeUserSave(ctx: SaveContext): void {
     const { next, prev } = ctx;
-    if (typeof next.userName !== 'string' || next.userName.trim() === '') throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
+    if (typeof next.userName !== 'string' || next.userName.trim() === '')
+      throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
     const clash = this.userByName(next.userName);
     if (clash && clash.id !== next.id) throw new ApiError(409, `userName "${next.userName}" is taken.`, 'DUPLICATE_USERNAME');
     if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName);
@@ -467,7 +501,13 @@ export class Model {
     const { prev, next, input } = ctx;
     if (prev && input.status !== undefined && input.status !== prev.status) {
       const user = this.store.c.user.get((next.user as Rec | null)?.id);
-      ctx.after.push(() => ctx.events.push(['status', 'agent.status', { agentId: next.id, userName: user?.userName ?? null, status: next.status, previous: prev.status ?? null }]));
+      ctx.after.push(() =>
+        ctx.events.push([
+          'status',
+          'agent.status',
+          { agentId: next.id, userName: user?.userName ?? null, status: next.status, previous: prev.status ?? null },
+        ]),
+      );
     }
   }
 
@@ -475,13 +515,33 @@ export class Model {
   saveUserAs(kind: 'AGENT' | 'SUPERVISOR' | 'ADMINISTRATOR', body: unknown, actor: Actor): { status: 200 | 201; rec: Rec } {
     if (!isPlainObject(body)) throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
     const profileId = { ADMINISTRATOR: 1, SUPERVISOR: 2, AGENT: 3 }[kind];
-    const profile = { id: profileId, name: { ADMINISTRATOR: 'Administrador', SUPERVISOR: 'Supervisor', AGENT: 'Atendente' }[kind], typeUser: kind, visible: true };
+    const profile = {
+      id: profileId,
+      name: { ADMINISTRATOR: 'Administrador', SUPERVISOR: 'Supervisor', AGENT: 'Atendente' }[kind],
+      typeUser: kind,
+      visible: true,
+    };
     const saved = this.save('user', { ...body, typeUser: kind, profile }, actor);
     if (kind === 'ADMINISTRATOR' || saved.rec.agent) return saved;
-    const agent = this.save('agent', { status: 'OFFLINE', superAgent: kind === 'SUPERVISOR', virtualAgent: false, maxChatChannels: 6, department: kind === 'SUPERVISOR' ? 'Supervisão' : 'Atendimento', loginAttendance: saved.rec.userName }, actor);
+    const agent = this.save(
+      'agent',
+      {
+        status: 'OFFLINE',
+        superAgent: kind === 'SUPERVISOR',
+        virtualAgent: false,
+        maxChatChannels: 6,
+        department: kind === 'SUPERVISOR' ? 'Supervisão' : 'Atendimento',
+        loginAttendance: saved.rec.userName,
+      },
+      actor,
+    );
     const linked: Rec = { ...agent.rec, user: { id: saved.rec.id } };
     this.store.c.agent.put(linked);
-    this.save('userAgent', { associationId: { userId: saved.rec.id, agentId: agent.rec.id }, user: { id: saved.rec.id }, agent: { id: agent.rec.id } }, actor);
+    this.save(
+      'userAgent',
+      { associationId: { userId: saved.rec.id, agentId: agent.rec.id }, user: { id: saved.rec.id }, agent: { id: agent.rec.id } },
+      actor,
+    );
     const user: Rec = { ...saved.rec, agent: { id: agent.rec.id } };
     this.store.c.user.put(user);
     this.store.markDirty('user');
@@ -499,17 +559,23 @@ export class Model {
   channels(body: unknown, actor: Actor): Rec {
     const user = this.targetUser(body, actor);
     const agent = this.store.c.agent.get((user.agent as Rec | null)?.id);
-    const wanted = new Set(String(agent?.attendanceServiceChannel ?? CHANNELS.join(',')).split(',').map((s) => s.trim()));
+    const wanted = new Set(
+      String(agent?.attendanceServiceChannel ?? CHANNELS.join(','))
+        .split(',')
+        .map((s) => s.trim()),
+    );
     const seen = new Map<string, Rec>();
     for (const g of this.store.c.group.values()) {
       if (g.active === false) continue;
-      for (const ch of (g.channels as Rec[] | null) ?? []) if (wanted.has(String(ch.name)) && !seen.has(String(ch.name))) seen.set(String(ch.name), { id: ch.id, name: ch.name });
+      for (const ch of (g.channels as Rec[] | null) ?? [])
+        if (wanted.has(String(ch.name)) && !seen.has(String(ch.name))) seen.set(String(ch.name), { id: ch.id, name: ch.name });
     }
     return { userName: user.userName, channels: [...seen.values()].sort((a, b) => Number(a.id) - Number(b.id)) };
   }
 
   private targetUser(body: unknown, actor: Actor): Rec {
-    if (body !== undefined && body !== null && !isPlainObject(body)) throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
+    if (body !== undefined && body !== null && !isPlainObject(body))
+      throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
     const asked = isPlainObject(body) ? body.userName : undefined;
     if (asked === undefined || asked === actor.userName) return actor.user;
     if (typeof asked !== 'string') throw validationError('userName', 'a string');
@@ -537,13 +603,51 @@ interface SaveContext {
 
 /** The role table as rule names (README: roles); users/rules answers with these. */
 export const RULES: Record<Role, string[]> = {
-  agent: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'self:status', 'tickets:read', 'ai:use', 'hooks:manage'],
-  supervisor: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'tickets:read', 'ai:use', 'hooks:manage'],
-  admin: ['lists:read', 'sessions:write', 'messages:write', 'comments:write', 'attendance:write', 'agents:status', 'config:write', 'admin:write', 'kb:upload', 'tickets:read', 'ai:use', 'hooks:manage', 'standin:control'],
+  agent: [
+    'lists:read',
+    'sessions:write',
+    'messages:write',
+    'comments:write',
+    'attendance:write',
+    'self:status',
+    'tickets:read',
+    'ai:use',
+    'hooks:manage',
+  ],
+  supervisor: [
+    'lists:read',
+    'sessions:write',
+    'messages:write',
+    'comments:write',
+    'attendance:write',
+    'agents:status',
+    'config:write',
+    'tickets:read',
+    'ai:use',
+    'hooks:manage',
+  ],
+  admin: [
+    'lists:read',
+    'sessions:write',
+    'messages:write',
+    'comments:write',
+    'attendance:write',
+    'agents:status',
+    'config:write',
+    'admin:write',
+    'kb:upload',
+    'tickets:read',
+    'ai:use',
+    'hooks:manage',
+    'standin:control',
+  ],
 };
 
 function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`)
+    .join('; ');
 }
 
 /** Limits on the condition tree, checked before the recursive schema reads it. */

@@ -11,7 +11,10 @@ export type Rec = Record<string, unknown>;
 export type Resolver = (collection: CollectionName, id: unknown) => Rec | undefined;
 
 export class QueryError extends Error {
-  constructor(message: string, readonly errorCode: string) {
+  constructor(
+    message: string,
+    readonly errorCode: string,
+  ) {
     super(message);
   }
 }
@@ -49,7 +52,8 @@ export function compileKey(key: string, spec: Spec, resolve: Resolver): Getter {
   let multi = false;
   for (const [i, name] of parts.entries()) {
     const t: FieldType | undefined = fields && Object.hasOwn(fields, name) ? fields[name] : undefined;
-    if (!t) throw new QueryError(`Unknown key "${key}": "${parts.slice(0, i + 1).join('.')}" is not a field of this resource.`, 'UNKNOWN_KEY');
+    if (!t)
+      throw new QueryError(`Unknown key "${key}": "${parts.slice(0, i + 1).join('.')}" is not a field of this resource.`, 'UNKNOWN_KEY');
     // Reading `id` of a reference needs no lookup: the stored `{id}` already holds it.
     steps.push({ name, deref: name === 'id' ? null : pendingRef, spread: pendingSpread });
     if (pendingSpread) multi = true;
@@ -71,9 +75,10 @@ export function compileKey(key: string, spec: Spec, resolve: Resolver): Getter {
   const derefs = steps.some((s) => s.deref);
   const [s0, s1] = steps;
   const refType = s0 ? spec[s0.name] : undefined;
-  const join = !multi && steps.length === 2 && s1?.deref && !isObjectType(type) && refType && isObjectType(refType) && refType.kind === 'ref'
-    ? { refField: s0!.name, collection: refType.collection, field: s1.name }
-    : null;
+  const join =
+    !multi && steps.length === 2 && s1?.deref && !isObjectType(type) && refType && isObjectType(refType) && refType.kind === 'ref'
+      ? { refField: s0!.name, collection: refType.collection, field: s1.name }
+      : null;
   return { get: multi ? multiReader(steps, resolve) : singleReader(steps, resolve), multi, type, join, derefs };
 }
 
@@ -238,7 +243,8 @@ function operatorTest(op: Operator, c: Condition): Test {
     }
     case 'EQNUM': {
       const n = Number(requireValue(c, op));
-      if (c.value!.trim() === '' || !Number.isFinite(n)) throw new QueryError(`EQNUM on "${c.key}" needs a number, got "${c.value}".`, 'INVALID_VALUE');
+      if (c.value!.trim() === '' || !Number.isFinite(n))
+        throw new QueryError(`EQNUM on "${c.key}" needs a number, got "${c.value}".`, 'INVALID_VALUE');
       return (v) => (typeof v === 'number' ? v === n : typeof v === 'string' && v.trim() !== '' && Number(v) === n);
     }
     case 'NEQNUM': {
@@ -258,7 +264,11 @@ function operatorTest(op: Operator, c: Condition): Test {
       return (v) => !like(v);
     }
     case 'IN': {
-      const set = new Set(requireValue(c, op).split(',').map((s) => s.trim()));
+      const set = new Set(
+        requireValue(c, op)
+          .split(',')
+          .map((s) => s.trim()),
+      );
       return (v) => v != null && typeof v !== 'object' && set.has(String(v));
     }
     case 'NOT_IN': {
@@ -287,7 +297,20 @@ function operatorTest(op: Operator, c: Condition): Test {
 }
 
 const NEGATED: ReadonlySet<Operator> = new Set(['NEQ', 'NEQNUM', 'NOT_LIKE', 'NOT_IN']);
-const VALUE_OPERATORS: ReadonlySet<Operator> = new Set(['EQ', 'NEQ', 'EQNUM', 'NEQNUM', 'LIKE', 'NOT_LIKE', 'IN', 'NOT_IN', 'BEFORE', 'AFTER', 'IS_TRUE', 'IS_FALSE']);
+const VALUE_OPERATORS: ReadonlySet<Operator> = new Set([
+  'EQ',
+  'NEQ',
+  'EQNUM',
+  'NEQNUM',
+  'LIKE',
+  'NOT_LIKE',
+  'IN',
+  'NOT_IN',
+  'BEFORE',
+  'AFTER',
+  'IS_TRUE',
+  'IS_FALSE',
+]);
 
 interface Env {
   spec: Spec;
@@ -322,10 +345,13 @@ function compileLeaf(c: Condition, env: Env): Costed {
     const outside = test(undefined);
     const flipped = new Set<unknown>();
     for (const t of env.scan(collection)) if (test(t[field]) !== outside) flipped.add(t.id);
-    return [(rec) => {
-      const r = rec[refField] as Rec | null | undefined;
-      return r != null && flipped.has(r.id) ? !outside : outside;
-    }, 1];
+    return [
+      (rec) => {
+        const r = rec[refField] as Rec | null | undefined;
+        return r != null && flipped.has(r.id) ? !outside : outside;
+      },
+      1,
+    ];
   }
   const cost = getter.derefs ? 2 : getter.multi ? 2 : 0;
   if (!getter.multi) {
@@ -398,10 +424,12 @@ export function checkConditionTree(conditions: unknown): void {
 }
 
 function compileNode(c: Condition, env: Env, depth: number): Costed {
-  if (depth > MAX_CONDITION_DEPTH) throw new QueryError(`Conditions are nested more than ${MAX_CONDITION_DEPTH} levels deep.`, 'INVALID_QUERY');
+  if (depth > MAX_CONDITION_DEPTH)
+    throw new QueryError(`Conditions are nested more than ${MAX_CONDITION_DEPTH} levels deep.`, 'INVALID_QUERY');
   const parts: Costed[] = [];
   if (c.key !== undefined) parts.push(compileLeaf(c, env));
-  else if (c.operator !== undefined || c.value !== undefined) throw new QueryError('A condition has an operator or value but no key.', 'UNKNOWN_KEY');
+  else if (c.operator !== undefined || c.value !== undefined)
+    throw new QueryError('A condition has an operator or value but no key.', 'UNKNOWN_KEY');
   if (c.and) parts.push(c.and.length ? allOf(c.and.map((x) => compileNode(x, env, depth + 1))) : ALWAYS);
   if (c.or) parts.push(c.or.length ? anyOf(c.or.map((x) => compileNode(x, env, depth + 1))) : ALWAYS);
   if (c.conditions) parts.push(compileChain(c.conditions, env, depth + 1));
@@ -462,7 +490,8 @@ function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  const sa = String(a), sb = String(b);
+  const sa = String(a),
+    sb = String(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
@@ -505,8 +534,10 @@ export function runQuery(all: Iterable<Rec>, q: ListQuery, opts: QueryOptions): 
   const sign = q.direction === 'DESC' ? -1 : 1;
   // Nulls last in both directions; ties keep the collection order so paging is stable.
   const cmp = (i: number, j: number): number => {
-    const a = keys[i], b = keys[j];
-    const an = a == null, bn = b == null;
+    const a = keys[i],
+      b = keys[j];
+    const an = a == null,
+      bn = b == null;
     if (an || bn) return an && bn ? i - j : an ? 1 : -1;
     return sign * compareValues(a, b) || i - j;
   };
@@ -517,7 +548,8 @@ export function runQuery(all: Iterable<Rec>, q: ListQuery, opts: QueryOptions): 
     order = [];
     for (let i = 0; i < matched.length; i++) {
       if (order.length === need && cmp(i, order[need - 1] as number) >= 0) continue;
-      let lo = 0, hi = order.length;
+      let lo = 0,
+        hi = order.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
         if (cmp(order[mid] as number, i) <= 0) lo = mid + 1;

@@ -157,7 +157,8 @@ function variantReading(model: Model): Reading {
 
   /** A message save in the variant's shapes, turned into the stored ones. */
   const messageIn = (b: Rec): void => {
-    const named = (v: Rec): Rec | undefined => users.get(v.id) ?? (typeof v.userName === 'string' ? model.userByName(v.userName) : undefined);
+    const named = (v: Rec): Rec | undefined =>
+      users.get(v.id) ?? (typeof v.userName === 'string' ? model.userByName(v.userName) : undefined);
     if (isPlainObject(b.sentiment)) b.sentiment = typeof b.sentiment.label === 'string' ? b.sentiment.label : null;
     if (isPlainObject(b.toUser)) b.toUser = named(b.toUser)?.userName ?? b.toUser;
     const role = typeof b.sendBy === 'string' ? SENDER_ROLES.find((r) => r === b.sendBy) : undefined;

@@ -8,7 +8,16 @@ import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Rec } from './query-engine';
 import type { Store } from './store';
 import {
-  CANNED_REPLIES, CITIES, EMAIL_DOMAINS, FIRST_NAMES, GENERAL_SUGGESTIONS, INTERNAL_NOTES, LAST_NAMES, NPS_COMMENTS, SCRIPTS, TICKET_TITLES,
+  CANNED_REPLIES,
+  CITIES,
+  EMAIL_DOMAINS,
+  FIRST_NAMES,
+  GENERAL_SUGGESTIONS,
+  INTERNAL_NOTES,
+  LAST_NAMES,
+  NPS_COMMENTS,
+  SCRIPTS,
+  TICKET_TITLES,
   type Script,
 } from './texts';
 
@@ -51,7 +60,10 @@ export function makeCpf(rng: Rng): string {
 /** CNPJ with valid check digits, formatted 00.000.000/0000-00. */
 export function makeCnpj(rng: Rng): string {
   const d = [...Array.from({ length: 8 }, () => intBetween(rng, 0, 9)), 0, 0, 0, 1];
-  for (const weights of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
+  for (const weights of [
+    [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
+    [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
+  ]) {
     const sum = weights.reduce((acc, w, i) => acc + w * d[i]!, 0);
     const r = sum % 11;
     d.push(r < 2 ? 0 : 11 - r);
@@ -63,7 +75,11 @@ export function makeCnpj(rng: Rng): string {
 export const money = (cents: number): string =>
   `R$ ${Math.floor(cents / 100).toLocaleString('pt-BR')},${String(cents % 100).padStart(2, '0')}`;
 
-const ascii = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const ascii = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 export function fillScript(line: string, v: Record<string, string>): string {
   return line.replace(/\{(\w+)\}/g, (m, k: string) => v[k] ?? m);
@@ -97,15 +113,37 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
 
   const companyCnpj = makeCnpj(rng);
   const company: Rec = {
-    id: 1, active: true, companyName: 'Vila Serena Comércio de Eletrônicos Ltda', tradeName: 'Vila Serena', cnpj: companyCnpj,
-    address: 'Avenida Paulista', number: '1578', complement: 'Conjunto 1203', neighborhood: 'Bela Vista', city: 'São Paulo',
-    state: 'SP', cep: '01310-200', country: 'BR', defaultLocale: 'pt_BR', email: 'atendimento@vilaserena.com.br',
-    nameContact: 'Juliana Martins', phoneContact: '+55 11 3555-0100', site: 'https://vilaserena.com.br',
-    groupCompany: { id: 1, active: true, companyName: 'Grupo Vila Serena' }, ...created(setupAt),
+    id: 1,
+    active: true,
+    companyName: 'Vila Serena Comércio de Eletrônicos Ltda',
+    tradeName: 'Vila Serena',
+    cnpj: companyCnpj,
+    address: 'Avenida Paulista',
+    number: '1578',
+    complement: 'Conjunto 1203',
+    neighborhood: 'Bela Vista',
+    city: 'São Paulo',
+    state: 'SP',
+    cep: '01310-200',
+    country: 'BR',
+    defaultLocale: 'pt_BR',
+    email: 'atendimento@vilaserena.com.br',
+    nameContact: 'Juliana Martins',
+    phoneContact: '+55 11 3555-0100',
+    site: 'https://vilaserena.com.br',
+    groupCompany: { id: 1, active: true, companyName: 'Grupo Vila Serena' },
+    ...created(setupAt),
   };
   const operation: Rec = {
-    id: 1, operationName: 'Operação Brasil', operationStatus: true, country: 'BR', defaultLocale: 'pt_BR',
-    customerPortfolio: false, verifyHoliday: 'true', company, ...created(setupAt),
+    id: 1,
+    operationName: 'Operação Brasil',
+    operationStatus: true,
+    country: 'BR',
+    defaultLocale: 'pt_BR',
+    customerPortfolio: false,
+    verifyHoliday: 'true',
+    company,
+    ...created(setupAt),
   };
 
   // Users: 1 admin, 2 supervisor, 3..10 attendants (3 is the demo agent), then customers.
@@ -116,7 +154,13 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     { name: 'Juliana Martins', userName: SUPERVISOR_USER_NAME, typeUser: 'SUPERVISOR', status: 'ONLINE', token: tokens.supervisor },
     ...AGENTS.map((a) => {
       const userName = ascii(a.name).replace(' ', '.');
-      return { name: a.name, userName, typeUser: 'AGENT', status: a.status, token: userName === DEMO_AGENT ? tokens.agent : tokenFor(userName) };
+      return {
+        name: a.name,
+        userName,
+        typeUser: 'AGENT',
+        status: a.status,
+        token: userName === DEMO_AGENT ? tokens.agent : tokenFor(userName),
+      };
     }),
   ];
   const profiles: Record<string, Rec> = {
@@ -130,20 +174,49 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     const id = i + 1;
     const agentId = s.typeUser === 'ADMINISTRATOR' ? null : i; // agent records 1..9
     c.user.put({
-      id, name: s.name, displayName: s.name.split(' ')[0], userName: s.userName, email: `${s.userName}@vilaserena.com.br`,
-      typeUser: s.typeUser, active: true, visible: true, accessKey: s.token, cpf: makeCpf(rng), country: 'BR', defaultLocale: 'pt_BR',
-      phone: `+55 11 9${intBetween(rng, 1000, 9999)}-${intBetween(rng, 1000, 9999)}`, formal: false, firstAccess: false, usingMFA: false,
-      operation: 'Operação Brasil', company: { id: 1, companyName: company.companyName, tradeName: company.tradeName, cnpj: companyCnpj },
-      profile: profiles[s.typeUser], agent: agentId ? { id: agentId } : null, priority: 0,
-      lastLogin: iso(now - intBetween(rng, 1, 600) * MIN), ...created(setupAt),
+      id,
+      name: s.name,
+      displayName: s.name.split(' ')[0],
+      userName: s.userName,
+      email: `${s.userName}@vilaserena.com.br`,
+      typeUser: s.typeUser,
+      active: true,
+      visible: true,
+      accessKey: s.token,
+      cpf: makeCpf(rng),
+      country: 'BR',
+      defaultLocale: 'pt_BR',
+      phone: `+55 11 9${intBetween(rng, 1000, 9999)}-${intBetween(rng, 1000, 9999)}`,
+      formal: false,
+      firstAccess: false,
+      usingMFA: false,
+      operation: 'Operação Brasil',
+      company: { id: 1, companyName: company.companyName, tradeName: company.tradeName, cnpj: companyCnpj },
+      profile: profiles[s.typeUser],
+      agent: agentId ? { id: agentId } : null,
+      priority: 0,
+      lastLogin: iso(now - intBetween(rng, 1, 600) * MIN),
+      ...created(setupAt),
     });
     if (agentId) {
       c.agent.put({
-        id: agentId, status: s.status, user: { id }, department: s.typeUser === 'SUPERVISOR' ? 'Supervisão' : 'Atendimento',
-        superAgent: s.typeUser === 'SUPERVISOR', virtualAgent: false, maxChatChannels: 6, agentAllHistory: s.typeUser === 'SUPERVISOR',
-        agentAllHistoryOperation: false, agentAttendSimple: false, agentViewPhone: true, audioOn: true, pauseOnReceiveCall: true,
-        attendanceServiceChannel: 'chatApp,email,sms,messenger,social,voice', extensionAttendance: String(2000 + agentId),
-        loginAttendance: s.userName, ...created(setupAt),
+        id: agentId,
+        status: s.status,
+        user: { id },
+        department: s.typeUser === 'SUPERVISOR' ? 'Supervisão' : 'Atendimento',
+        superAgent: s.typeUser === 'SUPERVISOR',
+        virtualAgent: false,
+        maxChatChannels: 6,
+        agentAllHistory: s.typeUser === 'SUPERVISOR',
+        agentAllHistoryOperation: false,
+        agentAttendSimple: false,
+        agentViewPhone: true,
+        audioOn: true,
+        pauseOnReceiveCall: true,
+        attendanceServiceChannel: 'chatApp,email,sms,messenger,social,voice',
+        extensionAttendance: String(2000 + agentId),
+        loginAttendance: s.userName,
+        ...created(setupAt),
       });
       c.userAgent.put({ associationId: { userId: id, agentId }, user: { id }, agent: { id: agentId }, ...created(setupAt) });
       if (s.typeUser === 'AGENT') attendants.push(c.user.get(id)!);
@@ -153,9 +226,21 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
 
   // Classification trees, three levels deep.
   const trees: Record<string, Array<[string, string[]]>> = {
-    'Atendimento Geral': [['Pedidos', ['Atraso na entrega', 'Pedido incompleto', 'Alteração de endereço']], ['Trocas', ['Produto com defeito', 'Arrependimento']], ['Informações', ['Horário de funcionamento', 'Lojas físicas']]],
-    Financeiro: [['Boleto', ['Segunda via', 'Pagamento não identificado']], ['Cartão', ['Cobrança em duplicidade', 'Estorno']], ['Reembolso', ['Frete', 'Cancelamento de pedido']]],
-    'Suporte Técnico': [['Conexão', ['Internet lenta', 'Sem sinal']], ['Aplicativo', ['Acesso e senha', 'Erro ao pagar']], ['Equipamento', ['Roteador', 'Fone e acessórios']]],
+    'Atendimento Geral': [
+      ['Pedidos', ['Atraso na entrega', 'Pedido incompleto', 'Alteração de endereço']],
+      ['Trocas', ['Produto com defeito', 'Arrependimento']],
+      ['Informações', ['Horário de funcionamento', 'Lojas físicas']],
+    ],
+    Financeiro: [
+      ['Boleto', ['Segunda via', 'Pagamento não identificado']],
+      ['Cartão', ['Cobrança em duplicidade', 'Estorno']],
+      ['Reembolso', ['Frete', 'Cancelamento de pedido']],
+    ],
+    'Suporte Técnico': [
+      ['Conexão', ['Internet lenta', 'Sem sinal']],
+      ['Aplicativo', ['Acesso e senha', 'Erro ao pagar']],
+      ['Equipamento', ['Roteador', 'Fone e acessórios']],
+    ],
   };
   const groupDefs: Array<{ name: string; channels: Channel[]; sla: number; mandatory: boolean }> = [
     { name: 'Atendimento Geral', channels: ['chatApp', 'messenger', 'social', 'email'], sla: 120, mandatory: false },
@@ -168,30 +253,77 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     let nodeSeq = id * 100;
     const branches = trees[g.name] ?? [];
     const root: Rec = {
-      id, nodeId: null, value: g.name, active: true, ...created(setupAt),
+      id,
+      nodeId: null,
+      value: g.name,
+      active: true,
+      ...created(setupAt),
       children: branches.map(([label, leaves]) => {
         const mid = ++nodeSeq;
         return {
-          id: mid, nodeId: id, value: label, active: true, ...created(setupAt),
+          id: mid,
+          nodeId: id,
+          value: label,
+          active: true,
+          ...created(setupAt),
           children: leaves.map((leaf) => ({ id: ++nodeSeq, nodeId: mid, value: leaf, active: true, children: [], ...created(setupAt) })),
         };
       }),
     };
     c.classification.put(root);
     const group: Rec = {
-      id, name: g.name, active: true, visible: true, sla: g.sla, timeUnit: 'SECONDS', businessUnit: 'Varejo', broker: 'standin',
-      channels: g.channels.map((ch) => ({ id: CHANNEL_IDS[ch], name: ch })), acceptedMedias: 'text,image,audio,document',
-      classificationTree: { id }, mandatoryClassificationTree: g.mandatory, mandatoryFinalAgent: false,
-      defaultAgent: { id: 3 + gi }, finalAgent: { id: 2 }, inactivityAgent: null, inactivityAction: 'CLOSE', inactivityGroup: null,
-      configInactivity: true, configInactivityTime: 30, agentExpireSession: false, agentReplyMaxDelay: 300, queueControl: 'FIFO',
-      queueScheduleStrategy: false, redirectAttendanceAgentDisconnect: true, skipQueue: false, onlyBot: false, onlyReceptive: false,
-      offlineAttendance: false, pausedTransfer: false, pending: true, timePending: 1440, timeMaxAttendance: 3600, interactQueueDelay: 5,
-      limitTimeWaitingForInteract: 600, warningRatio: 80, scheduleName: 'Horário comercial', scheduleActiveSendTime: 60,
-      gatewayQueue: `fila-${ascii(g.name).replace(/\s+/g, '-')}`, survey: 1, operation,
-      chatAppActiveShipping: g.channels.includes('chatApp'), chatAppPartner: true, chatAppPartnerInactivity: 1440,
-      emailActiveShipping: g.channels.includes('email'), smsActiveShipping: g.channels.includes('sms'), smsPartnerFlag: false,
-      messengerActiveShipping: g.channels.includes('messenger'), pushShipping: false, uraActiveShipping: false,
-      voiceActiveShipping: g.channels.includes('voice'), ...created(setupAt),
+      id,
+      name: g.name,
+      active: true,
+      visible: true,
+      sla: g.sla,
+      timeUnit: 'SECONDS',
+      businessUnit: 'Varejo',
+      broker: 'standin',
+      channels: g.channels.map((ch) => ({ id: CHANNEL_IDS[ch], name: ch })),
+      acceptedMedias: 'text,image,audio,document',
+      classificationTree: { id },
+      mandatoryClassificationTree: g.mandatory,
+      mandatoryFinalAgent: false,
+      defaultAgent: { id: 3 + gi },
+      finalAgent: { id: 2 },
+      inactivityAgent: null,
+      inactivityAction: 'CLOSE',
+      inactivityGroup: null,
+      configInactivity: true,
+      configInactivityTime: 30,
+      agentExpireSession: false,
+      agentReplyMaxDelay: 300,
+      queueControl: 'FIFO',
+      queueScheduleStrategy: false,
+      redirectAttendanceAgentDisconnect: true,
+      skipQueue: false,
+      onlyBot: false,
+      onlyReceptive: false,
+      offlineAttendance: false,
+      pausedTransfer: false,
+      pending: true,
+      timePending: 1440,
+      timeMaxAttendance: 3600,
+      interactQueueDelay: 5,
+      limitTimeWaitingForInteract: 600,
+      warningRatio: 80,
+      scheduleName: 'Horário comercial',
+      scheduleActiveSendTime: 60,
+      gatewayQueue: `fila-${ascii(g.name).replace(/\s+/g, '-')}`,
+      survey: 1,
+      operation,
+      chatAppActiveShipping: g.channels.includes('chatApp'),
+      chatAppPartner: true,
+      chatAppPartnerInactivity: 1440,
+      emailActiveShipping: g.channels.includes('email'),
+      smsActiveShipping: g.channels.includes('sms'),
+      smsPartnerFlag: false,
+      messengerActiveShipping: g.channels.includes('messenger'),
+      pushShipping: false,
+      uraActiveShipping: false,
+      voiceActiveShipping: g.channels.includes('voice'),
+      ...created(setupAt),
     };
     c.group.put(group);
     groupByName.set(g.name, group);
@@ -210,9 +342,23 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     const phone = `+55 ${intBetween(rng, 11, 99)} 9${intBetween(rng, 1000, 9999)}-${intBetween(rng, 1000, 9999)}`;
     const cpf = makeCpf(rng);
     const rec: Rec = {
-      id, name: `${first} ${last}`, displayName: first, userName: email, email, phone, cpf, typeUser: 'CUSTOMER', active: true,
-      visible: false, country: 'BR', defaultLocale: 'pt_BR', originUser: 'chat', profile: profiles.CUSTOMER,
-      createdFromSurvey: false, createdAt: iso(setupAt + i * MIN), createdBy: 'system',
+      id,
+      name: `${first} ${last}`,
+      displayName: first,
+      userName: email,
+      email,
+      phone,
+      cpf,
+      typeUser: 'CUSTOMER',
+      active: true,
+      visible: false,
+      country: 'BR',
+      defaultLocale: 'pt_BR',
+      originUser: 'chat',
+      profile: profiles.CUSTOMER,
+      createdFromSurvey: false,
+      createdAt: iso(setupAt + i * MIN),
+      createdBy: 'system',
     };
     c.user.put(rec);
     customers.push({ rec, first, email, phone, cpf, handle: `@${local}` });
@@ -227,7 +373,14 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     return ag.status !== 'OFFLINE';
   });
 
-  let messageId = 1, commentId = 1, callSeq = 1, reportId = 1, npsId = 1, suggestionId = 1, classServiceId = 1, callLogId = 1;
+  let messageId = 1,
+    commentId = 1,
+    callSeq = 1,
+    reportId = 1,
+    npsId = 1,
+    suggestionId = 1,
+    classServiceId = 1,
+    callLogId = 1;
   let activeCount = 0;
   const detailed = Math.min(opts.sessions, 2000);
   for (let i = 0; i < opts.sessions; i++) {
@@ -239,10 +392,20 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     const cust = customers[intBetween(rng, 0, customers.length - 1)]!;
     const r = rng();
     const state = r < 0.15 ? 'waiting' : r < 0.45 ? 'active' : 'closed';
-    const ageMs = state === 'waiting' ? intBetween(rng, 1, 40) * MIN : state === 'active' ? intBetween(rng, 10, 180) * MIN : intBetween(rng, 200, 30 * 24 * 60) * MIN;
+    const ageMs =
+      state === 'waiting'
+        ? intBetween(rng, 1, 40) * MIN
+        : state === 'active'
+          ? intBetween(rng, 10, 180) * MIN
+          : intBetween(rng, 200, 30 * 24 * 60) * MIN;
     const createdAt = now - ageMs;
     // Every third active session goes to the demo agent so the demo opens with work to do.
-    const agentUser = state === 'waiting' ? null : state === 'active' && activeCount++ % 3 === 0 ? demo : pick(rng, state === 'active' ? workingAgents : attendants);
+    const agentUser =
+      state === 'waiting'
+        ? null
+        : state === 'active' && activeCount++ % 3 === 0
+          ? demo
+          : pick(rng, state === 'active' ? workingAgents : attendants);
     const tme = state === 'waiting' ? null : intBetween(rng, 20, Math.min(900, Math.floor(ageMs / 1000 / 2)));
     const attendedAt = tme == null ? null : createdAt + tme * 1000;
     const tma = state === 'closed' ? intBetween(rng, 120, 2400) : null;
@@ -250,8 +413,14 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     const protocol = `${iso(createdAt).slice(0, 10).replace(/-/g, '')}${String(id).padStart(6, '0')}`;
     const instance = channel === 'email' ? cust.email : channel === 'messenger' || channel === 'social' ? cust.handle : cust.phone;
     const vars: Record<string, string> = {
-      nome: cust.first, agente: agentUser ? String(agentUser.displayName) : 'Atendente', cpf: cust.cpf, cnpj: usesCnpj.has(script) ? makeCnpj(rng) : '',
-      email: cust.email, valor: money(intBetween(rng, 1990, 250000)), pedido: `PED-${intBetween(rng, 100000, 999999)}`, protocolo: protocol,
+      nome: cust.first,
+      agente: agentUser ? String(agentUser.displayName) : 'Atendente',
+      cpf: cust.cpf,
+      cnpj: usesCnpj.has(script) ? makeCnpj(rng) : '',
+      email: cust.email,
+      valor: money(intBetween(rng, 1990, 250000)),
+      pedido: `PED-${intBetween(rng, 100000, 999999)}`,
+      protocolo: protocol,
     };
     // Waiting sessions hold only the customer's opening; others a prefix of the script.
     const lineCount = state === 'waiting' ? 1 : i < detailed ? intBetween(rng, 2, script.lines.length) : 2;
@@ -261,57 +430,123 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       const fromUser = k % 2 === 0;
       t = k === 0 ? createdAt : k === 1 && attendedAt ? attendedAt + 15_000 : t + intBetween(rng, 20, 180) * 1000;
       c.message.put({
-        id: messageId++, session: { id }, message: fillScript(script.lines[k]!, vars), contentType: 'text', fromUser,
-        sendBy: fromUser ? cust.rec.userName : agentUser?.userName, toUser: fromUser ? agentUser?.userName ?? null : cust.rec.userName,
-        createdAt: iso(t), cognition: false, errorConversation: false, sentBySuperAgent: false, repliedMessage: null, caption: null,
+        id: messageId++,
+        session: { id },
+        message: fillScript(script.lines[k]!, vars),
+        contentType: 'text',
+        fromUser,
+        sendBy: fromUser ? cust.rec.userName : agentUser?.userName,
+        toUser: fromUser ? (agentUser?.userName ?? null) : cust.rec.userName,
+        createdAt: iso(t),
+        cognition: false,
+        errorConversation: false,
+        sentBySuperAgent: false,
+        repliedMessage: null,
+        caption: null,
         sentiment: fromUser && script.topic === 'cobrança em duplicidade' ? 'NEGATIVE' : 'NEUTRAL',
       });
       lastFromUser = fromUser;
     }
     const lastAt = closedAt ?? t;
     const session: Rec = {
-      id, protocol, status: state === 'closed' ? 'CLOSED' : 'OPEN', pending: state === 'active' && !lastFromUser,
-      priority: rng() < 0.05, onlyBot: false, hasReservedWord: false, groupConf: { id: group.id }, user: { id: cust.rec.id },
-      agent: agentUser ? { id: agentUser.id } : null, lastAgent: agentUser?.userName ?? null, userConnectedResource: channel,
-      userConnectedInstance: instance, agentConnectedResource: agentUser ? 'console' : null, groupList: String(group.id),
-      createdAt: iso(createdAt), availableAt: iso(createdAt), attendedAt: attendedAt ? iso(attendedAt) : null,
-      closedAt: closedAt ? iso(closedAt) : null, closedBy: closedAt ? agentUser?.userName ?? null : null,
-      updatedAt: iso(lastAt), updatedBy: agentUser?.userName ?? 'system', tme, tma, ticketId: null,
+      id,
+      protocol,
+      status: state === 'closed' ? 'CLOSED' : 'OPEN',
+      pending: state === 'active' && !lastFromUser,
+      priority: rng() < 0.05,
+      onlyBot: false,
+      hasReservedWord: false,
+      groupConf: { id: group.id },
+      user: { id: cust.rec.id },
+      agent: agentUser ? { id: agentUser.id } : null,
+      lastAgent: agentUser?.userName ?? null,
+      userConnectedResource: channel,
+      userConnectedInstance: instance,
+      agentConnectedResource: agentUser ? 'console' : null,
+      groupList: String(group.id),
+      createdAt: iso(createdAt),
+      availableAt: iso(createdAt),
+      attendedAt: attendedAt ? iso(attendedAt) : null,
+      closedAt: closedAt ? iso(closedAt) : null,
+      closedBy: closedAt ? (agentUser?.userName ?? null) : null,
+      updatedAt: iso(lastAt),
+      updatedBy: agentUser?.userName ?? 'system',
+      tme,
+      tma,
+      ticketId: null,
       properties: JSON.stringify({ topic: script.topic }),
     };
     c.userSession.put(session);
     if (i >= detailed) continue;
 
     if (agentUser && attendedAt && i % 4 === 1) {
-      c.sessionComment.put({ id: commentId++, sessionId: id, comment: pick(rng, INTERNAL_NOTES), createdAt: iso(attendedAt + 60_000), createdBy: agentUser.userName });
+      c.sessionComment.put({
+        id: commentId++,
+        sessionId: id,
+        comment: pick(rng, INTERNAL_NOTES),
+        createdAt: iso(attendedAt + 60_000),
+        createdBy: agentUser.userName,
+      });
     }
     if (state !== 'closed' && i % 2 === 0) {
       c.chatSuggestion.put({ id: suggestionId++, session: { id }, suggestion: fillScript(script.suggestion, vars), createdAt: iso(t) });
     }
     if (state === 'closed' && agentUser && closedAt) {
       c.attendanceTimeReport.put({
-        id: reportId++, agentName: agentUser.name, attendanceTime: tma, channelName: channel, groupName: group.name, protocol,
-        createdAtProtocol: iso(createdAt), closedAtProtocol: iso(closedAt), lastGroup: group.name, nextGroup: null,
-        lastStatus: 'CLOSED', operationName: 'Operação Brasil', protocolDuration: Math.round((closedAt - createdAt) / 1000),
-        step: 1, waitingTime: tme, ...created(closedAt, 'system'),
+        id: reportId++,
+        agentName: agentUser.name,
+        attendanceTime: tma,
+        channelName: channel,
+        groupName: group.name,
+        protocol,
+        createdAtProtocol: iso(createdAt),
+        closedAtProtocol: iso(closedAt),
+        lastGroup: group.name,
+        nextGroup: null,
+        lastStatus: 'CLOSED',
+        operationName: 'Operação Brasil',
+        protocolDuration: Math.round((closedAt - createdAt) / 1000),
+        step: 1,
+        waitingTime: tme,
+        ...created(closedAt, 'system'),
       });
       if (rng() < 0.6) {
         const sr = rng();
         const score = sr < 0.55 ? intBetween(rng, 9, 10) : sr < 0.8 ? intBetween(rng, 7, 8) : intBetween(rng, 0, 6);
         c.npsAnswer.put({
-          id: npsId++, surveyName: NPS_SURVEY, score, comment: pick(rng, NPS_COMMENTS), sessionId: id, groupConf: { id: group.id },
-          agent: { id: agentUser.id }, channel, createdAt: iso(closedAt + 5 * MIN),
+          id: npsId++,
+          surveyName: NPS_SURVEY,
+          score,
+          comment: pick(rng, NPS_COMMENTS),
+          sessionId: id,
+          groupConf: { id: group.id },
+          agent: { id: agentUser.id },
+          channel,
+          createdAt: iso(closedAt + 5 * MIN),
         });
-        c.chatAnswer.put({ id: npsId, questionId: 1, optionAnswerId: score + 1, sessionId: id, value: String(score), ...created(closedAt + 5 * MIN, 'system') });
+        c.chatAnswer.put({
+          id: npsId,
+          questionId: 1,
+          optionAnswerId: score + 1,
+          sessionId: id,
+          value: String(score),
+          ...created(closedAt + 5 * MIN, 'system'),
+        });
       }
       if (group.mandatoryClassificationTree) {
         const root = c.classification.get(group.id)!;
         const branch = pick(rng, root.children as Rec[]);
         const leaf = pick(rng, branch.children as Rec[]);
         c.classificationService.put({
-          id: classServiceId++, sessionId: id, groupConfId: group.id, agentId: agentUser.id, rootId: root.id,
-          classificationTreeSession: [root.value, branch.value, leaf.value].join(' > '), displayName: leaf.value,
-          commentClassification: `Cliente atendido sobre ${script.topic}.`, ...created(closedAt, agentUser.userName as string),
+          id: classServiceId++,
+          sessionId: id,
+          groupConfId: group.id,
+          agentId: agentUser.id,
+          rootId: root.id,
+          classificationTreeSession: [root.value, branch.value, leaf.value].join(' > '),
+          displayName: leaf.value,
+          commentClassification: `Cliente atendido sobre ${script.topic}.`,
+          ...created(closedAt, agentUser.userName as string),
         });
       }
     }
@@ -319,19 +554,48 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       const callId = `CALL-${String(callSeq++).padStart(6, '0')}`;
       const finished = closedAt ?? null;
       c.call.put({
-        id: callSeq - 1, callId, sessionId: id, agentId: agentUser?.id ?? null, userId: cust.rec.id, groupConfId: group.id,
-        kind: 'INBOUND', callMode: 'AUDIO', provider: 'standin-voice', plataformCode: 'SBX', city: pick(rng, CITIES),
-        ringingAt: iso(createdAt), startedAt: iso(attendedAt), finishedAt: finished ? iso(finished) : null,
-        state: finished ? 'FINISHED' : 'IN_PROGRESS', status: 'ANSWERED', tme, ivrTime: intBetween(rng, 5, 40),
-        attendanceTime: tma, startedByAgent: false, finishedByAgent: finished != null, classified: finished != null, liked: null,
+        id: callSeq - 1,
+        callId,
+        sessionId: id,
+        agentId: agentUser?.id ?? null,
+        userId: cust.rec.id,
+        groupConfId: group.id,
+        kind: 'INBOUND',
+        callMode: 'AUDIO',
+        provider: 'standin-voice',
+        plataformCode: 'SBX',
+        city: pick(rng, CITIES),
+        ringingAt: iso(createdAt),
+        startedAt: iso(attendedAt),
+        finishedAt: finished ? iso(finished) : null,
+        state: finished ? 'FINISHED' : 'IN_PROGRESS',
+        status: 'ANSWERED',
+        tme,
+        ivrTime: intBetween(rng, 5, 40),
+        attendanceTime: tma,
+        startedByAgent: false,
+        finishedByAgent: finished != null,
+        classified: finished != null,
+        liked: null,
         ...created(createdAt, 'system'),
       });
-      const events: Array<[string, number]> = [['RINGING', createdAt], ['ANSWERED', attendedAt]];
+      const events: Array<[string, number]> = [
+        ['RINGING', createdAt],
+        ['ANSWERED', attendedAt],
+      ];
       if (finished) events.push(['HANGUP', finished]);
       for (const [eventType, at] of events) {
         c.callLogHistory.put({
-          id: callLogId++, callId, origCallId: callId, callerId: cust.phone, callerType: eventType === 'HANGUP' ? 'AGENT' : 'CUSTOMER',
-          eventType, eventDate: iso(at), groupConfId: group.id, origin: 'PSTN', ...created(at, 'system'),
+          id: callLogId++,
+          callId,
+          origCallId: callId,
+          callerId: cust.phone,
+          callerType: eventType === 'HANGUP' ? 'AGENT' : 'CUSTOMER',
+          eventType,
+          eventDate: iso(at),
+          groupConfId: group.id,
+          origin: 'PSTN',
+          ...created(at, 'system'),
         });
       }
     }
@@ -347,23 +611,38 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     const title = id === DEMO_TICKET_ID ? 'Cobrança em duplicidade no boleto de março' : pick(rng, TICKET_TITLES);
     const at = now - intBetween(rng, 1, 60) * DAY;
     c.ticket.put({
-      id, key: `${TICKET_PREFIX}-${id}`, title, status: id === DEMO_TICKET_ID ? 'IN_PROGRESS' : pick(rng, statuses),
-      priority: id === DEMO_TICKET_ID ? 'HIGH' : pick(rng, priorities), projectId: k % 2 === 0 ? 10 : 20,
-      description: id === DEMO_TICKET_ID
-        ? `${cust.rec.name} (CPF ${cust.cpf}) foi cobrado duas vezes no boleto de março, ${money(18990)} cada. Contato: ${cust.email}.`
-        : `Aberto a partir do atendimento ${sessionId}. Cliente ${cust.rec.name}, e-mail ${cust.email}.`,
-      requester: cust.rec.name, sessionId, createdAt: iso(at), updatedAt: iso(at + intBetween(rng, 1, 48) * HOUR),
+      id,
+      key: `${TICKET_PREFIX}-${id}`,
+      title,
+      status: id === DEMO_TICKET_ID ? 'IN_PROGRESS' : pick(rng, statuses),
+      priority: id === DEMO_TICKET_ID ? 'HIGH' : pick(rng, priorities),
+      projectId: k % 2 === 0 ? 10 : 20,
+      description:
+        id === DEMO_TICKET_ID
+          ? `${cust.rec.name} (CPF ${cust.cpf}) foi cobrado duas vezes no boleto de março, ${money(18990)} cada. Contato: ${cust.email}.`
+          : `Aberto a partir do atendimento ${sessionId}. Cliente ${cust.rec.name}, e-mail ${cust.email}.`,
+      requester: cust.rec.name,
+      sessionId,
+      createdAt: iso(at),
+      updatedAt: iso(at + intBetween(rng, 1, 48) * HOUR),
     });
     const s = c.userSession.get(sessionId);
     if (s && s.ticketId == null) c.userSession.put({ ...s, ticketId: id });
   }
 
-  for (const text of GENERAL_SUGGESTIONS) c.chatSuggestion.put({ id: suggestionId++, session: null, suggestion: text, createdAt: iso(setupAt) });
+  for (const text of GENERAL_SUGGESTIONS)
+    c.chatSuggestion.put({ id: suggestionId++, session: null, suggestion: text, createdAt: iso(setupAt) });
 
   CANNED_REPLIES.forEach((m, k) => {
     c.messageBundleGroup.put({
-      id: k + 1, code: m.code, description: m.description, text: m.text, locale: 'pt_BR', use: 'CHAT',
-      group: m.group ? { id: groupByName.get(m.group)!.id } : null, ...created(setupAt),
+      id: k + 1,
+      code: m.code,
+      description: m.description,
+      text: m.text,
+      locale: 'pt_BR',
+      use: 'CHAT',
+      group: m.group ? { id: groupByName.get(m.group)!.id } : null,
+      ...created(setupAt),
     });
   });
 
@@ -376,8 +655,16 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   ];
   hsm.forEach(([elementName, description, template], k) => {
     c.hsmTemplate.put({
-      id: k + 1, elementName, description, template, language: 'pt_BR', nameSpace: 'vila_serena_ns', active: true,
-      parameterCount: (template.match(/\{\{\d+\}\}/g) ?? []).length, mediaParameterCount: 0, ...created(setupAt),
+      id: k + 1,
+      elementName,
+      description,
+      template,
+      language: 'pt_BR',
+      nameSpace: 'vila_serena_ns',
+      active: true,
+      parameterCount: (template.match(/\{\{\d+\}\}/g) ?? []).length,
+      mediaParameterCount: 0,
+      ...created(setupAt),
     });
     for (const g of groups) {
       if (k === 1 && g.name !== 'Financeiro') continue;
@@ -385,11 +672,26 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     }
   });
 
-  const pauses: Array<[string, number]> = [['Almoço', 60], ['Café', 15], ['Banheiro', 10], ['Treinamento', 120], ['Reunião', 60], ['Feedback com supervisor', 30]];
+  const pauses: Array<[string, number]> = [
+    ['Almoço', 60],
+    ['Café', 15],
+    ['Banheiro', 10],
+    ['Treinamento', 120],
+    ['Reunião', 60],
+    ['Feedback com supervisor', 30],
+  ];
   pauses.forEach(([value, pauseTime], k) => {
     c.pauseReason.put({
-      id: k + 1, value, pauseTime, active: true, controlPauseTime: pauseTime <= 30, notifySupervisor: pauseTime >= 60,
-      pauseChat: true, pauseVoice: true, pauseChatByVoice: false, ...created(setupAt),
+      id: k + 1,
+      value,
+      pauseTime,
+      active: true,
+      controlPauseTime: pauseTime <= 30,
+      notifySupervisor: pauseTime >= 60,
+      pauseChat: true,
+      pauseVoice: true,
+      pauseChatByVoice: false,
+      ...created(setupAt),
     });
   });
 
@@ -397,7 +699,13 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   attrs.forEach((description, k) => c.attribute.put({ id: k + 1, description, active: true, ...created(setupAt) }));
   let uaId = 1;
   for (const cust of customers.slice(0, 40)) {
-    c.userAttribute.put({ id: uaId++, attribute: { id: 1 }, user: { id: cust.rec.id }, value: pick(rng, ['Básico', 'Plus', 'Premium']), ...created(setupAt) });
+    c.userAttribute.put({
+      id: uaId++,
+      attribute: { id: 1 },
+      user: { id: cust.rec.id },
+      value: pick(rng, ['Básico', 'Plus', 'Premium']),
+      ...created(setupAt),
+    });
     c.userAttribute.put({ id: uaId++, attribute: { id: 2 }, user: { id: cust.rec.id }, value: pick(rng, CITIES), ...created(setupAt) });
   }
   for (let k = 1; k <= Math.min(10, opts.sessions); k++) {
@@ -409,33 +717,100 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
   for (let k = 1; k <= Math.min(30, opts.sessions); k++) {
     const s = c.userSession.get(k)!;
     const topic = (JSON.parse(String(s.properties)) as { topic: string }).topic;
-    c.botTag.put({ id: k, bot: { id: 1 }, session: { id: k }, tag: `intencao:${ascii(topic).replace(/\s+/g, '-')}`, message: 'Triagem automática', createdAt: s.createdAt, createdBy: 'bot' });
+    c.botTag.put({
+      id: k,
+      bot: { id: 1 },
+      session: { id: k },
+      tag: `intencao:${ascii(topic).replace(/\s+/g, '-')}`,
+      message: 'Triagem automática',
+      createdAt: s.createdAt,
+      createdBy: 'bot',
+    });
     c.botAnswer.put({ id: k, answer: String(1 + (k % 3)), botQuestions: { id: 1, seq: 1 }, session: { id: k } });
   }
 
-  const days: Array<[number, string, string]> = [[1, '08:00', '20:00'], [2, '08:00', '20:00'], [3, '08:00', '20:00'], [4, '08:00', '20:00'], [5, '08:00', '20:00'], [6, '09:00', '14:00']];
+  const days: Array<[number, string, string]> = [
+    [1, '08:00', '20:00'],
+    [2, '08:00', '20:00'],
+    [3, '08:00', '20:00'],
+    [4, '08:00', '20:00'],
+    [5, '08:00', '20:00'],
+    [6, '09:00', '14:00'],
+  ];
   days.forEach(([dayCode, openTime, closeTime]) => {
-    c.workSchedule.put({ id: dayCode, dayCode, openTime, closeTime, name: `Dia ${dayCode}`, scheduleName: 'Horário comercial', active: true, ...created(setupAt) });
+    c.workSchedule.put({
+      id: dayCode,
+      dayCode,
+      openTime,
+      closeTime,
+      name: `Dia ${dayCode}`,
+      scheduleName: 'Horário comercial',
+      active: true,
+      ...created(setupAt),
+    });
   });
-  c.holidayOperation.put({ holidayOperationId: { holidayId: 1, operationId: 1 }, holiday: { id: 1, name: 'Natal', date: '12-25' }, operations: [{ id: 1 }] });
-  c.holidayOperation.put({ holidayOperationId: { holidayId: 2, operationId: 1 }, holiday: { id: 2, name: 'Tiradentes', date: '04-21' }, operations: [{ id: 1 }] });
+  c.holidayOperation.put({
+    holidayOperationId: { holidayId: 1, operationId: 1 },
+    holiday: { id: 1, name: 'Natal', date: '12-25' },
+    operations: [{ id: 1 }],
+  });
+  c.holidayOperation.put({
+    holidayOperationId: { holidayId: 2, operationId: 1 },
+    holiday: { id: 2, name: 'Tiradentes', date: '04-21' },
+    operations: [{ id: 1 }],
+  });
 
-  c.cognition.put({ id: 1, name: 'Assistente de respostas', type: 'LLM', endPoint: 'https://llm.invalid/v1', appId: 'vila-serena', appKey: 'sbx-app-key', userName: 'standin', password: 'sbx-password', version: '1', createdAt: iso(setupAt), createdBy: 'admin' });
+  c.cognition.put({
+    id: 1,
+    name: 'Assistente de respostas',
+    type: 'LLM',
+    endPoint: 'https://llm.invalid/v1',
+    appId: 'vila-serena',
+    appKey: 'sbx-app-key',
+    userName: 'standin',
+    password: 'sbx-password',
+    version: '1',
+    createdAt: iso(setupAt),
+    createdBy: 'admin',
+  });
   for (const g of groups) {
     c.chatWebConfiguration.put({
-      id: g.id, chatGroupConf: { id: g.id }, token: `web-${g.id}-${(opts.seed >>> 0).toString(36)}`, initialMessage: `Olá! Bem-vindo ao ${g.name} da Vila Serena.`,
-      configuration: { color: '#2b6cb0', position: 'right' }, cssScript: '', htmlScript: '', jsScript: '', ...created(setupAt),
+      id: g.id,
+      chatGroupConf: { id: g.id },
+      token: `web-${g.id}-${(opts.seed >>> 0).toString(36)}`,
+      initialMessage: `Olá! Bem-vindo ao ${g.name} da Vila Serena.`,
+      configuration: { color: '#2b6cb0', position: 'right' },
+      cssScript: '',
+      htmlScript: '',
+      jsScript: '',
+      ...created(setupAt),
     });
   }
   for (let k = 1; k <= 10; k++) {
     const cust = customers[k % customers.length]!;
     const at = now - k * DAY;
     c.directMessage.put({
-      id: k, channel: k % 2 === 0 ? 'sms' : 'chatApp', campaignName: 'Lembrete de boleto', description: 'Envio ativo de lembrete',
-      message: `Olá ${cust.first}, o boleto de ${money(12990 + k * 1000)} vence amanhã.`, phoneNumber: cust.phone, email: cust.email,
-      user: { id: cust.rec.id }, userId: cust.rec.id, groupConfId: 2, groupName: 'Financeiro', sendGroupConfId: 2, senderUserId: 2,
-      status: k <= 8 ? 'SENT' : 'FAILED', sendTimestamp: iso(at), sentAt: k <= 8 ? iso(at + 2000) : null, dispatchId: `DSP-${1000 + k}`,
-      generatedSession: false, createdAt: iso(at), createdBy: 'juliana.martins', updatedAt: iso(at + 2000),
+      id: k,
+      channel: k % 2 === 0 ? 'sms' : 'chatApp',
+      campaignName: 'Lembrete de boleto',
+      description: 'Envio ativo de lembrete',
+      message: `Olá ${cust.first}, o boleto de ${money(12990 + k * 1000)} vence amanhã.`,
+      phoneNumber: cust.phone,
+      email: cust.email,
+      user: { id: cust.rec.id },
+      userId: cust.rec.id,
+      groupConfId: 2,
+      groupName: 'Financeiro',
+      sendGroupConfId: 2,
+      senderUserId: 2,
+      status: k <= 8 ? 'SENT' : 'FAILED',
+      sendTimestamp: iso(at),
+      sentAt: k <= 8 ? iso(at + 2000) : null,
+      dispatchId: `DSP-${1000 + k}`,
+      generatedSession: false,
+      createdAt: iso(at),
+      createdBy: 'juliana.martins',
+      updatedAt: iso(at + 2000),
     });
   }
 

@@ -62,15 +62,42 @@ const ADMIN: readonly Role[] = ['admin'];
  * open at the gate and narrowed in the handler (an agent may set its own status only).
  */
 export const SAVE_ROLES: Record<ResourceKey, readonly Role[]> = {
-  userSession: ALL, message: ALL, sessionComment: ALL, botTag: ALL, botAnswer: ALL, chatAnswer: ALL, call: ALL,
-  callLogHistory: ALL, classificationService: ALL, userAttribute: ALL, userAttributeHistory: ALL, agent: ALL,
-  messageBundleGroup: CONFIG, hsmTemplate: CONFIG, hsmTemplateGroup: CONFIG, holidayOperation: CONFIG, workSchedule: CONFIG,
-  classification: CONFIG, bot: CONFIG, attribute: CONFIG, chatWebConfiguration: CONFIG,
-  user: ADMIN, userAgent: ADMIN, cognition: ADMIN,
-  attendanceTimeReport: ADMIN, pauseReason: ADMIN, directMessage: ADMIN,
+  userSession: ALL,
+  message: ALL,
+  sessionComment: ALL,
+  botTag: ALL,
+  botAnswer: ALL,
+  chatAnswer: ALL,
+  call: ALL,
+  callLogHistory: ALL,
+  classificationService: ALL,
+  userAttribute: ALL,
+  userAttributeHistory: ALL,
+  agent: ALL,
+  messageBundleGroup: CONFIG,
+  hsmTemplate: CONFIG,
+  hsmTemplateGroup: CONFIG,
+  holidayOperation: CONFIG,
+  workSchedule: CONFIG,
+  classification: CONFIG,
+  bot: CONFIG,
+  attribute: CONFIG,
+  chatWebConfiguration: CONFIG,
+  user: ADMIN,
+  userAgent: ADMIN,
+  cognition: ADMIN,
+  attendanceTimeReport: ADMIN,
+  pauseReason: ADMIN,
+  directMessage: ADMIN,
 };
 
-const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 415: 'Unsupported Media Type' };
+const STATUS_TEXT: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  415: 'Unsupported Media Type',
+};
 const BODY_LIMIT = 64 * 1024 * 1024;
 
 export function familyOf(path: string): Family | null {
@@ -99,29 +126,36 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
     exact.set(path, m);
   };
   const v2 = (roles: readonly Role[], run: Route['run']): Route => ({ family: 'v2', roles, json: true, run });
-  const listRoute = (coll: CollectionName): Route => v2(ALL, ({ body, actor }) => ({
-    status: 200,
-    body: model.list(coll, reading.queryIn(coll, body), actor.role, reading.maxPageSize),
-    wire: { kind: 'page', coll },
-  }));
-  const uniqueRoute = (coll: 'group' | 'userSession'): Route => v2(ALL, ({ body, actor }) => ({
-    status: 200,
-    body: model.present(coll, model.unique(coll, reading.queryIn(coll, body)), actor.role),
-    wire: { kind: 'record', coll },
-  }));
+  const listRoute = (coll: CollectionName): Route =>
+    v2(ALL, ({ body, actor }) => ({
+      status: 200,
+      body: model.list(coll, reading.queryIn(coll, body), actor.role, reading.maxPageSize),
+      wire: { kind: 'page', coll },
+    }));
+  const uniqueRoute = (coll: 'group' | 'userSession'): Route =>
+    v2(ALL, ({ body, actor }) => ({
+      status: 200,
+      body: model.present(coll, model.unique(coll, reading.queryIn(coll, body)), actor.role),
+      wire: { kind: 'record', coll },
+    }));
 
   for (const key of RESOURCE_KEYS) {
     const coll = key as CollectionName;
     const { list, save } = RESOURCES[key];
     if (list) add('POST', `${V2}${list}`, listRoute(coll));
     if (save) {
-      add('POST', `${V2}${save}`, v2(SAVE_ROLES[key], ({ body: raw, actor }) => {
-        const body = reading.saveIn(coll, raw);
-        if (key === 'agent') checkAgentSave(body, actor);
-        const { status, rec } = model.save(coll, body, actor);
-        if (key === 'userSession') return { status, body: model.presentSessionPayload(rec, actor.role), wire: { kind: 'record', coll, omit: ['agent', 'user'] } };
-        return { status, body: model.present(coll, rec, actor.role), wire: { kind: 'record', coll } };
-      }));
+      add(
+        'POST',
+        `${V2}${save}`,
+        v2(SAVE_ROLES[key], ({ body: raw, actor }) => {
+          const body = reading.saveIn(coll, raw);
+          if (key === 'agent') checkAgentSave(body, actor);
+          const { status, rec } = model.save(coll, body, actor);
+          if (key === 'userSession')
+            return { status, body: model.presentSessionPayload(rec, actor.role), wire: { kind: 'record', coll, omit: ['agent', 'user'] } };
+          return { status, body: model.present(coll, rec, actor.role), wire: { kind: 'record', coll } };
+        }),
+      );
     }
   }
   add('POST', `${V2}${V2_OPS.chatSuggestion}`, listRoute('chatSuggestion'));
@@ -135,48 +169,96 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
   add('POST', `${V2}${V2_OPS.saveAgentSupervisor}`, saveAs('SUPERVISOR'));
   add('POST', `${V2}${V2_OPS.saveAgentUser}`, saveAs('AGENT'));
   add('POST', `${V2}${V2_OPS.saveAdministrator}`, saveAs('ADMINISTRATOR'));
-  add('POST', `${V2}${V2_OPS.userRules}`, v2(ALL, ({ body, actor }) => ({ status: 200, body: model.rules(body, actor) })));
-  add('POST', `${V2}${V2_OPS.userChannels}`, v2(ALL, ({ body, actor }) => ({ status: 200, body: model.channels(body, actor) })));
+  add(
+    'POST',
+    `${V2}${V2_OPS.userRules}`,
+    v2(ALL, ({ body, actor }) => ({ status: 200, body: model.rules(body, actor) })),
+  );
+  add(
+    'POST',
+    `${V2}${V2_OPS.userChannels}`,
+    v2(ALL, ({ body, actor }) => ({ status: 200, body: model.channels(body, actor) })),
+  );
 
   // Webhook registration (stand-in only).
-  add('GET', `${V2}/hook`, v2(ALL, () => {
-    const results = deps.hub.list();
-    return { status: 200, body: { page: 0, size: results.length, results } };
-  }));
-  add('POST', `${V2}/hook`, v2(ALL, ({ body }) => {
-    const parsed = HookInputSchema.safeParse(body);
-    if (!parsed.success) throw new ApiError(400, `Invalid hook: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`, 'INVALID_BODY');
-    return { status: 201, body: deps.hub.register(parsed.data) };
-  }));
+  add(
+    'GET',
+    `${V2}/hook`,
+    v2(ALL, () => {
+      const results = deps.hub.list();
+      return { status: 200, body: { page: 0, size: results.length, results } };
+    }),
+  );
+  add(
+    'POST',
+    `${V2}/hook`,
+    v2(ALL, ({ body }) => {
+      const parsed = HookInputSchema.safeParse(body);
+      if (!parsed.success)
+        throw new ApiError(
+          400,
+          `Invalid hook: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`,
+          'INVALID_BODY',
+        );
+      return { status: 201, body: deps.hub.register(parsed.data) };
+    }),
+  );
 
   // Out-of-process control of faults and the simulator (admin token only).
   const control = (run: Route['run']): Route => ({ family: 'control', roles: ADMIN, json: true, run });
-  add('GET', '/__standin/faults', control(() => ({ status: 200, body: { rules: deps.faults.list() } })));
-  add('POST', '/__standin/faults', control(({ body }) => {
-    const parsed = z.object({ rules: FaultRulesSchema }).safeParse(body);
-    if (!parsed.success) throw new ApiError(400, `Invalid fault rules: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'INVALID_BODY');
-    deps.faults.set(parsed.data.rules as FaultRule[]);
-    return { status: 200, body: { rules: deps.faults.list() } };
-  }));
-  add('DELETE', '/__standin/faults', control(() => {
-    deps.faults.clear();
-    return { status: 204 };
-  }));
-  add('POST', '/__standin/simulator', control(({ body }) => {
-    const parsed = z.object({ enabled: z.boolean(), intervalMs: z.number().int().min(50).optional() }).safeParse(body);
-    if (!parsed.success) throw new ApiError(400, 'Body must be {enabled: boolean, intervalMs?: integer >= 50}.', 'INVALID_BODY');
-    if (parsed.data.intervalMs !== undefined) deps.simulator.setInterval(parsed.data.intervalMs);
-    if (parsed.data.enabled) deps.simulator.start();
-    else deps.simulator.stop();
-    return { status: 200, body: { enabled: deps.simulator.running } };
-  }));
-  add('POST', '/__standin/simulator/step', control(async () => {
-    await deps.simulator.step();
-    return { status: 200, body: { stepped: true } };
-  }));
+  add(
+    'GET',
+    '/__standin/faults',
+    control(() => ({ status: 200, body: { rules: deps.faults.list() } })),
+  );
+  add(
+    'POST',
+    '/__standin/faults',
+    control(({ body }) => {
+      const parsed = z.object({ rules: FaultRulesSchema }).safeParse(body);
+      if (!parsed.success)
+        throw new ApiError(
+          400,
+          `Invalid fault rules: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          'INVALID_BODY',
+        );
+      deps.faults.set(parsed.data.rules as FaultRule[]);
+      return { status: 200, body: { rules: deps.faults.list() } };
+    }),
+  );
+  add(
+    'DELETE',
+    '/__standin/faults',
+    control(() => {
+      deps.faults.clear();
+      return { status: 204 };
+    }),
+  );
+  add(
+    'POST',
+    '/__standin/simulator',
+    control(({ body }) => {
+      const parsed = z.object({ enabled: z.boolean(), intervalMs: z.number().int().min(50).optional() }).safeParse(body);
+      if (!parsed.success) throw new ApiError(400, 'Body must be {enabled: boolean, intervalMs?: integer >= 50}.', 'INVALID_BODY');
+      if (parsed.data.intervalMs !== undefined) deps.simulator.setInterval(parsed.data.intervalMs);
+      if (parsed.data.enabled) deps.simulator.start();
+      else deps.simulator.stop();
+      return { status: 200, body: { enabled: deps.simulator.running } };
+    }),
+  );
+  add(
+    'POST',
+    '/__standin/simulator/step',
+    control(async () => {
+      await deps.simulator.step();
+      return { status: 200, body: { stepped: true } };
+    }),
+  );
 
   const ticketRoute: Route = {
-    family: 'ticket', roles: ALL, json: false,
+    family: 'ticket',
+    roles: ALL,
+    json: false,
     run: ({ params }) => ({ status: 200, body: model.presentTicket(model.ticket(params[0] ?? '')) }),
   };
   const hookDelete: Route = v2(ALL, ({ params }) => {
@@ -185,7 +267,9 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
     return { status: 204 };
   });
   const aiRoute = (roles: readonly Role[]): Route => ({
-    family: 'ai', roles, json: false,
+    family: 'ai',
+    roles,
+    json: false,
     run: async ({ req, raw, method, path }) => {
       const svc = await deps.ai.get();
       if (!svc) return { status: 503, body: { status: 'ERROR', message: 'AI service not loaded' } };
@@ -273,11 +357,18 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
         return;
       }
       if (fault?.kind === 'status') {
-        return send(res, { status: fault.status ?? 503, body: { status: 'ERROR', message: 'The service is unavailable (injected fault).', errorCode: 'INJECTED_FAULT' } });
+        return send(res, {
+          status: fault.status ?? 503,
+          body: { status: 'ERROR', message: 'The service is unavailable (injected fault).', errorCode: 'INJECTED_FAULT' },
+        });
       }
       if (fault?.kind === 'rateLimit') {
         const seconds = fault.retryAfterSeconds ?? 1;
-        return send(res, { status: 429, headers: { 'retry-after': String(seconds) }, body: { status: 'ERROR', message: `Too many requests; retry after ${seconds} s (injected fault).`, errorCode: 'RATE_LIMITED' } });
+        return send(res, {
+          status: 429,
+          headers: { 'retry-after': String(seconds) },
+          body: { status: 'ERROR', message: `Too many requests; retry after ${seconds} s (injected fault).`, errorCode: 'RATE_LIMITED' },
+        });
       }
     }
 
@@ -307,10 +398,15 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
       return;
     }
     if (fault?.kind === 'malformedJson') {
-      return send(res, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":"SUCCESS","results":[{"id":' });
+      return send(res, {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: '{"status":"SUCCESS","results":[{"id":',
+      });
     }
     // The one place an answer takes the reading's wire shape; stored records stay as they are.
-    if (reply.wire && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) reply = { ...reply, body: reading.out(reply.wire, reply.body, body) };
+    if (reply.wire && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body))
+      reply = { ...reply, body: reading.out(reply.wire, reply.body, body) };
     send(res, reply);
   }
 
@@ -326,7 +422,8 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
 
   return (req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, { status: 500, body: { status: 'ERROR', message: 'Internal error in the stand-in.', errorCode: 'INTERNAL' } });
+      if (!res.headersSent)
+        send(res, { status: 500, body: { status: 'ERROR', message: 'Internal error in the stand-in.', errorCode: 'INTERNAL' } });
       else res.destroy();
     });
   };

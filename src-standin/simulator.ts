@@ -18,7 +18,12 @@ export class Simulator {
   private readonly rng: Rng;
   private intervalMs: number;
 
-  constructor(private readonly model: Model, private readonly system: Actor, seed: number, intervalMs = DEFAULT_SIMULATOR_INTERVAL_MS) {
+  constructor(
+    private readonly model: Model,
+    private readonly system: Actor,
+    seed: number,
+    intervalMs = DEFAULT_SIMULATOR_INTERVAL_MS,
+  ) {
     this.rng = createRng(seed ^ 0x51a1);
     this.intervalMs = intervalMs;
   }
@@ -83,17 +88,26 @@ export class Simulator {
     const channels = ((group?.channels as Array<{ name: Channel }> | undefined) ?? []).map((c) => c.name);
     const channel: Channel = channels.length ? pick(this.rng, channels) : pick(this.rng, CHANNELS);
     const instance = channel === 'email' ? customer?.email : customer?.phone;
-    const { rec: session } = this.model.save('userSession', {
-      groupConf: group ? { id: group.id } : undefined,
-      ...(customer ? { user: { id: customer.id } } : {}),
-      userConnectedResource: channel,
-      userConnectedInstance: typeof instance === 'string' ? instance : null,
-      properties: JSON.stringify({ topic: script.topic, simulated: true }),
-    }, this.system);
+    const { rec: session } = this.model.save(
+      'userSession',
+      {
+        groupConf: group ? { id: group.id } : undefined,
+        ...(customer ? { user: { id: customer.id } } : {}),
+        userConnectedResource: channel,
+        userConnectedInstance: typeof instance === 'string' ? instance : null,
+        properties: JSON.stringify({ topic: script.topic, simulated: true }),
+      },
+      this.system,
+    );
     const first = String(customer?.displayName ?? customer?.name ?? 'Cliente');
     const text = fillScript(script.lines[0]!, {
-      nome: first, cpf: String(customer?.cpf ?? ''), cnpj: makeCnpj(this.rng), email: String(customer?.email ?? ''),
-      valor: money(intBetween(this.rng, 1990, 99990)), pedido: `PED-${intBetween(this.rng, 100000, 999999)}`, protocolo: String(session.protocol),
+      nome: first,
+      cpf: String(customer?.cpf ?? ''),
+      cnpj: makeCnpj(this.rng),
+      email: String(customer?.email ?? ''),
+      valor: money(intBetween(this.rng, 1990, 99990)),
+      pedido: `PED-${intBetween(this.rng, 100000, 999999)}`,
+      protocolo: String(session.protocol),
     });
     this.customerSays(session, text);
   }

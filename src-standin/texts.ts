@@ -1,19 +1,75 @@
 /** Portuguese text of the demo workspace: names, conversation scripts, canned replies. */
 
 export const FIRST_NAMES = [
-  'Mariana', 'João', 'Beatriz', 'Lucas', 'Fernanda', 'Rafael', 'Camila', 'Thiago', 'Larissa', 'Pedro',
-  'Aline', 'Gustavo', 'Patrícia', 'Rodrigo', 'Vanessa', 'Marcelo', 'Renata', 'André', 'Tatiane', 'Leonardo',
-  'Juliana', 'Carlos', 'Priscila', 'Fábio', 'Letícia', 'Vinícius', 'Débora', 'Márcio', 'Simone', 'Otávio',
+  'Mariana',
+  'João',
+  'Beatriz',
+  'Lucas',
+  'Fernanda',
+  'Rafael',
+  'Camila',
+  'Thiago',
+  'Larissa',
+  'Pedro',
+  'Aline',
+  'Gustavo',
+  'Patrícia',
+  'Rodrigo',
+  'Vanessa',
+  'Marcelo',
+  'Renata',
+  'André',
+  'Tatiane',
+  'Leonardo',
+  'Juliana',
+  'Carlos',
+  'Priscila',
+  'Fábio',
+  'Letícia',
+  'Vinícius',
+  'Débora',
+  'Márcio',
+  'Simone',
+  'Otávio',
 ] as const;
 
 export const LAST_NAMES = [
-  'Silva', 'Santos', 'Oliveira', 'Souza', 'Pereira', 'Costa', 'Rodrigues', 'Almeida', 'Nascimento', 'Lima',
-  'Araújo', 'Fernandes', 'Carvalho', 'Gomes', 'Martins', 'Rocha', 'Ribeiro', 'Barbosa', 'Cardoso', 'Teixeira',
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Pereira',
+  'Costa',
+  'Rodrigues',
+  'Almeida',
+  'Nascimento',
+  'Lima',
+  'Araújo',
+  'Fernandes',
+  'Carvalho',
+  'Gomes',
+  'Martins',
+  'Rocha',
+  'Ribeiro',
+  'Barbosa',
+  'Cardoso',
+  'Teixeira',
 ] as const;
 
 export const EMAIL_DOMAINS = ['gmail.com', 'hotmail.com', 'outlook.com', 'yahoo.com.br', 'uol.com.br', 'bol.com.br'] as const;
 
-export const CITIES = ['São Paulo', 'Rio de Janeiro', 'Belo Horizonte', 'Curitiba', 'Porto Alegre', 'Salvador', 'Recife', 'Fortaleza', 'Campinas', 'Goiânia'] as const;
+export const CITIES = [
+  'São Paulo',
+  'Rio de Janeiro',
+  'Belo Horizonte',
+  'Curitiba',
+  'Porto Alegre',
+  'Salvador',
+  'Recife',
+  'Fortaleza',
+  'Campinas',
+  'Goiânia',
+] as const;
 
 /**
  * Conversation scripts: lines alternate customer / attendant, starting with the customer.
@@ -115,16 +171,56 @@ export const CUSTOMER_REPLIES = [
 export const CUSTOMER_NUDGES = ['Alguém pode me atender?', 'Olá? Ainda estou aguardando.', 'Oi, tem alguém aí?'] as const;
 
 export const CANNED_REPLIES: Array<{ code: string; description: string; text: string; group: string | null }> = [
-  { code: '/saudacao', description: 'Saudação inicial', text: 'Olá! Meu nome é {agente} e vou cuidar do seu atendimento. Como posso ajudar?', group: null },
+  {
+    code: '/saudacao',
+    description: 'Saudação inicial',
+    text: 'Olá! Meu nome é {agente} e vou cuidar do seu atendimento. Como posso ajudar?',
+    group: null,
+  },
   { code: '/aguarde', description: 'Pedir um momento', text: 'Um momento, por favor, estou verificando as informações.', group: null },
-  { code: '/despedida', description: 'Encerramento', text: 'Obrigado pelo contato! Se precisar de algo mais, é só chamar. Tenha um ótimo dia!', group: null },
+  {
+    code: '/despedida',
+    description: 'Encerramento',
+    text: 'Obrigado pelo contato! Se precisar de algo mais, é só chamar. Tenha um ótimo dia!',
+    group: null,
+  },
   { code: '/protocolo', description: 'Informar protocolo', text: 'O número do seu protocolo é {protocolo}.', group: null },
-  { code: '/boleto', description: 'Segunda via de boleto', text: 'A segunda via do boleto foi enviada para o e-mail cadastrado e também está disponível no aplicativo.', group: 'Financeiro' },
-  { code: '/estorno', description: 'Prazo de estorno', text: 'O estorno é processado em até 7 dias úteis e aparece em até duas faturas do cartão.', group: 'Financeiro' },
-  { code: '/prazo', description: 'Prazo de entrega', text: 'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.', group: 'Atendimento Geral' },
-  { code: '/troca', description: 'Política de troca', text: 'A troca é gratuita em até 30 dias após o recebimento. Vou gerar a etiqueta de postagem.', group: 'Atendimento Geral' },
-  { code: '/reiniciar', description: 'Reiniciar roteador', text: 'Por favor, desligue o roteador da tomada, aguarde 30 segundos e ligue novamente.', group: 'Suporte Técnico' },
-  { code: '/senha', description: 'Redefinir senha', text: 'Enviei um link de redefinição de senha para o seu e-mail. Ele vale por 30 minutos.', group: 'Suporte Técnico' },
+  {
+    code: '/boleto',
+    description: 'Segunda via de boleto',
+    text: 'A segunda via do boleto foi enviada para o e-mail cadastrado e também está disponível no aplicativo.',
+    group: 'Financeiro',
+  },
+  {
+    code: '/estorno',
+    description: 'Prazo de estorno',
+    text: 'O estorno é processado em até 7 dias úteis e aparece em até duas faturas do cartão.',
+    group: 'Financeiro',
+  },
+  {
+    code: '/prazo',
+    description: 'Prazo de entrega',
+    text: 'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.',
+    group: 'Atendimento Geral',
+  },
+  {
+    code: '/troca',
+    description: 'Política de troca',
+    text: 'A troca é gratuita em até 30 dias após o recebimento. Vou gerar a etiqueta de postagem.',
+    group: 'Atendimento Geral',
+  },
+  {
+    code: '/reiniciar',
+    description: 'Reiniciar roteador',
+    text: 'Por favor, desligue o roteador da tomada, aguarde 30 segundos e ligue novamente.',
+    group: 'Suporte Técnico',
+  },
+  {
+    code: '/senha',
+    description: 'Redefinir senha',
+    text: 'Enviei um link de redefinição de senha para o seu e-mail. Ele vale por 30 minutos.',
+    group: 'Suporte Técnico',
+  },
 ];
 
 export const GENERAL_SUGGESTIONS = [

@@ -11,12 +11,20 @@ import { signWebhook } from '../src-shared/webhook-signature';
 import type { Store } from './store';
 
 export const HookInputSchema = z.object({
-  url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
   secret: z.string().min(1).optional(),
   groups: z.array(z.enum(WEBHOOK_GROUPS)).optional(),
 });
 
-const StoredHookSchema = z.object({ id: z.number().int(), url: z.string(), secret: z.string().nullable(), groups: z.array(z.enum(WEBHOOK_GROUPS)) });
+const StoredHookSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  secret: z.string().nullable(),
+  groups: z.array(z.enum(WEBHOOK_GROUPS)),
+});
 type StoredHook = z.infer<typeof StoredHookSchema>;
 const StoredHooksSchema = z.object({ nextId: z.number().int(), hooks: z.array(StoredHookSchema) });
 
@@ -49,7 +57,10 @@ export class WebhookHub {
   /** Delivery outcomes, newest last (bounded), for tests and the README's troubleshooting. */
   readonly log: Array<{ hookId: number; eventId: string; attempt: number; ok: boolean; status?: number }> = [];
 
-  constructor(private readonly store: Store, private readonly retry: RetryPolicy) {
+  constructor(
+    private readonly store: Store,
+    private readonly retry: RetryPolicy,
+  ) {
     const saved = StoredHooksSchema.safeParse(store.getExtra('hooks'));
     if (saved.success) {
       this.nextId = saved.data.nextId;
@@ -62,7 +73,12 @@ export class WebhookHub {
   }
 
   register(input: z.infer<typeof HookInputSchema>): { id: number; url: string; groups: WebhookGroup[] } {
-    const hook: StoredHook = { id: this.nextId++, url: input.url, secret: input.secret ?? null, groups: input.groups?.length ? input.groups : [...WEBHOOK_GROUPS] };
+    const hook: StoredHook = {
+      id: this.nextId++,
+      url: input.url,
+      secret: input.secret ?? null,
+      groups: input.groups?.length ? input.groups : [...WEBHOOK_GROUPS],
+    };
     this.listeners.set(hook.id, { hook, queue: [], running: false });
     this.persist();
     return this.describe(hook);
@@ -124,7 +140,11 @@ export class WebhookHub {
     const timer = setTimeout(() => controller.abort(), this.retry.timeoutMs);
     try {
       const timestamp = Math.floor(Date.now() / 1000);
-      const headers: Record<string, string> = { 'content-type': 'application/json', [WEBHOOK_HEADERS.id]: id, [WEBHOOK_HEADERS.timestamp]: String(timestamp) };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        [WEBHOOK_HEADERS.id]: id,
+        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+      };
       if (hook.secret) headers[WEBHOOK_HEADERS.signature] = signWebhook(hook.secret, id, timestamp, body);
       const res = await fetch(hook.url, { method: 'POST', headers, body, signal: controller.signal });
       await res.arrayBuffer().catch(() => undefined);

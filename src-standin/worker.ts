@@ -33,21 +33,29 @@ try {
     const c = parsed.data;
     const run = async (): Promise<void> => {
       switch (c.op) {
-        case 'faults.set': return sb.faults.set(c.rules);
-        case 'faults.clear': return sb.faults.clear();
-        case 'simulator.start': return sb.simulator.start();
-        case 'simulator.stop': return sb.simulator.stop();
-        case 'simulator.step': return sb.simulator.step();
-        case 'close': return sb.close();
+        case 'faults.set':
+          return sb.faults.set(c.rules);
+        case 'faults.clear':
+          return sb.faults.clear();
+        case 'simulator.start':
+          return sb.simulator.start();
+        case 'simulator.stop':
+          return sb.simulator.stop();
+        case 'simulator.step':
+          return sb.simulator.step();
+        case 'close':
+          return sb.close();
       }
     };
-    void run().then(
-      () => post({ type: 'reply', id: c.id }),
-      (e: unknown) => post({ type: 'reply', id: c.id, error: e instanceof Error ? e.message : String(e) }),
-    ).finally(() => {
-      // Once closed nothing else holds the thread: letting the port go ends it.
-      if (c.op === 'close') port.close();
-    });
+    void run()
+      .then(
+        () => post({ type: 'reply', id: c.id }),
+        (e: unknown) => post({ type: 'reply', id: c.id, error: e instanceof Error ? e.message : String(e) }),
+      )
+      .finally(() => {
+        // Once closed nothing else holds the thread: letting the port go ends it.
+        if (c.op === 'close') port.close();
+      });
   });
   post({ type: 'ready', baseUrl: sb.baseUrl, tokens: sb.tokens, demoAgent: sb.demoAgent, demoSupervisor: sb.demoSupervisor });
 } catch (e) {

@@ -1,4 +1,13 @@
-import { channels, CHANNEL_NAMES, type Channel, type ChannelOutput, type Envelope, type BridgeEvent, type EventPayload, events } from '../../src-shared/bridge';
+import {
+  channels,
+  CHANNEL_NAMES,
+  type Channel,
+  type ChannelOutput,
+  type Envelope,
+  type BridgeEvent,
+  type EventPayload,
+  events,
+} from '../../src-shared/bridge';
 import { AppError, toErrorInfo } from '../../src-shared/errors';
 import type { z } from 'zod';
 
@@ -19,8 +28,7 @@ export interface BridgeLog {
  */
 export const BRIDGE_DEADLINE_MS = 120_000;
 
-const isChannel = (name: unknown): name is Channel =>
-  typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
+const isChannel = (name: unknown): name is Channel => typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
 
 /**
  * The single entry both transports call: validates the channel and its input, runs the handler,
@@ -50,7 +58,12 @@ export async function dispatch(
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         log?.warn('bridge call passed its deadline', { channel, ms: deadlineMs });
-        reject(new AppError({ kind: 'Timeout', message: `The console did not finish this within ${deadlineMs >= 1000 ? `${Math.round(deadlineMs / 1000)} s` : `${deadlineMs} ms`}. It may still complete; try again in a moment.` }));
+        reject(
+          new AppError({
+            kind: 'Timeout',
+            message: `The console did not finish this within ${deadlineMs >= 1000 ? `${Math.round(deadlineMs / 1000)} s` : `${deadlineMs} ms`}. It may still complete; try again in a moment.`,
+          }),
+        );
       }, deadlineMs);
     });
     // The race also handles a late rejection of the handler, so it never goes unhandled.

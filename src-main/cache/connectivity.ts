@@ -198,7 +198,8 @@ export class ConnectivityMonitor {
     } catch (e) {
       if (!this.running || (ctl.signal.aborted && ctl.signal.reason !== PROBE_TIMEOUT)) return;
       // Our own time limit ended it: the client reports that as cancelled, it means no answer.
-      if (ctl.signal.reason === PROBE_TIMEOUT) this.report(new AppError({ kind: 'Timeout', message: 'The service did not answer in time.' }));
+      if (ctl.signal.reason === PROBE_TIMEOUT)
+        this.report(new AppError({ kind: 'Timeout', message: 'The service did not answer in time.' }));
       else this.report(e);
       if (this.state.state === 'offline') this.failures++;
     } finally {

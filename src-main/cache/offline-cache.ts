@@ -198,7 +198,11 @@ export class OfflineCache {
   }
 
   /** A thread as just read from the service (its newest page). */
-  saveThread(sessionId: number, got: { detail: SessionDetail; messages: readonly ThreadMessage[]; hasMore: boolean }, fetchedAt: string): void {
+  saveThread(
+    sessionId: number,
+    got: { detail: SessionDetail; messages: readonly ThreadMessage[]; hasMore: boolean },
+    fetchedAt: string,
+  ): void {
     if (this.scope === null) return;
     const prev = this.threads.get(sessionId);
     const t: ThreadFile = {
@@ -306,11 +310,13 @@ export class OfflineCache {
 
   /** Writes everything waiting now (before quitting). */
   async flush(): Promise<void> {
-    await Promise.all([...this.timers.keys()].map((name) => {
-      const t = this.timers.get(name);
-      if (t) clearTimeout(t);
-      return this.run(name);
-    }));
+    await Promise.all(
+      [...this.timers.keys()].map((name) => {
+        const t = this.timers.get(name);
+        if (t) clearTimeout(t);
+        return this.run(name);
+      }),
+    );
     await this.settled();
   }
 

@@ -18,7 +18,10 @@ export type LockOwner = z.infer<typeof OwnerSchema>;
 const UNWRITTEN_GRACE_MS = 5_000;
 
 export class ProfileInUse extends Error {
-  constructor(readonly profileDir: string, readonly owner: LockOwner | null) {
+  constructor(
+    readonly profileDir: string,
+    readonly owner: LockOwner | null,
+  ) {
     super(
       `The profile ${profileDir} is in use by another console` +
         (owner ? ` (pid ${owner.pid}${owner.address ? `, at ${owner.address}` : ', still starting'})` : ' (starting now)') +

@@ -23,7 +23,9 @@ export interface WebTransportOptions {
 
 export class PortTaken extends Error {
   constructor(readonly port: number) {
-    super(`Port ${port} on 127.0.0.1 is taken by another program: start with --port N for another one, or without --port for any free one.`);
+    super(
+      `Port ${port} on 127.0.0.1 is taken by another program: start with --port N for another one, or without --port for any free one.`,
+    );
     this.name = 'PortTaken';
   }
 }
@@ -62,7 +64,6 @@ export interface WebTransport {
 }
 
 const MAX_BRIDGE_BODY = 1024 * 1024;
-
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -193,7 +194,12 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     }
 
     if (req.method === 'GET' && url.pathname === WEB_EVENTS_PATH) {
-      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
       res.write(': connected\n\n');
       streams.add(res);
       req.on('close', () => streams.delete(res));

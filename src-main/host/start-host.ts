@@ -21,7 +21,10 @@ function remembersDemo(profileDir: string): boolean {
   try {
     const settings: unknown = JSON.parse(readFileSync(join(profileDir, 'settings.json'), 'utf8'));
     const s = typeof settings === 'object' && settings ? (settings as { workspace?: unknown; workspaces?: unknown }) : {};
-    const kept = [s.workspace, ...(Array.isArray(s.workspaces) ? s.workspaces.map((e: unknown) => (e as { workspace?: unknown } | null)?.workspace) : [])];
+    const kept = [
+      s.workspace,
+      ...(Array.isArray(s.workspaces) ? s.workspaces.map((e: unknown) => (e as { workspace?: unknown } | null)?.workspace) : []),
+    ];
     return kept.some((w) => {
       const ws = WorkspaceSchema.safeParse(w);
       return ws.success && ws.data.kind === 'demo';
@@ -85,7 +88,9 @@ export async function startHost(o: HostOptions): Promise<Host> {
     // The stand-in's thread boots while this one loads the services' modules (the app and its
     // dependencies are imported only now), instead of after them.
     if (remembersDemo(o.profileDir)) {
-      demoStandin = startStandinWorker(demoStandinOptions(o.profileDir), { onExit: (reason) => rootLog.error('demo workspace stopped', { reason }) });
+      demoStandin = startStandinWorker(demoStandinOptions(o.profileDir), {
+        onExit: (reason) => rootLog.error('demo workspace stopped', { reason }),
+      });
       demoStandin.catch(() => undefined);
     }
     const events = new EventHub();
@@ -119,7 +124,14 @@ export async function startHost(o: HostOptions): Promise<Host> {
       ready = started.then(() => undefined);
       // Reported by the calls that wait on it and by whoever awaits `ready`.
       ready.catch(() => undefined);
-      web = await startWebTransport({ route: whenStarted(started), events, rendererDir: o.rendererDir, server, log: rootLog, onScriptServed: () => go() });
+      web = await startWebTransport({
+        route: whenStarted(started),
+        events,
+        rendererDir: o.rendererDir,
+        server,
+        log: rootLog,
+        onScriptServed: () => go(),
+      });
     } else {
       const started = await build();
       web = await startWebTransport({ route: started.route, events, rendererDir: o.rendererDir, server, log: rootLog });
@@ -128,7 +140,11 @@ export async function startHost(o: HostOptions): Promise<Host> {
     await closeServer(server);
     await ready.catch(() => undefined);
     await app?.close();
-    if (!app) await demoStandin?.then((s) => s.close(), () => undefined);
+    if (!app)
+      await demoStandin?.then(
+        (s) => s.close(),
+        () => undefined,
+      );
     await log?.close();
     lock.release();
     throw e;

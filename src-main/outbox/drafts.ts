@@ -165,11 +165,13 @@ export class DraftStore {
     this.clock.clearTimeout(p.timer);
     this.dirty.delete(id);
     const prev = this.writes.get(id) ?? Promise.resolve();
-    const next = prev.then(() => this.write(id)).catch((e: unknown) => {
-      this.log('drafts: write failed; will try again', e);
-      // Keep it dirty so the next keystroke or flush tries again.
-      if (!this.dirty.has(id)) this.schedule(id, this.clock.now());
-    });
+    const next = prev
+      .then(() => this.write(id))
+      .catch((e: unknown) => {
+        this.log('drafts: write failed; will try again', e);
+        // Keep it dirty so the next keystroke or flush tries again.
+        if (!this.dirty.has(id)) this.schedule(id, this.clock.now());
+      });
     this.writes.set(id, next);
     void next.then(() => {
       if (this.writes.get(id) === next) this.writes.delete(id);

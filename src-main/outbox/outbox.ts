@@ -417,11 +417,14 @@ export class Outbox {
     if (at >= this.wakeAt && this.wakeTimer !== undefined) return;
     this.clearWake();
     this.wakeAt = at;
-    this.wakeTimer = this.clock.setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.wakeAt = Infinity;
-      this.pump();
-    }, Math.max(0, at - this.clock.now()));
+    this.wakeTimer = this.clock.setTimeout(
+      () => {
+        this.wakeTimer = undefined;
+        this.wakeAt = Infinity;
+        this.pump();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
   }
 
   private clearWake(): void {
@@ -604,7 +607,10 @@ export class Outbox {
   private rateLimit(info: ErrorInfo): void {
     const wait = info.retryAfterMs ?? this.delay(1, this.retryBackoff);
     // A little jitter so several consoles released at once do not collide again.
-    this.globalNotBefore = Math.max(this.globalNotBefore, this.clock.now() + wait + Math.floor(this.random() * Math.min(250, wait / 4 + 1)));
+    this.globalNotBefore = Math.max(
+      this.globalNotBefore,
+      this.clock.now() + wait + Math.floor(this.random() * Math.min(250, wait / 4 + 1)),
+    );
     this.emitStatus();
   }
 

@@ -2,9 +2,19 @@ import type { z } from 'zod';
 import { AppError } from '../../src-shared/errors';
 import { AI_OPS } from '../../src-shared/paths';
 import {
-  isKnowledgeBaseName, ModelsAnswerSchema, NerAnswerSchema, NlpAnswerSchema, QuestionsAnswerSchema,
-  SttAnswerSchema, UploadAnswerSchema,
-  type AnswerItem, type ModelEntry, type NerAnswer, type NlpAnswer, type SttAnswer, type UploadAnswer,
+  isKnowledgeBaseName,
+  ModelsAnswerSchema,
+  NerAnswerSchema,
+  NlpAnswerSchema,
+  QuestionsAnswerSchema,
+  SttAnswerSchema,
+  UploadAnswerSchema,
+  type AnswerItem,
+  type ModelEntry,
+  type NerAnswer,
+  type NlpAnswer,
+  type SttAnswer,
+  type UploadAnswer,
 } from '../../src-shared/schemas/index';
 import type { Logger } from '../log';
 import { maskDocuments, isValidCnpj, isValidCpf } from '../../src-shared/redact';
@@ -91,7 +101,8 @@ function checkUpload(r: UploadRequest): void {
     fail('The file address is not a URL. Give a public http(s) link to the file.');
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail('The file address must be a public http(s) link.');
-  if (url && DRIVE_HOSTS.test(url.hostname)) fail('Links from file-sharing drives are not accepted. Give a direct public link to the file.');
+  if (url && DRIVE_HOSTS.test(url.hostname))
+    fail('Links from file-sharing drives are not accepted. Give a direct public link to the file.');
   if (!isKnowledgeBaseName(r.index_engine)) {
     fail('The knowledge base name must look like {hostname}_{identifier}_data_pt in lower case, for example acme.com_faq_data_pt.');
   }
@@ -130,9 +141,25 @@ const callOptions = (o: CallOptions & PersonalDataOptions): CallOptions => ({
 });
 
 export function createAiOps(core: Core, log: Logger | undefined): AiOps {
-  const post = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions, notFound?: string) =>
+  const post = <T>(
+    operation: string,
+    action: string,
+    path: string,
+    json: unknown,
+    schema: z.ZodType<T>,
+    o: CallOptions,
+    notFound?: string,
+  ) =>
     core.call<T>({
-      operation, action, write: false, method: 'POST', path, json, answer: { kind: 'json', schema }, signal: o.signal, timeoutMs: o.timeoutMs,
+      operation,
+      action,
+      write: false,
+      method: 'POST',
+      path,
+      json,
+      answer: { kind: 'json', schema },
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
       ...(notFound ? { notFound } : {}),
     });
 
@@ -146,43 +173,90 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
       return post('ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
     },
     modelsByProviders: async (request, o = {}) =>
-      (await post('ai.modelsByProviders', 'list models', AI_OPS.modelsByProviders, { provider: request.provider, typeModality: request.typeModality ?? '' }, ModelsAnswerSchema, o)).Results,
+      (
+        await post(
+          'ai.modelsByProviders',
+          'list models',
+          AI_OPS.modelsByProviders,
+          { provider: request.provider, typeModality: request.typeModality ?? '' },
+          ModelsAnswerSchema,
+          o,
+        )
+      ).Results,
     questions: async (request, o = {}) =>
-      (await post('ai.questions', 'search the knowledge base', AI_OPS.questions,
-        { size: 5, ...request, question: o.revealDocuments === true ? request.question : maskDocuments(request.question) },
-        QuestionsAnswerSchema, callOptions(o),
-        `The knowledge base "${request.index}" does not exist or is still being indexed (404).`)).answer,
+      (
+        await post(
+          'ai.questions',
+          'search the knowledge base',
+          AI_OPS.questions,
+          { size: 5, ...request, question: o.revealDocuments === true ? request.question : maskDocuments(request.question) },
+          QuestionsAnswerSchema,
+          callOptions(o),
+          `The knowledge base "${request.index}" does not exist or is still being indexed (404).`,
+        )
+      ).answer,
     uploadFiles: async (request, o = {}) => {
       checkUpload(request);
       if (o.revealDocuments !== true && carriesDocument(request.url_file)) {
         throw new AppError({
-          kind: 'Invalid', field: 'url_file', operation: 'ai.uploadFiles',
+          kind: 'Invalid',
+          field: 'url_file',
+          operation: 'ai.uploadFiles',
           message: 'The file address contains a CPF or CNPJ. Use a link without personal documents, or confirm that you mean to send it.',
         });
       }
       return core.call({
-        operation: 'ai.uploadFiles', action: 'upload knowledge-base files', write: true, method: 'POST',
-        path: AI_OPS.uploadFiles, json: request, answer: { kind: 'json', schema: UploadAnswerSchema },
-        safeToRetry: o.safeToRetry === true, signal: o.signal, timeoutMs: o.timeoutMs,
+        operation: 'ai.uploadFiles',
+        action: 'upload knowledge-base files',
+        write: true,
+        method: 'POST',
+        path: AI_OPS.uploadFiles,
+        json: request,
+        answer: { kind: 'json', schema: UploadAnswerSchema },
+        safeToRetry: o.safeToRetry === true,
+        signal: o.signal,
+        timeoutMs: o.timeoutMs,
       });
     },
     stt: (request, o = {}) =>
       core.call({
-        operation: 'ai.stt', action: 'transcribe audio', write: false, method: 'POST', path: AI_OPS.stt,
+        operation: 'ai.stt',
+        action: 'transcribe audio',
+        write: false,
+        method: 'POST',
+        path: AI_OPS.stt,
         multipart: {
           fields: { language: request.language },
-          files: [{ name: 'file', filename: request.filename ?? 'audio.wav', contentType: request.contentType ?? 'audio/wav', data: request.file }],
+          files: [
+            {
+              name: 'file',
+              filename: request.filename ?? 'audio.wav',
+              contentType: request.contentType ?? 'audio/wav',
+              data: request.file,
+            },
+          ],
         },
-        answer: { kind: 'json', schema: SttAnswerSchema }, signal: o.signal, timeoutMs: o.timeoutMs ?? 60_000,
+        answer: { kind: 'json', schema: SttAnswerSchema },
+        signal: o.signal,
+        timeoutMs: o.timeoutMs ?? 60_000,
       }),
     tts: (request, o = {}) =>
       core.call<Uint8Array>({
-        operation: 'ai.tts', action: 'synthesise speech', write: false, method: 'POST', path: AI_OPS.tts, json: request,
+        operation: 'ai.tts',
+        action: 'synthesise speech',
+        write: false,
+        method: 'POST',
+        path: AI_OPS.tts,
+        json: request,
         answer: {
           kind: 'bytes',
-          check: (b) => (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WAVE' ? null : 'bytes that are not WAV audio'),
+          check: (b) =>
+            b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WAVE'
+              ? null
+              : 'bytes that are not WAV audio',
         },
-        signal: o.signal, timeoutMs: o.timeoutMs ?? 60_000,
+        signal: o.signal,
+        timeoutMs: o.timeoutMs ?? 60_000,
       }),
   };
 }

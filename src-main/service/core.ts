@@ -192,7 +192,16 @@ export class Core {
       try {
         return await this.once(spec, attempt);
       } catch (e) {
-        const err = isAppError(e) ? e : new AppError({ kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.', operation: spec.operation }, { cause: e });
+        const err = isAppError(e)
+          ? e
+          : new AppError(
+              {
+                kind: 'Internal',
+                message: 'Something went wrong inside the console. The details are in the log.',
+                operation: spec.operation,
+              },
+              { cause: e },
+            );
         if (attempt >= attempts || !RETRYABLE.has(err.kind)) throw err;
         // A read that timed out is tried once more, not `attempts` times: each try costs the whole timeout.
         if (err.kind === 'Timeout' && attempt >= 2) throw err;
@@ -214,10 +223,16 @@ export class Core {
   }
 
   private async once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
-    if (this.closed) throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });
+    if (this.closed)
+      throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });
     if (spec.signal?.aborted) throw new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', operation: spec.operation });
     const token = await this.o.getToken();
-    if (!token) throw new AppError({ kind: 'Unauthorized', message: 'No token is stored for this workspace. Sign in first.', operation: spec.operation });
+    if (!token)
+      throw new AppError({
+        kind: 'Unauthorized',
+        message: 'No token is stored for this workspace. Sign in first.',
+        operation: spec.operation,
+      });
     this.o.log?.registerSecret?.(token);
 
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, */*' };
@@ -249,10 +264,21 @@ export class Core {
         this.gate.release();
       }
     } catch (e) {
-      const err = e instanceof TransportFailure ? errorFromFailure(spec, e) : new AppError({ kind: 'Unavailable', message: `The service could not be reached to ${spec.action}.`, operation: spec.operation }, { cause: e });
+      const err =
+        e instanceof TransportFailure
+          ? errorFromFailure(spec, e)
+          : new AppError(
+              { kind: 'Unavailable', message: `The service could not be reached to ${spec.action}.`, operation: spec.operation },
+              { cause: e },
+            );
       this.o.log?.warn('service call failed', {
-        op: spec.operation, method: spec.method, path, attempt, kind: err.kind,
-        ms: Math.round(performance.now() - started), detail: e instanceof Error ? e.message : String(e),
+        op: spec.operation,
+        method: spec.method,
+        path,
+        attempt,
+        kind: err.kind,
+        ms: Math.round(performance.now() - started),
+        detail: e instanceof Error ? e.message : String(e),
       });
       throw err;
     } finally {
@@ -272,7 +298,16 @@ export class Core {
     } catch (err) {
       const kind = isAppError(err) ? err.kind : 'Internal';
       const field = isAppError(err) ? err.info.field : undefined;
-      this.o.log?.warn('service call refused', { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt, kind, ...(field ? { field } : {}) });
+      this.o.log?.warn('service call refused', {
+        op: spec.operation,
+        method: spec.method,
+        path,
+        status: res.status,
+        ms,
+        attempt,
+        kind,
+        ...(field ? { field } : {}),
+      });
       if (isAppError(err) && err.kind === 'Unauthorized') this.o.onUnauthorized?.();
       throw err;
     }

@@ -65,7 +65,11 @@ export function errorFromStatus(ctx: OpContext, res: RawResponse): AppError {
     return new AppError({ kind: 'Unauthorized', message: 'The service refused the token (401). Sign in again.', ...base });
   }
   if (status === 403) {
-    return new AppError({ kind: 'Forbidden', message: `Your role cannot ${ctx.action} (403). Ask a supervisor or an administrator.`, ...base });
+    return new AppError({
+      kind: 'Forbidden',
+      message: `Your role cannot ${ctx.action} (403). Ask a supervisor or an administrator.`,
+      ...base,
+    });
   }
   if (status === 404) {
     return new AppError({ kind: 'NotFound', message: ctx.notFound ?? `The service found nothing to ${ctx.action} (404).`, ...base });
@@ -92,7 +96,12 @@ export function errorFromFailure(ctx: OpContext, f: TransportFailure): AppError 
   const base = { operation: ctx.operation };
   // A write that left this machine may have been applied: only reading back can tell.
   if (ctx.write && f.sent) {
-    const why = f.reason === 'timeout' ? 'no answer came in time' : f.reason === 'cancelled' ? 'it was cancelled while in flight' : 'the connection closed before the answer';
+    const why =
+      f.reason === 'timeout'
+        ? 'no answer came in time'
+        : f.reason === 'cancelled'
+          ? 'it was cancelled while in flight'
+          : 'the connection closed before the answer';
     return new AppError({
       kind: 'OutcomeUnknown',
       message: `The request to ${ctx.action} was sent but ${why}; it may or may not have been saved. The console will check before repeating it.`,
@@ -101,9 +110,17 @@ export function errorFromFailure(ctx: OpContext, f: TransportFailure): AppError 
   }
   if (f.reason === 'cancelled') return new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', ...base });
   if (f.reason === 'timeout') {
-    return new AppError({ kind: 'Timeout', message: `The service did not answer in time while trying to ${ctx.action}. Check the connection and try again.`, ...base });
+    return new AppError({
+      kind: 'Timeout',
+      message: `The service did not answer in time while trying to ${ctx.action}. Check the connection and try again.`,
+      ...base,
+    });
   }
-  return new AppError({ kind: 'Unavailable', message: `The service could not be reached to ${ctx.action}. Check the connection and try again.`, ...base });
+  return new AppError({
+    kind: 'Unavailable',
+    message: `The service could not be reached to ${ctx.action}. Check the connection and try again.`,
+    ...base,
+  });
 }
 
 /** `results.3.groupConf.id` from a zod issue path. */

@@ -4,8 +4,20 @@ import { V2, V2_OPS } from '../../src-shared/paths';
 import type { LookupBody } from '../../src-shared/query';
 import { toLookupBody, toQueryBody, type QueryBuilder, type QueryInput } from '../../src-shared/query-builder';
 import {
-  ChatSuggestionSchema, GroupConfigurationSchema, NpsSummarySchema, SessionSchema, UserChannelsSchema, UserRulesSchema, UserSchema,
-  type ChatSuggestion, type GroupConfiguration, type NpsSummary, type Session, type User, type UserChannels, type UserRules,
+  ChatSuggestionSchema,
+  GroupConfigurationSchema,
+  NpsSummarySchema,
+  SessionSchema,
+  UserChannelsSchema,
+  UserRulesSchema,
+  UserSchema,
+  type ChatSuggestion,
+  type GroupConfiguration,
+  type NpsSummary,
+  type Session,
+  type User,
+  type UserChannels,
+  type UserRules,
 } from '../../src-shared/schemas/index';
 import type { CallOptions, Core, WriteOptions } from './core';
 import type { Page } from './resources';
@@ -36,16 +48,39 @@ export interface OmnichannelOps {
 }
 
 export function createOmnichannelOps(core: Core): OmnichannelOps {
-  const read = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: CallOptions, notFound?: string) =>
+  const read = <T>(
+    operation: string,
+    action: string,
+    path: string,
+    json: unknown,
+    schema: z.ZodType<T>,
+    o: CallOptions,
+    notFound?: string,
+  ) =>
     core.call<T>({
-      operation, action, write: false, method: 'POST', path: V2 + path, json,
-      answer: { kind: 'json', schema }, signal: o.signal, timeoutMs: o.timeoutMs,
+      operation,
+      action,
+      write: false,
+      method: 'POST',
+      path: V2 + path,
+      json,
+      answer: { kind: 'json', schema },
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
       ...(notFound ? { notFound } : {}),
     });
   const write = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: WriteOptions) =>
     core.call<T>({
-      operation, action, write: true, method: 'POST', path: V2 + path, json,
-      answer: { kind: 'json', schema }, safeToRetry: o.safeToRetry === true, signal: o.signal, timeoutMs: o.timeoutMs,
+      operation,
+      action,
+      write: true,
+      method: 'POST',
+      path: V2 + path,
+      json,
+      answer: { kind: 'json', schema },
+      safeToRetry: o.safeToRetry === true,
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
       notFound: 'The record to update no longer exists (404). Reload and try again.',
     });
 
@@ -53,14 +88,35 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
     chatSuggestions: (q, o = {}) =>
       read('chatSuggestion.list', 'list reply suggestions', V2_OPS.chatSuggestion, toQueryBody(q), ChatSuggestionPage, o),
     npsSummary: (surveyName, lookup, o = {}) =>
-      read('npsSummary', 'read the NPS summary', V2_OPS.npsSummary(surveyName), toLookupBody(lookup), NpsSummarySchema, o,
-        `There is no NPS survey named "${surveyName}" (404).`),
+      read(
+        'npsSummary',
+        'read the NPS summary',
+        V2_OPS.npsSummary(surveyName),
+        toLookupBody(lookup),
+        NpsSummarySchema,
+        o,
+        `There is no NPS survey named "${surveyName}" (404).`,
+      ),
     groupUnique: (lookup, o = {}) =>
-      read('groups.unique', 'look up attendance groups', V2_OPS.groupsUnique, toLookupBody(lookup), GroupConfigurationSchema, o,
-        'No attendance group matches (404).'),
+      read(
+        'groups.unique',
+        'look up attendance groups',
+        V2_OPS.groupsUnique,
+        toLookupBody(lookup),
+        GroupConfigurationSchema,
+        o,
+        'No attendance group matches (404).',
+      ),
     sessionUnique: (lookup, o = {}) =>
-      read('userSession.unique', 'look up sessions', V2_OPS.sessionUnique, toLookupBody(lookup), SessionSchema, o,
-        'No session matches (404).'),
+      read(
+        'userSession.unique',
+        'look up sessions',
+        V2_OPS.sessionUnique,
+        toLookupBody(lookup),
+        SessionSchema,
+        o,
+        'No session matches (404).',
+      ),
     saveSession: (session, o = {}) => {
       const { agent: _agent, ...body } = session;
       return write('userSession.save', 'save sessions', '/user-session/save', body, SessionSchema, o);
@@ -71,8 +127,24 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
     saveAdministrator: (user, o = {}) =>
       write('users.saveAdministrator', 'save administrators', V2_OPS.saveAdministrator, user, UserSchema, o),
     userRules: (target = {}, o = {}) =>
-      read('users.rules', "read other users' rules", V2_OPS.userRules, target, UserRulesSchema, o, `There is no user "${target.userName ?? ''}" (404).`),
+      read(
+        'users.rules',
+        "read other users' rules",
+        V2_OPS.userRules,
+        target,
+        UserRulesSchema,
+        o,
+        `There is no user "${target.userName ?? ''}" (404).`,
+      ),
     userChannels: (target = {}, o = {}) =>
-      read('users.channels', "read other users' channels", V2_OPS.userChannels, target, UserChannelsSchema, o, `There is no user "${target.userName ?? ''}" (404).`),
+      read(
+        'users.channels',
+        "read other users' channels",
+        V2_OPS.userChannels,
+        target,
+        UserChannelsSchema,
+        o,
+        `There is no user "${target.userName ?? ''}" (404).`,
+      ),
   };
 }

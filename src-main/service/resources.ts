@@ -46,15 +46,33 @@ export interface ResourceClient<K extends ResourceKey> {
 
 /** Words for messages: "Your role cannot save agents". */
 export const RESOURCE_LABELS: Record<ResourceKey, string> = {
-  agent: 'agents', userSession: 'sessions', userAttribute: 'user attributes',
-  userAttributeHistory: 'user attribute history', userAgent: 'user-agent associations',
-  botTag: 'bot tags', sessionComment: 'session notes', attendanceTimeReport: 'attendance time reports',
-  pauseReason: 'pause reasons', message: 'messages', messageBundleGroup: 'message bundles',
-  hsmTemplate: 'message templates', hsmTemplateGroup: 'template groups', holidayOperation: 'holiday operations',
-  attribute: 'attributes', bot: 'bots', botAnswer: 'bot answers', call: 'calls',
-  callLogHistory: 'call logs', chatAnswer: 'chat answers', chatWebConfiguration: 'chat web configurations',
-  classification: 'classifications', classificationService: 'classification services',
-  cognition: 'AI connections', directMessage: 'direct messages', workSchedule: 'work schedules', user: 'users',
+  agent: 'agents',
+  userSession: 'sessions',
+  userAttribute: 'user attributes',
+  userAttributeHistory: 'user attribute history',
+  userAgent: 'user-agent associations',
+  botTag: 'bot tags',
+  sessionComment: 'session notes',
+  attendanceTimeReport: 'attendance time reports',
+  pauseReason: 'pause reasons',
+  message: 'messages',
+  messageBundleGroup: 'message bundles',
+  hsmTemplate: 'message templates',
+  hsmTemplateGroup: 'template groups',
+  holidayOperation: 'holiday operations',
+  attribute: 'attributes',
+  bot: 'bots',
+  botAnswer: 'bot answers',
+  call: 'calls',
+  callLogHistory: 'call logs',
+  chatAnswer: 'chat answers',
+  chatWebConfiguration: 'chat web configurations',
+  classification: 'classifications',
+  classificationService: 'classification services',
+  cognition: 'AI connections',
+  directMessage: 'direct messages',
+  workSchedule: 'work schedules',
+  user: 'users',
 };
 
 const pageSchemas = new Map<ResourceKey, z.ZodType>();
@@ -133,7 +151,11 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
         return { records, truncated: more.results.length + more.skipped > 0, pages: pages + 1, skipped };
       }
       if (pages >= maxPages) {
-        throw new AppError({ kind: 'BadResponse', message: `Listing ${label} did not end after ${maxPages} pages.`, operation: `${key}.list` });
+        throw new AppError({
+          kind: 'BadResponse',
+          message: `Listing ${label} did not end after ${maxPages} pages.`,
+          operation: `${key}.list`,
+        });
       }
       page++;
     }

@@ -26,7 +26,12 @@ export function createTicketOps(core: Core): TicketOps {
       });
       // A success reply without its ticket would look like an empty ticket: report it instead.
       if (!env.data) {
-        throw new AppError({ kind: 'BadResponse', message: `The service answered "ticket.get" without the ticket (field data).`, operation: 'ticket.get', field: 'data' });
+        throw new AppError({
+          kind: 'BadResponse',
+          message: `The service answered "ticket.get" without the ticket (field data).`,
+          operation: 'ticket.get',
+          field: 'data',
+        });
       }
       return env.data;
     },

@@ -122,10 +122,7 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
     };
 
     try {
-      dispatcher.dispatch(
-        { method: ex.method, path: ex.path, headers: ex.headers, body: ex.body ?? null },
-        handler,
-      );
+      dispatcher.dispatch({ method: ex.method, path: ex.path, headers: ex.headers, body: ex.body ?? null }, handler);
     } catch (err) {
       fail(new TransportFailure('network', false, errorDetail(err)));
     }

@@ -233,7 +233,10 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
         const got = await this.source.messagesSince(sessionId, this.since(t.mark));
         if (this.threads.get(sessionId) !== t) return;
         const floor = t.floor;
-        const fresh = this.absorb(t, got.filter((m) => !m.stamp || !(Date.parse(m.stamp) < floor)));
+        const fresh = this.absorb(
+          t,
+          got.filter((m) => !m.stamp || !(Date.parse(m.stamp) < floor)),
+        );
         this.delivered += fresh.length;
         if (fresh.length) this.sink.messages(sessionId, fresh);
       } catch (e) {

@@ -19,7 +19,7 @@ export function createSafeStorageCipher(safeStorage: SafeStorageLike, platform: 
     state,
     detail: () =>
       ({
-        encrypted: 'Secrets are encrypted with your operating system\'s keyring.',
+        encrypted: "Secrets are encrypted with your operating system's keyring.",
         weak: 'No OS keyring was found: secrets can only be kept with weak protection on this machine.',
         unavailable: 'Encryption is unavailable: secrets are kept in memory for this run only.',
       })[state()],

@@ -37,7 +37,8 @@ export class Vault {
       throw new AppError({
         kind: 'Invalid',
         field: 'allowWeakStorage',
-        message: 'This machine offers no keyring, so the token could only be kept with weak protection. Tick the box to accept that, or the console will ask for the token at every start.',
+        message:
+          'This machine offers no keyring, so the token could only be kept with weak protection. Tick the box to accept that, or the console will ask for the token at every start.',
       });
     }
     this.store.set(`secret.${name}`, this.cipher.encrypt(secret).toString('base64'));
@@ -85,7 +86,11 @@ export class Vault {
     this.memory.delete(name);
     this.store.delete(`secret.${name}`);
     const names = this.storedNames();
-    if (names.includes(name)) this.store.set(NAMES_KEY, names.filter((n) => n !== name));
+    if (names.includes(name))
+      this.store.set(
+        NAMES_KEY,
+        names.filter((n) => n !== name),
+      );
   }
 
   /** Signing out wipes every secret, from memory and from disk. */

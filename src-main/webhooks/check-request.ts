@@ -39,8 +39,18 @@ export interface CheckContext {
   isSeen(id: string): boolean;
 }
 
-export type RejectReason = 'not-found' | 'method' | 'host' | 'content-type' | 'bad-length' | 'too-large'
-  | 'missing-signature' | 'bad-timestamp' | 'stale-signature' | 'bad-signature' | 'not-json';
+export type RejectReason =
+  | 'not-found'
+  | 'method'
+  | 'host'
+  | 'content-type'
+  | 'bad-length'
+  | 'too-large'
+  | 'missing-signature'
+  | 'bad-timestamp'
+  | 'stale-signature'
+  | 'bad-signature'
+  | 'not-json';
 
 export interface Rejection {
   outcome: 'reject';
@@ -59,7 +69,12 @@ export type Verdict = Rejection | { outcome: 'duplicate'; status: 200; id: strin
 
 export const MAX_ID_LENGTH = 200;
 
-const reject = (status: Rejection['status'], reason: RejectReason, message: string): Rejection => ({ outcome: 'reject', status, reason, message });
+const reject = (status: Rejection['status'], reason: RejectReason, message: string): Rejection => ({
+  outcome: 'reject',
+  status,
+  reason,
+  message,
+});
 
 function isJsonMediaType(contentType: string | undefined): boolean {
   const media = contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
@@ -81,7 +96,8 @@ export function checkHead(head: RequestHead, rules: Omit<CheckContext, 'nowMs' |
   // Constant time for a path of the right length, so the time taken says nothing about the secret.
   if (!sameBytes(Buffer.from(path), Buffer.from(`/hooks/${rules.pathSecret}`))) return reject(404, 'not-found', 'Not found.');
   if (head.method !== 'POST') return reject(405, 'method', 'Only POST is accepted here.');
-  if (!hostAllowed(head.host, rules)) return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
+  if (!hostAllowed(head.host, rules))
+    return reject(421, 'host', 'The Host header must name this listener; run the tunnel with its host-header option.');
   if (!isJsonMediaType(head.contentType)) return reject(415, 'content-type', 'The body must be application/json.');
   if (head.contentLength !== undefined) {
     if (!/^\d{1,15}$/.test(head.contentLength)) return reject(400, 'bad-length', 'Content-Length is not a number.');

@@ -22,7 +22,7 @@ const TYPES: Record<KbFileType, string> = {
   ods: 'application/vnd.oasis.opendocument.spreadsheet',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
-const typeOf = (ext: string): string | null => (KB_FILE_TYPES as readonly string[]).includes(ext) ? TYPES[ext as KbFileType] : null;
+const typeOf = (ext: string): string | null => ((KB_FILE_TYPES as readonly string[]).includes(ext) ? TYPES[ext as KbFileType] : null);
 
 export const FILE_PATH_PREFIX = '/files/';
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
@@ -68,7 +68,10 @@ export class FileShare {
   offer(name: string, bytes: Buffer): string {
     const ext = extname(name).slice(1).toLowerCase();
     const type = typeOf(ext);
-    if (!type) throw new Error(`${ext ? `A .${ext} file` : 'A file without an extension'} cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`);
+    if (!type)
+      throw new Error(
+        `${ext ? `A .${ext} file` : 'A file without an extension'} cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`,
+      );
     this.sweep();
     while (this.files.size >= this.maxFiles) this.files.delete(this.files.keys().next().value as string);
     const token = randomBytes(32).toString('base64url');

@@ -234,8 +234,10 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
 
   /** A file lent to the service (knowledge-base upload): GET or HEAD of its one-time path only. */
   const serveFile = (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { status: 'error', message: 'Only GET is accepted here.' }, { allow: 'GET, HEAD' });
-    if (!hostAllowed(req.headers.host, ctx)) return send(res, 421, { status: 'error', message: 'The Host header must name this listener.' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, { status: 'error', message: 'Only GET is accepted here.' }, { allow: 'GET, HEAD' });
+    if (!hostAllowed(req.headers.host, ctx))
+      return send(res, 421, { status: 'error', message: 'The Host header must name this listener.' });
     const file = o.files?.take((req.url ?? '').split('?', 1)[0]!) ?? null;
     if (!file) return send(res, 404, { status: 'error', message: 'Not found.' });
     log.info('A shared file was read.', { bytes: file.bytes.length });
@@ -251,7 +253,13 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   const server = createServer((req, res) => {
     if (o.files && (req.url ?? '').startsWith(FILE_PATH_PREFIX)) return serveFile(req, res);
     const h = req.headers;
-    const head: RequestHead = { method: req.method, url: req.url, host: h.host, contentType: h['content-type'], contentLength: h['content-length'] };
+    const head: RequestHead = {
+      method: req.method,
+      url: req.url,
+      host: h.host,
+      contentType: h['content-type'],
+      contentLength: h['content-length'],
+    };
     const receivedAt = now();
     const answer = (body: Buffer | 'too-large') => {
       try {

@@ -207,7 +207,7 @@ export class WebhookState {
   private append(record: string): void {
     const buf = Buffer.from(this.markers + record, 'utf8');
     try {
-      for (let off = 0; off < buf.length; ) off += this.write(this.fd!, buf, off, buf.length - off);
+      for (let off = 0; off < buf.length;) off += this.write(this.fd!, buf, off, buf.length - off);
     } catch (e) {
       this.needsRotate = true;
       this.o.log.error('Could not write to the webhook journal.', { error: String(e) });

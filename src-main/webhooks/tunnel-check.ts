@@ -32,7 +32,11 @@ export async function checkThroughTunnel(url: string, signingSecret: string | un
   const id = `tunnel-check_${randomBytes(12).toString('base64url')}`;
   const body = JSON.stringify({ id, group: TUNNEL_CHECK_GROUP, type: TUNNEL_CHECK_TYPE, occurredAt: new Date().toISOString(), data: {} });
   const ts = Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = { 'content-type': 'application/json', [WEBHOOK_HEADERS.id]: id, [WEBHOOK_HEADERS.timestamp]: String(ts) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    [WEBHOOK_HEADERS.id]: id,
+    [WEBHOOK_HEADERS.timestamp]: String(ts),
+  };
   if (signingSecret) headers[WEBHOOK_HEADERS.signature] = signWebhook(signingSecret, id, ts, body);
   let res: Response;
   try {
@@ -50,6 +54,7 @@ export async function checkThroughTunnel(url: string, signingSecret: string | un
     // not the listener
   }
   const parsed = AnswerSchema.safeParse(answer);
-  if (!parsed.success || parsed.data.id !== id) return 'Something other than this listener answered the self-check at the tunnel\'s address.';
+  if (!parsed.success || parsed.data.id !== id)
+    return "Something other than this listener answered the self-check at the tunnel's address.";
   return null;
 }

@@ -117,9 +117,7 @@ export async function findOnPath(
 }
 
 /** The tunnel programs found on PATH, cloudflared first, ssh last. */
-export async function detectTunnels(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Array<{ provider: TunnelProvider; path: string }>> {
+export async function detectTunnels(env: NodeJS.ProcessEnv = process.env): Promise<Array<{ provider: TunnelProvider; path: string }>> {
   const found: Array<{ provider: TunnelProvider; path: string }> = [];
   for (const provider of PROVIDERS) {
     const path = await findOnPath(TUNNEL_PROGRAMS[provider].program, env);
@@ -149,12 +147,18 @@ export function buildTunnelCommand(provider: TunnelProvider, port: number, execu
       command: executable,
       args: [
         '-T',
-        '-o', 'BatchMode=yes',
-        '-o', 'ExitOnForwardFailure=yes',
-        '-o', 'ServerAliveInterval=15',
-        '-o', 'ServerAliveCountMax=2',
-        '-o', 'StrictHostKeyChecking=accept-new',
-        '-R', `80:${target}`,
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'ExitOnForwardFailure=yes',
+        '-o',
+        'ServerAliveInterval=15',
+        '-o',
+        'ServerAliveCountMax=2',
+        '-o',
+        'StrictHostKeyChecking=accept-new',
+        '-R',
+        `80:${target}`,
         'nokey@localhost.run',
       ],
     };
@@ -294,7 +298,14 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
   } catch (e) {
     // spawn throws synchronously for malformed arguments; it reports a missing program as 'error'.
     state = { status: 'failed', reason: `The tunnel command could not start (${String(e)}).`, retry: false };
-    return { get state() { return state; }, pid: undefined, onState: () => () => undefined, stop: async () => undefined };
+    return {
+      get state() {
+        return state;
+      },
+      pid: undefined,
+      onState: () => () => undefined,
+      stop: async () => undefined,
+    };
   }
 
   const exitedPromise = new Promise<void>((resolve) => {
@@ -306,7 +317,11 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
 
   const startTimer = setTimeout(() => {
     if (state.status !== 'starting') return;
-    setState({ status: 'failed', reason: `No public URL from the tunnel within ${Math.round((o.startTimeoutMs ?? 30_000) / 1000)} s${lastLine()}`, retry: true });
+    setState({
+      status: 'failed',
+      reason: `No public URL from the tunnel within ${Math.round((o.startTimeoutMs ?? 30_000) / 1000)} s${lastLine()}`,
+      retry: true,
+    });
     kill();
   }, o.startTimeoutMs ?? 30_000);
 

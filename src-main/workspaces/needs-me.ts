@@ -40,11 +40,21 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
       if (!reason) continue;
       c.needsMe++;
       if (reason === 'unread') c.unread++;
-      found.push({ row: { workspaceId: rt.id, reason, item }, due: due(item), created: item.createdAt ? Date.parse(item.createdAt) || 0 : 0 });
+      found.push({
+        row: { workspaceId: rt.id, reason, item },
+        due: due(item),
+        created: item.createdAt ? Date.parse(item.createdAt) || 0 : 0,
+      });
     }
   }
   // Nearest SLA first; without one, the attendant's own sessions before those waiting, oldest first.
-  found.sort((a, b) => (a.due === b.due ? 0 : a.due < b.due ? -1 : 1) || RANK[a.row.reason] - RANK[b.row.reason] || a.created - b.created || a.row.item.id - b.row.item.id);
+  found.sort(
+    (a, b) =>
+      (a.due === b.due ? 0 : a.due < b.due ? -1 : 1) ||
+      RANK[a.row.reason] - RANK[b.row.reason] ||
+      a.created - b.created ||
+      a.row.item.id - b.row.item.id,
+  );
   return { rows: found.slice(0, NEEDS_ME_ROWS).map((f) => f.row), more: Math.max(0, found.length - NEEDS_ME_ROWS), counts };
 }
 

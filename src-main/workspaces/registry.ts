@@ -24,7 +24,16 @@ export function freeColor(entries: readonly WorkspaceEntry[]): number {
 /** What a single-workspace profile kept at its root, now in the workspace's folder. */
 const MOVED_ENTRIES = ['outbox', 'drafts', 'quarantine', 'attendance', 'supervisor', 'webhooks', 'offline-cache', 'vault.json'];
 /** A workspace's own settings, once kept with the console's. */
-const MOVED_SETTINGS: SettingKey[] = ['user', 'pauseReason', 'knowledgeBase', 'voice', 'webhookPort', 'webhookSigning', 'liveUpdatesPaused', 'webhookTunnel'];
+const MOVED_SETTINGS: SettingKey[] = [
+  'user',
+  'pauseReason',
+  'knowledgeBase',
+  'voice',
+  'webhookPort',
+  'webhookSigning',
+  'liveUpdatesPaused',
+  'webhookTunnel',
+];
 
 /**
  * A profile from before several workspaces holds one workspace at its root: its files move into

@@ -153,7 +153,17 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   const webhooks = createWebhooksFeature(ctx, live);
   const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
   const palette = createPaletteFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [offline, queue, notes, attendance, live, webhooks, supervisor, voice, palette];
+  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [
+    offline,
+    queue,
+    notes,
+    attendance,
+    live,
+    webhooks,
+    supervisor,
+    voice,
+    palette,
+  ];
 
   const handlers: FeatureHandlers = {
     // One line per feature slice of the bridge; a slice left out is a type error here.

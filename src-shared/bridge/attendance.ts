@@ -61,9 +61,7 @@ export const GroupInfoSchema = z
   .strict();
 export type GroupInfo = z.infer<typeof GroupInfoSchema>;
 
-export const AgentInfoSchema = z
-  .object({ userName: z.string(), name: z.string(), status: z.string().nullable() })
-  .strict();
+export const AgentInfoSchema = z.object({ userName: z.string(), name: z.string(), status: z.string().nullable() }).strict();
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
 export const PauseReasonInfoSchema = z.object({ id, label: z.string(), minutes: z.number().nullable() }).strict();
@@ -195,14 +193,10 @@ export const ClassNodeSchema: z.ZodType<ClassNode> = z.lazy(() =>
   z.object({ id, label: z.string(), children: z.array(ClassNodeSchema) }).strict(),
 );
 
-export const QueueDeltaSchema = z
-  .object({ upsert: z.array(QueueItemSchema), remove: z.array(id), me: z.string().nullable() })
-  .strict();
+export const QueueDeltaSchema = z.object({ upsert: z.array(QueueItemSchema), remove: z.array(id), me: z.string().nullable() }).strict();
 export type QueueDelta = z.infer<typeof QueueDeltaSchema>;
 
-const SendInput = z
-  .object({ sessionId: id, text: z.string().trim().min(1).max(4096), clientId: z.string().min(1).max(64) })
-  .strict();
+const SendInput = z.object({ sessionId: id, text: z.string().trim().min(1).max(4096), clientId: z.string().min(1).max(64) }).strict();
 
 export const attendanceChannels = {
   /** `fresh`: read the service again rather than answer from the console's copy. */
@@ -260,7 +254,10 @@ export const attendanceChannels = {
     input: z.object({ provider: z.string().min(1).max(100) }).strict(),
     output: z.object({ credentialSet: z.boolean(), kept: CredentialKeptSchema.nullable() }).strict(),
   },
-  'attendance:aiDraft': { input: z.object({ sessionId: id, choice: AiChoiceSchema, ...RevealFields }).strict(), output: z.object({ text: z.string() }).strict() },
+  'attendance:aiDraft': {
+    input: z.object({ sessionId: id, choice: AiChoiceSchema, ...RevealFields }).strict(),
+    output: z.object({ text: z.string() }).strict(),
+  },
   'attendance:kbAnswer': {
     input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional(), ...RevealFields }).strict(),
     output: z.object({ index: z.string().nullable(), answers: z.array(KbAnswerSchema) }).strict(),
@@ -269,7 +266,10 @@ export const attendanceChannels = {
     input: SessionInput,
     output: z.object({ mandatory: z.boolean(), roots: z.array(ClassNodeSchema) }).strict(),
   },
-  'attendance:summary': { input: z.object({ sessionId: id, choice: AiChoiceSchema.optional() }).strict(), output: z.object({ text: z.string() }).strict() },
+  'attendance:summary': {
+    input: z.object({ sessionId: id, choice: AiChoiceSchema.optional() }).strict(),
+    output: z.object({ text: z.string() }).strict(),
+  },
   'attendance:close': {
     input: z
       .object({
@@ -283,10 +283,16 @@ export const attendanceChannels = {
       .strict(),
     output: QueueItemSchema,
   },
-  'attendance:pause': { input: z.object({ reasonId: id }).strict(), output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
+  'attendance:pause': {
+    input: z.object({ reasonId: id }).strict(),
+    output: z.object({ status: z.string(), reason: z.string().nullable() }).strict(),
+  },
   'attendance:resume': { input: NoInput, output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
   /** What the renderer counts as waiting for the attendant: shown as the dock/taskbar badge. */
-  'attendance:badge': { input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(), output: z.object({ count: z.number().int() }).strict() },
+  'attendance:badge': {
+    input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(),
+    output: z.object({ count: z.number().int() }).strict(),
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const attendanceEvents = {

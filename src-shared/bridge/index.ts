@@ -22,9 +22,17 @@ export { IPC_INVOKE, IPC_EVENT, WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../ipc'
 type Spec = { input: z.ZodType; output: z.ZodType };
 /** The names of `T` outside the `F:` prefix, spelled out in the type error. */
 type Outside<F extends string, T> = Exclude<keyof T, `${F}:${string}`>;
-type Prefixed<F extends string, T, V> = [Outside<F, T>] extends [never] ? Record<keyof T, V> : { [K in Outside<F, T> & string]: `${K} is outside the ${F}: prefix` };
+type Prefixed<F extends string, T, V> = [Outside<F, T>] extends [never]
+  ? Record<keyof T, V>
+  : { [K in Outside<F, T> & string]: `${K} is outside the ${F}: prefix` };
 /** Every feature's channels and events under its own prefix, checked by the compiler. */
-const slices = <T extends { [F in keyof T & string]: { channels: Prefixed<F, T[F]['channels'], Spec>; events: Prefixed<F, T[F]['events'], z.ZodType> } } & Record<string, { channels: object; events: object }>>(t: T): T => t;
+const slices = <
+  T extends {
+    [F in keyof T & string]: { channels: Prefixed<F, T[F]['channels'], Spec>; events: Prefixed<F, T[F]['events'], z.ZodType> };
+  } & Record<string, { channels: object; events: object }>,
+>(
+  t: T,
+): T => t;
 
 export const features = slices({
   workspace: { channels: workspaceChannels, events: workspaceEvents },

@@ -62,7 +62,10 @@ export const notesChannels = {
       .strict(),
   },
   'notes:add': { input: z.object({ sessionId: id, text: z.string().trim().min(1).max(8000) }).strict(), output: LocalNoteSchema },
-  'notes:retry': { input: z.object({ id: z.string().uuid(), text: z.string().trim().min(1).max(8000).optional() }).strict(), output: LocalNoteSchema },
+  'notes:retry': {
+    input: z.object({ id: z.string().uuid(), text: z.string().trim().min(1).max(8000).optional() }).strict(),
+    output: LocalNoteSchema,
+  },
   'notes:discard': { input: z.object({ id: z.string().uuid() }).strict(), output: z.object({ ok: z.boolean() }).strict() },
   'notes:status': { input: z.object({}).strict(), output: OutboxStatusSchema },
   'notes:draft': { input: z.object({ sessionId: id }).strict(), output: z.object({ reply: z.string(), note: z.string() }).strict() },

@@ -15,7 +15,10 @@ const SAVABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCE
 export const ListableResourceSchema = z.enum(LISTABLE as [ResourceKey, ...ResourceKey[]]);
 export const SavableResourceSchema = z.enum(SAVABLE as [ResourceKey, ...ResourceKey[]]);
 
-const isoDate = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'a date-time');
+const isoDate = z
+  .string()
+  .max(40)
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'a date-time');
 const nullableStr = z.string().nullable();
 const nullableNum = z.number().nullable();
 
@@ -48,9 +51,7 @@ export const TicketViewSchema = z
   .strict();
 export type TicketView = z.infer<typeof TicketViewSchema>;
 
-export const ShortcutSchema = z
-  .object({ accelerator: z.string(), defaultAccelerator: z.string() })
-  .strict();
+export const ShortcutSchema = z.object({ accelerator: z.string(), defaultAccelerator: z.string() }).strict();
 export type ShortcutState = z.infer<typeof ShortcutSchema>;
 
 // ---- NPS ---------------------------------------------------------------------------------------
@@ -83,8 +84,16 @@ export type NpsResult = z.infer<typeof NpsResultSchema>;
 // ---- attendance time report ------------------------------------------------------------------
 
 export const REPORT_COLUMNS = [
-  'protocol', 'agentName', 'groupName', 'channelName', 'createdAtProtocol', 'closedAtProtocol',
-  'waitingTime', 'attendanceTime', 'protocolDuration', 'lastStatus',
+  'protocol',
+  'agentName',
+  'groupName',
+  'channelName',
+  'createdAtProtocol',
+  'closedAtProtocol',
+  'waitingTime',
+  'attendanceTime',
+  'protocolDuration',
+  'lastStatus',
 ] as const;
 export type ReportColumn = (typeof REPORT_COLUMNS)[number];
 
@@ -142,7 +151,13 @@ export const ReportTotalsSchema = z
 export type ReportTotals = z.infer<typeof ReportTotalsSchema>;
 
 export const ReportPageSchema = z
-  .object({ rows: z.array(ReportRowSchema), page: z.number().int(), size: z.number().int(), hasMore: z.boolean(), totals: ReportTotalsSchema })
+  .object({
+    rows: z.array(ReportRowSchema),
+    page: z.number().int(),
+    size: z.number().int(),
+    hasMore: z.boolean(),
+    totals: ReportTotalsSchema,
+  })
   .strict();
 export type ReportPage = z.infer<typeof ReportPageSchema>;
 
@@ -209,9 +224,7 @@ export type ExplorerPage = z.infer<typeof ExplorerPageSchema>;
 
 export const ExplorerSaveSchema = z.object({ resource: SavableResourceSchema, record: JsonRecord }).strict();
 
-export const RulesSchema = z
-  .object({ role: z.enum(ROLES).nullable(), rules: z.array(z.string()).nullable() })
-  .strict();
+export const RulesSchema = z.object({ role: z.enum(ROLES).nullable(), rules: z.array(z.string()).nullable() }).strict();
 export type Rules = z.infer<typeof RulesSchema>;
 
 // ---- knowledge bases ---------------------------------------------------------------------------
@@ -235,9 +248,18 @@ export { KB_FILE_MAX_BYTES };
 
 export const KbUploadFileSchema = z
   .object({
-    fileName: z.string().trim().min(1).max(255).refine((n) => !/[\\/]/.test(n), 'a file name, not a path'),
+    fileName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .refine((n) => !/[\\/]/.test(n), 'a file name, not a path'),
     /** The file's bytes, base64 (the bridge carries JSON). */
-    contentBase64: z.string().min(1).max(Math.ceil(KB_FILE_MAX_BYTES / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+    contentBase64: z
+      .string()
+      .min(1)
+      .max(Math.ceil(KB_FILE_MAX_BYTES / 3) * 4)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
     name: z.string().trim().min(1).max(250),
     separator: z.string().max(20).optional(),
     idColumn: z.string().max(200).optional(),
@@ -255,9 +277,7 @@ export const KbUploadSchema = z
   })
   .strict();
 
-export const KbAnswersSchema = z
-  .object({ answers: z.array(z.object({ text: z.string(), score: z.number() }).strict()) })
-  .strict();
+export const KbAnswersSchema = z.object({ answers: z.array(z.object({ text: z.string(), score: z.number() }).strict()) }).strict();
 
 // ---- the map -----------------------------------------------------------------------------------
 
@@ -278,7 +298,13 @@ export const supervisorChannels = {
   /** A file chosen on this computer: lent to the service at a one-time address, then indexed like a link. */
   'supervisor:kbUploadFile': { input: KbUploadFileSchema, output: KbBaseSchema },
   'supervisor:kbAsk': {
-    input: z.object({ name: z.string().trim().min(1).max(250), question: z.string().trim().min(1).max(2000), size: z.number().int().min(1).max(20).default(5) }).strict(),
+    input: z
+      .object({
+        name: z.string().trim().min(1).max(250),
+        question: z.string().trim().min(1).max(2000),
+        size: z.number().int().min(1).max(20).default(5),
+      })
+      .strict(),
     output: KbAnswersSchema,
   },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;

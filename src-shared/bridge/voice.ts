@@ -17,7 +17,12 @@ export const MAX_SPEAK_CHARS = 3000;
 export { LOW_CONFIDENCE } from '../voice';
 
 const id = z.number().int();
-const base64 = (max: number) => z.string().min(8).max(max).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64');
+const base64 = (max: number) =>
+  z
+    .string()
+    .min(8)
+    .max(max)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64');
 /** BCP 47 tags as the service takes them (en-US, pt-BR, es). */
 export const LanguageSchema = z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'a language tag such as en-US or pt-BR');
 

@@ -48,7 +48,10 @@ export const TunnelStatusSchema = z
     /** The custom command as saved was confirmed by the user (it runs only then). */
     confirmed: z.boolean(),
     /** What the tunnel runs, program and arguments, no shell (a built-in one once found and the listener runs). */
-    preview: z.object({ program: z.string(), args: z.array(z.string()) }).strict().nullable(),
+    preview: z
+      .object({ program: z.string(), args: z.array(z.string()) })
+      .strict()
+      .nullable(),
     /** The built-in providers: what each runs, whether it is on PATH, how to install it. */
     programs: z.array(TunnelProgramSchema),
     /**
@@ -92,9 +95,7 @@ export const ListenerStatusSchema = z
     registered: z.boolean(),
     demo: z.boolean(),
     /** Since the console started (all listener runs). */
-    counts: z
-      .object({ accepted: count, duplicates: count, refused: count, busy: count, queued: count })
-      .strict(),
+    counts: z.object({ accepted: count, duplicates: count, refused: count, busy: count, queued: count }).strict(),
     /** Refused requests by reason (bad-signature, stale-signature, missing-signature, not-found...). */
     refusals: z.record(z.string(), count),
     lastRefusal: z.object({ reason: z.string(), status: z.number().int(), at: z.number() }).strict().nullable(),
@@ -163,12 +164,18 @@ export const webhooksChannels = {
    * Starts the tunnel and keeps it up (restarts, re-registration) until stopped. An unconfirmed
    * custom command starts only with `confirm` equal to the saved command line the user was shown.
    */
-  'webhooks:startTunnel': { input: z.object({ confirm: z.string().max(MAX_TUNNEL_COMMAND).optional() }).strict(), output: ListenerStatusSchema },
+  'webhooks:startTunnel': {
+    input: z.object({ confirm: z.string().max(MAX_TUNNEL_COMMAND).optional() }).strict(),
+    output: ListenerStatusSchema,
+  },
   'webhooks:stopTunnel': { input: NoInput, output: ListenerStatusSchema },
   /** Recent events, newest first, filtered by the listener's log. */
   'webhooks:log': { input: EventFilterSchema, output: z.object({ entries: z.array(EventRowSchema) }).strict() },
   /** One event with its whole stored body. */
-  'webhooks:entry': { input: z.object({ id: z.string().min(1).max(300) }).strict(), output: z.object({ entry: EventRowSchema.nullable() }).strict() },
+  'webhooks:entry': {
+    input: z.object({ id: z.string().min(1).max(300) }).strict(),
+    output: z.object({ entry: EventRowSchema.nullable() }).strict(),
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const webhooksEvents = {

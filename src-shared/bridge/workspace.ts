@@ -135,4 +135,3 @@ export const workspaceEvents = {
 export type Envelope<T> = { result: T } | { error: z.infer<typeof ErrorInfoSchema> };
 export const envelopeSchema = <T extends z.ZodType>(result: T) =>
   z.union([z.object({ result }).strict(), z.object({ error: ErrorInfoSchema }).strict()]);
-

@@ -26,24 +26,16 @@ export const ModelsAnswerSchema = z.object({ Results: z.array(ModelEntrySchema) 
 export const AnswerItemSchema = z.object({ text: z.string(), score: z.number() }).loose();
 export const QuestionsAnswerSchema = z.object({ answer: z.array(AnswerItemSchema) }).loose();
 
-export const NerEntitySchema = z
-  .object({ text: z.string(), label: z.string(), start: int(), end: int(), score: num() })
-  .loose();
+export const NerEntitySchema = z.object({ text: z.string(), label: z.string(), start: int(), end: int(), score: num() }).loose();
 export const NerAnswerSchema = z.object({ entities: z.array(NerEntitySchema) }).loose();
 
-export const NlpAnswerSchema = z
-  .object({ message: str(), tool_calls: z.unknown().optional(), used_tokens: num() })
-  .loose();
+export const NlpAnswerSchema = z.object({ message: str(), tool_calls: z.unknown().optional(), used_tokens: num() }).loose();
 
 /** Knowledge-base upload: `{message}` saying indexing has started. */
 export const UploadAnswerSchema = z.object({ message: str() }).loose();
 
-export const SttSegmentSchema = z
-  .object({ start: num(), end: num(), text: str(), confidence: num() })
-  .loose();
-export const SttAnswerSchema = z
-  .object({ text: z.string(), language: str(), segments: opt(z.array(SttSegmentSchema)) })
-  .loose();
+export const SttSegmentSchema = z.object({ start: num(), end: num(), text: str(), confidence: num() }).loose();
+export const SttAnswerSchema = z.object({ text: z.string(), language: str(), segments: opt(z.array(SttSegmentSchema)) }).loose();
 
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelsAnswer = z.infer<typeof ModelsAnswerSchema>;

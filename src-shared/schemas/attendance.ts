@@ -32,10 +32,20 @@ export const UserAgentSchema = z
 
 export const AttendanceTimeReportRowSchema = z
   .object({
-    agentName: str(), attendanceTime: num(), channelName: str(),
-    closedAtProtocol: dateTime(), createdAtProtocol: dateTime(),
-    groupName: str(), id: int(), lastGroup: str(), lastStatus: str(), nextGroup: str(),
-    operationName: str(), protocol: str(), protocolDuration: num(), step: anyValue(),
+    agentName: str(),
+    attendanceTime: num(),
+    channelName: str(),
+    closedAtProtocol: dateTime(),
+    createdAtProtocol: dateTime(),
+    groupName: str(),
+    id: int(),
+    lastGroup: str(),
+    lastStatus: str(),
+    nextGroup: str(),
+    operationName: str(),
+    protocol: str(),
+    protocolDuration: num(),
+    step: anyValue(),
     waitingTime: num(),
     ...audit,
   })
@@ -43,24 +53,42 @@ export const AttendanceTimeReportRowSchema = z
 
 export const PauseReasonSchema = z
   .object({
-    active: bool(), controlPauseTime: anyValue(), id: int(), notifySupervisor: bool(),
-    pauseChat: bool(), pauseChatByVoice: bool(), pauseTime: num(), pauseVoice: bool(), value: str(),
+    active: bool(),
+    controlPauseTime: anyValue(),
+    id: int(),
+    notifySupervisor: bool(),
+    pauseChat: bool(),
+    pauseChatByVoice: bool(),
+    pauseTime: num(),
+    pauseVoice: bool(),
+    value: str(),
     ...audit,
   })
   .loose();
 
 export const MessageBundleGroupSchema = z
   .object({
-    code: str(), description: str(), group: opt(GroupConfigurationSchema), id: int(),
-    locale: str(), text: str(), use: anyValue(),
+    code: str(),
+    description: str(),
+    group: opt(GroupConfigurationSchema),
+    id: int(),
+    locale: str(),
+    text: str(),
+    use: anyValue(),
     ...audit,
   })
   .loose();
 
 export const HsmTemplateSchema = z
   .object({
-    active: bool(), description: str(), elementName: str(), id: int(),
-    mediaParameterCount: int(), nameSpace: str(), parameterCount: int(), template: str(),
+    active: bool(),
+    description: str(),
+    elementName: str(),
+    id: int(),
+    mediaParameterCount: int(),
+    nameSpace: str(),
+    parameterCount: int(),
+    template: str(),
     language: str(),
     ...audit,
   })
@@ -83,7 +111,12 @@ export const HolidayOperationSchema = z
 
 export const WorkScheduleSchema = z
   .object({
-    active: bool(), closeTime: str(), dayCode: int(), id: int(), name: str(), openTime: str(),
+    active: bool(),
+    closeTime: str(),
+    dayCode: int(),
+    id: int(),
+    name: str(),
+    openTime: str(),
     scheduleName: str(),
     ...audit,
   })

@@ -31,20 +31,46 @@ export const BotAnswerSchema = z
 
 export const CallSchema = z
   .object({
-    agentId: int(), attendanceTime: num(), callId: externalId(), callMode: str(), city: str(),
-    classified: bool(), comment: str(), externalId: externalId(), finishedAt: dateTime(),
-    finishedByAgent: bool(), groupConfId: int(), id: int(), ivrTime: num(), kind: str(),
-    liked: bool(), plataformCode: str(), provider: str(), ringingAt: dateTime(),
-    sessionId: int(), startedAt: dateTime(), startedByAgent: bool(), state: str(), status: str(),
-    tme: num(), userId: int(),
+    agentId: int(),
+    attendanceTime: num(),
+    callId: externalId(),
+    callMode: str(),
+    city: str(),
+    classified: bool(),
+    comment: str(),
+    externalId: externalId(),
+    finishedAt: dateTime(),
+    finishedByAgent: bool(),
+    groupConfId: int(),
+    id: int(),
+    ivrTime: num(),
+    kind: str(),
+    liked: bool(),
+    plataformCode: str(),
+    provider: str(),
+    ringingAt: dateTime(),
+    sessionId: int(),
+    startedAt: dateTime(),
+    startedByAgent: bool(),
+    state: str(),
+    status: str(),
+    tme: num(),
+    userId: int(),
     ...audit,
   })
   .loose();
 
 export const CallLogHistorySchema = z
   .object({
-    callId: externalId(), callerId: externalId(), callerType: str(), eventDate: dateTime(),
-    eventType: str(), groupConfId: int(), id: int(), origCallId: externalId(), origin: str(),
+    callId: externalId(),
+    callerId: externalId(),
+    callerType: str(),
+    eventDate: dateTime(),
+    eventType: str(),
+    groupConfId: int(),
+    id: int(),
+    origCallId: externalId(),
+    origin: str(),
     ...audit,
   })
   .loose();
@@ -55,17 +81,29 @@ export const ChatAnswerSchema = z
 
 export const ChatWebConfigurationSchema = z
   .object({
-    chatGroupConf: opt(GroupConfigurationSchema), configuration: anyValue(), cssScript: str(),
-    htmlScript: str(), id: int(), initialMessage: str(), jsScript: str(), token: str(),
+    chatGroupConf: opt(GroupConfigurationSchema),
+    configuration: anyValue(),
+    cssScript: str(),
+    htmlScript: str(),
+    id: int(),
+    initialMessage: str(),
+    jsScript: str(),
+    token: str(),
     ...audit,
   })
   .loose();
 
 export const ClassificationServiceSchema = z
   .object({
-    agentId: int(), classificationTree: anyValue(),
-    classificationTreeSession: anyValue(), commentClassification: str(), displayName: str(),
-    groupConfId: int(), id: int(), rootId: int(), sessionId: int(),
+    agentId: int(),
+    classificationTree: anyValue(),
+    classificationTreeSession: anyValue(),
+    commentClassification: str(),
+    displayName: str(),
+    groupConfId: int(),
+    id: int(),
+    rootId: int(),
+    sessionId: int(),
     ...audit,
   })
   .loose();
@@ -73,20 +111,45 @@ export const ClassificationServiceSchema = z
 /** External AI connection; appKey and password are secrets the log must never print. */
 export const CognitionSchema = z
   .object({
-    appId: str(), appKey: str(), endPoint: str(), id: int(), name: str(), password: str(),
-    type: str(), userName: str(), version: str(),
+    appId: str(),
+    appKey: str(),
+    endPoint: str(),
+    id: int(),
+    name: str(),
+    password: str(),
+    type: str(),
+    userName: str(),
+    version: str(),
     ...created,
   })
   .loose();
 
 export const DirectMessageSchema = z
   .object({
-    additionalInfo: anyValue(), agentId: int(), broadcastListId: int(), callback: anyValue(),
-    campaignName: str(), channel: str(), description: str(), dispatchId: externalId(),
-    email: str(), generatedSession: anyValue(), groupConfId: int(), groupName: str(), id: int(),
-    message: str(), phoneNumber: str(), sendGroupConfId: int(), sendTimestamp: anyValue(),
-    senderUserId: int(), sentAt: dateTime(), sessionId: int(), status: str(), subject: str(),
-    user: anyValue(), userId: int(),
+    additionalInfo: anyValue(),
+    agentId: int(),
+    broadcastListId: int(),
+    callback: anyValue(),
+    campaignName: str(),
+    channel: str(),
+    description: str(),
+    dispatchId: externalId(),
+    email: str(),
+    generatedSession: anyValue(),
+    groupConfId: int(),
+    groupName: str(),
+    id: int(),
+    message: str(),
+    phoneNumber: str(),
+    sendGroupConfId: int(),
+    sendTimestamp: anyValue(),
+    senderUserId: int(),
+    sentAt: dateTime(),
+    sessionId: int(),
+    status: str(),
+    subject: str(),
+    user: anyValue(),
+    userId: int(),
     ...created,
     updatedAt: dateTime(),
   })

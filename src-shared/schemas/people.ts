@@ -2,18 +2,33 @@ import { z } from 'zod';
 import { audit, bool, dateTime, int, opt, str } from './common';
 
 /** Company group (§2.8): the one nested object with a required field. */
-export const GroupCompanySchema = z
-  .object({ active: bool(), companyName: z.string(), id: int(), ...audit })
-  .loose();
+export const GroupCompanySchema = z.object({ active: bool(), companyName: z.string(), id: int(), ...audit }).loose();
 
 export const CompanySchema = z
   .object({
     active: bool(),
-    address: str(), cep: str(), city: str(), cnpj: str(), companyName: str(), complement: str(),
-    country: str(), defaultLocale: str(), email: str(), nameContact: str(), neighborhood: str(),
-    number: str(), phoneContact: str(), sgemnet: str(), site: str(), sku: str(), state: str(),
-    stateRegistration: str(), tradeName: str(),
-    contractSignature: int(), id: int(), timeHistory: int(),
+    address: str(),
+    cep: str(),
+    city: str(),
+    cnpj: str(),
+    companyName: str(),
+    complement: str(),
+    country: str(),
+    defaultLocale: str(),
+    email: str(),
+    nameContact: str(),
+    neighborhood: str(),
+    number: str(),
+    phoneContact: str(),
+    sgemnet: str(),
+    site: str(),
+    sku: str(),
+    state: str(),
+    stateRegistration: str(),
+    tradeName: str(),
+    contractSignature: int(),
+    id: int(),
+    timeHistory: int(),
     dateEndPilot: dateTime(),
     groupCompany: opt(GroupCompanySchema),
     ...audit,
@@ -34,20 +49,29 @@ export const OperationSchema = z
   })
   .loose();
 
-export const ProfileSchema = z
-  .object({ id: int(), name: str(), typeUser: str(), visible: bool(), ...audit })
-  .loose();
+export const ProfileSchema = z.object({ id: int(), name: str(), typeUser: str(), visible: bool(), ...audit }).loose();
 
 /** Agent (§2.8). `extensionAttendance` became a string in v2 (§9.10); `user` is an untyped object. */
 export const AgentSchema = z
   .object({
-    agentAllHistory: bool(), agentAllHistoryOperation: bool(), agentAttendSimple: bool(),
-    agentViewPhone: bool(), audioOn: bool(), pauseOnReceiveCall: bool(), superAgent: bool(),
+    agentAllHistory: bool(),
+    agentAllHistoryOperation: bool(),
+    agentAttendSimple: bool(),
+    agentViewPhone: bool(),
+    audioOn: bool(),
+    pauseOnReceiveCall: bool(),
+    superAgent: bool(),
     virtualAgent: bool(),
-    agentToken: str(), attendanceServiceChannel: str(), department: str(),
-    extensionAttendance: str(), loginAttendance: str(), passwordAttendance: str(),
-    socialToken: str(), status: str(),
-    id: int(), maxChatChannels: int(),
+    agentToken: str(),
+    attendanceServiceChannel: str(),
+    department: str(),
+    extensionAttendance: str(),
+    loginAttendance: str(),
+    passwordAttendance: str(),
+    socialToken: str(),
+    status: str(),
+    id: int(),
+    maxChatChannels: int(),
     user: opt(z.object({}).loose()),
     ...audit,
   })
@@ -58,14 +82,32 @@ export const UserSchema = z
     accessKey: str(),
     active: bool(),
     agent: opt(AgentSchema),
-    birthDate: dateTime(), firstLogin: dateTime(), lastLogin: dateTime(),
+    birthDate: dateTime(),
+    firstLogin: dateTime(),
+    lastLogin: dateTime(),
     company: opt(CompanySchema),
-    country: str(), cpf: str(), defaultLocale: str(), displayName: str(), email: str(),
-    externalCode: str(), name: str(), operation: str(), originUser: str(), phone: str(),
-    typeUser: str(), userName: str(), password: str(),
-    createdFromSurvey: bool(), firstAccess: bool(), formal: bool(), tm2: bool(), usingMFA: bool(),
+    country: str(),
+    cpf: str(),
+    defaultLocale: str(),
+    displayName: str(),
+    email: str(),
+    externalCode: str(),
+    name: str(),
+    operation: str(),
+    originUser: str(),
+    phone: str(),
+    typeUser: str(),
+    userName: str(),
+    password: str(),
+    createdFromSurvey: bool(),
+    firstAccess: bool(),
+    formal: bool(),
+    tm2: bool(),
+    usingMFA: bool(),
     visible: bool(),
-    id: int(), priority: int(), ticketUserId: int(),
+    id: int(),
+    priority: int(),
+    ticketUserId: int(),
     profile: opt(ProfileSchema),
     ...audit,
   })
@@ -82,9 +124,7 @@ export type User = z.infer<typeof UserSchema>;
  * /users/rules and /users/channels (added v2 paths; payloads not described by the interface).
  * The stand-in answers `{userName, typeUser, role, rules}` and `{userName, channels:[{id,name}]}`.
  */
-export const UserRulesSchema = z
-  .object({ userName: str(), typeUser: str(), role: str(), rules: opt(z.array(z.string())) })
-  .loose();
+export const UserRulesSchema = z.object({ userName: str(), typeUser: str(), role: str(), rules: opt(z.array(z.string())) }).loose();
 export const UserChannelsSchema = z
   .object({ userName: str(), channels: opt(z.array(z.object({ id: int(), name: str() }).loose())) })
   .loose();

@@ -1,13 +1,29 @@
 import type { z } from 'zod';
 import type { ResourceKey } from '../paths';
 import {
-  AttendanceTimeReportRowSchema, AttributeSchema, BotTagSchema, HolidayOperationSchema,
-  HsmTemplateGroupSchema, HsmTemplateSchema, MessageBundleGroupSchema, PauseReasonSchema,
-  UserAgentSchema, UserAttributeHistorySchema, UserAttributeSchema, WorkScheduleSchema,
+  AttendanceTimeReportRowSchema,
+  AttributeSchema,
+  BotTagSchema,
+  HolidayOperationSchema,
+  HsmTemplateGroupSchema,
+  HsmTemplateSchema,
+  MessageBundleGroupSchema,
+  PauseReasonSchema,
+  UserAgentSchema,
+  UserAttributeHistorySchema,
+  UserAttributeSchema,
+  WorkScheduleSchema,
 } from './attendance';
 import {
-  BotAnswerSchema, BotSchema, CallLogHistorySchema, CallSchema, ChatAnswerSchema,
-  ChatWebConfigurationSchema, ClassificationServiceSchema, CognitionSchema, DirectMessageSchema,
+  BotAnswerSchema,
+  BotSchema,
+  CallLogHistorySchema,
+  CallSchema,
+  ChatAnswerSchema,
+  ChatWebConfigurationSchema,
+  ClassificationServiceSchema,
+  CognitionSchema,
+  DirectMessageSchema,
 } from './automation';
 import { ClassificationNodeSchema } from './group';
 import { AgentSchema, UserSchema } from './people';

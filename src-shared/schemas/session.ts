@@ -10,19 +10,41 @@ import { anyValue, bool, dateTime, int, str } from './common';
 export const SessionSchema = z
   .object({
     agent: anyValue(),
-    agentConnectedInstance: str(), agentConnectedResource: str(),
-    attendedAt: dateTime(), availableAt: dateTime(), closedAt: dateTime(),
-    createdAt: dateTime(), updatedAt: dateTime(),
-    closedBy: str(), updatedBy: str(),
-    customProtocol: str(), externalProtocol: str(), protocol: str(),
-    directMessageId: int(), externalOrderId: int(), id: int(), ticketId: int(),
+    agentConnectedInstance: str(),
+    agentConnectedResource: str(),
+    attendedAt: dateTime(),
+    availableAt: dateTime(),
+    closedAt: dateTime(),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+    closedBy: str(),
+    updatedBy: str(),
+    customProtocol: str(),
+    externalProtocol: str(),
+    protocol: str(),
+    directMessageId: int(),
+    externalOrderId: int(),
+    id: int(),
+    ticketId: int(),
     groupConf: anyValue(),
-    groupList: str(), inactivity: str(), lastAgent: str(), properties: str(), status: str(),
-    hasReservedWord: bool(), onlyBot: bool(), pending: bool(), priority: bool(),
-    tma: int(), tme: int(), tmi: int(), tmia: int(), tmic: int(),
+    groupList: str(),
+    inactivity: str(),
+    lastAgent: str(),
+    properties: str(),
+    status: str(),
+    hasReservedWord: bool(),
+    onlyBot: bool(),
+    pending: bool(),
+    priority: bool(),
+    tma: int(),
+    tme: int(),
+    tmi: int(),
+    tmia: int(),
+    tmic: int(),
     tmaTicket: int(),
     user: anyValue(),
-    userConnectedInstance: str(), userConnectedResource: str(),
+    userConnectedInstance: str(),
+    userConnectedResource: str(),
   })
   .loose();
 
@@ -57,9 +79,7 @@ export const SessionCommentSchema = z
   .loose();
 
 /** Chat suggestion item (§2.7); `session` is a Session by the interface, often only `{id}`. */
-export const ChatSuggestionSchema = z
-  .object({ createdAt: dateTime(), id: int(), session: anyValue(), suggestion: str() })
-  .loose();
+export const ChatSuggestionSchema = z.object({ createdAt: dateTime(), id: int(), session: anyValue(), suggestion: str() }).loose();
 
 /** NPS summary (§2.3): every field required. */
 export const NpsSummarySchema = z

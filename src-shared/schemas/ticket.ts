@@ -7,9 +7,7 @@ export const TicketSchema = z
   .loose();
 
 /** Lookup envelope: SUCCESS with `data`, or ERROR with message and errorCode. */
-export const TicketEnvelopeSchema = z
-  .object({ status: str(), message: str(), data: opt(TicketSchema) })
-  .loose();
+export const TicketEnvelopeSchema = z.object({ status: str(), message: str(), data: opt(TicketSchema) }).loose();
 
 export type Ticket = z.infer<typeof TicketSchema>;
 export type TicketEnvelope = z.infer<typeof TicketEnvelopeSchema>;

@@ -35,7 +35,12 @@ export interface AiContext {
   /** Optional: where to note background failures (indexing). */
   log?: (line: string) => void;
 }
-export interface AiRequest { method: string; path: string; headers: Record<string, string | undefined>; body: Buffer }
+export interface AiRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+}
 
 export const DEMO_INDEX = 'demo_atendimento_data_pt';
 const DEMO_RELATIVE = join('resources', 'kb', 'demo_atendimento_pt.txt');
@@ -81,7 +86,13 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
   const kb = new KnowledgeBases({
     dataDir: ctx.dataDir,
     log: ctx.log,
-    seeds: [{ name: DEMO_INDEX, source: 'resources/kb/demo_atendimento_pt.txt', load: async () => parseDocuments(await readFile(demoFile()), 'txt', {}) }],
+    seeds: [
+      {
+        name: DEMO_INDEX,
+        source: 'resources/kb/demo_atendimento_pt.txt',
+        load: async () => parseDocuments(await readFile(demoFile()), 'txt', {}),
+      },
+    ],
   });
   const voice = new VoiceService({ ...DEFAULT_BINARIES, ...ctx.voiceBinaries });
 
@@ -97,7 +108,8 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
     const known = (Object.values(AI_OPS) as string[]).includes(path);
     if (!known) return notFound();
     if (req.method !== 'POST') return failure(405, `Use POST for ${path}.`, 'METHOD_NOT_ALLOWED', { allow: 'POST' });
-    if (path !== AI_OPS.stt && req.body.length > MAX_JSON_BYTES) return failure(413, `The body is limited to ${MAX_JSON_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE');
+    if (path !== AI_OPS.stt && req.body.length > MAX_JSON_BYTES)
+      return failure(413, `The body is limited to ${MAX_JSON_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE');
 
     switch (path) {
       case AI_OPS.ner: {
@@ -141,14 +153,17 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
     const text = all.filter((m) => m.typeModality === 'text');
     // Model and provider are interchangeable per call (§4.1): either may name the other.
     const byModel = body.model ? text.find((m) => m.id.toLowerCase() === body.model?.toLowerCase()) : undefined;
-    const provider = (body.provider?.trim().toLowerCase() || byModel?.providerName || LOCAL_PROVIDER);
+    const provider = body.provider?.trim().toLowerCase() || byModel?.providerName || LOCAL_PROVIDER;
     const providers = providersOf(all);
     if (!providers.includes(provider)) {
       return badRequest(`Unknown provider "${body.provider}"; providers are ${providers.join(', ')}.`, 'UNKNOWN_PROVIDER');
     }
     if (body.model && (!byModel || byModel.providerName !== provider)) {
       const names = text.filter((m) => m.providerName === provider).map((m) => m.id);
-      return badRequest(`Provider ${provider} has no text model "${body.model}"; its text models are ${names.join(', ') || 'none'}.`, 'UNKNOWN_MODEL');
+      return badRequest(
+        `Provider ${provider} has no text model "${body.model}"; its text models are ${names.join(', ') || 'none'}.`,
+        'UNKNOWN_MODEL',
+      );
     }
     if (provider !== LOCAL_PROVIDER) {
       return failure(502, `provider ${provider} is unreachable from this machine`, 'PROVIDER_UNREACHABLE');
@@ -172,7 +187,7 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
         return await route(req);
       } catch (e) {
         if (e instanceof AiHttpError) return e.response;
-        ctx.log?.(`AI operation ${req.path} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        ctx.log?.(`AI operation ${req.path} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         return failure(500, 'The AI operation failed inside the stand-in.', 'INTERNAL');
       }
     },

@@ -22,12 +22,28 @@ const isFileType = (s: string): s is FileType => (FILE_TYPES as readonly string[
 
 /** File-sharing drives: their links open a viewer page, not the file (interface §4.5). */
 const DRIVE_HOSTS: Array<[string, string]> = [
-  ['drive.google.com', 'Google Drive'], ['docs.google.com', 'Google Docs'], ['drive.usercontent.google.com', 'Google Drive'],
-  ['dropbox.com', 'Dropbox'], ['dropboxusercontent.com', 'Dropbox'], ['db.tt', 'Dropbox'],
-  ['onedrive.live.com', 'OneDrive'], ['1drv.ms', 'OneDrive'], ['sharepoint.com', 'OneDrive/SharePoint'],
-  ['box.com', 'Box'], ['boxcloud.com', 'Box'], ['icloud.com', 'iCloud Drive'], ['mega.nz', 'MEGA'], ['mega.io', 'MEGA'],
-  ['wetransfer.com', 'WeTransfer'], ['we.tl', 'WeTransfer'], ['mediafire.com', 'MediaFire'], ['pcloud.com', 'pCloud'],
-  ['terabox.com', 'TeraBox'], ['4shared.com', '4shared'], ['sync.com', 'Sync.com'], ['disk.yandex.com', 'Yandex Disk'],
+  ['drive.google.com', 'Google Drive'],
+  ['docs.google.com', 'Google Docs'],
+  ['drive.usercontent.google.com', 'Google Drive'],
+  ['dropbox.com', 'Dropbox'],
+  ['dropboxusercontent.com', 'Dropbox'],
+  ['db.tt', 'Dropbox'],
+  ['onedrive.live.com', 'OneDrive'],
+  ['1drv.ms', 'OneDrive'],
+  ['sharepoint.com', 'OneDrive/SharePoint'],
+  ['box.com', 'Box'],
+  ['boxcloud.com', 'Box'],
+  ['icloud.com', 'iCloud Drive'],
+  ['mega.nz', 'MEGA'],
+  ['mega.io', 'MEGA'],
+  ['wetransfer.com', 'WeTransfer'],
+  ['we.tl', 'WeTransfer'],
+  ['mediafire.com', 'MediaFire'],
+  ['pcloud.com', 'pCloud'],
+  ['terabox.com', 'TeraBox'],
+  ['4shared.com', '4shared'],
+  ['sync.com', 'Sync.com'],
+  ['disk.yandex.com', 'Yandex Disk'],
   ['yadi.sk', 'Yandex Disk'],
 ];
 
@@ -38,10 +54,16 @@ export function driveServiceOf(host: string): string | null {
 }
 
 const CONTENT_TYPES: Array<[RegExp, FileType]> = [
-  [/^text\/plain/, 'txt'], [/^text\/csv/, 'csv'], [/^text\/tab-separated-values/, 'tsv'],
-  [/^application\/json|\+json/, 'json'], [/^(application|text)\/xml|\+xml/, 'xml'], [/^application\/pdf/, 'pdf'],
-  [/wordprocessingml\.document/, 'docx'], [/^application\/vnd\.ms-excel/, 'xls'],
-  [/spreadsheetml\.sheet/, 'xlsx'], [/opendocument\.spreadsheet/, 'ods'],
+  [/^text\/plain/, 'txt'],
+  [/^text\/csv/, 'csv'],
+  [/^text\/tab-separated-values/, 'tsv'],
+  [/^application\/json|\+json/, 'json'],
+  [/^(application|text)\/xml|\+xml/, 'xml'],
+  [/^application\/pdf/, 'pdf'],
+  [/wordprocessingml\.document/, 'docx'],
+  [/^application\/vnd\.ms-excel/, 'xls'],
+  [/spreadsheetml\.sheet/, 'xlsx'],
+  [/opendocument\.spreadsheet/, 'ods'],
 ];
 
 export const fileTypeFromContentType = (ct: string | null): FileType | null => {
@@ -50,7 +72,9 @@ export const fileTypeFromContentType = (ct: string | null): FileType | null => {
   return null;
 };
 
-export type UrlCheck = { ok: true; url: URL; type: FileType | null } | { ok: false; message: string; code: 'INVALID_URL' | 'DRIVE_LINK_REFUSED' | 'UNSUPPORTED_FILE_TYPE' };
+export type UrlCheck =
+  | { ok: true; url: URL; type: FileType | null }
+  | { ok: false; message: string; code: 'INVALID_URL' | 'DRIVE_LINK_REFUSED' | 'UNSUPPORTED_FILE_TYPE' };
 
 /** Type comes from the path's extension; a path without one is typed by the Content-Type later. */
 export function checkFileUrl(raw: string): UrlCheck {
@@ -60,28 +84,51 @@ export function checkFileUrl(raw: string): UrlCheck {
   } catch {
     return { ok: false, code: 'INVALID_URL', message: `"${raw}" is not a URL.` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, code: 'INVALID_URL', message: `Only http and https URLs can be fetched, not ${url.protocol}.` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, code: 'INVALID_URL', message: `Only http and https URLs can be fetched, not ${url.protocol}.` };
   const drive = driveServiceOf(url.hostname);
-  if (drive) return { ok: false, code: 'DRIVE_LINK_REFUSED', message: `Links from file-sharing drives (${drive}) are not accepted: give a public URL of the file itself.` };
+  if (drive)
+    return {
+      ok: false,
+      code: 'DRIVE_LINK_REFUSED',
+      message: `Links from file-sharing drives (${drive}) are not accepted: give a public URL of the file itself.`,
+    };
   const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
   const dot = last.lastIndexOf('.');
   if (dot <= 0) return { ok: true, url, type: null };
   const ext = last.slice(dot + 1).toLowerCase();
-  if (!isFileType(ext)) return { ok: false, code: 'UNSUPPORTED_FILE_TYPE', message: `Files of type .${ext} are not supported; use one of ${FILE_TYPES.map((t) => `.${t}`).join(' ')}.` };
+  if (!isFileType(ext))
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_FILE_TYPE',
+      message: `Files of type .${ext} are not supported; use one of ${FILE_TYPES.map((t) => `.${t}`).join(' ')}.`,
+    };
   return { ok: true, url, type: ext };
 }
 
-export interface Downloaded { bytes: Buffer; type: FileType }
+export interface Downloaded {
+  bytes: Buffer;
+  type: FileType;
+}
 
 /** Downloads with a time limit and a size cap; the file type must be known by the end. */
-export async function download(url: URL, known: FileType | null, opts: { signal: AbortSignal; maxBytes: number; timeoutMs: number }): Promise<Downloaded> {
+export async function download(
+  url: URL,
+  known: FileType | null,
+  opts: { signal: AbortSignal; maxBytes: number; timeoutMs: number },
+): Promise<Downloaded> {
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
   let res;
   try {
     res = await fetch(url, { signal, redirect: 'follow' });
   } catch (e) {
     if (opts.signal.aborted) throw e;
-    const why = e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${Math.round(opts.timeoutMs / 1000)} s` : e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e);
+    const why =
+      e instanceof Error && e.name === 'TimeoutError'
+        ? `no answer within ${Math.round(opts.timeoutMs / 1000)} s`
+        : e instanceof Error && e.cause instanceof Error
+          ? e.cause.message
+          : String(e);
     throw new Error(`Could not fetch ${url.href}: ${why}.`);
   }
   const finalHost = new URL(res.url || url.href).hostname;
@@ -97,7 +144,9 @@ export async function download(url: URL, known: FileType | null, opts: { signal:
   const type = known ?? fileTypeFromContentType(res.headers.get('content-type'));
   if (!type) {
     await res.body?.cancel();
-    throw new Error(`Cannot tell the type of ${url.href}: no supported extension and Content-Type "${res.headers.get('content-type') ?? ''}".`);
+    throw new Error(
+      `Cannot tell the type of ${url.href}: no supported extension and Content-Type "${res.headers.get('content-type') ?? ''}".`,
+    );
   }
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > opts.maxBytes) {

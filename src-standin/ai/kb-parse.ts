@@ -7,7 +7,10 @@ import type { FileType } from './kb-fetch';
  * "field: value; ..."; with `id_doc_engine` the records sharing that field's value form one
  * document. Parsers are loaded on first use so the stand-in starts fast.
  */
-export interface SplitOptions { separator?: string | undefined; idField?: string | undefined }
+export interface SplitOptions {
+  separator?: string | undefined;
+  idField?: string | undefined;
+}
 
 /** Longest document kept whole; longer ones are cut at sentence ends. */
 const MAX_CHUNK_CHARS = 1200;
@@ -183,7 +186,14 @@ async function xmlTree(bytes: Buffer): Promise<unknown> {
   const text = decodeText(bytes);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new Error(`The XML is not well formed: ${valid.err.msg} (line ${valid.err.line}).`);
-  return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', textNodeName: 'text', parseTagValue: false, parseAttributeValue: false, processEntities: true }).parse(text);
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    textNodeName: 'text',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    processEntities: true,
+  }).parse(text);
 }
 
 const isRecord = (v: unknown): v is Record_ => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -38,7 +38,13 @@ interface Base {
   generation: number;
 }
 
-export interface UploadRequest { name: string; url: URL; type: FileType | null; separator?: string | undefined; idField?: string | undefined }
+export interface UploadRequest {
+  name: string;
+  url: URL;
+  type: FileType | null;
+  separator?: string | undefined;
+  idField?: string | undefined;
+}
 
 export type SearchOutcome =
   | { kind: 'ok'; answer: Array<{ text: string; score: number }> }
@@ -130,7 +136,10 @@ export class KnowledgeBases {
   }
 
   list(): KbStatus[] {
-    return [...this.bases.keys()].sort().map((n) => this.status(n)).filter((s): s is KbStatus => s !== null);
+    return [...this.bases.keys()]
+      .sort()
+      .map((n) => this.status(n))
+      .filter((s): s is KbStatus => s !== null);
   }
 
   search(name: string, question: string, size: number): SearchOutcome {

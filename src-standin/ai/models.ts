@@ -19,9 +19,14 @@ export const LOCAL_TEXT_MODEL = 'local-extractive';
 export const MODALITIES = ['text', 'speech-to-text', 'text-to-speech'] as const;
 
 const ALIASES: Record<string, string> = {
-  stt: 'speech-to-text', 'speech_to_text': 'speech-to-text', asr: 'speech-to-text',
-  tts: 'text-to-speech', 'text_to_speech': 'text-to-speech',
-  llm: 'text', chat: 'text', 'text-generation': 'text',
+  stt: 'speech-to-text',
+  speech_to_text: 'speech-to-text',
+  asr: 'speech-to-text',
+  tts: 'text-to-speech',
+  text_to_speech: 'text-to-speech',
+  llm: 'text',
+  chat: 'text',
+  'text-generation': 'text',
 };
 
 export const normaliseModality = (m: string): string => {
@@ -40,7 +45,11 @@ const thirdParty = (providerName: string, id: string, typeModality: string, flgF
   active: true,
 });
 
-export interface VoiceAvailability { sttLanguages: string[]; sttReady: boolean; ttsReady: boolean }
+export interface VoiceAvailability {
+  sttLanguages: string[];
+  sttReady: boolean;
+  ttsReady: boolean;
+}
 
 export function catalogue(voice: VoiceAvailability): ModelEntry[] {
   return [

@@ -3,7 +3,11 @@
  * conversations the stand-in simulates (Brazilian Portuguese first, English second).
  */
 
-const list = (s: string): string[] => s.split('|').map((x) => x.trim()).filter(Boolean);
+const list = (s: string): string[] =>
+  s
+    .split('|')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** Common given names. Words that are also ordinary words (Rosa, Clara, Vitória...) are left out. */
 export const FIRST_NAMES = new Set(
@@ -86,7 +90,9 @@ export const PERSON_CUES = list(`meu nome é|meu nome e|me chamo|aqui é o|aqui 
   my name is|this is|I am|I'm|speaking with|spoke with|spoke to`);
 
 export const MONTHS_PT = list('janeiro|fevereiro|março|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro');
-export const MONTHS_EN = list('January|February|March|April|May|June|July|August|September|October|November|December|Jan.|Feb.|Mar.|Apr.|Jun.|Jul.|Aug.|Sep.|Sept.|Oct.|Nov.|Dec.');
+export const MONTHS_EN = list(
+  'January|February|March|April|May|June|July|August|September|October|November|December|Jan.|Feb.|Mar.|Apr.|Jun.|Jul.|Aug.|Sep.|Sept.|Oct.|Nov.|Dec.',
+);
 
 export const NUMBER_WORDS_PT = list(`um|uma|dois|duas|três|tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze|treze|
   catorze|quatorze|quinze|dezesseis|dezessete|dezoito|dezenove|vinte|trinta|quarenta|cinquenta|
@@ -102,7 +108,9 @@ export const QUANTITY_UNITS = list(`kg|g|mg|km|m|cm|mm|l|ml|m²|m2|m³|m3|GB|MB|
   peças|peça|pares|par|volumes|volume|kilos|pounds|lbs|lb|miles|meters|feet|inches|liters|litres|
   gallons|units|unit|boxes|box|items|pieces|packages|bags`);
 
-export const DURATION_DATE_UNITS = list('dias úteis|dias uteis|dias|dia|semanas|semana|meses|mês|mes|anos|ano|business days|days|day|weeks|week|months|month|years|year');
+export const DURATION_DATE_UNITS = list(
+  'dias úteis|dias uteis|dias|dia|semanas|semana|meses|mês|mes|anos|ano|business days|days|day|weeks|week|months|month|years|year',
+);
 export const DURATION_TIME_UNITS = list('horas|hora|minutos|minuto|segundos|segundo|hours|hour|minutes|minute|seconds|second');
 
 export const RELATIVE_DATES = list(`depois de amanhã|anteontem|hoje|amanhã|amanha|ontem|segunda-feira|terça-feira|

@@ -27,7 +27,9 @@ export const NlpRequestSchema = z
     max_len: z.number().int().positive().max(100_000).optional(),
     temperature: z.number().min(0).max(2).optional(),
     provider: z.string().optional(),
-    token: z.array(z.object({ access_key: z.string().optional(), secret_key: z.string().optional(), token: z.string().optional() }).loose()).optional(),
+    token: z
+      .array(z.object({ access_key: z.string().optional(), secret_key: z.string().optional(), token: z.string().optional() }).loose())
+      .optional(),
     model: z.string().optional(),
   })
   .loose();
@@ -38,7 +40,11 @@ export const DEFAULT_MAX_LEN = 120;
 export const CANNOT_SEE_IMAGES_PT = 'O provedor local não enxerga imagens';
 export const CANNOT_SEE_IMAGES_EN = 'The local provider cannot see images';
 
-interface Turn { role: string; text: string; images: string[] }
+interface Turn {
+  role: string;
+  text: string;
+  images: string[];
+}
 
 function turnsOf(req: NlpRequest): Turn[] {
   return req.messages.map((m) => {
@@ -54,9 +60,11 @@ function turnsOf(req: NlpRequest): Turn[] {
 }
 
 const SUMMARY_ASK = /\b(resum|sumari[sz]|summar|sintetiz|tl;?dr|recap)/iu;
-const DESCRIBE_ASK = /\b(descrev|descri[çc]|describe|what(?:'s| is) (?:in|on) (?:the|this) (?:image|picture|photo)|o que (?:há|tem|aparece) n[ae])/iu;
+const DESCRIBE_ASK =
+  /\b(descrev|descri[çc]|describe|what(?:'s| is) (?:in|on) (?:the|this) (?:image|picture|photo)|o que (?:há|tem|aparece) n[ae])/iu;
 /** An instruction line opens with a request to the assistant ("Resuma o atendimento abaixo:"). */
-const INSTRUCTION = /^\s*(?:por favor,?\s*|please,?\s*)?(?:resum|fa[çc]a um resumo|gere um resumo|crie um resumo|summari[sz]e|write a summary|give me a summary|sintetiz|descrev|describe|sugira|suggest|draft|escreva uma resposta|responda)/iu;
+const INSTRUCTION =
+  /^\s*(?:por favor,?\s*|please,?\s*)?(?:resum|fa[çc]a um resumo|gere um resumo|crie um resumo|summari[sz]e|write a summary|give me a summary|sintetiz|descrev|describe|sugira|suggest|draft|escreva uma resposta|responda)/iu;
 
 /** Summary when a system message asks for one, or an instruction line of a user message does. */
 function asksForSummary(turns: Turn[]): boolean {
@@ -73,7 +81,10 @@ const SPEAKER_LINE = /^\s*(cliente|customer|client|usu[aá]rio|user|atendente|ag
 const CUSTOMER_NAMES = /^(cliente|customer|client|usu[aá]rio|user|consumidor|contato|contact)$/iu;
 const AGENT_NAMES = /^(atendente|agente|agent|operador|operator|assistente|assistant|suporte|support|bot)$/iu;
 
-interface Line { speaker: string; text: string }
+interface Line {
+  speaker: string;
+  text: string;
+}
 
 /** The conversation as speaker-labelled lines, leaving out instruction lines. */
 function transcript(turns: Turn[]): Line[] {
@@ -95,13 +106,16 @@ function transcript(turns: Turn[]): Line[] {
   return lines;
 }
 
-const RESOLUTION = /\b(resolv|reembols|estorn|protocolo|cancelad|enviad|troca|prazo|agendad|liberad|solved|refund|cancel|shipped|ticket|chamado)/iu;
-const SMALL_TALK = /^(ol[aá]|oi|bom dia|boa tarde|boa noite|obrigad[oa]|de nada|tchau|hello|hi|thanks?|thank you|ok|certo|perfeito)\b[\s!.,]*$/iu;
+const RESOLUTION =
+  /\b(resolv|reembols|estorn|protocolo|cancelad|enviad|troca|prazo|agendad|liberad|solved|refund|cancel|shipped|ticket|chamado)/iu;
+const SMALL_TALK =
+  /^(ol[aá]|oi|bom dia|boa tarde|boa noite|obrigad[oa]|de nada|tchau|hello|hi|thanks?|thank you|ok|certo|perfeito)\b[\s!.,]*$/iu;
 
 /** Extractive summary: sentences scored by how central their terms are, plus facts and outcomes. */
 export function summarise(lines: Line[], maxWords: number, english: boolean): string {
   const units: Array<{ speaker: string; text: string; order: number; terms: string[] }> = [];
-  for (const l of lines) for (const s of sentences(l.text)) units.push({ speaker: l.speaker, text: s, order: units.length, terms: terms(s) });
+  for (const l of lines)
+    for (const s of sentences(l.text)) units.push({ speaker: l.speaker, text: s, order: units.length, terms: terms(s) });
   const useful = units.filter((u) => u.terms.length >= 2 && !SMALL_TALK.test(u.text));
   if (useful.length === 0) return english ? 'There is no conversation to summarise.' : 'Não há conversa para resumir.';
 
@@ -144,7 +158,9 @@ function lastCustomerText(turns: Turn[]): string {
     .map((l) => SPEAKER.exec(l.trim()))
     .filter((m): m is RegExpExecArray => m !== null);
   if (labelled.length) {
-    const customer = [...labelled].reverse().find((m) => CUSTOMER_NAMES.test((m[1] ?? '').trim()) || !AGENT_NAMES.test((m[1] ?? '').trim()));
+    const customer = [...labelled]
+      .reverse()
+      .find((m) => CUSTOMER_NAMES.test((m[1] ?? '').trim()) || !AGENT_NAMES.test((m[1] ?? '').trim()));
     return (customer?.[2] ?? '').trim();
   }
   return lastUser.text.trim();
@@ -153,7 +169,10 @@ function lastCustomerText(turns: Turn[]): string {
 const KB_MIN_SCORE = 0.12;
 const CANNED_MIN_SCORE = 0.15;
 
-export interface DraftSources { indexes: VectorIndex[]; cannedTexts: string[] }
+export interface DraftSources {
+  indexes: VectorIndex[];
+  cannedTexts: string[];
+}
 
 export function draftReply(customerText: string, sources: DraftSources, maxWords: number): string {
   const english = looksEnglish(customerText);
@@ -171,14 +190,20 @@ export function draftReply(customerText: string, sources: DraftSources, maxWords
   if (best && best.score >= KB_MIN_SCORE) parts.push(answerPart(best.text));
   if (canned && canned.score >= CANNED_MIN_SCORE && !parts.includes(canned.text)) parts.push(canned.text);
   if (parts.length === 1) {
-    parts.push(english
-      ? 'Thank you for your message. I will look into your request and get back to you shortly.'
-      : 'Obrigado pela mensagem. Vou verificar sua solicitação e já retorno.');
+    parts.push(
+      english
+        ? 'Thank you for your message. I will look into your request and get back to you shortly.'
+        : 'Obrigado pela mensagem. Vou verificar sua solicitação e já retorno.',
+    );
   }
   return truncateWords(parts.join(' '), maxWords);
 }
 
-export interface NlpAnswer { message: string; tool_calls: null; used_tokens: number }
+export interface NlpAnswer {
+  message: string;
+  tool_calls: null;
+  used_tokens: number;
+}
 
 export function runLocal(req: NlpRequest, sources: DraftSources): NlpAnswer {
   const maxWords = req.max_len ?? DEFAULT_MAX_LEN;
@@ -190,9 +215,11 @@ export function runLocal(req: NlpRequest, sources: DraftSources): NlpAnswer {
 
   const parts: string[] = [];
   if (images.length) {
-    parts.push(english
-      ? `${CANNOT_SEE_IMAGES_EN}, so it cannot describe ${images.length === 1 ? 'the image' : `the ${images.length} images`} sent (${images.join(', ')}).`
-      : `${CANNOT_SEE_IMAGES_PT}, por isso não consegue descrever ${images.length === 1 ? 'a imagem enviada' : `as ${images.length} imagens enviadas`} (${images.join(', ')}).`);
+    parts.push(
+      english
+        ? `${CANNOT_SEE_IMAGES_EN}, so it cannot describe ${images.length === 1 ? 'the image' : `the ${images.length} images`} sent (${images.join(', ')}).`
+        : `${CANNOT_SEE_IMAGES_PT}, por isso não consegue descrever ${images.length === 1 ? 'a imagem enviada' : `as ${images.length} imagens enviadas`} (${images.join(', ')}).`,
+    );
   }
   if (wantsSummary) parts.push(summarise(transcript(turns), Math.max(1, maxWords - countTokens(parts.join(' '))), english));
   else {

@@ -1,14 +1,31 @@
 import type { z } from 'zod';
 
 /** What a handler answers; objects in `body` are sent as JSON by the server that mounts us. */
-export interface AiResponse { status: number; headers?: Record<string, string>; body?: Buffer | string | object }
+export interface AiResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: Buffer | string | object;
+}
 
 /** Error codes of the AI family (the interface leaves them open; DESIGN.md §2 keeps 400 as ERROR envelopes). */
 export type AiErrorCode =
-  | 'INVALID_JSON' | 'INVALID_BODY' | 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED'
-  | 'INVALID_INDEX_NAME' | 'INVALID_URL' | 'DRIVE_LINK_REFUSED' | 'UNSUPPORTED_FILE_TYPE'
-  | 'UNKNOWN_PROVIDER' | 'UNKNOWN_MODEL' | 'PROVIDER_UNREACHABLE'
-  | 'LANGUAGE_NOT_INSTALLED' | 'UNKNOWN_VOICE' | 'AUDIO_UNREADABLE' | 'MISSING_BINARY' | 'VOICE_FAILED' | 'INTERNAL';
+  | 'INVALID_JSON'
+  | 'INVALID_BODY'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'INVALID_INDEX_NAME'
+  | 'INVALID_URL'
+  | 'DRIVE_LINK_REFUSED'
+  | 'UNSUPPORTED_FILE_TYPE'
+  | 'UNKNOWN_PROVIDER'
+  | 'UNKNOWN_MODEL'
+  | 'PROVIDER_UNREACHABLE'
+  | 'LANGUAGE_NOT_INSTALLED'
+  | 'UNKNOWN_VOICE'
+  | 'AUDIO_UNREADABLE'
+  | 'MISSING_BINARY'
+  | 'VOICE_FAILED'
+  | 'INTERNAL';
 
 export const ok = (body: object): AiResponse => ({ status: 200, body });
 
@@ -28,7 +45,11 @@ export const badRequest = (message: string, errorCode: AiErrorCode = 'INVALID_BO
 /** A thrown answer: lets deep helpers stop a request with a precise status. */
 export class AiHttpError extends Error {
   constructor(readonly response: AiResponse) {
-    super(typeof response.body === 'object' && response.body && 'message' in response.body ? String(response.body.message) : `HTTP ${response.status}`);
+    super(
+      typeof response.body === 'object' && response.body && 'message' in response.body
+        ? String(response.body.message)
+        : `HTTP ${response.status}`,
+    );
   }
 }
 

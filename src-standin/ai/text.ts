@@ -97,8 +97,61 @@ export function truncateWords(s: string, max: number): string {
 /** Rough language guess for the fixed framing text of a draft: Portuguese unless clearly English. */
 export function looksEnglish(s: string): boolean {
   const ws = words(s);
-  const en = new Set(['the', 'is', 'are', 'my', 'your', 'you', 'i', 'have', 'has', 'what', 'how', 'can', 'please', 'order', 'with', 'not', 'did', 'does', 'was', 'when', 'where', 'why', 'hello', 'hi', 'thanks']);
-  const pt = new Set(['o', 'a', 'os', 'as', 'meu', 'minha', 'voce', 'nao', 'que', 'com', 'para', 'como', 'quando', 'onde', 'por', 'pedido', 'ola', 'oi', 'obrigado', 'obrigada', 'e', 'um', 'uma', 'de', 'do', 'da']);
+  const en = new Set([
+    'the',
+    'is',
+    'are',
+    'my',
+    'your',
+    'you',
+    'i',
+    'have',
+    'has',
+    'what',
+    'how',
+    'can',
+    'please',
+    'order',
+    'with',
+    'not',
+    'did',
+    'does',
+    'was',
+    'when',
+    'where',
+    'why',
+    'hello',
+    'hi',
+    'thanks',
+  ]);
+  const pt = new Set([
+    'o',
+    'a',
+    'os',
+    'as',
+    'meu',
+    'minha',
+    'voce',
+    'nao',
+    'que',
+    'com',
+    'para',
+    'como',
+    'quando',
+    'onde',
+    'por',
+    'pedido',
+    'ola',
+    'oi',
+    'obrigado',
+    'obrigada',
+    'e',
+    'um',
+    'uma',
+    'de',
+    'do',
+    'da',
+  ]);
   let e = 0;
   let p = 0;
   for (const w of ws) {

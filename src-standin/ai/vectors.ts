@@ -21,7 +21,10 @@ function hash(feature: string): number {
 }
 
 /** Occurrences of a feature and the weight of its kind (words weigh more than trigrams). */
-export interface Feature { n: number; w: number }
+export interface Feature {
+  n: number;
+  w: number;
+}
 
 /** The features of a text, keyed by hashed feature. */
 export function features(text: string): Map<number, Feature> {

@@ -12,7 +12,12 @@ import { AiHttpError, badRequest, failure, type AiResponse } from './respond';
  * text-to-speech with espeak-ng. A missing tool answers 503 naming the Debian package.
  */
 
-export interface VoiceBinaries { pocketsphinx: string; sox: string; espeak: string; modelDir: string }
+export interface VoiceBinaries {
+  pocketsphinx: string;
+  sox: string;
+  espeak: string;
+  modelDir: string;
+}
 
 export const DEFAULT_BINARIES: VoiceBinaries = {
   pocketsphinx: 'pocketsphinx_continuous',
@@ -29,11 +34,20 @@ const RUN_TIMEOUT_MS = 60_000;
 const MAX_PARALLEL = 2; // the machine has two cores
 
 const missingAnswer = (tool: keyof typeof PACKAGE_OF, path: string, purpose: string): AiResponse =>
-  failure(503, `${purpose} is unavailable: ${path} was not found. Install the Debian package ${PACKAGE_OF[tool]} (apt-get install ${PACKAGE_OF[tool]}).`, 'MISSING_BINARY');
+  failure(
+    503,
+    `${purpose} is unavailable: ${path} was not found. Install the Debian package ${PACKAGE_OF[tool]} (apt-get install ${PACKAGE_OF[tool]}).`,
+    'MISSING_BINARY',
+  );
 
 /** Finds an executable as the OS would (absolute path, or along PATH). */
 export async function findExecutable(name: string): Promise<string | null> {
-  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name));
+  const candidates = name.includes('/')
+    ? [name]
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => join(d, name));
   for (const c of candidates) {
     try {
       await access(c, constants.X_OK);
@@ -45,7 +59,11 @@ export async function findExecutable(name: string): Promise<string | null> {
   return null;
 }
 
-interface RunResult { code: number | null; stdout: Buffer; stderr: string }
+interface RunResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
 
 function run(file: string, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
@@ -67,7 +85,8 @@ function run(file: string, args: string[], opts: { input?: string; timeoutMs?: n
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL') reject(new Error(`${file} took longer than ${(opts.timeoutMs ?? RUN_TIMEOUT_MS) / 1000} s and was stopped`));
+      if (signal === 'SIGKILL')
+        reject(new Error(`${file} took longer than ${(opts.timeoutMs ?? RUN_TIMEOUT_MS) / 1000} s and was stopped`));
       else resolve({ code, stdout: Buffer.concat(out), stderr: err });
     });
     child.stdin.on('error', () => {}); // the tool may exit before reading all input
@@ -93,7 +112,12 @@ class Gate {
 
 // ---- language models ----------------------------------------------------------------
 
-interface SttModel { language: string; hmm: string; lm: string; dict: string }
+interface SttModel {
+  language: string;
+  hmm: string;
+  lm: string;
+  dict: string;
+}
 
 const langKey = (s: string): string => s.trim().toLowerCase().replace(/_/g, '-');
 /** "en-us" -> "en-US" for answers. */
@@ -109,7 +133,12 @@ async function sttModels(modelDir: string): Promise<SttModel[]> {
   }
   const out: SttModel[] = [];
   for (const lang of entries.sort()) {
-    const m = { language: lang, hmm: join(modelDir, lang, lang), lm: join(modelDir, lang, `${lang}.lm.bin`), dict: join(modelDir, lang, `cmudict-${lang}.dict`) };
+    const m = {
+      language: lang,
+      hmm: join(modelDir, lang, lang),
+      lm: join(modelDir, lang, `${lang}.lm.bin`),
+      dict: join(modelDir, lang, `cmudict-${lang}.dict`),
+    };
     try {
       await Promise.all([access(m.hmm), access(m.lm), access(m.dict)]);
       out.push(m);
@@ -129,8 +158,18 @@ function pickModel(models: SttModel[], requested: string | undefined): SttModel 
 // ---- speech-to-text -------------------------------------------------------------------
 
 /** `words` is a stand-in addition: pocketsphinx gives a posterior per word, and the console marks weak ones. */
-export interface Segment { start: number; end: number; text: string; confidence: number; words: Array<{ word: string; start: number; end: number; confidence: number }> }
-export interface SttAnswer { text: string; language: string; segments: Segment[] }
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+  confidence: number;
+  words: Array<{ word: string; start: number; end: number; confidence: number }>;
+}
+export interface SttAnswer {
+  text: string;
+  language: string;
+  segments: Segment[];
+}
 
 /**
  * pocketsphinx with `-time yes` prints, per utterance, the hypothesis and then one line per
@@ -172,8 +211,16 @@ export function parsePocketsphinx(stdout: string): Segment[] {
 }
 
 const AUDIO_EXT: Record<string, string> = {
-  'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav', 'audio/vnd.wave': 'wav', 'audio/flac': 'flac',
-  'audio/x-flac': 'flac', 'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'audio/aiff': 'aiff', 'audio/x-aiff': 'aiff',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/vnd.wave': 'wav',
+  'audio/flac': 'flac',
+  'audio/x-flac': 'flac',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/aiff': 'aiff',
+  'audio/x-aiff': 'aiff',
 };
 
 function audioExtension(file: File): string {
@@ -195,12 +242,21 @@ export type TtsRequest = z.infer<typeof TtsRequestSchema>;
 
 /** espeak-ng --voices prints "Pty Language Age/Gender VoiceName File Other": the language column. */
 function parseVoiceList(out: string): string[] {
-  return out.split('\n').slice(1).map((l) => l.trim().split(/\s+/)[1] ?? '').filter(Boolean).map((x) => x.toLowerCase());
+  return out
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/)[1] ?? '')
+    .filter(Boolean)
+    .map((x) => x.toLowerCase());
 }
 
 /** Variant names from "espeak-ng --voices=variant" (their file column is "!v/<name>"). */
 function parseVariantList(out: string): string[] {
-  return out.split('\n').slice(1).map((l) => /!v\/(\S+)/.exec(l)?.[1] ?? '').filter(Boolean);
+  return out
+    .split('\n')
+    .slice(1)
+    .map((l) => /!v\/(\S+)/.exec(l)?.[1] ?? '')
+    .filter(Boolean);
 }
 
 // ---- the service --------------------------------------------------------------------------
@@ -213,7 +269,10 @@ export class VoiceService {
 
   async availability(): Promise<{ sttLanguages: string[]; sttReady: boolean; ttsReady: boolean }> {
     const [ps, sox, es, models] = await Promise.all([
-      findExecutable(this.bin.pocketsphinx), findExecutable(this.bin.sox), findExecutable(this.bin.espeak), sttModels(this.bin.modelDir),
+      findExecutable(this.bin.pocketsphinx),
+      findExecutable(this.bin.sox),
+      findExecutable(this.bin.espeak),
+      sttModels(this.bin.modelDir),
     ]);
     return { sttLanguages: models.map((m) => langLabel(m.language)), sttReady: !!(ps && sox && models.length), ttsReady: !!es };
   }
@@ -246,11 +305,18 @@ export class VoiceService {
     const sox = await this.need('sox', purpose);
     const models = await sttModels(this.bin.modelDir);
     if (models.length === 0) {
-      return failure(503, `${purpose} is unavailable: no acoustic model in ${this.bin.modelDir}. Install the Debian package pocketsphinx-en-us.`, 'MISSING_BINARY');
+      return failure(
+        503,
+        `${purpose} is unavailable: no acoustic model in ${this.bin.modelDir}. Install the Debian package pocketsphinx-en-us.`,
+        'MISSING_BINARY',
+      );
     }
     const model = pickModel(models, requested);
     if (!model) {
-      return badRequest(`No speech-to-text model for "${requested}" on this machine (installed: ${models.map((m) => langLabel(m.language)).join(', ')}).`, 'LANGUAGE_NOT_INSTALLED');
+      return badRequest(
+        `No speech-to-text model for "${requested}" on this machine (installed: ${models.map((m) => langLabel(m.language)).join(', ')}).`,
+        'LANGUAGE_NOT_INSTALLED',
+      );
     }
 
     return this.gate.use(async () => {
@@ -264,7 +330,20 @@ export class VoiceService {
           const why = conv.stderr.split('\n').find((l) => l.trim()) ?? `sox exited with ${conv.code}`;
           return badRequest(`The audio could not be read: ${why.replace(/^sox (FAIL|WARN) \w+: /, '')}`, 'AUDIO_UNREADABLE');
         }
-        const rec = await run(sphinx, ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', '-hmm', model.hmm, '-lm', model.lm, '-dict', model.dict]);
+        const rec = await run(sphinx, [
+          '-infile',
+          wav,
+          '-time',
+          'yes',
+          '-logfn',
+          '/dev/null',
+          '-hmm',
+          model.hmm,
+          '-lm',
+          model.lm,
+          '-dict',
+          model.dict,
+        ]);
         if (rec.code !== 0) return failure(500, `Speech recognition failed (pocketsphinx exited with ${rec.code}).`, 'VOICE_FAILED');
         const segments = parsePocketsphinx(rec.stdout.toString('utf8'));
         const answer: SttAnswer = { text: segments.map((s) => s.text).join(' '), language: langLabel(model.language), segments };
@@ -277,7 +356,10 @@ export class VoiceService {
 
   private async voiceList(espeak: string): Promise<{ languages: string[]; variants: string[] }> {
     this.voices ??= (async () => {
-      const [l, v] = await Promise.all([run(espeak, ['--voices'], { timeoutMs: 10_000 }), run(espeak, ['--voices=variant'], { timeoutMs: 10_000 })]);
+      const [l, v] = await Promise.all([
+        run(espeak, ['--voices'], { timeoutMs: 10_000 }),
+        run(espeak, ['--voices=variant'], { timeoutMs: 10_000 }),
+      ]);
       return { languages: parseVoiceList(l.stdout.toString('utf8')), variants: parseVariantList(v.stdout.toString('utf8')) };
     })();
     return this.voices;
@@ -295,7 +377,10 @@ export class VoiceService {
       // Variant files keep their case on disk ("Alex"), callers may not.
       const variant = /^[a-z0-9_-]{1,32}$/.test(v) ? variants.find((x) => x.toLowerCase() === v) : undefined;
       if (!variant) {
-        return badRequest(`Unknown voice "${req.voice}"; voices are espeak-ng variants such as ${variants.slice(0, 6).join(', ')}.`, 'UNKNOWN_VOICE');
+        return badRequest(
+          `Unknown voice "${req.voice}"; voices are espeak-ng variants such as ${variants.slice(0, 6).join(', ')}.`,
+          'UNKNOWN_VOICE',
+        );
       }
       voice = `${voiceLang}+${variant}`;
     }
@@ -314,4 +399,3 @@ export class VoiceService {
     });
   }
 }
-

@@ -9,7 +9,10 @@ const root = ROOT;
 const binary = electronBinary();
 
 test('in the window: no Node, one bridge object, navigation and new windows denied, permissions refused', async () => {
-  test.skip(!binary, 'No Electron binary on this machine (its download is not reachable here); the same policies are tested as functions in test/node/security/electron.test.ts.');
+  test.skip(
+    !binary,
+    'No Electron binary on this machine (its download is not reachable here); the same policies are tested as functions in test/node/security/electron.test.ts.',
+  );
   const app = await electron.launch({ executablePath: binary!, args: [root, `--user-data-dir=${freshProfile()}`] });
   try {
     const win = await app.firstWindow();

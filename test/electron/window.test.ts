@@ -7,7 +7,10 @@ const root = ROOT;
 const binary = electronBinary();
 
 test('the Electron window opens hardened and shows the console', async () => {
-  test.skip(!binary, 'No Electron binary on this machine (its download is not reachable here); the same console is tested through the loopback host in the web project.');
+  test.skip(
+    !binary,
+    'No Electron binary on this machine (its download is not reachable here); the same console is tested through the loopback host in the web project.',
+  );
   const app = await electron.launch({ executablePath: binary!, args: [root, `--user-data-dir=${freshProfile()}`] });
   try {
     const window = await app.firstWindow();

@@ -12,7 +12,9 @@ export interface Captured {
  * console is pointed at it as a remote workspace, and a test reads what really left the
  * console (what the service, or a provider behind it, would receive).
  */
-export async function startCaptureProxy(target: string): Promise<{ url: string; requests: Captured[]; bodiesTo(path: string): string[]; close(): Promise<void> }> {
+export async function startCaptureProxy(
+  target: string,
+): Promise<{ url: string; requests: Captured[]; bodiesTo(path: string): string[]; close(): Promise<void> }> {
   const to = new URL(target);
   const requests: Captured[] = [];
   const server = createServer((req, res) => {

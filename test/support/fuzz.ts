@@ -7,14 +7,53 @@ import { ErrorInfoSchema } from '../../src-shared/errors';
  */
 
 const NASTY_STRINGS = [
-  '__proto__', 'constructor', 'prototype', 'toString', '', ' ', '\u202e\u0000', '../../../../etc/passwd', '..%2f..%2f', '%00', '%E0%A4%A',
-  '<script>alert(1)</script>', "'; DROP TABLE session; --", '{{7*7}}', '${process.env}', 'NaN', '-0', '1e309', 'javascript:alert(1)',
-  'file:///etc/passwd', '\ud800', 'app://console/index.html', 'EQNUM', '%', '_', '\\', '"', '\n\r\t',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  '',
+  ' ',
+  '\u202e\u0000',
+  '../../../../etc/passwd',
+  '..%2f..%2f',
+  '%00',
+  '%E0%A4%A',
+  '<script>alert(1)</script>',
+  "'; DROP TABLE session; --",
+  '{{7*7}}',
+  '${process.env}',
+  'NaN',
+  '-0',
+  '1e309',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  '\ud800',
+  'app://console/index.html',
+  'EQNUM',
+  '%',
+  '_',
+  '\\',
+  '"',
+  '\n\r\t',
 ];
 
 export const nastyString = fc.constantFrom(...NASTY_STRINGS);
 export const bigString = fc.constantFrom('x'.repeat(70_000), 'é'.repeat(300_000), '\u0000'.repeat(20_000), '9'.repeat(100_000));
-export const nastyNumber = fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 53, -(2 ** 53), Number.NaN, Infinity, -Infinity, -0, 1e308, 0.5, Number.MIN_VALUE);
+export const nastyNumber = fc.constantFrom(
+  0,
+  -1,
+  1,
+  2 ** 31,
+  2 ** 53,
+  -(2 ** 53),
+  Number.NaN,
+  Infinity,
+  -Infinity,
+  -0,
+  1e308,
+  0.5,
+  Number.MIN_VALUE,
+);
 
 const leaf = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -77,7 +116,8 @@ export function loopbackOnly(v: unknown, depth = 0): unknown {
   if (depth > 40 || v === null || typeof v !== 'object' || v instanceof Date) return v;
   if (Array.isArray(v)) return v.map((x) => loopbackOnly(x, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: loopbackOnly(x, depth + 1), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of Object.entries(v))
+    Object.defineProperty(out, k, { value: loopbackOnly(x, depth + 1), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -89,7 +129,8 @@ export function unclearError(error: unknown): string | null {
   if (!m.trim()) return 'empty message';
   if (m.length > 2_000) return `message of ${m.length} characters`;
   // (A message may echo what the user typed, a path included; our own paths and stacks it may not.)
-  if (/\n\s+at\s|node_modules|\/work\/main|TypeError|ReferenceError|Cannot read prop/.test(m)) return `message leaks internals: ${m.slice(0, 200)}`;
+  if (/\n\s+at\s|node_modules|\/work\/main|TypeError|ReferenceError|Cannot read prop/.test(m))
+    return `message leaks internals: ${m.slice(0, 200)}`;
   return null;
 }
 

@@ -41,7 +41,10 @@ const checkIdle = () => {
   if (!adding && box.outstanding === 0) {
     say({ ev: 'idle' });
     clearInterval(keepAlive);
-    void box.stop().then(() => client.close()).then(() => process.exit(0));
+    void box
+      .stop()
+      .then(() => client.close())
+      .then(() => process.exit(0));
   }
 };
 box.subscribe((e) => {

@@ -55,7 +55,12 @@ export function createHttpCommentTransport(opts: HttpTransportOptions): CommentT
     if (s === 404) throw err('NotFound', 'Not found (404).', s);
     if (s === 429) {
       const ra = Number(res.headers['retry-after']);
-      throw new AppError({ kind: 'RateLimited', message: 'Too many requests (429).', status: s, ...(Number.isFinite(ra) ? { retryAfterMs: ra * 1000 } : {}) });
+      throw new AppError({
+        kind: 'RateLimited',
+        message: 'Too many requests (429).',
+        status: s,
+        ...(Number.isFinite(ra) ? { retryAfterMs: ra * 1000 } : {}),
+      });
     }
     if (s >= 500) throw err('Unavailable', `The service is unavailable (${s}).`, s);
     let message = `Refused (${s}).`;
@@ -80,7 +85,14 @@ export function createHttpCommentTransport(opts: HttpTransportOptions): CommentT
       for (let page = 0; page < 10_000; page++) {
         const raw = await post(
           `${V2}${RESOURCES.sessionComment.list}`,
-          { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'id', direction: 'ASC', page, size: PAGE },
+          {
+            conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+            sort: true,
+            sortColumn: 'id',
+            direction: 'ASC',
+            page,
+            size: PAGE,
+          },
           signal,
           false,
         );

@@ -27,7 +27,8 @@ export async function load(url, context, next) {
   const filename = fileURLToPath(url);
   const source = await readFile(filename, 'utf8');
   const js = filename.endsWith('.ts')
-    ? ts.transpileModule(source, { fileName: filename, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText
+    ? ts.transpileModule(source, { fileName: filename, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
+        .outputText
     : source;
   const compiled = compileModule(js, { filename, generate: 'client', dev: false });
   return { format: 'module', source: compiled.js.code, shortCircuit: true };

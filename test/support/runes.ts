@@ -38,7 +38,10 @@ export async function importRunes<T>(relativeToRoot: string): Promise<T> {
 
 /** Thrown by a fake handler: the main process's error of that kind (e.g. 'Unavailable'). */
 export class Refusal extends Error {
-  constructor(readonly kind: ErrorKind, message: string) {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -12,7 +12,8 @@ const SSH_KEYGEN = '/usr/bin/ssh-keygen';
 
 /** Why a real ssh tunnel cannot run here, or null when it can. */
 export function sshMissing(): string | null {
-  for (const p of [SSHD, SSH, SSH_KEYGEN]) if (!existsSync(p)) return `${p} is not installed (Debian: apt install openssh-server openssh-client)`;
+  for (const p of [SSHD, SSH, SSH_KEYGEN])
+    if (!existsSync(p)) return `${p} is not installed (Debian: apt install openssh-server openssh-client)`;
   if (process.getuid?.() !== 0) return 'the throwaway sshd runs as root (it logs in as root with a temporary key)';
   return null;
 }
@@ -104,14 +105,22 @@ export async function startSshd(dir: string): Promise<Sshd> {
     key,
     command(farPort, listenerPort = '{port}') {
       return [
-        SSH, '-N',
-        '-o', 'BatchMode=yes',
-        '-o', 'StrictHostKeyChecking=no',
-        '-o', `UserKnownHostsFile=${knownHosts}`,
-        '-o', 'ExitOnForwardFailure=yes',
-        '-i', key,
-        '-p', String(port),
-        '-R', `127.0.0.1:${farPort}:127.0.0.1:${listenerPort}`,
+        SSH,
+        '-N',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'StrictHostKeyChecking=no',
+        '-o',
+        `UserKnownHostsFile=${knownHosts}`,
+        '-o',
+        'ExitOnForwardFailure=yes',
+        '-i',
+        key,
+        '-p',
+        String(port),
+        '-R',
+        `127.0.0.1:${farPort}:127.0.0.1:${listenerPort}`,
         'root@127.0.0.1',
       ].join(' ');
     },

@@ -9,7 +9,9 @@ export default class SummaryReporter implements Reporter {
   }
 
   onEnd(_result: FullResult): void {
-    let passed = 0, failed = 0, skipped = 0;
+    let passed = 0,
+      failed = 0,
+      skipped = 0;
     for (const outcome of this.outcomes.values()) {
       if (outcome === 'expected' || outcome === 'flaky') passed++;
       else if (outcome === 'skipped') skipped++;

@@ -22,7 +22,14 @@ export async function walkViews(page: Page, visit: (stop: string) => Promise<voi
   return stops;
 }
 
-async function visitTabs(page: Page, scope: Locator, name: string, visit: (stop: string) => Promise<void>, stops: string[], depth: number): Promise<void> {
+async function visitTabs(
+  page: Page,
+  scope: Locator,
+  name: string,
+  visit: (stop: string) => Promise<void>,
+  stops: string[],
+  depth: number,
+): Promise<void> {
   const lists = scope.getByRole('tablist');
   if (depth > 1 || (await lists.count()) === 0) {
     await settled(page);
@@ -90,7 +97,10 @@ export function englishSources(root = 'src-renderer/src'): { exact: Set<string>;
   for (const s of en) {
     if (pt.has(s) || s.length < 3 || !/[a-z]{2}/.test(s)) continue;
     if (s.includes('{')) {
-      const literal = s.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      const literal = s
+        .split(/\{\w+\}/)
+        .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*');
       // Only templates with enough fixed English to be recognised.
       if (literal.replace(/\.\*/g, '').replace(/[^a-z]/gi, '').length >= 8) patterns.push(new RegExp(`^${literal}$`));
     } else exact.add(s);

@@ -55,15 +55,35 @@ export function serviceApi(baseUrl: string, token: string) {
     post: (path: string, body: unknown) => call('POST', path, body),
     delete: (path: string) => call('DELETE', path),
     /** One v2 list page, sorted by `sortColumn` (default id ASC). */
-    list: async (resource: string, conditions: unknown[] = [], o: { sortColumn?: string; direction?: 'ASC' | 'DESC'; page?: number; size?: number } = {}) =>
-      (await call('POST', `/chatapi/1.0/api/v2${resource}`, {
-        conditions, sort: true, sortColumn: o.sortColumn ?? 'id', direction: o.direction ?? 'ASC', page: o.page ?? 0, size: o.size ?? 500,
-      })).results as Rec[],
+    list: async (
+      resource: string,
+      conditions: unknown[] = [],
+      o: { sortColumn?: string; direction?: 'ASC' | 'DESC'; page?: number; size?: number } = {},
+    ) =>
+      (
+        await call('POST', `/chatapi/1.0/api/v2${resource}`, {
+          conditions,
+          sort: true,
+          sortColumn: o.sortColumn ?? 'id',
+          direction: o.direction ?? 'ASC',
+          page: o.page ?? 0,
+          size: o.size ?? 500,
+        })
+      ).results as Rec[],
     /** Every record of a list, paging until a short page (bounded). */
     listAll: async (resource: string, conditions: unknown[] = []): Promise<Rec[]> => {
       const out: Rec[] = [];
       for (let page = 0; page < 200; page++) {
-        const results = (await call('POST', `/chatapi/1.0/api/v2${resource}`, { conditions, sort: true, sortColumn: 'id', direction: 'ASC', page, size: 500 })).results as Rec[];
+        const results = (
+          await call('POST', `/chatapi/1.0/api/v2${resource}`, {
+            conditions,
+            sort: true,
+            sortColumn: 'id',
+            direction: 'ASC',
+            page,
+            size: 500,
+          })
+        ).results as Rec[];
         out.push(...results);
         if (results.length < 500) return out;
       }
@@ -98,9 +118,13 @@ export async function pauseReasonNames(sb: Standin): Promise<string[]> {
 
 /** The attendant's replies in a session, oldest first, as the stand-in holds them. */
 export async function repliesOn(sb: Standin, sessionId: number): Promise<string[]> {
-  const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], {
-    sortColumn: 'createdAt',
-  });
+  const messages = await serviceApi(sb.baseUrl, sb.tokens.agent).list(
+    '/messages',
+    [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
+    {
+      sortColumn: 'createdAt',
+    },
+  );
   return messages.filter((m) => authorOf(m).role === 'agent').map((m) => String(m.message));
 }
 
@@ -114,7 +138,10 @@ export async function selectSession(page: Page, s: Rec): Promise<string> {
   await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
   await page.getByRole('tab', { name: /Mine/ }).click();
   const name = String((s.user as Rec).displayName ?? (s.user as Rec).name);
-  await page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await page
+    .getByRole('list', { name: 'Mine' })
+    .getByRole('button', { name: new RegExp(`^${name}`) })
+    .click();
   return name;
 }
 

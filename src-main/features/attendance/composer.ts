@@ -1,4 +1,13 @@
-import type { CannedReply, ComposerHelp, CredentialKept, HelpPart, ProviderInfo, Suggestion, Template, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type {
+  CannedReply,
+  ComposerHelp,
+  CredentialKept,
+  HelpPart,
+  ProviderInfo,
+  Suggestion,
+  Template,
+  ThreadMessage,
+} from '../../../src-shared/bridge/attendance';
 import type { ChatSuggestion } from '../../../src-shared/schemas/index';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { isKnowledgeBaseName } from '../../../src-shared/schemas/ai';
@@ -78,7 +87,9 @@ export class Composer {
 
   private async cannedRows(): Promise<Rec[]> {
     if (!this.canned || Date.now() - this.canned.at > CACHE_MS) {
-      const rows = await this.client().resource('messageBundleGroup').pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
+      const rows = await this.client()
+        .resource('messageBundleGroup')
+        .pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
       this.canned = { at: Date.now(), rows: rows as Rec[] };
     }
     return this.canned.rows;
@@ -86,7 +97,9 @@ export class Composer {
 
   private async templateRows(): Promise<Rec[]> {
     if (!this.templates || Date.now() - this.templates.at > CACHE_MS) {
-      const rows = await this.client().resource('hsmTemplate').pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
+      const rows = await this.client()
+        .resource('hsmTemplate')
+        .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
       this.templates = { at: Date.now(), rows: rows as Rec[] };
     }
     return this.templates.rows;
@@ -110,12 +123,45 @@ export class Composer {
     const none = { results: [] as ChatSuggestion[] };
     const [cannedPart, ownPart, generalPart, templatePart, linksPart] = await Promise.all([
       settle(this.cannedRows(), []),
-      settle(client.chatSuggestions({ conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 10 }), none),
-      settle(client.chatSuggestions({ conditions: [{ key: 'session', operator: 'IS_NULL' }], sort: true, sortColumn: 'id', direction: 'ASC', page: 0, size: 20 }), none),
+      settle(
+        client.chatSuggestions({
+          conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
+          sort: true,
+          sortColumn: 'id',
+          direction: 'DESC',
+          page: 0,
+          size: 10,
+        }),
+        none,
+      ),
+      settle(
+        client.chatSuggestions({
+          conditions: [{ key: 'session', operator: 'IS_NULL' }],
+          sort: true,
+          sortColumn: 'id',
+          direction: 'ASC',
+          page: 0,
+          size: 20,
+        }),
+        none,
+      ),
       settle(this.templateRows(), []),
       groupId === null
         ? Promise.resolve({ value: null, ok: true })
-        : settle(client.resource('hsmTemplateGroup').pageAll({ conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }], sort: false, size: 500 }, { cap: 1_000 }).then((rows) => rows as Array<Record<string, unknown>> | null), null),
+        : settle(
+            client
+              .resource('hsmTemplateGroup')
+              .pageAll(
+                {
+                  conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }],
+                  sort: false,
+                  size: 500,
+                },
+                { cap: 1_000 },
+              )
+              .then((rows) => rows as Array<Record<string, unknown>> | null),
+            null,
+          ),
     ]);
     const cannedRows = cannedPart.value;
     const ownSuggestions = ownPart.value;
@@ -139,7 +185,10 @@ export class Composer {
     }
     const suggestions: Suggestion[] = [];
     const seen = new Set<string>();
-    for (const [rows, forSession] of [[ownSuggestions.results, true], [generalSuggestions.results, false]] as const) {
+    for (const [rows, forSession] of [
+      [ownSuggestions.results, true],
+      [generalSuggestions.results, false],
+    ] as const) {
       for (const s of rows) {
         const text = str(s.suggestion);
         const id = int(s.id);
@@ -148,7 +197,14 @@ export class Composer {
         suggestions.push({ id, text, forSession });
       }
     }
-    const allowed = links === null ? null : new Set(links.map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id)).filter((x): x is number => x !== null));
+    const allowed =
+      links === null
+        ? null
+        : new Set(
+            links
+              .map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id))
+              .filter((x): x is number => x !== null),
+          );
     const templates: Template[] = [];
     for (const t of templateRows) {
       const id = int(t.id);
@@ -209,7 +265,11 @@ export class Composer {
    * state) it is written only with the user's consent (`allowWeak`), else kept in memory for
    * this run only, and the answer says which, so the form can tell the user.
    */
-  setCredential(provider: string, c: { accessKey?: string | undefined; secretKey?: string | undefined; token?: string | undefined }, allowWeak = false): CredentialKept | null {
+  setCredential(
+    provider: string,
+    c: { accessKey?: string | undefined; secretKey?: string | undefined; token?: string | undefined },
+    allowWeak = false,
+  ): CredentialKept | null {
     const value: ProviderCredential = {};
     if (c.accessKey) value.access_key = c.accessKey;
     if (c.secretKey) value.secret_key = c.secretKey;
@@ -234,19 +294,29 @@ export class Composer {
     return this.keptOf(provider);
   }
 
-  private async ask(task: string, messages: readonly ThreadMessage[], choice: { provider: string; model: string }, maxLen: number, reveal?: Reveal): Promise<string> {
+  private async ask(
+    task: string,
+    messages: readonly ThreadMessage[],
+    choice: { provider: string; model: string },
+    maxLen: number,
+    reveal?: Reveal,
+  ): Promise<string> {
     const cred = this.credential(choice.provider);
     const keep = kept(reveal);
-    const answer = await this.client().nlp({
-      provider: choice.provider,
-      model: choice.model,
-      max_len: maxLen,
-      temperature: 0.2,
-      messages: [{ role: 'system', content: [{ type: 'text', text: task }] }, ...conversation(messages, keep)],
-      ...(cred ? { token: [cred] } : {}),
-    }, keep ? { revealDocuments: true } : {});
+    const answer = await this.client().nlp(
+      {
+        provider: choice.provider,
+        model: choice.model,
+        max_len: maxLen,
+        temperature: 0.2,
+        messages: [{ role: 'system', content: [{ type: 'text', text: task }] }, ...conversation(messages, keep)],
+        ...(cred ? { token: [cred] } : {}),
+      },
+      keep ? { revealDocuments: true } : {},
+    );
     const text = (answer.message ?? '').trim();
-    if (!text) throw new AppError({ kind: 'BadResponse', message: 'The language model answered with no text. Try again or pick another model.' });
+    if (!text)
+      throw new AppError({ kind: 'BadResponse', message: 'The language model answered with no text. Try again or pick another model.' });
     return text;
   }
 
@@ -255,15 +325,29 @@ export class Composer {
   }
 
   summary(messages: readonly ThreadMessage[], choice: { provider: string; model: string }): Promise<string> {
-    return this.ask('Resuma o atendimento abaixo em poucas linhas: o pedido do cliente, o que foi feito e o resultado.', messages, choice, 160);
+    return this.ask(
+      'Resuma o atendimento abaixo em poucas linhas: o pedido do cliente, o que foi feito e o resultado.',
+      messages,
+      choice,
+      160,
+    );
   }
 
   // ---- knowledge base --------------------------------------------------------------------
 
-  async knowledge(question: string, index: string | undefined, demo: boolean, reveal?: Reveal): Promise<{ index: string | null; answers: Array<{ text: string; score: number }> }> {
+  async knowledge(
+    question: string,
+    index: string | undefined,
+    demo: boolean,
+    reveal?: Reveal,
+  ): Promise<{ index: string | null; answers: Array<{ text: string; score: number }> }> {
     if (index !== undefined) {
       if (index && !isKnowledgeBaseName(index)) {
-        throw new AppError({ kind: 'Invalid', field: 'index', message: 'A knowledge base name looks like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.' });
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'index',
+          message: 'A knowledge base name looks like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.',
+        });
       }
       this.ctx.settings.set(KB_SETTING, index);
     }

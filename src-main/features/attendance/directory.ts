@@ -23,7 +23,10 @@ export class DirectoryCache {
   private groupsDone = false;
   private pauseReasons: PauseReasonInfo[] | null = null;
 
-  constructor(private readonly ctx: FeatureContext, private readonly queue: QueueFeature) {
+  constructor(
+    private readonly ctx: FeatureContext,
+    private readonly queue: QueueFeature,
+  ) {
     ctx.onWorkspaceChange(() => this.reset());
   }
 
@@ -41,7 +44,9 @@ export class DirectoryCache {
     const userName = this.ctx.me()?.userName;
     if (!userName) throw new AppError({ kind: 'Invalid', message: 'The console does not know your user name: sign in again and give it.' });
     if (this.me?.userName === userName) return this.me;
-    const users = await this.client().resource('user').list({ conditions: [{ key: 'userName', operator: 'EQ', value: userName }], sort: false, page: 0, size: 1 });
+    const users = await this.client()
+      .resource('user')
+      .list({ conditions: [{ key: 'userName', operator: 'EQ', value: userName }], sort: false, page: 0, size: 1 });
     const user = users.results.find((u) => samePerson(personOf(u), { id: null, userName, name: null, role: null })) ?? users.results[0];
     const userId = int(user?.id);
     const agentRef = obj(user?.agent);
@@ -49,9 +54,14 @@ export class DirectoryCache {
     let status = str(agentRef?.status);
     if (agentId === null) {
       // The user record may not embed its agent: the agents list names its user.
-      const rows = await this.client().resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 }).catch(() => []);
+      const rows = await this.client()
+        .resource('agent')
+        .pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 })
+        .catch(() => []);
       const me = { id: userId, userName, name: null, role: null };
-      const mine = rows.find((a) => samePerson(personOf(a.user) ?? { id: null, userName: str(a.loginAttendance), name: null, role: null }, me));
+      const mine = rows.find((a) =>
+        samePerson(personOf(a.user) ?? { id: null, userName: str(a.loginAttendance), name: null, role: null }, me),
+      );
       agentId = int(mine?.id);
       status = str(mine?.status) ?? status;
     }
@@ -74,7 +84,9 @@ export class DirectoryCache {
         try {
           g = await this.client().groupUnique({
             conditions: ids.length ? [{ key: 'id', operator: 'NOT_IN', value: ids.join(',') }] : [],
-            sort: true, sortColumn: 'id', direction: 'ASC',
+            sort: true,
+            sortColumn: 'id',
+            direction: 'ASC',
           });
         } catch (e) {
           if (isAppError(e) && e.kind === 'NotFound') break;
@@ -97,7 +109,9 @@ export class DirectoryCache {
     const known = this.queue.groups().get(id);
     if (known && !o.complete) return known;
     try {
-      const info = toGroupInfo(await this.client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }));
+      const info = toGroupInfo(
+        await this.client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }),
+      );
       if (info) this.queue.rememberGroup(info);
       return info;
     } catch (e) {
@@ -121,7 +135,9 @@ export class DirectoryCache {
 
   async pauses(): Promise<PauseReasonInfo[]> {
     if (!this.pauseReasons) {
-      const rows = await this.client().resource('pauseReason').pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
+      const rows = await this.client()
+        .resource('pauseReason')
+        .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
       this.pauseReasons = rows.flatMap((r) => {
         const id = int(r.id);
         return id !== null && r.active !== false && typeof r.value === 'string'

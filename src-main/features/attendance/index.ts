@@ -14,9 +14,32 @@ import { isNetworkError } from '../../cache';
 import { Composer } from './composer';
 import { attentionBadge, type BadgeSlot } from './badge';
 import { DirectoryCache } from './directory';
-import { fillTemplate, int, isFullGroup, obj, str, toClassNodes, toEntities, toGroupInfo, toSessionDetail, toThreadMessage } from './project';
+import {
+  fillTemplate,
+  int,
+  isFullGroup,
+  obj,
+  str,
+  toClassNodes,
+  toEntities,
+  toGroupInfo,
+  toSessionDetail,
+  toThreadMessage,
+} from './project';
 import { readSession, stampMessage, syncSource, threadPage, type StampedMessage, type StampedSession } from './reads';
-import { authorOf, groupIsComplete, isOpenStatus, samePerson, sessionIdOf, statusKind, sessionAgentOf, sessionCustomerOf, sessionGroupOf, type Parties, type PersonRef } from '../../../src-shared/concepts';
+import {
+  authorOf,
+  groupIsComplete,
+  isOpenStatus,
+  samePerson,
+  sessionIdOf,
+  statusKind,
+  sessionAgentOf,
+  sessionCustomerOf,
+  sessionGroupOf,
+  type Parties,
+  type PersonRef,
+} from '../../../src-shared/concepts';
 
 type Rec = Record<string, unknown>;
 
@@ -50,16 +73,29 @@ export function createAttendanceFeature(
     ctx.events.emit('attendance:messages', { sessionId, messages: [...byId.values()] });
   });
 
-  const source = syncSource(() => ctx.client(), (id) => parties.get(id));
+  const source = syncSource(
+    () => ctx.client(),
+    (id) => parties.get(id),
+  );
   const sync = new SyncEngine<StampedMessage, StampedSession>({
     source,
     sink: {
       messages: (sessionId, fresh) => {
         pushes.push(sessionId, ...fresh.map((f) => f.message));
-        rememberShown(sessionId, fresh.map((f) => f.message));
+        rememberShown(
+          sessionId,
+          fresh.map((f) => f.message),
+        );
         for (const f of fresh) if (f.message.fromCustomer) queue.customerMessage(f.message);
-        offline.cache.addMessages(sessionId, fresh.map((f) => f.message), new Date().toISOString());
-        void recognise(sessionId, fresh.map((f) => f.message).filter((m) => m.fromCustomer));
+        offline.cache.addMessages(
+          sessionId,
+          fresh.map((f) => f.message),
+          new Date().toISOString(),
+        );
+        void recognise(
+          sessionId,
+          fresh.map((f) => f.message).filter((m) => m.fromCustomer),
+        );
       },
       sessions: (changed) => {
         queue.applySessions(changed.map((c) => c.record));
@@ -172,7 +208,9 @@ export function createAttendanceFeature(
       // One read per session, awaited in arrival order, so messages are still counted in order.
       let reading = partyReads.get(sessionId);
       if (!reading) {
-        reading = readSession(ctx.client(), sessionId).then((r) => void noteParties(r)).finally(() => partyReads.delete(sessionId));
+        reading = readSession(ctx.client(), sessionId)
+          .then((r) => void noteParties(r))
+          .finally(() => partyReads.delete(sessionId));
         partyReads.set(sessionId, reading);
       }
       try {
@@ -205,7 +243,11 @@ export function createAttendanceFeature(
 
   function myName(): string {
     const me = ctx.me()?.userName;
-    if (!me) throw new AppError({ kind: 'Invalid', message: 'The console does not know who you are on the service: pick your attendant in the settings.' });
+    if (!me)
+      throw new AppError({
+        kind: 'Invalid',
+        message: 'The console does not know who you are on the service: pick your attendant in the settings.',
+      });
     return me;
   }
 
@@ -225,17 +267,26 @@ export function createAttendanceFeature(
    * "not sent" when the thread was read and it is not there, or "could not confirm" when the
    * thread could not be read.
    */
-  async function confirmSent(sessionId: number, text: string, startedAt: number, knownBefore: ReadonlySet<number>, stored: boolean): Promise<ThreadMessage> {
+  async function confirmSent(
+    sessionId: number,
+    text: string,
+    startedAt: number,
+    knownBefore: ReadonlySet<number>,
+    stored: boolean,
+  ): Promise<ThreadMessage> {
     const client = ctx.client();
     let recent: ThreadMessage[];
     try {
       await new Promise((r) => setTimeout(r, 500));
       recent = (await threadPage(client, sessionId, 0, parties.get(sessionId))).messages;
     } catch (e) {
-      throw new AppError({
-        kind: 'OutcomeUnknown',
-        message: 'Could not confirm whether the reply was sent: check the thread before resending.',
-      }, { cause: e });
+      throw new AppError(
+        {
+          kind: 'OutcomeUnknown',
+          message: 'Could not confirm whether the reply was sent: check the thread before resending.',
+        },
+        { cause: e },
+      );
     }
     const claimed = new Set([...sent.values()].map((m) => m.id));
     const want = text.trim();
@@ -248,7 +299,11 @@ export function createAttendanceFeature(
     });
     if (found) return found;
     // A 2xx answer means the service took it even if the thread does not show it yet.
-    if (stored) throw new AppError({ kind: 'OutcomeUnknown', message: 'The service took the reply but it does not show in the thread yet: check the thread before resending.' });
+    if (stored)
+      throw new AppError({
+        kind: 'OutcomeUnknown',
+        message: 'The service took the reply but it does not show in the thread yet: check the thread before resending.',
+      });
     throw new AppError({ kind: 'Unavailable', message: 'The reply did not reach the service. Nothing was sent; you can retry.' });
   }
 
@@ -318,16 +373,26 @@ export function createAttendanceFeature(
     return msg;
   }
 
-  async function classificationOf(sessionId: number): Promise<{ mandatory: boolean; roots: ClassNode[]; groupId: number | null; treeId: number | null }> {
+  async function classificationOf(
+    sessionId: number,
+  ): Promise<{ mandatory: boolean; roots: ClassNode[]; groupId: number | null; treeId: number | null }> {
     const session = await readSession(ctx.client(), sessionId);
     const ref = sessionGroupOf(session);
     const groupId = ref?.id ?? null;
     // A summary of the group (no tree, no mandatory flag) is completed from groups/unique:
     // a mandatory classification must never be skipped for want of the full configuration.
-    const group = ref && groupIsComplete(ref.record) ? toGroupInfo(ref.record) : groupId !== null ? await directory.group(groupId, { complete: true }) : null;
+    const group =
+      ref && groupIsComplete(ref.record)
+        ? toGroupInfo(ref.record)
+        : groupId !== null
+          ? await directory.group(groupId, { complete: true })
+          : null;
     const treeId = group?.classificationTreeId ?? null;
     if (treeId === null) return { mandatory: false, roots: [], groupId, treeId };
-    const page = await ctx.client().resource('classification').list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(treeId) }], sort: false, page: 0, size: 1 });
+    const page = await ctx
+      .client()
+      .resource('classification')
+      .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(treeId) }], sort: false, page: 0, size: 1 });
     const root = page.results[0];
     return { mandatory: group?.mandatoryClassification ?? false, roots: root ? toClassNodes(root) : [], groupId, treeId };
   }
@@ -360,7 +425,6 @@ export function createAttendanceFeature(
     return { status, reason };
   }
 
-
   const handlers: Feature<'attendance'>['handlers'] = {
     ...queue.handlers,
     'attendance:directory': () => directory.directory(),
@@ -373,12 +437,21 @@ export function createAttendanceFeature(
       const status = str(current.status);
       if (status !== null && !isOpenStatus(status)) {
         queue.applySessions([current]);
-        throw new AppError({ kind: 'Invalid', message: statusKind(status) === 'closed' ? 'This session was closed meanwhile.' : `This session is ${status}: the console does not accept sessions in that state.` });
+        throw new AppError({
+          kind: 'Invalid',
+          message:
+            statusKind(status) === 'closed'
+              ? 'This session was closed meanwhile.'
+              : `This session is ${status}: the console does not accept sessions in that state.`,
+        });
       }
       const held = holder !== null || (current.agent !== null && current.agent !== undefined && current.agent !== false);
       if (held && !samePerson(holder, me)) {
         queue.applySessions([current]);
-        throw new AppError({ kind: 'Invalid', message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.` });
+        throw new AppError({
+          kind: 'Invalid',
+          message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.`,
+        });
       }
       if (!held) await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date().toISOString() });
       return refreshSession(sessionId);
@@ -432,7 +505,10 @@ export function createAttendanceFeature(
           const found = entities.get(m.id);
           if (found?.length) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
         }
-        void recognise(sessionId, customer.filter((m) => !entities.has(m.id)));
+        void recognise(
+          sessionId,
+          customer.filter((m) => !entities.has(m.id)),
+        );
       });
       offline.cache.saveThread(sessionId, { detail, messages: page.messages, hasMore: page.hasMore }, fetchedAt);
       return { detail, page: { ...page, page: 0 }, fetchedAt, offline: false };
@@ -463,7 +539,11 @@ export function createAttendanceFeature(
       const t = await composer.template(templateId);
       const filled = params.slice(0, t.parameterCount).map((p) => p.trim());
       if (filled.length < t.parameterCount || filled.some((p) => !p)) {
-        throw new AppError({ kind: 'Invalid', field: 'params', message: `This template needs ${t.parameterCount} values; fill every one.` });
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'params',
+          message: `This template needs ${t.parameterCount} values; fill every one.`,
+        });
       }
       return sendText(sessionId, fillTemplate(t.template, filled), clientId, 'template');
     },
@@ -474,7 +554,8 @@ export function createAttendanceFeature(
     },
     'attendance:providers': async () => ({ providers: await composer.providers() }),
     'attendance:setCredential': async ({ provider, accessKey, secretKey, token, allowWeakStorage }) => {
-      if (!accessKey && !secretKey && !token) throw new AppError({ kind: 'Invalid', message: 'Give at least one of the access key, secret key or token.' });
+      if (!accessKey && !secretKey && !token)
+        throw new AppError({ kind: 'Invalid', message: 'Give at least one of the access key, secret key or token.' });
       const kept = composer.setCredential(provider, { accessKey, secretKey, token }, allowWeakStorage);
       return { credentialSet: kept !== null, kept };
     },
@@ -482,9 +563,11 @@ export function createAttendanceFeature(
       const kept = composer.setCredential(provider, {});
       return { credentialSet: kept !== null, kept };
     },
-    'attendance:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) =>
-      ({ text: await composer.draft(await threadForAi(sessionId), choice, { revealDocuments, revealed }) }),
-    'attendance:kbAnswer': async ({ question, index, revealDocuments, revealed }) => composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
+    'attendance:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) => ({
+      text: await composer.draft(await threadForAi(sessionId), choice, { revealDocuments, revealed }),
+    }),
+    'attendance:kbAnswer': async ({ question, index, revealDocuments, revealed }) =>
+      composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
     'attendance:badge': async ({ count }) => ({ count: badge.set(count) }),
 
     'attendance:classificationTree': async ({ sessionId }) => {
@@ -501,13 +584,24 @@ export function createAttendanceFeature(
       const client = ctx.client();
       const c = await classificationOf(sessionId);
       if (c.mandatory && !classification) {
-        throw new AppError({ kind: 'Invalid', field: 'classification', message: 'This group asks for a classification before closing. Pick one.' });
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'classification',
+          message: 'This group asks for a classification before closing. Pick one.',
+        });
       }
       if (classification) {
         const labels = pathLabels(c.roots, classification);
-        if (!labels || c.treeId === null) throw new AppError({ kind: 'Invalid', field: 'classification', message: 'That classification is not in this group\'s tree any more. Pick again.' });
+        if (!labels || c.treeId === null)
+          throw new AppError({
+            kind: 'Invalid',
+            field: 'classification',
+            message: "That classification is not in this group's tree any more. Pick again.",
+          });
         const me = await directory.whoAmI().catch(() => null);
-        const root = await client.resource('classification').list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(c.treeId) }], sort: false, page: 0, size: 1 });
+        const root = await client
+          .resource('classification')
+          .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(c.treeId) }], sort: false, page: 0, size: 1 });
         const rootLabel = str(root.results[0]?.value);
         await client.resource('classificationService').save({
           sessionId,

@@ -1,7 +1,17 @@
 import type { ClassNode, Entity, GroupInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { toQueueItem } from '../../queue';
-import { authorOf, idOf as int, instantOf, record as obj, sentimentOf, sessionCustomerOf, sessionIdOf, text as str, type Parties } from '../../../src-shared/concepts';
+import {
+  authorOf,
+  idOf as int,
+  instantOf,
+  record as obj,
+  sentimentOf,
+  sessionCustomerOf,
+  sessionIdOf,
+  text as str,
+  type Parties,
+} from '../../../src-shared/concepts';
 
 /**
  * Projections of service records (parsed leniently) onto the small shapes the bridge carries.
@@ -12,7 +22,13 @@ type Rec = Record<string, unknown>;
 export { record as obj, text as str, idOf as int } from '../../../src-shared/concepts';
 
 const UNIT_SECONDS: Record<string, number> = {
-  NANOSECONDS: 1e-9, MICROSECONDS: 1e-6, MILLISECONDS: 1e-3, SECONDS: 1, MINUTES: 60, HOURS: 3600, DAYS: 86400,
+  NANOSECONDS: 1e-9,
+  MICROSECONDS: 1e-6,
+  MILLISECONDS: 1e-3,
+  SECONDS: 1,
+  MINUTES: 60,
+  HOURS: 3600,
+  DAYS: 86400,
 };
 
 /** A group as embedded in a session or answered by groups/unique; null without an id. */

@@ -140,10 +140,18 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
     const [newest, got] = await Promise.all([
       client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 }),
-      client.resource('userSession').collect(
-        { conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
-        { cap: QUEUE_CAP },
-      ),
+      client
+        .resource('userSession')
+        .collect(
+          {
+            conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
+            sort: true,
+            sortColumn: 'createdAt',
+            direction: 'ASC',
+            size: 500,
+          },
+          { cap: QUEUE_CAP },
+        ),
     ]);
     const top = newest.results[0];
     const topStamp = instantOf(top?.updatedAt);
@@ -185,9 +193,11 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     const gen = generation;
     // The service is read a moment later: the console's first answers (this copy among them)
     // go out before that read's parsing takes the thread.
-    loading ??= offline.monitor.watch(new Promise<void>((resolve) => setTimeout(resolve, FIRST_READ_AFTER_COPY_MS)).then(load)).finally(() => {
-      loading = null;
-    });
+    loading ??= offline.monitor
+      .watch(new Promise<void>((resolve) => setTimeout(resolve, FIRST_READ_AFTER_COPY_MS)).then(load))
+      .finally(() => {
+        loading = null;
+      });
     void loading.then(
       () => {
         if (gen !== generation) return;
@@ -233,7 +243,8 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
         throw e;
       }
     }
-    if (!loaded) throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
+    if (!loaded)
+      throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     deltas.run();
     return { items: sorted(), fetchedAt: new Date().toISOString(), me, skipped };
   }

@@ -27,7 +27,10 @@ export const stampMessage = (m: ThreadMessage): StampedMessage => ({ id: m.id, s
 
 export async function readSession(client: ServiceClient, sessionId: number): Promise<Rec> {
   const page = await client.resource('userSession').list({
-    conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 1,
+    conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+    sort: false,
+    page: 0,
+    size: 1,
   });
   const rec = page.results[0];
   if (!rec) throw new AppError({ kind: 'NotFound', message: `Session ${sessionId} no longer exists on the service.` });
@@ -49,7 +52,9 @@ export async function threadPage(
 ): Promise<{ messages: ThreadMessage[]; hasMore: boolean; skipped: number }> {
   // The parties may still be on their way (the session read runs alongside this one).
   const [got, parties] = await Promise.all([
-    client.resource('message').list({ conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE }),
+    client
+      .resource('message')
+      .list({ conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE }),
     partiesOrRead,
   ]);
   const messages: ThreadMessage[] = [];
@@ -68,15 +73,17 @@ export async function threadPage(
 }
 
 /** The sync engine's reads: forward from a high-water mark, paging until a short page. */
-export function syncSource(client: () => ServiceClient, partiesOf: PartiesOf = () => undefined): SyncSource<StampedMessage, StampedSession> {
+export function syncSource(
+  client: () => ServiceClient,
+  partiesOf: PartiesOf = () => undefined,
+): SyncSource<StampedMessage, StampedSession> {
   return {
     async messagesSince(sessionId, since) {
       const conditions: Condition[] = [bySession(sessionId)];
       if (since) conditions.push({ key: 'createdAt', operator: 'AFTER', value: since, logic: 'AND' });
-      const rows = await client().resource('message').pageAll(
-        { conditions, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
-        { cap: 50_000 },
-      );
+      const rows = await client()
+        .resource('message')
+        .pageAll({ conditions, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 }, { cap: 50_000 });
       const out: StampedMessage[] = [];
       for (const r of rows) {
         const m = toThreadMessage(r as Rec, sessionId, partiesOf(sessionId));
@@ -85,10 +92,18 @@ export function syncSource(client: () => ServiceClient, partiesOf: PartiesOf = (
       return out;
     },
     async sessionsSince(since) {
-      const rows = await client().resource('userSession').pageAll(
-        { conditions: [{ key: 'updatedAt', operator: 'AFTER', value: since }], sort: true, sortColumn: 'updatedAt', direction: 'ASC', size: 500 },
-        { cap: 100_000 },
-      );
+      const rows = await client()
+        .resource('userSession')
+        .pageAll(
+          {
+            conditions: [{ key: 'updatedAt', operator: 'AFTER', value: since }],
+            sort: true,
+            sortColumn: 'updatedAt',
+            direction: 'ASC',
+            size: 500,
+          },
+          { cap: 100_000 },
+        );
       const out: StampedSession[] = [];
       for (const r of rows) {
         const id = idOf(r.id);

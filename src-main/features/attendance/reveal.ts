@@ -23,7 +23,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 export function maskExcept(text: string, keep: readonly string[]): string {
   if (!keep.length) return maskDocuments(text);
   // Longest first, so a CNPJ is not cut by a shorter value that happens to sit inside it.
-  const re = new RegExp([...keep].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g');
+  const re = new RegExp(
+    [...keep]
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join('|'),
+    'g',
+  );
   let out = '';
   let at = 0;
   for (const m of text.matchAll(re)) {

@@ -5,7 +5,14 @@ import type { LiveStatus } from '../../../src-shared/bridge/live';
 import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
 import { V2 } from '../../../src-shared/paths';
 import type { WebhookEvent } from '../../../src-shared/webhook';
-import { FileShare, newPathSecret, startWebhookListener, type ReceivedEvent, type WebhookListener, type WebhookLogger } from '../../webhooks';
+import {
+  FileShare,
+  newPathSecret,
+  startWebhookListener,
+  type ReceivedEvent,
+  type WebhookListener,
+  type WebhookLogger,
+} from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
 import { nextPollDelay, type PollPace, type PollOutcome } from './poll-pace';
 
@@ -77,7 +84,12 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
  * Where the service can read what the listener serves: the tunnel's origin while one is live,
  * else the listener itself when the service runs on this computer; null when it cannot.
  */
-export function fileOrigin(o: { publicUrl: string | null; listenerPath: string; listenerPort: number; serviceBaseUrl: string }): string | null {
+export function fileOrigin(o: {
+  publicUrl: string | null;
+  listenerPath: string;
+  listenerPort: number;
+  serviceBaseUrl: string;
+}): string | null {
   if (o.publicUrl) return o.publicUrl.endsWith(o.listenerPath) ? o.publicUrl.slice(0, -o.listenerPath.length) : new URL(o.publicUrl).origin;
   const host = new URL(o.serviceBaseUrl).hostname.replace(/^\[|\]$/g, '');
   return LOOPBACK_HOSTS.has(host) ? `http://127.0.0.1:${o.listenerPort}` : null;
@@ -230,7 +242,6 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     return text ? JSON.parse(text) : null;
   }
 
-
   async function register(l: WebhookListener, signingSecret: string | undefined): Promise<void> {
     if (!ctx.isDemo()) return;
     // Hooks of an earlier run of this console (the demo workspace keeps its data) are dead ends.
@@ -242,7 +253,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       }
     }
     // Signing off: the stand-in sends unsigned events, as a service without a secret would.
-    const made = HookSchema.safeParse(await hookCall('POST', '/hook', { url: publicUrl ?? l.url, ...(signingSecret ? { secret: signingSecret } : {}) }));
+    const made = HookSchema.safeParse(
+      await hookCall('POST', '/hook', { url: publicUrl ?? l.url, ...(signingSecret ? { secret: signingSecret } : {}) }),
+    );
     hookId = made.success ? made.data.id : null;
   }
 
@@ -426,11 +439,20 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     shareFile(name, bytes) {
       const l = listener;
       if (!l) {
-        throw new AppError({ kind: 'Unavailable', message: 'A file from this computer is handed to the service by the live-updates listener, which is not running. Turn live updates on in the settings, or give a link to the file.' });
+        throw new AppError({
+          kind: 'Unavailable',
+          message:
+            'A file from this computer is handed to the service by the live-updates listener, which is not running. Turn live updates on in the settings, or give a link to the file.',
+        });
       }
       const origin = fileOrigin({ publicUrl, listenerPath: l.path, listenerPort: l.port, serviceBaseUrl: ctx.client().baseUrl });
       if (!origin) {
-        throw new AppError({ kind: 'Invalid', field: 'file', message: 'The service reads the file from a public address, and this console has none yet: start the tunnel (Settings, Developer / integration), or give a link to the file.' });
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'file',
+          message:
+            'The service reads the file from a public address, and this console has none yet: start the tunnel (Settings, Developer / integration), or give a link to the file.',
+        });
       }
       try {
         return `${origin}${files.offer(name, bytes)}`;

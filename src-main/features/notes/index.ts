@@ -15,8 +15,14 @@ export interface NotesFeature extends Feature<'notes'> {
 }
 
 const toLocal = (n: NoteRecord): LocalNote => ({
-  id: n.id, ref: n.ref, sessionId: n.sessionId, text: n.text, state: n.state, createdAt: n.createdAt,
-  updatedAt: n.updatedAt, attempts: n.attempts,
+  id: n.id,
+  ref: n.ref,
+  sessionId: n.sessionId,
+  text: n.text,
+  state: n.state,
+  createdAt: n.createdAt,
+  updatedAt: n.updatedAt,
+  attempts: n.attempts,
   ...(n.serviceId !== undefined ? { serviceId: n.serviceId } : {}),
   ...(n.error ? { error: n.error } : {}),
 });
@@ -64,10 +70,21 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
     try {
       const fetchedAt = new Date().toISOString();
-      const rows = await offline.monitor.watch(ctx.client().resource('sessionComment').pageAll(
-        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 },
-        { cap: 5_000 },
-      ));
+      const rows = await offline.monitor.watch(
+        ctx
+          .client()
+          .resource('sessionComment')
+          .pageAll(
+            {
+              conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }],
+              sort: true,
+              sortColumn: 'createdAt',
+              direction: 'ASC',
+              size: 500,
+            },
+            { cap: 5_000 },
+          ),
+      );
       // The stored comment as it is: the renderer hides the outbox's reference when it shows it.
       const service: ServiceNote[] = rows.flatMap((r) => {
         const id = idOf(r.id);

@@ -7,21 +7,56 @@ export const DEFAULT_TICKET_SHORTCUT = 'CommandOrControl+Shift+T';
 
 /** Modifier spellings Electron accepts, mapped to one canonical name each. */
 const MODIFIERS: Record<string, string> = {
-  command: 'Command', cmd: 'Command',
-  control: 'Control', ctrl: 'Control',
-  commandorcontrol: 'CommandOrControl', cmdorctrl: 'CommandOrControl',
-  alt: 'Alt', option: 'Alt',
+  command: 'Command',
+  cmd: 'Command',
+  control: 'Control',
+  ctrl: 'Control',
+  commandorcontrol: 'CommandOrControl',
+  cmdorctrl: 'CommandOrControl',
+  alt: 'Alt',
+  option: 'Alt',
   altgr: 'AltGr',
   shift: 'Shift',
-  super: 'Super', meta: 'Super',
+  super: 'Super',
+  meta: 'Super',
 };
 const MODIFIER_ORDER = ['CommandOrControl', 'Command', 'Control', 'Alt', 'AltGr', 'Shift', 'Super'];
 
 const NAMED_KEYS = [
-  'Plus', 'Space', 'Tab', 'Capslock', 'Numlock', 'Scrolllock', 'Backspace', 'Delete', 'Insert', 'Return', 'Enter',
-  'Up', 'Down', 'Left', 'Right', 'Home', 'End', 'PageUp', 'PageDown', 'Escape', 'Esc', 'PrintScreen',
-  'VolumeUp', 'VolumeDown', 'VolumeMute', 'MediaNextTrack', 'MediaPreviousTrack', 'MediaStop', 'MediaPlayPause',
-  'numdec', 'numadd', 'numsub', 'nummult', 'numdiv',
+  'Plus',
+  'Space',
+  'Tab',
+  'Capslock',
+  'Numlock',
+  'Scrolllock',
+  'Backspace',
+  'Delete',
+  'Insert',
+  'Return',
+  'Enter',
+  'Up',
+  'Down',
+  'Left',
+  'Right',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'Escape',
+  'Esc',
+  'PrintScreen',
+  'VolumeUp',
+  'VolumeDown',
+  'VolumeMute',
+  'MediaNextTrack',
+  'MediaPreviousTrack',
+  'MediaStop',
+  'MediaPlayPause',
+  'numdec',
+  'numadd',
+  'numsub',
+  'nummult',
+  'numdiv',
   ...Array.from({ length: 10 }, (_, i) => `num${i}`),
   ...Array.from({ length: 24 }, (_, i) => `F${i + 1}`),
 ];
@@ -74,7 +109,10 @@ export function checkAccelerator(input: string): AcceleratorCheck {
   }
   const ctrlAlt = (mods.has('Control') || mods.has('CommandOrControl')) && mods.has('Alt');
   if (isPrintable(key) && (mods.has('AltGr') || ctrlAlt)) {
-    return { ok: false, reason: 'Ctrl+Alt and AltGr with a character key type letters such as @ or € on many keyboard layouts. Pick another combination.' };
+    return {
+      ok: false,
+      reason: 'Ctrl+Alt and AltGr with a character key type letters such as @ or € on many keyboard layouts. Pick another combination.',
+    };
   }
   const ordered = MODIFIER_ORDER.filter((m) => mods.has(m));
   return { ok: true, accelerator: [...ordered, key].join('+') };

@@ -57,9 +57,12 @@ export function bindTicketShortcut(o: TicketShortcutOptions): () => void {
 
   // Read through the workspace in front (none yet at a first start: read again when one opens).
   const read = () =>
-    void o.app.handlers['supervisor:ticketShortcut']({}).then((s) => apply(s.accelerator), (e: unknown) => {
-      o.log.warn('ticket shortcut not read', { error: e instanceof Error ? e.message : String(e) });
-    });
+    void o.app.handlers['supervisor:ticketShortcut']({}).then(
+      (s) => apply(s.accelerator),
+      (e: unknown) => {
+        o.log.warn('ticket shortcut not read', { error: e instanceof Error ? e.message : String(e) });
+      },
+    );
   read();
   const unsubscribe = o.app.events.subscribe((name, payload) => {
     if (name === 'supervisor:ticketShortcut') apply((payload as { accelerator: string }).accelerator);

@@ -12,7 +12,15 @@ import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
 import { TicketCache } from './ticket-cache';
 import {
-  assigneeFromSession, groupsOverview, npsConditions, npsIndex, readRules, reportConditions, reportTotals, toReportRow, toTicketView,
+  assigneeFromSession,
+  groupsOverview,
+  npsConditions,
+  npsIndex,
+  readRules,
+  reportConditions,
+  reportTotals,
+  toReportRow,
+  toTicketView,
 } from './views';
 
 export { bindTicketShortcut } from './global-shortcut';
@@ -45,7 +53,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     const client = ctx.client();
     const asked = idOrKey.trim().replace(/^#/, '');
     try {
-      const view = toTicketView(await client.ticket(asked) as Rec, new Date().toISOString());
+      const view = toTicketView((await client.ticket(asked)) as Rec, new Date().toISOString());
       if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
       await tickets.put(client.baseUrl, asked, view);
       return view;
@@ -61,9 +69,15 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
   /** Best effort: a ticket without its session's attendant is still worth showing. */
   async function sessionAssignee(sessionId: number): Promise<string | null> {
     try {
-      const page = await ctx.client().resource('userSession').list({
-        conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 1,
-      });
+      const page = await ctx
+        .client()
+        .resource('userSession')
+        .list({
+          conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+          sort: false,
+          page: 0,
+          size: 1,
+        });
       return assigneeFromSession(page.results[0] as Rec | undefined);
     } catch {
       return null;
@@ -132,7 +146,10 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           page: q.page,
           size: q.size,
           hasMore: (q.page + 1) * q.size < all.records.length || all.truncated,
-          totals: reportTotals(all.records.map((r) => toReportRow(r as Rec)), all.truncated),
+          totals: reportTotals(
+            all.records.map((r) => toReportRow(r as Rec)),
+            all.truncated,
+          ),
         };
       },
       'supervisor:reportAll': async (q) => {
@@ -142,21 +159,27 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       'supervisor:groups': async () => {
         const client = ctx.client();
         const [sessions, agents] = await Promise.all([
-          client.resource('userSession').collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
+          client
+            .resource('userSession')
+            .collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
           client.resource('agent').pageAll({ conditions: [], sort: false }, { cap: 5_000 }),
         ]);
         return groupsOverview(sessions.records as Rec[], agents as Rec[], Date.now(), sessions.truncated);
       },
       'supervisor:explore': async (q) => {
-        const got = await ctx.client().resource(q.resource).list({
-          conditions: q.conditions,
-          sort: q.sortColumn !== undefined,
-          ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
-          page: q.page,
-          size: q.size,
-        }).catch((e: unknown) => {
-          throw explainRefusedQuery(e, q.conditions);
-        });
+        const got = await ctx
+          .client()
+          .resource(q.resource)
+          .list({
+            conditions: q.conditions,
+            sort: q.sortColumn !== undefined,
+            ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
+            page: q.page,
+            size: q.size,
+          })
+          .catch((e: unknown) => {
+            throw explainRefusedQuery(e, q.conditions);
+          });
         const n = got.results.length + got.skipped;
         // The server may honour a smaller size than asked: a full page of its size means more may follow.
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
@@ -173,9 +196,10 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         }
         const client = ctx.client();
         // The session save takes no agent (interface §4.3): saveSession strips it.
-        const saved = resource === 'userSession'
-          ? await client.saveSession(parsed.data as Session)
-          : await client.resource(resource).save(parsed.data as never);
+        const saved =
+          resource === 'userSession'
+            ? await client.saveSession(parsed.data as Session)
+            : await client.resource(resource).save(parsed.data as never);
         return { record: saved as Rec };
       },
       'supervisor:kbList': async () => ({ bases: kb.list() }),
@@ -183,7 +207,11 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       'supervisor:kbUploadFile': async ({ fileName, contentBase64, ...rest }) => {
         const bytes = Buffer.from(contentBase64, 'base64');
         if (bytes.length > KB_FILE_MAX_BYTES) {
-          throw new AppError({ kind: 'Invalid', field: 'file', message: `${fileName} is larger than ${KB_FILE_MAX_BYTES / 1024 / 1024} MB: give a link to it instead.` });
+          throw new AppError({
+            kind: 'Invalid',
+            field: 'file',
+            message: `${fileName} is larger than ${KB_FILE_MAX_BYTES / 1024 / 1024} MB: give a link to it instead.`,
+          });
         }
         if (bytes.length === 0) throw new AppError({ kind: 'Invalid', field: 'file', message: `${fileName} is empty.` });
         return kb.upload({ ...rest, url: deps.shareFile(fileName, bytes), shownAs: fileName });
@@ -194,7 +222,11 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           return { answers: answers.map((a) => ({ text: a.text, score: a.score })) };
         } catch (e) {
           if (isAppError(e) && e.kind === 'NotFound') {
-            throw new AppError({ kind: 'NotFound', status: 404, message: `The knowledge base ${name} has no answers yet (404): it does not exist or is still being indexed.` });
+            throw new AppError({
+              kind: 'NotFound',
+              status: 404,
+              message: `The knowledge base ${name} has no answers yet (404): it does not exist or is still being indexed.`,
+            });
           }
           throw e;
         }
@@ -225,9 +257,12 @@ export function explainRefusedQuery(e: unknown, conditions: readonly Condition[]
   };
   walk(conditions);
   if (!suspects.length) return e;
-  return new AppError({
-    kind: 'Invalid',
-    ...(e.info.status !== undefined ? { status: e.info.status } : {}),
-    message: `The service refused this filter${status ? ` (${status})` : ''}. Numeric ids are compared with the number operators: try ${suspects.join(', ')}.`,
-  }, { cause: e });
+  return new AppError(
+    {
+      kind: 'Invalid',
+      ...(e.info.status !== undefined ? { status: e.info.status } : {}),
+      message: `The service refused this filter${status ? ` (${status})` : ''}. Numeric ids are compared with the number operators: try ${suspects.join(', ')}.`,
+    },
+    { cause: e },
+  );
 }

@@ -31,21 +31,42 @@ export class KbTracker {
   }
 
   /** `shownAs`: what the list says the base came from, when not the URL (a file lent for the upload). */
-  async upload(input: { url: string; name: string; separator?: string | undefined; idColumn?: string | undefined; revealDocuments?: boolean | undefined; shownAs?: string }): Promise<KbBase> {
-    const answer = await this.o.client().uploadFiles({
-      url_file: input.url,
-      index_engine: input.name,
-      ...(input.separator ? { separator_doc_engine: input.separator } : {}),
-      ...(input.idColumn ? { id_doc_engine: input.idColumn } : {}),
-    }, { revealDocuments: input.revealDocuments === true }).catch((e: unknown) => {
-      // Upload is an administrator's operation (DESIGN.md §2): a supervisor cannot help here.
-      if (isAppError(e) && e.kind === 'Forbidden') {
-        throw new AppError({ kind: 'Forbidden', status: 403, message: 'Your role cannot upload knowledge-base files (403). Ask an administrator.' });
-      }
-      throw e;
-    });
+  async upload(input: {
+    url: string;
+    name: string;
+    separator?: string | undefined;
+    idColumn?: string | undefined;
+    revealDocuments?: boolean | undefined;
+    shownAs?: string;
+  }): Promise<KbBase> {
+    const answer = await this.o
+      .client()
+      .uploadFiles(
+        {
+          url_file: input.url,
+          index_engine: input.name,
+          ...(input.separator ? { separator_doc_engine: input.separator } : {}),
+          ...(input.idColumn ? { id_doc_engine: input.idColumn } : {}),
+        },
+        { revealDocuments: input.revealDocuments === true },
+      )
+      .catch((e: unknown) => {
+        // Upload is an administrator's operation (DESIGN.md §2): a supervisor cannot help here.
+        if (isAppError(e) && e.kind === 'Forbidden') {
+          throw new AppError({
+            kind: 'Forbidden',
+            status: 403,
+            message: 'Your role cannot upload knowledge-base files (403). Ask an administrator.',
+          });
+        }
+        throw e;
+      });
     const base: KbBase = {
-      name: input.name, url: input.shownAs ?? input.url, uploadedAt: new Date(this.now()).toISOString(), state: 'indexing', readyAt: null,
+      name: input.name,
+      url: input.shownAs ?? input.url,
+      uploadedAt: new Date(this.now()).toISOString(),
+      state: 'indexing',
+      readyAt: null,
       message: answer.message ?? null,
     };
     this.set(base);
@@ -92,7 +113,11 @@ export class KbTracker {
         }
       }
       if (!abort.signal.aborted) {
-        this.set({ ...base, state: 'failed', message: 'No answers came within 5 minutes: the file may not have been readable. Check the link and upload it again.' });
+        this.set({
+          ...base,
+          state: 'failed',
+          message: 'No answers came within 5 minutes: the file may not have been readable. Check the link and upload it again.',
+        });
         this.probes.delete(base.name);
       }
     })();

@@ -27,7 +27,10 @@ export class TicketCache {
   private loaded: Promise<void> | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly file: string, private readonly onError: (message: string) => void) {}
+  constructor(
+    private readonly file: string,
+    private readonly onError: (message: string) => void,
+  ) {}
 
   private load(): Promise<void> {
     this.loaded ??= (async () => {
@@ -36,7 +39,8 @@ export class TicketCache {
         if (parsed.success) this.entries = parsed.data.entries;
         else this.onError('ticket cache ignored: it does not match its schema');
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.onError(`ticket cache unreadable: ${e instanceof Error ? e.message : String(e)}`);
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+          this.onError(`ticket cache unreadable: ${e instanceof Error ? e.message : String(e)}`);
       }
     })();
     return this.loaded;
@@ -66,7 +70,8 @@ export class TicketCache {
     const aliases = new Set([norm(asked)]);
     if (ticket.id !== null) aliases.add(String(ticket.id));
     if (ticket.key) aliases.add(norm(ticket.key));
-    const same = (e: Entry) => e.baseUrl === baseUrl && ((ticket.id !== null && e.ticket.id === ticket.id) || e.aliases.some((a) => aliases.has(a)));
+    const same = (e: Entry) =>
+      e.baseUrl === baseUrl && ((ticket.id !== null && e.ticket.id === ticket.id) || e.aliases.some((a) => aliases.has(a)));
     for (const e of this.entries.filter(same)) for (const a of e.aliases) aliases.add(a);
     this.entries = [{ baseUrl, aliases: [...aliases], ticket }, ...this.entries.filter((e) => !same(e))].slice(0, MAX_ENTRIES);
     await this.save();

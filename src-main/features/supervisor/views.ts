@@ -1,4 +1,11 @@
-import type { AgentStatus, GroupOverview, GroupsOverview, ReportFilter, ReportRow, TicketView } from '../../../src-shared/bridge/supervisor';
+import type {
+  AgentStatus,
+  GroupOverview,
+  GroupsOverview,
+  ReportFilter,
+  ReportRow,
+  TicketView,
+} from '../../../src-shared/bridge/supervisor';
 import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
@@ -81,7 +88,9 @@ export function toReportRow(r: Rec): ReportRow {
 }
 
 export function reportTotals(rows: ReportRow[], truncated: boolean) {
-  let waitingTime = 0, attendanceTime = 0, protocolDuration = 0;
+  let waitingTime = 0,
+    attendanceTime = 0,
+    protocolDuration = 0;
   for (const r of rows) {
     waitingTime += r.waitingTime ?? 0;
     attendanceTime += r.attendanceTime ?? 0;
@@ -121,9 +130,17 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
     let g = groups.get(gk);
     if (!g) {
       g = {
-        id: item.groupId, name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
-        slaSeconds: item.slaSeconds, waiting: 0, inAttendance: 0, pending: 0, longestWaitSeconds: null, overSla: false,
-        agents: [], waitingSessions: [], agentSessions: new Map(),
+        id: item.groupId,
+        name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
+        slaSeconds: item.slaSeconds,
+        waiting: 0,
+        inAttendance: 0,
+        pending: 0,
+        longestWaitSeconds: null,
+        overSla: false,
+        agents: [],
+        waitingSessions: [],
+        agentSessions: new Map(),
       };
       groups.set(gk, g);
     }
@@ -157,15 +174,25 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   const out: GroupOverview[] = [];
   for (const g of groups.values()) {
     const { agentSessions, ...rest } = g;
-    rest.waitingSessions = rest.waitingSessions.sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1)).slice(0, WAITING_LISTED);
+    rest.waitingSessions = rest.waitingSessions
+      .sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1))
+      .slice(0, WAITING_LISTED);
     rest.overSla = rest.slaSeconds !== null && rest.longestWaitSeconds !== null && rest.longestWaitSeconds > rest.slaSeconds;
     rest.agents = [...agentSessions.entries()]
-      .map(([userName, n]) => ({ userName, name: statusByUser.get(userName)?.name ?? userName, status: statusByUser.get(userName)?.status ?? null, sessions: n }))
+      .map(([userName, n]) => ({
+        userName,
+        name: statusByUser.get(userName)?.name ?? userName,
+        status: statusByUser.get(userName)?.status ?? null,
+        sessions: n,
+      }))
       .sort((a, b) => b.sessions - a.sessions || a.name.localeCompare(b.name));
     out.push(rest);
   }
   // Late groups first: the supervisor's question is "which groups are late".
-  out.sort((a, b) => Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name));
+  out.sort(
+    (a, b) =>
+      Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name),
+  );
   allAgents.sort((a, b) => a.name.localeCompare(b.name));
   return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated };
 }

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type {
-  CallLogView, CallView, LiveTranscript, TranscriptChunk, TranscriptSegment, VoiceState,
+  CallLogView,
+  CallView,
+  LiveTranscript,
+  TranscriptChunk,
+  TranscriptSegment,
+  VoiceState,
 } from '../../../src-shared/bridge/voice';
 import { LanguageSchema, MAX_CHUNK_SECONDS } from '../../../src-shared/bridge/voice';
 import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
@@ -34,7 +39,9 @@ const MAX_CHUNK_BYTES = 44 + Math.ceil(MAX_CHUNK_SECONDS * 1.1) * 16_000 * 2;
 
 /** Per-word confidence, when a service sends it beside a segment (the interface does not say). */
 const WordsSchema = z.array(
-  z.object({ word: z.string().optional(), text: z.string().optional(), confidence: z.number().optional(), score: z.number().optional() }).loose(),
+  z
+    .object({ word: z.string().optional(), text: z.string().optional(), confidence: z.number().optional(), score: z.number().optional() })
+    .loose(),
 );
 
 function toSegment(s: NonNullable<SttAnswer['segments']>[number]): TranscriptSegment | null {
@@ -42,12 +49,13 @@ function toSegment(s: NonNullable<SttAnswer['segments']>[number]): TranscriptSeg
   if (!text) return null;
   const confidence = typeof s.confidence === 'number' ? s.confidence : null;
   const given = WordsSchema.safeParse((s as Record<string, unknown>).words);
-  const words = given.success && given.data.length
-    ? given.data.flatMap((w) => {
-        const t = (w.word ?? w.text ?? '').trim();
-        return t ? [{ text: t, confidence: w.confidence ?? w.score ?? confidence }] : [];
-      })
-    : text.split(/\s+/).map((t) => ({ text: t, confidence }));
+  const words =
+    given.success && given.data.length
+      ? given.data.flatMap((w) => {
+          const t = (w.word ?? w.text ?? '').trim();
+          return t ? [{ text: t, confidence: w.confidence ?? w.score ?? confidence }] : [];
+        })
+      : text.split(/\s+/).map((t) => ({ text: t, confidence }));
   return { start: s.start ?? 0, end: s.end ?? 0, text, confidence, words };
 }
 
@@ -58,14 +66,16 @@ export function toChunk(seq: number, answer: SttAnswer, fallbackLanguage: string
     return seg ? [seg] : [];
   });
   const text = answer.text.trim();
-  if (segments.length === 0 && text) segments.push({ start: 0, end: 0, text, confidence: null, words: text.split(/\s+/).map((t) => ({ text: t, confidence: null })) });
+  if (segments.length === 0 && text)
+    segments.push({ start: 0, end: 0, text, confidence: null, words: text.split(/\s+/).map((t) => ({ text: t, confidence: null })) });
   return { seq, text, language: answer.language ?? fallbackLanguage, segments };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
  * Language tags from the active speech-to-text models' metadata (`languages`, `language`): the
@@ -104,7 +114,10 @@ function speechError(what: 'Speech-to-text' | 'Text-to-speech', e: unknown): App
  * transcripts the webhook listener receives.
  */
 export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceFeature {
-  let state: VoiceState = ctx.settings.get(SETTING) ?? { enabled: false, language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US' };
+  let state: VoiceState = ctx.settings.get(SETTING) ?? {
+    enabled: false,
+    language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US',
+  };
   const live = new Map<number, LiveTranscript[]>();
 
   const save = (next: VoiceState) => {
@@ -134,23 +147,49 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     let log: CallLogView[] = [];
     let error: string | null = null;
     try {
-      const rows = await client.resource('call').pageAll(
-        { conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'startedAt', direction: 'DESC', size: 100 },
-        { cap: 200 },
-      );
+      const rows = await client
+        .resource('call')
+        .pageAll(
+          {
+            conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+            sort: true,
+            sortColumn: 'startedAt',
+            direction: 'DESC',
+            size: 100,
+          },
+          { cap: 200 },
+        );
       callRows = rows.map((c) => ({
-        id: c.id ?? null, callId: str(c.callId), kind: c.kind ?? null, state: c.state ?? null, status: c.status ?? null,
-        startedAt: c.startedAt ?? c.ringingAt ?? null, finishedAt: c.finishedAt ?? null, attendanceTime: num(c.attendanceTime),
+        id: c.id ?? null,
+        callId: str(c.callId),
+        kind: c.kind ?? null,
+        state: c.state ?? null,
+        status: c.status ?? null,
+        startedAt: c.startedAt ?? c.ringingAt ?? null,
+        finishedAt: c.finishedAt ?? null,
+        attendanceTime: num(c.attendanceTime),
       }));
       const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x && !x.includes(',')))];
       if (ids.length) {
-        const entries = await client.resource('callLogHistory').pageAll(
-          { conditions: [{ key: 'callId', operator: 'IN', value: ids.join(',') }], sort: true, sortColumn: 'eventDate', direction: 'ASC', size: 200 },
-          { cap: 2_000 },
-        );
+        const entries = await client
+          .resource('callLogHistory')
+          .pageAll(
+            {
+              conditions: [{ key: 'callId', operator: 'IN', value: ids.join(',') }],
+              sort: true,
+              sortColumn: 'eventDate',
+              direction: 'ASC',
+              size: 200,
+            },
+            { cap: 2_000 },
+          );
         log = entries.map((h) => ({
-          id: h.id ?? null, callId: str(h.callId), eventType: h.eventType ?? null, eventDate: h.eventDate ?? null,
-          callerType: h.callerType ?? null, callerId: str(h.callerId),
+          id: h.id ?? null,
+          callId: str(h.callId),
+          eventType: h.eventType ?? null,
+          eventDate: h.eventDate ?? null,
+          callerType: h.callerType ?? null,
+          callerId: str(h.callerId),
         }));
       }
     } catch (e) {
@@ -168,8 +207,13 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       const text = str(data.text) ?? str(data.transcript);
       if (sessionId === null || !text) return;
       const line: LiveTranscript = {
-        key: e.id, sessionId, callId: str(data.callId), messageId: int(data.messageId), text,
-        final: data.final !== false, at: str(e.occurredAt) ?? new Date().toISOString(),
+        key: e.id,
+        sessionId,
+        callId: str(data.callId),
+        messageId: int(data.messageId),
+        text,
+        final: data.final !== false,
+        at: str(e.occurredAt) ?? new Date().toISOString(),
       };
       remember(line);
       ctx.events.emit('voice:transcript', line);
@@ -187,10 +231,13 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
         const bytes = Buffer.from(audio, 'base64');
         const info = wavInfo(bytes);
         if (!info) throw new AppError({ kind: 'Invalid', message: 'The recording is not WAV audio; nothing was sent.', field: 'audio' });
-        if (bytes.length > MAX_CHUNK_BYTES) throw new AppError({ kind: 'Invalid', message: `A recorded chunk may last at most ${MAX_CHUNK_SECONDS} s.`, field: 'audio' });
+        if (bytes.length > MAX_CHUNK_BYTES)
+          throw new AppError({ kind: 'Invalid', message: `A recorded chunk may last at most ${MAX_CHUNK_SECONDS} s.`, field: 'audio' });
         let answer: SttAnswer;
         try {
-          answer = await ctx.client().stt({ file: bytes, language: state.language, filename: `chunk-${seq}.wav`, contentType: 'audio/wav' });
+          answer = await ctx
+            .client()
+            .stt({ file: bytes, language: state.language, filename: `chunk-${seq}.wav`, contentType: 'audio/wav' });
         } catch (e) {
           throw speechError('Speech-to-text', e);
         }
@@ -204,7 +251,11 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
           throw speechError('Text-to-speech', e);
         }
         const info = wavInfo(bytes);
-        return { audio: Buffer.from(bytes).toString('base64'), bytes: bytes.length, seconds: info ? Math.round(info.seconds * 100) / 100 : 0 };
+        return {
+          audio: Buffer.from(bytes).toString('base64'),
+          bytes: bytes.length,
+          seconds: info ? Math.round(info.seconds * 100) / 100 : 0,
+        };
       },
       'voice:calls': async ({ sessionId }) => calls(sessionId),
     },

@@ -105,7 +105,11 @@ function checkUrlTemplate(template: string): void {
     ok = false;
   }
   if (!ok) {
-    throw new AppError({ kind: 'Invalid', field: 'urlTemplate', message: 'The public URL must be an http or https address, for example http://127.0.0.1:{remotePort}' });
+    throw new AppError({
+      kind: 'Invalid',
+      field: 'urlTemplate',
+      message: 'The public URL must be an http or https address, for example http://127.0.0.1:{remotePort}',
+    });
   }
 }
 
@@ -214,10 +218,15 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
       try {
         return parseCommandLine(setting.command, port);
       } catch (e) {
-        throw new AppError({ kind: 'Invalid', field: 'command', message: e instanceof Error ? e.message : 'The tunnel command could not be read.' });
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'command',
+          message: e instanceof Error ? e.message : 'The tunnel command could not be read.',
+        });
       }
     }
-    if (setting.provider === 'none') throw new AppError({ kind: 'Invalid', field: 'provider', message: 'Choose a tunnel program or enter a command first.' });
+    if (setting.provider === 'none')
+      throw new AppError({ kind: 'Invalid', field: 'provider', message: 'Choose a tunnel program or enter a command first.' });
     const found = available.find((a) => a.provider === setting.provider);
     if (!found) {
       throw new AppError({
@@ -247,7 +256,8 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     const setting = tunnelSetting();
     if (setting.provider !== 'custom') await refreshAvailable();
     const command = commandFor(setting, port);
-    const urlTemplate = setting.provider === 'custom' && setting.urlTemplate ? setting.urlTemplate.replaceAll('{port}', String(port)) : undefined;
+    const urlTemplate =
+      setting.provider === 'custom' && setting.urlTemplate ? setting.urlTemplate.replaceAll('{port}', String(port)) : undefined;
     const r = superviseTunnel({
       start: () => startTunnel({ command, env, log: ctx.log, ...(urlTemplate ? { urlTemplate } : {}) }),
       check: async (url) => {
@@ -341,7 +351,11 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
           confirmed: null,
         };
         if (custom && !next.command) {
-          throw new AppError({ kind: 'Invalid', field: 'command', message: 'Enter the tunnel command, for example: cloudflared tunnel --url http://127.0.0.1:{port}' });
+          throw new AppError({
+            kind: 'Invalid',
+            field: 'command',
+            message: 'Enter the tunnel command, for example: cloudflared tunnel --url http://127.0.0.1:{port}',
+          });
         }
         if (custom) {
           commandFor(next, 1);
@@ -361,12 +375,19 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         await serialTunnel(async () => {
           const port = live.listener?.port;
           if (port === undefined) {
-            throw new AppError({ kind: 'Unavailable', message: 'The listener is not running, so there is nothing to expose. Start live updates first.' });
+            throw new AppError({
+              kind: 'Unavailable',
+              message: 'The listener is not running, so there is nothing to expose. Start live updates first.',
+            });
           }
           const setting = tunnelSetting();
           if (setting.provider === 'custom' && setting.confirmed !== setting.command) {
             if (confirm !== setting.command) {
-              throw new AppError({ kind: 'Invalid', field: 'command', message: 'Confirm the tunnel command before it runs: it changed since it was last confirmed.' });
+              throw new AppError({
+                kind: 'Invalid',
+                field: 'command',
+                message: 'Confirm the tunnel command before it runs: it changed since it was last confirmed.',
+              });
             }
             ctx.settings.set(TUNNEL_SETTING, { ...setting, confirmed: setting.command });
           }

@@ -11,7 +11,16 @@ import { settingsFeature } from './settings';
 import { workspaceFeature } from './workspace';
 
 /** Every feature of the renderer, once, in palette order. The only place they are joined. */
-export const FEATURES: readonly ConsoleFeature[] = [workspaceFeature, attendanceFeature, notesFeature, paletteFeature, supervisorFeature, voiceFeature, webhooksFeature, settingsFeature];
+export const FEATURES: readonly ConsoleFeature[] = [
+  workspaceFeature,
+  attendanceFeature,
+  notesFeature,
+  paletteFeature,
+  supervisorFeature,
+  voiceFeature,
+  webhooksFeature,
+  settingsFeature,
+];
 
 /** The dialogs features keep above every view. */
 export const overlays = FEATURES.flatMap((f) => f.overlays ?? []);

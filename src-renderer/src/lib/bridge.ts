@@ -38,7 +38,10 @@ function webTransport(): PreloadBridge {
       } catch {
         return { error: { kind: 'Unavailable', message: 'The console host stopped answering. Restart it with npm start.' } };
       }
-      if (res.status === 403) return { error: { kind: 'Forbidden', message: 'This page is no longer authorised: open the address the console printed at launch.' } };
+      if (res.status === 403)
+        return {
+          error: { kind: 'Forbidden', message: 'This page is no longer authorised: open the address the console printed at launch.' },
+        };
       return (await res.json()) as Envelope<unknown>;
     },
     subscribe(listener) {

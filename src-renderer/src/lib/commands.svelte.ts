@@ -24,7 +24,9 @@ export class CommandRegistry {
   /** User rebinding: command id -> shortcut (persisted by the keyboard feature). */
   #overrides = $state<Record<string, string | null>>({});
 
-  get overrides() { return this.#overrides; }
+  get overrides() {
+    return this.#overrides;
+  }
   /** The user's rebinds, as stored (all at once) or one changed. */
   setOverrides(next: Record<string, string | null>): void {
     this.#overrides = next;

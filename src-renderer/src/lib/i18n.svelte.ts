@@ -11,12 +11,13 @@ const en = {
   'welcome.demoSupervisor': 'Open it as the supervisor',
   'welcome.demoHint': 'A local service with sample customers, sessions and a customer simulator. Nothing leaves this machine.',
   'welcome.connect': 'Connect to a service',
-  'welcome.connectHint': 'Your company\'s service address and the access token from its commercial team.',
+  'welcome.connectHint': "Your company's service address and the access token from its commercial team.",
   'connect.baseUrl': 'Service address',
   'connect.token': 'Access token',
   'connect.userName': 'Your user name (optional)',
   'identity.title': 'Who are you on this service?',
-  'identity.hint': 'Pick yourself: sessions assigned to you show under Mine, and you can accept new ones. The choice is kept for this workspace.',
+  'identity.hint':
+    'Pick yourself: sessions assigned to you show under Mine, and you can accept new ones. The choice is kept for this workspace.',
   'identity.search': 'Search attendants',
   'identity.list': 'Attendants',
   'identity.none': 'No attendant matches.',
@@ -63,7 +64,7 @@ const en = {
   'ws.needsMeHeading': 'Needs me, in every workspace',
   'ws.needsMeHint': 'Your sessions where the customer waits for you, and customers waiting for an attendant, nearest SLA first.',
   'ws.needsMeEmpty': 'Nothing needs you right now.',
-  'ws.needsMeMore': '{count} more, less urgent, in the workspaces\' queues.',
+  'ws.needsMeMore': "{count} more, less urgent, in the workspaces' queues.",
   'ws.reason.unread': '{count} unread',
   'ws.reason.unread.one': '{count} unread',
   'ws.reason.reply': 'Waiting for your reply',
@@ -89,7 +90,8 @@ const ptBR: Record<CoreKey, string> = {
   'connect.token': 'Token de acesso',
   'connect.userName': 'Seu usuário (opcional)',
   'identity.title': 'Quem é você neste serviço?',
-  'identity.hint': 'Escolha seu nome: as sessões atribuídas a você aparecem em Minhas, e você pode aceitar novas. A escolha fica guardada para este espaço de trabalho.',
+  'identity.hint':
+    'Escolha seu nome: as sessões atribuídas a você aparecem em Minhas, e você pode aceitar novas. A escolha fica guardada para este espaço de trabalho.',
   'identity.search': 'Buscar atendentes',
   'identity.list': 'Atendentes',
   'identity.none': 'Nenhum atendente encontrado.',
@@ -126,7 +128,8 @@ const ptBR: Record<CoreKey, string> = {
   'ws.add': 'Adicionar espaço',
   'ws.addShort': 'Adicionar',
   'ws.addHeading': 'Adicionar um espaço de trabalho',
-  'ws.addLead': 'Conecte outra conta de serviço, ou abra o espaço de demonstração ao lado do seu. Cada um guarda as próprias sessões, notas e token.',
+  'ws.addLead':
+    'Conecte outra conta de serviço, ou abra o espaço de demonstração ao lado do seu. Cada um guarda as próprias sessões, notas e token.',
   'ws.back': 'Voltar para {name}',
   'ws.others': 'Seus outros espaços',
   'ws.demo': 'Demo',
@@ -173,8 +176,12 @@ export class I18n {
   /** What the user picked in the console; null follows the system. */
   #chosen = $state<Language | null>(storedLanguage());
 
-  get locale() { return this.#locale; }
-  get chosen() { return this.#chosen; }
+  get locale() {
+    return this.#locale;
+  }
+  get chosen() {
+    return this.#chosen;
+  }
   private system: Language = 'en';
 
   setLocale(systemLocale: string): void {

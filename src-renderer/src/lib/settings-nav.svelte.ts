@@ -5,8 +5,12 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 export class SettingsNav {
   #tab = $state<SettingsTab>('general');
 
-  get tab() { return this.#tab; }
-  set tab(v) { this.#tab = v; }
+  get tab() {
+    return this.#tab;
+  }
+  set tab(v) {
+    this.#tab = v;
+  }
 
   reset(): void {
     this.#tab = 'general';

@@ -18,7 +18,9 @@ function stored(): ThemeChoice {
 export class Theme {
   #choice = $state<ThemeChoice>(stored());
 
-  get choice() { return this.#choice; }
+  get choice() {
+    return this.#choice;
+  }
   private systemDark = $state(false);
 
   constructor() {

@@ -21,7 +21,9 @@ export class ViewRegistry {
   private list = $state<View[]>([]);
   #current = $state('attendance');
 
-  get current() { return this.#current; }
+  get current() {
+    return this.#current;
+  }
 
   register(view: View): void {
     this.list = [...this.list.filter((v) => v.id !== view.id), view].sort((a, b) => a.order - b.order);

@@ -7,8 +7,18 @@ import { tempDirs } from '../../support/temp-dirs';
 const tempDir = tempDirs('activity-');
 
 const customer = (id: number, text: string, minute: number): ThreadMessage => ({
-  id, sessionId: 7, text, caption: null, contentType: 'text', createdAt: `2026-11-23T10:${String(minute).padStart(2, '0')}:00Z`,
-  fromCustomer: true, author: 'customer', sender: null, sentiment: null, bySupervisor: false, failed: false,
+  id,
+  sessionId: 7,
+  text,
+  caption: null,
+  contentType: 'text',
+  createdAt: `2026-11-23T10:${String(minute).padStart(2, '0')}:00Z`,
+  fromCustomer: true,
+  author: 'customer',
+  sender: null,
+  sentiment: null,
+  bySupervisor: false,
+  failed: false,
 });
 
 test('customer messages count once each, also when they reach the console out of order; the row keeps the newest; a restart keeps the counts', async () => {

@@ -42,7 +42,14 @@ test("Electron's setter: a desktop without badges is said once in the log, never
   refusing(3);
   expect(calls).toEqual([2, 3]);
   expect(warnings).toHaveLength(1);
-  const throwing = electronBadgeSetter({ setBadgeCount: () => { throw new Error('no dock'); } }, (m) => warnings.push(m));
+  const throwing = electronBadgeSetter(
+    {
+      setBadgeCount: () => {
+        throw new Error('no dock');
+      },
+    },
+    (m) => warnings.push(m),
+  );
   expect(() => throwing(1)).not.toThrow();
   expect(warnings).toHaveLength(2);
   const fine = electronBadgeSetter({ setBadgeCount: () => true }, (m) => warnings.push(m));
@@ -50,7 +57,7 @@ test("Electron's setter: a desktop without badges is said once in the log, never
   expect(warnings).toHaveLength(2);
 });
 
-test('the renderer\'s attention count reaches the bound badge through the bridge; signing out clears it', async () => {
+test("the renderer's attention count reaches the bound badge through the bridge; signing out clears it", async () => {
   const { app, call } = await openConsole();
   const seen: number[] = [];
   const unbind = attentionBadge.bind((n) => seen.push(n));
@@ -87,14 +94,27 @@ test('AI draft and knowledge answers leave with documents masked unless the atte
   const proxy = await startCaptureProxy(sb.baseUrl);
   const { app, call } = await openConsole();
   try {
-    await call('workspace:connect', { baseUrl: proxy.url, token: sb.tokens.agent, userName: sb.demoAgent.userName, allowWeakStorage: true });
+    await call('workspace:connect', {
+      baseUrl: proxy.url,
+      token: sb.tokens.agent,
+      userName: sb.demoAgent.userName,
+      allowWeakStorage: true,
+    });
     const api = serviceApi(sb.baseUrl, sb.tokens.agent);
-    const mine = await api.list('/user-session', [
-      { key: 'status', operator: 'EQ', value: 'OPEN' },
-      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-    ], { direction: 'DESC', size: 1 });
+    const mine = await api.list(
+      '/user-session',
+      [
+        { key: 'status', operator: 'EQ', value: 'OPEN' },
+        { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+      ],
+      { direction: 'DESC', size: 1 },
+    );
     const sessionId = mine[0]!.id as number;
-    await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: sessionId }, message: `Meu CPF é ${CPF_SHOWN} e o da minha esposa é ${CPF_HIDDEN}.`, fromUser: true });
+    await api.post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: sessionId },
+      message: `Meu CPF é ${CPF_SHOWN} e o da minha esposa é ${CPF_HIDDEN}.`,
+      fromUser: true,
+    });
     await call('attendance:openThread', { sessionId });
     const choice = { provider: 'local', model: 'local-extractive' };
     const lastNlp = () => proxy.bodiesTo('/transformersapi/1.0/nlp').at(-1) ?? '';
@@ -130,7 +150,8 @@ test('without a keyring, provider credentials are kept for this run only unless 
   test.setTimeout(90_000);
   const profile = mkdtempSync(join(tmpdir(), 'console-cred-'));
   // Provider credentials are the workspace's own, in its folder's vault.
-  const sealed = () => new Vault(new KeyFileCipher(profile), createConfStore(join(profile, 'workspaces', 'demo'), 'vault')).get('provider:openai');
+  const sealed = () =>
+    new Vault(new KeyFileCipher(profile), createConfStore(join(profile, 'workspaces', 'demo'), 'vault')).get('provider:openai');
   const openaiOf = async (call: Awaited<ReturnType<typeof openConsole>>['call']) =>
     (await call('attendance:providers', {})).providers.find((p) => p.name === 'openai');
   const run = async <T>(body: (c: Awaited<ReturnType<typeof openConsole>>) => Promise<T>): Promise<T> => {
@@ -147,7 +168,10 @@ test('without a keyring, provider credentials are kept for this run only unless 
   // No consent: this run only, said so, nothing written.
   await run(async ({ call }) => {
     expect((await call('workspace:state', {})).vault.state).toBe('weak');
-    expect(await call('attendance:setCredential', { provider: 'openai', accessKey: 'ak-polish-1', secretKey: 'sk-polish-1' })).toEqual({ credentialSet: true, kept: 'session' });
+    expect(await call('attendance:setCredential', { provider: 'openai', accessKey: 'ak-polish-1', secretKey: 'sk-polish-1' })).toEqual({
+      credentialSet: true,
+      kept: 'session',
+    });
     expect(await openaiOf(call)).toMatchObject({ credentialSet: true, kept: 'session' });
   });
   expect(sealed()).toBeNull();
@@ -155,18 +179,26 @@ test('without a keyring, provider credentials are kept for this run only unless 
 
   // Consent: sealed with weak protection, there after a restart.
   await run(async ({ call }) => {
-    expect(await call('attendance:setCredential', { provider: 'openai', token: 'tok-polish-2', allowWeakStorage: true })).toEqual({ credentialSet: true, kept: 'weak' });
+    expect(await call('attendance:setCredential', { provider: 'openai', token: 'tok-polish-2', allowWeakStorage: true })).toEqual({
+      credentialSet: true,
+      kept: 'weak',
+    });
   });
   expect(sealed()).toContain('tok-polish-2');
   await run(async ({ call }) => {
     expect(await openaiOf(call)).toMatchObject({ credentialSet: true, kept: 'weak' });
     // A later save without consent removes the sealed copy: it cannot come back at the next start.
-    expect(await call('attendance:setCredential', { provider: 'openai', token: 'tok-polish-3' })).toEqual({ credentialSet: true, kept: 'session' });
+    expect(await call('attendance:setCredential', { provider: 'openai', token: 'tok-polish-3' })).toEqual({
+      credentialSet: true,
+      kept: 'session',
+    });
   });
   expect(sealed()).toBeNull();
   await run(async ({ call }) => {
     expect(await openaiOf(call)).toMatchObject({ credentialSet: false });
-    expect(await call('attendance:setCredential', { provider: 'openai', token: 'tok-polish-4', allowWeakStorage: true })).toMatchObject({ kept: 'weak' });
+    expect(await call('attendance:setCredential', { provider: 'openai', token: 'tok-polish-4', allowWeakStorage: true })).toMatchObject({
+      kept: 'weak',
+    });
     expect(await call('attendance:clearCredential', { provider: 'openai' })).toEqual({ credentialSet: false, kept: null });
   });
   expect(sealed()).toBeNull();

@@ -11,10 +11,17 @@ async function composerWith(drafts: Map<number, string>) {
       return { ok: true };
     },
     'attendance:aiDraft': () => ({ text: 'Seu pedido chega amanhã.' }),
-    'attendance:help': () => ({
-      canned: [{ id: 1, code: 'saud', description: 'Greeting', text: 'Olá {nome}, sou {agente}. Protocolo {protocolo}.' }, { id: 2, code: 'fim', description: 'End', text: 'Obrigado!' }],
-      suggestions: [], templates: [], failed: [], skipped: 0,
-    }) as never,
+    'attendance:help': () =>
+      ({
+        canned: [
+          { id: 1, code: 'saud', description: 'Greeting', text: 'Olá {nome}, sou {agente}. Protocolo {protocolo}.' },
+          { id: 2, code: 'fim', description: 'End', text: 'Obrigado!' },
+        ],
+        suggestions: [],
+        templates: [],
+        failed: [],
+        skipped: 0,
+      }) as never,
   });
   const { ComposerStore } = await importRunes<Composer>('src-renderer/src/features/attendance/composer.svelte.ts');
   return { composer: new ComposerStore(), bridge };
@@ -51,7 +58,7 @@ test('canned replies: matched by code prefix, placeholders filled, the /code tok
   composer.reset();
 });
 
-test('a reply that could not be sent goes back into its session\'s draft once, and leaves it when sent after all', async () => {
+test("a reply that could not be sent goes back into its session's draft once, and leaves it when sent after all", async () => {
   const drafts = new Map<number, string>();
   const { composer } = await composerWith(drafts);
   await composer.open(7);

@@ -11,8 +11,18 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
   try {
     const badges: number[] = [];
     const bridge = await installFakeBridge({
-      'attendance:directory': () => ({ myStatus: 'ONLINE', myPauseReason: null, groups: [], agents: [], pauses: [{ id: 3, label: 'Almoço', minutes: 60 }] }) as never,
-      'live:status': () => ({ state: 'running', url: null, signed: true, registered: true, detail: null, lastEventAt: null, lastResyncAt: null, accepted: 0 }),
+      'attendance:directory': () =>
+        ({ myStatus: 'ONLINE', myPauseReason: null, groups: [], agents: [], pauses: [{ id: 3, label: 'Almoço', minutes: 60 }] }) as never,
+      'live:status': () => ({
+        state: 'running',
+        url: null,
+        signed: true,
+        registered: true,
+        detail: null,
+        lastEventAt: null,
+        lastResyncAt: null,
+        accepted: 0,
+      }),
       'attendance:pause': () => ({ status: 'PAUSED', reason: 'Almoço' }),
       'attendance:resume': () => ({ status: 'ONLINE', reason: null }),
       'attendance:badge': ({ count }) => (badges.push(count), { count }),

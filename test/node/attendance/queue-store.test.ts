@@ -5,8 +5,20 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type Queue = typeof import('../../../src-renderer/src/features/attendance/queue.svelte');
 
 const item = (id: number, name: string, over: Partial<QueueItem> = {}): QueueItem => ({
-  id, status: 'IN_PROGRESS', pending: false, agentUserName: 'ana', agentName: 'Ana', customerName: name, groupId: 1, groupName: 'Suporte',
-  channel: 'whatsapp', createdAt: `2026-11-23T10:0${id % 10}:00Z`, slaSeconds: 600, protocol: `P-${id}`, ticketId: null, ...over,
+  id,
+  status: 'IN_PROGRESS',
+  pending: false,
+  agentUserName: 'ana',
+  agentName: 'Ana',
+  customerName: name,
+  groupId: 1,
+  groupName: 'Suporte',
+  channel: 'whatsapp',
+  createdAt: `2026-11-23T10:0${id % 10}:00Z`,
+  slaSeconds: 600,
+  protocol: `P-${id}`,
+  ticketId: null,
+  ...over,
 });
 
 async function queueWith(items: QueueItem[]) {
@@ -44,7 +56,11 @@ test('a customer message marks the session unread and moves it first in Mine; th
   queue.mineSort = 'activity';
   // Latest activity first (no customer message yet: the newest session).
   expect(queue.visible.map((s) => s.id)).toEqual([7, 5, 2]);
-  bridge.emit('attendance:queueDelta', { upsert: [item(2, 'Carlos', { unread: 2, lastCustomerAt: '2026-11-23T11:00:00Z', preview: 'Oi?' })], remove: [], me: 'ana' });
+  bridge.emit('attendance:queueDelta', {
+    upsert: [item(2, 'Carlos', { unread: 2, lastCustomerAt: '2026-11-23T11:00:00Z', preview: 'Oi?' })],
+    remove: [],
+    me: 'ana',
+  });
   expect(queue.visible.map((s) => s.id)).toEqual([2, 7, 5]);
   expect(queue.unreadSessions).toBe(1);
   expect(queue.nextNeedingAttention(null)).toBe(2);
@@ -90,14 +106,24 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
   let seed = 7;
   const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
   const agents = [null, 'ana', 'bruno'];
-  const groups = [[1, 'Suporte'], [2, 'Financeiro'], [3, 'Vendas']] as const;
+  const groups = [
+    [1, 'Suporte'],
+    [2, 'Financeiro'],
+    [3, 'Vendas'],
+  ] as const;
   const channels = ['whatsapp', 'email', 'sms', 'voice'];
   const make = (id: number): QueueItem => {
     const agent = agents[rand(3)]!;
     const [groupId, groupName] = groups[rand(3)]!;
     return item(id, `Cliente ${id}`, {
-      agentUserName: agent, agentName: agent, status: rand(10) === 0 ? 'CLOSED' : agent ? 'IN_PROGRESS' : 'WAITING',
-      pending: rand(4) === 0, groupId, groupName, channel: channels[rand(4)]!, unread: rand(3),
+      agentUserName: agent,
+      agentName: agent,
+      status: rand(10) === 0 ? 'CLOSED' : agent ? 'IN_PROGRESS' : 'WAITING',
+      pending: rand(4) === 0,
+      groupId,
+      groupName,
+      channel: channels[rand(4)]!,
+      unread: rand(3),
     });
   };
   const live = new Map<number, QueueItem>();
@@ -125,7 +151,10 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
   for (const b of ['waiting', 'mine', 'others'] as const) {
     queue.bucket = b;
     fresh.bucket = b;
-    expect(queue.visible.map((s) => s.id), b).toEqual(fresh.visible.map((s) => s.id));
+    expect(
+      queue.visible.map((s) => s.id),
+      b,
+    ).toEqual(fresh.visible.map((s) => s.id));
   }
   queue.reset();
   fresh.reset();

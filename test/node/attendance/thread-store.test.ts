@@ -5,16 +5,32 @@ import { importRunes, installFakeBridge, Refusal } from '../../support/runes';
 type Thread = typeof import('../../../src-renderer/src/features/attendance/thread.svelte');
 
 const msg = (id: number, text: string, fromCustomer: boolean, minute: number): ThreadMessage => ({
-  id, sessionId: 7, text, caption: null, contentType: 'text', createdAt: `2026-11-23T10:${String(minute).padStart(2, '0')}:00Z`,
-  fromCustomer, author: fromCustomer ? 'customer' : 'agent', sender: null, sentiment: null, bySupervisor: false, failed: false,
+  id,
+  sessionId: 7,
+  text,
+  caption: null,
+  contentType: 'text',
+  createdAt: `2026-11-23T10:${String(minute).padStart(2, '0')}:00Z`,
+  fromCustomer,
+  author: fromCustomer ? 'customer' : 'agent',
+  sender: null,
+  sentiment: null,
+  bySupervisor: false,
+  failed: false,
 });
 
-test('a reply shows at once, becomes the service\'s message when sent, and a failure keeps it with the reason; a retry reuses its client id', async () => {
+test("a reply shows at once, becomes the service's message when sent, and a failure keeps it with the reason; a retry reuses its client id", async () => {
   const outcomes: Array<'ok' | 'down' | 'lost'> = ['ok', 'down', 'lost', 'ok'];
   const drafts = new Map<number, string>();
   let nextId = 100;
   const bridge = await installFakeBridge({
-    'attendance:openThread': () => ({ detail: null, fetchedAt: '2026-11-23T10:10:00Z', offline: false, page: { messages: [msg(2, 'Oi, tudo bem?', false, 2), msg(1, 'Quero reembolso', true, 1)], hasMore: false, page: 0, skipped: 0 } }) as never,
+    'attendance:openThread': () =>
+      ({
+        detail: null,
+        fetchedAt: '2026-11-23T10:10:00Z',
+        offline: false,
+        page: { messages: [msg(2, 'Oi, tudo bem?', false, 2), msg(1, 'Quero reembolso', true, 1)], hasMore: false, page: 0, skipped: 0 },
+      }) as never,
     'attendance:send': ({ text }) => {
       const o = outcomes.shift();
       if (o === 'down') throw new Refusal('Unavailable', 'The service cannot be reached.');

@@ -5,7 +5,14 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type WrapUp = typeof import('../../../src-renderer/src/features/attendance/wrapup.svelte');
 
 const tree: ClassNode[] = [
-  { id: 1, label: 'Financeiro', children: [{ id: 11, label: 'Reembolso', children: [] }, { id: 12, label: 'Cobrança indevida', children: [] }] },
+  {
+    id: 1,
+    label: 'Financeiro',
+    children: [
+      { id: 11, label: 'Reembolso', children: [] },
+      { id: 12, label: 'Cobrança indevida', children: [] },
+    ],
+  },
   { id: 2, label: 'Técnico', children: [{ id: 21, label: 'Conexão', children: [] }] },
 ];
 
@@ -38,7 +45,10 @@ test('a mandatory classification is chosen by search and keyboard before the clo
   wrapup.comment = '  devolvido  ';
   expect((await wrapup.close())?.status).toBe('CLOSED');
   expect(bridge.calls.find((c) => c.channel === 'attendance:close')?.input).toEqual({
-    sessionId: 7, classification: [1, 12], comment: 'devolvido', summaryNote: 'Cliente pediu reembolso de R$ 2.082,30.',
+    sessionId: 7,
+    classification: [1, 12],
+    comment: 'devolvido',
+    summaryNote: 'Cliente pediu reembolso de R$ 2.082,30.',
   });
   expect(wrapup.open).toBe(false);
 });

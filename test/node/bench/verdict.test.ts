@@ -1,10 +1,20 @@
 import { test, expect } from '@playwright/test';
 import { benchVerdict } from '../../../bench/verdict';
 
-const row = (figure: string, value: number, holds?: boolean, budget = '<= 100 ms') => ({ module: 'm', figure, value, unit: 'ms', budget, ...(holds === undefined ? {} : { holds }) });
+const row = (figure: string, value: number, holds?: boolean, budget = '<= 100 ms') => ({
+  module: 'm',
+  figure,
+  value,
+  unit: 'ms',
+  budget,
+  ...(holds === undefined ? {} : { holds }),
+});
 
 test('npm run bench fails, naming each missed budget and failed module, and passes only when every budget holds', () => {
-  const failed = benchVerdict([row('p99', 250, false), row('p50', 20, true), { module: 'm', figure: 'heap', value: 3, unit: 'MB' }], ['startup: Chromium did not start']);
+  const failed = benchVerdict(
+    [row('p99', 250, false), row('p50', 20, true), { module: 'm', figure: 'heap', value: 3, unit: 'MB' }],
+    ['startup: Chromium did not start'],
+  );
   expect(failed.exitCode).toBe(1);
   expect(failed.lines).toEqual([
     'budget missed: [m] p99: 250 ms, budget <= 100 ms',

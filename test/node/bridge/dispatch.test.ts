@@ -6,16 +6,29 @@ import { APP_ORIGIN } from '../../../src-shared/ipc';
 import { AppError } from '../../../src-shared/errors';
 
 const state: AppState = {
-  workspaces: [], active: null, workspace: null, baseUrl: null, signedIn: false, tokenRefused: false,
-  vault: { state: 'weak', detail: 'x' }, user: null, locale: 'en',
+  workspaces: [],
+  active: null,
+  workspace: null,
+  baseUrl: null,
+  signedIn: false,
+  tokenRefused: false,
+  vault: { state: 'weak', detail: 'x' },
+  user: null,
+  locale: 'en',
 };
 
 /** The core channels only: other features' channels are not called here. */
 function table(calls: string[]): HandlerTable {
   const core: Partial<HandlerTable> = {
-    'workspace:state': async () => { calls.push('workspace:state'); return state; },
+    'workspace:state': async () => {
+      calls.push('workspace:state');
+      return state;
+    },
     'workspace:openDemo': async () => state,
-    'workspace:connect': async (input) => { calls.push(`connect:${input.baseUrl}`); throw new AppError({ kind: 'Unauthorized', message: 'The service refused this token (401).' }); },
+    'workspace:connect': async (input) => {
+      calls.push(`connect:${input.baseUrl}`);
+      throw new AppError({ kind: 'Unauthorized', message: 'The service refused this token (401).' });
+    },
     'workspace:signOut': async () => state,
     'attendance:queue': async () => ({ items: [], fetchedAt: new Date(0).toISOString(), me: null, skipped: 0 }),
   };
@@ -47,7 +60,13 @@ test('an IPC call naming its workspace is served by that workspace; a malformed 
   const calls: string[] = [];
   const routed: Array<string | null> = [];
   const { ipcMain, handlers } = fakeIpc();
-  registerIpcBridge({ ipcMain, route: (ws) => (routed.push(ws), table(calls)), events: new EventHub(), appOrigin: APP_ORIGIN, target: () => null });
+  registerIpcBridge({
+    ipcMain,
+    route: (ws) => (routed.push(ws), table(calls)),
+    events: new EventHub(),
+    appOrigin: APP_ORIGIN,
+    target: () => null,
+  });
   const invoke = handlers.get(IPC_INVOKE)!;
   const frame = { senderFrame: { url: 'app://console/index.html', parent: null } };
   expect(await invoke(frame, 'workspace:state', {}, 'w-1a2b')).toEqual({ result: state });
@@ -72,11 +91,22 @@ test('inputs are checked against the channel schema; errors cross as values, nev
   const calls: string[] = [];
   const t = table(calls);
   expect(await dispatch(t, 'no:such', {})).toMatchObject({ error: { kind: 'Invalid' } });
-  expect(await dispatch(t, 'workspace:connect', { baseUrl: 'not a url', token: 'x' })).toMatchObject({ error: { kind: 'Invalid', field: 'baseUrl' } });
+  expect(await dispatch(t, 'workspace:connect', { baseUrl: 'not a url', token: 'x' })).toMatchObject({
+    error: { kind: 'Invalid', field: 'baseUrl' },
+  });
   expect(await dispatch(t, 'workspace:state', { extra: 1 })).toMatchObject({ error: { kind: 'Invalid' } });
   const refused = await dispatch(t, 'workspace:connect', { baseUrl: 'http://127.0.0.1:1', token: 'abc' });
   expect(refused).toEqual({ error: { kind: 'Unauthorized', message: 'The service refused this token (401).' } });
-  const boom = await dispatch({ ...t, 'workspace:state': async () => { throw new Error('secret internals at /home/x'); } }, 'workspace:state', {});
+  const boom = await dispatch(
+    {
+      ...t,
+      'workspace:state': async () => {
+        throw new Error('secret internals at /home/x');
+      },
+    },
+    'workspace:state',
+    {},
+  );
   expect(JSON.stringify(boom)).not.toContain('/home/x');
   expect(boom).toMatchObject({ error: { kind: 'Internal' } });
   expect(calls).toEqual(['connect:http://127.0.0.1:1']);
@@ -90,7 +120,9 @@ test('a handler that never answers gives a clear timeout at the deadline, and th
   const started = performance.now();
   const late = await dispatch(hanging, 'workspace:state', {}, log, { deadlineMs: 80 });
   expect(performance.now() - started).toBeGreaterThanOrEqual(75);
-  expect(late).toEqual({ error: { kind: 'Timeout', message: 'The console did not finish this within 80 ms. It may still complete; try again in a moment.' } });
+  expect(late).toEqual({
+    error: { kind: 'Timeout', message: 'The console did not finish this within 80 ms. It may still complete; try again in a moment.' },
+  });
   expect(warned).toEqual([{ m: 'bridge call passed its deadline', channel: 'workspace:state', ms: 80 }]);
   expect(await dispatch(t, 'workspace:state', {}, log, { deadlineMs: 80 })).toHaveProperty('result');
 });
@@ -99,9 +131,18 @@ test('pushed events are checked and sent to the window', () => {
   const { ipcMain } = fakeIpc();
   const hub = new EventHub();
   const sent: unknown[][] = [];
-  registerIpcBridge({ ipcMain, route: () => table([]), events: hub, appOrigin: APP_ORIGIN, target: () => ({ send: (...a: unknown[]) => void sent.push(a), isDestroyed: () => false }) });
+  registerIpcBridge({
+    ipcMain,
+    route: () => table([]),
+    events: hub,
+    appOrigin: APP_ORIGIN,
+    target: () => ({ send: (...a: unknown[]) => void sent.push(a), isDestroyed: () => false }),
+  });
   hub.emit('workspace:state', state);
   hub.emit('workspace:state', state, 'w-1');
-  expect(sent).toEqual([[IPC_EVENT, 'workspace:state', state, null], [IPC_EVENT, 'workspace:state', state, 'w-1']]);
+  expect(sent).toEqual([
+    [IPC_EVENT, 'workspace:state', state, null],
+    [IPC_EVENT, 'workspace:state', state, 'w-1'],
+  ]);
   expect(() => hub.emit('workspace:state', { ...state, signedIn: 'yes' } as unknown as AppState)).toThrow();
 });

@@ -29,7 +29,12 @@ function inputKeys(schema: z.ZodType): string[] {
 function shapedInput(channel: string): fc.Arbitrary<unknown> {
   const keys = inputKeys(channels[channel as keyof typeof channels].input);
   if (!keys.length) return fc.oneof(fc.constant({}), fc.record({ extra: anyValue }));
-  const field = fc.oneof({ weight: 4, arbitrary: plausible }, { weight: 2, arbitrary: anyValue }, { weight: 1, arbitrary: nastyString }, { weight: 1, arbitrary: bigString });
+  const field = fc.oneof(
+    { weight: 4, arbitrary: plausible },
+    { weight: 2, arbitrary: anyValue },
+    { weight: 1, arbitrary: nastyString },
+    { weight: 1, arbitrary: bigString },
+  );
   return fc.oneof(
     { weight: 4, arbitrary: fc.record(Object.fromEntries(keys.map((k) => [k, field])), { requiredKeys: [] }) },
     { weight: 1, arbitrary: fc.record({ ...Object.fromEntries(keys.map((k) => [k, field])), [`x${keys.length}`]: anyValue }) },
@@ -84,35 +89,57 @@ test('every channel answers thousands of malformed inputs with a result or a cle
   expect(channelNames.length).toBeGreaterThan(20);
 
   await checkAll(
-    fc.asyncProperty(fc.constantFrom(...channelNames).chain((c) => fc.tuple(fc.constant(c), inputFor(c))), async ([channel, raw]) => {
-      cases++;
-      const input = loopbackOnly(raw);
-      const answer = (await within(PER_CALL_MS, channel, dispatch(host.app.handlers, channel, input, host.log))) as Record<string, unknown>;
-      expect(Object.keys(answer).length, channel).toBe(1);
-      if ('error' in answer) {
-        const problem = unclearError(answer.error);
-        if (problem) expect(problem, `${channel} ${describe(input)}`).toBeNull();
-        const kind = (answer.error as { kind: string }).kind;
-        outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
-        if (kind !== 'Invalid') reached.add(channel);
-      } else {
-        expect(answer).toHaveProperty('result');
-        outcomes.set('result', (outcomes.get('result') ?? 0) + 1);
-        reached.add(channel);
-      }
-      if (RESETS.has(channel)) await dispatch(host.app.handlers, 'workspace:openDemo', {});
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...channelNames).chain((c) => fc.tuple(fc.constant(c), inputFor(c))),
+      async ([channel, raw]) => {
+        cases++;
+        const input = loopbackOnly(raw);
+        const answer = (await within(PER_CALL_MS, channel, dispatch(host.app.handlers, channel, input, host.log))) as Record<
+          string,
+          unknown
+        >;
+        expect(Object.keys(answer).length, channel).toBe(1);
+        if ('error' in answer) {
+          const problem = unclearError(answer.error);
+          if (problem) expect(problem, `${channel} ${describe(input)}`).toBeNull();
+          const kind = (answer.error as { kind: string }).kind;
+          outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
+          if (kind !== 'Invalid') reached.add(channel);
+        } else {
+          expect(answer).toHaveProperty('result');
+          outcomes.set('result', (outcomes.get('result') ?? 0) + 1);
+          reached.add(channel);
+        }
+        if (RESETS.has(channel)) await dispatch(host.app.handlers, 'workspace:openDemo', {});
+      },
+    ),
     { seed: SEED, numRuns: 3_000, endOnFailure: true, interruptAfterTimeLimit: 240_000 },
   );
 
   // Unknown channels and hostile channel names.
-  for (const name of ['', 'no:such', '__proto__', 'constructor', 'toString', 'workspace:state\u0000', 'x'.repeat(100_000), 42, null, { toString: 'workspace:state' }]) {
+  for (const name of [
+    '',
+    'no:such',
+    '__proto__',
+    'constructor',
+    'toString',
+    'workspace:state\u0000',
+    'x'.repeat(100_000),
+    42,
+    null,
+    { toString: 'workspace:state' },
+  ]) {
     const answer = (await dispatch(host.app.handlers, name, {})) as { error?: unknown };
     expect(unclearError(answer.error), describe(name).slice(0, 40)).toBeNull();
     cases++;
   }
 
-  test.info().annotations.push({ type: 'fuzz', description: `${cases} cases in ${Date.now() - started} ms, seed ${SEED}; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${reached.size} channels reached their handler` });
+  test
+    .info()
+    .annotations.push({
+      type: 'fuzz',
+      description: `${cases} cases in ${Date.now() - started} ms, seed ${SEED}; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${reached.size} channels reached their handler`,
+    });
   expect(cases).toBeGreaterThanOrEqual(3_000);
   // The nearly-valid inputs get past the schemas into the handlers, not only into refusals.
   expect(outcomes.get('result') ?? 0).toBeGreaterThan(100);
@@ -144,16 +171,27 @@ test('the web transport answers malformed HTTP bridge calls with clear errors an
     fc.string({ maxLength: 30 }).map((s) => encodeURIComponent(s)),
     fc.constantFrom('%E0%A4%A', '%', '%zz', '..%2f..%2fpackage.json', 'app%3Astate%00', '%5F%5Fproto%5F%5F', 'x'.repeat(5000)),
   );
-  const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', '', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x');
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    '',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+  );
 
   await checkAll(
     fc.asyncProperty(channel, body, contentType, async (c, b, ct) => {
       cases++;
-      const res = await within(PER_CALL_MS, `POST ${c.slice(0, 40)}`, fetch(`${origin}${WEB_BRIDGE_PATH}${c}`, {
-        method: 'POST',
-        headers: { cookie, ...(ct ? { 'content-type': ct } : {}) },
-        body: b,
-      }));
+      const res = await within(
+        PER_CALL_MS,
+        `POST ${c.slice(0, 40)}`,
+        fetch(`${origin}${WEB_BRIDGE_PATH}${c}`, {
+          method: 'POST',
+          headers: { cookie, ...(ct ? { 'content-type': ct } : {}) },
+          body: b,
+        }),
+      );
       expect([200, 400, 404, 413, 415], `${c.slice(0, 40)} ${ct}`).toContain(res.status);
       const text = await res.text();
       if (res.status === 404) return; // a path the host does not serve at all
@@ -165,8 +203,20 @@ test('the web transport answers malformed HTTP bridge calls with clear errors an
   );
   expect(cases).toBeGreaterThanOrEqual(1_200);
   // Still serving, still refusing strangers.
-  const state = await fetch(`${origin}${WEB_BRIDGE_PATH}workspace:state`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+  const state = await fetch(`${origin}${WEB_BRIDGE_PATH}workspace:state`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(await state.json()).toMatchObject({ result: { locale: 'en-US' } });
-  expect((await fetch(`${origin}${WEB_BRIDGE_PATH}workspace:state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(403);
+  expect(
+    (
+      await fetch(`${origin}${WEB_BRIDGE_PATH}workspace:state`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).status,
+  ).toBe(403);
   expect(rejections).toEqual([]);
 });

@@ -19,7 +19,10 @@ const tempDir = tempDirs('console-lock-');
 function runHost(args: string[], script = HOST_JS): Promise<{ code: number | null; stdout: string; stderr: string }> {
   if (!existsSync(HOST_JS)) throw new Error('The console is not built: run `npm run build` (npm test does it first).');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CONSOLE_NO_ELECTRON: '1' } });
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CONSOLE_NO_ELECTRON: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -34,7 +37,8 @@ function runHost(args: string[], script = HOST_JS): Promise<{ code: number | nul
   });
 }
 
-const lockOf = (profile: string) => JSON.parse(readFileSync(join(profile, LOCK_FILE), 'utf8')) as { pid: number; nonce: string; address: string | null };
+const lockOf = (profile: string) =>
+  JSON.parse(readFileSync(join(profile, LOCK_FILE), 'utf8')) as { pid: number; nonce: string; address: string | null };
 
 test('a second console on the same profile says where the first runs and exits; the first keeps working and sends each note once', async () => {
   const profile = await tempDir();

@@ -38,7 +38,9 @@ async function fullSession(profile: string): Promise<{ tokens: Record<string, st
     const { call, sb, sessionId } = await openDemoSession(host.app);
     await call('attendance:openThread', { sessionId });
     await call('notes:add', { sessionId, text: 'Cliente com CPF 123.456.789-09 pediu retorno.' });
-    await expect.poll(async () => (await call('notes:list', { sessionId })).service.some((n) => splitRef(n.text).text.startsWith('Cliente com CPF'))).toBe(true);
+    await expect
+      .poll(async () => (await call('notes:list', { sessionId })).service.some((n) => splitRef(n.text).text.startsWith('Cliente com CPF')))
+      .toBe(true);
     await call('notes:setDraft', { sessionId, kind: 'reply', text: 'Rascunho com dados do cliente' });
     await call('supervisor:ticket', { idOrKey: '4711' });
     await expect.poll(async () => (await call('live:status', {})).state).toBe('running');

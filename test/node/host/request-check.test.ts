@@ -28,8 +28,13 @@ test('no secret, a wrong secret or a secret of another length is refused', () =>
 
 test('the secret in the launch address is traded for a cookie, only on GET /', () => {
   const q = new URLSearchParams({ k: expected.secret });
-  expect(checkHostRequest({ ...base, path: '/', query: q, cookie: undefined }, expected)).toEqual({ ok: true, redirectWithCookie: expected.secret });
-  expect(checkHostRequest({ ...base, path: '/bridge/workspace:state', method: 'POST', query: q, cookie: undefined }, expected)).toMatchObject({ ok: false });
+  expect(checkHostRequest({ ...base, path: '/', query: q, cookie: undefined }, expected)).toEqual({
+    ok: true,
+    redirectWithCookie: expected.secret,
+  });
+  expect(
+    checkHostRequest({ ...base, path: '/bridge/workspace:state', method: 'POST', query: q, cookie: undefined }, expected),
+  ).toMatchObject({ ok: false });
 });
 
 test('foreign peers, hosts and origins are refused even with the secret', () => {

@@ -5,7 +5,10 @@ import { AppError } from '../../../src-shared/errors';
 const quiet = { found: 0, errors: [] };
 
 test('the safety-net poll slows while nothing changes, to a minute without events and three with them', () => {
-  for (const [live, base, max] of [[false, POLL_PACE.pollingMs, POLL_PACE.pollingIdleMaxMs], [true, POLL_PACE.liveMs, POLL_PACE.liveIdleMaxMs]] as const) {
+  for (const [live, base, max] of [
+    [false, POLL_PACE.pollingMs, POLL_PACE.pollingIdleMaxMs],
+    [true, POLL_PACE.liveMs, POLL_PACE.liveIdleMaxMs],
+  ] as const) {
     let d = nextPollDelay(null, null, live);
     expect(d).toBe(base);
     const seen = [d];

@@ -58,7 +58,10 @@ test('a resync after a long gap reads each open session forward from its own mar
 test('a message stamped just before the mark but published later is still found, and repeats are dropped', async () => {
   const svc = new FakeService();
   const seen: number[] = [];
-  const engine = new SyncEngine({ source: svc, sink: { messages: (_s, fresh) => seen.push(...fresh.map((m) => m.id)), sessions: () => undefined } });
+  const engine = new SyncEngine({
+    source: svc,
+    sink: { messages: (_s, fresh) => seen.push(...fresh.map((m) => m.id)), sessions: () => undefined },
+  });
   const first = svc.add(7);
   const second = svc.add(7, 1000);
   engine.track(7, [first, second]);
@@ -94,7 +97,10 @@ test('the queue is read forward from the newest updatedAt seen and its mark adva
   const batches: number[][] = [];
   const engine = new SyncEngine({ source: svc, sink: { messages: () => undefined, sessions: (c) => batches.push(c.map((s) => s.id)) } });
   engine.setQueueMark({ stamp: '2024-06-11T12:00:00.000Z', id: 1 });
-  svc.sessions = [{ id: 5, stamp: '2024-06-11T12:05:00.000Z' }, { id: 6, stamp: '2024-06-11T12:07:00.000Z' }];
+  svc.sessions = [
+    { id: 5, stamp: '2024-06-11T12:05:00.000Z' },
+    { id: 6, stamp: '2024-06-11T12:07:00.000Z' },
+  ];
   await engine.hintQueue();
   expect(batches).toEqual([[5, 6]]);
   expect(engine.queueMarkValue).toEqual({ stamp: '2024-06-11T12:07:00.000Z', id: 6 });

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { openConsole } from '../../support/console';
 import { splitRef } from '../../../src-shared/note-ref';
 
-
 async function customerSays(baseUrl: string, token: string, sessionId: number, text: string): Promise<number> {
   const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2/messages/save`, {
     method: 'POST',
@@ -32,7 +31,11 @@ test('accept, reply, live customer messages and a gap-free resync after live upd
     const accepted = await call('attendance:accept', { sessionId: waiting.id });
     expect(accepted.agentUserName).toBe(sb.demoAgent.userName);
     // The queue delta tells the renderer the session is now the attendant's.
-    await expect.poll(() => events('attendance:queueDelta').some((d) => d.upsert.some((u) => u.id === waiting.id && u.agentUserName === sb.demoAgent.userName))).toBe(true);
+    await expect
+      .poll(() =>
+        events('attendance:queueDelta').some((d) => d.upsert.some((u) => u.id === waiting.id && u.agentUserName === sb.demoAgent.userName)),
+      )
+      .toBe(true);
 
     const opened = await call('attendance:openThread', { sessionId: waiting.id });
     expect(opened.page.messages.length).toBeGreaterThan(0);
@@ -43,22 +46,27 @@ test('accept, reply, live customer messages and a gap-free resync after live upd
 
     // A customer message arrives through the webhook listener and is pushed without a reload.
     const live = await customerSays(sb.baseUrl, sb.tokens.admin, waiting.id, 'Obrigado, fico no aguardo.');
-    await expect.poll(() => events('attendance:messages').some((e) => e.sessionId === waiting.id && e.messages.some((m) => m.id === live))).toBe(true);
+    await expect
+      .poll(() => events('attendance:messages').some((e) => e.sessionId === waiting.id && e.messages.some((m) => m.id === live)))
+      .toBe(true);
 
     // Live updates off for a while: the customer keeps writing, nothing is pushed...
     const off = await call('live:setRunning', { running: false });
     expect(off.state).toBe('stopped');
     const missed: number[] = [];
-    for (let i = 0; i < 3; i++) missed.push(await customerSays(sb.baseUrl, sb.tokens.admin, waiting.id, `Mensagem ${i + 1} enquanto a escuta estava parada.`));
+    for (let i = 0; i < 3; i++)
+      missed.push(await customerSays(sb.baseUrl, sb.tokens.admin, waiting.id, `Mensagem ${i + 1} enquanto a escuta estava parada.`));
     const before = events('attendance:messages').flatMap((e) => e.messages.map((m) => m.id));
     expect(before.filter((id) => missed.includes(id))).toEqual([]);
     // ...and on resume every message sent meanwhile is read from the session's high-water mark.
     const on = await call('live:setRunning', { running: true });
     expect(on.state).toBe('running');
-    await expect.poll(() => {
-      const ids = new Set(events('attendance:messages').flatMap((e) => e.messages.map((m) => m.id)));
-      return missed.every((id) => ids.has(id));
-    }).toBe(true);
+    await expect
+      .poll(() => {
+        const ids = new Set(events('attendance:messages').flatMap((e) => e.messages.map((m) => m.id)));
+        return missed.every((id) => ids.has(id));
+      })
+      .toBe(true);
     expect((await call('live:status', {})).lastResyncAt).not.toBeNull();
   } finally {
     await app.close();
@@ -76,7 +84,13 @@ test('notes go through the outbox and drafts survive a restart of the main proce
     sessionId = snap.items.find((i) => i.agentUserName === first.app.standin!.demoAgent.userName)!.id;
     const note = await first.call('notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
     expect(['pending', 'sending', 'confirmed']).toContain(note.state);
-    await expect.poll(async () => (await first.call('notes:list', { sessionId })).service.some((n) => splitRef(n.text).text === 'Cliente pediu retorno amanhã.' && n.ref !== null)).toBe(true);
+    await expect
+      .poll(async () =>
+        (await first.call('notes:list', { sessionId })).service.some(
+          (n) => splitRef(n.text).text === 'Cliente pediu retorno amanhã.' && n.ref !== null,
+        ),
+      )
+      .toBe(true);
     await first.call('notes:setDraft', { sessionId, kind: 'reply', text: 'Rascunho que não pode se perder' });
   } finally {
     await first.app.close();

@@ -5,14 +5,26 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type Notes = typeof import('../../../src-renderer/src/features/notes/notes.svelte');
 
 const local = (id: string, ref: string, text: string, state: LocalNote['state'], createdAt: number): LocalNote => ({
-  id, ref, sessionId: 7, text, state, createdAt, updatedAt: createdAt, attempts: 0,
+  id,
+  ref,
+  sessionId: 7,
+  text,
+  state,
+  createdAt,
+  updatedAt: createdAt,
+  attempts: 0,
 });
 const service = (id: number, text: string, ref: string | null): ServiceNote => ({ id, text, ref, createdAt: null, createdBy: 'ana' });
 
-test('a note shows once: confirmed outbox notes give way to the service\'s copy, matched by ref', async () => {
+test("a note shows once: confirmed outbox notes give way to the service's copy, matched by ref", async () => {
   const onService = [service(1, 'Customer asked for a refund · ref AAAA1111', null)];
   const bridge = await installFakeBridge({
-    'notes:list': () => ({ service: [...onService], local: [local('l1', 'AAAA1111', 'Customer asked for a refund', 'confirmed', 1)], serviceError: null, cachedAt: null }),
+    'notes:list': () => ({
+      service: [...onService],
+      local: [local('l1', 'AAAA1111', 'Customer asked for a refund', 'confirmed', 1)],
+      serviceError: null,
+      cachedAt: null,
+    }),
     'notes:draft': () => ({ reply: '', note: 'half a thought' }),
     'notes:status': () => ({ connectivity: 'online', counts: {}, problems: [] }),
     'notes:add': ({ text }) => local('l2', 'BBBB2222', text, 'pending', 2),
@@ -27,7 +39,10 @@ test('a note shows once: confirmed outbox notes give way to the service\'s copy,
   notes.setDraft('  Promised a call back  ');
   expect(await notes.add()).toBe(true);
   expect(notes.draft).toBe('');
-  expect(notes.all.map((n) => [n.kind, n.note.text])).toEqual([['service', 'Customer asked for a refund'], ['local', 'Promised a call back']]);
+  expect(notes.all.map((n) => [n.kind, n.note.text])).toEqual([
+    ['service', 'Customer asked for a refund'],
+    ['local', 'Promised a call back'],
+  ]);
   expect(bridge.calls.find((c) => c.channel === 'notes:add')?.input).toEqual({ sessionId: 7, text: 'Promised a call back' });
 
   // The outbox confirms it: the service list is read again and the note shows once, as the service's.

@@ -27,7 +27,14 @@ test('an outbox on the console monitor: its network error turns the console offl
     idleProbeMs: null,
   });
   monitor.start();
-  const box = new Outbox({ dir, transport: svc, connectivity: monitor, settleMs: 20, requestTimeoutMs: 300, retry: { baseMs: 5, maxMs: 40 } });
+  const box = new Outbox({
+    dir,
+    transport: svc,
+    connectivity: monitor,
+    settleMs: 20,
+    requestTimeoutMs: 300,
+    retry: { baseMs: 5, maxMs: 40 },
+  });
   await box.start();
 
   svc.down = true;

@@ -234,7 +234,12 @@ test('a corrupt entry is set aside in quarantine and reported, the others still 
   await expect.poll(() => box2.outstanding).toBe(0);
   expect(typed(svc, 6)).toEqual(['good one', 'good two']);
   expect(problems).toHaveLength(2);
-  expect(box2.status().problems.map((p) => p.file).sort()).toEqual([`${badId}.json`, `${wrongShape}.json`].sort());
+  expect(
+    box2
+      .status()
+      .problems.map((p) => p.file)
+      .sort(),
+  ).toEqual([`${badId}.json`, `${wrongShape}.json`].sort());
   expect(problems.join('\n')).toMatch(/could not be read .* and was not sent/);
   const aside = await readdir(path.join(dir, 'quarantine'));
   expect(aside).toHaveLength(2);

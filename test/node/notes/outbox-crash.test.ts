@@ -54,7 +54,10 @@ interface Run {
  */
 function runChild(run: number, from: number, sessions: number[], killAt: number | null, onlySending: boolean): Promise<Run> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, OUTBOX_CHILD: JSON.stringify({ dir, baseUrl: sb.baseUrl, token: sb.tokens.agent, sessions, from, total: TOTAL, run }) },
+    env: {
+      ...process.env,
+      OUTBOX_CHILD: JSON.stringify({ dir, baseUrl: sb.baseUrl, token: sb.tokens.agent, sessions, from, total: TOTAL, run }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const result: Run = { killed: false, loadedUnknown: 0, acked: [], failed: [] };
@@ -118,7 +121,10 @@ test('killed with SIGKILL at random moments mid-sync, restarted on the same dire
   }
   await sb.faults.set([]);
 
-  testInfo.annotations.push({ type: 'runs', description: JSON.stringify(runs.map((r) => ({ killedOn: r.killedOn, unknownAtStart: r.loadedUnknown, added: r.acked.length }))) });
+  testInfo.annotations.push({
+    type: 'runs',
+    description: JSON.stringify(runs.map((r) => ({ killedOn: r.killedOn, unknownAtStart: r.loadedUnknown, added: r.acked.length }))),
+  });
   const kills = runs.filter((r) => r.killed);
   expect(kills.length, 'the child was killed mid-sync several times').toBeGreaterThanOrEqual(3);
   // Kills right after a durable "sending" (while the slowed request is in flight) leave notes of

@@ -40,7 +40,11 @@ interface Observed {
 async function pushThrough(label: string, rules: FaultRule[], count: number, opts: Partial<OutboxOptions> = {}): Promise<Observed> {
   const sessions = sb.sessionIds.slice(0, 5);
   // The production path: the service client, adapted by the outbox's transport.
-  const client = createServiceClient({ baseUrl: sb.baseUrl, getToken: async () => sb.tokens.agent, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+  const client = createServiceClient({
+    baseUrl: sb.baseUrl,
+    getToken: async () => sb.tokens.agent,
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+  });
   const transport = createCommentTransport(client);
   const box = new Outbox({
     dir,
@@ -78,12 +82,20 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
   for (const sid of sessions) {
     const stored = await reader.listForSession(sid, AbortSignal.timeout(10_000));
     const mine = stored.map((c) => splitRef(c.comment)).filter((c) => c.text.startsWith(`${label} `));
-    expect(mine.map((c) => c.text), `session ${sid}`).toEqual(expected.get(sid));
+    expect(
+      mine.map((c) => c.text),
+      `session ${sid}`,
+    ).toEqual(expected.get(sid));
     expect(new Set(mine.map((c) => c.ref)).size).toBe(mine.length);
   }
   await reader.close();
   await client.close();
-  expect(box.list().filter((n) => n.text.startsWith(label)).every((n) => n.state === 'confirmed')).toBe(true);
+  expect(
+    box
+      .list()
+      .filter((n) => n.text.startsWith(label))
+      .every((n) => n.state === 'confirmed'),
+  ).toBe(true);
   expect(await readdir(path.join(dir, 'notes'))).toEqual([]);
   return seen;
 }
@@ -106,7 +118,10 @@ test('connection dropped after the service stored the note: found by reading bac
 test('latency beyond the request timeout: the late save lands, the read-back after settling finds it', async () => {
   const seen = await pushThrough(
     'slow',
-    [{ match: { path: SAVE }, kind: 'latency', latencyMs: 250, probability: 0.1 }, { match: { path: LIST }, kind: 'latency', latencyMs: 20, probability: 0.3 }],
+    [
+      { match: { path: SAVE }, kind: 'latency', latencyMs: 250, probability: 0.1 },
+      { match: { path: LIST }, kind: 'latency', latencyMs: 20, probability: 0.3 },
+    ],
     100,
     { requestTimeoutMs: 150, settleMs: 300 },
   );
@@ -114,7 +129,11 @@ test('latency beyond the request timeout: the late save lands, the read-back aft
 });
 
 test('429 with Retry-After: waited out, none lost or doubled', async () => {
-  const seen = await pushThrough('429', [{ match: { path: SAVE }, kind: 'rateLimit', retryAfterSeconds: 1, probability: 0.05, count: 3 }], 100);
+  const seen = await pushThrough(
+    '429',
+    [{ match: { path: SAVE }, kind: 'rateLimit', retryAfterSeconds: 1, probability: 0.05, count: 3 }],
+    100,
+  );
   expect(seen.errors.get('RateLimited') ?? 0).toBeGreaterThan(0);
 });
 
@@ -157,7 +176,9 @@ test('a refused token pauses the outbox; after signing in again, resume() sends 
   await expect.poll(() => box.outstanding).toBe(0);
   expect(box.status().connectivity).toBe('online');
   const reader = createHttpCommentTransport({ baseUrl: sb.baseUrl, getToken: () => sb.tokens.agent });
-  const texts = (await reader.listForSession(sid, AbortSignal.timeout(10_000))).map((c) => splitRef(c.comment).text).filter((t) => t.startsWith('auth '));
+  const texts = (await reader.listForSession(sid, AbortSignal.timeout(10_000)))
+    .map((c) => splitRef(c.comment).text)
+    .filter((t) => t.startsWith('auth '));
   await reader.close();
   expect(texts).toEqual(['auth before expiry', 'auth typed after expiry 1', 'auth typed after expiry 2']);
   await box.stop();

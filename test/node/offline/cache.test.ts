@@ -9,15 +9,41 @@ import { AppError } from '../../../src-shared/errors';
 import { ConnectivityMonitor, OfflineCache } from '../../../src-main/cache';
 
 const item = (id: number): QueueItem => ({
-  id, status: 'OPEN', pending: false, agentUserName: 'ana', agentName: 'Ana', customerName: `Cliente ${id}`, groupId: 1, groupName: 'Geral',
-  channel: 'email', createdAt: '2024-06-11T10:00:00.000Z', slaSeconds: 600, protocol: `P${id}`, ticketId: null,
+  id,
+  status: 'OPEN',
+  pending: false,
+  agentUserName: 'ana',
+  agentName: 'Ana',
+  customerName: `Cliente ${id}`,
+  groupId: 1,
+  groupName: 'Geral',
+  channel: 'email',
+  createdAt: '2024-06-11T10:00:00.000Z',
+  slaSeconds: 600,
+  protocol: `P${id}`,
+  ticketId: null,
 });
 const message = (id: number, sessionId: number): ThreadMessage => ({
-  id, sessionId, text: `mensagem ${id}`, caption: null, contentType: 'text', createdAt: new Date(Date.UTC(2024, 5, 11, 10, 0, id)).toISOString(),
-  fromCustomer: id % 2 === 0, author: id % 2 === 0 ? 'customer' : 'agent', sender: null, sentiment: null, bySupervisor: false, failed: false,
+  id,
+  sessionId,
+  text: `mensagem ${id}`,
+  caption: null,
+  contentType: 'text',
+  createdAt: new Date(Date.UTC(2024, 5, 11, 10, 0, id)).toISOString(),
+  fromCustomer: id % 2 === 0,
+  author: id % 2 === 0 ? 'customer' : 'agent',
+  sender: null,
+  sentiment: null,
+  bySupervisor: false,
+  failed: false,
 });
 const detail = (id: number): SessionDetail => ({
-  item: item(id), customer: { name: `Cliente ${id}`, phone: null, email: null, instance: null }, attendedAt: null, lastAgent: 'ana', topic: null, needsTemplate: false,
+  item: item(id),
+  customer: { name: `Cliente ${id}`, phone: null, email: null, instance: null },
+  attendedAt: null,
+  lastAgent: 'ana',
+  topic: null,
+  needsTemplate: false,
 });
 
 test('copies survive a reload, stay bounded, drop a damaged file, and never cross to another account', async () => {
@@ -26,10 +52,18 @@ test('copies survive a reload, stay bounded, drop a damaged file, and never cros
   await first.setScope('https://svc|ana');
   first.queueChanged(() => ({ items: [item(1), item(2)], fetchedAt: '2024-06-11T10:05:00.000Z' }));
   for (const id of [11, 12, 13, 14]) {
-    first.saveThread(id, { detail: detail(id), messages: Array.from({ length: 8 }, (_, i) => message(i + 1, id)), hasMore: false }, '2024-06-11T10:06:00.000Z');
+    first.saveThread(
+      id,
+      { detail: detail(id), messages: Array.from({ length: 8 }, (_, i) => message(i + 1, id)), hasMore: false },
+      '2024-06-11T10:06:00.000Z',
+    );
     await new Promise((r) => setImmediate(r));
   }
-  first.saveNotes(14, [{ id: 7, text: 'nota · ref 7F3A9C2K', ref: '7F3A9C2K', createdAt: null, createdBy: 'ana' }], '2024-06-11T10:07:00.000Z');
+  first.saveNotes(
+    14,
+    [{ id: 7, text: 'nota · ref 7F3A9C2K', ref: '7F3A9C2K', createdAt: null, createdBy: 'ana' }],
+    '2024-06-11T10:07:00.000Z',
+  );
   await first.flush();
   // Bounded: the least recently opened thread went, and each keeps its newest messages only.
   expect(readdirSync(join(dir, 'threads')).sort()).toEqual(['session-12.json', 'session-13.json', 'session-14.json']);

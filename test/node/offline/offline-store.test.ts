@@ -39,7 +39,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
   expect(store.offline).toBe(false);
 });
 
-test('the time an offline copy was read is written in the interface language, not the system\'s', async () => {
+test("the time an offline copy was read is written in the interface language, not the system's", async () => {
   const { clockTime } = await importRunes<Offline>('src-renderer/src/features/offline/offline.svelte.ts');
   const { i18n } = await importRunes<typeof import('../../../src-renderer/src/lib/i18n.svelte')>('src-renderer/src/lib/i18n.svelte.ts');
   const at = new Date(2026, 10, 23, 14, 5).getTime();

@@ -51,7 +51,13 @@ function harden() {
 test('the window never navigates or redirects away from the app, and never attaches a webview', () => {
   const { contents, warnings } = harden();
   expect(contents.fire('will-navigate', 'app://console/index.html#/queue')).toBe(false);
-  for (const url of ['https://example.com/', 'file:///etc/passwd', 'app://other/index.html', 'javascript:alert(1)', 'http://127.0.0.1:9/']) {
+  for (const url of [
+    'https://example.com/',
+    'file:///etc/passwd',
+    'app://other/index.html',
+    'javascript:alert(1)',
+    'http://127.0.0.1:9/',
+  ]) {
     expect(contents.fire('will-navigate', url), url).toBe(true);
     expect(contents.fire('will-redirect', url), url).toBe(true);
   }
@@ -64,8 +70,18 @@ test('the window never navigates or redirects away from the app, and never attac
 test('new windows are always denied; only well-formed http, https and mailto links go to the browser', async () => {
   const { contents, opened } = harden();
   const handler = contents.openHandler!;
-  for (const url of ['https://example.com/help', 'http://example.com/a?b=c', 'mailto:ana@example.com']) expect(handler({ url })).toEqual({ action: 'deny' });
-  for (const url of ['file:///etc/passwd', 'app://console/index.html', 'javascript:alert(1)', 'smb://host/share', 'https://user:pw@example.com/', 'data:text/html,x', 'about:blank', '']) {
+  for (const url of ['https://example.com/help', 'http://example.com/a?b=c', 'mailto:ana@example.com'])
+    expect(handler({ url })).toEqual({ action: 'deny' });
+  for (const url of [
+    'file:///etc/passwd',
+    'app://console/index.html',
+    'javascript:alert(1)',
+    'smb://host/share',
+    'https://user:pw@example.com/',
+    'data:text/html,x',
+    'about:blank',
+    '',
+  ]) {
     expect(handler({ url })).toEqual({ action: 'deny' });
   }
   await expect.poll(() => opened.length).toBe(3);
@@ -75,7 +91,11 @@ test('new windows are always denied; only well-formed http, https and mailto lin
 test('a failing openExternal is logged, not thrown into the main process', async () => {
   const contents = new FakeContents();
   const warnings: string[] = [];
-  hardenWebContents(contents, { appOrigin: APP_ORIGIN, openExternal: () => Promise.reject(new Error('no browser')), log: { warn: (m) => void warnings.push(m) } });
+  hardenWebContents(contents, {
+    appOrigin: APP_ORIGIN,
+    openExternal: () => Promise.reject(new Error('no browser')),
+    log: { warn: (m) => void warnings.push(m) },
+  });
   expect(contents.openHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
   await expect.poll(() => warnings).toEqual(['could not open a link externally']);
 });
@@ -110,8 +130,14 @@ test('app:// serves only the built files, on its own host, always with the CSP',
   expect(ok.headers['X-Content-Type-Options']).toBe('nosniff');
   expect(serve('app://console/assets/app.js').status).toBe(200);
   for (const url of [
-    'app://console/../../etc/passwd', 'app://console/%2e%2e/%2e%2e/etc/passwd', 'app://console/assets/..%2f..%2fpackage.json',
-    'app://console//etc/passwd', 'app://other/index.html', 'app://console/src-main/index.ts', 'app://console/INDEX.HTML', 'not a url',
+    'app://console/../../etc/passwd',
+    'app://console/%2e%2e/%2e%2e/etc/passwd',
+    'app://console/assets/..%2f..%2fpackage.json',
+    'app://console//etc/passwd',
+    'app://other/index.html',
+    'app://console/src-main/index.ts',
+    'app://console/INDEX.HTML',
+    'not a url',
   ]) {
     const r = serve(url);
     expect(r.status, url).toBe(404);
@@ -123,7 +149,14 @@ test('app:// serves only the built files, on its own host, always with the CSP',
 test('the session lets only our protocol (and devtools) load', () => {
   expect(isAllowedRequest('app://console/index.html', APP_ORIGIN)).toBe(true);
   expect(isAllowedRequest('devtools://devtools/bundled/inspector.html', APP_ORIGIN)).toBe(true);
-  for (const url of ['https://example.com/x.js', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'app://console.evil/x', 'app://consolex/', 'ws://127.0.0.1/']) {
+  for (const url of [
+    'https://example.com/x.js',
+    'http://127.0.0.1:8080/',
+    'file:///etc/passwd',
+    'app://console.evil/x',
+    'app://consolex/',
+    'ws://127.0.0.1/',
+  ]) {
     expect(isAllowedRequest(url, APP_ORIGIN), url).toBe(false);
   }
 });

@@ -27,7 +27,10 @@ const builderConfig = require('app-builder-lib/out/util/config/config') as {
   validateConfiguration(config: Config, debug: unknown): Promise<void>;
 };
 const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
-const asar = require('@electron/asar') as { listPackage(path: string, o: object): string[]; extractFile(path: string, file: string): Buffer };
+const asar = require('@electron/asar') as {
+  listPackage(path: string, o: object): string[];
+  extractFile(path: string, file: string): Buffer;
+};
 const fuses = require('@electron/fuses') as { getCurrentFuseWire(path: string): Promise<Record<string, unknown>> };
 
 const CONFIG = join(root, 'electron-builder.yml');
@@ -110,16 +113,26 @@ async function packAndCheck(work: string): Promise<void> {
   const dist = join(work, 'electron-dist');
   mkdirSync(join(dist, 'resources'), { recursive: true });
   const defaults = Buffer.from('10110001'); // Electron's defaults: run-as-node on, cookie encryption off, ...
-  writeFileSync(join(dist, 'electron'), Buffer.concat([Buffer.from('\x7fELF stand-in\n'), Buffer.from(SENTINEL), Buffer.from([1, defaults.length]), defaults, Buffer.from('\n')]));
+  writeFileSync(
+    join(dist, 'electron'),
+    Buffer.concat([
+      Buffer.from('\x7fELF stand-in\n'),
+      Buffer.from(SENTINEL),
+      Buffer.from([1, defaults.length]),
+      defaults,
+      Buffer.from('\n'),
+    ]),
+  );
   chmodSync(join(dist, 'electron'), 0o755);
   writeFileSync(join(dist, 'LICENSE'), 'stand-in');
   writeFileSync(join(dist, 'version'), '41.7.1');
   const outDir = join(work, 'packed');
 
-  const r = await run(join(root, 'node_modules', '.bin', 'electron-builder'), [
-    '--config', CONFIG, '--linux', 'dir', '--x64', '--publish', 'never',
-    `-c.electronDist=${dist}`, `-c.directories.output=${outDir}`,
-  ], 150_000);
+  const r = await run(
+    join(root, 'node_modules', '.bin', 'electron-builder'),
+    ['--config', CONFIG, '--linux', 'dir', '--x64', '--publish', 'never', `-c.electronDist=${dist}`, `-c.directories.output=${outDir}`],
+    150_000,
+  );
   expect(r.code, r.output).toBe(0);
   expect(r.output).toContain('executing @electron/fuses');
 
@@ -129,15 +142,32 @@ async function packAndCheck(work: string): Promise<void> {
 
   const appAsar = join(unpacked, 'resources', 'app.asar');
   const files = asar.listPackage(appAsar, { isPack: false }).map((f) => f.replace(/\\/g, '/'));
-  for (const f of ['/package.json', '/out/main/index.js', '/out/main/host.js', '/out/preload/preload.cjs', '/out/renderer/index.html', '/resources/kb/demo_atendimento_pt.txt']) {
+  for (const f of [
+    '/package.json',
+    '/out/main/index.js',
+    '/out/main/host.js',
+    '/out/preload/preload.cjs',
+    '/out/renderer/index.html',
+    '/resources/kb/demo_atendimento_pt.txt',
+  ]) {
     expect(files, f).toContain(f);
   }
   const own = files.filter((f) => !f.startsWith('/node_modules/'));
   expect(own.filter((f) => /^\/(src-|test|bench|scripts)|\.(ts|map|svelte)$/.test(f))).toEqual([]);
   // Runtime dependencies only: no build or test tooling in the package.
-  const modules = new Set(files.filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/').slice(2, f.split('/')[2]?.startsWith('@') ? 4 : 3).join('/')));
+  const modules = new Set(
+    files
+      .filter((f) => f.startsWith('/node_modules/'))
+      .map((f) =>
+        f
+          .split('/')
+          .slice(2, f.split('/')[2]?.startsWith('@') ? 4 : 3)
+          .join('/'),
+      ),
+  );
   for (const dep of ['undici', 'zod', 'electron-store']) expect(modules.has(dep), dep).toBe(true);
-  for (const dev of ['electron', 'electron-builder', '@playwright/test', 'svelte', 'vite', 'typescript', 'fast-check', 'tsx']) expect(modules.has(dev), dev).toBe(false);
+  for (const dev of ['electron', 'electron-builder', '@playwright/test', 'svelte', 'vite', 'typescript', 'fast-check', 'tsx'])
+    expect(modules.has(dev), dev).toBe(false);
   const packedPkg = JSON.parse(asar.extractFile(appAsar, 'package.json').toString('utf8')) as { main: string };
   expect(packedPkg.main).toBe('out/main/index.js');
 }

@@ -19,7 +19,11 @@ const DOCUMENTS = [CPF, CPF_BARE, CNPJ, CNPJ_BARE];
 const PROVIDER_SECRET = 'sk_provider_secret_5f4e3d2c1b';
 const TOKEN = 'tok_personal_data_test_8a7b6c';
 
-interface Seen { path: string; body: string; auth: string | undefined }
+interface Seen {
+  path: string;
+  body: string;
+  auth: string | undefined;
+}
 
 async function captureServer(): Promise<{ server: Server; baseUrl: string; seen: Seen[] }> {
   const seen: Seen[] = [];
@@ -29,10 +33,14 @@ async function captureServer(): Promise<{ server: Server; baseUrl: string; seen:
     req.on('end', () => {
       const path = req.url ?? '';
       seen.push({ path, body: Buffer.concat(chunks).toString('utf8'), auth: req.headers.authorization });
-      const answer = path === AI_OPS.nlp ? { message: 'ok', used_tokens: 3 }
-        : path === AI_OPS.questions ? { answer: [{ text: 'a', score: 0.9 }] }
-        : path === AI_OPS.uploadFiles ? { message: 'indexing' }
-        : null;
+      const answer =
+        path === AI_OPS.nlp
+          ? { message: 'ok', used_tokens: 3 }
+          : path === AI_OPS.questions
+            ? { answer: [{ text: 'a', score: 0.9 }] }
+            : path === AI_OPS.uploadFiles
+              ? { message: 'indexing' }
+              : null;
       res.writeHead(answer ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer ?? { status: 'NOT_FOUND' }));
     });
@@ -61,10 +69,17 @@ const thread = `Meu CPF é ${CPF} (ou ${CPF_BARE}) e o CNPJ da loja ${CNPJ}, sem
 
 test('text for a language model leaves with CPF and CNPJ masked; the rest of the message is intact', async () => {
   await ctx.client.nlp({
-    provider: 'acme', model: 'm1',
+    provider: 'acme',
+    model: 'm1',
     messages: [
       { role: 'system', content: [{ type: 'text', text: 'Resuma.' }] },
-      { role: 'user', content: [{ type: 'text', text: thread }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: thread },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+        ],
+      },
     ],
     token: [{ secret_key: PROVIDER_SECRET }],
   });
@@ -83,11 +98,18 @@ test('a knowledge-base question leaves masked', async () => {
   await ctx.client.questions({ index: 'demo_atendimento_data_pt', question: `Qual o status do cliente ${CPF_BARE}?` });
   const sent = ctx.seen.find((s) => s.path === AI_OPS.questions)!;
   expect(sent.body).not.toContain(CPF_BARE);
-  expect(JSON.parse(sent.body)).toMatchObject({ index: 'demo_atendimento_data_pt', question: 'Qual o status do cliente ***.***.247-25?', size: 5 });
+  expect(JSON.parse(sent.body)).toMatchObject({
+    index: 'demo_atendimento_data_pt',
+    question: 'Qual o status do cliente ***.***.247-25?',
+    size: 5,
+  });
 });
 
 test('revealing on purpose sends the documents as typed', async () => {
-  await ctx.client.nlp({ provider: 'acme', model: 'm1', messages: [{ role: 'user', content: [{ type: 'text', text: thread }] }] }, { revealDocuments: true });
+  await ctx.client.nlp(
+    { provider: 'acme', model: 'm1', messages: [{ role: 'user', content: [{ type: 'text', text: thread }] }] },
+    { revealDocuments: true },
+  );
   await ctx.client.questions({ index: 'demo_atendimento_data_pt', question: `cliente ${CPF}` }, { revealDocuments: true });
   const bodies = ctx.seen.map((s) => s.body).join('\n');
   for (const d of DOCUMENTS) expect(bodies).toContain(d);
@@ -105,7 +127,10 @@ test('an upload link that carries a document is refused unless the attendant con
   expect((refused as Error).message).toContain('CPF or CNPJ');
   expect(ctx.seen).toEqual([]);
   // A link with ordinary numbers (dates, ids) goes through; a confirmed one too.
-  await ctx.client.uploadFiles({ url_file: 'https://files.example.com/2026-11-21/faq-123456.csv', index_engine: 'example.com_faq_data_pt' });
+  await ctx.client.uploadFiles({
+    url_file: 'https://files.example.com/2026-11-21/faq-123456.csv',
+    index_engine: 'example.com_faq_data_pt',
+  });
   await ctx.client.uploadFiles({ url_file: url, index_engine: 'example.com_faq_data_pt' }, { revealDocuments: true });
   expect(ctx.seen.map((s) => JSON.parse(s.body).url_file)).toEqual(['https://files.example.com/2026-11-21/faq-123456.csv', url]);
 });
@@ -114,7 +139,12 @@ test('the log masks documents and secrets wherever they appear', () => {
   const lines: string[] = [];
   const log = createLogger({ stream: { write: (l: string) => lines.push(l) } });
   log.registerSecret(TOKEN);
-  log.info(`customer said ${thread}`, { text: thread, nested: { deeper: [CNPJ_BARE] }, authorization: `Bearer ${TOKEN}`, note: `token=${TOKEN}` });
+  log.info(`customer said ${thread}`, {
+    text: thread,
+    nested: { deeper: [CNPJ_BARE] },
+    authorization: `Bearer ${TOKEN}`,
+    note: `token=${TOKEN}`,
+  });
   log.warn('failure', { error: new Error(`saving ${CPF} failed with ${TOKEN}`) });
   const out = lines.join('');
   for (const d of [...DOCUMENTS, TOKEN]) expect(out).not.toContain(d);

@@ -68,11 +68,18 @@ test('a full session keeps the token and provider credentials out of the bridge,
     expect(unconsented.error).toMatchObject({ kind: 'Invalid', field: 'allowWeakStorage' });
     for (const f of filesUnder(profile)) expect(readFileSync(f).toString('latin1'), f).not.toMatch(/"secret"/);
 
-    const connected = await call(app, 'workspace:connect', { baseUrl: sb.baseUrl, token, userName: sb.demoAgent.userName, allowWeakStorage: true });
+    const connected = await call(app, 'workspace:connect', {
+      baseUrl: sb.baseUrl,
+      token,
+      userName: sb.demoAgent.userName,
+      allowWeakStorage: true,
+    });
     expect(connected.result).toMatchObject({ signedIn: true });
     // The workspace's secrets are in its own folder's vault.
     const wsDir = app.workspaceDir(String(connected.result?.active));
-    expect(await call(app, 'attendance:setCredential', { provider: 'acme', accessKey: PROVIDER_KEY, secretKey: PROVIDER_SECRET })).toMatchObject({ result: { credentialSet: true } });
+    expect(
+      await call(app, 'attendance:setCredential', { provider: 'acme', accessKey: PROVIDER_KEY, secretKey: PROVIDER_SECRET }),
+    ).toMatchObject({ result: { credentialSet: true } });
     const snapshot = await call(app, 'attendance:queue', {});
     expect(snapshot.result).toBeTruthy();
     await call(app, 'attendance:providers', {});
@@ -117,7 +124,10 @@ test('a full session keeps the token and provider credentials out of the bridge,
   for (const line of traffic) for (const s of secrets) expect(line).not.toContain(s);
   const files = filesUnder(profile);
   expect(files.some((f) => f.endsWith('console.log'))).toBe(true);
-  const logText = readFileSync(files.find((f) => f.endsWith('console.log'))!, 'utf8');
+  const logText = readFileSync(
+    files.find((f) => f.endsWith('console.log'))!,
+    'utf8',
+  );
   expect(logText.length).toBeGreaterThan(0);
   for (const f of files) for (const s of secrets) expect(readFileSync(f).toString('latin1'), f).not.toContain(s);
 });

@@ -4,11 +4,20 @@ import { isTrustedSender } from '../../../src-main/bridge/sender';
 import { APP_ORIGIN } from '../../../src-shared/ipc';
 
 test('only well-formed http, https and mailto links open externally', () => {
-  for (const ok of ['https://example.com/help', 'http://example.com', 'mailto:ana@example.com']) expect(isSafeExternalUrl(ok), ok).toBe(true);
+  for (const ok of ['https://example.com/help', 'http://example.com', 'mailto:ana@example.com'])
+    expect(isSafeExternalUrl(ok), ok).toBe(true);
   for (const bad of [
-    'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'app://console/index.html', 'data:text/html,hi',
-    'https://user:pass@example.com', 'mailto:', 'not a url', `https://example.com/${'a'.repeat(3000)}`,
-  ]) expect(isSafeExternalUrl(bad), bad).toBe(false);
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'smb://host/share',
+    'app://console/index.html',
+    'data:text/html,hi',
+    'https://user:pass@example.com',
+    'mailto:',
+    'not a url',
+    `https://example.com/${'a'.repeat(3000)}`,
+  ])
+    expect(isSafeExternalUrl(bad), bad).toBe(false);
 });
 
 test('the window may navigate only inside the app origin', () => {

@@ -32,14 +32,21 @@ interface Source {
 
 /** Comments out (a mention in prose is no use of an API); strings stay. */
 function stripComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1').replace(/<!--[\s\S]*?-->/g, '');
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
+    .replace(/<!--[\s\S]*?-->/g, '');
 }
 
 const sources: Source[] = SOURCE_DIRS.flatMap((d) => walk(join(root, d)))
   .filter((p) => /\.(ts|mts|cts|js|mjs|svelte|html)$/.test(p))
   .map((p) => ({ path: relative(root, p).split(sep).join('/'), code: stripComments(readFileSync(p, 'utf8')) }));
 
-const where = (re: RegExp) => sources.filter((s) => re.test(s.code)).map((s) => s.path).sort();
+const where = (re: RegExp) =>
+  sources
+    .filter((s) => re.test(s.code))
+    .map((s) => s.path)
+    .sort();
 
 function built(path: string): string {
   const full = join(root, 'out', path);
@@ -68,7 +75,10 @@ test('raw ipcMain is used nowhere but the bridge wrapper; ipcRenderer only in th
 
 test('only the shell and the preload import Electron', () => {
   // Static: an import graph. (Every node and web test also runs the rest without Electron.)
-  expect(where(/from\s+['"]electron(\/[\w/]+)?['"]|require\(\s*['"]electron['"]\s*\)/)).toEqual(['src-main/index.ts', 'src-main/preload.ts']);
+  expect(where(/from\s+['"]electron(\/[\w/]+)?['"]|require\(\s*['"]electron['"]\s*\)/)).toEqual([
+    'src-main/index.ts',
+    'src-main/preload.ts',
+  ]);
 });
 
 test('no remote module, no webview, no weakened web preferences anywhere', () => {
@@ -78,7 +88,11 @@ test('no remote module, no webview, no weakened web preferences anywhere', () =>
   expect(where(/@electron\/remote|enableRemoteModule|\bremote\s*\.\s*require/)).toEqual([]);
   expect(where(/<webview\b|webviewTag\s*:\s*true|WebContentsView|BrowserView/)).toEqual([]);
   expect(where(/nodeIntegration(InWorker|InSubFrames)?\s*:\s*true/)).toEqual([]);
-  expect(where(/contextIsolation\s*:\s*false|sandbox\s*:\s*false|webSecurity\s*:\s*false|allowRunningInsecureContent\s*:\s*true|experimentalFeatures\s*:\s*true/)).toEqual([]);
+  expect(
+    where(
+      /contextIsolation\s*:\s*false|sandbox\s*:\s*false|webSecurity\s*:\s*false|allowRunningInsecureContent\s*:\s*true|experimentalFeatures\s*:\s*true/,
+    ),
+  ).toEqual([]);
   expect(where(/\bbypassCSP\b/)).toEqual([]);
   // One window, built from the hardened preferences.
   expect(where(/new\s+BrowserWindow\s*\(/)).toEqual(['src-main/index.ts']);
@@ -96,7 +110,9 @@ test('no eval in our code; links leave only through the checked opener', () => {
   // One known exception: the stand-in's query engine compiles field readers whose names come
   // from its own field spec, JSON-encoded (src-standin/query-engine.ts plainReader). It runs in
   // the demo workspace's server, never in the renderer; any new use fails here.
-  expect(where(/(^|[^\w.])eval\s*\(|new\s+Function\s*\(|setTimeout\(\s*['"`]|setInterval\(\s*['"`]/)).toEqual(['src-standin/query-engine.ts']);
+  expect(where(/(^|[^\w.])eval\s*\(|new\s+Function\s*\(|setTimeout\(\s*['"`]|setInterval\(\s*['"`]/)).toEqual([
+    'src-standin/query-engine.ts',
+  ]);
   const engine = sources.find((s) => s.path === 'src-standin/query-engine.ts')!.code;
   expect(engine.match(/new\s+Function\s*\(/g)).toHaveLength(1);
   expect(engine).toMatch(/v\[\$\{JSON\.stringify\(n\)\}\]/);
@@ -109,7 +125,9 @@ test('the renderer imports nothing from the main process, the stand-in, Node or 
   // test/web/security/csp.test.ts.
   const renderer = sources.filter((s) => s.path.startsWith('src-renderer/'));
   expect(renderer.length).toBeGreaterThan(10);
-  const bad = renderer.filter((s) => /from\s+['"](\.\.\/)+(src-main|src-standin)\/|from\s+['"](node:|electron|fs['"]|child_process)/.test(s.code));
+  const bad = renderer.filter((s) =>
+    /from\s+['"](\.\.\/)+(src-main|src-standin)\/|from\s+['"](node:|electron|fs['"]|child_process)/.test(s.code),
+  );
   expect(bad.map((s) => s.path)).toEqual([]);
 });
 

@@ -264,7 +264,12 @@ test('tts answers must be WAV; stt goes out as multipart with file and language'
     if (req.url?.endsWith('/tts')) {
       res.writeHead(200, { 'content-type': 'audio/wav' });
       res.end('not audio');
-    } else json(res, 200, { text: body.includes('name="language"') && body.includes('name="file"') ? 'ok' : 'missing', language: 'pt-BR', segments: [] });
+    } else
+      json(res, 200, {
+        text: body.includes('name="language"') && body.includes('name="file"') ? 'ok' : 'missing',
+        language: 'pt-BR',
+        segments: [],
+      });
   });
   client = clientFor(server);
   const e = await failure(client.tts({ text: 'olá', language: 'pt-BR' }));
@@ -278,7 +283,12 @@ test('the log shows method, path, status and duration, never the token or provid
   const log = createLogger({ level: 'debug', stream: { write: (l: string) => lines.push(l) } });
   server = await local((_req, _b, res) => json(res, 200, { message: 'hi', tool_calls: null, used_tokens: 3 }));
   client = clientFor(server, { log });
-  await client.nlp({ provider: 'p', model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'oi' }] }], token: [{ access_key: 'AKIA-provider-1234', secret_key: 'provider-secret-5678' }] });
+  await client.nlp({
+    provider: 'p',
+    model: 'm',
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'oi' }] }],
+    token: [{ access_key: 'AKIA-provider-1234', secret_key: 'provider-secret-5678' }],
+  });
   const text = lines.join('');
   expect(server.seen[0]?.body).toContain('provider-secret-5678');
   expect(text).toContain('"op":"ai.nlp"');

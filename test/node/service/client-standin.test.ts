@@ -70,8 +70,16 @@ async function refs(admin: ServiceClient): Promise<Refs> {
 }
 
 /** A minimal new record per savable resource, and the condition that finds it again. */
-function createCase(key: ResourceKey, r: Refs, n: number): { body: Record<string, unknown>; find(saved: Record<string, unknown>): Condition[] } {
-  const byId = (saved: Record<string, unknown>) => query().where('id').eqNum(saved.id as number).build().conditions;
+function createCase(
+  key: ResourceKey,
+  r: Refs,
+  n: number,
+): { body: Record<string, unknown>; find(saved: Record<string, unknown>): Condition[] } {
+  const byId = (saved: Record<string, unknown>) =>
+    query()
+      .where('id')
+      .eqNum(saved.id as number)
+      .build().conditions;
   const now = new Date().toISOString();
   const bodies: Partial<Record<ResourceKey, Record<string, unknown>>> = {
     agent: { department: 'Qualidade', status: 'OFFLINE', extensionAttendance: `20${n}` },
@@ -100,7 +108,11 @@ function createCase(key: ResourceKey, r: Refs, n: number): { body: Record<string
     user: { userName: `qa.user.${n}`, name: 'Pessoa de Teste', cpf: '529.982.247-25' },
   };
   const finders: Partial<Record<ResourceKey, (s: Record<string, unknown>) => Condition[]>> = {
-    userAttributeHistory: () => query().where('userAttributesHistId.userAttributesId').eqNum(9000 + n).build().conditions,
+    userAttributeHistory: () =>
+      query()
+        .where('userAttributesHistId.userAttributesId')
+        .eqNum(9000 + n)
+        .build().conditions,
     userAgent: () => query().where('associationId.userId').eqNum(r.userId).and('associationId.agentId').eqNum(r.agentId).build().conditions,
     hsmTemplateGroup: () => query().where('hsmTemplateGroupId.hsmTemplateId').eqNum(r.hsmTemplateId).build().conditions,
   };
@@ -216,7 +228,10 @@ test('AI family: ner, nlp, models, questions, upload, stt, tts', async () => {
   const textModel = models.find((m) => m.typeModality.toLowerCase().includes('text')) ?? models[0]!;
 
   const nlp = await admin.nlp({
-    provider: textModel.providerName, model: textModel.id, max_len: 64, temperature: 0,
+    provider: textModel.providerName,
+    model: textModel.id,
+    max_len: 64,
+    temperature: 0,
     messages: [{ role: 'user', content: [{ type: 'text', text: 'Resuma: cliente quer trocar o produto.' }] }],
     token: [{ access_key: 'provider-access-key-123', secret_key: 'provider-secret-key-456' }],
   });
@@ -234,14 +249,17 @@ test('AI family: ner, nlp, models, questions, upload, stt, tts', async () => {
   const upload = await admin.uploadFiles({ url_file: fileUrl, index_engine: 'vilaserena.com.br_faq_data_pt', separator_doc_engine: '\n' });
   expect(upload.message).toContain(fileUrl);
   expect(upload.message).toContain('vilaserena.com.br_faq_data_pt');
-  const bad = await failure(admin.uploadFiles({ url_file: 'https://drive.google.com/file/x', index_engine: 'vilaserena.com.br_faq_data_pt' }));
+  const bad = await failure(
+    admin.uploadFiles({ url_file: 'https://drive.google.com/file/x', index_engine: 'vilaserena.com.br_faq_data_pt' }),
+  );
   expect(bad.kind).toBe('Invalid');
   expect((await failure(admin.uploadFiles({ url_file: 'http://127.0.0.1:9/a.txt', index_engine: 'faq' }))).kind).toBe('Invalid');
 
-  const ask = () => admin.questions({ index: 'vilaserena.com.br_faq_data_pt', question: 'como trocar um produto?', size: 2 }).catch((e: unknown) => {
-    if (e instanceof AppError && e.kind === 'NotFound') return [];
-    throw e;
-  });
+  const ask = () =>
+    admin.questions({ index: 'vilaserena.com.br_faq_data_pt', question: 'como trocar um produto?', size: 2 }).catch((e: unknown) => {
+      if (e instanceof AppError && e.kind === 'NotFound') return [];
+      throw e;
+    });
   await expect.poll(async () => (await ask()).length, { timeout: 15_000 }).toBeGreaterThan(0);
   const answers = await ask();
   expect(answers.length).toBeLessThanOrEqual(2);
@@ -259,7 +277,9 @@ test('AI family: ner, nlp, models, questions, upload, stt, tts', async () => {
   expect(stt.language).toBe('en-US');
 
   const agent = clientAs('agent');
-  expect((await failure(agent.uploadFiles({ url_file: 'http://127.0.0.1:9/faq.txt', index_engine: 'vilaserena.com.br_faq_data_pt' }))).kind).toBe('Forbidden');
+  expect(
+    (await failure(agent.uploadFiles({ url_file: 'http://127.0.0.1:9/faq.txt', index_engine: 'vilaserena.com.br_faq_data_pt' }))).kind,
+  ).toBe('Forbidden');
 });
 
 test('roles: an agent token is Forbidden on admin saves, with a message naming what was refused', async () => {
@@ -272,7 +292,12 @@ test('roles: an agent token is Forbidden on admin saves, with a message naming w
 
 test('a refused token is Unauthorized and tells the vault once per refusal', async () => {
   let refused = 0;
-  const c = createServiceClient({ baseUrl: sb.baseUrl, getToken: async () => 'not-a-real-token-000', log, onUnauthorized: () => refused++ });
+  const c = createServiceClient({
+    baseUrl: sb.baseUrl,
+    getToken: async () => 'not-a-real-token-000',
+    log,
+    onUnauthorized: () => refused++,
+  });
   clients.push(c);
   const e = await failure(c.resource('userSession').list());
   expect(e.kind).toBe('Unauthorized');
@@ -311,19 +336,25 @@ test('fault: 503 on a read is retried until it answers; on a write it is handed 
 
 test('fault: Retry-After is honoured on reads; a rate-limited write is handed back with retryAfterMs', async () => {
   const admin = clientAs('admin');
-  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 1, count: 1 }]);
+  await sb.faults.set([
+    { match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 1, count: 1 },
+  ]);
   const started = Date.now();
   await admin.resource('pauseReason').list();
   expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 
-  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.chatAnswer.save }, kind: 'rateLimit', retryAfterSeconds: 2, count: 1 }]);
+  await sb.faults.set([
+    { match: { method: 'POST', path: V2 + RESOURCES.chatAnswer.save }, kind: 'rateLimit', retryAfterSeconds: 2, count: 1 },
+  ]);
   const e = await failure(admin.resource('chatAnswer').save({ value: '1' }));
   expect(e.info).toMatchObject({ kind: 'RateLimited', status: 429, retryAfterMs: 2000 });
   expect(e.message).toContain('Try again in 2 s');
 
   // Longer than the client will wait: handed back rather than blocking the caller.
   const patient = clientAs('admin', { retry: { maxRetryAfterMs: 1000 } });
-  await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 60, count: 1 }]);
+  await sb.faults.set([
+    { match: { method: 'POST', path: V2 + RESOURCES.pauseReason.list }, kind: 'rateLimit', retryAfterSeconds: 60, count: 1 },
+  ]);
   expect((await failure(patient.resource('pauseReason').list())).info).toMatchObject({ kind: 'RateLimited', retryAfterMs: 60_000 });
 });
 

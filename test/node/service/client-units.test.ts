@@ -10,20 +10,34 @@ import { parseRetryAfter } from '../../../src-main/service/errors';
 test.describe('query builder', () => {
   test('builds every operator, logic, nested groups, sort and paging', () => {
     const body = query()
-      .where('status').eq('OPEN')
-      .and('groupConf.id').eqNum(7)
-      .or('lastAgent').like('ana%')
-      .and('pending').isTrue()
-      .and('onlyBot').isFalse()
-      .and('protocol').notLike('X_%')
-      .and('status').in(['OPEN', 'CLOSED'])
-      .and('id').notIn([1, 2])
-      .and('closedAt').isNull()
-      .and('agent').notNull()
-      .and('createdAt').before(new Date('2024-05-01T00:00:00Z'))
-      .and('createdAt').after('2024-01-01T00:00:00Z')
-      .and('status').neq('CLOSED')
-      .and('ticketId').neqNum(0)
+      .where('status')
+      .eq('OPEN')
+      .and('groupConf.id')
+      .eqNum(7)
+      .or('lastAgent')
+      .like('ana%')
+      .and('pending')
+      .isTrue()
+      .and('onlyBot')
+      .isFalse()
+      .and('protocol')
+      .notLike('X_%')
+      .and('status')
+      .in(['OPEN', 'CLOSED'])
+      .and('id')
+      .notIn([1, 2])
+      .and('closedAt')
+      .isNull()
+      .and('agent')
+      .notNull()
+      .and('createdAt')
+      .before(new Date('2024-05-01T00:00:00Z'))
+      .and('createdAt')
+      .after('2024-01-01T00:00:00Z')
+      .and('status')
+      .neq('CLOSED')
+      .and('ticketId')
+      .neqNum(0)
       .anyOf((g) => g.where('userConnectedResource').eq('email').or('userConnectedResource').eq('sms'))
       .group((g) => g.where('priority').isTrue(), 'OR')
       .allOf((g) => g.where('tma').eqNum(1).and('tme').eqNum(2))
@@ -35,7 +49,24 @@ test.describe('query builder', () => {
     expect(body.sort).toBe(true);
     expect(body).toMatchObject({ sortColumn: 'createdAt', direction: 'DESC', page: 2, size: 50 });
     const ops = body.conditions.filter((c) => c.operator).map((c) => c.operator);
-    expect(new Set(ops)).toEqual(new Set(['EQ', 'EQNUM', 'NEQ', 'NEQNUM', 'IS_FALSE', 'IS_TRUE', 'LIKE', 'NOT_LIKE', 'IN', 'NOT_IN', 'IS_NULL', 'NOT_NULL', 'BEFORE', 'AFTER']));
+    expect(new Set(ops)).toEqual(
+      new Set([
+        'EQ',
+        'EQNUM',
+        'NEQ',
+        'NEQNUM',
+        'IS_FALSE',
+        'IS_TRUE',
+        'LIKE',
+        'NOT_LIKE',
+        'IN',
+        'NOT_IN',
+        'IS_NULL',
+        'NOT_NULL',
+        'BEFORE',
+        'AFTER',
+      ]),
+    );
     expect(body.conditions[0]).toEqual({ key: 'status', operator: 'EQ', value: 'OPEN' });
     expect(body.conditions[1]).toEqual({ key: 'groupConf.id', operator: 'EQNUM', value: '7', logic: 'AND' });
     expect(body.conditions[2]).toMatchObject({ logic: 'OR', operator: 'LIKE' });
@@ -55,7 +86,11 @@ test.describe('query builder', () => {
   });
 
   test('refuses EQ on numbers and on digit-only ids, pointing at eqNum', () => {
-    expect(() => query().where('id').eq(7 as unknown as string)).toThrow(/eqNum/);
+    expect(() =>
+      query()
+        .where('id')
+        .eq(7 as unknown as string),
+    ).toThrow(/eqNum/);
     expect(() => query().where('id').eq('7')).toThrow(/eqNum\(7\)/);
     expect(() => query().where('groupConf.id').neq('3')).toThrow(/neqNum/);
     expect(() => query().where('sessionId').eq('12')).toThrow(/eqNum/);
@@ -70,7 +105,12 @@ test.describe('query builder', () => {
     expect(toQueryBody(undefined)).toEqual({ conditions: [], sort: false });
     expect(toQueryBody({ size: 10 })).toEqual({ conditions: [], sort: false, size: 10 });
     expect(toLookupBody({ conditions: [], sort: false, page: 3, size: 9 } as never)).toEqual({ conditions: [], sort: false });
-    expect(query().sortBy('name').page(1).size(5).buildLookup()).toEqual({ conditions: [], sort: true, sortColumn: 'name', direction: 'ASC' });
+    expect(query().sortBy('name').page(1).size(5).buildLookup()).toEqual({
+      conditions: [],
+      sort: true,
+      sortColumn: 'name',
+      direction: 'ASC',
+    });
   });
 });
 
@@ -91,7 +131,12 @@ test.describe('logger', () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'debug', stream: { write: (l: string) => lines.push(l) } });
     log.registerSecret('s3cr3t-provider-key');
-    log.info('calling with s3cr3t-provider-key', { headers: { Authorization: 'Bearer abc.def.ghi' }, note: 'Bearer xyz123', password: 'hunter22', user: { cpf: '123.456.789-09' } });
+    log.info('calling with s3cr3t-provider-key', {
+      headers: { Authorization: 'Bearer abc.def.ghi' },
+      note: 'Bearer xyz123',
+      password: 'hunter22',
+      user: { cpf: '123.456.789-09' },
+    });
     log.debug('plain', { count: 3 });
     const text = lines.join('');
     expect(text).not.toContain('s3cr3t-provider-key');

@@ -1,7 +1,17 @@
 import { test, expect } from '@playwright/test';
 import {
-  authorOf, groupIsComplete, idOf, instantOf, personOf, samePerson, sentimentOf, sessionAgentOf, sessionCustomerOf,
-  sessionGroupOf, sessionIdOf, statusKind,
+  authorOf,
+  groupIsComplete,
+  idOf,
+  instantOf,
+  personOf,
+  samePerson,
+  sentimentOf,
+  sessionAgentOf,
+  sessionCustomerOf,
+  sessionGroupOf,
+  sessionIdOf,
+  statusKind,
 } from '../../../src-shared/concepts';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../../src-main/queue';
@@ -20,12 +30,21 @@ const agent = { id: 12, name: 'Ana Souza', userName: 'ana.souza', typeUser: 'AGE
 
 test('ids: numbers, digit strings and references; anything else is no id', () => {
   for (const v of [7, '7', ' 7 ', { id: 7 }, { id: '7' }, { id: { id: 7 } }]) expect(idOf(v), JSON.stringify(v)).toBe(7);
-  for (const v of [null, undefined, true, 7.5, 'm-7', '', {}, [], { id: null }, Number.MAX_SAFE_INTEGER + 2]) expect(idOf(v), String(v)).toBeNull();
+  for (const v of [null, undefined, true, 7.5, 'm-7', '', {}, [], { id: null }, Number.MAX_SAFE_INTEGER + 2])
+    expect(idOf(v), String(v)).toBeNull();
 });
 
 test('date-times with or without offsets, fractions or zone, and epoch numbers, become one UTC instant', () => {
   const want = '2026-11-23T20:04:05.000Z';
-  for (const v of ['2026-11-23T20:04:05Z', '2026-11-23T17:04:05-03:00', '2026-11-23T17:04:05.000-03:00', '2026-11-23T20:04:05', '2026-11-23T20:04:05.000+00:00', Date.parse(want), Date.parse(want) / 1000]) {
+  for (const v of [
+    '2026-11-23T20:04:05Z',
+    '2026-11-23T17:04:05-03:00',
+    '2026-11-23T17:04:05.000-03:00',
+    '2026-11-23T20:04:05',
+    '2026-11-23T20:04:05.000+00:00',
+    Date.parse(want),
+    Date.parse(want) / 1000,
+  ]) {
     expect(instantOf(v), String(v)).toBe(want);
   }
   for (const v of [null, undefined, '', 'yesterday', {}, Number.NaN, true]) expect(instantOf(v), String(v)).toBeNull();
@@ -80,7 +99,10 @@ test('who wrote a message, in every shape of fromUser, toUser and sendBy', () =>
   expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }).name).toBe('ana.souza');
   expect(authorOf({ sendBy: 'AGENT' }).name).toBeNull();
   // The attendant's message names them as people read it when the session's party says how.
-  const withNames = { agent: personOf({ id: 12, userName: 'ana.souza', displayName: 'Ana' }), customer: personOf({ id: 501, userName: 'fernanda.lima', name: 'Fernanda Lima' }) };
+  const withNames = {
+    agent: personOf({ id: 12, userName: 'ana.souza', displayName: 'Ana' }),
+    customer: personOf({ id: 501, userName: 'fernanda.lima', name: 'Fernanda Lima' }),
+  };
   expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }, withNames)).toEqual({ role: 'agent', name: 'Ana' });
   expect(authorOf({ fromUser: 12 }, withNames)).toEqual({ role: 'agent', name: 'Ana' });
   expect(authorOf({ sendBy: 'fernanda.lima' }, withNames)).toEqual({ role: 'customer', name: 'Fernanda Lima' });
@@ -103,7 +125,7 @@ test('sentiment as a word, an object or a score', () => {
   expect(sentimentOf({})).toBeNull();
 });
 
-test('a session\'s group, agent and customer as records, summaries or ids', () => {
+test("a session's group, agent and customer as records, summaries or ids", () => {
   const full = { id: 3, name: 'Suporte', mandatoryClassificationTree: true, classificationTree: { id: 40 } };
   expect(sessionGroupOf({ groupConf: full })).toEqual({ id: 3, name: 'Suporte', record: full });
   expect(sessionGroupOf({ groupConf: { id: 3, name: 'Suporte' } })?.name).toBe('Suporte');
@@ -136,7 +158,16 @@ test('statuses: known words of both languages; anything else is unknown, never w
 test('a queue item from either reading of a session', () => {
   const base = { id: 77, status: 'OPEN', protocol: 'P77', createdAt: '2026-11-23T17:00:00-03:00', userConnectedResource: 'chatApp' };
   const a = toQueueItem({ ...base, agent: agent, user: customer, groupConf: { id: 3, name: 'Suporte', sla: 10, timeUnit: 'MINUTES' } })!;
-  expect(a).toMatchObject({ id: 77, agentUserName: 'ana.souza', agentName: 'Ana Souza', customerName: 'Fernanda Lima', groupId: 3, groupName: 'Suporte', slaSeconds: 600, createdAt: '2026-11-23T20:00:00.000Z' });
+  expect(a).toMatchObject({
+    id: 77,
+    agentUserName: 'ana.souza',
+    agentName: 'Ana Souza',
+    customerName: 'Fernanda Lima',
+    groupId: 3,
+    groupName: 'Suporte',
+    slaSeconds: 600,
+    createdAt: '2026-11-23T20:00:00.000Z',
+  });
   const b = toQueueItem({ ...base, id: '77', agent: 12, user: 501, groupConf: 3 }, (id) => (id === 12 ? 'ana.souza' : null))!;
   expect(b).toMatchObject({ id: 77, agentUserName: 'ana.souza', customerName: 'Customer #77', groupId: 3, groupName: null });
   expect(toQueueItem({ ...base, agent: 99 })!.agentUserName).toBe('#99');
@@ -154,7 +185,11 @@ test('schemas keep a record whose odd fields it does not need, and a page keeps 
   expect(s.agent).toBe('ana.souza');
   expect((s as Record<string, unknown>).extra).toEqual({ any: 1 });
 
-  const page = pageEnvelope(MessageSchema).parse({ page: 0, size: 50, results: [{ id: 1, message: 'oi' }, 'junk', null, { id: '2', message: 7, fromUser: { id: 501 } }] });
+  const page = pageEnvelope(MessageSchema).parse({
+    page: 0,
+    size: 50,
+    results: [{ id: 1, message: 'oi' }, 'junk', null, { id: '2', message: 7, fromUser: { id: 501 } }],
+  });
   expect(page.results.map((r) => r.id)).toEqual([1, '2']);
   expect(page.skipped).toBe(2);
   expect(page.problems.length).toBe(2);
@@ -165,7 +200,9 @@ test('schemas keep a record whose odd fields it does not need, and a page keeps 
 
 test('a knowledge-base answer inserted for a customer is the answer part of a FAQ chunk, and any other chunk as it is', async () => {
   const { answerPart } = await import('../../../src-shared/kb-answer');
-  expect(answerPart('P: Como peço reembolso? R: Pelo app, em Pedidos > Reembolso, em até 7 dias.')).toBe('Pelo app, em Pedidos > Reembolso, em até 7 dias.');
+  expect(answerPart('P: Como peço reembolso? R: Pelo app, em Pedidos > Reembolso, em até 7 dias.')).toBe(
+    'Pelo app, em Pedidos > Reembolso, em até 7 dias.',
+  );
   expect(answerPart('Pergunta: Qual o prazo?\nResposta: 5 dias úteis.')).toBe('5 dias úteis.');
   expect(answerPart('Q: How long?\nA: Five working days.')).toBe('Five working days.');
   expect(answerPart('Escolha a opção A: cartão de crédito.')).toBe('Escolha a opção A: cartão de crédito.');

@@ -32,7 +32,9 @@ for (const reading of READINGS) {
     });
 
     const messagesOf = async (sessionId: number) =>
-      (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }])).filter((m) => sessionIdOf(m) === sessionId);
+      (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }])).filter(
+        (m) => sessionIdOf(m) === sessionId,
+      );
 
     test('connect, queue, thread with customer and agent told apart, reply and note exactly once', async () => {
       test.setTimeout(90_000);
@@ -45,7 +47,7 @@ for (const reading of READINGS) {
       expect(snap.items.some((i) => bucketOf(i, snap.me) === 'waiting')).toBe(true);
 
       // A thread with both sides: every message read, the customer's and the agent's apart.
-      const withBoth: Array<{ s: (typeof mine)[number]; opened: Awaited<ReturnType<typeof c.call<"attendance:openThread">>> }> = [];
+      const withBoth: Array<{ s: (typeof mine)[number]; opened: Awaited<ReturnType<typeof c.call<'attendance:openThread'>>> }> = [];
       for (const s of mine) {
         const opened = await c.call('attendance:openThread', { sessionId: s.id });
         const roles = new Set(opened.page.messages.map((m) => m.author));
@@ -91,8 +93,15 @@ for (const reading of READINGS) {
       // A note goes exactly once.
       const note = `Nota ${reading} ${Date.now()}`;
       await c.call('notes:add', { sessionId: s.id, text: note });
-      await expect.poll(async () => (await api.listAll('/session-comment', [{ key: 'sessionId', operator: 'EQNUM', value: String(s.id) }]))
-        .filter((n) => String(n.comment).includes(note)).length, { timeout: 20_000 }).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (await api.listAll('/session-comment', [{ key: 'sessionId', operator: 'EQNUM', value: String(s.id) }])).filter((n) =>
+              String(n.comment).includes(note),
+            ).length,
+          { timeout: 20_000 },
+        )
+        .toBe(1);
     });
 
     test('accept, transfer, a mandatory classification enforced and saved with its comment, close', async () => {
@@ -114,12 +123,16 @@ for (const reading of READINGS) {
       // Close in a group that requires a classification: refused without one, saved with it.
       const mandatoryGroups: number[] = [];
       for (const g of dir.groups) {
-        const full = await api.post('/chatapi/1.0/api/v2/groups/unique', { conditions: [{ key: 'id', operator: 'EQNUM', value: String(g.id) }], sort: false });
+        const full = await api.post('/chatapi/1.0/api/v2/groups/unique', {
+          conditions: [{ key: 'id', operator: 'EQNUM', value: String(g.id) }],
+          sort: false,
+        });
         if (full.mandatoryClassificationTree === true) mandatoryGroups.push(g.id);
       }
       expect(mandatoryGroups.length).toBeGreaterThan(0);
-      const inMandatory = snap.items.find((i) => bucketOf(i, snap.me) === 'mine' && i.groupId !== null && mandatoryGroups.includes(i.groupId))
-        ?? await c.call('attendance:transfer', { sessionId: accepted.id, groupId: mandatoryGroups[0]! });
+      const inMandatory =
+        snap.items.find((i) => bucketOf(i, snap.me) === 'mine' && i.groupId !== null && mandatoryGroups.includes(i.groupId)) ??
+        (await c.call('attendance:transfer', { sessionId: accepted.id, groupId: mandatoryGroups[0]! }));
       const tree = await c.call('attendance:classificationTree', { sessionId: inMandatory.id });
       expect(tree.mandatory).toBe(true);
       expect(tree.roots.length).toBeGreaterThan(0);
@@ -144,10 +157,23 @@ for (const reading of READINGS) {
       const customer = personOf(session.user);
       const text = `Cliente escreveu ${reading} ${Date.now()}`;
       expect(customer).not.toBeNull();
-      await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: mine.id }, message: text, fromUser: true });
+      await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', {
+        session: { id: mine.id },
+        message: text,
+        fromUser: true,
+      });
       // What the safety-net poll does every 30 s (and a webhook at once): read forward from the marks.
       await c.call('live:resync', {});
-      await expect.poll(() => c.events('attendance:messages').flatMap((e) => e.messages).find((m) => m.text === text)?.author ?? null, { timeout: 20_000 }).toBe('customer');
+      await expect
+        .poll(
+          () =>
+            c
+              .events('attendance:messages')
+              .flatMap((e) => e.messages)
+              .find((m) => m.text === text)?.author ?? null,
+          { timeout: 20_000 },
+        )
+        .toBe('customer');
 
       const ticket = await c.call('supervisor:ticket', { idOrKey: 'SUP-4711' });
       expect(ticket.id).toBe(4711);

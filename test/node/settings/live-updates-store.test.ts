@@ -4,7 +4,16 @@ import { importRunes, installFakeBridge, Refusal } from '../../support/runes';
 
 type Live = typeof import('../../../src-renderer/src/features/settings/live-updates.svelte');
 
-const status = (state: LiveStatus['state']): LiveStatus => ({ state, url: null, signed: true, registered: true, detail: null, lastEventAt: null, lastResyncAt: null, accepted: 0 });
+const status = (state: LiveStatus['state']): LiveStatus => ({
+  state,
+  url: null,
+  signed: true,
+  registered: true,
+  detail: null,
+  lastEventAt: null,
+  lastResyncAt: null,
+  accepted: 0,
+});
 
 test('live updates: paused and resumed from the settings; a refusal is said and the state stays', async () => {
   let state: LiveStatus['state'] = 'running';

@@ -51,7 +51,7 @@ test('views: ordered, hidden when not visible, the first one active until anothe
   expect(nav.tab).toBe('general');
 });
 
-test('strings: each feature\'s table is its own (same key, two meanings), plurals and numbers follow the language', async () => {
+test("strings: each feature's table is its own (same key, two meanings), plurals and numbers follow the language", async () => {
   const { I18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
   const i18n = new I18n();
   const voice = i18n.register({ en: { 'cmd.open': 'Open voice' }, 'pt-BR': { 'cmd.open': 'Abrir voz' } });
@@ -61,9 +61,19 @@ test('strings: each feature\'s table is its own (same key, two meanings), plural
     'pt-BR': { n: '{count} sessões', 'n.one': '{count} sessão' },
   });
   i18n.setLocale('en-US');
-  expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual(['Open voice', 'Open the event log', '1 session', '1,234 sessions']);
+  expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual([
+    'Open voice',
+    'Open the event log',
+    '1 session',
+    '1,234 sessions',
+  ]);
   i18n.setLocale('pt-BR');
-  expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual(['Abrir voz', 'Abrir o registro de eventos', '1 sessão', '1.234 sessões']);
+  expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual([
+    'Abrir voz',
+    'Abrir o registro de eventos',
+    '1 sessão',
+    '1.234 sessões',
+  ]);
   // Zero reads as a plural in Brazilian interfaces (CLDR would say "0 sessão").
   expect([counts('n', { count: 0 })]).toEqual(['0 sessões']);
   i18n.choose('en');

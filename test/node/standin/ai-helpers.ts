@@ -17,12 +17,19 @@ export function aiService(extra: Partial<AiContext> = {}): AiService {
   return createAiService({ cannedTexts: () => CANNED, ...extra });
 }
 
-export interface Answer { status: number; headers: Record<string, string>; json: unknown; raw: Buffer }
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  json: unknown;
+  raw: Buffer;
+}
 
 export async function call(svc: AiService, path: string, body: unknown, opts: Partial<AiRequest> = {}): Promise<Answer> {
   const raw = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   const r = await svc.handle({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: raw, ...opts });
-  const buf = Buffer.isBuffer(r.body) ? r.body : Buffer.from(typeof r.body === 'string' ? r.body : r.body === undefined ? '' : JSON.stringify(r.body));
+  const buf = Buffer.isBuffer(r.body)
+    ? r.body
+    : Buffer.from(typeof r.body === 'string' ? r.body : r.body === undefined ? '' : JSON.stringify(r.body));
   let json: unknown = null;
   if (!Buffer.isBuffer(r.body)) json = typeof r.body === 'object' ? r.body : null;
   return { status: r.status, headers: r.headers ?? {}, json, raw: buf };
@@ -35,16 +42,26 @@ export async function indexStatus(svc: AiService, name: string): Promise<KbStatu
 
 /** Waits until the base has no upload in progress, then returns its status. */
 export async function settled(svc: AiService, name: string): Promise<KbStatus> {
-  await expect.poll(async () => {
-    const s = await indexStatus(svc, name);
-    return s !== null && !s.pending && s.state !== 'indexing';
-  }, { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const s = await indexStatus(svc, name);
+        return s !== null && !s.pending && s.state !== 'indexing';
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   const s = await indexStatus(svc, name);
   if (!s) throw new Error('status vanished');
   return s;
 }
 
-export interface FileServer { url(name: string): string; put(name: string, body: Buffer | string, type?: string): void; hits(name: string): number; close(): Promise<void> }
+export interface FileServer {
+  url(name: string): string;
+  put(name: string, body: Buffer | string, type?: string): void;
+  hits(name: string): number;
+  close(): Promise<void>;
+}
 
 /** Serves files on 127.0.0.1 for upload_files to fetch. */
 export async function fileServer(): Promise<FileServer> {
@@ -64,12 +81,14 @@ export async function fileServer(): Promise<FileServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: (name) => `http://127.0.0.1:${port}/${encodeURIComponent(name)}`,
-    put: (name, body, type = 'application/octet-stream') => files.set(name, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type }),
+    put: (name, body, type = 'application/octet-stream') =>
+      files.set(name, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type }),
     hits: (name) => hits.get(name) ?? 0,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -25,14 +25,22 @@ async function post(path: string, token: string | null, body: unknown, headers: 
   const res = await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: h, body: payload });
   const buf = Buffer.from(await res.arrayBuffer());
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
-  return { status: res.status, type: res.headers.get('content-type') ?? '', json: isJson && buf.length ? (JSON.parse(buf.toString('utf8')) as unknown) : null, raw: buf };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    json: isJson && buf.length ? (JSON.parse(buf.toString('utf8')) as unknown) : null,
+    raw: buf,
+  };
 }
 
 test('NER over HTTP for an agent token; no token is 401 with {status}', async () => {
   const sentence = 'Meu CPF é 529.982.247-25 e moro em Recife.';
   const r = await post(AI_OPS.ner, sb.tokens.agent, { sentence });
   expect(r.status).toBe(200);
-  expect(NerAnswerSchema.parse(r.json).entities.map((e) => [e.label, e.text])).toEqual([['CPF', '529.982.247-25'], ['LOC', 'Recife']]);
+  expect(NerAnswerSchema.parse(r.json).entities.map((e) => [e.label, e.text])).toEqual([
+    ['CPF', '529.982.247-25'],
+    ['LOC', 'Recife'],
+  ]);
   const anon = await post(AI_OPS.ner, null, { sentence });
   expect(anon.status).toBe(401);
   expect(anon.json).toMatchObject({ status: 'Unauthorized' });
@@ -45,19 +53,34 @@ test('unknown AI paths are 404 {status:"Not Found"}', async () => {
 });
 
 test('the demo base answers questions, and nlp drafts a reply from it', async () => {
-  const q = await post(AI_OPS.questions, sb.tokens.agent, { index: 'demo_atendimento_data_pt', question: 'como cancelo meu pedido?', size: 2 });
+  const q = await post(AI_OPS.questions, sb.tokens.agent, {
+    index: 'demo_atendimento_data_pt',
+    question: 'como cancelo meu pedido?',
+    size: 2,
+  });
   expect(q.status).toBe(200);
   const answer = QuestionsAnswerSchema.parse(q.json).answer;
   expect(answer).toHaveLength(2);
   expect(answer[0]?.text).toContain('Cancelar pedido');
 
-  const n = await post(AI_OPS.nlp, sb.tokens.agent, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Como cancelo meu pedido?' }] }], max_len: 60, temperature: 0, provider: 'local', token: [], model: 'local-extractive' });
+  const n = await post(AI_OPS.nlp, sb.tokens.agent, {
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Como cancelo meu pedido?' }] }],
+    max_len: 60,
+    temperature: 0,
+    provider: 'local',
+    token: [],
+    model: 'local-extractive',
+  });
   expect(n.status).toBe(200);
   expect(NlpAnswerSchema.parse(n.json).message).toContain('Cancelar pedido');
 });
 
 test('upload is for admins: 403 for an agent, then the admin upload is indexed and searchable', async () => {
-  files.put('horario.txt', 'O atendimento por telefone funciona das 7h às 22h, todos os dias.\n\nA loja física fica em Manaus.', 'text/plain');
+  files.put(
+    'horario.txt',
+    'O atendimento por telefone funciona das 7h às 22h, todos os dias.\n\nA loja física fica em Manaus.',
+    'text/plain',
+  );
   const body = { url_file: files.url('horario.txt'), index_engine: 'loja_http_data_pt' };
   const denied = await post(AI_OPS.uploadFiles, sb.tokens.agent, body);
   expect(denied.status).toBe(403);
@@ -66,12 +89,20 @@ test('upload is for admins: 403 for an agent, then the admin upload is indexed a
   const accepted = await post(AI_OPS.uploadFiles, sb.tokens.admin, body);
   expect(accepted.status).toBe(200);
   expect(accepted.json).toMatchObject({ message: expect.stringContaining('is being processed and indexed') });
-  await expect.poll(async () => {
-    const r = await post(AI_OPS.questions, sb.tokens.agent, { index: 'loja_http_data_pt', question: 'onde fica a loja?', size: 1 });
-    return r.status === 200 ? QuestionsAnswerSchema.parse(r.json).answer[0]?.text ?? '' : `HTTP ${r.status}`;
-  }, { timeout: 15_000 }).toContain('Manaus');
+  await expect
+    .poll(
+      async () => {
+        const r = await post(AI_OPS.questions, sb.tokens.agent, { index: 'loja_http_data_pt', question: 'onde fica a loja?', size: 1 });
+        return r.status === 200 ? (QuestionsAnswerSchema.parse(r.json).answer[0]?.text ?? '') : `HTTP ${r.status}`;
+      },
+      { timeout: 15_000 },
+    )
+    .toContain('Manaus');
 
-  const drive = await post(AI_OPS.uploadFiles, sb.tokens.admin, { url_file: 'https://drive.google.com/file/d/1/view', index_engine: 'loja_http_data_pt' });
+  const drive = await post(AI_OPS.uploadFiles, sb.tokens.admin, {
+    url_file: 'https://drive.google.com/file/d/1/view',
+    index_engine: 'loja_http_data_pt',
+  });
   expect(drive.status).toBe(400);
   expect(drive.json).toMatchObject({ status: 'ERROR', errorCode: 'DRIVE_LINK_REFUSED' });
 });
@@ -85,7 +116,11 @@ test('speech over HTTP: TTS answers audio/wav, and STT reads it back from multip
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(spoken.raw)], { type: 'audio/wav' }), 'fala.wav');
   form.append('language', 'en-US');
-  const res = await fetch(`${sb.baseUrl}${AI_OPS.stt}`, { method: 'POST', headers: { authorization: `Bearer ${sb.tokens.agent}` }, body: form });
+  const res = await fetch(`${sb.baseUrl}${AI_OPS.stt}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.tokens.agent}` },
+    body: form,
+  });
   expect(res.status).toBe(200);
   const body = SttAnswerSchema.parse(await res.json());
   expect(body.text).toMatch(/\bcancel\b.*\border\b/);

@@ -96,7 +96,11 @@ test('the demo base answers from the first start, closest first, size honoured',
 });
 
 test('a size above 50 is trimmed to 50 answers, and a size below 1 is a 400', async () => {
-  files.put('muitos.txt', Array.from({ length: 60 }, (_, i) => `Aviso ${i + 1}: a garantia do produto ${i + 1} é válida.`).join('\n\n'), 'text/plain');
+  files.put(
+    'muitos.txt',
+    Array.from({ length: 60 }, (_, i) => `Aviso ${i + 1}: a garantia do produto ${i + 1} é válida.`).join('\n\n'),
+    'text/plain',
+  );
   await upload(svc, { url_file: files.url('muitos.txt'), index_engine: 'loja_muitos_data_pt' });
   expect(await settled(svc, 'loja_muitos_data_pt')).toMatchObject({ state: 'ready', documents: 60 });
   expect(await ask(svc, 'loja_muitos_data_pt', 'garantia do produto', 1000)).toHaveLength(50);
@@ -118,8 +122,18 @@ const ROUND_TRIPS: Array<{ ext: string; type: string; make: () => Promise<Buffer
   { ext: 'tsv', type: 'text/tab-separated-values', make: () => Buffer.from(csv('\t')) },
   { ext: 'json', type: 'application/json', make: () => Buffer.from(JSON.stringify({ faq: FAQ })), extra: { id_doc_engine: 'id' } },
   { ext: 'xml', type: 'application/xml', make: () => Buffer.from(xml), extra: { id_doc_engine: 'id' } },
-  { ext: 'pdf', type: 'application/pdf', make: () => pdfFile(FAQ.map((f) => `${f.pergunta} ${f.resposta}`)), extra: { separator_doc_engine: '###' } },
-  { ext: 'docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', make: () => docxFile(FAQ.map((f) => `${f.pergunta} ${f.resposta}`)), extra: { separator_doc_engine: '---' } },
+  {
+    ext: 'pdf',
+    type: 'application/pdf',
+    make: () => pdfFile(FAQ.map((f) => `${f.pergunta} ${f.resposta}`)),
+    extra: { separator_doc_engine: '###' },
+  },
+  {
+    ext: 'docx',
+    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    make: () => docxFile(FAQ.map((f) => `${f.pergunta} ${f.resposta}`)),
+    extra: { separator_doc_engine: '---' },
+  },
   { ext: 'xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', make: () => sheetFile('xlsx') },
   { ext: 'ods', type: 'application/vnd.oasis.opendocument.spreadsheet', make: () => sheetFile('ods') },
   { ext: 'xls', type: 'application/vnd.ms-excel', make: () => sheetFile('xls') },
@@ -251,7 +265,11 @@ test('with a data folder, bases come back after a restart', async () => {
 
     const second = aiService({ dataDir });
     try {
-      expect(await indexStatus(second, 'loja_persiste_data_pt')).toMatchObject({ state: 'ready', documents: FAQ.length, source: files.url('persist.csv') });
+      expect(await indexStatus(second, 'loja_persiste_data_pt')).toMatchObject({
+        state: 'ready',
+        documents: FAQ.length,
+        source: files.url('persist.csv'),
+      });
       expect((await ask(second, 'loja_persiste_data_pt', 'pagar com pix', 1))[0]?.text).toContain('Pix');
     } finally {
       await second.close();

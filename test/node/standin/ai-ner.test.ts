@@ -46,7 +46,8 @@ test.describe('NER, rule-based', () => {
   });
 
   test('Portuguese sentence with person, organisation, address, CEP and CNPJ', () => {
-    const s = 'A cliente Ana Paula da Silva comprou na Padaria Pão Quente Ltda, CNPJ 11.222.333/0001-81, Rua Augusta, 1500, São Paulo/SP, CEP 01310-100.';
+    const s =
+      'A cliente Ana Paula da Silva comprou na Padaria Pão Quente Ltda, CNPJ 11.222.333/0001-81, Rua Augusta, 1500, São Paulo/SP, CEP 01310-100.';
     const ents = recognizeEntities(s);
     checkOffsets(s, ents);
     expect(byLabel(ents)).toEqual({
@@ -121,7 +122,10 @@ test.describe('NER operation', () => {
       const r = await call(svc, AI_PATHS.ner, { sentence });
       expect(r.status).toBe(200);
       const body = NerAnswerSchema.parse(r.json);
-      expect(body.entities.map((e) => [e.label, e.text])).toEqual([['PERSON', 'João'], ['CPF', '529.982.247-25']]);
+      expect(body.entities.map((e) => [e.label, e.text])).toEqual([
+        ['PERSON', 'João'],
+        ['CPF', '529.982.247-25'],
+      ]);
       for (const e of body.entities) expect(sentence.slice(Number(e.start), Number(e.end))).toBe(e.text);
     } finally {
       await svc.close();

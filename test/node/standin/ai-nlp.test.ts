@@ -41,7 +41,11 @@ test('summarises an attendance extractively: the problem and the outcome, in ord
       { role: 'system', content: [{ type: 'text', text: 'Resuma o atendimento a seguir para o histórico do cliente.' }] },
       { role: 'user', content: [{ type: 'text', text: TRANSCRIPT }] },
     ],
-    max_len: 80, temperature: 0.2, provider: 'local', token: [], model: 'local-extractive',
+    max_len: 80,
+    temperature: 0.2,
+    provider: 'local',
+    token: [],
+    model: 'local-extractive',
   });
   expect(answer).not.toBeNull();
   const msg = answer!.message;
@@ -72,7 +76,8 @@ test('summary of chat turns given as separate messages, and max_len honoured', a
       { role: 'assistant', content: 'Um técnico vai visitar sua casa amanhã entre 8h e 12h, protocolo 99812.' },
       { role: 'user', content: [{ type: 'text', text: 'Resuma a conversa acima.' }] },
     ],
-    max_len: 20, provider: 'local',
+    max_len: 20,
+    provider: 'local',
   });
   const msg = answer!.message;
   expect(msg).toMatch(/^Resumo:/);
@@ -87,7 +92,8 @@ test('drafts a reply to the last customer message from the demo knowledge base',
       { role: 'system', content: 'Sugira uma resposta para o atendente enviar ao cliente.' },
       { role: 'user', content: 'Oi, comprei ontem e queria saber qual o prazo de entrega para o interior?' },
     ],
-    max_len: 200, provider: 'local',
+    max_len: 200,
+    provider: 'local',
   });
   const msg = answer!.message;
   expect(msg).toMatch(/^Olá!/);
@@ -100,19 +106,35 @@ test('a draft uses the canned texts when they fit, and a plain acknowledgement w
   expect(boleto.answer!.message).toContain(CANNED[2]!);
   const nothing = await nlp({ messages: [{ role: 'user', content: 'xyzzy plugh' }], provider: 'local' });
   expect(nothing.answer!.message).toBe('Olá! Obrigado pela mensagem. Vou verificar sua solicitação e já retorno.');
-  const english = await nlp({ messages: [{ role: 'user', content: 'Hi, what is the status of my xyzzy?' }], provider: 'local', max_len: 50 });
+  const english = await nlp({
+    messages: [{ role: 'user', content: 'Hi, what is the status of my xyzzy?' }],
+    provider: 'local',
+    max_len: 50,
+  });
   expect(english.answer!.message).toMatch(/^Hello!/);
 });
 
 test('max_len caps the words of a draft', async () => {
-  const { answer } = await nlp({ messages: [{ role: 'user', content: 'Como faço para trocar ou devolver um produto?' }], provider: 'local', max_len: 12 });
+  const { answer } = await nlp({
+    messages: [{ role: 'user', content: 'Como faço para trocar ou devolver um produto?' }],
+    provider: 'local',
+    max_len: 12,
+  });
   expect(words(answer!.message)).toBeLessThanOrEqual(12);
   expect(answer!.message).toMatch(/^Olá! /);
 });
 
 test('the local provider says plainly that it cannot see images', async () => {
   const { answer } = await nlp({
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Descreva esta imagem' }, { type: 'image_url', image_url: { url: 'http://127.0.0.1:9/foto.png' } }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Descreva esta imagem' },
+          { type: 'image_url', image_url: { url: 'http://127.0.0.1:9/foto.png' } },
+        ],
+      },
+    ],
     provider: 'local',
   });
   expect(answer!.message).toContain('O provedor local não enxerga imagens');
@@ -120,9 +142,18 @@ test('the local provider says plainly that it cannot see images', async () => {
 });
 
 test('third-party providers are listed but unreachable: 502 with a clear message', async () => {
-  const r = await nlp({ messages: [{ role: 'user', content: 'Olá' }], provider: 'openai', model: 'gpt-4o', token: [{ access_key: 'k', secret_key: 's', token: 't' }] });
+  const r = await nlp({
+    messages: [{ role: 'user', content: 'Olá' }],
+    provider: 'openai',
+    model: 'gpt-4o',
+    token: [{ access_key: 'k', secret_key: 's', token: 't' }],
+  });
   expect(r.status).toBe(502);
-  expect(r.json).toEqual({ status: 'ERROR', message: 'provider openai is unreachable from this machine', errorCode: 'PROVIDER_UNREACHABLE' });
+  expect(r.json).toEqual({
+    status: 'ERROR',
+    message: 'provider openai is unreachable from this machine',
+    errorCode: 'PROVIDER_UNREACHABLE',
+  });
   // The model alone names its provider.
   const byModel = await nlp({ messages: [{ role: 'user', content: 'Olá' }], model: 'claude-sonnet-4' });
   expect(byModel.status).toBe(502);
@@ -156,7 +187,9 @@ test('models_by_providers lists every field of a model entry, filtered by provid
 
   const local = await get({ provider: 'local', typeModality: '' });
   expect(local.map((m) => [m.id, m.typeModality])).toEqual([
-    ['local-extractive', 'text'], ['pocketsphinx', 'speech-to-text'], ['espeak-ng', 'text-to-speech'],
+    ['local-extractive', 'text'],
+    ['pocketsphinx', 'speech-to-text'],
+    ['espeak-ng', 'text-to-speech'],
   ]);
   expect(local.every((m) => m.active)).toBe(true); // the speech tools are installed here
 
@@ -183,7 +216,9 @@ test('a model whose speech tool is missing is listed as inactive', async () => {
 test('the extractive summary keeps Brazilian amounts and masked documents whole when it splits sentences', async () => {
   const { sentences } = await import('../../../src-standin/ai/text');
   expect(sentences('O valor é R$ 2.082,30. Meu CPF é ***.***.199-02, confirma? Obrigado!')).toEqual([
-    'O valor é R$ 2.082,30.', 'Meu CPF é ***.***.199-02, confirma?', 'Obrigado!',
+    'O valor é R$ 2.082,30.',
+    'Meu CPF é ***.***.199-02, confirma?',
+    'Obrigado!',
   ]);
   expect(sentences('Pedido 1.234.567 entregue…\nNota: 4.5 estrelas')).toEqual(['Pedido 1.234.567 entregue…', 'Nota: 4.5 estrelas']);
 });

@@ -56,7 +56,10 @@ function multipart(parts: Array<{ name: string; value: string | Buffer; filename
 }
 
 async function stt(audio: Buffer, language?: string, filename = 'fala.wav') {
-  const form = multipart([{ name: 'file', value: audio, filename, type: 'audio/wav' }, ...(language ? [{ name: 'language', value: language }] : [])]);
+  const form = multipart([
+    { name: 'file', value: audio, filename, type: 'audio/wav' },
+    ...(language ? [{ name: 'language', value: language }] : []),
+  ]);
   return call(svc, AI_PATHS.stt, form.body, { headers: { 'content-type': form.contentType } });
 }
 
@@ -113,7 +116,10 @@ test('pocketsphinx output is parsed into segments with per-word confidence, with
   ].join('\n');
   expect(parsePocketsphinx(out)).toEqual([
     {
-      start: 0.16, end: 2.14, text: 'hello world our tickets', confidence: 0.217,
+      start: 0.16,
+      end: 2.14,
+      text: 'hello world our tickets',
+      confidence: 0.217,
       words: [
         { word: 'hello', start: 0.16, end: 0.28, confidence: 0.708 },
         { word: 'world', start: 0.29, end: 0.74, confidence: 0.134 },
@@ -122,7 +128,10 @@ test('pocketsphinx output is parsed into segments with per-word confidence, with
       ],
     },
     {
-      start: 4.1, end: 4.8, text: 'next one', confidence: 0.6,
+      start: 4.1,
+      end: 4.8,
+      text: 'next one',
+      confidence: 0.6,
       words: [
         { word: 'next', start: 4.1, end: 4.4, confidence: 0.5 },
         { word: 'one', start: 4.4, end: 4.8, confidence: 0.7 },
@@ -152,7 +161,11 @@ test('STT refuses what it cannot use: no file, not multipart, unreadable audio, 
 });
 
 test('TTS refuses empty text, unknown languages and voices', async () => {
-  expect((await tts({ text: '   ' })).json).toMatchObject({ status: 'ERROR', errorCode: 'INVALID_BODY', message: expect.stringContaining('text') });
+  expect((await tts({ text: '   ' })).json).toMatchObject({
+    status: 'ERROR',
+    errorCode: 'INVALID_BODY',
+    message: expect.stringContaining('text'),
+  });
   expect((await tts({ text: 'oi', language: 'xx-YY' })).json).toMatchObject({ errorCode: 'LANGUAGE_NOT_INSTALLED' });
   expect((await tts({ text: 'oi', voice: '../../etc/passwd' })).json).toMatchObject({ errorCode: 'UNKNOWN_VOICE' });
   // Text that looks like an option is spoken, not obeyed.
@@ -166,7 +179,11 @@ test('a missing speech tool answers 503 naming the Debian package', async () => 
   try {
     const t = await call(bare, AI_PATHS.tts, { text: 'oi' });
     expect(t.status).toBe(503);
-    expect(t.json).toMatchObject({ status: 'ERROR', errorCode: 'MISSING_BINARY', message: expect.stringContaining('Debian package espeak-ng') });
+    expect(t.json).toMatchObject({
+      status: 'ERROR',
+      errorCode: 'MISSING_BINARY',
+      message: expect.stringContaining('Debian package espeak-ng'),
+    });
     const form = multipart([{ name: 'file', value: Buffer.from('RIFF'), filename: 'a.wav', type: 'audio/wav' }]);
     const s = await call(bare, AI_PATHS.stt, form.body, { headers: { 'content-type': form.contentType } });
     expect(s.status).toBe(503);

@@ -38,7 +38,10 @@ test('rateLimit answers 429 with Retry-After and commits nothing; count expires 
 });
 
 test('status answers the chosen 5xx (503 by default) and commits nothing', async () => {
-  await sb.faults.set([{ kind: 'status', status: 502, count: 1 }, { kind: 'status', count: 1 }]);
+  await sb.faults.set([
+    { kind: 'status', status: 502, count: 1 },
+    { kind: 'status', count: 1 },
+  ]);
   const first = await note('falhou');
   expect(first.status).toBe(502);
   expect(first.json<{ status: string }>().status).toBe('ERROR');
@@ -69,7 +72,10 @@ test('malformedJson answers 200 with a body that is not JSON, after committing',
 });
 
 test('latency delays the answer; method and path must both match', async () => {
-  await sb.faults.set([{ kind: 'latency', latencyMs: 300, match: { method: 'POST', path: '/chatapi/1.0/api/v2/user-session' } }, { kind: 'status', match: { method: 'GET' } }]);
+  await sb.faults.set([
+    { kind: 'latency', latencyMs: 300, match: { method: 'POST', path: '/chatapi/1.0/api/v2/user-session' } },
+    { kind: 'status', match: { method: 'GET' } },
+  ]);
   const t0 = performance.now();
   const r = await agent.v2('/user-session', { conditions: [], sort: false, size: 1 });
   expect(r.status).toBe(200);
@@ -103,7 +109,9 @@ test('faults over HTTP: admin only, set, list, clear', async () => {
   expect(denied.json()).toEqual({ status: 'Forbidden' });
   const bad = await admin.call('POST', '/__standin/faults', { rules: [{ kind: 'explode' }] });
   expect(bad.status).toBe(400);
-  const set = await admin.call('POST', '/__standin/faults', { rules: [{ kind: 'rateLimit', retryAfterSeconds: 2, count: 2, match: { path: SAVE } }] });
+  const set = await admin.call('POST', '/__standin/faults', {
+    rules: [{ kind: 'rateLimit', retryAfterSeconds: 2, count: 2, match: { path: SAVE } }],
+  });
   expect(set.status).toBe(200);
   expect((await admin.get('/__standin/faults')).json<{ rules: Array<{ count: number }> }>().rules[0]!.count).toBe(2);
   expect((await note('via http')).status).toBe(429);

@@ -33,7 +33,14 @@ async function list<T = Row>(path: string, body: object = all): Promise<T[]> {
 }
 
 async function firstWaiting(): Promise<Row> {
-  const rows = await list('/user-session', { conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'agent', operator: 'IS_NULL' }], sort: true, size: 1 });
+  const rows = await list('/user-session', {
+    conditions: [
+      { key: 'status', operator: 'EQ', value: 'OPEN' },
+      { key: 'agent', operator: 'IS_NULL' },
+    ],
+    sort: true,
+    size: 1,
+  });
   expect(rows.length).toBe(1);
   return rows[0]!;
 }
@@ -110,7 +117,10 @@ test('every v2 save path creates (201), updates (200) and refuses an unknown id 
       expectEmpty(await admin.v2(save, { ...body, id: 987_654 }), 404);
       if (listPath) {
         const found = await list(listPath, { conditions: [eqnum('id', rec.id as number)], sort: false });
-        expect(found.map((x) => x.id), save).toEqual([rec.id]);
+        expect(
+          found.map((x) => x.id),
+          save,
+        ).toEqual([rec.id]);
       }
     }
   }
@@ -135,7 +145,10 @@ test('§4.3 operations: chat suggestion, NPS summary, groups/unique, user-sessio
     sum += g.json<{ totalCount: number }>().totalCount;
   }
   expect(sum).toBe(s.totalCount);
-  const future = await agent.v2('/user-session/survey/nps-summary/nps-atendimento', { conditions: [{ key: 'createdAt', operator: 'AFTER', value: '2999-01-01T00:00:00Z' }], sort: false });
+  const future = await agent.v2('/user-session/survey/nps-summary/nps-atendimento', {
+    conditions: [{ key: 'createdAt', operator: 'AFTER', value: '2999-01-01T00:00:00Z' }],
+    sort: false,
+  });
   expect(future.json()).toEqual({ averageNps: 0, positive: 0, neutral: 0, negative: 0, totalCount: 0 });
   expectEmpty(await agent.v2('/user-session/survey/nps-summary/nao-existe', { conditions: [], sort: false }), 404);
 
@@ -154,7 +167,11 @@ test('§4.3 operations: chat suggestion, NPS summary, groups/unique, user-sessio
   for (const id of ['4711', 'SUP-4711', 'sup-4711']) {
     const t = await agent.get(`/ticketapi/1.0/api/v1/tickets/${id}`);
     expect(t.status).toBe(200);
-    const body = t.json<{ status: string; message: string; data: { id: number; title: string; status: string; priority: string; projectId: number; description: string } }>();
+    const body = t.json<{
+      status: string;
+      message: string;
+      data: { id: number; title: string; status: string; priority: string; projectId: number; description: string };
+    }>();
     expect(body.status).toBe('SUCCESS');
     expect(body.data.id).toBe(4711);
     expect(body.data.title).toContain('duplicidade');
@@ -210,7 +227,10 @@ test('auth and errors per family: v2 bodiless 401/403/404, ticket and AI {status
   const a401 = await anon.call('POST', '/transformersapi/1.0/ner', { sentence: 'Oi' });
   expect(a401.status).toBe(401);
   expect(a401.json()).toEqual({ status: 'Unauthorized' });
-  const a403 = await agent.call('POST', '/transformersapi/1.0/upload_files', { url_file: 'http://127.0.0.1:1/x.csv', index_engine: 'h_x_data_pt' });
+  const a403 = await agent.call('POST', '/transformersapi/1.0/upload_files', {
+    url_file: 'http://127.0.0.1:1/x.csv',
+    index_engine: 'h_x_data_pt',
+  });
   expect(a403.status).toBe(403);
   expect(a403.json()).toEqual({ status: 'Forbidden' });
 
@@ -227,7 +247,10 @@ test('auth and errors per family: v2 bodiless 401/403/404, ticket and AI {status
   await bad(await agent.v2('/user-session', { conditions: 'status=OPEN', sort: false }), 'INVALID_BODY');
   await bad(await agent.v2('/user-session', [1, 2]), 'INVALID_BODY');
   await bad(await agent.v2('/user-session', { conditions: [{ key: 'colour', operator: 'EQ', value: 'x' }], sort: false }), 'UNKNOWN_KEY');
-  await bad(await agent.v2('/user-session', { conditions: [{ key: 'status', operator: 'GREATER', value: 'x' }], sort: false }), 'UNKNOWN_OPERATOR');
+  await bad(
+    await agent.v2('/user-session', { conditions: [{ key: 'status', operator: 'GREATER', value: 'x' }], sort: false }),
+    'UNKNOWN_OPERATOR',
+  );
   await bad(await agent.v2('/user-session', { conditions: [], sort: true, sortColumn: 'colour' }), 'UNKNOWN_KEY');
   await bad(await agent.v2('/session-comment/save', { sessionId: 'one', comment: 'x' }), 'INVALID_FIELD');
   await bad(await agent.v2('/session-comment/save', { sessionId: 1, comment: 'x', colour: 'red' }), 'UNKNOWN_FIELD');
@@ -256,7 +279,10 @@ test('roles: agents are refused admin operations, supervisors configuration, age
   expect((await supervisor.v2('/message-bundle-group/save', { code: '/sup', text: 'Texto' })).status).toBe(201);
 
   const me = (await agent.v2('/users/rules', {})).json<{ userName: string }>();
-  const own = await list<{ id: number; agent: { id: number } }>('/users', { conditions: [{ key: 'userName', operator: 'EQ', value: me.userName }], sort: false });
+  const own = await list<{ id: number; agent: { id: number } }>('/users', {
+    conditions: [{ key: 'userName', operator: 'EQ', value: me.userName }],
+    sort: false,
+  });
   const agentId = own[0]!.agent.id;
   const paused = await agent.v2('/agent/save', { id: agentId, status: 'PAUSED' });
   expect(paused.status).toBe(200);
@@ -282,14 +308,23 @@ test('accept, transfer to a group, transfer to an agent, reply, note and close a
   expect(Array.isArray(payload.groupConf.channels)).toBe(true);
   expect(typeof payload.groupConf.sla).toBe('number');
 
-  const mine = await list<{ id: number; agent: { userName: string } }>('/user-session', { conditions: [{ key: 'agent.userName', operator: 'EQ', value: sb.demoAgent.userName }, eqnum('id', waiting.id)], sort: false });
+  const mine = await list<{ id: number; agent: { userName: string } }>('/user-session', {
+    conditions: [{ key: 'agent.userName', operator: 'EQ', value: sb.demoAgent.userName }, eqnum('id', waiting.id)],
+    sort: false,
+  });
   expect(mine.map((s) => s.agent.userName)).toEqual([sb.demoAgent.userName]);
 
   const reply = await agent.v2('/messages/save', { session: { id: waiting.id }, message: 'Olá! Sou a Ana, vou te ajudar.' });
   expect(reply.status).toBe(201);
   const msg = reply.json<{ id: number; fromUser: boolean; sendBy: string; session: { id: number }; createdAt: string }>();
   expect(msg).toMatchObject({ fromUser: false, sendBy: sb.demoAgent.userName, session: { id: waiting.id } });
-  const thread = await list<{ id: number }>('/messages', { conditions: [eqnum('session.id', waiting.id)], sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 });
+  const thread = await list<{ id: number }>('/messages', {
+    conditions: [eqnum('session.id', waiting.id)],
+    sort: true,
+    sortColumn: 'createdAt',
+    direction: 'ASC',
+    size: 500,
+  });
   expect(thread.at(-1)!.id).toBe(msg.id);
   const pending = await list<{ pending: boolean }>('/user-session', { conditions: [eqnum('id', waiting.id)], sort: false });
   expect(pending[0]!.pending).toBe(true);
@@ -305,7 +340,10 @@ test('accept, transfer to a group, transfer to an agent, reply, note and close a
 
   const toGroup = await agent.v2('/user-session/save', { id: waiting.id, groupConf: { id: 3 } });
   expect(toGroup.status).toBe(200);
-  const queued = await list<{ agent: unknown; groupConf: { id: number }; lastAgent: string }>('/user-session', { conditions: [eqnum('id', waiting.id)], sort: false });
+  const queued = await list<{ agent: unknown; groupConf: { id: number }; lastAgent: string }>('/user-session', {
+    conditions: [eqnum('id', waiting.id)],
+    sort: false,
+  });
   expect(queued[0]!.agent ?? null).toBeNull();
   expect(queued[0]!.groupConf.id).toBe(3);
   expect(queued[0]!.lastAgent).toBe(sb.demoAgent.userName);
@@ -346,38 +384,73 @@ test('paging over HTTP: size cap, short last page, page past the end', async () 
 test('seed: groups, agents, channels, tree depth, canned replies, templates and valid CPF/CNPJ in messages', async () => {
   const groups = await list<{ sla: number; mandatoryClassificationTree: boolean; classificationTree: { id: number } }>('/classification');
   expect(groups.length).toBeGreaterThanOrEqual(3);
-  const depth = (n: { children?: unknown[] }): number => 1 + Math.max(0, ...((n.children ?? []) as Array<{ children?: unknown[] }>).map(depth));
+  const depth = (n: { children?: unknown[] }): number =>
+    1 + Math.max(0, ...((n.children ?? []) as Array<{ children?: unknown[] }>).map(depth));
   expect(depth(groups[0] as unknown as { children: unknown[] })).toBe(3);
-  const agents = await list<{ typeUser: string }>('/users', { conditions: [{ key: 'typeUser', operator: 'EQ', value: 'AGENT' }], sort: false, size: 100 });
+  const agents = await list<{ typeUser: string }>('/users', {
+    conditions: [{ key: 'typeUser', operator: 'EQ', value: 'AGENT' }],
+    sort: false,
+    size: 100,
+  });
   expect(agents.length).toBeGreaterThanOrEqual(8);
   const statuses = await list<{ status: string }>('/agent', { conditions: [], sort: false, size: 100 });
   expect(new Set(statuses.map((a) => a.status)).size).toBeGreaterThanOrEqual(3);
-  const sessions = await list<{ userConnectedResource: string }>('/user-session', { conditions: [{ key: 'id', operator: 'NOT_NULL' }], sort: false, size: 500 });
+  const sessions = await list<{ userConnectedResource: string }>('/user-session', {
+    conditions: [{ key: 'id', operator: 'NOT_NULL' }],
+    sort: false,
+    size: 500,
+  });
   for (const s of sessions) expect(['chatApp', 'email', 'sms', 'messenger', 'social', 'voice']).toContain(s.userConnectedResource);
-  const voice = await list<{ userConnectedResource: string }>('/user-session', { conditions: [{ key: 'userConnectedResource', operator: 'EQ', value: 'voice' }], sort: false, size: 500 });
+  const voice = await list<{ userConnectedResource: string }>('/user-session', {
+    conditions: [{ key: 'userConnectedResource', operator: 'EQ', value: 'voice' }],
+    sort: false,
+    size: 500,
+  });
   expect(voice.length).toBeGreaterThan(0);
   expect(voice.every((s) => s.userConnectedResource === 'voice')).toBe(true);
-  const greeting = await list<{ code: string; text: string }>('/message-bundle-group', { conditions: [{ key: 'code', operator: 'EQ', value: '/saudacao' }], sort: false });
+  const greeting = await list<{ code: string; text: string }>('/message-bundle-group', {
+    conditions: [{ key: 'code', operator: 'EQ', value: '/saudacao' }],
+    sort: false,
+  });
   expect(greeting[0]!.text).toContain('Olá');
   const hsm = await list<{ parameterCount: number; template: string }>('/hsm-template');
   expect(hsm.every((h) => h.parameterCount === (h.template.match(/\{\{\d+\}\}/g) ?? []).length && h.parameterCount > 0)).toBe(true);
 
-  const messages = await list<{ message: string }>('/messages', { conditions: [{ key: 'message', operator: 'LIKE', value: '%CPF%' }], sort: false, size: 500 });
+  const messages = await list<{ message: string }>('/messages', {
+    conditions: [{ key: 'message', operator: 'LIKE', value: '%CPF%' }],
+    sort: false,
+    size: 500,
+  });
   expect(messages.length).toBeGreaterThan(0);
   const cpfOk = (s: string): boolean => {
     const d = s.replace(/\D/g, '').split('').map(Number);
-    const check = (n: number) => { const sum = d.slice(0, n).reduce((a, x, i) => a + x * (n + 1 - i), 0); return ((sum * 10) % 11) % 10; };
+    const check = (n: number) => {
+      const sum = d.slice(0, n).reduce((a, x, i) => a + x * (n + 1 - i), 0);
+      return ((sum * 10) % 11) % 10;
+    };
     return d.length === 11 && check(9) === d[9] && check(10) === d[10];
   };
   for (const m of messages) for (const cpf of m.message.match(/\d{3}\.\d{3}\.\d{3}-\d{2}/g) ?? []) expect(cpfOk(cpf), cpf).toBe(true);
-  const cnpjMessages = await list<{ message: string }>('/messages', { conditions: [{ key: 'message', operator: 'LIKE', value: '%CNPJ%' }], sort: false, size: 500 });
+  const cnpjMessages = await list<{ message: string }>('/messages', {
+    conditions: [{ key: 'message', operator: 'LIKE', value: '%CNPJ%' }],
+    sort: false,
+    size: 500,
+  });
   const cnpjOk = (s: string): boolean => {
     const d = s.replace(/\D/g, '').split('').map(Number);
-    const dv = (n: number) => { const w = n === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]; const r = w.reduce((a, x, i) => a + x * d[i]!, 0) % 11; return r < 2 ? 0 : 11 - r; };
+    const dv = (n: number) => {
+      const w = n === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+      const r = w.reduce((a, x, i) => a + x * d[i]!, 0) % 11;
+      return r < 2 ? 0 : 11 - r;
+    };
     return d.length === 14 && dv(12) === d[12] && dv(13) === d[13];
   };
   let seen = 0;
-  for (const m of cnpjMessages) for (const c of m.message.match(/\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/g) ?? []) { seen++; expect(cnpjOk(c), c).toBe(true); }
+  for (const m of cnpjMessages)
+    for (const c of m.message.match(/\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/g) ?? []) {
+      seen++;
+      expect(cnpjOk(c), c).toBe(true);
+    }
   expect(seen).toBeGreaterThan(0);
 });
 
@@ -391,14 +464,18 @@ test('AI and voice paths are served over HTTP after auth: entities, a language-m
   expect(entities).toEqual(expect.arrayContaining(['PERSON:Ana Souza', 'MONEY:R$ 189,90', 'LOC:São Paulo']));
 
   const nlp = await agent.call('POST', '/transformersapi/1.0/nlp', {
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Como emito a segunda via do boleto?' }] }], max_len: 200, temperature: 0,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Como emito a segunda via do boleto?' }] }],
+    max_len: 200,
+    temperature: 0,
   });
   expect(nlp.status, nlp.text).toBe(200);
   expect(nlp.json<{ message: string }>().message.trim().length).toBeGreaterThan(10);
 
   const auth = { authorization: `Bearer ${sb.tokens.agent}` };
   const tts = await fetch(`${sb.baseUrl}/voicemodelapi/1.0/tts`, {
-    method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'I would like to cancel my order', language: 'en-US', voice: 'klatt' }),
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'I would like to cancel my order', language: 'en-US', voice: 'klatt' }),
   });
   expect(tts.status, tts.status === 200 ? '' : await tts.text()).toBe(200);
   expect(tts.headers.get('content-type')).toBe('audio/wav');

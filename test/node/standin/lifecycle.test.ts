@@ -15,7 +15,9 @@ test('with a data directory everything saved survives a restart; without one not
   try {
     const first = await startStandin({ port: 0, dataDir: dir });
     const a = standinClient(first.baseUrl, first.tokens.agent);
-    const note = (await a.v2('/session-comment/save', { sessionId: 2, comment: 'Anotação que precisa sobreviver.' })).json<{ id: number }>();
+    const note = (await a.v2('/session-comment/save', { sessionId: 2, comment: 'Anotação que precisa sobreviver.' })).json<{
+      id: number;
+    }>();
     expect((await a.v2('/user-session/save', { id: 2, lastAgent: first.demoAgent.userName, status: 'CLOSED' })).status).toBe(200);
     const created = (await a.v2('/user-session/save', { groupConf: { id: 2 }, userConnectedResource: 'email' })).json<{ id: number }>();
     await a.v2('/hook', { url: 'http://127.0.0.1:9/never', groups: ['bot'] });
@@ -30,7 +32,9 @@ test('with a data directory everything saved survives a restart; without one not
       const b = standinClient(second.baseUrl, second.tokens.agent);
       const notes = (await b.v2('/session-comment', { conditions: [eqnum('id', note.id)], sort: false })).json<Page<{ comment: string }>>();
       expect(notes.results[0]!.comment).toBe('Anotação que precisa sobreviver.');
-      const s2 = (await b.v2('/user-session', { conditions: [eqnum('id', 2)], sort: false })).json<Page<{ status: string; agent: { userName: string } }>>();
+      const s2 = (await b.v2('/user-session', { conditions: [eqnum('id', 2)], sort: false })).json<
+        Page<{ status: string; agent: { userName: string } }>
+      >();
       expect(s2.results[0]).toMatchObject({ status: 'CLOSED', agent: { userName: first.demoAgent.userName } });
       const s3 = (await b.v2('/user-session', { conditions: [eqnum('id', created.id)], sort: false })).json<Page<unknown>>();
       expect(s3.results).toHaveLength(1);
@@ -47,7 +51,10 @@ test('with a data directory everything saved survives a restart; without one not
     await standinClient(mem1.baseUrl, mem1.tokens.agent).v2('/session-comment/save', { sessionId: 2, comment: 'só na memória' });
     await mem1.close();
     const mem2 = await startStandin({ port: 0 });
-    const gone = await standinClient(mem2.baseUrl, mem2.tokens.agent).v2('/session-comment', { conditions: [{ key: 'comment', operator: 'EQ', value: 'só na memória' }], sort: false });
+    const gone = await standinClient(mem2.baseUrl, mem2.tokens.agent).v2('/session-comment', {
+      conditions: [{ key: 'comment', operator: 'EQ', value: 'só na memória' }],
+      sort: false,
+    });
     expect(gone.json<Page<unknown>>().results).toEqual([]);
     await mem2.close();
   } finally {
@@ -61,7 +68,8 @@ test('the same seed gives the same data', async () => {
   const two = await startStandin({ port: 0, seed: 99, anchorTime });
   const three = await startStandin({ port: 0, seed: 100, anchorTime });
   try {
-    const read = async (sb: typeof one) => (await standinClient(sb.baseUrl, sb.tokens.admin).v2('/messages', { conditions: [], sort: true, size: 50 })).text;
+    const read = async (sb: typeof one) =>
+      (await standinClient(sb.baseUrl, sb.tokens.admin).v2('/messages', { conditions: [], sort: true, size: 50 })).text;
     expect(await read(one)).toBe(await read(two));
     expect(await read(one)).not.toBe(await read(three));
   } finally {
@@ -73,13 +81,17 @@ test('the simulator opens sessions, sends customer messages and answers attendan
   const sb = await startStandin({ port: 0 });
   const a = standinClient(sb.baseUrl, sb.tokens.agent);
   const admin = standinClient(sb.baseUrl, sb.tokens.admin);
-  const count = async () => (await a.v2('/user-session', { conditions: [], sort: true, sortColumn: 'id', direction: 'DESC', size: 1 })).json<Page<{ id: number }>>().results[0]!.id;
+  const count = async () =>
+    (await a.v2('/user-session', { conditions: [], sort: true, sortColumn: 'id', direction: 'DESC', size: 1 })).json<Page<{ id: number }>>()
+      .results[0]!.id;
   try {
     const before = await count();
     await sb.simulator.step();
     const after = await count();
     expect(after).toBe(before + 1);
-    const opening = (await a.v2('/messages', { conditions: [eqnum('session.id', after)], sort: true, sortColumn: 'id' })).json<Page<{ fromUser: boolean; message: string }>>();
+    const opening = (await a.v2('/messages', { conditions: [eqnum('session.id', after)], sort: true, sortColumn: 'id' })).json<
+      Page<{ fromUser: boolean; message: string }>
+    >();
     expect(opening.results).toHaveLength(1);
     expect(opening.results[0]!.fromUser).toBe(true);
     expect(opening.results[0]!.message.length).toBeGreaterThan(10);
@@ -90,7 +102,13 @@ test('the simulator opens sessions, sends customer messages and answers attendan
     let answered = false;
     for (let i = 0; i < 30 && !answered; i++) {
       await sb.simulator.step();
-      const later = (await a.v2('/messages', { conditions: [eqnum('session.id', after), { key: 'fromUser', operator: 'IS_TRUE' }], sort: true, sortColumn: 'id' })).json<Page<{ id: number }>>();
+      const later = (
+        await a.v2('/messages', {
+          conditions: [eqnum('session.id', after), { key: 'fromUser', operator: 'IS_TRUE' }],
+          sort: true,
+          sortColumn: 'id',
+        })
+      ).json<Page<{ id: number }>>();
       answered = later.results.some((m) => m.id > reply.id);
     }
     expect(answered).toBe(true);
@@ -109,14 +127,21 @@ test('the simulator opens sessions, sends customer messages and answers attendan
 });
 
 test('npm run standin -- --json prints one line with the base URL, tokens and demo agent', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-standin/cli.ts', '--json', '--port', '0', '--sessions', '50'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-standin/cli.ts', '--json', '--port', '0', '--sessions', '50'], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       const rl = createInterface({ input: child.stdout! });
       rl.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`cli exited ${code}`)));
     });
-    const info = JSON.parse(line) as { baseUrl: string; tokens: { agent: string; supervisor: string; admin: string }; demoAgent: { userName: string } };
+    const info = JSON.parse(line) as {
+      baseUrl: string;
+      tokens: { agent: string; supervisor: string; admin: string };
+      demoAgent: { userName: string };
+    };
     expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const rules = await standinClient(info.baseUrl, info.tokens.supervisor).v2('/users/rules', {});
     expect(rules.json<{ role: string }>().role).toBe('supervisor');
@@ -137,7 +162,15 @@ test('a demo left running keeps a workable queue: no new customers arrive while 
       const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/user-session`, {
         method: 'POST',
         headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'agent', operator: 'IS_NULL' }], sort: false, page: 0, size: 500 }),
+        body: JSON.stringify({
+          conditions: [
+            { key: 'status', operator: 'EQ', value: 'OPEN' },
+            { key: 'agent', operator: 'IS_NULL' },
+          ],
+          sort: false,
+          page: 0,
+          size: 500,
+        }),
       });
       return ((await res.json()) as { results: unknown[] }).results.length;
     };

@@ -45,7 +45,10 @@ test('a LIKE built to make a regex backtrack answers at once over a 10,000-chara
   expect(r.json<{ results: unknown[] }>().results).toEqual([]);
   expect(ms).toBeLessThan(100);
   // The same shape that does match is found.
-  const hit = await agent.v2('/session-comment', { conditions: [{ key: 'comment', operator: 'LIKE', value: '%a%a%a%a%a%a' }], sort: false });
+  const hit = await agent.v2('/session-comment', {
+    conditions: [{ key: 'comment', operator: 'LIKE', value: '%a%a%a%a%a%a' }],
+    sort: false,
+  });
   expect(hit.json<{ results: Array<{ comment: string }> }>().results.map((x) => x.comment.length)).toContain(10_000);
 });
 
@@ -54,7 +57,10 @@ test('conditions nested 5,000 deep, or too many of them, answer 400 saying so', 
   const deep = `${'{"and":['.repeat(5000)}{"key":"id","operator":"EQNUM","value":"1"}${']}'.repeat(5000)}`;
   const nested = await agent.v2('/user-session', `{"conditions":[${deep}],"sort":false}`);
   expect(nested.status).toBe(400);
-  expect(nested.json()).toMatchObject({ errorCode: 'INVALID_QUERY', message: `Conditions are nested more than ${MAX_CONDITION_DEPTH} levels deep.` });
+  expect(nested.json()).toMatchObject({
+    errorCode: 'INVALID_QUERY',
+    message: `Conditions are nested more than ${MAX_CONDITION_DEPTH} levels deep.`,
+  });
 
   const lookup = await agent.v2('/groups/unique', `{"conditions":[${deep}],"sort":false}`);
   expect(lookup.status).toBe(400);

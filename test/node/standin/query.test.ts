@@ -6,18 +6,60 @@ import type { Condition } from '../../../src-shared/query';
 // A small resource with every kind of field: scalars, a nested object, an array and a reference.
 const GROUP: Spec = { id: 'int', name: 'string' };
 const SPEC: Spec = {
-  id: 'int', name: 'string', status: 'string', score: 'int', vip: 'boolean', createdAt: 'date', note: 'string',
+  id: 'int',
+  name: 'string',
+  status: 'string',
+  score: 'int',
+  vip: 'boolean',
+  createdAt: 'date',
+  note: 'string',
   address: { kind: 'object', fields: () => ({ city: 'string', zip: 'string' }) },
   tags: { kind: 'array', of: { kind: 'object', fields: () => ({ name: 'string' }) } },
   group: { kind: 'ref', collection: 'group', fields: () => GROUP },
 };
-const groups = new Map<number, Rec>([[1, { id: 1, name: 'Financeiro' }], [2, { id: 2, name: 'Suporte Técnico' }]]);
+const groups = new Map<number, Rec>([
+  [1, { id: 1, name: 'Financeiro' }],
+  [2, { id: 2, name: 'Suporte Técnico' }],
+]);
 const resolve: Resolver = (_c, id) => groups.get(Number(id));
 
 const ROWS: Rec[] = [
-  { id: 1, name: 'Ana Souza', status: 'OPEN', score: 10, vip: true, createdAt: '2024-05-01T10:00:00.000Z', note: null, address: { city: 'São Paulo' }, tags: [{ name: 'boleto' }], group: { id: 1 } },
-  { id: 2, name: 'Bruno Lima', status: 'CLOSED', score: 7, vip: false, createdAt: '2024-05-02T10:00:00.000Z', note: '50% off', address: { city: 'Curitiba' }, tags: [], group: { id: 2 } },
-  { id: 3, name: 'carla mendes', status: 'OPEN', score: 3, vip: false, createdAt: '2024-05-03T10:00:00.000Z', note: 'a_b', address: null, tags: [{ name: 'troca' }, { name: 'boleto' }], group: { id: 2 } },
+  {
+    id: 1,
+    name: 'Ana Souza',
+    status: 'OPEN',
+    score: 10,
+    vip: true,
+    createdAt: '2024-05-01T10:00:00.000Z',
+    note: null,
+    address: { city: 'São Paulo' },
+    tags: [{ name: 'boleto' }],
+    group: { id: 1 },
+  },
+  {
+    id: 2,
+    name: 'Bruno Lima',
+    status: 'CLOSED',
+    score: 7,
+    vip: false,
+    createdAt: '2024-05-02T10:00:00.000Z',
+    note: '50% off',
+    address: { city: 'Curitiba' },
+    tags: [],
+    group: { id: 2 },
+  },
+  {
+    id: 3,
+    name: 'carla mendes',
+    status: 'OPEN',
+    score: 3,
+    vip: false,
+    createdAt: '2024-05-03T10:00:00.000Z',
+    note: 'a_b',
+    address: null,
+    tags: [{ name: 'troca' }, { name: 'boleto' }],
+    group: { id: 2 },
+  },
   { id: 7, name: 'Diego', status: 'OPEN', score: 9, createdAt: '2024-05-04T10:00:00Z', address: { city: 'Recife' }, tags: [], group: null },
 ];
 
@@ -76,15 +118,21 @@ test('dotted keys reach nested objects, arrays and references', () => {
 
 test('logic chains with AND binding tighter than OR; nested and/or/conditions groups', () => {
   // status=CLOSED OR (score>... emulated) : CLOSED OR (OPEN AND vip)
-  expect(ids([leaf('status', 'EQ', 'CLOSED'), { ...leaf('status', 'EQ', 'OPEN'), logic: 'OR' }, { ...leaf('vip', 'IS_TRUE'), logic: 'AND' }])).toEqual([1, 2]);
+  expect(
+    ids([leaf('status', 'EQ', 'CLOSED'), { ...leaf('status', 'EQ', 'OPEN'), logic: 'OR' }, { ...leaf('vip', 'IS_TRUE'), logic: 'AND' }]),
+  ).toEqual([1, 2]);
   expect(ids([leaf('status', 'EQ', 'OPEN'), { ...leaf('score', 'EQNUM', '7'), logic: 'OR' }])).toEqual([1, 2, 3, 7]);
   expect(ids([{ or: [leaf('id', 'EQNUM', '1'), leaf('id', 'EQNUM', '2')] }])).toEqual([1, 2]);
   expect(ids([{ and: [leaf('status', 'EQ', 'OPEN'), leaf('score', 'EQNUM', '3')] }])).toEqual([3]);
-  expect(ids([
-    leaf('status', 'EQ', 'OPEN'),
-    { logic: 'AND', conditions: [leaf('id', 'EQNUM', '1'), { ...leaf('id', 'EQNUM', '7'), logic: 'OR' }] },
-  ])).toEqual([1, 7]);
-  expect(ids([{ or: [{ and: [leaf('vip', 'IS_FALSE'), leaf('score', 'EQNUM', '3')] }, { conditions: [leaf('id', 'EQNUM', '7')] }] }])).toEqual([3, 7]);
+  expect(
+    ids([
+      leaf('status', 'EQ', 'OPEN'),
+      { logic: 'AND', conditions: [leaf('id', 'EQNUM', '1'), { ...leaf('id', 'EQNUM', '7'), logic: 'OR' }] },
+    ]),
+  ).toEqual([1, 7]);
+  expect(
+    ids([{ or: [{ and: [leaf('vip', 'IS_FALSE'), leaf('score', 'EQNUM', '3')] }, { conditions: [leaf('id', 'EQNUM', '7')] }] }]),
+  ).toEqual([3, 7]);
   expect(ids([])).toEqual([1, 2, 3, 7]);
 });
 
@@ -125,7 +173,8 @@ test('sorting by a dotted column, ASC by default, nulls last, stable ties', () =
 
 test('paging is 0-based with default size 20, a cap of 500, a short last page and an empty page past the end', () => {
   const many: Rec[] = Array.from({ length: 1234 }, (_, i) => ({ id: i + 1, score: i % 10 }));
-  const q = (page?: number, size?: number) => runQuery(many, { conditions: [], sort: true, sortColumn: 'id', page, size }, { spec: SPEC, resolve });
+  const q = (page?: number, size?: number) =>
+    runQuery(many, { conditions: [], sort: true, sortColumn: 'id', page, size }, { spec: SPEC, resolve });
   const first = q();
   expect(first.size).toBe(20);
   expect(first.results.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -141,14 +190,25 @@ test('paging is 0-based with default size 20, a cap of 500, a short last page an
 
 test('the partial sort used for early pages orders exactly like a full sort', () => {
   // 5,000 rows with many equal keys: early pages take the bounded-buffer path, late ones the full sort.
-  const many: Rec[] = Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, score: (i * 7919) % 13, name: i % 3 === 0 ? null : `n${(i * 31) % 97}` }));
-  const full = [...many].sort((a, b) => {
-    const an = a.name == null, bn = b.name == null;
-    if (an || bn) return an && bn ? Number(a.id) - Number(b.id) : an ? 1 : -1;
-    return String(b.name).localeCompare(String(a.name), 'en') || Number(a.id) - Number(b.id);
-  }).map((r) => r.id);
+  const many: Rec[] = Array.from({ length: 5000 }, (_, i) => ({
+    id: i + 1,
+    score: (i * 7919) % 13,
+    name: i % 3 === 0 ? null : `n${(i * 31) % 97}`,
+  }));
+  const full = [...many]
+    .sort((a, b) => {
+      const an = a.name == null,
+        bn = b.name == null;
+      if (an || bn) return an && bn ? Number(a.id) - Number(b.id) : an ? 1 : -1;
+      return String(b.name).localeCompare(String(a.name), 'en') || Number(a.id) - Number(b.id);
+    })
+    .map((r) => r.id);
   for (const page of [0, 1, 7, 30]) {
-    const got = runQuery(many, { conditions: [], sort: true, sortColumn: 'name', direction: 'DESC', page, size: 50 }, { spec: SPEC, resolve }).results.map((r) => r.id);
+    const got = runQuery(
+      many,
+      { conditions: [], sort: true, sortColumn: 'name', direction: 'DESC', page, size: 50 },
+      { spec: SPEC, resolve },
+    ).results.map((r) => r.id);
     expect(got).toEqual(full.slice(page * 50, page * 50 + 50));
   }
 });
@@ -156,13 +216,19 @@ test('the partial sort used for early pages orders exactly like a full sort', ()
 test('filtering through a reference by semi-join answers exactly like reading through it', () => {
   const scan = () => groups.values();
   for (const c of [
-    leaf('group.name', 'EQ', 'Financeiro'), leaf('group.name', 'NEQ', 'Financeiro'), leaf('group.name', 'IS_NULL'),
-    leaf('group.name', 'NOT_NULL'), leaf('group.name', 'NOT_LIKE', '%sup%'), leaf('group.name', 'NOT_IN', 'Financeiro,X'),
+    leaf('group.name', 'EQ', 'Financeiro'),
+    leaf('group.name', 'NEQ', 'Financeiro'),
+    leaf('group.name', 'IS_NULL'),
+    leaf('group.name', 'NOT_NULL'),
+    leaf('group.name', 'NOT_LIKE', '%sup%'),
+    leaf('group.name', 'NOT_IN', 'Financeiro,X'),
   ]) {
     const joined = ROWS.filter(compileConditions([c], SPEC, resolve, scan)).map((r) => r.id);
     const read = ROWS.filter(compileConditions([c], SPEC, resolve)).map((r) => r.id);
     expect(joined, `${c.key} ${c.operator}`).toEqual(read);
   }
   // A row whose group is missing reads as null: NEQ holds for it, EQ does not.
-  expect(ROWS.filter(compileConditions([leaf('group.name', 'NEQ', 'Financeiro')], SPEC, resolve, scan)).map((r) => r.id)).toEqual([2, 3, 7]);
+  expect(ROWS.filter(compileConditions([leaf('group.name', 'NEQ', 'Financeiro')], SPEC, resolve, scan)).map((r) => r.id)).toEqual([
+    2, 3, 7,
+  ]);
 });

@@ -58,7 +58,16 @@ const expectBodiless404 = (r: RawAnswer) => {
 
 /** An open session with an attendant, and its thread, in a reading. */
 async function activeSession(client: typeof dflt): Promise<Row> {
-  const rows = (await page(client, '/user-session', { conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'agent', operator: 'NOT_NULL' }], sort: true, size: 1 })).results;
+  const rows = (
+    await page(client, '/user-session', {
+      conditions: [
+        { key: 'status', operator: 'EQ', value: 'OPEN' },
+        { key: 'agent', operator: 'NOT_NULL' },
+      ],
+      sort: true,
+      size: 1,
+    })
+  ).results;
   expect(rows.length).toBe(1);
   return rows[0]!;
 }
@@ -70,7 +79,8 @@ test('messages: fromUser/toUser are user objects, sendBy a role, session a bare 
   expect(d.length).toBeGreaterThan(1);
   const customer = (await page(dflt, '/users', { conditions: [eqnum('id', (session.user as Row).id as number)], sort: false })).results[0]!;
   const agentUser = session.agent as Row;
-  let customerLines = 0, agentLines = 0;
+  let customerLines = 0,
+    agentLines = 0;
   for (const [i, dm] of d.entries()) {
     const vm = v[i]!;
     expect(vm.id).toBe(dm.id);
@@ -148,7 +158,8 @@ test('pages hold at most 50 rows in the variant while the envelope echoes the si
 test('every list: named fields the record lacks read null, dates carry -03:00, extra fields appear; values agree', async () => {
   // Thousands of checks: gathered as a list of what is wrong, asserted once.
   const wrong: string[] = [];
-  let nulled = 0, dated = 0;
+  let nulled = 0,
+    dated = 0;
   for (const key of RESOURCE_KEYS) {
     const path = RESOURCES[key].list;
     if (!path || path === RESOURCES.hsmTemplateGroup.list) continue;
@@ -162,7 +173,8 @@ test('every list: named fields the record lacks read null, dates carry -03:00, e
       if (!String((vr._links as { self?: { href?: unknown } } | undefined)?.self?.href).includes(path)) wrong.push(`${at} _links`);
       if ('_links' in dr || 'tenantId' in dr) wrong.push(`${at} default shows the variant's extras`);
       for (const [field, type] of Object.entries(SPECS[coll])) {
-        const dv = dr[field], vv = vr[field];
+        const dv = dr[field],
+          vv = vr[field];
         if (coll === 'user' && field === 'password') {
           // Never shown, in either reading.
           if (field in vr) wrong.push(`${at} shows password`);
@@ -173,7 +185,11 @@ test('every list: named fields the record lacks read null, dates carry -03:00, e
           if (vv !== null) wrong.push(`${at}.${field} is ${JSON.stringify(vv)} where the record has nothing`);
         } else if (type === 'date' && typeof dv === 'string') {
           dated++;
-          const ok = /Z$/.test(dv) && typeof vv === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-03:00$/.test(vv) && Date.parse(vv) === Date.parse(dv);
+          const ok =
+            /Z$/.test(dv) &&
+            typeof vv === 'string' &&
+            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-03:00$/.test(vv) &&
+            Date.parse(vv) === Date.parse(dv);
           if (!ok) wrong.push(`${at}.${field} ${dv} became ${String(vv)}`);
         } else if (typeof type === 'string' && !(coll === 'message' && ['fromUser', 'toUser', 'sendBy', 'sentiment'].includes(field))) {
           if (JSON.stringify(vv) !== JSON.stringify(dv)) wrong.push(`${at}.${field} ${JSON.stringify(dv)} became ${JSON.stringify(vv)}`);
@@ -203,7 +219,10 @@ test('the variant accepts saves in both shapes and condition keys on session', a
     [{ session: id, fromUser: { id: customer.id, name: customer.name } }, 'CUSTOMER'],
     [{ session: { id, _links: null }, fromUser: { id: agentUser.id }, toUser: { id: customer.id } }, 'AGENT'],
     [{ session: id, sendBy: 'CUSTOMER', toUser: null }, 'CUSTOMER'],
-    [{ session: id, sendBy: 'AGENT', fromUser: null, sentiment: { label: 'POSITIVE', score: 0.93 }, tenantId: 'vila-serena', _links: {} }, 'AGENT'],
+    [
+      { session: id, sendBy: 'AGENT', fromUser: null, sentiment: { label: 'POSITIVE', score: 0.93 }, tenantId: 'vila-serena', _links: {} },
+      'AGENT',
+    ],
   ];
   for (const [i, [body, role]] of shapes.entries()) {
     const m = await save({ ...body, message: `linha ${i}` });
@@ -214,7 +233,13 @@ test('the variant accepts saves in both shapes and condition keys on session', a
     const now = (await page(vrnt, '/user-session', { conditions: [eqnum('id', id)], sort: false })).results[0]!;
     expect(now.pending, JSON.stringify(body)).toBe(role === 'AGENT');
   }
-  const last = await page(vrnt, '/messages', { conditions: [eqnum('session.id', id)], sort: true, sortColumn: 'id', direction: 'DESC', size: 1 });
+  const last = await page(vrnt, '/messages', {
+    conditions: [eqnum('session.id', id)],
+    sort: true,
+    sortColumn: 'id',
+    direction: 'DESC',
+    size: 1,
+  });
   expect(last.results[0]!.sentiment).toEqual({ label: 'POSITIVE', score: null });
   // The variant's own key for a message's session filters the same thread.
   const byBare = await page(vrnt, '/messages', { conditions: [eqnum('session', id)], sort: true, sortColumn: 'session', size: 100 });
@@ -223,13 +248,23 @@ test('the variant accepts saves in both shapes and condition keys on session', a
   expect(byKey.results.length).toBeGreaterThanOrEqual(shapes.length);
 
   // Dates with an offset go in and come back as the same instant; references as bare ids too.
-  const call = await vrnt.v2('/call-log-hist/save', { callId: 'CALL-R1', eventType: 'RINGING', eventDate: '2026-11-23T17:04:05.123-03:00' });
+  const call = await vrnt.v2('/call-log-hist/save', {
+    callId: 'CALL-R1',
+    eventType: 'RINGING',
+    eventDate: '2026-11-23T17:04:05.123-03:00',
+  });
   expect(call.status, call.text).toBe(201);
   expect(call.json<Row>().eventDate).toBe('2026-11-23T17:04:05.123-03:00');
   const tag = await vrnt.v2('/tag-bot/save', { bot: 1, session: id, tag: 'intencao:teste' });
   expect(tag.status, tag.text).toBe(201);
   // A session save may carry back what the variant showed, agent summary included.
-  const echoed = await vrnt.v2('/user-session/save', { id, groupConf: session.groupConf, agent: session.agent, pending: true, tenantId: 'vila-serena' });
+  const echoed = await vrnt.v2('/user-session/save', {
+    id,
+    groupConf: session.groupConf,
+    agent: session.agent,
+    pending: true,
+    tenantId: 'vila-serena',
+  });
   expect(echoed.status, echoed.text).toBe(200);
   expect(echoed.json<Row>()).not.toHaveProperty('agent');
   expect((await page(vrnt, '/user-session', { conditions: [eqnum('id', id)], sort: false })).results[0]!.agent).toEqual(session.agent);
@@ -247,7 +282,9 @@ test('the default reading refuses the variant shapes it never serves', async () 
 test('npm run standin takes the reading from STANDIN_READING, and --reading wins over it', async () => {
   const bareSession = async (args: string[]): Promise<boolean> => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src-standin/cli.ts', '--json', '--port', '0', '--sessions', '20', ...args], {
-      cwd: process.cwd(), env: { ...process.env, STANDIN_READING: 'variant' }, stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: process.cwd(),
+      env: { ...process.env, STANDIN_READING: 'variant' },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
       const line = await new Promise<string>((resolve, reject) => {

@@ -37,9 +37,17 @@ async function listener(): Promise<{ url: string; got: Received[]; attempts: str
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`, got, attempts,
-    fail: (n) => { failures = n; },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}/hook`,
+    got,
+    attempts,
+    fail: (n) => {
+      failures = n;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -55,7 +63,14 @@ test.afterAll(async () => {
 });
 
 async function waitingSessionId(): Promise<number> {
-  const r = await agent.v2('/user-session', { conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'agent', operator: 'IS_NULL' }], sort: true, size: 1 });
+  const r = await agent.v2('/user-session', {
+    conditions: [
+      { key: 'status', operator: 'EQ', value: 'OPEN' },
+      { key: 'agent', operator: 'IS_NULL' },
+    ],
+    sort: true,
+    size: 1,
+  });
   return r.json<{ results: Array<{ id: number }> }>().results[0]!.id;
 }
 
@@ -92,13 +107,35 @@ test('API writes produce signed events that verify, in order, filtered by group'
     expect((await agent.v2('/messages/save', { session: { id }, message: 'Olá, Mariana! Já vou verificar o boleto.' })).status).toBe(201);
     expect((await agent.v2('/user-session/save', { id, status: 'CLOSED' })).status).toBe(200);
 
-    await expect.poll(() => all.got.map((g) => g.event.type)).toEqual(['session.assigned', 'message.created', 'session.status', 'session.closed', 'session.status']);
+    await expect
+      .poll(() => all.got.map((g) => g.event.type))
+      .toEqual(['session.assigned', 'message.created', 'session.status', 'session.closed', 'session.status']);
     for (const g of all.got) {
-      const check = verifyWebhook(secret, { id: g.headers[WEBHOOK_HEADERS.id], timestamp: g.headers[WEBHOOK_HEADERS.timestamp], signature: g.headers[WEBHOOK_HEADERS.signature] }, g.raw, Math.floor(Date.now() / 1000));
+      const check = verifyWebhook(
+        secret,
+        {
+          id: g.headers[WEBHOOK_HEADERS.id],
+          timestamp: g.headers[WEBHOOK_HEADERS.timestamp],
+          signature: g.headers[WEBHOOK_HEADERS.signature],
+        },
+        g.raw,
+        Math.floor(Date.now() / 1000),
+      );
       expect(check).toEqual({ ok: true });
       expect(g.event.id).toBe(g.headers[WEBHOOK_HEADERS.id]);
       // A wrong secret does not verify.
-      expect(verifyWebhook('nope', { id: g.headers[WEBHOOK_HEADERS.id], timestamp: g.headers[WEBHOOK_HEADERS.timestamp], signature: g.headers[WEBHOOK_HEADERS.signature] }, g.raw, Math.floor(Date.now() / 1000)).ok).toBe(false);
+      expect(
+        verifyWebhook(
+          'nope',
+          {
+            id: g.headers[WEBHOOK_HEADERS.id],
+            timestamp: g.headers[WEBHOOK_HEADERS.timestamp],
+            signature: g.headers[WEBHOOK_HEADERS.signature],
+          },
+          g.raw,
+          Math.floor(Date.now() / 1000),
+        ).ok,
+      ).toBe(false);
     }
     const created = all.got.find((g) => g.event.type === 'message.created')!.event;
     expect(created.group).toBe('messages');
@@ -171,14 +208,22 @@ test('simulated customers and API writes produce events of every group', async (
     // voice: a customer line in a voice session is also a call transcript.
     const voice = (await agent.v2('/user-session/save', { groupConf: { id: 3 }, userConnectedResource: 'voice' })).json<{ id: number }>();
     await agent.v2('/messages/save', { session: { id: voice.id }, message: 'Minha internet caiu de novo.', fromUser: true });
-    await expect.poll(() => l.got.find((g) => g.event.type === 'call.transcript')?.event.data).toMatchObject({ sessionId: voice.id, text: 'Minha internet caiu de novo.' });
+    await expect
+      .poll(() => l.got.find((g) => g.event.type === 'call.transcript')?.event.data)
+      .toMatchObject({ sessionId: voice.id, text: 'Minha internet caiu de novo.' });
     // bot: a tag saved by the bot.
     await agent.v2('/tag-bot/save', { bot: { id: 1 }, session: { id: voice.id }, tag: 'intencao:internet' });
-    await expect.poll(() => l.got.find((g) => g.event.type === 'bot.tag')?.event).toMatchObject({ group: 'bot', data: { sessionId: voice.id, tag: 'intencao:internet' } });
+    await expect
+      .poll(() => l.got.find((g) => g.event.type === 'bot.tag')?.event)
+      .toMatchObject({ group: 'bot', data: { sessionId: voice.id, tag: 'intencao:internet' } });
     // status: an attendant changes its own presence.
-    const me = (await agent.v2('/users', { conditions: [{ key: 'userName', operator: 'EQ', value: sb.demoAgent.userName }], sort: false })).json<{ results: Array<{ agent: { id: number } }> }>();
+    const me = (
+      await agent.v2('/users', { conditions: [{ key: 'userName', operator: 'EQ', value: sb.demoAgent.userName }], sort: false })
+    ).json<{ results: Array<{ agent: { id: number } }> }>();
     await agent.v2('/agent/save', { id: me.results[0]!.agent.id, status: 'PAUSED' });
-    await expect.poll(() => l.got.find((g) => g.event.type === 'agent.status')?.event).toMatchObject({ group: 'status', data: { userName: sb.demoAgent.userName, status: 'PAUSED' } });
+    await expect
+      .poll(() => l.got.find((g) => g.event.type === 'agent.status')?.event)
+      .toMatchObject({ group: 'status', data: { userName: sb.demoAgent.userName, status: 'PAUSED' } });
   } finally {
     await l.close();
   }

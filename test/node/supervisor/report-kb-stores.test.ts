@@ -24,7 +24,12 @@ test('report: filters reach the service trimmed, a column sorts up then down fro
   expect([report.sortColumn, report.direction, report.page]).toEqual(['agentName', 'ASC', 0]);
   await report.sortBy('agentName');
   expect(report.direction).toBe('DESC');
-  const last = bridge.calls.filter((c) => c.channel === 'supervisor:report').at(-1)?.input as { filter: unknown; sortColumn: string; direction: string; page: number };
+  const last = bridge.calls.filter((c) => c.channel === 'supervisor:report').at(-1)?.input as {
+    filter: unknown;
+    sortColumn: string;
+    direction: string;
+    page: number;
+  };
   expect(last).toMatchObject({ filter: { agentName: 'Ana' }, sortColumn: 'agentName', direction: 'DESC', page: 0 });
 
   expect(await report.csv()).toBeNull();
@@ -35,9 +40,20 @@ test('report: filters reach the service trimmed, a column sorts up then down fro
 });
 
 test('knowledge base: the base name follows the file until the user types one; an upload becomes the base asked; sign-out forgets it all', async () => {
-  const base = (name: string): KbBase => ({ name, url: 'https://files.example/faq.csv', uploadedAt: '2026-11-23T10:00:00Z', state: 'ready', readyAt: null } as KbBase);
+  const base = (name: string): KbBase =>
+    ({ name, url: 'https://files.example/faq.csv', uploadedAt: '2026-11-23T10:00:00Z', state: 'ready', readyAt: null }) as KbBase;
   const bridge = await installFakeBridge({
-    'workspace:state': () => ({ workspaces: [], active: 'w-1', workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' }, baseUrl: 'https://vilaserena.com.br', signedIn: true, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' }),
+    'workspace:state': () => ({
+      workspaces: [],
+      active: 'w-1',
+      workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' },
+      baseUrl: 'https://vilaserena.com.br',
+      signedIn: true,
+      tokenRefused: false,
+      vault: { state: 'encrypted', detail: '' },
+      user: null,
+      locale: 'en',
+    }),
     'supervisor:kbList': () => ({ bases: [] }),
     'supervisor:kbUpload': ({ name }) => base(name),
     'supervisor:kbAsk': ({ question }) => ({ answers: [{ text: `About ${question}`, score: 0.9 }] }) as never,
@@ -64,7 +80,17 @@ test('knowledge base: the base name follows the file until the user types one; a
   await kb.ask();
   expect(kb.answers).toEqual([{ text: 'About refund', score: 0.9 }]);
 
-  bridge.emit('workspace:state', { workspaces: [], active: null, workspace: null, baseUrl: null, signedIn: false, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: null, locale: 'en' });
+  bridge.emit('workspace:state', {
+    workspaces: [],
+    active: null,
+    workspace: null,
+    baseUrl: null,
+    signedIn: false,
+    tokenRefused: false,
+    vault: { state: 'encrypted', detail: '' },
+    user: null,
+    locale: 'en',
+  });
   expect([kb.bases.length, kb.answers, kb.name, kb.question]).toEqual([0, null, '', '']);
 });
 
@@ -100,5 +126,12 @@ test('explorer: a draft that is not a JSON object never reaches the service; a s
   expect(bridge.calls.filter((c) => c.channel === 'supervisor:explore')).toHaveLength(2);
 
   explorer.reset();
-  expect([explorer.resource, explorer.nodes.length, explorer.draft, explorer.json, explorer.advanced, explorer.saved]).toEqual(['userSession', 1, {}, '{}', false, null]);
+  expect([explorer.resource, explorer.nodes.length, explorer.draft, explorer.json, explorer.advanced, explorer.saved]).toEqual([
+    'userSession',
+    1,
+    {},
+    '{}',
+    false,
+    null,
+  ]);
 });

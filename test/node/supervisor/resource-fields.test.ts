@@ -2,7 +2,16 @@ import { test, expect } from '@playwright/test';
 import { RESOURCE_KEYS } from '../../../src-shared/paths';
 import { SPECS, type FieldType, type Spec } from '../../../src-standin/fields';
 import { conditionFields, fieldsOf, formFields, type FieldKind } from '../../../src-renderer/src/features/supervisor/resource-fields';
-import { fromLocalInput, getPath, inputOf, optionLabel, setPath, shownKind, toLocalInput, valueOf } from '../../../src-renderer/src/features/supervisor/record-form';
+import {
+  fromLocalInput,
+  getPath,
+  inputOf,
+  optionLabel,
+  setPath,
+  shownKind,
+  toLocalInput,
+  valueOf,
+} from '../../../src-renderer/src/features/supervisor/record-form';
 import { importRunes } from '../../support/runes';
 
 type Strings = typeof import('../../../src-renderer/src/features/supervisor/strings');
@@ -20,13 +29,19 @@ function standinType(spec: Spec, key: string): FieldType | undefined {
 function agrees(kind: FieldKind, t: FieldType): boolean {
   if (typeof t === 'string') {
     switch (kind.type) {
-      case 'text': return t === 'string';
-      case 'number': return kind.integer ? t === 'int' : t === 'number' || t === 'int';
-      case 'boolean': return t === 'boolean';
-      case 'date': return t === 'date';
+      case 'text':
+        return t === 'string';
+      case 'number':
+        return kind.integer ? t === 'int' : t === 'number' || t === 'int';
+      case 'boolean':
+        return t === 'boolean';
+      case 'date':
+        return t === 'date';
       // A reference by bare id is an integer field.
-      case 'ref': return kind.shape === 'id' && t === 'int';
-      case 'any': return t === 'any' || t === 'string';
+      case 'ref':
+        return kind.shape === 'id' && t === 'int';
+      case 'any':
+        return t === 'any' || t === 'string';
     }
   }
   if (kind.type === 'ref') return t.kind === 'ref' && kind.shape === 'object' && t.collection === kind.target;
@@ -42,7 +57,10 @@ test('the field table covers every field of the 27 resources with the type the s
     expect(new Set(keys).size, resource).toBe(keys.length);
     // Every stored field has a place in the form (a composite key through its parts).
     const tops = new Set(keys.map((k) => k.split('.')[0]));
-    expect(Object.keys(spec).filter((k) => !tops.has(k)), resource).toEqual([]);
+    expect(
+      Object.keys(spec).filter((k) => !tops.has(k)),
+      resource,
+    ).toEqual([]);
     for (const f of fields) {
       // §2.8 names a classification node's parent; v2 dropped it from what servers store (§9.9).
       if (resource === 'classification' && f.key === 'parent') continue;
@@ -56,13 +74,24 @@ test('the field table covers every field of the 27 resources with the type the s
   expect(field('call', 'sessionId')?.kind).toEqual({ type: 'ref', target: 'userSession', shape: 'id' });
   expect(field('call', 'agentId')?.kind).toEqual({ type: 'ref', target: 'user', shape: 'id' });
   expect(field('userSession', 'groupConf')?.kind).toEqual({ type: 'ref', target: 'group', shape: 'object' });
-  expect(fieldsOf('userSession').filter((f) => f.readOnly).map((f) => f.key)).toEqual(['user', 'agent']);
-  expect(fieldsOf('bot').filter((f) => f.readOnly).map((f) => f.key)).toEqual(['agent']);
+  expect(
+    fieldsOf('userSession')
+      .filter((f) => f.readOnly)
+      .map((f) => f.key),
+  ).toEqual(['user', 'agent']);
+  expect(
+    fieldsOf('bot')
+      .filter((f) => f.readOnly)
+      .map((f) => f.key),
+  ).toEqual(['agent']);
 });
 
 test('the form shows the fields a record carries beyond the table; conditions test references by id', () => {
   const fields = formFields('attribute', { id: 1, description: 'Plano', _links: { self: { href: '/x' } }, tenantId: 't' });
-  expect(fields.slice(-2).map((f) => [f.key, f.label, f.kind.type])).toEqual([['_links', null, 'any'], ['tenantId', null, 'any']]);
+  expect(fields.slice(-2).map((f) => [f.key, f.label, f.kind.type])).toEqual([
+    ['_links', null, 'any'],
+    ['tenantId', null, 'any'],
+  ]);
   // A composite key's parts cover the key itself.
   expect(formFields('userAgent', { associationId: { userId: 1, agentId: 2 } }).filter((f) => f.label === null)).toEqual([]);
 
@@ -81,7 +110,10 @@ test('every field has words in English and pt-BR, and no two fields of a resourc
     i18n.choose(language);
     for (const resource of RESOURCE_KEYS) {
       const words = fieldsOf(resource).map((f) => fieldLabel(f.label!));
-      expect(words.filter((w, i) => words.indexOf(w) !== i), `${language} ${resource}`).toEqual([]);
+      expect(
+        words.filter((w, i) => words.indexOf(w) !== i),
+        `${language} ${resource}`,
+      ).toEqual([]);
       expect(words.every((w) => w.trim().length > 0)).toBe(true);
     }
   }
@@ -146,8 +178,12 @@ test('form values: dotted paths, inputs and what they write back, in any shape a
 
 test('a picker names a record by its id and the words that tell it apart', () => {
   expect(optionLabel({ id: 3, name: 'Ana Souza', userName: 'ana.souza' })).toBe('#3 · Ana Souza');
-  expect(optionLabel({ id: 12, protocol: '20261123000012', user: { id: 40, name: 'Maria Lima' } })).toBe('#12 · 20261123000012 · Maria Lima');
-  expect(optionLabel({ id: 2, user: { id: 4, name: 'Bruno Alves' }, loginAttendance: 'bruno.alves' })).toBe('#2 · bruno.alves · Bruno Alves');
+  expect(optionLabel({ id: 12, protocol: '20261123000012', user: { id: 40, name: 'Maria Lima' } })).toBe(
+    '#12 · 20261123000012 · Maria Lima',
+  );
+  expect(optionLabel({ id: 2, user: { id: 4, name: 'Bruno Alves' }, loginAttendance: 'bruno.alves' })).toBe(
+    '#2 · bruno.alves · Bruno Alves',
+  );
   expect(optionLabel({ id: 9 })).toBe('#9');
   expect(optionLabel({ id: 1, message: 'x'.repeat(100) })).toHaveLength(75);
 });

@@ -6,9 +6,17 @@ type Nps = typeof import('../../../src-renderer/src/features/supervisor/nps.svel
 type Groups = typeof import('../../../src-renderer/src/features/supervisor/groups.svelte');
 type Nav = typeof import('../../../src-renderer/src/features/supervisor/nav.svelte');
 
-const nps = (surveyName: string): NpsResult => ({
-  surveyName, averageNps: 8.5, positive: 6, neutral: 2, negative: 2, totalCount: 10, npsIndex: 40, fetchedAt: '2026-11-23T10:00:00Z',
-} as NpsResult);
+const nps = (surveyName: string): NpsResult =>
+  ({
+    surveyName,
+    averageNps: 8.5,
+    positive: 6,
+    neutral: 2,
+    negative: 2,
+    totalCount: 10,
+    npsIndex: 40,
+    fetchedAt: '2026-11-23T10:00:00Z',
+  }) as NpsResult;
 
 test('NPS: a survey that answered is remembered first among the known ones; the day range reaches the service as whole days', async () => {
   const bridge = await installFakeBridge({
@@ -26,7 +34,9 @@ test('NPS: a survey that answered is remembered first among the known ones; the 
   await store.load();
   expect(store.result?.npsIndex).toBe(40);
   const input = bridge.calls.at(-1)?.input as { from: string; to: string; groupId: number };
-  expect(new Date(input.to).getTime() - new Date(input.from).getTime()).toBe(new Date(2026, 11, 1).getTime() - new Date(2026, 10, 1).getTime());
+  expect(new Date(input.to).getTime() - new Date(input.from).getTime()).toBe(
+    new Date(2026, 11, 1).getTime() - new Date(2026, 10, 1).getTime(),
+  );
   expect(input.groupId).toBe(3);
 
   store.surveyName = 'nope';
@@ -46,9 +56,21 @@ test('groups: choices are the named groups with an id, sorted; a queue change re
   let reads = 0;
   const overview = (): GroupsOverview => ({
     groups: [
-      { id: 2, name: 'Vendas' }, { id: null, name: 'Sem grupo' }, { id: 1, name: 'Suporte' },
-    ].map((g) => ({ ...g, slaSeconds: null, waiting: reads, inAttendance: 0, pending: 0, longestWaitSeconds: null, overSla: false })) as GroupsOverview['groups'],
-    agents: [], fetchedAt: '2026-11-23T10:00:00Z', truncated: false,
+      { id: 2, name: 'Vendas' },
+      { id: null, name: 'Sem grupo' },
+      { id: 1, name: 'Suporte' },
+    ].map((g) => ({
+      ...g,
+      slaSeconds: null,
+      waiting: reads,
+      inAttendance: 0,
+      pending: 0,
+      longestWaitSeconds: null,
+      overSla: false,
+    })) as GroupsOverview['groups'],
+    agents: [],
+    fetchedAt: '2026-11-23T10:00:00Z',
+    truncated: false,
   });
   const bridge = await installFakeBridge({ 'supervisor:groups': () => (reads++, overview()) });
   const { GroupsStore } = await importRunes<Groups>('src-renderer/src/features/supervisor/groups.svelte.ts');

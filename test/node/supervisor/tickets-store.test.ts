@@ -5,9 +5,21 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type Tickets = typeof import('../../../src-renderer/src/features/supervisor/tickets.svelte');
 
 const ticket = (id: number, key: string): TicketView => ({
-  id, key, title: `Ticket ${key}`, description: null, status: 'OPEN', priority: 'HIGH', projectId: 1,
-  requester: null, assignee: null, sessionId: null, createdAt: null, updatedAt: null,
-  fetchedAt: '2026-11-23T10:00:00Z', source: 'service', notice: null,
+  id,
+  key,
+  title: `Ticket ${key}`,
+  description: null,
+  status: 'OPEN',
+  priority: 'HIGH',
+  projectId: 1,
+  requester: null,
+  assignee: null,
+  sessionId: null,
+  createdAt: null,
+  updatedAt: null,
+  fetchedAt: '2026-11-23T10:00:00Z',
+  source: 'service',
+  notice: null,
 });
 
 async function storeWith(handlers: Parameters<typeof installFakeBridge>[0]) {
@@ -16,7 +28,7 @@ async function storeWith(handlers: Parameters<typeof installFakeBridge>[0]) {
   return { store: new TicketLookupStore(), bridge };
 }
 
-test('a lookup shows the ticket found and refreshes the recent list; a key not found shows the service\'s words and no stale card', async () => {
+test("a lookup shows the ticket found and refreshes the recent list; a key not found shows the service's words and no stale card", async () => {
   const known = new Map([['SUP-4711', ticket(4711, 'SUP-4711')]]);
   const recent: TicketView[] = [];
   const { store } = await storeWith({

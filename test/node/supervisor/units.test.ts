@@ -47,8 +47,18 @@ test('the shortcut adapter registers, re-registers on change, and opens the look
   const logs: string[] = [];
   const log = { debug() {}, info() {}, warn: (m: string) => logs.push(m), error() {} };
   const stop = bindTicketShortcut({
-    globalShortcut: gs, window: () => win, log,
-    app: { events, handlers: { 'supervisor:ticketShortcut': async () => ({ accelerator: 'CommandOrControl+Shift+T', defaultAccelerator: 'CommandOrControl+Shift+T' }) } },
+    globalShortcut: gs,
+    window: () => win,
+    log,
+    app: {
+      events,
+      handlers: {
+        'supervisor:ticketShortcut': async () => ({
+          accelerator: 'CommandOrControl+Shift+T',
+          defaultAccelerator: 'CommandOrControl+Shift+T',
+        }),
+      },
+    },
   });
   await expect.poll(() => [...registered.keys()]).toEqual(['CommandOrControl+Shift+T']);
   registered.get('CommandOrControl+Shift+T')!();
@@ -82,7 +92,9 @@ test('CSV cells are quoted per RFC 4180 and formulas are neutralised', () => {
 
 test('knowledge-base uploads are checked before sending: drive links, types and names', () => {
   expect(checkKbUpload('http://127.0.0.1:8080/faq.txt', '127.0.0.1_faq_data_pt')).toEqual([]);
-  expect(checkKbUpload('https://drive.google.com/file/d/1/view', 'acme.com_faq_data_pt')[0]?.message).toContain('Google Drive links are refused');
+  expect(checkKbUpload('https://drive.google.com/file/d/1/view', 'acme.com_faq_data_pt')[0]?.message).toContain(
+    'Google Drive links are refused',
+  );
   expect(checkKbUpload('https://acme.com/faq.exe', 'acme.com_faq_data_pt')[0]?.message).toContain('.exe files cannot be indexed');
   expect(checkKbUpload('https://acme.com/faq.csv', 'faq')[0]).toMatchObject({ field: 'name' });
   expect(checkKbUpload('https://acme.com/faq.csv', 'Acme.com_faq_data_pt')[0]?.message).toContain('lower case');
@@ -95,7 +107,13 @@ test('the condition builder writes nested OR/AND groups; empty leaves are droppe
   second.logic = 'OR';
   expect(toConditions([leaf('status', 'EQ', 'OPEN'), leaf(), g, second])).toEqual([
     { key: 'status', operator: 'EQ', value: 'OPEN' },
-    { logic: 'AND', or: [{ key: 'userConnectedResource', operator: 'EQ', value: 'email' }, { key: 'userConnectedResource', operator: 'EQ', value: 'sms' }] },
+    {
+      logic: 'AND',
+      or: [
+        { key: 'userConnectedResource', operator: 'EQ', value: 'email' },
+        { key: 'userConnectedResource', operator: 'EQ', value: 'sms' },
+      ],
+    },
     { logic: 'OR', key: 'pending', operator: 'IS_TRUE' },
   ]);
 });
@@ -126,14 +144,20 @@ test('groups overview: waiting, in attendance, longest wait against sla, agents 
     { id: 4, status: 'CLOSED', groupConf: g2, agent: null },
     { id: 5, status: 'WAITING_BOT', groupConf: g2, agent: { userName: 'bruno', name: 'Bruno' } },
   ];
-  const agents = [{ id: 1, status: 'ONLINE', user: { userName: 'ana', name: 'Ana Souza' } }, { id: 2, status: 'BUSY', user: { userName: 'bruno', name: 'Bruno Lima' } }];
+  const agents = [
+    { id: 1, status: 'ONLINE', user: { userName: 'ana', name: 'Ana Souza' } },
+    { id: 2, status: 'BUSY', user: { userName: 'bruno', name: 'Bruno Lima' } },
+  ];
   const o = groupsOverview(sessions, agents, now, false);
   expect(o.groups.map((g) => [g.name, g.waiting, g.inAttendance, g.pending, g.longestWaitSeconds, g.slaSeconds, g.overSla])).toEqual([
     ['Geral', 1, 1, 1, 300, 120, true],
     ['Financeiro', 1, 1, 0, 60, 600, false],
   ]);
   expect(o.groups[0]!.agents).toEqual([{ userName: 'ana', name: 'Ana Souza', status: 'ONLINE', sessions: 1 }]);
-  expect(o.agents.map((a) => [a.name, a.status, a.sessions])).toEqual([['Ana Souza', 'ONLINE', 1], ['Bruno Lima', 'BUSY', 1]]);
+  expect(o.agents.map((a) => [a.name, a.status, a.sessions])).toEqual([
+    ['Ana Souza', 'ONLINE', 1],
+    ['Bruno Lima', 'BUSY', 1],
+  ]);
 });
 
 test('a filter the service refuses that compares an id as text is explained with the number operator', () => {
@@ -143,7 +167,9 @@ test('a filter the service refuses that compares an id as text is explained with
     { key: 'x', operator: 'EQ', value: '1', logic: 'AND', or: [{ key: 'groupConf.id', operator: 'EQ', value: '3' }] },
   ]) as AppError;
   expect(explained.kind).toBe('Invalid');
-  expect(explained.message).toBe('The service refused this filter (500). Numeric ids are compared with the number operators: try groupConf.id EQ → EQNUM.');
+  expect(explained.message).toBe(
+    'The service refused this filter (500). Numeric ids are compared with the number operators: try groupConf.id EQ → EQNUM.',
+  );
   // Nothing to explain: the error stays as it was.
   expect(explainRefusedQuery(refused, [{ key: 'status', operator: 'EQ', value: 'OPEN' }])).toBe(refused);
   const timeout = new AppError({ kind: 'Timeout', message: 'slow' });

@@ -59,7 +59,10 @@ test('Debian packages: root with apt installs them, anyone else is told the one 
   expect(debianPlan([], { root: false, apt: true })).toEqual({ kind: 'none' });
   expect(debianPlan(['chromium', 'sox'], { root: true, apt: true })).toEqual({
     kind: 'install',
-    commands: [['apt-get', 'update'], ['apt-get', 'install', '-y', '--no-install-recommends', 'chromium', 'sox']],
+    commands: [
+      ['apt-get', 'update'],
+      ['apt-get', 'install', '-y', '--no-install-recommends', 'chromium', 'sox'],
+    ],
   });
   expect(debianPlan(['chromium', 'sox'], { root: false, apt: true })).toEqual({
     kind: 'ask',
@@ -87,7 +90,10 @@ test('npm test on a machine missing a system package stops and names the command
     await chmod(script, 0o644);
   }
   const missing = spawnSync(process.execPath, [script, 'test'], {
-    encoding: 'utf8', timeout: 30_000, env: env('dpkg console-no-such-package'), ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: env('dpkg console-no-such-package'),
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
   });
   expect(missing.stderr).toContain(
     'Missing system packages: console-no-such-package. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends console-no-such-package',

@@ -9,7 +9,6 @@ import type { ErrorInfo } from '../../../src-shared/errors';
 import { Chunker, encodeWav, Resampler, toInt16 } from '../../../src-renderer/src/features/voice/pcm';
 import { speechWav, wavSamples } from '../../support/voice-audio';
 
-
 /** What the renderer sends: 16 kHz mono 16-bit WAV chunks of the recording. */
 function recordedChunks(file: string): string[] {
   const { rate, samples } = wavSamples(readFileSync(file));
@@ -132,7 +131,9 @@ test('text-to-speech answers a WAV of non-trivial length, longer for longer text
     expect(info.bitsPerSample).toBe(16);
     expect(info.seconds).toBeGreaterThan(1);
     expect(short.seconds).toBeCloseTo(info.seconds, 1);
-    const long = await c.call('voice:speak', { text: 'Your order has shipped. It leaves the warehouse this morning and arrives tomorrow before noon.' });
+    const long = await c.call('voice:speak', {
+      text: 'Your order has shipped. It leaves the warehouse this morning and arrives tomorrow before noon.',
+    });
     expect(long.seconds).toBeGreaterThan(short.seconds * 2);
     // Speech does not use the microphone: it works with voice off.
     expect((await c.call('voice:state', {})).enabled).toBe(false);
@@ -150,7 +151,9 @@ test("a session's calls come with their call log, and call transcript events are
     await sb.simulator.stop();
     const post = async (path: string, body: unknown) => {
       const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2${path}`, {
-        method: 'POST', headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+        method: 'POST',
+        headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
       });
       return { status: res.status, body: (await res.json()) as { results: Array<Record<string, unknown>> } };
     };
@@ -166,11 +169,19 @@ test("a session's calls come with their call log, and call transcript events are
 
     // A customer line on a voice session: the stand-in sends a voice event, the listener takes it.
     await expect.poll(async () => (await c.call('live:status', {})).registered, { timeout: 20_000 }).toBe(true);
-    const session = (await post('/user-session', { conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 1 })).body.results[0]!;
+    const session = (
+      await post('/user-session', {
+        conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+        sort: false,
+        page: 0,
+        size: 1,
+      })
+    ).body.results[0]!;
     expect(session.userConnectedResource).toBe('voice');
     const said = 'I was charged twice for the same ticket';
     const saved = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/messages/save`, {
-      method: 'POST', headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
       body: JSON.stringify({ session: { id: sessionId }, message: said, fromUser: true }),
     });
     expect(saved.status).toBe(201);

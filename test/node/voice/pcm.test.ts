@@ -14,7 +14,7 @@ const silence = (rate: number, seconds: number) => new Float32Array(Math.round(r
 /** Zero crossings per second: twice the frequency of a pure tone. */
 function frequency(samples: Float32Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return crossings / 2 / (samples.length / rate);
 }
 
@@ -58,7 +58,13 @@ function feed(chunker: Chunker, samples: Float32Array, block = 640) {
 test('chunks are cut at pauses, silence is never sent, and a long monologue is cut at its quietest moment', () => {
   const rate = 16_000;
   // Two "utterances" with a pause between, surrounded by silence.
-  const signal = Float32Array.from([...silence(rate, 2), ...tone(rate, 1.2, 300), ...silence(rate, 0.8), ...tone(rate, 1.5, 500), ...silence(rate, 2)]);
+  const signal = Float32Array.from([
+    ...silence(rate, 2),
+    ...tone(rate, 1.2, 300),
+    ...silence(rate, 0.8),
+    ...tone(rate, 1.5, 500),
+    ...silence(rate, 2),
+  ]);
   const c = new Chunker();
   const chunks = feed(c, signal);
   expect(c.flush()).toBeNull();

@@ -4,7 +4,7 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type Voice = typeof import('../../../src-renderer/src/features/voice/voice.svelte');
 type I18n = typeof import('../../../src-renderer/src/lib/i18n.svelte');
 
-test('voice: the language switches to the interface\'s when the service does not offer the stored one; a transcript kept per session becomes a note once', async () => {
+test("voice: the language switches to the interface's when the service does not offer the stored one; a transcript kept per session becomes a note once", async () => {
   let language = 'en-US';
   const notes: Array<{ sessionId: number; text: string }> = [];
   await installFakeBridge({

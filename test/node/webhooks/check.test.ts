@@ -9,7 +9,14 @@ const NOW_S = NOW / 1000;
 const PORT = 8787;
 
 const envelope = (over: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'evt_1', group: 'messages', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z', data: { text: 'hi' }, ...over });
+  JSON.stringify({
+    id: 'evt_1',
+    group: 'messages',
+    type: 'message.created',
+    occurredAt: '2025-01-15T12:00:00Z',
+    data: { text: 'hi' },
+    ...over,
+  });
 
 function facts(body: string | Buffer | 'too-large', over: Partial<RequestFacts> = {}): RequestFacts {
   return {
@@ -89,7 +96,10 @@ test.describe('signature', () => {
   test('refuses a changed body, a wrong secret or a re-serialised body (401)', () => {
     const body = envelope();
     const good = signed(body);
-    expect(checkRequest({ ...good, body: Buffer.from(body.replace('hi', 'ho')) }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+    expect(checkRequest({ ...good, body: Buffer.from(body.replace('hi', 'ho')) }, ctx())).toMatchObject({
+      status: 401,
+      reason: 'bad-signature',
+    });
     expect(checkRequest(signed(body, 'msg_1', NOW_S, 'another secret'), ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
     const spaced = JSON.stringify(JSON.parse(body), null, 1);
     expect(checkRequest({ ...good, body: Buffer.from(spaced) }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
@@ -128,7 +138,10 @@ test.describe('signature', () => {
     // One character changed, or the digest cut short, is still a mismatch.
     const flipped = `v1,${(digest[0] === 'A' ? 'B' : 'A') + digest.slice(1)}`;
     expect(checkRequest({ ...s, webhookSignature: flipped }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
-    expect(checkRequest({ ...s, webhookSignature: `v1,${digest.slice(0, 40)}` }, ctx())).toMatchObject({ status: 401, reason: 'bad-signature' });
+    expect(checkRequest({ ...s, webhookSignature: `v1,${digest.slice(0, 40)}` }, ctx())).toMatchObject({
+      status: 401,
+      reason: 'bad-signature',
+    });
   });
 
   test('checks the signature before parsing: a signed non-JSON body is 400, an unsigned one 401', () => {
@@ -145,7 +158,13 @@ test.describe('signature', () => {
     // Keys shorter than, equal to and longer than the hash block; bodies empty, small, large and
     // past the size hashed in one piece; text with non-ASCII characters; secrets taking turns.
     const keys = [1, 32, 64, 65, 200].map((n) => Buffer.from(Array.from({ length: n }, (_, i) => (n + i * 7) & 0xff)));
-    const bodies: (Buffer | string)[] = [Buffer.alloc(0), Buffer.from(envelope()), Buffer.alloc(5000, 0x61), Buffer.alloc(70_000, 0x62), 'Olá, atendimento ✓'];
+    const bodies: (Buffer | string)[] = [
+      Buffer.alloc(0),
+      Buffer.from(envelope()),
+      Buffer.alloc(5000, 0x61),
+      Buffer.alloc(70_000, 0x62),
+      'Olá, atendimento ✓',
+    ];
     for (const key of keys) {
       for (const body of bodies) {
         const secret = 'whsec_' + key.toString('base64');
@@ -223,14 +242,17 @@ test('the seen-id window forgets ids older than its age first, and past its coun
   expect([w.size, w.entries().map(([id]) => id)]).toEqual([3, ['e4', 'e5', 'e6']]);
   // An expired id seen again counts from its new time, after the others (e5 has expired too).
   w.add('e4', 1_010, 1_010);
-  expect(w.entries()).toEqual([['e6', 1_004], ['e4', 1_010]]);
+  expect(w.entries()).toEqual([
+    ['e6', 1_004],
+    ['e4', 1_010],
+  ]);
 });
 
 test('the seen-id window answers as a list of the newest ids would, through any mix of adds and evictions', async () => {
   const { SeenWindow } = await import('../../../src-main/webhooks/seen-window');
   // A seeded generator, so a failure can be replayed.
   let state = 12345;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (const max of [1, 2, 3, 7, 100, 1000]) {
     const w = new SeenWindow(max, 50);
     const model: Array<{ id: string; at: number }> = [];

@@ -39,7 +39,13 @@ test('a lent file is readable at its one-time path a few times, then gone; other
 
 test('the listener serves a lent file by GET at its path only, naming this listener as host; hooks are untouched', async () => {
   const files = new FileShare({ maxDownloads: 1 });
-  const l = await startWebhookListener({ port: 0, pathSecret: 'file-share-path-secret', stateDir: await stateDir(), onEvent: () => undefined, files });
+  const l = await startWebhookListener({
+    port: 0,
+    pathSecret: 'file-share-path-secret',
+    stateDir: await stateDir(),
+    onEvent: () => undefined,
+    files,
+  });
   try {
     const origin = `http://127.0.0.1:${l.port}`;
     const bytes = Buffer.from('P: Vocês entregam aos sábados?\nR: Sim, das 8h às 14h.\n');
@@ -76,8 +82,12 @@ test('the listener serves a lent file by GET at its path only, naming this liste
 
 test('a lent file is offered through the tunnel while one is live, directly to a service on this computer, and not at all otherwise', () => {
   const listener = { listenerPath: '/hooks/abc', listenerPort: 4545 };
-  expect(fileOrigin({ ...listener, publicUrl: 'https://quiet-fox.tunnel.example/hooks/abc', serviceBaseUrl: 'https://api.example.com' })).toBe('https://quiet-fox.tunnel.example');
-  expect(fileOrigin({ ...listener, publicUrl: 'https://tunnel.example/team/hooks/abc', serviceBaseUrl: 'https://api.example.com' })).toBe('https://tunnel.example/team');
+  expect(
+    fileOrigin({ ...listener, publicUrl: 'https://quiet-fox.tunnel.example/hooks/abc', serviceBaseUrl: 'https://api.example.com' }),
+  ).toBe('https://quiet-fox.tunnel.example');
+  expect(fileOrigin({ ...listener, publicUrl: 'https://tunnel.example/team/hooks/abc', serviceBaseUrl: 'https://api.example.com' })).toBe(
+    'https://tunnel.example/team',
+  );
   for (const local of ['http://127.0.0.1:9000', 'http://localhost:9000', 'http://[::1]:9000']) {
     expect(fileOrigin({ ...listener, publicUrl: null, serviceBaseUrl: local })).toBe('http://127.0.0.1:4545');
   }

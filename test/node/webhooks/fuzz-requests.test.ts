@@ -22,7 +22,10 @@ const SECRET = 'whsec_' + Buffer.from('fuzzing-secret-of-the-listener-0123').toS
 const PATH_SECRET = 'fuzzPathSecret_0123456789';
 const MAX_BODY = 64 * 1024;
 
-interface Reply { status: number; body: string }
+interface Reply {
+  status: number;
+  body: string;
+}
 
 function send(port: number, o: { method: string; path: string; headers: Record<string, string>; body: Buffer | string }): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -33,7 +36,9 @@ function send(port: number, o: { method: string; path: string; headers: Record<s
       res.on('error', reject);
     });
     // The listener may answer 413 and close before the whole body is written: that is its right.
-    req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? resolve({ status: -1, body: e.code }) : reject(e)));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'EPIPE' || e.code === 'ECONNRESET' ? resolve({ status: -1, body: e.code }) : reject(e),
+    );
     req.end(o.body);
   });
 }
@@ -80,7 +85,17 @@ test('thousands of malformed webhook requests each get a clear answer, and the l
 
   const bodyArb = fc.oneof(
     anyValue.map((v) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? String(x) : x)) ?? 'null'),
-    fc.record({ id: fc.oneof(fc.string(), nastyString), group: fc.oneof(fc.constantFrom('messages', 'sessions', 'status'), nastyString), type: fc.string(), occurredAt: fc.string(), data: anyValue }, { requiredKeys: [] })
+    fc
+      .record(
+        {
+          id: fc.oneof(fc.string(), nastyString),
+          group: fc.oneof(fc.constantFrom('messages', 'sessions', 'status'), nastyString),
+          type: fc.string(),
+          occurredAt: fc.string(),
+          data: anyValue,
+        },
+        { requiredKeys: [] },
+      )
       .map((v) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? String(x) : x))),
     fc.uint8Array({ maxLength: 600 }).map((b) => Buffer.from(b).toString('latin1')),
     fc.constantFrom('{', '[', '{"id":', '\u0000\u0001', '', 'null', '{"__proto__":{"x":1},"id":"a"}'),
@@ -89,10 +104,37 @@ test('thousands of malformed webhook requests each get a clear answer, and the l
   const signing = fc.constantFrom('good', 'none', 'wrong', 'stale', 'future', 'garbage', 'bad-ts');
   const pathArb = fc.oneof(
     { weight: 6, arbitrary: fc.constant(`/hooks/${PATH_SECRET}`) },
-    { weight: 1, arbitrary: fc.constantFrom('/', '/hooks/', '/hooks/wrong', `/hooks/${PATH_SECRET}/x`, `/hooks/${PATH_SECRET}?a=1`, '/../../etc/passwd', `//hooks/${PATH_SECRET}`, '/%ZZ') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '/',
+        '/hooks/',
+        '/hooks/wrong',
+        `/hooks/${PATH_SECRET}/x`,
+        `/hooks/${PATH_SECRET}?a=1`,
+        '/../../etc/passwd',
+        `//hooks/${PATH_SECRET}`,
+        '/%ZZ',
+      ),
+    },
   );
-  const methodArb = fc.oneof({ weight: 8, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') });
-  const ctArb = fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=utf-8', '', 'application/x-www-form-urlencoded', 'application/jsonx') });
+  const methodArb = fc.oneof(
+    { weight: 8, arbitrary: fc.constant('POST') },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') },
+  );
+  const ctArb = fc.oneof(
+    { weight: 6, arbitrary: fc.constant('application/json') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'text/plain',
+        'application/json; charset=utf-8',
+        '',
+        'application/x-www-form-urlencoded',
+        'application/jsonx',
+      ),
+    },
+  );
   const idArb = fc.oneof(fc.uuid(), fc.string({ maxLength: 20 }), nastyString, fc.constant('x'.repeat(5_000)));
 
   const out = await fc.check(
@@ -105,11 +147,17 @@ test('thousands of malformed webhook requests each get a clear answer, and the l
         headers['webhook-id'] = id.replace(/[^\x20-\x7e]/g, '?');
         headers['webhook-timestamp'] = sig === 'bad-ts' ? 'yesterday' : String(ts);
         headers['webhook-signature'] =
-          sig === 'good' || sig === 'stale' || sig === 'future' ? signWebhook(SECRET, headers['webhook-id'], ts, body)
-            : sig === 'wrong' ? signWebhook('whsec_b3RoZXI=', headers['webhook-id'], ts, body)
+          sig === 'good' || sig === 'stale' || sig === 'future'
+            ? signWebhook(SECRET, headers['webhook-id'], ts, body)
+            : sig === 'wrong'
+              ? signWebhook('whsec_b3RoZXI=', headers['webhook-id'], ts, body)
               : 'v1,' + 'A'.repeat(44);
       }
-      const reply = await within(15_000, `${method} ${path}`, send(port, { method, path, headers, body: method === 'GET' || method === 'HEAD' ? '' : body }));
+      const reply = await within(
+        15_000,
+        `${method} ${path}`,
+        send(port, { method, path, headers, body: method === 'GET' || method === 'HEAD' ? '' : body }),
+      );
       statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
       if (reply.status === -1) return; // cut off mid-upload after a refusal (oversized)
       expect([200, 400, 401, 404, 405, 413, 415, 421, 503], `${method} ${path} ${sig}`).toContain(reply.status);
@@ -132,24 +180,47 @@ test('thousands of malformed webhook requests each get a clear answer, and the l
 
   // Garbage below HTTP: the parser refuses it, the listener survives.
   const garbage = fc.sample(fc.uint8Array({ minLength: 1, maxLength: 300 }), { seed: SEED, numRuns: 200 });
-  for (const bytes of [...garbage, Buffer.from('POST /hooks/x HTTP/1.1\r\nContent-Length: -5\r\n\r\n'), Buffer.from('GET / HTTP/1.1\r\n' + 'X: y\r\n'.repeat(5_000) + '\r\n')]) {
+  for (const bytes of [
+    ...garbage,
+    Buffer.from('POST /hooks/x HTTP/1.1\r\nContent-Length: -5\r\n\r\n'),
+    Buffer.from('GET / HTTP/1.1\r\n' + 'X: y\r\n'.repeat(5_000) + '\r\n'),
+  ]) {
     const answer = await within(10_000, 'raw bytes', sendRaw(port, Buffer.from(bytes)));
     if (answer) expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
     cases++;
   }
 
-  test.info().annotations.push({ type: 'fuzz', description: `${cases} cases, statuses ${JSON.stringify(Object.fromEntries(statuses))}, seed ${SEED}` });
+  test
+    .info()
+    .annotations.push({
+      type: 'fuzz',
+      description: `${cases} cases, statuses ${JSON.stringify(Object.fromEntries(statuses))}, seed ${SEED}`,
+    });
   expect(cases).toBeGreaterThan(2_000);
   expect(statuses.get(200) ?? 0).toBeGreaterThan(10);
   expect(statuses.get(401) ?? 0).toBeGreaterThan(10);
 
   // A good event still goes through and reaches the consumer.
   const id = `evt_after_fuzz_${Date.now()}`;
-  const event = JSON.stringify({ id, group: 'messages', type: 'message.created', occurredAt: new Date().toISOString(), data: { sessionId: 1 } });
+  const event = JSON.stringify({
+    id,
+    group: 'messages',
+    type: 'message.created',
+    occurredAt: new Date().toISOString(),
+    data: { sessionId: 1 },
+  });
   const ts = nowSeconds();
   const ok = await send(port, {
-    method: 'POST', path: `/hooks/${PATH_SECRET}`, body: event,
-    headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signWebhook(SECRET, id, ts, event) },
+    method: 'POST',
+    path: `/hooks/${PATH_SECRET}`,
+    body: event,
+    headers: {
+      host: `127.0.0.1:${port}`,
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signWebhook(SECRET, id, ts, event),
+    },
   });
   expect(ok).toEqual({ status: 200, body: '{"status":"accepted"}' });
   await expect.poll(() => received.some((e) => e.id === id)).toBe(true);

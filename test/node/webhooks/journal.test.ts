@@ -43,7 +43,11 @@ async function replayedIds(dir: string): Promise<string[]> {
   }
 }
 
-const journalOf = async (dir: string) => join(dir, (await readdir(dir)).find((f) => f.startsWith('journal-'))!);
+const journalOf = async (dir: string) =>
+  join(
+    dir,
+    (await readdir(dir)).find((f) => f.startsWith('journal-'))!,
+  );
 
 test('event bodies come back byte for byte after a crash, whatever they hold', async () => {
   const dir = await stateDir();
@@ -82,7 +86,9 @@ test('after a crash the event log shows what each body says: group, type, time a
 
   const second = await open(dir);
   try {
-    const rows = Object.fromEntries(second.eventLog().map(({ id, known, group, type, occurredAt }) => [id, { known, group, type, occurredAt }]));
+    const rows = Object.fromEntries(
+      second.eventLog().map(({ id, known, group, type, occurredAt }) => [id, { known, group, type, occurredAt }]),
+    );
     expect(rows).toEqual({
       known: { known: true, group: 'messages', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z' },
       newGroup: { known: false, group: 'invoices', type: 'message.created', occurredAt: '2025-01-15T12:00:00Z' },

@@ -194,10 +194,14 @@ test('answers only on its path, for POST, with its own Host', async () => {
     const withHost = (host: string) =>
       new Promise<number>((done, fail) => {
         const body = envelope(`h-${host}`);
-        const req = httpRequest(l.url, { method: 'POST', headers: { host, 'content-type': 'application/json', ...sign(`h-${host}`, body) } }, (res) => {
-          res.resume();
-          done(res.statusCode ?? 0);
-        });
+        const req = httpRequest(
+          l.url,
+          { method: 'POST', headers: { host, 'content-type': 'application/json', ...sign(`h-${host}`, body) } },
+          (res) => {
+            res.resume();
+            done(res.statusCode ?? 0);
+          },
+        );
         req.on('error', fail);
         req.end(body);
       });
@@ -400,9 +404,7 @@ test('a port already taken gives a plain message', async () => {
   const port = (blocker.address() as net.AddressInfo).port;
   const dir = await stateDir();
   try {
-    await expect(start({ stateDir: dir, port })).rejects.toThrow(
-      `Port ${port} is in use by another program; choose another in Settings.`,
-    );
+    await expect(start({ stateDir: dir, port })).rejects.toThrow(`Port ${port} is in use by another program; choose another in Settings.`);
   } finally {
     blocker.close();
   }

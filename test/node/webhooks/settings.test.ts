@@ -40,11 +40,23 @@ test('signing: a new secret is returned once, signed events reach the log as row
     const bad = envelope('evt_bad_1');
     expect((await post(url, bad, signed('whsec_' + Buffer.from('not the secret').toString('base64'), 'evt_bad_1', bad))).status).toBe(401);
 
-    await expect.poll(() => events('webhooks:events').flatMap((b) => b.entries).map((r) => r.id)).toContain('evt_good_1');
-    const row = events('webhooks:events').flatMap((b) => b.entries).find((r) => r.id === 'evt_good_1')!;
+    await expect
+      .poll(() =>
+        events('webhooks:events')
+          .flatMap((b) => b.entries)
+          .map((r) => r.id),
+      )
+      .toContain('evt_good_1');
+    const row = events('webhooks:events')
+      .flatMap((b) => b.entries)
+      .find((r) => r.id === 'evt_good_1')!;
     expect(row).toMatchObject({ signature: 'valid', known: true, group: 'bot', type: 'bot.tag', cut: false });
     expect(JSON.parse(row.raw)).toMatchObject({ id: 'evt_good_1' });
-    expect(events('webhooks:events').flatMap((b) => b.entries).map((r) => r.id)).not.toContain('evt_bad_1');
+    expect(
+      events('webhooks:events')
+        .flatMap((b) => b.entries)
+        .map((r) => r.id),
+    ).not.toContain('evt_bad_1');
 
     const after = await call('webhooks:status', {});
     expect(after.refusals['bad-signature']).toBe(1);
@@ -68,7 +80,7 @@ test('signing: a new secret is returned once, signed events reach the log as row
   }
 });
 
-test('a taken port fails with the listener\'s message; a tunnel command is confirmed, checked through its URL, and follows the listener', async () => {
+test("a taken port fails with the listener's message; a tunnel command is confirmed, checked through its URL, and follows the listener", async () => {
   const { app, call } = await openConsole();
   const blocker: Server = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -104,7 +116,9 @@ test('a taken port fails with the listener\'s message; a tunnel command is confi
     await new Promise<void>((resolve) => blocker.once('close', () => resolve()));
     const moved = await call('webhooks:setPort', { port: taken });
     expect(moved.port).toBe(taken);
-    await expect.poll(async () => (await call('webhooks:status', {})).tunnel).toMatchObject({ status: 'running', url: `http://127.0.0.1:${taken}` });
+    await expect
+      .poll(async () => (await call('webhooks:status', {})).tunnel)
+      .toMatchObject({ status: 'running', url: `http://127.0.0.1:${taken}` });
 
     const stopped = await call('webhooks:stopTunnel', {});
     expect(stopped.tunnel).toMatchObject({ status: 'stopped', url: null, publicUrl: null });

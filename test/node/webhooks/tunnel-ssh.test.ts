@@ -38,7 +38,12 @@ function post(url: string, id: string, secret = SECRET, group = 'bot', type = 'b
   const ts = Math.floor(Date.now() / 1000);
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signWebhook(secret, id, ts, body) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signWebhook(secret, id, ts, body),
+    },
     body,
   });
 }
@@ -118,7 +123,13 @@ test('signed events go through ssh -R into the listener; a killed ssh is noticed
 });
 
 test('a tunnel that stops forwarding while ssh still runs (the far end frozen) is caught by the self-check and restarted', async () => {
-  const listener = await startWebhookListener({ port: 0, pathSecret: 'tunnel-test-path-2', signingSecret: SECRET, stateDir: await fresh(), onEvent: () => undefined });
+  const listener = await startWebhookListener({
+    port: 0,
+    pathSecret: 'tunnel-test-path-2',
+    signingSecret: SECRET,
+    stateDir: await fresh(),
+    onEvent: () => undefined,
+  });
   // The frozen end keeps its far port: each run asks sshd for a new one.
   const tunnel = superviseTunnel({
     start: () => startTunnel({ command: parseCommandLine(sshd.command(0), listener.port), urlTemplate: 'http://127.0.0.1:{remotePort}' }),
@@ -139,7 +150,9 @@ test('a tunnel that stops forwarding while ssh still runs (the far end frozen) i
     for (const p of frozen) process.kill(p, 'SIGSTOP');
     expect(alive(pid)).toBe(true);
     await expect.poll(() => tunnel.state.status, { timeout: 10_000 }).toBe('restarting');
-    expect(tunnel.state.status === 'restarting' && tunnel.state.reason).toMatch(/^The tunnel stopped forwarding\. The self-check through the tunnel got no answer/);
+    expect(tunnel.state.status === 'restarting' && tunnel.state.reason).toMatch(
+      /^The tunnel stopped forwarding\. The self-check through the tunnel got no answer/,
+    );
     // The old program is ended before the new one starts, and the new one forwards.
     await expect.poll(() => alive(pid)).toBe(false);
     await expect.poll(() => tunnel.state.status, { timeout: 15_000 }).toBe('running');
@@ -165,7 +178,11 @@ test('the console runs a confirmed ssh command, registers its URL with the stand
     const saved = await c.call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{remotePort}' });
     expect(saved.tunnel).toMatchObject({ confirmed: false, urlTemplate: 'http://127.0.0.1:{remotePort}' });
     expect(saved.tunnel.preview).toEqual({ program: '/usr/bin/ssh', args: parseCommandLine(command, saved.port!).args });
-    expect(saved.tunnel.programs.map((p) => [p.provider, p.program])).toEqual([['cloudflared', 'cloudflared'], ['ngrok', 'ngrok'], ['ssh', 'ssh']]);
+    expect(saved.tunnel.programs.map((p) => [p.provider, p.program])).toEqual([
+      ['cloudflared', 'cloudflared'],
+      ['ngrok', 'ngrok'],
+      ['ssh', 'ssh'],
+    ]);
     expect((await c.fail('webhooks:startTunnel', {})).message).toMatch(/Confirm the tunnel command/);
     expect((await c.fail('webhooks:startTunnel', { confirm: 'something else' })).message).toMatch(/Confirm the tunnel command/);
     await c.call('webhooks:startTunnel', { confirm: command });
@@ -182,7 +199,11 @@ test('the console runs a confirmed ssh command, registers its URL with the stand
     await expect.poll(hooks).toEqual([first.publicUrl]);
 
     // The stand-in's events arrive through the tunnel.
-    const ids = () => c.events('webhooks:events').flatMap((b) => b.entries).map((r) => r.id);
+    const ids = () =>
+      c
+        .events('webhooks:events')
+        .flatMap((b) => b.entries)
+        .map((r) => r.id);
     const before = ids().length;
     await sb.simulator.step();
     await expect.poll(() => ids().length, { timeout: 10_000 }).toBeGreaterThan(before);
@@ -206,7 +227,9 @@ test('the console runs a confirmed ssh command, registers its URL with the stand
     await live();
     // Sent as a service sends: what was not taken is sent again (under load the tunnel may still be
     // re-checking the restarted listener); the same event id is counted once.
-    const sent = async () => (await post((await c.call('webhooks:status', {})).tunnel.publicUrl!, 'evt_console_ssh_1', secret).catch(() => ({ status: 0 }))).status;
+    const sent = async () =>
+      (await post((await c.call('webhooks:status', {})).tunnel.publicUrl!, 'evt_console_ssh_1', secret).catch(() => ({ status: 0 })))
+        .status;
     await expect.poll(sent, { timeout: 15_000 }).toBe(200);
     await expect.poll(ids).toContain('evt_console_ssh_1');
 
@@ -217,8 +240,12 @@ test('the console runs a confirmed ssh command, registers its URL with the stand
     await expect.poll(() => sshd.clients()).toEqual([]);
 
     // The same command saved again stays confirmed; a changed one needs confirming again.
-    expect((await c.call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{remotePort}' })).tunnel.confirmed).toBe(true);
-    expect((await c.call('webhooks:setTunnel', { provider: 'custom', command: `${command} -v`, urlTemplate: '' })).tunnel.confirmed).toBe(false);
+    expect(
+      (await c.call('webhooks:setTunnel', { provider: 'custom', command, urlTemplate: 'http://127.0.0.1:{remotePort}' })).tunnel.confirmed,
+    ).toBe(true);
+    expect((await c.call('webhooks:setTunnel', { provider: 'custom', command: `${command} -v`, urlTemplate: '' })).tunnel.confirmed).toBe(
+      false,
+    );
     // The built-in ssh provider shows what it would run (not started here: it reaches localhost.run).
     const builtIn = await c.call('webhooks:setTunnel', { provider: 'ssh', command: '' });
     expect(builtIn.tunnel.confirmed).toBe(true);
@@ -246,18 +273,28 @@ test('after the process was frozen as long as a sleep, the console starts the tu
 
     // The program that was fine is replaced at once (not after a failed check), at a new address.
     await expect.poll(() => alive(pid!), { timeout: 5_000 }).toBe(false);
-    await expect.poll(async () => (await c.call('webhooks:status', {})).tunnel, { timeout: 15_000 }).toMatchObject({ status: 'running', url: expect.not.stringMatching(`^${before}$`) as unknown });
+    await expect
+      .poll(async () => (await c.call('webhooks:status', {})).tunnel, { timeout: 15_000 })
+      .toMatchObject({ status: 'running', url: expect.not.stringMatching(`^${before}$`) as unknown });
     const after = await c.call('webhooks:status', {});
     const admin = serviceApi(c.standin.baseUrl, c.standin.tokens.admin);
-    await expect.poll(async () => ((await admin.get('/chatapi/1.0/api/v2/hook')).results as Rec[]).map((h) => h.url)).toEqual([after.tunnel.publicUrl]);
+    await expect
+      .poll(async () => ((await admin.get('/chatapi/1.0/api/v2/hook')).results as Rec[]).map((h) => h.url))
+      .toEqual([after.tunnel.publicUrl]);
     await c.call('webhooks:stopTunnel', {});
   } finally {
     await c.app.close();
   }
 });
 
-test('the far end\'s Host is accepted only once the listener is told the tunnel\'s host', async () => {
-  const listener = await startWebhookListener({ port: 0, pathSecret: 'tunnel-test-path-3', signingSecret: SECRET, stateDir: await fresh(), onEvent: () => undefined });
+test("the far end's Host is accepted only once the listener is told the tunnel's host", async () => {
+  const listener = await startWebhookListener({
+    port: 0,
+    pathSecret: 'tunnel-test-path-3',
+    signingSecret: SECRET,
+    stateDir: await fresh(),
+    onEvent: () => undefined,
+  });
   const far = await freePort();
   const t = startTunnel({ command: parseCommandLine(sshd.command(far), listener.port), urlTemplate: `http://127.0.0.1:${far}` });
   try {

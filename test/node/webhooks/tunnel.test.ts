@@ -85,7 +85,7 @@ test('builds each provider command with its host-header option, forwarding to 12
   expect(ssh.args).toContain('ExitOnForwardFailure=yes');
 });
 
-test('each built-in program has an install hint for each OS, Linux\'s for other Unixes', () => {
+test("each built-in program has an install hint for each OS, Linux's for other Unixes", () => {
   expect(installHint('cloudflared', 'darwin')).toBe('brew install cloudflared');
   expect(installHint('cloudflared', 'win32')).toBe('winget install --id Cloudflare.cloudflared');
   expect(installHint('ssh', 'linux')).toBe('sudo apt install openssh-client');
@@ -94,7 +94,9 @@ test('each built-in program has an install hint for each OS, Linux\'s for other 
 });
 
 test('a URL template takes the port OpenSSH allocated, or is fixed', () => {
-  expect(fillUrlTemplate('http://127.0.0.1:{remotePort}/', 'Allocated port 43247 for remote forward to 127.0.0.1:8787')).toBe('http://127.0.0.1:43247');
+  expect(fillUrlTemplate('http://127.0.0.1:{remotePort}/', 'Allocated port 43247 for remote forward to 127.0.0.1:8787')).toBe(
+    'http://127.0.0.1:43247',
+  );
   expect(fillUrlTemplate('http://127.0.0.1:{remotePort}', 'Warning: Permanently added [127.0.0.1]:2222')).toBeUndefined();
   expect(fillUrlTemplate('http://127.0.0.1:{remotePort}')).toBeUndefined();
   expect(fillUrlTemplate('https://hooks.example.org')).toBe('https://hooks.example.org');
@@ -113,13 +115,19 @@ test('splits a custom command line without a shell', () => {
 });
 
 test('finds the public URL in each program’s output and nothing else', () => {
-  expect(findPublicUrl('INF |  https://quiet-river-moss.trycloudflare.com   |', 'cloudflared')).toBe('https://quiet-river-moss.trycloudflare.com');
+  expect(findPublicUrl('INF |  https://quiet-river-moss.trycloudflare.com   |', 'cloudflared')).toBe(
+    'https://quiet-river-moss.trycloudflare.com',
+  );
   expect(findPublicUrl('INF Cloudflare Tunnel terms apply: https://www.cloudflare.com/website-terms/', 'cloudflared')).toBeUndefined();
   expect(findPublicUrl('lvl=info msg="started tunnel" url=https://ab12.ngrok-free.app', 'ngrok')).toBe('https://ab12.ngrok-free.app');
-  expect(findPublicUrl('{"lvl":"info","msg":"started tunnel","url":"https://cd34.ngrok-free.app"}', 'ngrok')).toBe('https://cd34.ngrok-free.app');
+  expect(findPublicUrl('{"lvl":"info","msg":"started tunnel","url":"https://cd34.ngrok-free.app"}', 'ngrok')).toBe(
+    'https://cd34.ngrok-free.app',
+  );
   expect(findPublicUrl('lvl=info msg="starting web service" addr=127.0.0.1:4040', 'ngrok')).toBeUndefined();
   expect(findPublicUrl('ready at https://hooks.example.org/ now', 'custom')).toBe('https://hooks.example.org');
-  expect(findPublicUrl('Connect to https://1a2b3c4d5e6f.lhr.life or http://1a2b3c4d5e6f.lhr.life', 'ssh')).toBe('https://1a2b3c4d5e6f.lhr.life');
+  expect(findPublicUrl('Connect to https://1a2b3c4d5e6f.lhr.life or http://1a2b3c4d5e6f.lhr.life', 'ssh')).toBe(
+    'https://1a2b3c4d5e6f.lhr.life',
+  );
   expect(findPublicUrl('To explore the docs see https://localhost.run/docs/', 'ssh')).toBeUndefined();
 });
 
@@ -136,14 +144,20 @@ test('detects cloudflared and ngrok on PATH', async () => {
 });
 
 test('a custom command with a URL template is running once the program runs, or once it names its allocated port', async () => {
-  const fixed = startTunnel({ command: parseCommandLine(`"${process.execPath}" -e "setInterval(() => {}, 1000)"`, 1), urlTemplate: 'http://127.0.0.1:8080' });
+  const fixed = startTunnel({
+    command: parseCommandLine(`"${process.execPath}" -e "setInterval(() => {}, 1000)"`, 1),
+    urlTemplate: 'http://127.0.0.1:8080',
+  });
   try {
     await expect.poll(() => fixed.state).toEqual({ status: 'running', url: 'http://127.0.0.1:8080' });
   } finally {
     await fixed.stop();
   }
   const script = `console.error('Warning: Permanently added [127.0.0.1]:2222'); setTimeout(() => console.error('Allocated port 40001 for remote forward to 127.0.0.1:8787'), 100); setInterval(() => {}, 1000);`;
-  const allocated = startTunnel({ command: { provider: 'custom', command: process.execPath, args: ['-e', script] }, urlTemplate: 'http://127.0.0.1:{remotePort}' });
+  const allocated = startTunnel({
+    command: { provider: 'custom', command: process.execPath, args: ['-e', script] },
+    urlTemplate: 'http://127.0.0.1:{remotePort}',
+  });
   const states = watch(allocated);
   try {
     await expect.poll(() => allocated.state).toEqual({ status: 'running', url: 'http://127.0.0.1:40001' });
@@ -225,7 +239,9 @@ test('a tunnel that dies while running is reported failed', async () => {
   const states = watch(t);
   await expect.poll(() => t.state.status).toBe('failed');
   expect(states.map((s) => s.status)).toEqual(['starting', 'running', 'failed']);
-  expect(t.state.status === 'failed' && t.state.reason).toBe('The tunnel stopped unexpectedly (code 3): 2025-01-15T12:00:05Z ERR Connection terminated');
+  expect(t.state.status === 'failed' && t.state.reason).toBe(
+    'The tunnel stopped unexpectedly (code 3): 2025-01-15T12:00:05Z ERR Connection terminated',
+  );
   await t.stop();
 });
 

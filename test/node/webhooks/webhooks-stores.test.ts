@@ -6,7 +6,15 @@ type EventLog = typeof import('../../../src-renderer/src/features/webhooks/event
 type Listener = typeof import('../../../src-renderer/src/features/webhooks/listener.svelte');
 
 const row = (id: string, group: string, type: string, receivedAt: number, body = '{}'): EventRow => ({
-  id, receivedAt, signature: 'valid', known: true, group, type, occurredAt: null, raw: body, cut: false,
+  id,
+  receivedAt,
+  signature: 'valid',
+  known: true,
+  group,
+  type,
+  occurredAt: null,
+  raw: body,
+  cut: false,
 });
 
 test('event log: pushed rows arrive newest first in one batch, a filter keeps only matching ones, reset forgets them', async () => {

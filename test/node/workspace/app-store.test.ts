@@ -5,11 +5,18 @@ import { importRunes, installFakeBridge } from '../../support/runes';
 type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
 
 const state = (signedIn: boolean, locale = 'en-US'): AppState => ({
-  workspaces: [], active: signedIn ? 'demo' : null, workspace: signedIn ? { kind: 'demo' } : null, baseUrl: signedIn ? 'http://127.0.0.1:1' : null, signedIn, tokenRefused: false,
-  vault: { state: 'encrypted', detail: '' }, user: signedIn ? { userName: 'ana', name: 'Ana' } : null, locale,
+  workspaces: [],
+  active: signedIn ? 'demo' : null,
+  workspace: signedIn ? { kind: 'demo' } : null,
+  baseUrl: signedIn ? 'http://127.0.0.1:1' : null,
+  signedIn,
+  tokenRefused: false,
+  vault: { state: 'encrypted', detail: '' },
+  user: signedIn ? { userName: 'ana', name: 'Ana' } : null,
+  locale,
 });
 
-test('opening the demo signs in; signing out runs every store\'s reset once; a refusal shows the service\'s words', async () => {
+test("opening the demo signs in; signing out runs every store's reset once; a refusal shows the service's words", async () => {
   let current = state(false);
   const bridge = await installFakeBridge({
     'workspace:state': () => current,
@@ -44,10 +51,26 @@ test('opening the demo signs in; signing out runs every store\'s reset once; a r
 });
 
 test('bringing another workspace to the front: what the leaving views send goes to their workspace, the next views call the next one, and the one left is no longer heard', async () => {
-  const ws = (id: string) => ({ id, workspace: { kind: 'remote' as const, baseUrl: `https://${id}.example` }, label: `${id}.example`, color: 0, baseUrl: `https://${id}.example`, signedIn: true, tokenRefused: false, user: { userName: 'ana', name: 'Ana' } });
+  const ws = (id: string) => ({
+    id,
+    workspace: { kind: 'remote' as const, baseUrl: `https://${id}.example` },
+    label: `${id}.example`,
+    color: 0,
+    baseUrl: `https://${id}.example`,
+    signedIn: true,
+    tokenRefused: false,
+    user: { userName: 'ana', name: 'Ana' },
+  });
   const front = (active: string): AppState => ({
-    workspaces: [ws('a'), ws('b')], active, workspace: { kind: 'remote', baseUrl: `https://${active}.example` }, baseUrl: `https://${active}.example`,
-    signedIn: true, tokenRefused: false, vault: { state: 'encrypted', detail: '' }, user: { userName: 'ana', name: 'Ana' }, locale: 'en-US',
+    workspaces: [ws('a'), ws('b')],
+    active,
+    workspace: { kind: 'remote', baseUrl: `https://${active}.example` },
+    baseUrl: `https://${active}.example`,
+    signedIn: true,
+    tokenRefused: false,
+    vault: { state: 'encrypted', detail: '' },
+    user: { userName: 'ana', name: 'Ana' },
+    locale: 'en-US',
   });
   let current = front('a');
   let answerLate: (() => void) | null = null;
@@ -56,7 +79,10 @@ test('bringing another workspace to the front: what the leaving views send goes 
     'workspace:focus': ({ id }) => (current = front(id)),
     'attendance:closeThread': () => ({ closed: true }) as never,
     // A read that answers only once the other workspace is in front.
-    'attendance:directory': () => new Promise((resolve) => (answerLate = () => resolve({ groups: [], agents: [], pauseReasons: [], myStatus: null, myPauseReason: null }))),
+    'attendance:directory': () =>
+      new Promise(
+        (resolve) => (answerLate = () => resolve({ groups: [], agents: [], pauseReasons: [], myStatus: null, myPauseReason: null })),
+      ),
   });
   const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
   const { invoke, on } = await importRunes<typeof import('../../../src-renderer/src/lib/bridge')>('src-renderer/src/lib/bridge.ts');
@@ -75,7 +101,12 @@ test('bringing another workspace to the front: what the leaving views send goes 
   await expect.poll(() => app.shown).toBe('b|ana');
   // The leaving view's call went to A; the next start's to B.
   expect(bridge.calls.filter((c) => c.channel === 'attendance:closeThread').map((c) => c.workspaceId)).toEqual(['a']);
-  expect(bridge.calls.filter((c) => c.channel === 'workspace:state').map((c) => c.workspaceId).slice(-1)).toEqual(['b']);
+  expect(
+    bridge.calls
+      .filter((c) => c.channel === 'workspace:state')
+      .map((c) => c.workspaceId)
+      .slice(-1),
+  ).toEqual(['b']);
   // A's answer arriving now is not shown in B's views.
   answerLate!();
   await new Promise((r) => setTimeout(r, 20));

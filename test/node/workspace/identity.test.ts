@@ -20,7 +20,12 @@ test.afterAll(async () => {
 test('a typed user name the service does not know is refused and nothing is kept', async () => {
   const c = await openConsole();
   try {
-    const err = await c.fail('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.agent, userName: 'ana.sousa', allowWeakStorage: true });
+    const err = await c.fail('workspace:connect', {
+      baseUrl: sb.baseUrl,
+      token: sb.tokens.agent,
+      userName: 'ana.sousa',
+      allowWeakStorage: true,
+    });
     expect(err.kind).toBe('NotFound');
     expect(err.message).toContain('"ana.sousa"');
     const state = await c.call('workspace:state', {});

@@ -73,14 +73,26 @@ test('a profile with one workspace at its root: its files and settings move into
   settings.set('keyBindings', { 'queue.next': 'Alt+J' });
   mkdirSync(join(dir, 'outbox', 'notes'), { recursive: true });
   writeFileSync(join(dir, 'outbox', 'notes', 'n.json'), '{}');
-  const adopt = () => adoptSingleWorkspace({ profileDir: dir, settings, openStore: (name, at) => createConfStore(at, name), raw, log: { info: () => undefined, warn: () => undefined } });
+  const adopt = () =>
+    adoptSingleWorkspace({
+      profileDir: dir,
+      settings,
+      openStore: (name, at) => createConfStore(at, name),
+      raw,
+      log: { info: () => undefined, warn: () => undefined },
+    });
   adopt();
   const [entry] = settings.get('workspaces');
   expect(entry).toMatchObject({ workspace: { kind: 'remote', baseUrl: 'https://vilaserena.com.br' }, color: 0 });
   expect(settings.get('activeWorkspace')).toBe(entry!.id);
   const own = createSettings(createConfStore(workspaceDir(dir, entry!.id), 'settings'), { warn: () => undefined });
   expect([own.get('webhookSigning'), own.get('knowledgeBase'), own.get('webhookPort')]).toEqual([false, 'faq_pt', 0]);
-  expect([settings.get('workspace'), raw.get('webhookSigning'), raw.get('knowledgeBase'), settings.get('keyBindings')]).toEqual([null, undefined, undefined, { 'queue.next': 'Alt+J' }]);
+  expect([settings.get('workspace'), raw.get('webhookSigning'), raw.get('knowledgeBase'), settings.get('keyBindings')]).toEqual([
+    null,
+    undefined,
+    undefined,
+    { 'queue.next': 'Alt+J' },
+  ]);
   expect(readFileSync(join(workspaceDir(dir, entry!.id), 'outbox', 'notes', 'n.json'), 'utf8')).toBe('{}');
   expect(existsSync(join(dir, 'outbox'))).toBe(false);
   adopt();

@@ -16,7 +16,9 @@ async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
 }
 
 async function anOpenSession(sb: Standin): Promise<number> {
-  const rows = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], { size: 1 });
+  const rows = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], {
+    size: 1,
+  });
   return idOf((rows[0] as Rec).id)!;
 }
 
@@ -79,7 +81,10 @@ test('a single-workspace profile moves into its own folder at the next start: th
 
 test('each workspace answers the calls that name it, whichever is in front; a call for a workspace signed out of sends nothing', async () => {
   test.setTimeout(90_000);
-  const [a, b] = await Promise.all([startStandin({ port: 0, sessions: 20, seed: 2 }), startStandin({ port: 0, sessions: 20, seed: 4, reading: 'variant' })]);
+  const [a, b] = await Promise.all([
+    startStandin({ port: 0, sessions: 20, seed: 2 }),
+    startStandin({ port: 0, sessions: 20, seed: 4, reading: 'variant' }),
+  ]);
   const c = await openConsole();
   try {
     const sa = (await c.call('workspace:connect', { baseUrl: a.baseUrl, token: a.tokens.agent, allowWeakStorage: true })) as AppState;
@@ -87,7 +92,10 @@ test('each workspace answers the calls that name it, whichever is in front; a ca
     const idA = sa.active!;
     const idB = sbState.active!;
     expect(idA).not.toBe(idB);
-    expect(sbState.workspaces.map((w) => [w.id, w.baseUrl, w.signedIn])).toEqual([[idA, a.baseUrl, true], [idB, b.baseUrl, true]]);
+    expect(sbState.workspaces.map((w) => [w.id, w.baseUrl, w.signedIn])).toEqual([
+      [idA, a.baseUrl, true],
+      [idB, b.baseUrl, true],
+    ]);
 
     // B is in front; a note for a session of A's, named for A, goes to A.
     const sessionA = await anOpenSession(a);
@@ -95,12 +103,17 @@ test('each workspace answers the calls that name it, whichever is in front; a ca
     const named = (ws: string) => bridgeCalls({ handlers: c.app.route(ws) });
     await named(idA).call('notes:add', { sessionId: sessionA, text: 'Nota para A' });
     await expect.poll(() => notesOn(a, sessionA)).toEqual(['Nota para A']);
-    expect((await serviceApi(b.baseUrl, b.tokens.admin).listAll('/session-comment')).some((r) => JSON.stringify(r).includes('Nota para A'))).toBe(false);
+    expect(
+      (await serviceApi(b.baseUrl, b.tokens.admin).listAll('/session-comment')).some((r) => JSON.stringify(r).includes('Nota para A')),
+    ).toBe(false);
 
     // Each workspace's queue is its own service's.
     const queueOf = async (ws: string) => (await named(ws).call('attendance:queue', {})).items.map((i) => String(i.protocol)).sort();
     const protocols = async (sb: Standin) =>
-      (await serviceApi(sb.baseUrl, sb.tokens.admin).listAll('/user-session')).filter((s) => s.status !== 'CLOSED').map((s) => String(s.protocol)).sort();
+      (await serviceApi(sb.baseUrl, sb.tokens.admin).listAll('/user-session'))
+        .filter((s) => s.status !== 'CLOSED')
+        .map((s) => String(s.protocol))
+        .sort();
     expect(await queueOf(idA)).toEqual(await protocols(a));
     expect(await queueOf(idB)).toEqual(await protocols(b));
 
@@ -108,7 +121,10 @@ test('each workspace answers the calls that name it, whichever is in front; a ca
     const out = (await c.call('workspace:signOut', { id: idA })) as AppState;
     expect(out.workspaces.map((w) => w.id)).toEqual([idB]);
     expect(existsSync(c.app.workspaceDir(idA))).toBe(false);
-    expect(await named(idA).fail('notes:add', { sessionId: sessionA, text: 'Tarde demais' })).toMatchObject({ kind: 'NotFound', message: expect.stringMatching(/signed out of; nothing was sent/) });
+    expect(await named(idA).fail('notes:add', { sessionId: sessionA, text: 'Tarde demais' })).toMatchObject({
+      kind: 'NotFound',
+      message: expect.stringMatching(/signed out of; nothing was sent/),
+    });
     expect(await notesOn(a, sessionA)).toEqual(['Nota para A']);
     expect(await queueOf(idB)).toEqual(await protocols(b));
   } finally {
@@ -137,9 +153,12 @@ test('signing out of the demo workspace removes its listener registration at the
   }
 });
 
-test('a service whose sessions name their group without its SLA: the queue shows the group\'s SLA once the group is known, and Needs me sorts by it', async () => {
+test("a service whose sessions name their group without its SLA: the queue shows the group's SLA once the group is known, and Needs me sorts by it", async () => {
   test.setTimeout(60_000);
-  const [a, b] = await Promise.all([startStandin({ port: 0, sessions: 30, seed: 6 }), startStandin({ port: 0, sessions: 30, seed: 6, reading: 'variant' })]);
+  const [a, b] = await Promise.all([
+    startStandin({ port: 0, sessions: 30, seed: 6 }),
+    startStandin({ port: 0, sessions: 30, seed: 6, reading: 'variant' }),
+  ]);
   const c = await openConsole();
   try {
     await c.call('workspace:connect', { baseUrl: a.baseUrl, token: a.tokens.agent, allowWeakStorage: true });
@@ -147,10 +166,12 @@ test('a service whose sessions name their group without its SLA: the queue shows
     const first = await c.call('workspace:needsMe', {});
     const ids = (await c.call('workspace:state', {})).workspaces.map((w) => w.id);
     // Once the groups are read, every row of either service has its SLA, as the groups set it.
-    await expect.poll(async () => {
-      const n = (await c.call('workspace:needsMe', {})).rows;
-      return ids.map((id) => n.filter((r) => r.workspaceId === id).every((r) => r.item.slaSeconds !== null));
-    }).toEqual([true, true]);
+    await expect
+      .poll(async () => {
+        const n = (await c.call('workspace:needsMe', {})).rows;
+        return ids.map((id) => n.filter((r) => r.workspaceId === id).every((r) => r.item.slaSeconds !== null));
+      })
+      .toEqual([true, true]);
     const rows = (await c.call('workspace:needsMe', {})).rows;
     expect(new Set(rows.map((r) => r.workspaceId))).toEqual(new Set(ids));
     expect(first.rows.length).toBeGreaterThan(0);

@@ -22,7 +22,11 @@ test('in the weak state the token is stored only with consent, and never in clea
   const vault = new Vault(new KeyFileCipher(dir), createConfStore(dir, 'vault'));
   expect(vault.state).toBe('weak');
   let refused: unknown;
-  try { vault.put('token', TOKEN); } catch (e) { refused = e; }
+  try {
+    vault.put('token', TOKEN);
+  } catch (e) {
+    refused = e;
+  }
   expect(isAppError(refused) && refused.kind === 'Invalid').toBe(true);
   vault.put('token', TOKEN, { allowWeak: true });
   for (const f of filesUnder(dir)) expect(readFileSync(f, 'utf8'), f).not.toContain(TOKEN);

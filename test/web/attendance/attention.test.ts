@@ -9,7 +9,8 @@ const v2 = (sb: Standin) => {
   const api = serviceApi(sb.baseUrl, sb.tokens.admin);
   return {
     api,
-    customerSays: (sessionId: number, text: string) => api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: sessionId }, message: text, fromUser: true }),
+    customerSays: (sessionId: number, text: string) =>
+      api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: sessionId }, message: text, fromUser: true }),
   };
 };
 
@@ -29,7 +30,8 @@ async function twentyFourMine(sb: Standin): Promise<Rec[]> {
 
 /** The rows of the "Mine" list as a user reads them (aria labels, top to bottom). */
 const mineList = (page: Page) => page.getByRole('list', { name: 'Mine' });
-const rowOf = (list: Locator, protocol: string) => list.getByRole('button', { name: new RegExp(`, ${protocol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`) });
+const rowOf = (list: Locator, protocol: string) =>
+  list.getByRole('button', { name: new RegExp(`, ${protocol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`) });
 
 /** How many rows are wholly inside the list's visible box. */
 async function rowsInView(list: Locator): Promise<number> {
@@ -42,7 +44,9 @@ async function rowsInView(list: Locator): Promise<number> {
   });
 }
 
-test('a customer message to one of 24 sessions marks it unread, moves it up and shows a toast; replying keeps it in view', async ({ page }) => {
+test('a customer message to one of 24 sessions marks it unread, moves it up and shows a toast; replying keeps it in view', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
@@ -95,7 +99,17 @@ test('a customer message to one of 24 sessions marks it unread, moves it up and 
     await page.getByRole('textbox', { name: /Reply to/ }).fill('Claro, já envio a segunda via.');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('Claro, já envio a segunda via.');
-    await expect.poll(async () => (await serviceApi(sb.baseUrl, sb.tokens.admin).list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(target!.id) }]))[0]?.pending, { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (
+            await serviceApi(sb.baseUrl, sb.tokens.admin).list('/user-session', [
+              { key: 'id', operator: 'EQNUM', value: String(target!.id) },
+            ])
+          )[0]?.pending,
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(rowOf(list, protocol)).toHaveAttribute('aria-label', /Waiting for the customer/);
     await expect(rowOf(list, protocol)).toHaveAttribute('aria-current', 'true');
@@ -131,7 +145,9 @@ test('unread counts survive a restart of the console on the same profile', async
   }
 });
 
-test('keyboard only: accept, reply and close; the next session needing attention opens with the reply box focused; the dialog keeps focus; coming back to the view restores it', async ({ page }) => {
+test('keyboard only: accept, reply and close; the next session needing attention opens with the reply box focused; the dialog keeps focus; coming back to the view restores it', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
@@ -141,7 +157,9 @@ test('keyboard only: accept, reply and close; the next session needing attention
       w.pointerEvents = 0;
       for (const type of ['mousedown', 'pointerdown']) document.addEventListener(type, () => w.pointerEvents++, true);
     });
-    const waiting = (await api.list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], { size: 300 })).filter((s) => !s.lastAgent && !s.agent);
+    const waiting = (await api.list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], { size: 300 })).filter(
+      (s) => !s.lastAgent && !s.agent,
+    );
     const target = waiting.at(-1)!;
     // Another session of mine where the customer just wrote: it is the one that needs attention next.
     const other = (await ownOpenSessions(sb, 3)).at(-1)!;
@@ -188,7 +206,9 @@ test('keyboard only: accept, reply and close; the next session needing attention
     await expect(dialog.getByRole('status')).toContainText('Chosen:');
     await page.keyboard.press('Control+Enter');
     await expect(dialog).toBeHidden();
-    await expect.poll(async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(target.id) }]))[0]?.status).toBe('CLOSED');
+    await expect
+      .poll(async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(target.id) }]))[0]?.status)
+      .toBe('CLOSED');
 
     // The next session needing attention is open, its reply box focused.
     await expect(rowOf(page.getByRole('list', { name: 'Mine' }), String(other.protocol))).toHaveAttribute('aria-current', 'true');
@@ -197,9 +217,15 @@ test('keyboard only: accept, reply and close; the next session needing attention
 
     // Another view and back: the same tab, filter and open session.
     await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(other.protocol));
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Settings/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: /Settings/ })
+      .click();
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeHidden();
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Sessions/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: /Sessions/ })
+      .click();
     await expect(page.getByRole('searchbox', { name: 'Filter sessions' })).toHaveValue(String(other.protocol));
     await expect(page.getByRole('tab', { name: /Mine/ })).toHaveAttribute('aria-selected', 'true');
     await expect(rowOf(page.getByRole('list', { name: 'Mine' }), String(other.protocol))).toHaveAttribute('aria-current', 'true');

@@ -1,6 +1,15 @@
 import { test, expect, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, demoAgentStatus, openDemo, ownOpenSessions, pauseReasonNames, railButton, serviceApi, type Rec } from '../../support/web';
+import {
+  connectToService,
+  demoAgentStatus,
+  openDemo,
+  ownOpenSessions,
+  pauseReasonNames,
+  railButton,
+  serviceApi,
+  type Rec,
+} from '../../support/web';
 import { startStandin } from '../../../src-standin/index';
 import { bridgeCalls } from '../../support/console';
 
@@ -15,7 +24,9 @@ async function chooseAway(page: Page, mode: string, minutes: number, reason?: st
   await railButton(page, 'Sessions').click();
 }
 
-test('away for the chosen minutes pauses with the chosen reason at the service; coming back resumes it and names who wrote meanwhile', async ({ page }) => {
+test('away for the chosen minutes pauses with the chosen reason at the service; coming back resumes it and names who wrote meanwhile', async ({
+  page,
+}) => {
   // The page's clock is the test's: minutes pass at once, and nothing else is faked.
   await page.clock.install();
   const host = await launchHost(freshProfile());
@@ -25,7 +36,7 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
     const myStatus = demoAgentStatus(sb);
     const reason = (await pauseReasonNames(sb)).at(-1)!;
     const [mine] = await ownOpenSessions(sb);
-    const customer = String(((mine!.user as Rec).displayName ?? (mine!.user as Rec).name));
+    const customer = String((mine!.user as Rec).displayName ?? (mine!.user as Rec).name);
 
     await chooseAway(page, 'Pause me, and resume when I am back', 3, reason);
     await page.getByRole('tab', { name: /Mine/ }).click();
@@ -43,8 +54,14 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
     await expect.poll(myStatus).toBe('PAUSED');
 
     // A customer of the attendant writes while they are away.
-    await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: mine!.id }, message: 'Oi, voltei. Conseguiram ver meu pedido?', fromUser: true });
-    await expect(page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}, 1 unread`) })).toHaveCount(1);
+    await api.post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: mine!.id },
+      message: 'Oi, voltei. Conseguiram ver meu pedido?',
+      fromUser: true,
+    });
+    await expect(page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}, 1 unread`) })).toHaveCount(
+      1,
+    );
 
     // Back: one move of the mouse resumes, and one line says what happened.
     await page.mouse.move(400, 300);
@@ -100,7 +117,9 @@ test('away with "offer" asks first; a pause the attendant took is left alone on 
   }
 });
 
-test('away with several workspaces: every workspace signed in is paused, each with its reason of that name, and each resumes on return', async ({ page }) => {
+test('away with several workspaces: every workspace signed in is paused, each with its reason of that name, and each resumes on return', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.clock.install();
   const other = await startStandin({ port: 0, sessions: 30, seed: 9 });

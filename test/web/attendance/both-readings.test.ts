@@ -28,14 +28,20 @@ for (const reading of READINGS) {
       await expect(page.getByRole('heading', { name: 'Who are you on this service?' })).toHaveCount(0);
 
       // A conversation of the attendant's with both sides in it.
-      const mine = await api.list('/user-session', [
-        { key: 'status', operator: 'EQ', value: 'OPEN' },
-        { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-        { key: 'pending', operator: 'IS_FALSE', logic: 'AND' },
-      ], { direction: 'DESC', size: 50 });
+      const mine = await api.list(
+        '/user-session',
+        [
+          { key: 'status', operator: 'EQ', value: 'OPEN' },
+          { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+          { key: 'pending', operator: 'IS_FALSE', logic: 'AND' },
+        ],
+        { direction: 'DESC', size: 50 },
+      );
       let chosen: { s: Rec; customerLine: string; agentLine: string } | null = null;
       for (const s of mine) {
-        const msgs = (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(s.id)) }])).filter((m) => sessionIdOf(m) === idOf(s.id));
+        const msgs = (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(s.id)) }])).filter(
+          (m) => sessionIdOf(m) === idOf(s.id),
+        );
         const c = msgs.find((m) => authorOf(m).role === 'customer');
         const a = msgs.find((m) => authorOf(m).role === 'agent');
         if (c && a) {
@@ -48,11 +54,25 @@ for (const reading of READINGS) {
       const customer = personOf(s.user)!.name!;
       await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
       await page.getByRole('tab', { name: /Mine/ }).click();
-      await page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}`) }).first().click();
+      await page
+        .getByRole('list', { name: 'Mine' })
+        .getByRole('button', { name: new RegExp(`^${customer}`) })
+        .first()
+        .click();
       const log = page.getByRole('log', { name: /Messages with/ });
       // The customer's line under the customer's name, the attendant's on the attendant's side.
-      await expect(log.getByRole('article', { name: new RegExp(`^${customer},`) }).filter({ hasText: customerLine.slice(0, 25) }).first()).toBeVisible();
-      await expect(log.locator('article.msg.mine').filter({ hasText: agentLine.slice(0, 25) }).first()).toBeVisible();
+      await expect(
+        log
+          .getByRole('article', { name: new RegExp(`^${customer},`) })
+          .filter({ hasText: customerLine.slice(0, 25) })
+          .first(),
+      ).toBeVisible();
+      await expect(
+        log
+          .locator('article.msg.mine')
+          .filter({ hasText: agentLine.slice(0, 25) })
+          .first(),
+      ).toBeVisible();
       await expect(page.getByText(/records could not be read/)).toHaveCount(0);
       await shot(page, `attendance-readings-${reading}-thread`);
 
@@ -68,21 +88,42 @@ for (const reading of READINGS) {
       await box.fill(text);
       await box.press('Enter');
       await expect(log.getByText('Sent')).toBeVisible();
-      await expect.poll(async () => (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(s.id)) }]))
-        .filter((m) => m.message === text && authorOf(m).role === 'agent').length).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(s.id)) }])).filter(
+              (m) => m.message === text && authorOf(m).role === 'agent',
+            ).length,
+        )
+        .toBe(1);
 
       // A waiting customer taken.
       await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('');
       await page.getByRole('tab', { name: /Waiting/ }).click();
-      const accept = page.getByRole('list', { name: 'Waiting' }).getByRole('button', { name: /^Accept session of / }).first();
+      const accept = page
+        .getByRole('list', { name: 'Waiting' })
+        .getByRole('button', { name: /^Accept session of / })
+        .first();
       const who = (await accept.getAttribute('aria-label'))!.replace('Accept session of ', '');
       await accept.click();
       await expect(page.getByRole('tab', { name: /Mine/ })).toHaveAttribute('aria-selected', 'true');
       await expect(page.getByRole('heading', { name: who }).first()).toBeVisible();
 
       // Closing in a group that requires a classification: the dialog insists on one.
-      const accepted = (await api.list('/user-session', [{ key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName }, { key: 'status', operator: 'EQ', value: 'OPEN', logic: 'AND' }], { sortColumn: 'attendedAt', direction: 'DESC', size: 1 }))[0]!;
-      const group = await api.post('/chatapi/1.0/api/v2/groups/unique', { conditions: [{ key: 'id', operator: 'EQNUM', value: String(idOf(accepted.groupConf)) }], sort: false });
+      const accepted = (
+        await api.list(
+          '/user-session',
+          [
+            { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName },
+            { key: 'status', operator: 'EQ', value: 'OPEN', logic: 'AND' },
+          ],
+          { sortColumn: 'attendedAt', direction: 'DESC', size: 1 },
+        )
+      )[0]!;
+      const group = await api.post('/chatapi/1.0/api/v2/groups/unique', {
+        conditions: [{ key: 'id', operator: 'EQNUM', value: String(idOf(accepted.groupConf)) }],
+        sort: false,
+      });
       await page.getByRole('button', { name: 'Classify and close' }).click();
       const dialog = page.getByRole('dialog', { name: 'Classify and close' });
       await expect(dialog.getByRole('tree', { name: 'Classification' })).toBeVisible();
@@ -98,8 +139,14 @@ for (const reading of READINGS) {
       await expect(dialog.getByRole('status')).toContainText('Chosen:');
       await close.click();
       await expect(dialog).toBeHidden();
-      await expect.poll(async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(idOf(accepted.id)) }]))[0]!.status).toBe('CLOSED');
-      expect((await api.listAll('/classification-service', [{ key: 'sessionId', operator: 'EQNUM', value: String(idOf(accepted.id)) }])).length).toBe(1);
+      await expect
+        .poll(
+          async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(idOf(accepted.id)) }]))[0]!.status,
+        )
+        .toBe('CLOSED');
+      expect(
+        (await api.listAll('/classification-service', [{ key: 'sessionId', operator: 'EQNUM', value: String(idOf(accepted.id)) }])).length,
+      ).toBe(1);
     } finally {
       await host.close();
       await sb.close();

@@ -28,7 +28,9 @@ test('an AI draft replaces the reply as one edit: Ctrl+Z gives back exactly the 
   }
 });
 
-test('leaving a session with a reply typed and not sent says it is kept as that session\'s draft, and coming back shows it', async ({ page }) => {
+test("leaving a session with a reply typed and not sent says it is kept as that session's draft, and coming back shows it", async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

@@ -4,7 +4,9 @@ import { openDemo, ownOpenSessions, selectSession, serviceApi } from '../../supp
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-test('entities the service recognises in a new customer message reach the thread as highlights through the entities event', async ({ page }) => {
+test('entities the service recognises in a new customer message reach the thread as highlights through the entities event', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
@@ -18,7 +20,11 @@ test('entities the service recognises in a new customer message reach the thread
     // `entities.recognized` event the service sends after the customer's message.
     await sb.faults.set([{ match: { method: 'POST', path: '/transformersapi/1.0/ner' }, kind: 'status', status: 503 }]);
     const text = 'Moro em Campinas, CEP 01310-100, e paguei R$ 150,00 na sexta.';
-    await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: s.id }, message: text, fromUser: true });
+    await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: s.id },
+      message: text,
+      fromUser: true,
+    });
 
     const line = log.getByRole('article').filter({ hasText: 'Moro em' });
     await expect(line).toBeVisible();

@@ -4,7 +4,9 @@ import { freshProfile, launchHost } from '../../support/host';
 
 /** Presses Tab (and then Shift+Tab) many times; focus must never leave `dialog`. */
 async function focusStaysIn(page: Page, dialog: Locator): Promise<void> {
-  await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement)), { message: 'the dialog opens with focus inside it' }).toBe(true);
+  await expect
+    .poll(() => dialog.evaluate((d) => d.contains(document.activeElement)), { message: 'the dialog opens with focus inside it' })
+    .toBe(true);
   for (let i = 0; i < 14; i++) {
     await page.keyboard.press(i < 9 ? 'Tab' : 'Shift+Tab');
     expect(await dialog.evaluate((d) => d.contains(document.activeElement)), `after ${i + 1} presses`).toBe(true);
@@ -19,8 +21,10 @@ const wholeInWindow = (el: Locator) =>
     return !clipped && b.left >= 0 && b.top >= 0 && b.right <= window.innerWidth + 0.5 && b.bottom <= window.innerHeight + 0.5;
   });
 
-const intersects = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const intersects = (
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('every dialog keeps focus inside while it is open and closes on Escape: transfer, commands, ticket lookup', async ({ page }) => {
   const host = await launchHost(freshProfile());
@@ -54,8 +58,13 @@ test('every dialog keeps focus inside while it is open and closes on Escape: tra
   }
 });
 
-for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }]) {
-  test(`at ${viewport.width}×${viewport.height} nothing is cut, the newest message shows beside a notice, and replies carry the attendant's name`, async ({ page }) => {
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+]) {
+  test(`at ${viewport.width}×${viewport.height} nothing is cut, the newest message shows beside a notice, and replies carry the attendant's name`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     const host = await launchHost(freshProfile());
     try {
@@ -76,7 +85,11 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900
       // A customer of another session writes: a notice shows, and the newest message of the open
       // thread stays in view, not under it.
       await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('');
-      await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: other!.id }, message: 'Oi, alguém pode me ajudar?', fromUser: true });
+      await api.post('/chatapi/1.0/api/v2/messages/save', {
+        session: { id: other!.id },
+        message: 'Oi, alguém pode me ajudar?',
+        fromUser: true,
+      });
       const notice = page.locator('.toast').filter({ hasText: 'Oi, alguém pode me ajudar?' });
       await expect(notice).toBeVisible();
       await expect(sent).toBeInViewport({ ratio: 1 });
@@ -90,9 +103,11 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900
       const sideTabs = await page.getByRole('complementary', { name: 'Session details' }).getByRole('tab').all();
       expect(sideTabs.length).toBeGreaterThanOrEqual(8);
       for (const tab of sideTabs) expect(await wholeInWindow(tab), await tab.innerText()).toBe(true);
-      for (const tab of await page.getByRole('tablist', { name: 'Sessions' }).getByRole('tab').all()) expect(await wholeInWindow(tab), await tab.innerText()).toBe(true);
+      for (const tab of await page.getByRole('tablist', { name: 'Sessions' }).getByRole('tab').all())
+        expect(await wholeInWindow(tab), await tab.innerText()).toBe(true);
       for (const protocol of await page.getByRole('list', { name: 'Mine' }).locator('.protocol').all()) {
-        if (await protocol.isVisible()) expect(await protocol.evaluate((n) => n.scrollWidth <= n.clientWidth + 1), await protocol.innerText()).toBe(true);
+        if (await protocol.isVisible())
+          expect(await protocol.evaluate((n) => n.scrollWidth <= n.clientWidth + 1), await protocol.innerText()).toBe(true);
       }
     } finally {
       await host.close();

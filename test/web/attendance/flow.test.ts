@@ -3,17 +3,26 @@ import { openDemo, serviceApi, type Rec, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
-const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
+const api = (baseUrl: string, token: string, path: string, body: unknown) =>
+  serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
 
 const messagesOf = async (baseUrl: string, token: string, sessionId: number) =>
-  ((await api(baseUrl, token, '/messages', {
-    conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }], sort: true, sortColumn: 'createdAt', direction: 'ASC', page: 0, size: 500,
-  })).results as Rec[]);
-
+  (
+    await api(baseUrl, token, '/messages', {
+      conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
+      sort: true,
+      sortColumn: 'createdAt',
+      direction: 'ASC',
+      page: 0,
+      size: 500,
+    })
+  ).results as Rec[];
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-test('an attendant accepts a waiting session, replies with help from the composer, sees the customer answer live, classifies and closes', async ({ page }) => {
+test('an attendant accepts a waiting session, replies with help from the composer, sees the customer answer live, classifies and closes', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
@@ -22,10 +31,21 @@ test('an attendant accepts a waiting session, replies with help from the compose
 
     // A customer arrives (the simulator opens a session); the queue shows it without a reload.
     await sb.simulator.step();
-    const newest = ((await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
-      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }, { key: 'agent', operator: 'IS_NULL', logic: 'AND' }],
-      sort: true, sortColumn: 'id', direction: 'DESC', page: 0, size: 1,
-    })).results as Rec[])[0]!;
+    const newest = (
+      (
+        await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
+          conditions: [
+            { key: 'status', operator: 'EQ', value: 'OPEN' },
+            { key: 'agent', operator: 'IS_NULL', logic: 'AND' },
+          ],
+          sort: true,
+          sortColumn: 'id',
+          direction: 'DESC',
+          page: 0,
+          size: 1,
+        })
+      ).results as Rec[]
+    )[0]!;
     const sessionId = newest.id as number;
     const customer = String((newest.user as Rec).displayName ?? (newest.user as Rec).name);
     const opening = (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId))[0]!.message as string;
@@ -53,7 +73,13 @@ test('an attendant accepts a waiting session, replies with help from the compose
     await expect(box).toHaveValue(/Meu nome é Ana/);
     await box.press('Enter');
     await expect(log.getByText('Sent')).toBeVisible();
-    await expect.poll(async () => (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some((m) => m.fromUser === false && String(m.message).includes('Meu nome é Ana'))).toBe(true);
+    await expect
+      .poll(async () =>
+        (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some(
+          (m) => m.fromUser === false && String(m.message).includes('Meu nome é Ana'),
+        ),
+      )
+      .toBe(true);
 
     // A reply suggestion.
     const help = page.getByRole('region', { name: 'Composer help' });
@@ -64,7 +90,9 @@ test('an attendant accepts a waiting session, replies with help from the compose
     await expect(box).toHaveValue(suggestion);
     await shot(page, 'attendance-composer-help');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect.poll(async () => (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some((m) => m.message === suggestion)).toBe(true);
+    await expect
+      .poll(async () => (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some((m) => m.message === suggestion))
+      .toBe(true);
 
     // A knowledge-base answer inserted into the reply.
     await help.getByRole('tab', { name: 'Knowledge base' }).click();
@@ -79,7 +107,9 @@ test('an attendant accepts a waiting session, replies with help from the compose
     expect(kbText).toContain('prazo de entrega');
     expect(kbText).not.toMatch(/(^|\s)[PR]:/);
     await box.press('Enter');
-    await expect.poll(async () => (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some((m) => m.message === kbText.trim())).toBe(true);
+    await expect
+      .poll(async () => (await messagesOf(sb.baseUrl, sb.tokens.agent, sessionId)).some((m) => m.message === kbText.trim()))
+      .toBe(true);
 
     // The customer answers (the simulator replies to sessions waiting for the customer): it
     // appears in the thread without a reload.
@@ -102,7 +132,10 @@ test('an attendant accepts a waiting session, replies with help from the compose
     const search = dialog.getByRole('searchbox', { name: 'Search the classification' });
     await expect(dialog.getByRole('tree', { name: 'Classification' })).toBeVisible();
     await shot(page, 'attendance-classification');
-    const firstLeaf = dialog.getByRole('treeitem').filter({ hasNot: page.locator('xx') }).nth(2);
+    const firstLeaf = dialog
+      .getByRole('treeitem')
+      .filter({ hasNot: page.locator('xx') })
+      .nth(2);
     const leafLabel = (await firstLeaf.innerText()).replace(/^•\s*/, '').trim();
     await search.fill(leafLabel.slice(0, 6));
     await search.press('ArrowDown');
@@ -119,17 +152,46 @@ test('an attendant accepts a waiting session, replies with help from the compose
     await dialog.getByRole('button', { name: 'Close the session' }).click();
     await expect(dialog).toBeHidden();
 
-    await expect.poll(async () => ((await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
-      conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 1,
-    })).results as Rec[])[0]!.status).toBe('CLOSED');
-    const services = (await api(sb.baseUrl, sb.tokens.agent, '/classification-service', {
-      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 10,
-    })).results as Rec[];
+    await expect
+      .poll(
+        async () =>
+          (
+            (
+              await api(sb.baseUrl, sb.tokens.agent, '/user-session', {
+                conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+                sort: false,
+                page: 0,
+                size: 1,
+              })
+            ).results as Rec[]
+          )[0]!.status,
+      )
+      .toBe('CLOSED');
+    const services = (
+      await api(sb.baseUrl, sb.tokens.agent, '/classification-service', {
+        conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+        sort: false,
+        page: 0,
+        size: 10,
+      })
+    ).results as Rec[];
     expect(services).toHaveLength(1);
     expect(String(services[0]!.classificationTreeSession)).toContain(' > ');
-    await expect.poll(async () => ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', {
-      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 10,
-    })).results as Rec[]).length).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            (
+              await api(sb.baseUrl, sb.tokens.agent, '/session-comment', {
+                conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+                sort: false,
+                page: 0,
+                size: 10,
+              })
+            ).results as Rec[]
+          ).length,
+      )
+      .toBe(1);
     await expect(page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}`) })).toHaveCount(0);
   } finally {
     await host.close();

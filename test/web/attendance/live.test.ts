@@ -3,8 +3,8 @@ import { openDemo, ownOpenSessions, railButton, selectSession, serviceApi, type 
 import { freshProfile, launchHost } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
-const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
-
+const api = (baseUrl: string, token: string, path: string, body: unknown) =>
+  serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
 
 /** Opens the demo workspace and one of the attendant's own sessions; returns it. */
 async function openMine(page: Page, host: Awaited<ReturnType<typeof launchHost>>) {
@@ -57,7 +57,9 @@ test('after live updates were off for a while, resuming shows every message the 
   }
 });
 
-test('the command palette lists every action with its shortcut, runs them, and notes show the outbox state while offline', async ({ page }) => {
+test('the command palette lists every action with its shortcut, runs them, and notes show the outbox state while offline', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const { sb, sessionId } = await openMine(page, host);
@@ -92,9 +94,22 @@ test('the command palette lists every action with its shortcut, runs them, and n
     await expect(notes.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
     await expect(notes.getByRole('listitem').filter({ hasText: 'Cliente vai enviar o comprovante' })).toBeVisible();
     await sb.faults.clear();
-    await expect.poll(async () => ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', {
-      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 50,
-    })).results as Rec[]).filter((c) => String(c.comment).startsWith('Cliente vai enviar o comprovante')).length, { timeout: 40_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            (
+              await api(sb.baseUrl, sb.tokens.agent, '/session-comment', {
+                conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+                sort: false,
+                page: 0,
+                size: 50,
+              })
+            ).results as Rec[]
+          ).filter((c) => String(c.comment).startsWith('Cliente vai enviar o comprovante')).length,
+        { timeout: 40_000 },
+      )
+      .toBe(1);
     await expect(notes.getByRole('status').filter({ hasText: 'Offline' })).toHaveCount(0, { timeout: 40_000 });
 
     // Next and previous session from the keyboard.

@@ -37,7 +37,12 @@ test('a customer message while the window is not focused becomes one desktop not
     const customer = await selectSession(page, s);
     const log = page.getByRole('log', { name: /Messages with/ });
     await expect(log).toBeVisible();
-    const say = (text: string) => serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: s.id }, message: text, fromUser: true });
+    const say = (text: string) =>
+      serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', {
+        session: { id: s.id },
+        message: text,
+        fromUser: true,
+      });
 
     // Focused: the message shows in the thread and no notification is raised.
     await say('Vocês abrem no feriado?');
@@ -49,9 +54,9 @@ test('a customer message while the window is not focused becomes one desktop not
       window.dispatchEvent(new Event('blur'));
     });
     await say('Preciso da nota fiscal do pedido, por favor.');
-    await expect.poll(() => page.evaluate(() => window.shownNotifications)).toEqual([
-      { title: `Message from ${customer}`, body: 'Preciso da nota fiscal do pedido, por favor.' },
-    ]);
+    await expect
+      .poll(() => page.evaluate(() => window.shownNotifications))
+      .toEqual([{ title: `Message from ${customer}`, body: 'Preciso da nota fiscal do pedido, por favor.' }]);
     // The window's title counts what waits for the attendant.
     await expect(page).toHaveTitle(/^\(1\) /);
   } finally {
@@ -59,7 +64,9 @@ test('a customer message while the window is not focused becomes one desktop not
   }
 });
 
-test('the sound for a customer message is off until the attendant turns it on in the settings, and then plays for another session only', async ({ page }) => {
+test('the sound for a customer message is off until the attendant turns it on in the settings, and then plays for another session only', async ({
+  page,
+}) => {
   // Every tone the page starts is counted: what the speakers would play.
   await page.addInitScript(() => {
     const w = window as unknown as { tones: number };
@@ -77,7 +84,8 @@ test('the sound for a customer message is off until the attendant turns it on in
     await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
     const [open, other] = await ownOpenSessions(sb, 2);
     await selectSession(page, open!);
-    const say = (id: unknown, text: string) => serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id }, message: text, fromUser: true });
+    const say = (id: unknown, text: string) =>
+      serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id }, message: text, fromUser: true });
     const toast = page.locator('.toast');
 
     await say(other!.id, 'Primeira mensagem, sem som.');

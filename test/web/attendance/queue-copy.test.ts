@@ -2,7 +2,9 @@ import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo, serviceApi } from '../../support/web';
 
-test('a restarted console shows its queue from the copy at once, then what the service says: a session closed meanwhile goes', async ({ page }) => {
+test('a restarted console shows its queue from the copy at once, then what the service says: a session closed meanwhile goes', async ({
+  page,
+}) => {
   const profile = freshProfile();
   const first = await launchHost(profile);
   let protocol = '';

@@ -25,7 +25,12 @@ test('an attendant sends a message template with its values filled in; the servi
     await expect(form.getByLabel('Preview')).toHaveText(filled);
     await send.click();
 
-    await expect(page.getByRole('log', { name: /Messages with/ }).getByRole('article').filter({ hasText: filled })).toContainText('Sent');
+    await expect(
+      page
+        .getByRole('log', { name: /Messages with/ })
+        .getByRole('article')
+        .filter({ hasText: filled }),
+    ).toContainText('Sent');
     await expect.poll(async () => (await repliesOn(sb, s.id as number)).at(-1)).toBe(filled);
   } finally {
     await host.close();

@@ -7,7 +7,9 @@ test.use({ viewport: { width: 1366, height: 768 } });
 // More than two pages of 50: the thread opens on the newest page only.
 const ADDED = 110;
 
-test('scrolling up a long thread loads its older pages until the first message and the beginning of the conversation show', async ({ page }) => {
+test('scrolling up a long thread loads its older pages until the first message and the beginning of the conversation show', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
@@ -16,7 +18,11 @@ test('scrolling up a long thread loads its older pages until the first message a
     const s = (await ownOpenSessions(sb))[0]!;
     const bySession = [{ key: 'session.id', operator: 'EQNUM', value: String(s.id) }];
     for (let i = 1; i <= ADDED; i++) {
-      await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: s.id }, message: `Mensagem de número ${i} do histórico longo.`, fromUser: i % 2 === 1 });
+      await api.post('/chatapi/1.0/api/v2/messages/save', {
+        session: { id: s.id },
+        message: `Mensagem de número ${i} do histórico longo.`,
+        fromUser: i % 2 === 1,
+      });
     }
     const all = await api.list('/messages', bySession, { sortColumn: 'createdAt' });
     expect(all.length).toBeGreaterThan(2 * 50);
@@ -32,10 +38,15 @@ test('scrolling up a long thread loads its older pages until the first message a
 
     // The reader scrolls up; each time the top is reached an older page comes in above.
     await log.hover();
-    await expect.poll(async () => {
-      await page.mouse.wheel(0, -4_000);
-      return (await first.count()) > 0 && (await first.isVisible());
-    }, { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.wheel(0, -4_000);
+          return (await first.count()) > 0 && (await first.isVisible());
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
     await expect(first).toBeInViewport();
     await expect(beginning).toBeVisible();
   } finally {

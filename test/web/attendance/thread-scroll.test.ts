@@ -9,8 +9,7 @@ const textOf = (i: number) =>
   `Linha ${i} da conversa: ${i % 3 === 0 ? 'o pedido ainda não chegou e preciso saber quando será entregue, porque o prazo informado na compra já passou faz alguns dias e ninguém me respondeu.' : 'seguimos verificando.'}`;
 
 /** Where the thread's scroll container is: the numbers a reader's eye would follow. */
-const scrollOf = (log: Locator) =>
-  log.evaluate((el) => ({ top: el.scrollTop, client: el.clientHeight, height: el.scrollHeight }));
+const scrollOf = (log: Locator) => log.evaluate((el) => ({ top: el.scrollTop, client: el.clientHeight, height: el.scrollHeight }));
 const atBottom = async (log: Locator) => {
   const s = await scrollOf(log);
   return s.top + s.client >= s.height - 2;
@@ -64,7 +63,13 @@ test('the thread stays at the bottom when the newest message grows, and stays pu
     await page.mouse.wheel(0, -700);
     await expect.poll(async () => (await scrollOf(log)).top < (await scrollOf(log)).height - (await scrollOf(log)).client - 300).toBe(true);
     let before = await topMessage(page, log);
-    await expect.poll(async () => { const b = before; before = await topMessage(page, log); return JSON.stringify(b) === JSON.stringify(before); }).toBe(true);
+    await expect
+      .poll(async () => {
+        const b = before;
+        before = await topMessage(page, log);
+        return JSON.stringify(b) === JSON.stringify(before);
+      })
+      .toBe(true);
     expect(before).not.toBeNull();
 
     // A row just above the view grows (its player opens without scrolling to it): what the

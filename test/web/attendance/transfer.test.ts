@@ -4,13 +4,16 @@ import { openDemo, ownOpenSessions, selectSession, serviceApi, type Rec } from '
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-test('an attendant transfers one session to another group and another to a fellow attendant; the service holds both moves', async ({ page }) => {
+test('an attendant transfers one session to another group and another to a fellow attendant; the service holds both moves', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
     const api = serviceApi(sb.baseUrl, sb.tokens.agent);
-    const sessionNow = async (id: number) => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(id) }], { size: 1 }))[0]!;
+    const sessionNow = async (id: number) =>
+      (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(id) }], { size: 1 }))[0]!;
     const [first, second] = await ownOpenSessions(sb, 2);
     expect(second, 'the demo attendant has two open sessions').toBeDefined();
     const groupName = (s: Rec) => (s.groupConf as Rec | null)?.name ?? null;
@@ -24,7 +27,7 @@ test('an attendant transfers one session to another group and another to a fello
     await expect(groupPick.getByRole('option').nth(2)).toBeAttached();
     const labels = (await groupPick.getByRole('option').allTextContents()).map((t) => t.trim()).filter((t) => t !== '—');
     const other = labels.find((l) => l !== groupName(first!));
-    expect(other, 'a group other than the session\'s').toBeDefined();
+    expect(other, "a group other than the session's").toBeDefined();
     await groupPick.selectOption({ label: other! });
     await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
     await expect(dialog).toBeHidden();

@@ -20,7 +20,9 @@ async function openSession(page: Page, s: Rec): Promise<string> {
   return name;
 }
 
-test('voice sits in the thread (panel tab, calls in the details, read aloud on messages and the draft); the AI gets revealed documents only when the attendant includes them', async ({ page }) => {
+test('voice sits in the thread (panel tab, calls in the details, read aloud on messages and the draft); the AI gets revealed documents only when the attendant includes them', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const sb = await startStandin({ port: 0 });
   const proxy = await startCaptureProxy(sb.baseUrl);
@@ -29,7 +31,9 @@ test('voice sits in the thread (panel tab, calls in the details, read aloud on m
     const s = await newestMine(sb);
     const sessionId = s.id as number;
     await serviceApi(sb.baseUrl, sb.tokens.agent).post('/chatapi/1.0/api/v2/messages/save', {
-      session: { id: sessionId }, message: `Para a segunda via: meu CPF é ${CPF_SHOWN} e o da minha esposa é ${CPF_HIDDEN}.`, fromUser: true,
+      session: { id: sessionId },
+      message: `Para a segunda via: meu CPF é ${CPF_SHOWN} e o da minha esposa é ${CPF_HIDDEN}.`,
+      fromUser: true,
     });
     await page.goto(host.url);
     await connectToService(page, { baseUrl: proxy.url, token: sb.tokens.agent, userName: sb.demoAgent.userName });
@@ -118,7 +122,9 @@ test('voice sits in the thread (panel tab, calls in the details, read aloud on m
   }
 });
 
-test('a reply that fails on a network error goes back into the saved draft: Send retries it once, and a restart keeps it', async ({ page }) => {
+test('a reply that fails on a network error goes back into the saved draft: Send retries it once, and a restart keeps it', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const profile = freshProfile();
   let host = await launchHost(profile);
@@ -175,7 +181,12 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     sb = host.app.standin!;
     await sb.simulator.stop();
     // The first reply made it wait for the customer: read where it sits now.
-    await openSession(page, (await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]))[0]!);
+    await openSession(
+      page,
+      (
+        await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }])
+      )[0]!,
+    );
     await expect(box).toHaveValue(second);
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -187,7 +198,9 @@ test('a reply that fails on a network error goes back into the saved draft: Send
   }
 });
 
-test('without a keyring the provider credential form warns, keeps them for this run only and says so, and saves them only with consent', async ({ page }) => {
+test('without a keyring the provider credential form warns, keeps them for this run only and says so, and saves them only with consent', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const host = await launchHost(freshProfile());
   try {

@@ -17,10 +17,12 @@ function readLocaleCsv(text: string, locale: string): Array<Record<string, strin
   return lines.map((line) => {
     const cells = line.split(sep);
     expect(cells, `${line}: as many cells as the header`).toHaveLength(header.length);
-    return Object.fromEntries(header.map((h, i) => {
-      const c = cells[i]!;
-      return [h, number.test(c) ? Number(c.replace(decimal, '.')) : c];
-    }));
+    return Object.fromEntries(
+      header.map((h, i) => {
+        const c = cells[i]!;
+        return [h, number.test(c) ? Number(c.replace(decimal, '.')) : c];
+      }),
+    );
   });
 }
 
@@ -44,14 +46,20 @@ test('an NPS export in pt-BR reads right in a pt-BR spreadsheet: semicolons, dec
     // Not a whole number, so the decimal mark matters.
     expect(Number.isInteger(summary.averageNps)).toBe(false);
     // On screen, in pt-BR notation too.
-    await expect(page.getByTestId('nps-average')).toHaveText(summary.averageNps.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+    await expect(page.getByTestId('nps-average')).toHaveText(
+      summary.averageNps.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
     const text = readFileSync((await download.path())!, 'utf8');
     expect(text).toContain(';');
     const [row] = readLocaleCsv(text, 'pt-BR');
     expect(row).toMatchObject({
-      averageNps: summary.averageNps, positive: summary.positive, neutral: summary.neutral, negative: summary.negative, totalCount: summary.totalCount,
+      averageNps: summary.averageNps,
+      positive: summary.positive,
+      neutral: summary.neutral,
+      negative: summary.negative,
+      totalCount: summary.totalCount,
     });
     expect(row!.npsIndex).toBeCloseTo(((summary.positive - summary.negative) / summary.totalCount) * 100, 1);
   } finally {

@@ -4,7 +4,8 @@ import { freshProfile, launchHost } from '../../support/host';
 import { englishSources, settled, visibleTexts, walkViews } from '../../support/walk';
 
 // Service codes that must read as words (statuses, priorities, channels, sentiments...).
-const CODE = /^(?:[A-Z]{2,}_[A-Z_]+|OPEN|CLOSED|ONLINE|OFFLINE|BUSY|PAUSED|HIGH|LOW|MEDIUM|URGENT|POSITIVE|NEGATIVE|NEUTRAL|EQNUM|NEQNUM|EQ|NEQ|LIKE|IN|BEFORE|AFTER)$/;
+const CODE =
+  /^(?:[A-Z]{2,}_[A-Z_]+|OPEN|CLOSED|ONLINE|OFFLINE|BUSY|PAUSED|HIGH|LOW|MEDIUM|URGENT|POSITIVE|NEGATIVE|NEUTRAL|EQNUM|NEQNUM|EQ|NEQ|LIKE|IN|BEFORE|AFTER)$/;
 
 test('in pt-BR no view shows an English source string, a raw service code or an Electron accelerator', async ({ page }) => {
   test.setTimeout(120_000);
@@ -25,7 +26,11 @@ test('in pt-BR no view shows an English source string, a raw service code or an 
     const check = async (stop: string) => {
       for (const text of await visibleTexts(page)) {
         const words = text.split(/\s*[·|]\s*/);
-        const bad = exact.has(text) || patterns.some((p) => p.test(text)) || words.some((w) => exact.has(w) || CODE.test(w)) || /CommandOrControl/.test(text);
+        const bad =
+          exact.has(text) ||
+          patterns.some((p) => p.test(text)) ||
+          words.some((w) => exact.has(w) || CODE.test(w)) ||
+          /CommandOrControl/.test(text);
         if (bad) found.push(`${stop}: ${text}`);
       }
     };

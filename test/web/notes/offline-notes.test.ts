@@ -8,16 +8,26 @@ import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot }
 import { freshProfile, launchHost } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
-const api = (baseUrl: string, token: string, path: string, body: unknown) => serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
+const api = (baseUrl: string, token: string, path: string, body: unknown) =>
+  serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
 
-const bySession = (sessionId: number) => ({ conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 200 });
+const bySession = (sessionId: number) => ({
+  conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+  sort: false,
+  page: 0,
+  size: 200,
+});
 /** The notes the service holds for a session, as typed (the outbox's reference split off). */
 const notesOn = async (sb: Standin, sessionId: number) =>
-  ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', bySession(sessionId))).results as Rec[]).map((c) => splitRef(String(c.comment)).text);
+  ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', bySession(sessionId))).results as Rec[]).map(
+    (c) => splitRef(String(c.comment)).text,
+  );
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-test('the service goes away: notes wait and are stored once when it is back, the queue and thread stay readable as offline copies, a draft and a held reply survive a restart', async ({ page }) => {
+test('the service goes away: notes wait and are stored once when it is back, the queue and thread stay readable as offline copies, a draft and a held reply survive a restart', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'standin-offline-'));
   let sb: Standin = await startStandin({ port: 0, dataDir });
@@ -31,10 +41,21 @@ test('the service goes away: notes wait and are stored once when it is back, the
   try {
     const [a, b] = (await ownOpenSessions(sb, 2)) as [Rec, Rec];
     const aId = a.id as number;
-    const lastCustomerLine = ((await api(sb.baseUrl, sb.tokens.agent, '/messages', {
-      conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(aId) }, { key: 'fromUser', operator: 'IS_TRUE', logic: 'AND' }],
-      sort: true, sortColumn: 'createdAt', direction: 'DESC', page: 0, size: 1,
-    })).results as Rec[])[0]!.message as string;
+    const lastCustomerLine = (
+      (
+        await api(sb.baseUrl, sb.tokens.agent, '/messages', {
+          conditions: [
+            { key: 'session.id', operator: 'EQNUM', value: String(aId) },
+            { key: 'fromUser', operator: 'IS_TRUE', logic: 'AND' },
+          ],
+          sort: true,
+          sortColumn: 'createdAt',
+          direction: 'DESC',
+          page: 0,
+          size: 1,
+        })
+      ).results as Rec[]
+    )[0]!.message as string;
 
     // Connect to the stand-in as a remote workspace.
     await page.goto(host.url);
@@ -77,13 +98,20 @@ test('the service goes away: notes wait and are stored once when it is back, the
     // Nothing can be live while the service is out of reach.
     await expect(page.getByRole('status', { name: 'Service unreachable' })).toBeVisible();
     await expect(page.getByRole('status', { name: 'Live', exact: true })).toHaveCount(0);
-    await expect(page.getByRole('alert').filter({ hasText: /^The service could not be reached to list (sessions|messages)/ })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: /^The service could not be reached to list (sessions|messages)/ }),
+    ).toBeVisible();
     await shot(page, 'offline-banner');
 
     // The thread opened before stays readable, marked as the offline copy with its fetch time.
     await selectSession(page, a);
     await expect(log).toContainText(lastCustomerLine.slice(0, 30));
-    await expect(page.getByRole('status').filter({ hasText: /^Offline copy from \d/ }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: /^Offline copy from \d/ })
+        .first(),
+    ).toBeVisible();
     await expect(page.getByRole('complementary', { name: 'Sessions' }).getByRole('status')).toHaveText(/Offline copy from \d/);
 
     // Notes written while offline are kept, shown as waiting.
@@ -128,9 +156,11 @@ test('the service goes away: notes wait and are stored once when it is back, the
     standinUp = true;
     await expect(banner).toBeHidden({ timeout: 30_000 });
     await expect.poll(async () => (await notesOn(sb, aId)).filter((t) => offlineNotes.includes(t)).length, { timeout: 30_000 }).toBe(2);
-    for (const text of offlineNotes) await expect(notes.getByRole('listitem').filter({ hasText: text })).not.toContainText('Waiting to send');
+    for (const text of offlineNotes)
+      await expect(notes.getByRole('listitem').filter({ hasText: text })).not.toContainText('Waiting to send');
     const stored = await notesOn(sb, aId);
-    for (const text of [...offlineNotes, 'Cliente confirmou o endereço de entrega.']) expect(stored.filter((t) => t === text)).toHaveLength(1);
+    for (const text of [...offlineNotes, 'Cliente confirmou o endereço de entrega.'])
+      expect(stored.filter((t) => t === text)).toHaveLength(1);
     // In the order they were written.
     expect(stored.indexOf(offlineNotes[0]!)).toBeLessThan(stored.indexOf(offlineNotes[1]!));
     await expect(page.getByRole('status').filter({ hasText: /^Offline copy from/ })).toHaveCount(0);
@@ -156,7 +186,10 @@ test('a damaged journal entry is set aside with a visible error while the other 
   const profile = freshProfile();
   // A note file the console cannot read (a torn write, a disk error), in the demo workspace's outbox.
   mkdirSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes'), { recursive: true });
-  writeFileSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'), '{"v":1,"id":"0b6f7c3e-1d2a');
+  writeFileSync(
+    join(profile, 'workspaces', 'demo', 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'),
+    '{"v":1,"id":"0b6f7c3e-1d2a',
+  );
   const host = await launchHost(profile);
   try {
     await page.goto(host.url);

@@ -2,7 +2,9 @@ import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo } from '../../support/web';
 
-test('the ticket lookup shortcut rebound from the command palette works at once, the old one no longer does, and it survives a reload', async ({ page }) => {
+test('the ticket lookup shortcut rebound from the command palette works at once, the old one no longer does, and it survives a reload', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     await openDemo(page, host);

@@ -56,7 +56,9 @@ async function plainServer(frameUrl: string) {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/frame.html') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><iframe title="console" src="${frameUrl}"></iframe>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><iframe title="console" src="${frameUrl}"></iframe>`);
       return;
     }
     const f = files.get(path === '/' ? '/index.html' : path);
@@ -64,11 +66,15 @@ async function plainServer(frameUrl: string) {
     else res.writeHead(200, { 'content-type': f.type }).end(f.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => {
-      // The browser keeps its connections alive: close them too, or close waits for them.
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // The browser keeps its connections alive: close them too, or close waits for them.
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 test('the page runs under a CSP that blocks injected scripts and foreign connections', async ({ page }) => {
@@ -84,9 +90,17 @@ test('the page runs under a CSP that blocks injected scripts and foreign connect
     const fetched = await attack(page);
     // Each attempt is reported as it is refused: wait for them all, then nothing may have run.
     const origin = new URL(host.url).origin;
-    await expect.poll(() => violations(page)).toEqual(
-      expect.arrayContaining(['script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://example.com/evil.js', 'connect-src https://example.com/', `object-src ${origin}/favicon.ico`]),
-    );
+    await expect
+      .poll(() => violations(page))
+      .toEqual(
+        expect.arrayContaining([
+          'script-src-elem inline',
+          'script-src-attr inline',
+          'script-src-elem https://example.com/evil.js',
+          'connect-src https://example.com/',
+          `object-src ${origin}/favicon.ico`,
+        ]),
+      );
     const verdicts = await page.evaluate(() => ({
       inline: (window as unknown as { injected?: boolean }).injected ? 'ran' : 'blocked',
       require: typeof (globalThis as { require?: unknown }).require,
@@ -98,7 +112,9 @@ test('the page runs under a CSP that blocks injected scripts and foreign connect
   }
 });
 
-test('the built page carries its own policy: without any header it still refuses injected scripts, plugins and foreign connections', async ({ page }) => {
+test('the built page carries its own policy: without any header it still refuses injected scripts, plugins and foreign connections', async ({
+  page,
+}) => {
   const plain = await plainServer('about:blank');
   await recordViolations(page);
   try {
@@ -106,9 +122,17 @@ test('the built page carries its own policy: without any header it still refuses
     expect(response?.headers()['content-security-policy']).toBeUndefined();
     const fetched = await attack(page);
     expect(fetched).toBe('blocked');
-    await expect.poll(() => violations(page)).toEqual(
-      expect.arrayContaining(['script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://example.com/evil.js', 'connect-src https://example.com/', `object-src ${plain.url}/favicon.ico`]),
-    );
+    await expect
+      .poll(() => violations(page))
+      .toEqual(
+        expect.arrayContaining([
+          'script-src-elem inline',
+          'script-src-attr inline',
+          'script-src-elem https://example.com/evil.js',
+          'connect-src https://example.com/',
+          `object-src ${plain.url}/favicon.ico`,
+        ]),
+      );
     expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected ?? false)).toBe(false);
   } finally {
     await plain.close();

@@ -42,7 +42,9 @@ test('the token never crosses the bridge, nor reaches the DOM, storage, the log 
     for (const event of pushed) expect(event).not.toContain(token);
 
     expect(await page.content()).not.toContain(token);
-    const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }),
+    );
     expect(stored).not.toContain(token);
   } finally {
     await host.close();

@@ -15,7 +15,11 @@ type Api = ReturnType<typeof serviceApi>;
  * A stand-in and a console signed in with one of its tokens, on the explorer showing `resource`;
  * `api` reads the stand-in with the same token.
  */
-async function inExplorer(page: Page, o: { role: 'agent' | 'supervisor'; resource: string; reading?: 'variant' }, body: (api: Api, sb: Standin) => Promise<void>) {
+async function inExplorer(
+  page: Page,
+  o: { role: 'agent' | 'supervisor'; resource: string; reading?: 'variant' },
+  body: (api: Api, sb: Standin) => Promise<void>,
+) {
   const sb = await startStandin({ port: 0, reading: o.reading ?? 'default' });
   const host = await launchHost(freshProfile());
   try {
@@ -39,7 +43,9 @@ async function pick(page: Page, name: string, id: number) {
   await picker.selectOption((await option.textContent())!);
 }
 
-test('a supervisor creates a call through the form alone, picking its session, people and group and typing its times; an edit changes the stored record, types kept', async ({ page }) => {
+test('a supervisor creates a call through the form alone, picking its session, people and group and typing its times; an edit changes the stored record, types kept', async ({
+  page,
+}) => {
   await inExplorer(page, { role: 'supervisor', resource: 'Calls' }, async (api, sb) => {
     const [session] = await api.list('/user-session', [], { sortColumn: 'id', direction: 'DESC', size: 1 });
     const customerId = (session!.user as Rec).id as number;
@@ -67,8 +73,14 @@ test('a supervisor creates a call through the form alone, picking its session, p
     };
     const created = await stored();
     expect(created).toMatchObject({
-      sessionId: session!.id, agentId: sb.demoAgent.id, userId: customerId, groupConfId: 2, kind: 'OUTBOUND',
-      startedAt: '2026-03-14T12:30:00.000Z', ivrTime: 12, liked: true,
+      sessionId: session!.id,
+      agentId: sb.demoAgent.id,
+      userId: customerId,
+      groupConfId: 2,
+      kind: 'OUTBOUND',
+      startedAt: '2026-03-14T12:30:00.000Z',
+      ivrTime: 12,
+      liked: true,
     });
     // Fields left alone are not sent at all.
     expect([created.finishedAt ?? null, created.comment ?? null, created.classified ?? null]).toEqual([null, null, null]);
@@ -93,14 +105,21 @@ test('a supervisor creates a call through the form alone, picking its session, p
 
     const edited = await stored();
     expect(edited).toMatchObject({
-      id: created.id, sessionId: session!.id, groupConfId: 3, startedAt: '2026-03-14T12:30:00.000Z',
-      finishedAt: '2026-03-14T12:42:05.000Z', ivrTime: 30, liked: false,
+      id: created.id,
+      sessionId: session!.id,
+      groupConfId: 3,
+      startedAt: '2026-03-14T12:30:00.000Z',
+      finishedAt: '2026-03-14T12:42:05.000Z',
+      ivrTime: 30,
+      liked: false,
     });
     expect([typeof edited.ivrTime, typeof edited.liked, typeof edited.sessionId]).toEqual(['number', 'boolean', 'number']);
   });
 });
 
-test('the Advanced (JSON) view carries the form\'s edits and brings its own back; a field the form does not know shows as it is', async ({ page }) => {
+test("the Advanced (JSON) view carries the form's edits and brings its own back; a field the form does not know shows as it is", async ({
+  page,
+}) => {
   await inExplorer(page, { role: 'supervisor', resource: 'Session notes' }, async (api) => {
     const [session] = await api.list('/user-session', [], { sortColumn: 'id', direction: 'DESC', size: 1 });
 
@@ -117,7 +136,9 @@ test('the Advanced (JSON) view carries the form\'s edits and brings its own back
     expect(JSON.parse(await json.inputValue())).toEqual({ sessionId: session!.id, comment: 'Cliente pediu retorno amanhã' });
 
     // JSON to form: changed text, a date and a field the form does not know.
-    await json.fill(JSON.stringify({ sessionId: session!.id, comment: 'Retornar às 10h', createdAt: '2026-03-14T12:00:00Z', tenantId: 't-7' }));
+    await json.fill(
+      JSON.stringify({ sessionId: session!.id, comment: 'Retornar às 10h', createdAt: '2026-03-14T12:00:00Z', tenantId: 't-7' }),
+    );
     await advanced.click();
     await expect(form.getByLabel('Comment')).toHaveValue('Retornar às 10h');
     await expect(form.getByLabel('Created at')).toHaveValue('2026-03-14T09:00');
@@ -131,7 +152,9 @@ test('the Advanced (JSON) view carries the form\'s edits and brings its own back
     await advanced.click();
     await expect(record.getByRole('alert')).toContainText('This is not valid JSON');
     await expect(json).toBeVisible();
-    await json.fill(JSON.stringify({ sessionId: session!.id, comment: 'Retornar às 10h', createdAt: '2026-03-14T12:00:00Z', tenantId: 't-7' }));
+    await json.fill(
+      JSON.stringify({ sessionId: session!.id, comment: 'Retornar às 10h', createdAt: '2026-03-14T12:00:00Z', tenantId: 't-7' }),
+    );
     await advanced.click();
 
     // The stand-in refuses fields it does not know: emptied in the form, the field leaves the record.
@@ -151,7 +174,10 @@ test('the condition builder filters sessions by a date typed in a date input and
     const newest = await api.list('/user-session', [], { sortColumn: 'createdAt', direction: 'DESC', size: 40 });
     // A minute that about forty sessions came after.
     const since = new Date(Math.floor(Date.parse(newest.at(-1)!.createdAt as string) / 60_000) * 60_000).toISOString();
-    const conditions = [{ key: 'createdAt', operator: 'AFTER', value: since }, { key: 'groupConf.id', operator: 'EQNUM', value: '2', logic: 'AND' }];
+    const conditions = [
+      { key: 'createdAt', operator: 'AFTER', value: since },
+      { key: 'groupConf.id', operator: 'EQNUM', value: '2', logic: 'AND' },
+    ];
     const expected = (await api.list('/user-session', conditions)).map((s) => String(s.id));
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThanOrEqual(20);
@@ -179,7 +205,9 @@ test('the condition builder filters sessions by a date typed in a date input and
   });
 });
 
-test('a record in another reading of the interface opens in the form as it is: odd fields as JSON, unknown ones kept, and saves', async ({ page }) => {
+test('a record in another reading of the interface opens in the form as it is: odd fields as JSON, unknown ones kept, and saves', async ({
+  page,
+}) => {
   await inExplorer(page, { role: 'supervisor', resource: 'Messages', reading: 'variant' }, async (api) => {
     const [first] = await api.list('/messages', [], { size: 1 });
     // This reading sends the author as a user object, the session as a bare id, dates with an offset, extras.
@@ -197,12 +225,21 @@ test('a record in another reading of the interface opens in the form as it is: o
     expect(JSON.parse(await fromUser.inputValue())).toEqual(first!.fromUser);
     await expect(form.getByRole('combobox', { name: 'Session' })).toHaveValue(String(first!.session));
     await expect(form.getByLabel('Created at')).toHaveValue(localInput(first!.createdAt as string));
-    await expect(page.getByRole('group', { name: 'Fields the console does not know' }).getByLabel('tenantId')).toHaveValue(String(first!.tenantId));
+    await expect(page.getByRole('group', { name: 'Fields the console does not know' }).getByLabel('tenantId')).toHaveValue(
+      String(first!.tenantId),
+    );
 
     await form.getByLabel('Message', { exact: true }).fill('Olá, corrigido pelo supervisor');
     await page.getByRole('button', { name: 'Save record' }).click();
-    await expect(page.getByRole('region', { name: 'Record', exact: true }).getByRole('status')).toHaveText(`Saved Messages #${String(first!.id)}.`);
+    await expect(page.getByRole('region', { name: 'Record', exact: true }).getByRole('status')).toHaveText(
+      `Saved Messages #${String(first!.id)}.`,
+    );
     const [saved] = await api.list('/messages', [{ key: 'id', operator: 'EQNUM', value: String(first!.id) }]);
-    expect(saved).toMatchObject({ message: 'Olá, corrigido pelo supervisor', session: first!.session, fromUser: { id: (first!.fromUser as Rec).id }, createdAt: first!.createdAt });
+    expect(saved).toMatchObject({
+      message: 'Olá, corrigido pelo supervisor',
+      session: first!.session,
+      fromUser: { id: (first!.fromUser as Rec).id },
+      createdAt: first!.createdAt,
+    });
   });
 });

@@ -3,15 +3,15 @@ import { connectToService, serviceApi, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 
-
-
 async function connect(page: Page, baseUrl: string, token: string) {
   await connectToService(page, { baseUrl, token });
   await page.getByRole('button', { name: 'Supervisor' }).click();
   await page.getByRole('tab', { name: 'Explorer' }).click();
 }
 
-test('the explorer is a supervisor\'s: it filters sessions with a nested OR group, pages through them, and saves what the role may save', async ({ page }) => {
+test("the explorer is a supervisor's: it filters sessions with a nested OR group, pages through them, and saves what the role may save", async ({
+  page,
+}) => {
   const sb = await startStandin({ port: 0 });
   const host = await launchHost(freshProfile());
   try {
@@ -27,7 +27,13 @@ test('the explorer is a supervisor\'s: it filters sessions with a nested OR grou
     // status = CLOSED AND (channel = email OR channel = sms), sorted by id.
     const conditions = [
       { key: 'status', operator: 'EQ', value: 'CLOSED' },
-      { logic: 'AND', or: [{ key: 'userConnectedResource', operator: 'EQ', value: 'email' }, { key: 'userConnectedResource', operator: 'EQ', value: 'sms' }] },
+      {
+        logic: 'AND',
+        or: [
+          { key: 'userConnectedResource', operator: 'EQ', value: 'email' },
+          { key: 'userConnectedResource', operator: 'EQ', value: 'sms' },
+        ],
+      },
     ];
     const expected = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', conditions);
     expect(expected.length).toBeGreaterThan(20);
@@ -91,7 +97,9 @@ test('the explorer is a supervisor\'s: it filters sessions with a nested OR grou
     await page.getByLabel('Record to save (JSON)').fill('{"description": "Canal preferido de contato", "active": true}');
     await page.getByRole('button', { name: 'Save record' }).click();
     await expect(record.getByRole('status')).toHaveText(/^Saved Attributes #\d+\.$/);
-    const saved = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/attributes', [{ key: 'description', operator: 'EQ', value: 'Canal preferido de contato' }]);
+    const saved = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/attributes', [
+      { key: 'description', operator: 'EQ', value: 'Canal preferido de contato' },
+    ]);
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ active: true, createdBy: 'juliana.martins' });
     await shot(page, 'supervisor-explorer-saved');

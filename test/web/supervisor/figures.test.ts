@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { serviceApi, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
-
 type Rec = Record<string, unknown>;
 
 test('NPS per survey with date and group conditions matches a count of the answers; the report and groups read right', async ({ page }) => {
@@ -23,7 +22,9 @@ test('NPS per survey with date and group conditions matches a count of the answe
     const sessions = await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/user-session');
     const groupOf = new Map(sessions.map((s) => [s.id, (s.groupConf as Rec | null)?.id]));
     const groupId = (sessions.map((s) => s.groupConf as Rec).find((g) => g?.name === 'Financeiro') as Rec).id;
-    const answers = (await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/chat-answer', [{ key: 'questionId', operator: 'EQNUM', value: '1' }]))
+    const answers = (
+      await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/chat-answer', [{ key: 'questionId', operator: 'EQNUM', value: '1' }])
+    )
       .filter((a) => Date.parse(String(a.createdAt)) > since.getTime() && groupOf.get(a.sessionId) === groupId)
       .map((a) => Number(a.value));
     expect(answers.length).toBeGreaterThan(3);
@@ -43,7 +44,9 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await expect(page.getByTestId('nps-negative')).toHaveText(String(negative));
     await expect(page.getByTestId('nps-average')).toHaveText(average.toFixed(2));
     await expect(page.getByTestId('nps-index')).toHaveText(index.toFixed(1));
-    await expect(page.getByRole('img', { name: `NPS answers: ${positive} positive, ${neutral} neutral, ${negative} negative` })).toBeVisible();
+    await expect(
+      page.getByRole('img', { name: `NPS answers: ${positive} positive, ${neutral} neutral, ${negative} negative` }),
+    ).toBeVisible();
     await shot(page, 'supervisor-nps', { fullPage: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
@@ -71,12 +74,16 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await expect(table.locator('tfoot')).toContainText(`${bruno.length} rows`);
     await shot(page, 'supervisor-report', { fullPage: true });
     const [reportCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = readFileSync((await reportCsv.path())!, 'utf8').trim().split('\r\n');
+    const lines = readFileSync((await reportCsv.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(bruno.length + 1);
 
     // Groups overview: waiting per group matches the open sessions with no agent.
     await page.getByRole('tab', { name: 'Groups' }).click();
-    const open = await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/user-session', [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }]);
+    const open = await serviceApi(sb.baseUrl, sb.tokens.agent).listAll('/user-session', [
+      { key: 'status', operator: 'NEQ', value: 'CLOSED' },
+    ]);
     const finWaiting = open.filter((s) => (s.groupConf as Rec)?.name === 'Financeiro' && !s.agent && !s.pending).length;
     const card = page.getByRole('region', { name: 'Financeiro' });
     await expect(card).toBeVisible();

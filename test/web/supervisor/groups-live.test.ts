@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { openDemo, railButton, serviceApi } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
-test('the groups overview follows the service without a click, and drills down to a group\'s waiting sessions', async ({ page }) => {
+test("the groups overview follows the service without a click, and drills down to a group's waiting sessions", async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host, { as: 'supervisor' });

@@ -3,7 +3,8 @@ import { connectToService, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 
-const RETURNS = 'R: Você tem 7 dias corridos após o recebimento para devolver um produto comprado pelo site, sem custo, pela agência dos Correios mais próxima.';
+const RETURNS =
+  'R: Você tem 7 dias corridos após o recebimento para devolver um produto comprado pelo site, sem custo, pela agência dos Correios mais próxima.';
 const FAQ = [
   'P: Qual o prazo para trocar um produto?\nR: Trocas de produtos com defeito são aceitas em até 30 dias com a nota fiscal, em qualquer loja física.',
   `P: Posso devolver uma compra feita pelo site?\n${RETURNS}`,
@@ -22,7 +23,9 @@ async function indexState(baseUrl: string, token: string, name: string): Promise
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
-test('a knowledge base from a file on this computer: picked or dropped, named for the user, lent to the service once, indexed and answering', async ({ page }) => {
+test('a knowledge base from a file on this computer: picked or dropped, named for the user, lent to the service once, indexed and answering', async ({
+  page,
+}) => {
   const sb = await startStandin({ port: 0 });
   const host = await launchHost(freshProfile());
   try {
@@ -37,7 +40,9 @@ test('a knowledge base from a file on this computer: picked or dropped, named fo
     await expect(upload.getByRole('alert')).toHaveText('Choose a file first, or drop one on the box.');
     const picker = upload.getByLabel('File', { exact: true });
     await picker.setInputFiles({ name: 'apresentação.key', mimeType: 'application/octet-stream', buffer: Buffer.from('not a document') });
-    await expect(upload.getByRole('alert')).toHaveText('apresentação.key cannot be indexed. Supported: .xls, .xlsx, .ods, .pdf, .csv, .txt, .tsv, .docx, .xml, .json.');
+    await expect(upload.getByRole('alert')).toHaveText(
+      'apresentação.key cannot be indexed. Supported: .xls, .xlsx, .ods, .pdf, .csv, .txt, .tsv, .docx, .xml, .json.',
+    );
     await expect(picker).toHaveAttribute('aria-invalid', 'true');
 
     // Dropped on the box: the file is taken and the base is named from it and the service.

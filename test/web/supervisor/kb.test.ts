@@ -5,9 +5,9 @@ import { connectToService, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 
-
 // A small FAQ in the shape a retailer would publish; paragraphs split on blank lines.
-const WARRANTY = 'R: A garantia estendida Vila Serena cobre defeitos de fabricação por mais 12 meses depois da garantia do fabricante. Para acionar, abra um chamado com a nota fiscal e o número de série do aparelho.';
+const WARRANTY =
+  'R: A garantia estendida Vila Serena cobre defeitos de fabricação por mais 12 meses depois da garantia do fabricante. Para acionar, abra um chamado com a nota fiscal e o número de série do aparelho.';
 const FAQ = [
   'P: Vocês entregam em Campinas?\nR: Sim, entregamos em toda a região metropolitana de Campinas em até 3 dias úteis, com frete grátis acima de R$ 150,00.',
   `P: Como funciona a garantia estendida?\n${WARRANTY}`,
@@ -30,8 +30,15 @@ async function startFileServer() {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    base, hits, release,
-    close: () => new Promise<void>((r) => { release(); server.closeAllConnections(); server.close(() => r()); }),
+    base,
+    hits,
+    release,
+    close: () =>
+      new Promise<void>((r) => {
+        release();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -41,7 +48,9 @@ async function connect(page: Page, baseUrl: string, token: string) {
   await page.getByRole('tab', { name: 'Knowledge bases' }).click();
 }
 
-test('a knowledge base uploaded from a loopback URL is checked before sending, indexes, then answers with scores; a supervisor is refused', async ({ page }) => {
+test('a knowledge base uploaded from a loopback URL is checked before sending, indexes, then answers with scores; a supervisor is refused', async ({
+  page,
+}) => {
   const sb = await startStandin({ port: 0 });
   const files = await startFileServer();
   const host = await launchHost(freshProfile());
@@ -73,7 +82,9 @@ test('a knowledge base uploaded from a loopback URL is checked before sending, i
     await url.fill(fileUrl);
     await name.fill('FAQ Vila Serena');
     await send.click();
-    await expect(upload.getByRole('alert')).toHaveText('The name must look like {hostname}_{identifier}_data_pt in lower case, for example vilaserena.com.br_faq_data_pt.');
+    await expect(upload.getByRole('alert')).toHaveText(
+      'The name must look like {hostname}_{identifier}_data_pt in lower case, for example vilaserena.com.br_faq_data_pt.',
+    );
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     await name.fill('VilaSerena.com.br_FAQ_data_pt');
     await send.click();
@@ -82,13 +93,17 @@ test('a knowledge base uploaded from a loopback URL is checked before sending, i
     await name.fill(NAME);
     await url.fill('https://drive.google.com/file/d/1AbCdEf/view?usp=sharing');
     await send.click();
-    await expect(upload.getByRole('alert')).toHaveText('Google Drive links are refused: they open a viewer page, not the file itself. Give a direct public link to the file.');
+    await expect(upload.getByRole('alert')).toHaveText(
+      'Google Drive links are refused: they open a viewer page, not the file itself. Give a direct public link to the file.',
+    );
     await expect(url).toHaveAttribute('aria-invalid', 'true');
     await expect(name).toHaveAttribute('aria-invalid', 'false');
 
     await url.fill(`${files.base}/ajuda/perguntas-frequentes.pages`);
     await send.click();
-    await expect(upload.getByRole('alert')).toHaveText('.pages files cannot be indexed. Supported: .xls, .xlsx, .ods, .pdf, .csv, .txt, .tsv, .docx, .xml, .json.');
+    await expect(upload.getByRole('alert')).toHaveText(
+      '.pages files cannot be indexed. Supported: .xls, .xlsx, .ods, .pdf, .csv, .txt, .tsv, .docx, .xml, .json.',
+    );
     await shot(page, 'supervisor-kb-refused');
     expect(uploads).toEqual([]);
     expect(files.hits).toEqual([]);
@@ -111,7 +126,9 @@ test('a knowledge base uploaded from a loopback URL is checked before sending, i
     const question = 'Como funciona a garantia estendida?';
     await ask.getByLabel('Question').fill(question);
     await ask.getByRole('button', { name: 'Ask' }).click();
-    await expect(ask.getByRole('alert')).toHaveText(`The knowledge base ${NAME} has no answers yet (404): it does not exist or is still being indexed.`);
+    await expect(ask.getByRole('alert')).toHaveText(
+      `The knowledge base ${NAME} has no answers yet (404): it does not exist or is still being indexed.`,
+    );
     await shot(page, 'supervisor-kb-indexing');
 
     // The file arrives; the console sees the base answering.
@@ -141,8 +158,9 @@ test('a knowledge base uploaded from a loopback URL is checked before sending, i
     await page.getByLabel('Public file address').fill(`${files.base}/ajuda/outra.csv`);
     await page.getByLabel('Knowledge base name').fill('vilaserena.com.br_outra_data_pt');
     await page.getByRole('button', { name: 'Upload and index' }).click();
-    await expect(page.getByRole('region', { name: 'Upload a file' }).getByRole('alert'))
-      .toHaveText('Your role cannot upload knowledge-base files (403). Ask an administrator.');
+    await expect(page.getByRole('region', { name: 'Upload a file' }).getByRole('alert')).toHaveText(
+      'Your role cannot upload knowledge-base files (403). Ask an administrator.',
+    );
     expect(uploads).toHaveLength(2);
     expect(files.hits).toHaveLength(1);
     expect((await standIn('/indexes/vilaserena.com.br_outra_data_pt')).status).toBe(404);

@@ -11,7 +11,9 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
   await expect(target, 'reachable with the keyboard').toBeFocused();
 }
 
-test('the supervisor tools work from the keyboard alone: palette, tabs by arrows, forms by Enter, the lookup returns focus', async ({ page }) => {
+test('the supervisor tools work from the keyboard alone: palette, tabs by arrows, forms by Enter, the lookup returns focus', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     await openDemo(page, host, { as: 'supervisor' });

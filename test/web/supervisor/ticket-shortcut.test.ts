@@ -2,7 +2,9 @@ import { test, expect } from '@playwright/test';
 import { openDemo, serviceApi, shot, type Rec } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
-test('the ticket lookup takes two chords and the key, replaces the last key, lists recent tickets and shows the whole card with documents masked', async ({ page }) => {
+test('the ticket lookup takes two chords and the key, replaces the last key, lists recent tickets and shows the whole card with documents masked', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
@@ -20,7 +22,11 @@ test('the ticket lookup takes two chords and the key, replaces the last key, lis
     await page.keyboard.press('Enter');
     await expect(dialog.getByRole('heading', { name: String(ticket.title) })).toBeVisible();
 
-    const fact = (name: string) => dialog.locator('.sup-facts > div').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
+    const fact = (name: string) =>
+      dialog
+        .locator('.sup-facts > div')
+        .filter({ has: page.getByText(name, { exact: true }) })
+        .locator('dd');
     await expect(fact('Status')).toHaveText('In progress');
     await expect(fact('Priority')).toHaveText('High');
     await expect(fact('Requester')).toHaveText(String(ticket.requester));

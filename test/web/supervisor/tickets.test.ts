@@ -2,10 +2,13 @@ import { test, expect } from '@playwright/test';
 import { shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
+interface TicketEnvelope {
+  data: { id: number; title: string; status: string; priority: string; projectId: number; key?: string };
+}
 
-interface TicketEnvelope { data: { id: number; title: string; status: string; priority: string; projectId: number; key?: string } }
-
-test('a supervisor looks a ticket up by id and by unique key, is told plainly about an unknown one, and reads it offline', async ({ page }) => {
+test('a supervisor looks a ticket up by id and by unique key, is told plainly about an unknown one, and reads it offline', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     await page.goto(host.url);
@@ -14,7 +17,9 @@ test('a supervisor looks a ticket up by id and by unique key, is told plainly ab
     await expect(page.getByRole('tablist', { name: 'Supervisor tools' })).toBeVisible();
     const sb = host.app.standin!;
     const fetchTicket = async (idOrKey: string): Promise<TicketEnvelope['data']> => {
-      const res = await fetch(`${sb.baseUrl}/ticketapi/1.0/api/v1/tickets/${idOrKey}`, { headers: { Authorization: `Bearer ${sb.tokens.agent}` } });
+      const res = await fetch(`${sb.baseUrl}/ticketapi/1.0/api/v1/tickets/${idOrKey}`, {
+        headers: { Authorization: `Bearer ${sb.tokens.agent}` },
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as TicketEnvelope).data;
     };
@@ -33,7 +38,12 @@ test('a supervisor looks a ticket up by id and by unique key, is told plainly ab
     expect([byId.status, byId.priority]).toEqual(['IN_PROGRESS', 'HIGH']);
     await expect(dialog.getByText('In progress', { exact: true })).toBeVisible();
     await expect(dialog.getByText('High', { exact: true })).toBeVisible();
-    await expect(dialog.locator('div').filter({ has: page.getByText('Project', { exact: true }) }).locator('dd')).toHaveText(String(byId.projectId));
+    await expect(
+      dialog
+        .locator('div')
+        .filter({ has: page.getByText('Project', { exact: true }) })
+        .locator('dd'),
+    ).toHaveText(String(byId.projectId));
     await shot(page, 'supervisor-ticket-lookup');
 
     // By unique key: a different ticket, found by its key.

@@ -43,7 +43,12 @@ async function serviceNotes(host: Host, sessionId: number): Promise<string[]> {
   const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/session-comment`, {
     method: 'POST',
     headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 500 }),
+    body: JSON.stringify({
+      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+      sort: false,
+      page: 0,
+      size: 500,
+    }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { results: Array<{ comment?: string }> }).results.map((r) => r.comment ?? '');
@@ -52,7 +57,11 @@ async function serviceNotes(host: Host, sessionId: number): Promise<string[]> {
 test('a spoken sentence is recorded, transcribed by the stand-in, corrected and saved as a note', async () => {
   test.setTimeout(120_000);
   const speech = speechWav(SENTENCE);
-  const browser = await launch(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${speech.file}%noloop`]);
+  const browser = await launch([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${speech.file}%noloop`,
+  ]);
   const host = await launchHost(freshProfile());
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -99,11 +108,18 @@ test('a session shows its calls with their call log, and call transcript lines a
     const { sessionId } = await openVoice(page, host);
     const sb = host.app.standin!;
     await sb.simulator.stop();
-    const calls = await (await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/call`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }], sort: false, page: 0, size: 50 }),
-    })).json() as { results: Array<{ callId: string }> };
+    const calls = (await (
+      await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/call`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+          sort: false,
+          page: 0,
+          size: 50,
+        }),
+      })
+    ).json()) as { results: Array<{ callId: string }> };
     // The demo's first session of the attendant's, voice first, is a phone call.
     expect(calls.results.length).toBeGreaterThan(0);
     const callId = calls.results[0]!.callId;
@@ -144,7 +160,9 @@ test('text is read aloud: the speech the service synthesised comes back as audio
     await expect(audio).toHaveCount(1);
     await expect(box.getByRole('status')).toContainText(/\d+\.\d s of speech/);
     // The browser decoded it: a WAV of several seconds, and it plays.
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0)), { timeout: 10_000 }).toBeGreaterThan(2);
+    await expect
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0)), { timeout: 10_000 })
+      .toBeGreaterThan(2);
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: 'test-results/screenshots/voice-read-aloud.png' });
   } finally {
@@ -160,46 +178,50 @@ test('clear errors: no microphone, microphone refused, and a failing speech serv
   const browsers: Browser[] = [];
   try {
     await test.step('no microphone', async () => {
-    const bare = await launch(['--use-fake-ui-for-media-stream']);
-    browsers.push(bare);
-    const noMic = await bare.newPage({ viewport: { width: 1280, height: 800 } });
-    await noMic.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
-    });
-    await openVoice(noMic, host);
-    await noMic.getByRole('switch', { name: 'Voice' }).click();
-    await noMic.getByRole('button', { name: 'Record' }).click();
-    await expect(noMic.getByRole('alert')).toHaveText('No microphone was found. Connect one and try again.');
-    await noMic.close();
+      const bare = await launch(['--use-fake-ui-for-media-stream']);
+      browsers.push(bare);
+      const noMic = await bare.newPage({ viewport: { width: 1280, height: 800 } });
+      await noMic.addInitScript(() => {
+        navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+      });
+      await openVoice(noMic, host);
+      await noMic.getByRole('switch', { name: 'Voice' }).click();
+      await noMic.getByRole('button', { name: 'Record' }).click();
+      await expect(noMic.getByRole('alert')).toHaveText('No microphone was found. Connect one and try again.');
+      await noMic.close();
     });
 
     await test.step('permission refused', async () => {
-    const refusing = await launch(['--use-fake-device-for-media-stream']);
-    browsers.push(refusing);
-    const context = await refusing.newContext({ viewport: { width: 1280, height: 800 }, permissions: [] });
-    const denied = await context.newPage();
-    await openVoice(denied, host);
-    await expect(denied.getByRole('switch', { name: 'Voice' })).toHaveAttribute('aria-checked', 'true');
-    await denied.getByRole('button', { name: 'Record' }).click();
-    await expect(denied.getByRole('alert')).toContainText('Microphone access was refused');
-    await context.close();
+      const refusing = await launch(['--use-fake-device-for-media-stream']);
+      browsers.push(refusing);
+      const context = await refusing.newContext({ viewport: { width: 1280, height: 800 }, permissions: [] });
+      const denied = await context.newPage();
+      await openVoice(denied, host);
+      await expect(denied.getByRole('switch', { name: 'Voice' })).toHaveAttribute('aria-checked', 'true');
+      await denied.getByRole('button', { name: 'Record' }).click();
+      await expect(denied.getByRole('alert')).toContainText('Microphone access was refused');
+      await context.close();
     });
 
     // The service's speech-to-text fails, then comes back: the chunk is kept and sent again.
     await test.step('speech-to-text fails, then recovers', async () => {
-    const faking = await launch(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${speech.file}%noloop`]);
-    browsers.push(faking);
-    const page = await faking.newPage({ viewport: { width: 1280, height: 800 } });
-    await openVoice(page, host);
-    await host.app.standin!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
-    await page.getByRole('button', { name: 'Record' }).click();
-    const alert = page.getByRole('alert');
-    await expect(alert).toContainText('Transcription failed: the speech service did not answer.', { timeout: 45_000 });
-    await page.getByRole('button', { name: 'Stop recording' }).click();
-    await host.app.standin!.faults.clear();
-    await alert.getByRole('button', { name: /Retry 1 chunk/ }).click();
-    await expect(page.getByRole('list', { name: 'What the service heard' })).toContainText('cancel', { timeout: 45_000 });
-    await expect(page.getByRole('alert')).toHaveCount(0);
+      const faking = await launch([
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-audio-capture=${speech.file}%noloop`,
+      ]);
+      browsers.push(faking);
+      const page = await faking.newPage({ viewport: { width: 1280, height: 800 } });
+      await openVoice(page, host);
+      await host.app.standin!.faults.set([{ match: { path: '/voicemodelapi/1.0/stt' }, kind: 'status', status: 503 }]);
+      await page.getByRole('button', { name: 'Record' }).click();
+      const alert = page.getByRole('alert');
+      await expect(alert).toContainText('Transcription failed: the speech service did not answer.', { timeout: 45_000 });
+      await page.getByRole('button', { name: 'Stop recording' }).click();
+      await host.app.standin!.faults.clear();
+      await alert.getByRole('button', { name: /Retry 1 chunk/ }).click();
+      await expect(page.getByRole('list', { name: 'What the service heard' })).toContainText('cancel', { timeout: 45_000 });
+      await expect(page.getByRole('alert')).toHaveCount(0);
     });
   } finally {
     await host.close();

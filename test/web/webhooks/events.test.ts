@@ -18,7 +18,9 @@ async function deliver(url: string, event: Rec, secret?: string): Promise<number
 
 const rail = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
 
-test('the stand-in\'s events and a signed event show in the event log, the signed one updates the thread, a bad signature only counts', async ({ page }) => {
+test("the stand-in's events and a signed event show in the event log, the signed one updates the thread, a bad signature only counts", async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
@@ -60,16 +62,27 @@ test('the stand-in\'s events and a signed event show in the event log, the signe
       await agent.delete(`/chatapi/1.0/api/v2/hook/${String(h.id)}`);
     }
     const text = 'Consegui pagar pelo aplicativo, obrigado!';
-    const saved = await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: mine.id }, message: text, fromUser: true });
+    const saved = await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: mine.id },
+      message: text,
+      fromUser: true,
+    });
     const event = {
-      id: 'evt_console_test_1', group: 'messages', type: 'message.created', occurredAt: new Date().toISOString(),
+      id: 'evt_console_test_1',
+      group: 'messages',
+      type: 'message.created',
+      occurredAt: new Date().toISOString(),
       data: { sessionId: mine.id, message: { id: saved.id, message: text, fromUser: true } },
     };
     expect(await deliver(local, event, secret)).toBe(200);
     await expect(thread).toContainText(text);
 
     // Signed with another secret: refused, and never an event.
-    const forged = { ...event, id: 'evt_console_forged_1', data: { sessionId: mine.id, message: { id: 1, message: 'forged', fromUser: true } } };
+    const forged = {
+      ...event,
+      id: 'evt_console_forged_1',
+      data: { sessionId: mine.id, message: { id: 1, message: 'forged', fromUser: true } },
+    };
     expect(await deliver(local, forged, `whsec_${Buffer.from('someone else').toString('base64')}`)).toBe(401);
 
     await openEvents(page);
@@ -119,10 +132,20 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
     await expect(page.getByText('Unsigned events are accepted.', { exact: false })).toBeVisible();
 
     const local = await page.getByRole('textbox', { name: 'Local address', exact: true }).inputValue();
-    expect(await deliver(local, { id: 'evt_unsigned_1', group: 'bot', type: 'bot.tag', occurredAt: new Date().toISOString(), data: { sessionId: 1, tag: 'vip' } })).toBe(200);
+    expect(
+      await deliver(local, {
+        id: 'evt_unsigned_1',
+        group: 'bot',
+        type: 'bot.tag',
+        occurredAt: new Date().toISOString(),
+        data: { sessionId: 1, tag: 'vip' },
+      }),
+    ).toBe(200);
     await page.getByRole('tab', { name: 'Event log' }).click();
     await page.getByRole('searchbox', { name: 'Search events' }).fill('evt_unsigned_1');
-    await expect(page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /^bot\.tag, bot, Unsigned, received/ })).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /^bot\.tag, bot, Unsigned, received/ }),
+    ).toBeVisible();
     await shot(page, 'events-unsigned');
 
     // Back on: a new secret to copy, and the warning goes.
@@ -130,13 +153,17 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
     await require.check();
     await expect(page.getByRole('textbox', { name: 'Signing secret', exact: true })).toHaveValue(/^whsec_/);
     await expect(warning).toHaveCount(0);
-    expect(await deliver(local, { id: 'evt_unsigned_2', group: 'bot', type: 'bot.tag', occurredAt: new Date().toISOString(), data: {} })).toBe(401);
+    expect(
+      await deliver(local, { id: 'evt_unsigned_2', group: 'bot', type: 'bot.tag', occurredAt: new Date().toISOString(), data: {} }),
+    ).toBe(401);
 
     // A port another program holds: the listener's own message.
     const port = page.getByRole('textbox', { name: 'Port', exact: true });
     await port.fill(String(taken));
     await page.getByRole('button', { name: 'Apply port' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: `Port ${taken} is in use by another program; choose another in Settings.` })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: `Port ${taken} is in use by another program; choose another in Settings.` }),
+    ).toBeVisible();
     await expect(page.getByRole('status', { name: 'Listener state: Not running' })).toBeVisible();
     await port.fill('0');
     await page.getByRole('button', { name: 'Apply port' }).click();

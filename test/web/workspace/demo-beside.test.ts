@@ -11,7 +11,9 @@ const FAST_POLL = { ...POLL_PACE, pollingMs: 3_000, pollingIdleMaxMs: 3_000 };
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
-test('the demo workspace beside a connected one: switching keeps each its own, both come back after a restart, signing out of the demo keeps the other', async ({ page }) => {
+test('the demo workspace beside a connected one: switching keeps each its own, both come back after a restart, signing out of the demo keeps the other', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const sb = await startStandin({ port: 0, sessions: 30, reading: 'variant' });
   const profile = freshProfile();
@@ -37,12 +39,20 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
     await shot(page, 'workspaces-demo-beside');
 
     // A customer writes in the other workspace: a notice names it, and opens the session there.
-    const [theirs] = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [
-      { key: 'status', operator: 'EQ', value: 'OPEN' },
-      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-    ], { size: 1 });
+    const [theirs] = await serviceApi(sb.baseUrl, sb.tokens.agent).list(
+      '/user-session',
+      [
+        { key: 'status', operator: 'EQ', value: 'OPEN' },
+        { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+      ],
+      { size: 1 },
+    );
     const customer = String(((theirs as Rec).user as Rec).displayName ?? ((theirs as Rec).user as Rec).name);
-    await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', { session: { id: idOf((theirs as Rec).id) }, message: 'Ainda aguardo o reembolso.', fromUser: true });
+    await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: idOf((theirs as Rec).id) },
+      message: 'Ainda aguardo o reembolso.',
+      fromUser: true,
+    });
     const notice = page.getByRole('status').filter({ hasText: `Message from ${customer} in ${new URL(sb.baseUrl).host}` });
     await expect(notice).toBeVisible({ timeout: 15_000 });
     await notice.getByRole('button').first().click();

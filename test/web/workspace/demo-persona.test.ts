@@ -2,7 +2,9 @@ import { test, expect } from '@playwright/test';
 import { openDemo } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
-test('the demo workspace is seen as its attendant, without supervisor tools, or as its supervisor, with them; the choice is kept', async ({ page }) => {
+test('the demo workspace is seen as its attendant, without supervisor tools, or as its supervisor, with them; the choice is kept', async ({
+  page,
+}) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

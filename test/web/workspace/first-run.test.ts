@@ -2,13 +2,25 @@ import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 
-interface SessionRecord { id: number; status?: string; agent?: { userName?: string } | null; user?: { name?: string; displayName?: string } | null }
+interface SessionRecord {
+  id: number;
+  status?: string;
+  agent?: { userName?: string } | null;
+  user?: { name?: string; displayName?: string } | null;
+}
 
 async function openSessions(baseUrl: string, token: string): Promise<SessionRecord[]> {
   const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2/user-session`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }], sort: true, sortColumn: 'createdAt', direction: 'ASC', page: 0, size: 500 }),
+    body: JSON.stringify({
+      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }],
+      sort: true,
+      sortColumn: 'createdAt',
+      direction: 'ASC',
+      page: 0,
+      size: 500,
+    }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { results: SessionRecord[] }).results;
@@ -29,7 +41,12 @@ test('a new user opens the demo workspace and sees the seeded sessions in the qu
     await expect(page.getByRole('tab', { name: /Waiting/ })).toContainText(String(waiting.length));
     const first = waiting[0]!;
     const name = first.user?.displayName ?? first.user?.name ?? '';
-    await expect(page.getByRole('list', { name: 'Waiting' }).getByRole('button', { name: new RegExp(`^${name}`) }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('list', { name: 'Waiting' })
+        .getByRole('button', { name: new RegExp(`^${name}`) })
+        .first(),
+    ).toBeVisible();
   } finally {
     await host.close();
   }

@@ -27,11 +27,15 @@ const customerSays = (sb: Standin, sessionId: number, text: string) =>
 
 /** An open session of the demo attendant's, not waiting for the customer, and its customer's name. */
 async function ownSession(sb: Standin): Promise<{ id: number; customer: string; protocol: string }> {
-  const rows = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [
-    { key: 'status', operator: 'EQ', value: 'OPEN' },
-    { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-    { key: 'pending', operator: 'IS_FALSE', logic: 'AND' },
-  ], { direction: 'DESC', size: 5 });
+  const rows = await serviceApi(sb.baseUrl, sb.tokens.agent).list(
+    '/user-session',
+    [
+      { key: 'status', operator: 'EQ', value: 'OPEN' },
+      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
+      { key: 'pending', operator: 'IS_FALSE', logic: 'AND' },
+    ],
+    { direction: 'DESC', size: 5 },
+  );
   const s = rows[0] as Rec;
   const user = s.user as Rec;
   return { id: idOf(s.id)!, customer: String(user.displayName ?? user.name), protocol: String(s.protocol) };
@@ -42,9 +46,7 @@ const everyNote = async (sb: Standin): Promise<string[]> => (await admin(sb).lis
 /** The notes the service holds on one session, as the console wrote them (its reference tag taken off). */
 async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const rows = await admin(sb).listAll('/session-comment');
-  return rows
-    .filter((r) => JSON.stringify(r).includes(`${sessionId}`))
-    .map((r) => splitRef(String(r.comment ?? r.text ?? '')).text);
+  return rows.filter((r) => JSON.stringify(r).includes(`${sessionId}`)).map((r) => splitRef(String(r.comment ?? r.text ?? '')).text);
 }
 
 const host127 = (sb: Standin) => new URL(sb.baseUrl).host;
@@ -62,7 +64,10 @@ async function replyAndNote(page: Page, reply: string, note: string): Promise<vo
 
 test('two service accounts in one console: Needs me, replies and notes at the right service, signing out of one', async ({ page }) => {
   test.setTimeout(180_000);
-  const [a, b] = await Promise.all([startStandin({ port: 0, sessions: 40, seed: 3 }), startStandin({ port: 0, sessions: 40, seed: 5, reading: 'variant' })]);
+  const [a, b] = await Promise.all([
+    startStandin({ port: 0, sessions: 40, seed: 3 }),
+    startStandin({ port: 0, sessions: 40, seed: 5, reading: 'variant' }),
+  ]);
   const host = await launchHost(freshProfile(), 'en-US', { pollPace: FAST_POLL });
   const bridge = bridgeCalls(host.app);
   try {
@@ -146,7 +151,10 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     // A still answers its customer.
     await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(sa.protocol);
     await page.getByRole('tab', { name: /Mine/ }).click();
-    await page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${sa.customer}`) }).click();
+    await page
+      .getByRole('list', { name: 'Mine' })
+      .getByRole('button', { name: new RegExp(`^${sa.customer}`) })
+      .click();
     const box = page.getByRole('textbox', { name: /Reply to/ });
     await box.fill('Mais alguma coisa, cliente A?');
     await box.press('Enter');

@@ -15,7 +15,10 @@ test('two consoles on two ports keep working side by side in one browser', async
 
     // Each tab still holds its own console's secret: a reload (the cookie only, no secret in the
     // address any more) and a bridge call both work in the first tab, then in the second.
-    for (const [tab, host] of [[page, first], [other, second]] as const) {
+    for (const [tab, host] of [
+      [page, first],
+      [other, second],
+    ] as const) {
       await tab.reload();
       expect(new URL(tab.url()).search).toBe('');
       await expect(tab.getByRole('heading', welcome)).toBeVisible();

@@ -68,10 +68,18 @@ export class AwayStore {
   private system: { idleSeconds: number; locked: boolean } | null = null;
   private started = false;
 
-  get settings() { return this.#settings; }
-  get awaySince() { return this.#awaySince; }
-  get offering() { return this.#offering; }
-  get returned() { return this.#returned; }
+  get settings() {
+    return this.#settings;
+  }
+  get awaySince() {
+    return this.#awaySince;
+  }
+  get offering() {
+    return this.#offering;
+  }
+  get returned() {
+    return this.#returned;
+  }
 
   configure(next: Partial<AwaySettings>): void {
     this.#settings = { ...this.#settings, ...next };
@@ -182,7 +190,13 @@ export class AwayStore {
     else {
       // Asked until answered: coming back does not take the question away.
       this.#offering = true;
-      desk.attend(tt('away.offerTitle'), tt('away.offer', { minutes: this.#settings.minutes, reason: this.reason?.label ?? '—' }), null, undefined, false);
+      desk.attend(
+        tt('away.offerTitle'),
+        tt('away.offer', { minutes: this.#settings.minutes, reason: this.reason?.label ?? '—' }),
+        null,
+        undefined,
+        false,
+      );
     }
   }
 
@@ -204,7 +218,8 @@ export class AwayStore {
     if (this.#offering) return;
     const resumed = this.#pausedByUs && desk.paused;
     this.#pausedByUs = false;
-    const waiting = queue.mine()
+    const waiting = queue
+      .mine()
       .filter((s) => (s.unread ?? 0) > (this.unreadAtLeave.get(s.id) ?? 0))
       .map((s) => ({ id: s.id, name: s.customerName }));
     this.#returned = { awayMs: Date.now() - since, resumed, waiting };

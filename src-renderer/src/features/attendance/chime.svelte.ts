@@ -17,7 +17,9 @@ export class Chime {
   #enabled = $state(stored());
   private context: AudioContext | null = null;
 
-  get enabled() { return this.#enabled; }
+  get enabled() {
+    return this.#enabled;
+  }
 
   set(on: boolean): void {
     this.#enabled = on;

@@ -44,27 +44,69 @@ export class ComposerStore {
   /** A whole new draft waiting for the reply box to apply it (see `replaceWith`). */
   #replacement = $state<{ text: string; seq: number } | null>(null);
 
-  get sessionId() { return this.#sessionId; }
-  get text() { return this.#text; }
-  get help() { return this.#help; }
-  get helpError() { return this.#helpError; }
-  get providers() { return this.#providers; }
-  get provider() { return this.#provider; }
-  set provider(v) { this.#provider = v; }
-  get model() { return this.#model; }
-  set model(v) { this.#model = v; }
-  get aiBusy() { return this.#aiBusy; }
-  get aiError() { return this.#aiError; }
-  get credentialKept() { return this.#credentialKept; }
-  get kbQuestion() { return this.#kbQuestion; }
-  set kbQuestion(v) { this.#kbQuestion = v; }
-  get kbIndex() { return this.#kbIndex; }
-  get kbAnswers() { return this.#kbAnswers; }
-  get kbBusy() { return this.#kbBusy; }
-  get kbError() { return this.#kbError; }
-  get heldAt() { return this.#heldAt; }
-  get focusRequest() { return this.#focusRequest; }
-  get replacement() { return this.#replacement; }
+  get sessionId() {
+    return this.#sessionId;
+  }
+  get text() {
+    return this.#text;
+  }
+  get help() {
+    return this.#help;
+  }
+  get helpError() {
+    return this.#helpError;
+  }
+  get providers() {
+    return this.#providers;
+  }
+  get provider() {
+    return this.#provider;
+  }
+  set provider(v) {
+    this.#provider = v;
+  }
+  get model() {
+    return this.#model;
+  }
+  set model(v) {
+    this.#model = v;
+  }
+  get aiBusy() {
+    return this.#aiBusy;
+  }
+  get aiError() {
+    return this.#aiError;
+  }
+  get credentialKept() {
+    return this.#credentialKept;
+  }
+  get kbQuestion() {
+    return this.#kbQuestion;
+  }
+  set kbQuestion(v) {
+    this.#kbQuestion = v;
+  }
+  get kbIndex() {
+    return this.#kbIndex;
+  }
+  get kbAnswers() {
+    return this.#kbAnswers;
+  }
+  get kbBusy() {
+    return this.#kbBusy;
+  }
+  get kbError() {
+    return this.#kbError;
+  }
+  get heldAt() {
+    return this.#heldAt;
+  }
+  get focusRequest() {
+    return this.#focusRequest;
+  }
+  get replacement() {
+    return this.#replacement;
+  }
   /** Asks the reply box to take the keyboard (it watches this counter). */
   requestFocus(): void {
     this.#focusRequest++;
@@ -107,7 +149,8 @@ export class ComposerStore {
   flush(): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    if (this.#sessionId !== null) void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
+    if (this.#sessionId !== null)
+      void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
   }
 
   clear(): void {
@@ -132,7 +175,8 @@ export class ComposerStore {
       return;
     }
     const d = await invoke('notes:draft', { sessionId }).catch(() => null);
-    if (d && merged(d.reply) !== d.reply) await invoke('notes:setDraft', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
+    if (d && merged(d.reply) !== d.reply)
+      await invoke('notes:setDraft', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
   }
 
   /** The failed reply was sent after all, or discarded: its copy in the draft goes too. */
@@ -237,7 +281,11 @@ export class ComposerStore {
   }
 
   /** `allowWeakStorage`: the user agreed to weak protection (no keyring); else this run only. */
-  async saveCredential(provider: string, c: { accessKey?: string; secretKey?: string; token?: string }, allowWeakStorage = false): Promise<boolean> {
+  async saveCredential(
+    provider: string,
+    c: { accessKey?: string; secretKey?: string; token?: string },
+    allowWeakStorage = false,
+  ): Promise<boolean> {
     this.#aiError = null;
     try {
       const { credentialSet, kept } = await invoke('attendance:setCredential', { provider, ...c, allowWeakStorage });

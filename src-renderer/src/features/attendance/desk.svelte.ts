@@ -65,21 +65,43 @@ export class DeskStore {
 
   /** When this console saw the pause start (null: not paused, or paused before it started). */
   #pausedSince = $state<number | null>(null);
-  get pausedSince() { return this.#pausedSince; }
+  get pausedSince() {
+    return this.#pausedSince;
+  }
 
   /** A pause or resume on its way: shown, and not sent twice. */
   #changingStatus = $state(false);
 
-  get directory() { return this.#directory; }
-  get status() { return this.#status; }
-  get pauseReason() { return this.#pauseReason; }
-  get live() { return this.#live; }
-  get error() { return this.#error; }
-  get unseen() { return this.#unseen; }
-  get focused() { return this.#focused; }
-  get notifications() { return this.#notifications; }
-  get toasts() { return this.#toasts; }
-  get changingStatus() { return this.#changingStatus; }
+  get directory() {
+    return this.#directory;
+  }
+  get status() {
+    return this.#status;
+  }
+  get pauseReason() {
+    return this.#pauseReason;
+  }
+  get live() {
+    return this.#live;
+  }
+  get error() {
+    return this.#error;
+  }
+  get unseen() {
+    return this.#unseen;
+  }
+  get focused() {
+    return this.#focused;
+  }
+  get notifications() {
+    return this.#notifications;
+  }
+  get toasts() {
+    return this.#toasts;
+  }
+  get changingStatus() {
+    return this.#changingStatus;
+  }
 
   pause(reasonId: number): Promise<void> {
     return this.changeStatus(() => invoke('attendance:pause', { reasonId }));

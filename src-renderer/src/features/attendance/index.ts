@@ -14,18 +14,36 @@ import './attendance.css';
 
 const ct = i18n.register({
   en: {
-    'k.next': 'Next session', 'k.prev': 'Previous session', 'k.accept': 'Accept the selected session',
-    'k.close': 'Classify and close the session', 'k.note': 'Add a note', 'k.composer': 'Focus the reply box',
-    'k.filter': 'Filter the queue', 'k.transfer': 'Transfer the session', 'k.pause': 'Pause (choose a reason)',
-    'k.resume': 'Resume work', 'k.live': 'Pause or resume live updates', 'k.help': 'Show composer help',
-    'k.bucket': 'Show {name}', 'k.refresh': 'Refresh the queue',
+    'k.next': 'Next session',
+    'k.prev': 'Previous session',
+    'k.accept': 'Accept the selected session',
+    'k.close': 'Classify and close the session',
+    'k.note': 'Add a note',
+    'k.composer': 'Focus the reply box',
+    'k.filter': 'Filter the queue',
+    'k.transfer': 'Transfer the session',
+    'k.pause': 'Pause (choose a reason)',
+    'k.resume': 'Resume work',
+    'k.live': 'Pause or resume live updates',
+    'k.help': 'Show composer help',
+    'k.bucket': 'Show {name}',
+    'k.refresh': 'Refresh the queue',
   },
   'pt-BR': {
-    'k.next': 'Próxima sessão', 'k.prev': 'Sessão anterior', 'k.accept': 'Aceitar a sessão selecionada',
-    'k.close': 'Classificar e encerrar a sessão', 'k.note': 'Adicionar uma nota', 'k.composer': 'Ir para a caixa de resposta',
-    'k.filter': 'Filtrar a fila', 'k.transfer': 'Transferir a sessão', 'k.pause': 'Pausar (escolher motivo)',
-    'k.resume': 'Retomar o trabalho', 'k.live': 'Pausar ou retomar atualizações ao vivo', 'k.help': 'Mostrar a ajuda para responder',
-    'k.bucket': 'Mostrar {name}', 'k.refresh': 'Atualizar a fila',
+    'k.next': 'Próxima sessão',
+    'k.prev': 'Sessão anterior',
+    'k.accept': 'Aceitar a sessão selecionada',
+    'k.close': 'Classificar e encerrar a sessão',
+    'k.note': 'Adicionar uma nota',
+    'k.composer': 'Ir para a caixa de resposta',
+    'k.filter': 'Filtrar a fila',
+    'k.transfer': 'Transferir a sessão',
+    'k.pause': 'Pausar (escolher motivo)',
+    'k.resume': 'Retomar o trabalho',
+    'k.live': 'Pausar ou retomar atualizações ao vivo',
+    'k.help': 'Mostrar a ajuda para responder',
+    'k.bucket': 'Mostrar {name}',
+    'k.refresh': 'Atualizar a fila',
   },
 });
 
@@ -52,10 +70,21 @@ export const attendanceFeature: ConsoleFeature = {
     { id: 'queue.prev', title: () => ct('k.prev'), group: 'Queue', shortcut: 'Alt+ArrowUp', run: () => queue.step(-1) },
     { id: 'queue.filter', title: () => ct('k.filter'), group: 'Queue', shortcut: 'Mod+Shift+F', run: () => focusId('queue-filter') },
     { id: 'queue.refresh', title: () => ct('k.refresh'), group: 'Queue', run: () => queue.refresh() },
-    ...VISIBLE_BUCKETS.map((b) => ({ id: `queue.show.${b}`, title: () => ct('k.bucket', { name: t(`queue.${b}`) }), group: 'Queue', run: () => void (queue.bucket = b) })),
+    ...VISIBLE_BUCKETS.map((b) => ({
+      id: `queue.show.${b}`,
+      title: () => ct('k.bucket', { name: t(`queue.${b}`) }),
+      group: 'Queue',
+      run: () => void (queue.bucket = b),
+    })),
     {
-      id: 'session.accept', title: () => ct('k.accept'), group: 'Session', shortcut: 'Alt+Enter',
-      enabled: () => { const s = selected(); return !!s && queue.bucketOf(s) === 'waiting'; },
+      id: 'session.accept',
+      title: () => ct('k.accept'),
+      group: 'Session',
+      shortcut: 'Alt+Enter',
+      enabled: () => {
+        const s = selected();
+        return !!s && queue.bucketOf(s) === 'waiting';
+      },
       run: async () => {
         const s = selected();
         const item = s && (await queue.accept(s.id));
@@ -67,20 +96,48 @@ export const attendanceFeature: ConsoleFeature = {
       },
     },
     {
-      id: 'session.close', title: () => ct('k.close'), group: 'Session', shortcut: 'Mod+Shift+X', enabled: mineSelected,
-      run: () => { const s = selected(); if (s) void wrapup.start(s.id); },
+      id: 'session.close',
+      title: () => ct('k.close'),
+      group: 'Session',
+      shortcut: 'Mod+Shift+X',
+      enabled: mineSelected,
+      run: () => {
+        const s = selected();
+        if (s) void wrapup.start(s.id);
+      },
     },
     {
-      id: 'session.transfer', title: () => ct('k.transfer'), group: 'Session', shortcut: 'Mod+Shift+H', enabled: mineSelected,
-      run: () => { const s = selected(); if (s) side.openTransfer(s.id); },
+      id: 'session.transfer',
+      title: () => ct('k.transfer'),
+      group: 'Session',
+      shortcut: 'Mod+Shift+H',
+      enabled: mineSelected,
+      run: () => {
+        const s = selected();
+        if (s) side.openTransfer(s.id);
+      },
     },
     {
-      id: 'session.note', title: () => ct('k.note'), group: 'Session', shortcut: 'Mod+Shift+L', enabled: () => !!selected(),
-      run: () => { side.tab = 'notes'; focusId('note-input'); },
+      id: 'session.note',
+      title: () => ct('k.note'),
+      group: 'Session',
+      shortcut: 'Mod+Shift+L',
+      enabled: () => !!selected(),
+      run: () => {
+        side.tab = 'notes';
+        focusId('note-input');
+      },
     },
     {
-      id: 'session.composer', title: () => ct('k.composer'), group: 'Session', shortcut: 'Mod+Shift+E', enabled: mineSelected,
-      run: () => { composer.requestFocus(); focusId('composer-input'); },
+      id: 'session.composer',
+      title: () => ct('k.composer'),
+      group: 'Session',
+      shortcut: 'Mod+Shift+E',
+      enabled: mineSelected,
+      run: () => {
+        composer.requestFocus();
+        focusId('composer-input');
+      },
     },
     { id: 'session.help', title: () => ct('k.help'), group: 'Session', enabled: () => !!selected(), run: () => void (side.tab = 'help') },
     { id: 'status.resume', title: () => ct('k.resume'), group: 'Status', enabled: () => desk.paused, run: () => desk.resume() },

@@ -190,7 +190,8 @@ export class QueueStore {
 
   private build(b: VisibleBucket): { items: QueueItem[]; hay: string[] } {
     void this.#tabVersions[b];
-    const order = b === 'mine' ? this.mineOrder() : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+    const order =
+      b === 'mine' ? this.mineOrder() : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     const items: QueueItem[] = [];
     for (const id of this.members[b]) {
       const item = this.map.get(id);
@@ -349,7 +350,8 @@ export class QueueStore {
       const was = prev ? bucketOf(prev, this.#me) : null;
       const now = bucketOf(item, this.#me);
       if (now === 'waiting' && was !== 'waiting') arrivals.push({ id: item.id, kind: 'waiting' });
-      else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.#acceptingId) arrivals.push({ id: item.id, kind: 'assigned' });
+      else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.#acceptingId)
+        arrivals.push({ id: item.id, kind: 'assigned' });
       this.place(prev, item, touched);
       this.map.set(item.id, item);
     }
@@ -368,26 +370,66 @@ export class QueueStore {
    */
   #acceptingId = $state<number | null>(null);
 
-  get me() { return this.#me; }
-  get fetchedAt() { return this.#fetchedAt; }
-  get unreadable() { return this.#unreadable; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
-  get bucket() { return this.#bucket; }
-  set bucket(v) { this.#bucket = v; }
-  get filter() { return this.#filter; }
-  set filter(v) { this.#filter = v; }
-  get groupFilter() { return this.#groupFilter; }
-  set groupFilter(v) { this.#groupFilter = v; }
-  get channelFilter() { return this.#channelFilter; }
-  set channelFilter(v) { this.#channelFilter = v; }
-  get selectedId() { return this.#selectedId; }
-  get mineSort() { return this.#mineSort; }
-  set mineSort(v) { this.#mineSort = v; }
-  get openNextAfterClose() { return this.#openNextAfterClose; }
-  get now() { return this.#now; }
-  get arrivals() { return this.#arrivals; }
-  get acceptingId() { return this.#acceptingId; }
+  get me() {
+    return this.#me;
+  }
+  get fetchedAt() {
+    return this.#fetchedAt;
+  }
+  get unreadable() {
+    return this.#unreadable;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
+  get bucket() {
+    return this.#bucket;
+  }
+  set bucket(v) {
+    this.#bucket = v;
+  }
+  get filter() {
+    return this.#filter;
+  }
+  set filter(v) {
+    this.#filter = v;
+  }
+  get groupFilter() {
+    return this.#groupFilter;
+  }
+  set groupFilter(v) {
+    this.#groupFilter = v;
+  }
+  get channelFilter() {
+    return this.#channelFilter;
+  }
+  set channelFilter(v) {
+    this.#channelFilter = v;
+  }
+  get selectedId() {
+    return this.#selectedId;
+  }
+  get mineSort() {
+    return this.#mineSort;
+  }
+  set mineSort(v) {
+    this.#mineSort = v;
+  }
+  get openNextAfterClose() {
+    return this.#openNextAfterClose;
+  }
+  get now() {
+    return this.#now;
+  }
+  get arrivals() {
+    return this.#arrivals;
+  }
+  get acceptingId() {
+    return this.#acceptingId;
+  }
 
   async accept(id: number): Promise<QueueItem | null> {
     if (this.#acceptingId !== null) return null;
@@ -503,7 +545,16 @@ export class QueueStore {
   /** The view leaves: stops listening and empties the store, keeping tab, filters and session. */
   suspend(): void {
     // Kept for this page's life: the attendant comes back to the same tab, filters and session.
-    if (this.map.size) kept = { workspace: this.workspace, me: this.#me, bucket: this.#bucket, filter: this.#filter, groupFilter: this.#groupFilter, channelFilter: this.#channelFilter, selectedId: this.#selectedId };
+    if (this.map.size)
+      kept = {
+        workspace: this.workspace,
+        me: this.#me,
+        bucket: this.#bucket,
+        filter: this.#filter,
+        groupFilter: this.#groupFilter,
+        channelFilter: this.#channelFilter,
+        selectedId: this.#selectedId,
+      };
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.timer) clearInterval(this.timer);

@@ -2,10 +2,16 @@
 export class SidePanel {
   #tab = $state<'help' | 'notes' | 'voice' | 'details'>('help');
 
-  get tab() { return this.#tab; }
-  set tab(v) { this.#tab = v; }
+  get tab() {
+    return this.#tab;
+  }
+  set tab(v) {
+    this.#tab = v;
+  }
   #transferFor = $state<number | null>(null);
-  get transferFor() { return this.#transferFor; }
+  get transferFor() {
+    return this.#transferFor;
+  }
 
   openTransfer(sessionId: number): void {
     this.#transferFor = sessionId;

@@ -14,7 +14,8 @@ export const tt = i18n.register({
     'o.problemsLabel': 'Notes set aside',
     'o.copy': 'Offline copy from {time}',
     'o.copyThread': 'Older messages and sending wait until the service is back.',
-    'h.held': 'Not sent: the service cannot be reached. Your reply stays here, saved on this computer; when the service is back you will be asked before it goes.',
+    'h.held':
+      'Not sent: the service cannot be reached. Your reply stays here, saved on this computer; when the service is back you will be asked before it goes.',
     'h.ask': 'The service is back. Send the reply you wrote at {time} now? The customer may have written since.',
     'h.send': 'Send now',
     'h.keep': 'Not yet',
@@ -48,7 +49,12 @@ export const tt = i18n.register({
     'q.waited': 'Waiting {time}',
     'q.mineLabel': 'yours',
     'q.count': '{shown} of {total}',
-    'ch.chatApp': 'Chat app', 'ch.email': 'E-mail', 'ch.sms': 'SMS', 'ch.messenger': 'Messenger', 'ch.social': 'Social', 'ch.voice': 'Voice',
+    'ch.chatApp': 'Chat app',
+    'ch.email': 'E-mail',
+    'ch.sms': 'SMS',
+    'ch.messenger': 'Messenger',
+    'ch.social': 'Social',
+    'ch.voice': 'Voice',
     't.messages': 'Messages with {name}',
     't.loading': 'Loading the conversation…',
     't.older': 'Loading older messages…',
@@ -187,7 +193,8 @@ export const tt = i18n.register({
     't.readAloud': 'Read aloud',
     't.keptDraft': 'Kept in your reply draft, so closing the console does not lose it.',
     'c.readDraft': 'Read the reply aloud',
-    'c.weakWarn': 'This machine has no keyring: the credentials can only be saved with weak protection (anyone who can read your profile folder can read them). Without your consent they are kept for this run only.',
+    'c.weakWarn':
+      'This machine has no keyring: the credentials can only be saved with weak protection (anyone who can read your profile folder can read them). Without your consent they are kept for this run only.',
     'c.allowWeak': 'Keep the credentials with weak protection on this machine',
     'c.keptSession': 'Kept for this run only: not saved on this computer. You will be asked for them again after a restart.',
     'c.keptWeak': 'Saved on this computer with weak protection, as you agreed.',
@@ -207,7 +214,8 @@ export const tt = i18n.register({
     'o.problemsLabel': 'Notas separadas',
     'o.copy': 'Cópia offline de {time}',
     'o.copyThread': 'Mensagens anteriores e envios aguardam a volta do serviço.',
-    'h.held': 'Não enviada: o serviço não responde. Sua resposta fica aqui, salva neste computador; quando o serviço voltar, você decide se ela vai.',
+    'h.held':
+      'Não enviada: o serviço não responde. Sua resposta fica aqui, salva neste computador; quando o serviço voltar, você decide se ela vai.',
     'h.ask': 'O serviço voltou. Enviar agora a resposta que você escreveu às {time}? O cliente pode ter escrito depois disso.',
     'h.send': 'Enviar agora',
     'h.keep': 'Ainda não',
@@ -241,7 +249,12 @@ export const tt = i18n.register({
     'q.waited': 'Aguardando há {time}',
     'q.mineLabel': 'sua',
     'q.count': '{shown} de {total}',
-    'ch.chatApp': 'App de conversa', 'ch.email': 'E-mail', 'ch.sms': 'SMS', 'ch.messenger': 'Messenger', 'ch.social': 'Rede social', 'ch.voice': 'Voz',
+    'ch.chatApp': 'App de conversa',
+    'ch.email': 'E-mail',
+    'ch.sms': 'SMS',
+    'ch.messenger': 'Messenger',
+    'ch.social': 'Rede social',
+    'ch.voice': 'Voz',
     't.messages': 'Mensagens com {name}',
     't.loading': 'Carregando a conversa…',
     't.older': 'Carregando mensagens anteriores…',
@@ -380,7 +393,8 @@ export const tt = i18n.register({
     't.readAloud': 'Ler em voz alta',
     't.keptDraft': 'Guardada no rascunho da resposta: fechar o console não a perde.',
     'c.readDraft': 'Ler a resposta em voz alta',
-    'c.weakWarn': 'Esta máquina não tem chaveiro: as credenciais só podem ser salvas com proteção fraca (quem ler a pasta do seu perfil pode lê-las). Sem o seu consentimento, elas ficam só nesta execução.',
+    'c.weakWarn':
+      'Esta máquina não tem chaveiro: as credenciais só podem ser salvas com proteção fraca (quem ler a pasta do seu perfil pode lê-las). Sem o seu consentimento, elas ficam só nesta execução.',
     'c.allowWeak': 'Guardar as credenciais com proteção fraca nesta máquina',
     'c.keptSession': 'Guardadas só nesta execução: não foram salvas neste computador. Elas serão pedidas de novo depois de reiniciar.',
     'c.keptWeak': 'Salvas neste computador com proteção fraca, como você concordou.',
@@ -400,7 +414,8 @@ export function duration(seconds: number): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
-export const channelName = (c: string | null): string => (c ? (tt(`ch.${c}` as 'ch.chatApp') === `ch.${c}` ? c : tt(`ch.${c}` as 'ch.chatApp')) : '—');
+export const channelName = (c: string | null): string =>
+  c ? (tt(`ch.${c}` as 'ch.chatApp') === `ch.${c}` ? c : tt(`ch.${c}` as 'ch.chatApp')) : '—';
 
 export function timeOf(iso: string | null): string {
   if (!iso) return '';

@@ -63,19 +63,45 @@ export class ThreadStore {
   /** Time to open the last thread (bridge call to rows in state), for the bench. */
   #lastOpenMs = $state<number | null>(null);
 
-  get sessionId() { return this.#sessionId; }
-  get detail() { return this.#detail; }
-  get rows() { return this.#rows; }
-  get entities() { return this.#entities; }
-  get loading() { return this.#loading; }
-  get loadingOlder() { return this.#loadingOlder; }
-  get hasMore() { return this.#hasMore; }
-  get unreadable() { return this.#unreadable; }
-  get error() { return this.#error; }
-  get fetchedAt() { return this.#fetchedAt; }
-  get offlineCopy() { return this.#offlineCopy; }
-  get revealed() { return this.#revealed; }
-  get lastOpenMs() { return this.#lastOpenMs; }
+  get sessionId() {
+    return this.#sessionId;
+  }
+  get detail() {
+    return this.#detail;
+  }
+  get rows() {
+    return this.#rows;
+  }
+  get entities() {
+    return this.#entities;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get loadingOlder() {
+    return this.#loadingOlder;
+  }
+  get hasMore() {
+    return this.#hasMore;
+  }
+  get unreadable() {
+    return this.#unreadable;
+  }
+  get error() {
+    return this.#error;
+  }
+  get fetchedAt() {
+    return this.#fetchedAt;
+  }
+  get offlineCopy() {
+    return this.#offlineCopy;
+  }
+  get revealed() {
+    return this.#revealed;
+  }
+  get lastOpenMs() {
+    return this.#lastOpenMs;
+  }
   private nextPage = 1;
   private generation = 0;
   private unsubscribe: Array<() => void> = [];
@@ -97,7 +123,8 @@ export class ThreadStore {
 
   async open(sessionId: number): Promise<void> {
     this.listen();
-    if (this.#sessionId !== null && this.#sessionId !== sessionId) void invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
+    if (this.#sessionId !== null && this.#sessionId !== sessionId)
+      void invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     const gen = ++this.generation;
     this.#sessionId = sessionId;
     this.#detail = null;
@@ -214,8 +241,18 @@ export class ThreadStore {
     const pending: ThreadRow = {
       key,
       message: {
-        id: -1, sessionId, text, caption: null, contentType: template ? 'template' : 'text', createdAt: new Date().toISOString(),
-        fromCustomer: false, author: 'agent', sender: null, sentiment: null, bySupervisor: false, failed: false,
+        id: -1,
+        sessionId,
+        text,
+        caption: null,
+        contentType: template ? 'template' : 'text',
+        createdAt: new Date().toISOString(),
+        fromCustomer: false,
+        author: 'agent',
+        sender: null,
+        sentiment: null,
+        bySupervisor: false,
+        failed: false,
       },
       send: { state: 'sending', clientId, ...(template ? { template } : {}) },
     };
@@ -251,7 +288,12 @@ export class ThreadStore {
     const send = row.send!;
     try {
       const saved = send.template
-        ? await invoke('attendance:sendTemplate', { sessionId, templateId: send.template.id, params: send.template.params, clientId: send.clientId })
+        ? await invoke('attendance:sendTemplate', {
+            sessionId,
+            templateId: send.template.id,
+            params: send.template.params,
+            clientId: send.clientId,
+          })
         : await invoke('attendance:send', { sessionId, text: row.message.text, clientId: send.clientId });
       void composer.forgetUnsent(sessionId, row.message.text);
       if (this.#sessionId !== sessionId) return true;
@@ -263,7 +305,8 @@ export class ThreadStore {
       const unconfirmed = e instanceof BridgeError && e.info.kind === 'OutcomeUnknown';
       const kept = !unconfirmed && isNetworkFailure(e) && !send.template;
       if (kept) void composer.keepUnsent(sessionId, row.message.text);
-      if (this.#sessionId === sessionId) this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
+      if (this.#sessionId === sessionId)
+        this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
       return false;
     }
   }

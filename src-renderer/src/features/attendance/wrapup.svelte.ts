@@ -19,7 +19,11 @@ function flatten(nodes: ClassNode[], depth = 0, path: number[] = [], labels: str
   return out;
 }
 
-const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 /**
  * Classification and close: the group's tree (searchable, keyboard-navigable), mandatory when
@@ -43,25 +47,63 @@ export class WrapUpStore {
   #busy = $state(false);
   #error = $state<string | null>(null);
 
-  get sessionId() { return this.#sessionId; }
-  get open() { return this.#open; }
-  get loading() { return this.#loading; }
-  get mandatory() { return this.#mandatory; }
-  get roots() { return this.#roots; }
-  get search() { return this.#search; }
-  set search(v) { this.#search = v; }
-  get chosen() { return this.#chosen; }
-  get cursor() { return this.#cursor; }
-  set cursor(v) { this.#cursor = v; }
-  get comment() { return this.#comment; }
-  set comment(v) { this.#comment = v; }
-  get summary() { return this.#summary; }
-  set summary(v) { this.#summary = v; }
-  get keepSummary() { return this.#keepSummary; }
-  set keepSummary(v) { this.#keepSummary = v; }
-  get summaryBusy() { return this.#summaryBusy; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
+  get sessionId() {
+    return this.#sessionId;
+  }
+  get open() {
+    return this.#open;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get mandatory() {
+    return this.#mandatory;
+  }
+  get roots() {
+    return this.#roots;
+  }
+  get search() {
+    return this.#search;
+  }
+  set search(v) {
+    this.#search = v;
+  }
+  get chosen() {
+    return this.#chosen;
+  }
+  get cursor() {
+    return this.#cursor;
+  }
+  set cursor(v) {
+    this.#cursor = v;
+  }
+  get comment() {
+    return this.#comment;
+  }
+  set comment(v) {
+    this.#comment = v;
+  }
+  get summary() {
+    return this.#summary;
+  }
+  set summary(v) {
+    this.#summary = v;
+  }
+  get keepSummary() {
+    return this.#keepSummary;
+  }
+  set keepSummary(v) {
+    this.#keepSummary = v;
+  }
+  get summaryBusy() {
+    return this.#summaryBusy;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
 
   private all = $derived(flatten(this.#roots));
 

@@ -3,9 +3,7 @@ import { refOf, splitRef } from '../../../../src-shared/note-ref';
 import { errorMessage, invoke, on } from '../../lib/bridge';
 
 /** A service note as shown: `text` without the outbox's "· ref XXXXXXXX" suffix. */
-export type NoteView =
-  | { kind: 'service'; key: string; note: ServiceNote }
-  | { kind: 'local'; key: string; note: LocalNote };
+export type NoteView = { kind: 'service'; key: string; note: ServiceNote } | { kind: 'local'; key: string; note: LocalNote };
 
 /**
  * The open session's notes: those on the service, and those still in the outbox with their state
@@ -23,14 +21,30 @@ export class NotesStore {
   #error = $state<string | null>(null);
   #draft = $state('');
 
-  get sessionId() { return this.#sessionId; }
-  get service() { return this.#service; }
-  get local() { return this.#local; }
-  get serviceError() { return this.#serviceError; }
-  get cachedAt() { return this.#cachedAt; }
-  get status() { return this.#status; }
-  get error() { return this.#error; }
-  get draft() { return this.#draft; }
+  get sessionId() {
+    return this.#sessionId;
+  }
+  get service() {
+    return this.#service;
+  }
+  get local() {
+    return this.#local;
+  }
+  get serviceError() {
+    return this.#serviceError;
+  }
+  get cachedAt() {
+    return this.#cachedAt;
+  }
+  get status() {
+    return this.#status;
+  }
+  get error() {
+    return this.#error;
+  }
+  get draft() {
+    return this.#draft;
+  }
   private draftTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: Array<() => void> = [];
   private gen = 0;
@@ -69,7 +83,9 @@ export class NotesStore {
       }),
       on('notes:status', (s) => (this.#status = s)),
     );
-    void invoke('notes:status', {}).then((s) => (this.#status = s)).catch(() => undefined);
+    void invoke('notes:status', {})
+      .then((s) => (this.#status = s))
+      .catch(() => undefined);
   }
 
   async open(sessionId: number): Promise<void> {
@@ -121,7 +137,8 @@ export class NotesStore {
   flushDraft(): void {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = null;
-    if (this.#sessionId !== null) void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
+    if (this.#sessionId !== null)
+      void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
   }
 
   async add(): Promise<boolean> {

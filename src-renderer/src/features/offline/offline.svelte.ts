@@ -15,10 +15,18 @@ export class OfflineStore {
   /** Bumped each time the service answers again after being unreachable. */
   #backCount = $state(0);
 
-  get status() { return this.#status; }
-  get outbox() { return this.#outbox; }
-  get retrying() { return this.#retrying; }
-  get backCount() { return this.#backCount; }
+  get status() {
+    return this.#status;
+  }
+  get outbox() {
+    return this.#outbox;
+  }
+  get retrying() {
+    return this.#retrying;
+  }
+  get backCount() {
+    return this.#backCount;
+  }
   private unsubscribe: Array<() => void> = [];
   private readonly backHooks = new Set<() => void>();
 
@@ -48,7 +56,10 @@ export class OfflineStore {
 
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
-      this.unsubscribe.push(on('offline:status', (s) => this.apply(s)), on('notes:status', (s) => (this.#outbox = s)));
+      this.unsubscribe.push(
+        on('offline:status', (s) => this.apply(s)),
+        on('notes:status', (s) => (this.#outbox = s)),
+      );
       // The system says the network is back: probe now rather than at the next scheduled probe.
       const online = () => void this.retry();
       globalThis.window?.addEventListener('online', online);

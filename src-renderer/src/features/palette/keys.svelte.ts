@@ -51,7 +51,21 @@ export function label(combo: string | null): string {
   if (!combo) return '';
   return combo
     .split('+')
-    .map((p) => (p === 'Mod' ? (isMac ? '⌘' : 'Ctrl') : p === 'Alt' && isMac ? '⌥' : p === 'Shift' && isMac ? '⇧' : p === 'ArrowDown' ? '↓' : p === 'ArrowUp' ? '↑' : p))
+    .map((p) =>
+      p === 'Mod'
+        ? isMac
+          ? '⌘'
+          : 'Ctrl'
+        : p === 'Alt' && isMac
+          ? '⌥'
+          : p === 'Shift' && isMac
+            ? '⇧'
+            : p === 'ArrowDown'
+              ? '↓'
+              : p === 'ArrowUp'
+                ? '↑'
+                : p,
+    )
     .join(isMac ? '' : '+');
 }
 
@@ -75,10 +89,18 @@ export class KeyBindings {
   #capturing = $state<string | null>(null);
   #problem = $state<string | null>(null);
 
-  get capturing() { return this.#capturing; }
-  set capturing(v) { this.#capturing = v; }
-  get problem() { return this.#problem; }
-  set problem(v) { this.#problem = v; }
+  get capturing() {
+    return this.#capturing;
+  }
+  set capturing(v) {
+    this.#capturing = v;
+  }
+  get problem() {
+    return this.#problem;
+  }
+  set problem(v) {
+    this.#problem = v;
+  }
   private loaded = false;
 
   /** Stops any capture; the rebinds themselves stay (they belong to this computer's profile). */

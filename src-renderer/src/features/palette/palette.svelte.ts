@@ -52,8 +52,7 @@ export const groupRank = (group: string): number => {
 };
 
 /** A command's group (registered as a stable English key) in the attendant's language. */
-export const groupLabel = (group: string): string =>
-  GROUPS.has(group) ? pt(`g.${group}` as 'g.General') : group;
+export const groupLabel = (group: string): string => (GROUPS.has(group) ? pt(`g.${group}` as 'g.General') : group);
 
 /** The command palette's open state and query (Ctrl/Cmd+K). */
 export class PaletteState {
@@ -61,11 +60,21 @@ export class PaletteState {
   #query = $state('');
   #cursor = $state(0);
 
-  get open() { return this.#open; }
-  get query() { return this.#query; }
-  set query(v) { this.#query = v; }
-  get cursor() { return this.#cursor; }
-  set cursor(v) { this.#cursor = v; }
+  get open() {
+    return this.#open;
+  }
+  get query() {
+    return this.#query;
+  }
+  set query(v) {
+    this.#query = v;
+  }
+  get cursor() {
+    return this.#cursor;
+  }
+  set cursor(v) {
+    this.#cursor = v;
+  }
   show(): void {
     this.#query = '';
     this.#cursor = 0;

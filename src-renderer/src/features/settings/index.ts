@@ -7,20 +7,36 @@ import { st, LANGUAGE_NAMES } from './strings';
 import SettingsView from './SettingsView.svelte';
 
 const themeWord: Record<(typeof THEMES)[number], () => string> = {
-  system: () => st('set.theme.system'), light: () => st('set.theme.light'), dark: () => st('set.theme.dark'),
+  system: () => st('set.theme.system'),
+  light: () => st('set.theme.light'),
+  dark: () => st('set.theme.dark'),
 };
 export const settingsFeature: ConsoleFeature = {
   id: 'settings',
   views: [{ id: 'settings', title: () => st('set.view'), icon: '⚙', order: 90, component: SettingsView }],
   commands: [
-    { id: 'settings.open', title: () => st('set.cmd.open'), group: 'Settings', run: () => { settingsNav.tab = 'general'; views.show('settings'); } },
+    {
+      id: 'settings.open',
+      title: () => st('set.cmd.open'),
+      group: 'Settings',
+      run: () => {
+        settingsNav.tab = 'general';
+        views.show('settings');
+      },
+    },
     ...LANGUAGES.map((l) => ({
-      id: `settings.language.${l}`, title: () => st('set.cmd.language', { name: LANGUAGE_NAMES[l] }), group: 'Settings',
-      enabled: () => i18n.locale !== l, run: () => i18n.choose(l),
+      id: `settings.language.${l}`,
+      title: () => st('set.cmd.language', { name: LANGUAGE_NAMES[l] }),
+      group: 'Settings',
+      enabled: () => i18n.locale !== l,
+      run: () => i18n.choose(l),
     })),
     ...THEMES.map((c) => ({
-      id: `settings.theme.${c}`, title: () => st('set.cmd.theme', { name: themeWord[c]().toLowerCase() }), group: 'Settings',
-      enabled: () => theme.choice !== c, run: () => theme.choose(c),
+      id: `settings.theme.${c}`,
+      title: () => st('set.cmd.theme', { name: themeWord[c]().toLowerCase() }),
+      group: 'Settings',
+      enabled: () => theme.choice !== c,
+      run: () => theme.choose(c),
     })),
   ],
 };

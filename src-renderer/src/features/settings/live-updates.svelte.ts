@@ -7,9 +7,15 @@ export class LiveUpdatesStore {
   #busy = $state(false);
   #error = $state<string | null>(null);
 
-  get status() { return this.#status; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
+  get status() {
+    return this.#status;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
 
   /** Paused by the attendant (not merely failing or idle). */
   get paused(): boolean {

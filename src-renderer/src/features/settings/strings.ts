@@ -20,7 +20,7 @@ export const st = i18n.register({
     'set.sound': 'Sound',
     'set.sound.on': 'Play a sound when a customer writes in another session while the console is in front',
     'set.live': 'Live updates',
-    'set.live.on': 'Receive the service\'s events as they happen (uncheck to pause them; the console then reads nothing until you resume)',
+    'set.live.on': "Receive the service's events as they happen (uncheck to pause them; the console then reads nothing until you resume)",
     'set.theme.system': 'As the system',
     'set.theme.light': 'Light',
     'set.theme.dark': 'Dark',

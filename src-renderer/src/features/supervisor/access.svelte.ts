@@ -10,7 +10,9 @@ export class SupervisorAccess {
   /** undefined: not asked yet; null: the service did not say. */
   #role = $state<Role | null | undefined>(undefined);
 
-  get role() { return this.#role; }
+  get role() {
+    return this.#role;
+  }
   get allowed(): boolean {
     return this.#role !== 'agent';
   }

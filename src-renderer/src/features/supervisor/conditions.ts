@@ -7,11 +7,31 @@ export const OPERATOR_LIST = OPERATORS;
 export const NO_VALUE: ReadonlySet<string> = NO_VALUE_OPERATORS;
 
 let nextId = 1;
-export interface Leaf { kind: 'leaf'; id: number; logic: 'AND' | 'OR'; key: string; operator: Operator; value: string }
-export interface Group { kind: 'group'; id: number; logic: 'AND' | 'OR'; mode: 'or' | 'and'; children: Node[] }
+export interface Leaf {
+  kind: 'leaf';
+  id: number;
+  logic: 'AND' | 'OR';
+  key: string;
+  operator: Operator;
+  value: string;
+}
+export interface Group {
+  kind: 'group';
+  id: number;
+  logic: 'AND' | 'OR';
+  mode: 'or' | 'and';
+  children: Node[];
+}
 export type Node = Leaf | Group;
 
-export const leaf = (key = '', operator: Operator = 'EQ', value = ''): Leaf => ({ kind: 'leaf', id: nextId++, logic: 'AND', key, operator, value });
+export const leaf = (key = '', operator: Operator = 'EQ', value = ''): Leaf => ({
+  kind: 'leaf',
+  id: nextId++,
+  logic: 'AND',
+  key,
+  operator,
+  value,
+});
 export const group = (mode: 'or' | 'and'): Group => ({ kind: 'group', id: nextId++, logic: 'AND', mode, children: [leaf(), leaf()] });
 
 /** The builder's tree as the shared query body's conditions. Empty leaves are skipped. */
@@ -36,7 +56,20 @@ export function toConditions(nodes: Node[], joined = true): Condition[] {
 }
 
 /** Columns worth a table column: scalar fields, `id` first, in the order records carry them. */
-const LEADING_COLUMNS = ['id', 'protocol', 'name', 'userName', 'displayName', 'value', 'code', 'status', 'message', 'comment', 'description', 'createdAt'];
+const LEADING_COLUMNS = [
+  'id',
+  'protocol',
+  'name',
+  'userName',
+  'displayName',
+  'value',
+  'code',
+  'status',
+  'message',
+  'comment',
+  'description',
+  'createdAt',
+];
 
 export function columnsOf(records: Array<Record<string, unknown>>, max = 8): string[] {
   const seen = new Map<string, number>();
@@ -50,5 +83,9 @@ export function columnsOf(records: Array<Record<string, unknown>>, max = 8): str
     const i = LEADING_COLUMNS.indexOf(k);
     return i >= 0 ? i : LEADING_COLUMNS.length;
   };
-  return [...seen.keys()].map((k, i) => ({ k, i })).sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i).map((x) => x.k).slice(0, max);
+  return [...seen.keys()]
+    .map((k, i) => ({ k, i }))
+    .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
+    .map((x) => x.k)
+    .slice(0, max);
 }

@@ -6,10 +6,18 @@ import type { ResourceKey } from '../../../../src-shared/paths';
  * attendant does. With no rules known the form is offered and the service decides (403).
  */
 const NEEDS: Partial<Record<ResourceKey, string>> = {
-  messageBundleGroup: 'config:write', hsmTemplate: 'config:write', hsmTemplateGroup: 'config:write',
-  holidayOperation: 'config:write', workSchedule: 'config:write', classification: 'config:write', bot: 'config:write',
-  attribute: 'config:write', chatWebConfiguration: 'config:write',
-  user: 'admin:write', userAgent: 'admin:write', cognition: 'admin:write',
+  messageBundleGroup: 'config:write',
+  hsmTemplate: 'config:write',
+  hsmTemplateGroup: 'config:write',
+  holidayOperation: 'config:write',
+  workSchedule: 'config:write',
+  classification: 'config:write',
+  bot: 'config:write',
+  attribute: 'config:write',
+  chatWebConfiguration: 'config:write',
+  user: 'admin:write',
+  userAgent: 'admin:write',
+  cognition: 'admin:write',
 };
 
 export function saveAllowed(resource: ResourceKey, rules: string[] | null): boolean {

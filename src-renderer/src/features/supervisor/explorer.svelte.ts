@@ -14,7 +14,10 @@ export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Le
 export const LISTABLE = (Object.keys(RESOURCES) as ResourceKey[]).filter((k) => RESOURCES[k].list !== null);
 
 /** One choice of a reference picker. */
-export interface RefOption { id: number; label: string }
+export interface RefOption {
+  id: number;
+  label: string;
+}
 /** A picker's list: loading, loaded, or why it could not be read. */
 export type RefOptions = { state: 'loading' } | { state: 'ready'; options: RefOption[] } | { state: 'failed'; reason: string };
 /** How many records a picker offers: the newest first. */
@@ -40,22 +43,46 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #saved = $state<string | null>(null);
   #rules = $state<Rules | null>(null);
 
-  get resource() { return this.#resource; }
-  get nodes() { return this.#nodes; }
+  get resource() {
+    return this.#resource;
+  }
+  get nodes() {
+    return this.#nodes;
+  }
   /** Adds a condition or a group at the end of the form. */
   addNode(node: Node): void {
     this.#nodes = [...this.#nodes, node];
   }
-  get selected() { return this.#selected; }
-  get draft() { return this.#draft; }
-  get base() { return this.#base; }
-  get json() { return this.#json; }
-  set json(v) { this.#json = v; }
-  get advanced() { return this.#advanced; }
-  get saving() { return this.#saving; }
-  get saveError() { return this.#saveError; }
-  get saved() { return this.#saved; }
-  get rules() { return this.#rules; }
+  get selected() {
+    return this.#selected;
+  }
+  get draft() {
+    return this.#draft;
+  }
+  get base() {
+    return this.#base;
+  }
+  get json() {
+    return this.#json;
+  }
+  set json(v) {
+    this.#json = v;
+  }
+  get advanced() {
+    return this.#advanced;
+  }
+  get saving() {
+    return this.#saving;
+  }
+  get saveError() {
+    return this.#saveError;
+  }
+  get saved() {
+    return this.#saved;
+  }
+  get rules() {
+    return this.#rules;
+  }
 
   constructor() {
     super({ sortColumn: null, direction: 'ASC', size: 20, clearOnError: true });
@@ -65,7 +92,9 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   /** The form's fields for the record being edited. */
   fields = $derived(formFields(this.#resource, this.#draft));
   /** What the condition builder offers: the resource's fields and any other key its records show. */
-  queryFields = $derived(fieldsToTest(this.#resource, [...new Set((this.data?.results ?? []).slice(0, 20).flatMap((r) => Object.keys(r)))]));
+  queryFields = $derived(
+    fieldsToTest(this.#resource, [...new Set((this.data?.results ?? []).slice(0, 20).flatMap((r) => Object.keys(r)))]),
+  );
 
   get canSave(): boolean {
     return RESOURCES[this.#resource].save !== null;
@@ -210,7 +239,14 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
 
 /** The newest records of a list, as picker choices. */
 async function listOptions(resource: ResourceKey): Promise<RefOption[]> {
-  const page = await invoke('supervisor:explore', { resource, conditions: [], sortColumn: 'id', direction: 'DESC', page: 0, size: PICKER_SIZE });
+  const page = await invoke('supervisor:explore', {
+    resource,
+    conditions: [],
+    sortColumn: 'id',
+    direction: 'DESC',
+    page: 0,
+    size: PICKER_SIZE,
+  });
   const out: RefOption[] = [];
   for (const r of page.results) {
     const id = idOf(r.id);

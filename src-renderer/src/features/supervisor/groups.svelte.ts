@@ -11,9 +11,15 @@ export class GroupsStore {
   #loading = $state(false);
   #error = $state<string | null>(null);
 
-  get data() { return this.#data; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
+  get data() {
+    return this.#data;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
 
   async load(): Promise<void> {
     this.#loading = true;
@@ -52,7 +58,9 @@ export class GroupsStore {
   }
 
   get choices(): Array<{ id: number; name: string }> {
-    return (this.#data?.groups ?? []).flatMap((g) => (g.id === null ? [] : [{ id: g.id, name: g.name }])).sort((a, b) => a.name.localeCompare(b.name));
+    return (this.#data?.groups ?? [])
+      .flatMap((g) => (g.id === null ? [] : [{ id: g.id, name: g.name }]))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   reset(): void {

@@ -30,16 +30,31 @@ const showTab = (tab: SupervisorTab) => () => {
 };
 export const supervisorFeature: ConsoleFeature = {
   id: 'supervisor',
-  views: [{ id: 'supervisor', title: () => tt('sup.view'), icon: '◈', order: 50, component: SupervisorView, visible: () => supervisorAccess.allowed }],
+  views: [
+    {
+      id: 'supervisor',
+      title: () => tt('sup.view'),
+      icon: '◈',
+      order: 50,
+      component: SupervisorView,
+      visible: () => supervisorAccess.allowed,
+    },
+  ],
   commands: [
     {
-      id: 'ticket.lookup', title: () => tt('cmd.ticketLookup'), group: 'Supervisor',
+      id: 'ticket.lookup',
+      title: () => tt('cmd.ticketLookup'),
+      group: 'Supervisor',
       // One shortcut: the global one (in the desktop app it reaches the console before this does).
-      shortcut: () => ticketLookup.combo, rebind: (combo) => ticketLookup.rebind(combo), run: () => openTicketLookup(),
+      shortcut: () => ticketLookup.combo,
+      rebind: (combo) => ticketLookup.rebind(combo),
+      run: () => openTicketLookup(),
     },
     ...SUPERVISOR_TABS.flatMap((tab) => {
       const { command: title }: SupervisorPanel = SUPERVISOR_PANELS[tab];
-      return title ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', enabled: () => supervisorAccess.allowed, run: showTab(tab) }] : [];
+      return title
+        ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', enabled: () => supervisorAccess.allowed, run: showTab(tab) }]
+        : [];
     }),
   ],
   // One lookup dialog for the whole console, above every view.

@@ -30,9 +30,15 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       problems.push({ field: 'url', message: 'The file address must be an http(s) link.' });
     } else if (drive) {
-      problems.push({ field: 'url', message: `${drive} links are refused: they open a viewer page, not the file itself. Give a direct public link to the file.` });
+      problems.push({
+        field: 'url',
+        message: `${drive} links are refused: they open a viewer page, not the file itself. Give a direct public link to the file.`,
+      });
     } else if (ext && !(KB_FILE_TYPES as readonly string[]).includes(ext)) {
-      problems.push({ field: 'url', message: `.${ext} files cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.` });
+      problems.push({
+        field: 'url',
+        message: `.${ext} files cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`,
+      });
     }
   }
   const n = name.trim();
@@ -67,8 +73,15 @@ export function suggestKbName(serviceUrl: string | null, fileUrl: string): strin
   } catch {
     file = fileUrl.includes('/') ? '' : fileUrl;
   }
-  const id = file.replace(/\.[a-z0-9]{1,5}$/i, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'base';
+  const id =
+    file
+      .replace(/\.[a-z0-9]{1,5}$/i, '')
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'base';
   const name = `${host}_${id}_data_pt`;
   return isKnowledgeBaseName(name) ? name : null;
 }

@@ -21,13 +21,21 @@ export class KbStore {
     if (!this.#nameTyped) this.#name = suggestKbName(app.state?.baseUrl ?? null, url.trim()) ?? '';
   }
 
-  get source() { return this.#source; }
+  get source() {
+    return this.#source;
+  }
   set source(v) {
     this.#source = v;
     this.#problems = [];
-    if (!this.#nameTyped) this.#name = (v === 'file' ? (this.#file && suggestKbName(app.state?.baseUrl ?? null, this.#file.name)) : suggestKbName(app.state?.baseUrl ?? null, this.#url.trim())) ?? '';
+    if (!this.#nameTyped)
+      this.#name =
+        (v === 'file'
+          ? this.#file && suggestKbName(app.state?.baseUrl ?? null, this.#file.name)
+          : suggestKbName(app.state?.baseUrl ?? null, this.#url.trim())) ?? '';
   }
-  get file() { return this.#file; }
+  get file() {
+    return this.#file;
+  }
 
   /** A file picked or dropped: the base name follows it until the user types one. */
   setFile(file: File | null): void {
@@ -39,8 +47,10 @@ export class KbStore {
 
   private fileProblems(file: File): KbProblem[] {
     const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
-    if (!(KB_FILE_TYPES as readonly string[]).includes(ext)) return [{ field: 'file', message: tt('kb.fileType', { name: file.name, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') }) }];
-    if (file.size > KB_FILE_MAX_BYTES) return [{ field: 'file', message: tt('kb.fileTooBig', { name: file.name, max: KB_FILE_MAX_BYTES / 1024 / 1024 }) }];
+    if (!(KB_FILE_TYPES as readonly string[]).includes(ext))
+      return [{ field: 'file', message: tt('kb.fileType', { name: file.name, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') }) }];
+    if (file.size > KB_FILE_MAX_BYTES)
+      return [{ field: 'file', message: tt('kb.fileTooBig', { name: file.name, max: KB_FILE_MAX_BYTES / 1024 / 1024 }) }];
     if (file.size === 0) return [{ field: 'file', message: tt('kb.fileEmpty', { name: file.name }) }];
     return [];
   }
@@ -80,30 +90,68 @@ export class KbStore {
   /** Set when the service client refused a link carrying a CPF/CNPJ: the user may confirm. */
   #documentInLink = $state(false);
 
-  get url() { return this.#url; }
-  get name() { return this.#name; }
-  get nameTyped() { return this.#nameTyped; }
+  get url() {
+    return this.#url;
+  }
+  get name() {
+    return this.#name;
+  }
+  get nameTyped() {
+    return this.#nameTyped;
+  }
   /** The base name typed by the user (empty goes back to the one built for them). */
   typeName(name: string): void {
     this.#name = name;
     this.#nameTyped = name !== '';
   }
-  get separator() { return this.#separator; }
-  set separator(v) { this.#separator = v; }
-  get idColumn() { return this.#idColumn; }
-  set idColumn(v) { this.#idColumn = v; }
-  get problems() { return this.#problems; }
-  get uploading() { return this.#uploading; }
-  get uploadError() { return this.#uploadError; }
-  get bases() { return this.#bases; }
-  get askBase() { return this.#askBase; }
-  set askBase(v) { this.#askBase = v; }
-  get question() { return this.#question; }
-  set question(v) { this.#question = v; }
-  get asking() { return this.#asking; }
-  get askError() { return this.#askError; }
-  get answers() { return this.#answers; }
-  get documentInLink() { return this.#documentInLink; }
+  get separator() {
+    return this.#separator;
+  }
+  set separator(v) {
+    this.#separator = v;
+  }
+  get idColumn() {
+    return this.#idColumn;
+  }
+  set idColumn(v) {
+    this.#idColumn = v;
+  }
+  get problems() {
+    return this.#problems;
+  }
+  get uploading() {
+    return this.#uploading;
+  }
+  get uploadError() {
+    return this.#uploadError;
+  }
+  get bases() {
+    return this.#bases;
+  }
+  get askBase() {
+    return this.#askBase;
+  }
+  set askBase(v) {
+    this.#askBase = v;
+  }
+  get question() {
+    return this.#question;
+  }
+  set question(v) {
+    this.#question = v;
+  }
+  get asking() {
+    return this.#asking;
+  }
+  get askError() {
+    return this.#askError;
+  }
+  get answers() {
+    return this.#answers;
+  }
+  get documentInLink() {
+    return this.#documentInLink;
+  }
 
   async upload(revealDocuments = false): Promise<void> {
     this.#uploadError = null;

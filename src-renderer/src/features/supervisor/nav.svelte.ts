@@ -4,8 +4,12 @@ import type { SupervisorTab } from './tabs';
 export class SupervisorNav {
   #tab = $state<SupervisorTab>('tickets');
 
-  get tab() { return this.#tab; }
-  set tab(v) { this.#tab = v; }
+  get tab() {
+    return this.#tab;
+  }
+  set tab(v) {
+    this.#tab = v;
+  }
 
   reset(): void {
     this.#tab = 'tickets';

@@ -34,18 +34,42 @@ export class NpsStore {
   #loading = $state(false);
   #error = $state<string | null>(null);
 
-  get surveyName() { return this.#surveyName; }
-  set surveyName(v) { this.#surveyName = v; }
-  get known() { return this.#known; }
-  get from() { return this.#from; }
-  set from(v) { this.#from = v; }
-  get to() { return this.#to; }
-  set to(v) { this.#to = v; }
-  get groupId() { return this.#groupId; }
-  set groupId(v) { this.#groupId = v; }
-  get result() { return this.#result; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
+  get surveyName() {
+    return this.#surveyName;
+  }
+  set surveyName(v) {
+    this.#surveyName = v;
+  }
+  get known() {
+    return this.#known;
+  }
+  get from() {
+    return this.#from;
+  }
+  set from(v) {
+    this.#from = v;
+  }
+  get to() {
+    return this.#to;
+  }
+  set to(v) {
+    this.#to = v;
+  }
+  get groupId() {
+    return this.#groupId;
+  }
+  set groupId(v) {
+    this.#groupId = v;
+  }
+  get result() {
+    return this.#result;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
 
   async load(): Promise<void> {
     const surveyName = this.#surveyName.trim();

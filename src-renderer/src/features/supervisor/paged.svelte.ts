@@ -13,13 +13,27 @@ export abstract class ServerPagedStore<C extends string, D> {
   #loading = $state(false);
   #error = $state<string | null>(null);
 
-  get sortColumn() { return this.#sortColumn; }
-  get direction() { return this.#direction; }
-  get page() { return this.#page; }
-  get size() { return this.#size; }
-  get data() { return this.#data; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
+  get sortColumn() {
+    return this.#sortColumn;
+  }
+  get direction() {
+    return this.#direction;
+  }
+  get page() {
+    return this.#page;
+  }
+  get size() {
+    return this.#size;
+  }
+  get data() {
+    return this.#data;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
   /** A failure of a subclass's own call (an export), shown where the table's errors show. */
   protected fail(message: string | null): void {
     this.#error = message;

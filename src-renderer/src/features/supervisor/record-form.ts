@@ -39,10 +39,14 @@ export function setPath(rec: Rec, key: string, value: unknown): Rec {
 export function shownKind(kind: FieldKind, value: unknown): FieldKind {
   if (value === null || value === undefined || kind.type === 'any') return kind;
   const fits =
-    kind.type === 'text' ? typeof value === 'string'
-      : kind.type === 'number' ? typeof value === 'number'
-        : kind.type === 'boolean' ? typeof value === 'boolean'
-          : kind.type === 'date' ? instantOf(value) !== null
+    kind.type === 'text'
+      ? typeof value === 'string'
+      : kind.type === 'number'
+        ? typeof value === 'number'
+        : kind.type === 'boolean'
+          ? typeof value === 'boolean'
+          : kind.type === 'date'
+            ? instantOf(value) !== null
             : idOf(value) !== null;
   return fits ? kind : { type: 'any' };
 }
@@ -115,7 +119,22 @@ export function valueOf(kind: FieldKind, typed: string, current: unknown, base: 
 }
 
 /** Words that tell records of a list apart, in the order they are tried. */
-const NAMING = ['name', 'displayName', 'description', 'elementName', 'value', 'protocol', 'userName', 'loginAttendance', 'callId', 'tag', 'code', 'message', 'comment', 'answer'];
+const NAMING = [
+  'name',
+  'displayName',
+  'description',
+  'elementName',
+  'value',
+  'protocol',
+  'userName',
+  'loginAttendance',
+  'callId',
+  'tag',
+  'code',
+  'message',
+  'comment',
+  'answer',
+];
 
 /** How a picker names a record: its id and the first words that tell it apart. */
 export function optionLabel(rec: Rec): string {

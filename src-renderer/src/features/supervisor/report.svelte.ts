@@ -7,8 +7,16 @@ import { dayBoundary } from './nps.svelte';
 
 // The bridge module carries zod; the renderer keeps to its types, so the column list is typed here.
 export const REPORT_COLUMNS = [
-  'protocol', 'agentName', 'groupName', 'channelName', 'createdAtProtocol', 'closedAtProtocol',
-  'waitingTime', 'attendanceTime', 'protocolDuration', 'lastStatus',
+  'protocol',
+  'agentName',
+  'groupName',
+  'channelName',
+  'createdAtProtocol',
+  'closedAtProtocol',
+  'waitingTime',
+  'attendanceTime',
+  'protocolDuration',
+  'lastStatus',
 ] as const satisfies readonly ReportColumn[];
 
 /** The attendance time report: filters, sort and paging run on the service. */
@@ -21,19 +29,45 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
   #to = $state('');
   #exporting = $state(false);
 
-  get agentName() { return this.#agentName; }
-  set agentName(v) { this.#agentName = v; }
-  get groupName() { return this.#groupName; }
-  set groupName(v) { this.#groupName = v; }
-  get channelName() { return this.#channelName; }
-  set channelName(v) { this.#channelName = v; }
-  get protocol() { return this.#protocol; }
-  set protocol(v) { this.#protocol = v; }
-  get from() { return this.#from; }
-  set from(v) { this.#from = v; }
-  get to() { return this.#to; }
-  set to(v) { this.#to = v; }
-  get exporting() { return this.#exporting; }
+  get agentName() {
+    return this.#agentName;
+  }
+  set agentName(v) {
+    this.#agentName = v;
+  }
+  get groupName() {
+    return this.#groupName;
+  }
+  set groupName(v) {
+    this.#groupName = v;
+  }
+  get channelName() {
+    return this.#channelName;
+  }
+  set channelName(v) {
+    this.#channelName = v;
+  }
+  get protocol() {
+    return this.#protocol;
+  }
+  set protocol(v) {
+    this.#protocol = v;
+  }
+  get from() {
+    return this.#from;
+  }
+  set from(v) {
+    this.#from = v;
+  }
+  get to() {
+    return this.#to;
+  }
+  set to(v) {
+    this.#to = v;
+  }
+  get exporting() {
+    return this.#exporting;
+  }
 
   constructor() {
     super({ sortColumn: 'createdAtProtocol', direction: 'DESC', size: 25, clearOnError: false });
@@ -53,7 +87,13 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
   }
 
   private query() {
-    return { filter: this.filter(), sortColumn: this.sortColumn ?? 'createdAtProtocol', direction: this.direction, page: this.page, size: this.size };
+    return {
+      filter: this.filter(),
+      sortColumn: this.sortColumn ?? 'createdAtProtocol',
+      direction: this.direction,
+      page: this.page,
+      size: this.size,
+    };
   }
 
   protected fetch(): Promise<ReportPage> {
@@ -70,7 +110,11 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     this.fail(null);
     try {
       const all = await invoke('supervisor:reportAll', { ...this.query(), page: 0 });
-      return toCsv(REPORT_COLUMNS, all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])), csvFormat(i18n.locale));
+      return toCsv(
+        REPORT_COLUMNS,
+        all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])),
+        csvFormat(i18n.locale),
+      );
     } catch (e) {
       this.fail(errorMessage(e));
       return null;

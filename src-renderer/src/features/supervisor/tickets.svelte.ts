@@ -20,14 +20,30 @@ export class TicketLookupStore {
   /** The shortcut being edited in the tickets panel (bound to its field). */
   shortcutDraft = $state('');
 
-  get open(): boolean { return this.#open; }
-  get loading(): boolean { return this.#loading; }
-  get error(): string | null { return this.#error; }
-  get result(): TicketView | null { return this.#result; }
-  get recent(): readonly TicketView[] { return this.#recent; }
-  get shortcut(): ShortcutState | null { return this.#shortcut; }
-  get shortcutMessage(): string | null { return this.#shortcutMessage; }
-  get shortcutError(): string | null { return this.#shortcutError; }
+  get open(): boolean {
+    return this.#open;
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
+  get result(): TicketView | null {
+    return this.#result;
+  }
+  get recent(): readonly TicketView[] {
+    return this.#recent;
+  }
+  get shortcut(): ShortcutState | null {
+    return this.#shortcut;
+  }
+  get shortcutMessage(): string | null {
+    return this.#shortcutMessage;
+  }
+  get shortcutError(): string | null {
+    return this.#shortcutError;
+  }
 
   private unsubscribe: (() => void) | null = null;
 

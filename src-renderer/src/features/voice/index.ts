@@ -18,7 +18,10 @@ export const voiceFeature: ConsoleFeature = {
     { id: 'voice.open', title: () => tt('cmd.open'), group: 'Voice', run: () => views.show('voice') },
     { id: 'voice.toggle', title: () => tt('cmd.toggle'), group: 'Voice', run: () => voice.setEnabled(!voice.enabled) },
     {
-      id: 'voice.record', title: () => tt('cmd.record'), group: 'Voice', shortcut: 'Mod+Shift+M',
+      id: 'voice.record',
+      title: () => tt('cmd.record'),
+      group: 'Voice',
+      shortcut: 'Mod+Shift+M',
       enabled: () => voice.enabled && voice.sessionId !== null,
       run: () => voice.toggleRecording(),
     },

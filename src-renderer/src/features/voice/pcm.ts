@@ -21,7 +21,10 @@ export class Resampler {
   /** Input samples still owed to the current output sample. */
   private need: number;
 
-  constructor(readonly fromRate: number, readonly toRate = TARGET_RATE) {
+  constructor(
+    readonly fromRate: number,
+    readonly toRate = TARGET_RATE,
+  ) {
     if (!(fromRate > 0) || !(toRate > 0)) throw new RangeError('sample rates must be positive');
     if (toRate > fromRate) throw new RangeError('only downsampling is supported');
     this.step = fromRate / toRate;

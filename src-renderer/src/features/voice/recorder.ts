@@ -5,7 +5,10 @@ export type RecorderFailureReason = 'no-microphone' | 'denied' | 'busy' | 'unsup
 
 /** Why the microphone could not be used, in a form the state manager turns into words. */
 export class RecorderFailure extends Error {
-  constructor(readonly reason: RecorderFailureReason, detail: string) {
+  constructor(
+    readonly reason: RecorderFailureReason,
+    detail: string,
+  ) {
     super(detail);
   }
 }
@@ -19,8 +22,10 @@ export interface RecorderSink {
 function failureOf(e: unknown): RecorderFailure {
   const name = e instanceof DOMException || e instanceof Error ? e.name : '';
   const detail = e instanceof Error ? e.message : String(e);
-  if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError') return new RecorderFailure('no-microphone', detail);
-  if (name === 'NotAllowedError' || name === 'PermissionDeniedError' || name === 'SecurityError') return new RecorderFailure('denied', detail);
+  if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError')
+    return new RecorderFailure('no-microphone', detail);
+  if (name === 'NotAllowedError' || name === 'PermissionDeniedError' || name === 'SecurityError')
+    return new RecorderFailure('denied', detail);
   if (name === 'NotReadableError' || name === 'TrackStartError') return new RecorderFailure('busy', detail);
   return new RecorderFailure('failed', detail);
 }
@@ -70,7 +75,12 @@ export class MicRecorder {
       this.context = context;
       await context.audioWorklet.addModule(workletUrl);
       const source = context.createMediaStreamSource(stream);
-      const node = new AudioWorkletNode(context, 'voice-capture', { numberOfInputs: 1, numberOfOutputs: 1, channelCount: 1, channelCountMode: 'explicit' });
+      const node = new AudioWorkletNode(context, 'voice-capture', {
+        numberOfInputs: 1,
+        numberOfOutputs: 1,
+        channelCount: 1,
+        channelCountMode: 'explicit',
+      });
       const resampler = new Resampler(context.sampleRate, TARGET_RATE);
       const chunker = new Chunker();
       node.port.onmessage = (e: MessageEvent<Float32Array>) => {

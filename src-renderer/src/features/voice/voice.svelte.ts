@@ -24,11 +24,16 @@ export const isLow = (confidence: number | null): boolean => confidence !== null
 
 function recorderMessage(e: RecorderFailure): string {
   switch (e.reason) {
-    case 'no-microphone': return tt('err.noMic');
-    case 'denied': return tt('err.denied');
-    case 'busy': return tt('err.busy');
-    case 'unsupported': return tt('err.unsupported');
-    default: return tt('err.failed', { detail: e.message });
+    case 'no-microphone':
+      return tt('err.noMic');
+    case 'denied':
+      return tt('err.denied');
+    case 'busy':
+      return tt('err.busy');
+    case 'unsupported':
+      return tt('err.unsupported');
+    default:
+      return tt('err.failed', { detail: e.message });
   }
 }
 
@@ -41,12 +46,21 @@ function speechMessage(e: unknown, what: 'stt' | 'tts'): string {
   const op = tt(what === 'stt' ? 'err.op.stt' : 'err.op.tts');
   const detail = e.info.message.replace(/^(Speech-to-text|Text-to-speech) failed\.\s*/, '');
   switch (e.info.kind) {
-    case 'Unavailable': case 'Timeout': case 'OutcomeUnknown': return tt('err.speechDown', { op });
-    case 'RateLimited': return tt('err.speechBusy', { op });
-    case 'Forbidden': return tt('err.speechForbidden', { op });
-    case 'BadResponse': return tt('err.speechGarbled', { op });
-    case 'Invalid': case 'NotFound': return tt('err.speechRefused', { op, detail });
-    default: return errorMessage(e);
+    case 'Unavailable':
+    case 'Timeout':
+    case 'OutcomeUnknown':
+      return tt('err.speechDown', { op });
+    case 'RateLimited':
+      return tt('err.speechBusy', { op });
+    case 'Forbidden':
+      return tt('err.speechForbidden', { op });
+    case 'BadResponse':
+      return tt('err.speechGarbled', { op });
+    case 'Invalid':
+    case 'NotFound':
+      return tt('err.speechRefused', { op, detail });
+    default:
+      return errorMessage(e);
   }
 }
 
@@ -90,33 +104,87 @@ export class VoiceStore {
   #callsError = $state<string | null>(null);
   #callsLoading = $state(false);
 
-  get enabled() { return this.#enabled; }
-  get language() { return this.#language; }
-  get offered() { return this.#offered; }
-  get loaded() { return this.#loaded; }
-  get sessionId() { return this.#sessionId; }
-  get recording() { return this.#recording; }
-  get starting() { return this.#starting; }
-  get level() { return this.#level; }
-  get inFlight() { return this.#inFlight; }
-  get heard() { return this.#heard; }
-  get transcript() { return this.#transcript; }
-  set transcript(v) { this.#transcript = v; }
-  get failed() { return this.#failed; }
-  get error() { return this.#error; }
-  get notice() { return this.#notice; }
-  get saving() { return this.#saving; }
-  get speech() { return this.#speech; }
-  get speaking() { return this.#speaking; }
-  get speechError() { return this.#speechError; }
-  get sessions() { return this.#sessions; }
-  get sessionsLoading() { return this.#sessionsLoading; }
-  get sessionsError() { return this.#sessionsError; }
-  get calls() { return this.#calls; }
-  get callLog() { return this.#callLog; }
-  get live() { return this.#live; }
-  get callsError() { return this.#callsError; }
-  get callsLoading() { return this.#callsLoading; }
+  get enabled() {
+    return this.#enabled;
+  }
+  get language() {
+    return this.#language;
+  }
+  get offered() {
+    return this.#offered;
+  }
+  get loaded() {
+    return this.#loaded;
+  }
+  get sessionId() {
+    return this.#sessionId;
+  }
+  get recording() {
+    return this.#recording;
+  }
+  get starting() {
+    return this.#starting;
+  }
+  get level() {
+    return this.#level;
+  }
+  get inFlight() {
+    return this.#inFlight;
+  }
+  get heard() {
+    return this.#heard;
+  }
+  get transcript() {
+    return this.#transcript;
+  }
+  set transcript(v) {
+    this.#transcript = v;
+  }
+  get failed() {
+    return this.#failed;
+  }
+  get error() {
+    return this.#error;
+  }
+  get notice() {
+    return this.#notice;
+  }
+  get saving() {
+    return this.#saving;
+  }
+  get speech() {
+    return this.#speech;
+  }
+  get speaking() {
+    return this.#speaking;
+  }
+  get speechError() {
+    return this.#speechError;
+  }
+  get sessions() {
+    return this.#sessions;
+  }
+  get sessionsLoading() {
+    return this.#sessionsLoading;
+  }
+  get sessionsError() {
+    return this.#sessionsError;
+  }
+  get calls() {
+    return this.#calls;
+  }
+  get callLog() {
+    return this.#callLog;
+  }
+  get live() {
+    return this.#live;
+  }
+  get callsError() {
+    return this.#callsError;
+  }
+  get callsLoading() {
+    return this.#callsLoading;
+  }
 
   private work = new Map<number, SessionWork>();
   private recorder: MicRecorder | null = null;

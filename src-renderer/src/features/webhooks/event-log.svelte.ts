@@ -28,14 +28,30 @@ export class EventLogStore {
   /** Every type seen, for the type filter (a filtered list would hide the others). */
   #types = $state.raw<string[]>([]);
 
-  get rows() { return this.#rows; }
-  get filter() { return this.#filter; }
-  get loading() { return this.#loading; }
-  get loaded() { return this.#loaded; }
-  get error() { return this.#error; }
-  get selectedId() { return this.#selectedId; }
-  get full() { return this.#full; }
-  get types() { return this.#types; }
+  get rows() {
+    return this.#rows;
+  }
+  get filter() {
+    return this.#filter;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get loaded() {
+    return this.#loaded;
+  }
+  get error() {
+    return this.#error;
+  }
+  get selectedId() {
+    return this.#selectedId;
+  }
+  get full() {
+    return this.#full;
+  }
+  get types() {
+    return this.#types;
+  }
 
   private inbox: EventRow[] = [];
   private frame = 0;
@@ -84,7 +100,11 @@ export class EventLogStore {
       this.#rows = fresh.length >= LOG_ROWS ? fresh.slice(0, LOG_ROWS) : [...fresh, ...kept.slice(0, LOG_ROWS - fresh.length)];
     }
     const p = probe();
-    if (p) p(incoming.map((r) => r.id), performance.timeOrigin + performance.now());
+    if (p)
+      p(
+        incoming.map((r) => r.id),
+        performance.timeOrigin + performance.now(),
+      );
   }
 
   private noteTypes(rows: EventRow[]): void {
@@ -130,10 +150,13 @@ export class EventLogStore {
     this.#filter = { ...this.#filter, ...change };
     if (this.debounce) clearTimeout(this.debounce);
     // Typing in the search box reads the log once the user pauses.
-    this.debounce = setTimeout(() => {
-      this.debounce = null;
-      void this.load();
-    }, change.text !== undefined ? FILTER_DEBOUNCE_MS : 0);
+    this.debounce = setTimeout(
+      () => {
+        this.debounce = null;
+        void this.load();
+      },
+      change.text !== undefined ? FILTER_DEBOUNCE_MS : 0,
+    );
   }
 
   clearFilter(): void {

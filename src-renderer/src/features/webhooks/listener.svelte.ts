@@ -17,13 +17,27 @@ export class ListenerStore {
   /** Banners mounted by the shell; the view's own copy shows only while there is none. */
   #shellBanners = $state(0);
 
-  get status() { return this.#status; }
-  get newSecret() { return this.#newSecret; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
-  get tab() { return this.#tab; }
-  set tab(v) { this.#tab = v; }
-  get shellBanners() { return this.#shellBanners; }
+  get status() {
+    return this.#status;
+  }
+  get newSecret() {
+    return this.#newSecret;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
+  get tab() {
+    return this.#tab;
+  }
+  set tab(v) {
+    this.#tab = v;
+  }
+  get shellBanners() {
+    return this.#shellBanners;
+  }
   /** The shell shows the unsigned-listener warning; returns the call that takes it away. */
   holdBanner(): () => void {
     this.#shellBanners++;

@@ -60,7 +60,7 @@ export const tt = i18n.register({
     'why.not-json': 'not JSON',
     // Listener
     'ls.heading': 'Listener',
-    'ls.lead': 'The console receives the service\'s events on this machine only (127.0.0.1). A tunnel forwards them from the internet.',
+    'ls.lead': "The console receives the service's events on this machine only (127.0.0.1). A tunnel forwards them from the internet.",
     'ls.state.running': 'Running',
     'ls.state.stopped': 'Paused',
     'ls.state.failed': 'Not running',
@@ -83,7 +83,8 @@ export const tt = i18n.register({
     'sg.off': 'Unsigned events are accepted. Turn signing on as soon as the service can sign.',
     'sg.new': 'New signing secret',
     'sg.secret': 'Signing secret',
-    'sg.secretLead': 'Copy this secret to the service\'s webhook settings now: it is not shown again. Events signed with the previous secret are refused from now on.',
+    'sg.secretLead':
+      "Copy this secret to the service's webhook settings now: it is not shown again. Events signed with the previous secret are refused from now on.",
     'sg.copySecret': 'Copy the signing secret',
     'sg.done': 'I have copied it',
     'tn.heading': 'Tunnel',
@@ -94,7 +95,7 @@ export const tt = i18n.register({
     'tn.found': 'found',
     'tn.missing': 'not found on PATH',
     'tn.command': 'Tunnel command',
-    'tn.commandHint': '{port} is replaced by the listener\'s port. Runs without a shell.',
+    'tn.commandHint': "{port} is replaced by the listener's port. Runs without a shell.",
     'tn.save': 'Save tunnel choice',
     'tn.start': 'Start tunnel',
     'tn.stop': 'Stop tunnel',
@@ -111,7 +112,8 @@ export const tt = i18n.register({
     'tn.install': 'How to install',
     'tn.notOnPath': 'not found',
     'tn.urlTemplate': 'Public URL (optional)',
-    'tn.urlTemplateHint': 'Where the service reaches the tunnel. {port} is the listener\'s port, {remotePort} the port ssh reports for -R 0:… Empty: the first https address the command prints.',
+    'tn.urlTemplateHint':
+      "Where the service reaches the tunnel. {port} is the listener's port, {remotePort} the port ssh reports for -R 0:… Empty: the first https address the command prints.",
     'tn.preview': 'Runs without a shell',
     'tn.previewProgram': 'Program',
     'tn.previewArgs': 'Arguments',
@@ -143,7 +145,8 @@ export const tt = i18n.register({
     'wh.tabs': 'Eventos e receptor',
     'wh.tab.log': 'Registro de eventos',
     'wh.tab.listener': 'Receptor',
-    'wh.warn.unsigned': 'A assinatura está desligada: o receptor aceita eventos sem assinatura, então qualquer um que conheça o endereço pode enviar eventos.',
+    'wh.warn.unsigned':
+      'A assinatura está desligada: o receptor aceita eventos sem assinatura, então qualquer um que conheça o endereço pode enviar eventos.',
     'wh.warn.fix': 'Abrir configurações de assinatura',
     'log.heading': 'Eventos recentes',
     'log.counters': 'Contadores do receptor',
@@ -216,7 +219,8 @@ export const tt = i18n.register({
     'sg.off': 'Eventos sem assinatura são aceitos. Ligue a assinatura assim que o serviço puder assinar.',
     'sg.new': 'Novo segredo de assinatura',
     'sg.secret': 'Segredo de assinatura',
-    'sg.secretLead': 'Copie este segredo agora para as configurações de webhook do serviço: ele não é exibido de novo. Eventos assinados com o segredo anterior passam a ser recusados.',
+    'sg.secretLead':
+      'Copie este segredo agora para as configurações de webhook do serviço: ele não é exibido de novo. Eventos assinados com o segredo anterior passam a ser recusados.',
     'sg.copySecret': 'Copiar o segredo de assinatura',
     'sg.done': 'Já copiei',
     'tn.heading': 'Túnel',
@@ -244,7 +248,8 @@ export const tt = i18n.register({
     'tn.install': 'Como instalar',
     'tn.notOnPath': 'não encontrado',
     'tn.urlTemplate': 'URL pública (opcional)',
-    'tn.urlTemplateHint': 'Onde o serviço alcança o túnel. {port} é a porta do receptor, {remotePort} a porta que o ssh informa para -R 0:… Vazio: o primeiro endereço https que o comando imprimir.',
+    'tn.urlTemplateHint':
+      'Onde o serviço alcança o túnel. {port} é a porta do receptor, {remotePort} a porta que o ssh informa para -R 0:… Vazio: o primeiro endereço https que o comando imprimir.',
     'tn.preview': 'Roda sem shell',
     'tn.previewProgram': 'Programa',
     'tn.previewArgs': 'Argumentos',

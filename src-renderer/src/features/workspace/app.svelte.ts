@@ -9,9 +9,15 @@ export class AppStore {
   #busy = $state(false);
   #error = $state<string | null>(null);
 
-  get state() { return this.#state; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
+  get state() {
+    return this.#state;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
 
   get signedIn(): boolean {
     return this.#state?.signedIn ?? false;

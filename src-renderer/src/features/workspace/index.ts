@@ -9,5 +9,15 @@ export const severalWorkspaces = (): boolean => (app.state?.workspaces.length ??
 
 export const workspaceFeature: ConsoleFeature = {
   id: 'workspace',
-  views: [{ id: 'needs-me', title: () => t('ws.needsMe'), icon: '◎', order: -1, component: NeedsMeView, visible: severalWorkspaces, badge: () => needsMe.total }],
+  views: [
+    {
+      id: 'needs-me',
+      title: () => t('ws.needsMe'),
+      icon: '◎',
+      order: -1,
+      component: NeedsMeView,
+      visible: severalWorkspaces,
+      badge: () => needsMe.total,
+    },
+  ],
 };

@@ -24,9 +24,15 @@ export class NeedsMeStore {
   #error = $state<string | null>(null);
   #off: (() => void) | null = null;
 
-  get rows() { return this.#rows; }
-  get more() { return this.#more; }
-  get error() { return this.#error; }
+  get rows() {
+    return this.#rows;
+  }
+  get more() {
+    return this.#more;
+  }
+  get error() {
+    return this.#error;
+  }
 
   /** Sessions with unread customer messages in a workspace (its sidebar badge). */
   unread(workspaceId: string): number {
