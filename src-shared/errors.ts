@@ -19,6 +19,22 @@ export const ERROR_KINDS = [
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
+/**
+ * What happened, where the kind alone does not say it: the page words each in the user's
+ * language from this and the fields beside it (`status`, `location`, `limit`).
+ */
+export const ERROR_REASONS = [
+  'unreachable', // no connection to the service
+  'timeout', // no answer in time
+  'errorPage', // the service answered with an error page (`status`)
+  'redirect', // the service redirected the request elsewhere (`location`); not followed
+  'tooLarge', // the answer passed its size limit (`limit`, bytes); reading stopped there
+  'tooDeep', // the answer was nested deeper than `limit` levels; not parsed
+  'malformed', // the answer was not the JSON or the shape the interface states
+  'paging', // a list's pages did not end (the same page again, or nothing new)
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 export const ErrorInfoSchema = z.object({
   kind: z.enum(ERROR_KINDS),
   message: z.string(),
@@ -27,6 +43,11 @@ export const ErrorInfoSchema = z.object({
   retryAfterMs: z.number().optional(),
   operation: z.string().optional(),
   field: z.string().optional(),
+  reason: z.enum(ERROR_REASONS).optional(),
+  /** Where a redirect pointed. */
+  location: z.string().optional(),
+  /** The limit an answer passed: bytes for `tooLarge`, levels for `tooDeep`. */
+  limit: z.number().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
@@ -44,9 +65,19 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
+/** A limit in bytes as said in a message: "16 MiB", "64 KiB", "512 bytes". */
+export function sizeWords(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The words of every internal error: the details (with the stack) go to the log. */
+export const INTERNAL_MESSAGE = 'Something went wrong inside the console. The details are in the log.';
+
 /** Turns anything thrown into a value safe to show and to send over the bridge. */
 export function toErrorInfo(e: unknown): ErrorInfo {
   if (isAppError(e)) return e.info;
   if (e instanceof Error && e.name === 'AbortError') return { kind: 'Cancelled', message: 'The operation was cancelled.' };
-  return { kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.' };
+  return { kind: 'Internal', message: INTERNAL_MESSAGE };
 }
