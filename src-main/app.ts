@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import type { AppState, DemoPersona, EventPayload, NeedsMe, Workspace, WorkspaceInfo } from '../src-shared/bridge';
+import { isUnreachable } from '../src-shared/error-kinds';
 import { AppError, isAppError } from '../src-shared/errors';
 import { personOf, record, text } from '../src-shared/concepts';
 import { EventHub, type HandlerTable, type Router } from './bridge/table';
@@ -11,7 +12,6 @@ import type { Standin } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
 import { demoStandinOptions } from './demo-standin';
 import { createSettings, type WorkspaceEntry } from './settings';
-import { isNetworkError } from './cache';
 import { createWorkspaceRuntime, type UserRef, type WorkspaceRuntime } from './workspaces/runtime';
 import { adoptSingleWorkspace, DEMO_ID, freeColor, newWorkspaceId, workspaceDir } from './workspaces/registry';
 import { refusingHandlers, type WorkspaceChannel } from './workspaces/routing';
@@ -233,8 +233,13 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       if (isAppError(e) && e.kind === 'Unauthorized') {
         throw new AppError({ kind: 'Unauthorized', status: 401, message: 'The service refused this token (401). Check it and try again.' });
       }
-      if (isAppError(e) && isNetworkError(e)) {
-        throw new AppError({ kind: e.kind, message: `Could not reach ${baseUrl}. Check the address and your connection.` });
+      // Said of the address just typed; any answer the service did give speaks for itself.
+      if (isAppError(e) && isUnreachable(e)) {
+        const message =
+          e.kind === 'Timeout'
+            ? `${baseUrl} did not answer in time. Check the address, or try again when the service answers.`
+            : `Could not reach ${baseUrl}. Check the address and your connection.`;
+        throw new AppError({ ...e.info, message });
       }
       throw e;
     } finally {

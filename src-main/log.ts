@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { toErrorInfo, type ErrorInfo } from '../src-shared/errors';
 import { maskDocuments } from '../src-shared/redact';
 
 /**
@@ -133,3 +134,38 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
 
 /** A logger that drops everything (tests, and callers that pass none). */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Internal errors already logged: one passing through several layers is written once. */
+const loggedInternal = new WeakSet<object>();
+
+/** The stack of an error and of each cause under it. */
+function stackOf(e: unknown): string {
+  const parts: string[] = [];
+  let at: unknown = e;
+  for (let depth = 0; at !== undefined && at !== null && depth < 5; depth++) {
+    parts.push(at instanceof Error ? (at.stack ?? `${at.name}: ${at.message}`) : String(at));
+    at = at instanceof Error ? at.cause : undefined;
+  }
+  return parts.join('\nCaused by: ');
+}
+
+/**
+ * Logs an internal error with its stack (and its causes'), once. Wherever the user is told that
+ * "the details are in the log", this is what puts them there.
+ */
+export function logInternal(log: Pick<Logger, 'error'> | undefined, e: unknown, fields?: LogFields): void {
+  if (typeof e === 'object' && e !== null) {
+    const cause: unknown = (e as { cause?: unknown }).cause;
+    if (loggedInternal.has(e) || (typeof cause === 'object' && cause !== null && loggedInternal.has(cause))) return;
+    loggedInternal.add(e);
+    if (typeof cause === 'object' && cause !== null) loggedInternal.add(cause);
+  }
+  log?.error('internal error', { ...fields, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e), stack: stackOf(e) });
+}
+
+/** The error value to show for anything thrown; an internal error is logged with its stack first. */
+export function shownError(log: Pick<Logger, 'error'> | undefined, e: unknown, fields?: LogFields): ErrorInfo {
+  const info = toErrorInfo(e);
+  if (info.kind === 'Internal') logInternal(log, e, fields);
+  return info;
+}

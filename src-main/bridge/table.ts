@@ -8,8 +8,9 @@ import {
   type EventPayload,
   events,
 } from '../../src-shared/bridge';
-import { AppError, toErrorInfo } from '../../src-shared/errors';
+import { AppError } from '../../src-shared/errors';
 import type { z } from 'zod';
+import { shownError } from '../log';
 
 /** A handler receives its channel's input already parsed by the channel schema. */
 export type HandlerTable = {
@@ -75,8 +76,7 @@ export async function dispatch(
     }
     return { result: checked.data };
   } catch (e) {
-    if (!(e instanceof AppError)) log?.error('bridge handler failed', { channel, error: e instanceof Error ? e.message : String(e) });
-    return { error: toErrorInfo(e) };
+    return { error: shownError(log, e, { channel }) };
   } finally {
     clearTimeout(timer);
   }

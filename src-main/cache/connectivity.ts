@@ -1,20 +1,8 @@
 import type { Connectivity } from '../../src-shared/bridge/offline';
-import { AppError, isAppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
-
-/** Errors that mean the service cannot be reached (or is down): not an answer about the request. */
-const NETWORK_KINDS: ReadonlySet<string> = new Set(['Unavailable', 'Timeout']);
-/** Errors that prove nothing about the service either way (no answer was read, or our own fault). */
-const SILENT_KINDS: ReadonlySet<string> = new Set(['Cancelled', 'Internal', 'OutcomeUnknown']);
+import { backoffDelay, isBackOff, isRefused, isUnreachable, type Backoff } from '../../src-shared/error-kinds';
+import { AppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
 
 const PROBE_TIMEOUT = Symbol('probe timeout');
-
-export function isNetworkKind(kind: string): boolean {
-  return NETWORK_KINDS.has(kind);
-}
-
-export function isNetworkError(e: unknown): boolean {
-  return isAppError(e) && isNetworkKind(e.kind);
-}
 
 export interface ConnectivityOptions {
   /** A light request; resolves or throws an AppError. */
@@ -22,7 +10,7 @@ export interface ConnectivityOptions {
   /** Whether a workspace is open (no probing without one). */
   canProbe(): boolean;
   /** While offline: probe delays (exponential, jittered). */
-  backoff?: { baseMs: number; maxMs: number };
+  backoff?: Backoff;
   /** While online and idle: probe when nothing answered for this long (null: never). */
   idleProbeMs?: number | null;
   timeoutMs?: number;
@@ -108,10 +96,12 @@ export class ConnectivityMonitor {
     if (this.state.state === 'offline') this.goOnline();
   }
 
-  /** The outcome of a failed call: a network error turns the console offline. */
+  /** The outcome of a failed call: no answer at all turns the console offline. */
   report(e: unknown): void {
-    if (!isNetworkError(e)) {
-      if (isAppError(e) && !SILENT_KINDS.has(e.kind)) this.ok();
+    if (!isUnreachable(e)) {
+      // Any answer, even a refusal or an error page, proves the service reachable; a cancelled
+      // call, a lost answer or a fault of our own proves nothing either way.
+      if (isBackOff(e) || isRefused(e)) this.ok();
       return;
     }
     this.lastError = toErrorInfo(e);
@@ -154,9 +144,7 @@ export class ConnectivityMonitor {
     if (!this.running) return;
     let delay: number;
     if (this.state.state === 'offline') {
-      const { baseMs, maxMs } = this.o.backoff;
-      const d = Math.min(maxMs, baseMs * 2 ** this.failures);
-      delay = Math.round(d / 2 + this.o.random() * (d / 2));
+      delay = backoffDelay(this.failures + 1, this.o.backoff, this.o.random);
       this.state.nextProbeAt = this.o.now() + delay;
       this.emit();
     } else {

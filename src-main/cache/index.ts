@@ -1,2 +1,2 @@
 export { OfflineCache, type CachedThread, type OfflineCacheOptions } from './offline-cache';
-export { ConnectivityMonitor, isNetworkError, isNetworkKind, type ConnectivityOptions } from './connectivity';
+export { ConnectivityMonitor, type ConnectivityOptions } from './connectivity';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
-import { ConnectivityMonitor, isNetworkKind } from '../cache/connectivity';
+import { backoffDelay, isRefused, isUnreachable, retryAfterDelay, type Backoff } from '../../src-shared/error-kinds';
+import { AppError, type ErrorInfo } from '../../src-shared/errors';
+import { ConnectivityMonitor } from '../cache/connectivity';
+import { shownError } from '../log';
 import { Journal } from './journal';
 import { newRef, refOf, withRef } from './ref';
 import {
@@ -18,10 +20,7 @@ import {
   type SendingState,
 } from './types';
 
-export interface Backoff {
-  baseMs: number;
-  maxMs: number;
-}
+export type { Backoff };
 
 export interface OutboxOptions {
   /** Directory of the journal (created if missing). One outbox per directory. */
@@ -76,9 +75,6 @@ const AddInputSchema = z.object({
 });
 
 const NoteIdSchema = z.string().uuid();
-
-/** Errors on a save that prove the service did not store the note. */
-const REFUSALS = new Set(['Invalid', 'Forbidden', 'NotFound']);
 
 /**
  * The durable outbox for session notes. Exactly-once over a service without idempotency keys:
@@ -530,13 +526,14 @@ export class Outbox {
       note.state = 'pending';
       this.changed(note);
       this.rateLimit(info);
-    } else if ((info.kind === 'Unavailable' && info.status === undefined) || info.kind === 'Timeout') {
+    } else if (isUnreachable(info)) {
       // The client's word that the request never left this machine (a write that left comes back
       // OutcomeUnknown): nothing can have been stored, so no read-back is owed.
       note.state = 'pending';
       this.changed(note);
       if (this.running) this.goOffline(info);
-    } else if (REFUSALS.has(info.kind)) {
+    } else if (isRefused(info)) {
+      // The service answered no: it did not store the note.
       const failed: Note = { ...note, state: 'failed' };
       try {
         await this.journal.write(toEntry(failed));
@@ -550,7 +547,7 @@ export class Outbox {
       note.state = 'outcome-unknown';
       this.changed(note);
       if (!this.running) return;
-      if (isNetworkKind(info.kind)) this.goOffline(info);
+      if (isUnreachable(info)) this.goOffline(info);
       else this.backoffSession(note.sessionId);
     }
   }
@@ -562,7 +559,7 @@ export class Outbox {
     if (!this.running) return;
     if (info.kind === 'Unauthorized') this.pause(info);
     else if (info.kind === 'RateLimited') this.rateLimit(info);
-    else if (isNetworkKind(info.kind)) this.goOffline(info);
+    else if (isUnreachable(info)) this.goOffline(info);
     else this.backoffSession(note.sessionId);
   }
 
@@ -590,7 +587,7 @@ export class Outbox {
   }
 
   private errorInfo(e: unknown): ErrorInfo {
-    return toErrorInfo(e);
+    return shownError({ error: (message, fields) => this.log(message, fields) }, e, { op: 'outbox' });
   }
 
   // ---- connectivity -------------------------------------------------------------------------
@@ -605,12 +602,9 @@ export class Outbox {
   }
 
   private rateLimit(info: ErrorInfo): void {
-    const wait = info.retryAfterMs ?? this.delay(1, this.retryBackoff);
-    // A little jitter so several consoles released at once do not collide again.
-    this.globalNotBefore = Math.max(
-      this.globalNotBefore,
-      this.clock.now() + wait + Math.floor(this.random() * Math.min(250, wait / 4 + 1)),
-    );
+    const wait = info.retryAfterMs ?? backoffDelay(1, this.retryBackoff, this.random);
+    // Jittered, so several consoles released at once do not collide again.
+    this.globalNotBefore = Math.max(this.globalNotBefore, this.clock.now() + retryAfterDelay(wait, this.random));
     this.emitStatus();
   }
 
@@ -627,14 +621,8 @@ export class Outbox {
   private backoffSession(sessionId: number): void {
     const r = this.sessionRetry.get(sessionId) ?? { failures: 0, notBefore: 0 };
     r.failures++;
-    r.notBefore = this.clock.now() + this.delay(r.failures, this.retryBackoff);
+    r.notBefore = this.clock.now() + backoffDelay(r.failures, this.retryBackoff, this.random);
     this.sessionRetry.set(sessionId, r);
-  }
-
-  /** Exponential delay with "equal jitter": half fixed, half random, capped. */
-  private delay(failures: number, b: Backoff): number {
-    const d = Math.min(b.maxMs, b.baseMs * 2 ** Math.max(0, failures - 1));
-    return Math.round(d / 2 + this.random() * (d / 2));
   }
 
   // ---- bookkeeping --------------------------------------------------------------------------

@@ -149,6 +149,7 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
     schema: z.ZodType<T>,
     o: CallOptions,
     notFound?: string,
+    size: 'list' | 'record' = 'record',
   ) =>
     core.call<T>({
       operation,
@@ -157,7 +158,7 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
       method: 'POST',
       path,
       json,
-      answer: { kind: 'json', schema },
+      answer: { kind: 'json', schema, size },
       signal: o.signal,
       timeoutMs: o.timeoutMs,
       ...(notFound ? { notFound } : {}),
@@ -181,6 +182,8 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
           { provider: request.provider, typeModality: request.typeModality ?? '' },
           ModelsAnswerSchema,
           o,
+          undefined,
+          'list',
         )
       ).Results,
     questions: async (request, o = {}) =>
@@ -193,6 +196,7 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
           QuestionsAnswerSchema,
           callOptions(o),
           `The knowledge base "${request.index}" does not exist or is still being indexed (404).`,
+          'list',
         )
       ).answer,
     uploadFiles: async (request, o = {}) => {

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import type { z } from 'zod';
-import { AppError, isAppError } from '../../src-shared/errors';
-import type { Logger } from '../log';
+import { backoffDelay, isRetryable, retryAfterDelay } from '../../src-shared/error-kinds';
+import { AppError, INTERNAL_MESSAGE, isAppError } from '../../src-shared/errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
+import { logInternal, type Logger } from '../log';
 import { badResponse, errorEnvelope, errorFromFailure, errorFromStatus, invalidFromEnvelope, type OpContext, unreadable } from './errors';
-import { AbortReason, exchange, type RawResponse, TransportFailure } from './transport';
+import { type AnswerMemory, processAnswerMemory } from './answer-memory';
+import { AbortReason, exchange, type RawResponse, type ReadLimits, TransportFailure } from './transport';
 
 /**
  * The one place that talks HTTP: token header, per-host concurrency limit, timeout, retries
@@ -22,6 +25,32 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 150, maxDelayMs: 4_000, maxRetryAfterMs: 30_000 };
 
+/**
+ * How much of an answer the client reads, per kind of answer (bytes), and how deep its JSON may
+ * nest. Past a limit reading stops, the connection is dropped and the call fails naming the limit:
+ * whatever the service sends, the console holds no more than this of it.
+ */
+export interface AnswerLimits {
+  /** A page of a list, or an answer that is mostly a list. */
+  list: number;
+  /** One record, or another small answer. */
+  record: number;
+  /** Binary answers (synthesised speech). */
+  binary: number;
+  /** The part of an error answer read (what it says comes first; the rest is not needed). */
+  errorPage: number;
+  jsonDepth: number;
+}
+
+const MiB = 1024 * 1024;
+export const DEFAULT_ANSWER_LIMITS: AnswerLimits = {
+  list: 16 * MiB,
+  record: 4 * MiB,
+  binary: 32 * MiB,
+  errorPage: 64 * 1024,
+  jsonDepth: MAX_JSON_DEPTH,
+};
+
 export interface CoreOptions {
   baseUrl: string;
   /** From the vault; only the client adds the Authorization header. */
@@ -34,12 +63,18 @@ export interface CoreOptions {
   /** Requests in flight per host; default 6. */
   maxConcurrent?: number;
   retry?: Partial<RetryPolicy>;
+  /** Per kind of answer; defaults in DEFAULT_ANSWER_LIMITS. */
+  limits?: Partial<AnswerLimits>;
+  /** What the answers being read may hold between them; defaults to the process's. */
+  answerMemory?: AnswerMemory;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   /** Per attempt; defaults to the client's. */
   timeoutMs?: number;
+  /** Attempts at most for a call that may be repeated (the first included); defaults to the client's. */
+  attempts?: number;
 }
 
 export interface WriteOptions extends CallOptions {
@@ -52,7 +87,9 @@ export interface Multipart {
   files: Array<{ name: string; filename: string; contentType: string; data: Uint8Array }>;
 }
 
-export type Answer<T> = { kind: 'json'; schema: z.ZodType<T> } | { kind: 'bytes'; check(body: Buffer): string | null };
+/** A JSON answer is read within the `list` or the `record` limit (the default); bytes within `binary`. */
+export type Answer<T> =
+  { kind: 'json'; schema: z.ZodType<T>; size?: 'list' | 'record' } | { kind: 'bytes'; check(body: Buffer): string | null };
 
 export interface CallSpec<T> extends OpContext {
   method: 'GET' | 'POST';
@@ -64,6 +101,7 @@ export interface CallSpec<T> extends OpContext {
   safeToRetry?: boolean;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  attempts?: number | undefined;
 }
 
 /** Waiting room in front of the pool: at most `limit` exchanges in flight per host. */
@@ -137,13 +175,35 @@ function multipartBody(m: Multipart): { body: Buffer; contentType: string } {
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-const RETRYABLE = new Set(['Unavailable', 'RateLimited', 'Timeout']);
+/**
+ * The request body: JSON nested past the answer limit is refused here, before anything is sent
+ * (the service's answer would echo it, and the console could not read that back).
+ */
+function jsonBody(spec: OpContext, value: unknown, depth: number): Buffer {
+  const tooDeep = () =>
+    new AppError({
+      kind: 'Invalid',
+      message: `The data to ${spec.action} is nested more than ${depth} levels deep; the console does not send it.`,
+      operation: spec.operation,
+    });
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    // Nesting deep enough to exhaust the stack; anything else (a cycle, a BigInt) is ours.
+    if (e instanceof RangeError) throw tooDeep();
+    throw e;
+  }
+  if (nestsDeeperThan(text, depth)) throw tooDeep();
+  return Buffer.from(text, 'utf8');
+}
 
 export class Core {
   private readonly pool: Pool;
   private readonly prefix: string;
   private readonly gate: Gate;
   private readonly retry: RetryPolicy;
+  private readonly limits: AnswerLimits;
   private readonly timeoutMs: number;
   private closed = false;
   /**
@@ -167,6 +227,7 @@ export class Core {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.gate = new Gate(limit);
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
+    this.limits = { ...DEFAULT_ANSWER_LIMITS, ...o.limits };
     // Our own timer bounds every attempt, so undici's own timeouts are switched off.
     this.pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
   }
@@ -187,30 +248,24 @@ export class Core {
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
     const retryable = !spec.write || spec.safeToRetry === true;
-    const attempts = retryable ? Math.max(1, this.retry.attempts) : 1;
+    const attempts = retryable ? Math.max(1, spec.attempts ?? this.retry.attempts) : 1;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.once(spec, attempt);
       } catch (e) {
-        const err = isAppError(e)
-          ? e
-          : new AppError(
-              {
-                kind: 'Internal',
-                message: 'Something went wrong inside the console. The details are in the log.',
-                operation: spec.operation,
-              },
-              { cause: e },
-            );
-        if (attempt >= attempts || !RETRYABLE.has(err.kind)) throw err;
+        let err: AppError;
+        if (isAppError(e)) err = e;
+        else {
+          err = new AppError({ kind: 'Internal', message: INTERNAL_MESSAGE, operation: spec.operation }, { cause: e });
+          logInternal(this.o.log, err, { op: spec.operation });
+        }
+        if (attempt >= attempts || !isRetryable(err)) throw err;
         // A read that timed out is tried once more, not `attempts` times: each try costs the whole timeout.
         if (err.kind === 'Timeout' && attempt >= 2) throw err;
-        const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-        let delay = backoff / 2 + Math.random() * (backoff / 2);
+        let delay = backoffDelay(attempt, { baseMs: this.retry.baseDelayMs, maxMs: this.retry.maxDelayMs });
         if (err.kind === 'RateLimited' && err.info.retryAfterMs !== undefined) {
           if (err.info.retryAfterMs > this.retry.maxRetryAfterMs) throw err;
-          // Honour the server's wait, with a little jitter so clients do not return in step.
-          delay = err.info.retryAfterMs + Math.random() * 50;
+          delay = retryAfterDelay(err.info.retryAfterMs);
         }
         if (this.closed) throw err;
         try {
@@ -242,7 +297,7 @@ export class Core {
       body = m.body;
       headers['content-type'] = m.contentType;
     } else if (spec.json !== undefined) {
-      body = Buffer.from(JSON.stringify(spec.json), 'utf8');
+      body = jsonBody(spec, spec.json, this.limits.jsonDepth);
       headers['content-type'] = 'application/json';
     }
 
@@ -255,11 +310,17 @@ export class Core {
 
     const started = performance.now();
     const path = this.prefix + spec.path;
+    const limits: ReadLimits = {
+      maxBytes: spec.answer.kind === 'bytes' ? this.limits.binary : this.limits[spec.answer.size ?? 'record'],
+      maxOtherBytes: this.limits.errorPage,
+      memory: this.o.answerMemory ?? processAnswerMemory,
+      ...(spec.answer.kind === 'json' ? { jsonDepth: this.limits.jsonDepth } : {}),
+    };
     let res: RawResponse;
     try {
       await this.gate.acquire(controller.signal);
       try {
-        res = await exchange(this.pool, { method: spec.method, path, headers, ...(body ? { body } : {}) }, controller.signal);
+        res = await exchange(this.pool, { method: spec.method, path, headers, ...(body ? { body } : {}) }, controller.signal, limits);
       } finally {
         this.gate.release();
       }
@@ -289,7 +350,7 @@ export class Core {
 
     const ms = Math.round(performance.now() - started);
     try {
-      const value = this.read(spec, res);
+      const value = this.read(spec, res, limits);
       // Writes at info (rare, and worth an audit line); reads at debug (the queue polls).
       const fields = { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt };
       if (spec.write) this.o.log?.info('service call', fields);
@@ -313,11 +374,13 @@ export class Core {
     }
   }
 
-  private read<T>(spec: CallSpec<T>, res: RawResponse): T {
-    if (res.status < 200 || res.status >= 300) throw errorFromStatus(spec, res);
+  private read<T>(spec: CallSpec<T>, res: RawResponse, limits: ReadLimits): T {
+    if (res.status < 200 || res.status >= 300) throw errorFromStatus(spec, res, this.o.baseUrl.replace(/\/+$/, '') + spec.path);
+    if (res.cut === 'too-large') throw unreadable(spec, res.status, { reason: 'tooLarge', limit: limits.maxBytes });
+    if (res.cut === 'too-deep') throw unreadable(spec, res.status, { reason: 'tooDeep', limit: limits.jsonDepth ?? 0 });
     if (spec.answer.kind === 'bytes') {
       const problem = spec.answer.check(res.body);
-      if (problem) throw unreadable(spec, res.status, problem);
+      if (problem) throw unreadable(spec, res.status, { reason: 'malformed', what: problem });
       // A copy: the chunk may share its memory with other socket reads.
       return new Uint8Array(res.body) as T;
     }
@@ -325,7 +388,10 @@ export class Core {
     try {
       data = JSON.parse(res.body.toString('utf8'));
     } catch {
-      throw unreadable(spec, res.status, res.body.length ? 'a body that is not valid JSON' : 'an empty body');
+      throw unreadable(spec, res.status, {
+        reason: 'malformed',
+        what: res.body.length ? 'a body that is not valid JSON' : 'an empty body',
+      });
     }
     const env = errorEnvelope(data);
     if (env) throw invalidFromEnvelope(spec, env, res.status);

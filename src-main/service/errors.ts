@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from '../../src-shared/errors';
+import { AppError, sizeWords } from '../../src-shared/errors';
 import { ErrorEnvelopeSchema } from '../../src-shared/envelopes';
 import type { RawResponse, TransportFailure } from './transport';
 
@@ -58,9 +58,37 @@ export function invalidFromEnvelope(ctx: OpContext, env: { message?: string; err
   });
 }
 
-export function errorFromStatus(ctx: OpContext, res: RawResponse): AppError {
+/**
+ * Where a redirect pointed, as an address to show: resolved against the request's, without
+ * credentials, query or fragment (they may carry secrets), and short.
+ */
+export function redirectTarget(location: string | undefined, requestUrl: string): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined;
+  try {
+    const u = new URL(location.trim(), requestUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${u.protocol} address`;
+    return `${u.origin}${u.pathname}`.slice(0, 300);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `requestUrl`: the address asked, to say where a redirect pointed. */
+export function errorFromStatus(ctx: OpContext, res: RawResponse, requestUrl: string): AppError {
   const { status } = res;
   const base = { operation: ctx.operation, status };
+  if (status >= 300 && status < 400) {
+    // Not followed: the token must not travel to another address, and a moved service is the
+    // user's to confirm (a new address in the workspace), not ours to assume.
+    const location = redirectTarget(res.headers.location, requestUrl);
+    return new AppError({
+      kind: 'Invalid',
+      reason: 'redirect',
+      message: `The service redirected the request to ${ctx.action} ${location ? `to ${location} ` : ''}(${status}); the console does not follow redirects. Check the service address.`,
+      ...base,
+      ...(location ? { location } : {}),
+    });
+  }
   if (status === 401) {
     return new AppError({ kind: 'Unauthorized', message: 'The service refused the token (401). Sign in again.', ...base });
   }
@@ -85,7 +113,12 @@ export function errorFromStatus(ctx: OpContext, res: RawResponse): AppError {
     });
   }
   if (status >= 500) {
-    return new AppError({ kind: 'Unavailable', message: `The service is unavailable (${status}). Try again shortly.`, ...base });
+    return new AppError({
+      kind: 'Unavailable',
+      reason: 'errorPage',
+      message: `The service failed to ${ctx.action}: it answered with an error page (${status}). Try again shortly.`,
+      ...base,
+    });
   }
   const env = errorEnvelope(tryJson(res.body));
   if (env) return invalidFromEnvelope(ctx, env, status);
@@ -112,12 +145,14 @@ export function errorFromFailure(ctx: OpContext, f: TransportFailure): AppError 
   if (f.reason === 'timeout') {
     return new AppError({
       kind: 'Timeout',
+      reason: 'timeout',
       message: `The service did not answer in time while trying to ${ctx.action}. Check the connection and try again.`,
       ...base,
     });
   }
   return new AppError({
     kind: 'Unavailable',
+    reason: 'unreachable',
     message: `The service could not be reached to ${ctx.action}. Check the connection and try again.`,
     ...base,
   });
@@ -135,25 +170,38 @@ export function badResponse(ctx: OpContext, error: z.ZodError): AppError {
   const issue = error.issues[0];
   return new AppError({
     kind: 'BadResponse',
+    reason: 'malformed',
     message: `The service answered "${ctx.operation}" with data the console cannot read (field ${field}: ${issue?.message ?? 'invalid'}).`,
     operation: ctx.operation,
     field,
   });
 }
 
-export function unreadable(ctx: OpContext, status: number, what: string): AppError {
+/** Why an answer could not be read, with what the page needs to say it in words. */
+export type Unreadable =
+  { reason: 'malformed'; what: string } | { reason: 'tooLarge'; limit: number } | { reason: 'tooDeep'; limit: number };
+
+export function unreadable(ctx: OpContext, status: number, why: Unreadable): AppError {
+  const what =
+    why.reason === 'malformed'
+      ? why.what
+      : why.reason === 'tooLarge'
+        ? `an answer larger than its limit of ${sizeWords(why.limit)} (reading stopped there)`
+        : `an answer nested more than ${why.limit} levels deep (not read)`;
+  const base = { operation: ctx.operation, status };
   if (ctx.write) {
+    // What matters most here is that it may have been saved: the kind says so, not the reason.
     return new AppError({
       kind: 'OutcomeUnknown',
-      message: `The service took the request to ${ctx.action} but its answer was unreadable (${what}); it may or may not have been saved.`,
-      operation: ctx.operation,
-      status,
+      message: `The service took the request to ${ctx.action} but answered with ${what}; it may or may not have been saved.`,
+      ...base,
     });
   }
   return new AppError({
     kind: 'BadResponse',
     message: `The service answered "${ctx.operation}" with ${what}.`,
-    operation: ctx.operation,
-    status,
+    reason: why.reason,
+    ...base,
+    ...(why.reason === 'malformed' ? {} : { limit: why.limit }),
   });
 }

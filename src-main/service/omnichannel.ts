@@ -56,6 +56,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
     schema: z.ZodType<T>,
     o: CallOptions,
     notFound?: string,
+    size: 'list' | 'record' = 'record',
   ) =>
     core.call<T>({
       operation,
@@ -64,7 +65,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       method: 'POST',
       path: V2 + path,
       json,
-      answer: { kind: 'json', schema },
+      answer: { kind: 'json', schema, size },
       signal: o.signal,
       timeoutMs: o.timeoutMs,
       ...(notFound ? { notFound } : {}),
@@ -86,7 +87,16 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
 
   return {
     chatSuggestions: (q, o = {}) =>
-      read('chatSuggestion.list', 'list reply suggestions', V2_OPS.chatSuggestion, toQueryBody(q), ChatSuggestionPage, o),
+      read(
+        'chatSuggestion.list',
+        'list reply suggestions',
+        V2_OPS.chatSuggestion,
+        toQueryBody(q),
+        ChatSuggestionPage,
+        o,
+        undefined,
+        'list',
+      ),
     npsSummary: (surveyName, lookup, o = {}) =>
       read(
         'npsSummary',

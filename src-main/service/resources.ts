@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { pageEnvelope } from '../../src-shared/envelopes';
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { RawPageSchema, readPage } from '../../src-shared/envelopes';
 import { AppError } from '../../src-shared/errors';
 import { RESOURCES, V2, type ResourceKey } from '../../src-shared/paths';
 import { STANDIN_MAX_PAGE_SIZE, type QueryBody } from '../../src-shared/query';
@@ -13,12 +14,10 @@ export type { ReadPage as Page } from '../../src-shared/envelopes';
 import type { ReadPage as Page } from '../../src-shared/envelopes';
 
 export interface PageAllOptions extends CallOptions {
-  /** Stop after this many records (default 10,000). */
+  /** Stop after this many records, readable or not (default 10,000). */
   cap?: number;
   /** Page size asked for when the query names none (default 500). */
   pageSize?: number;
-  /** Upper bound on requests (default: enough for `cap` at one record a page, at most 10,000). */
-  maxPages?: number;
 }
 
 export interface Collected<T> {
@@ -75,87 +74,116 @@ export const RESOURCE_LABELS: Record<ResourceKey, string> = {
   user: 'users',
 };
 
-const pageSchemas = new Map<ResourceKey, z.ZodType>();
-function pageSchemaOf<K extends ResourceKey>(key: K): z.ZodType<Page<ResourceRecord<K>>> {
-  let s = pageSchemas.get(key);
-  if (!s) {
-    s = pageEnvelope(RESOURCE_SCHEMAS[key] as z.ZodType<ResourceRecord<K>>);
-    pageSchemas.set(key, s);
-  }
-  return s as z.ZodType<Page<ResourceRecord<K>>>;
+const recordId = (r: unknown): unknown => (r && typeof r === 'object' ? (r as { id?: unknown }).id : undefined);
+
+/**
+ * What tells a record of a page from the others, to see whether a page brought anything new:
+ * its id where it has one, else its place on the page and its content (records that cannot be
+ * read, or whose identity is a composite, are told apart by position).
+ */
+function markOf(r: unknown, index: number): string {
+  const id = recordId(r);
+  if (typeof id === 'number' || (typeof id === 'string' && id !== '')) return `id:${typeof id}:${id}`;
+  return `at:${index}:${createHash('sha1')
+    .update(JSON.stringify(r) ?? 'undefined')
+    .digest('base64')}`;
 }
 
-const recordId = (r: unknown): unknown => (r && typeof r === 'object' ? (r as { id?: unknown }).id : undefined);
+/** Requests per page of a longer read: the first and at most one retry. */
+const PAGE_ATTEMPTS = 2;
 
 export function createResourceClient<K extends ResourceKey>(core: Core, key: K): ResourceClient<K> {
   const paths = RESOURCES[key];
   const label = RESOURCE_LABELS[key];
   const schema = RESOURCE_SCHEMAS[key] as unknown as z.ZodType<ResourceRecord<K>>;
+  const operation = `${key}.list`;
 
-  const list = async (input?: QueryInput, o: CallOptions = {}): Promise<Page<ResourceRecord<K>>> => {
+  /** One page as the server answered it, with its records read one by one (`readPage`). */
+  const fetchPage = async (input: QueryInput | undefined, o: CallOptions): Promise<{ raw: unknown[]; page: Page<ResourceRecord<K>> }> => {
     if (paths.list === null) {
-      throw new AppError({ kind: 'Invalid', message: `The service offers no list of ${label}.`, operation: `${key}.list` });
+      throw new AppError({ kind: 'Invalid', message: `The service offers no list of ${label}.`, operation });
     }
     const body: QueryBody = toQueryBody(input);
-    const page = await core.call({
-      operation: `${key}.list`,
+    const raw = await core.call({
+      operation,
       action: `list ${label}`,
       write: false,
       method: 'POST',
       path: V2 + paths.list,
       json: body,
-      answer: { kind: 'json', schema: pageSchemaOf(key) },
+      answer: { kind: 'json', schema: RawPageSchema, size: 'list' },
       signal: o.signal,
       timeoutMs: o.timeoutMs,
+      attempts: o.attempts,
     });
-    if (page.skipped > 0) core.log?.warn('records skipped', { op: `${key}.list`, skipped: page.skipped, problems: page.problems });
-    return page;
+    const page = readPage(raw, schema);
+    if (page.skipped > 0) core.log?.warn('records skipped', { op: operation, skipped: page.skipped, problems: page.problems });
+    return { raw: raw.results, page };
   };
 
+  const list = async (input?: QueryInput, o: CallOptions = {}): Promise<Page<ResourceRecord<K>>> => (await fetchPage(input, o)).page;
+
+  const stopped = (message: string) => new AppError({ kind: 'BadResponse', reason: 'paging', message, operation, field: 'page' });
+
+  /**
+   * Pages until a short page, and always ends. A page that brings nothing new stops the read with
+   * an error: the same page again, only records of earlier pages, or a second page in a row with
+   * no record the console can read. `cap` counts every record, readable or not, so no read takes
+   * more pages than the cap needs at the first page's length (and one more to see whether the
+   * list goes on). Each page is asked at most twice.
+   */
   const collect = async (input?: QueryInput, o: PageAllOptions = {}): Promise<Collected<ResourceRecord<K>>> => {
     const base = toQueryBody(input);
     const cap = o.cap ?? 10_000;
     const size = base.size ?? Math.min(o.pageSize ?? STANDIN_MAX_PAGE_SIZE, STANDIN_MAX_PAGE_SIZE);
-    const maxPages = o.maxPages ?? Math.min(10_000, cap + 2);
+    const call: CallOptions = { ...o, attempts: Math.min(o.attempts ?? PAGE_ATTEMPTS, PAGE_ATTEMPTS) };
     const records: ResourceRecord<K>[] = [];
+    const seen = new Set<string>();
     let page = base.page ?? 0;
     // The server may honour less than `size`; the longest page seen is its real page size, and
     // only a page shorter than that (or empty) ends the list.
     let longest = 0;
     let skipped = 0;
-    let previousFirstId: unknown;
+    /** Records read so far, readable or not: what `cap` counts. */
+    let positions = 0;
+    let previous = '';
+    let unreadablePages = 0;
     for (let pages = 1; ; pages++) {
-      const got = await list({ ...base, page, size }, o);
-      // The page's length as the server answered it, unreadable records included.
-      const n = got.results.length + got.skipped;
-      skipped += got.skipped;
-      const firstId = recordId(got.results[0]);
-      if (pages > 1 && n > 0 && firstId !== undefined && firstId === previousFirstId) {
-        throw new AppError({
-          kind: 'BadResponse',
-          message: `The service answered the same page twice while listing ${label}; the list cannot be trusted.`,
-          operation: `${key}.list`,
-          field: 'page',
-        });
+      const { raw, page: got } = await fetchPage({ ...base, page, size }, call);
+      const n = raw.length;
+      if (n > 0) {
+        const marks = raw.map(markOf);
+        const joined = marks.join('\n');
+        if (joined === previous) {
+          throw stopped(`The service answered the same page twice while listing ${label} (page ${page}); the list stopped there.`);
+        }
+        if (pages > 1 && marks.every((m) => seen.has(m))) {
+          throw stopped(
+            `The service answered page ${page} of ${label} with nothing new (only records of earlier pages); the list stopped there.`,
+          );
+        }
+        unreadablePages = got.results.length === 0 ? unreadablePages + 1 : 0;
+        if (unreadablePages >= 2) {
+          throw stopped(
+            `The service answered two pages of ${label} in a row without one record the console can read (pages ${page - 1} and ${page}); the list stopped there.`,
+          );
+        }
+        previous = joined;
+        for (const m of marks) seen.add(m);
       }
-      previousFirstId = firstId;
-      for (const r of got.results) {
-        if (records.length >= cap) return { records, truncated: true, pages, skipped };
-        records.push(r);
+      skipped += got.skipped;
+      positions += n;
+      for (const r of got.results) records.push(r);
+      if (positions > cap) {
+        records.length = Math.min(records.length, cap);
+        return { records, truncated: true, pages, skipped };
       }
       if (n === 0 || n < longest) return { records, truncated: false, pages, skipped };
       longest = Math.max(longest, n);
-      if (records.length >= cap) {
+      if (positions === cap) {
         // Exactly at the cap: only another page can say whether more exist.
-        const more = await list({ ...base, page: page + 1, size }, o);
-        return { records, truncated: more.results.length + more.skipped > 0, pages: pages + 1, skipped };
-      }
-      if (pages >= maxPages) {
-        throw new AppError({
-          kind: 'BadResponse',
-          message: `Listing ${label} did not end after ${maxPages} pages.`,
-          operation: `${key}.list`,
-        });
+        const more = await fetchPage({ ...base, page: page + 1, size }, call);
+        return { records, truncated: more.raw.length > 0, pages: pages + 1, skipped };
       }
       page++;
     }

@@ -1,10 +1,13 @@
 import type { Dispatcher } from 'undici';
+import { JsonDepthGauge } from '../../src-shared/json-depth';
+import type { AnswerMemory, AnswerReader } from './answer-memory';
 
 /**
  * One HTTP exchange on an undici dispatcher, through its low-level handler interface. We use
  * it (rather than `request()`) because it tells us when the request was fully written
  * (`onRequestSent`): a write that failed after that point has an unknown outcome, one that
- * failed before it never reached the service.
+ * failed before it never reached the service. The answer is read as it streams in, within
+ * limits: whatever the service sends, the console holds at most `maxBytes` of it.
  */
 
 export interface Exchange {
@@ -14,11 +17,28 @@ export interface Exchange {
   body?: Buffer;
 }
 
+/** How much of an answer is read. */
+export interface ReadLimits {
+  /** Bytes of a successful (2xx) answer; reading stops past it (`cut: 'too-large'`). */
+  maxBytes: number;
+  /** Bytes kept of any other answer (an error page says what it needs early); the rest is not read. */
+  maxOtherBytes: number;
+  /** Nesting allowed in a successful answer read as JSON; reading stops past it (`cut: 'too-deep'`). */
+  jsonDepth?: number;
+  /** What the answers being read hold between them; this one waits while it is full. */
+  memory: AnswerMemory;
+}
+
 export interface RawResponse {
   status: number;
   /** Lower-case names; only the headers we read. */
-  headers: { contentType?: string; retryAfter?: string };
+  headers: { contentType?: string; retryAfter?: string; location?: string };
   body: Buffer;
+  /**
+   * Reading stopped before the end: a successful answer passed `maxBytes` or `jsonDepth` (its
+   * body is then empty), or another answer passed `maxOtherBytes` (its body is the first part).
+   */
+  cut?: 'too-large' | 'too-deep' | 'truncated';
 }
 
 export type FailureReason = 'network' | 'timeout' | 'cancelled';
@@ -42,6 +62,9 @@ export class AbortReason extends Error {
   }
 }
 
+/** Bytes read before other work gets its turn. */
+const YIELD_EVERY_BYTES = 256 * 1024;
+
 const errorDetail = (err: unknown): string => {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
@@ -50,15 +73,26 @@ const errorDetail = (err: unknown): string => {
   return String(err);
 };
 
-export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSignal): Promise<RawResponse> {
+export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSignal, limits: ReadLimits): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
     let sent = false;
     let settled = false;
     let status = 0;
-    let contentType: string | undefined;
-    let retryAfter: string | undefined;
-    const chunks: Buffer[] = [];
+    const headers: RawResponse['headers'] = {};
+    let chunks: Buffer[] = [];
+    let received = 0;
+    let success = false;
+    let limit = limits.maxBytes;
+    let gauge: JsonDepthGauge | null = null;
     let abortRequest: ((reason?: Error) => void) | null = null;
+    let resume: (() => void) | null = null;
+    let sinceYield = 0;
+    let held: AnswerReader | null = null;
+    /** Reads on, in a later turn of the event loop (never inside another answer's callback). */
+    const readOn = () =>
+      setImmediate(() => {
+        if (!settled) resume?.();
+      });
 
     const reasonOf = (): FailureReason => {
       const r: unknown = signal.reason;
@@ -67,6 +101,7 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
     const fail = (failure: TransportFailure) => {
       if (settled) return;
       settled = true;
+      held?.release();
       signal.removeEventListener('abort', onAbort);
       reject(failure);
     };
@@ -74,6 +109,22 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
       const reason = reasonOf();
       if (abortRequest) abortRequest(new AbortReason(reason === 'timeout' ? 'timeout' : 'cancelled'));
       else fail(new TransportFailure(reason, false, 'aborted before connecting'));
+    };
+    const finish = (cut?: RawResponse['cut']) => {
+      if (settled) return;
+      settled = true;
+      // The body passes to the caller, who parses it at once: no longer counted as in flight.
+      held?.release();
+      signal.removeEventListener('abort', onAbort);
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      chunks = [];
+      resolve({ status, headers, body, ...(cut ? { cut } : {}) });
+    };
+    /** Stops reading here: what came is the answer, and the connection is dropped (the rest is never read). */
+    const stop = (cut: NonNullable<RawResponse['cut']>) => {
+      if (cut !== 'truncated') chunks = [];
+      finish(cut);
+      abortRequest?.(new AbortReason('cancelled'));
     };
 
     if (signal.aborted) {
@@ -91,28 +142,54 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
       onRequestSent() {
         sent = true;
       },
-      onHeaders(statusCode, rawHeaders) {
+      onHeaders(statusCode, rawHeaders, resumeReading) {
         if (statusCode < 200) return true; // informational answers precede the real one
         status = statusCode;
+        resume = resumeReading;
+        let length: number | undefined;
         for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
           const name = rawHeaders[i]!.toString('latin1').toLowerCase();
-          if (name === 'content-type') contentType = rawHeaders[i + 1]!.toString('latin1');
-          else if (name === 'retry-after') retryAfter = rawHeaders[i + 1]!.toString('latin1');
+          const value = () => rawHeaders[i + 1]!.toString('latin1');
+          if (name === 'content-type') headers.contentType = value();
+          else if (name === 'retry-after') headers.retryAfter = value();
+          else if (name === 'location') headers.location = value();
+          else if (name === 'content-length') length = Number(value());
         }
-        return true;
+        success = status >= 200 && status < 300;
+        limit = success ? limits.maxBytes : limits.maxOtherBytes;
+        if (success && limits.jsonDepth !== undefined) gauge = new JsonDepthGauge(limits.jsonDepth);
+        // Announced too large: not a byte of it is read.
+        if (success && length !== undefined && length > limit) stop('too-large');
+        return !settled;
       },
       onData(chunk) {
+        if (settled) return false;
+        received += chunk.length;
+        if (received > limit) {
+          if (success) stop('too-large');
+          else {
+            chunks.push(chunk.subarray(0, chunk.length - (received - limit)));
+            stop('truncated');
+          }
+          return false;
+        }
+        if (gauge && !gauge.feed(chunk)) {
+          stop('too-deep');
+          return false;
+        }
         chunks.push(chunk);
-        return true;
+        held ??= limits.memory.open();
+        if (!held.take(chunk.length, readOn)) return false;
+        sinceYield += chunk.length;
+        if (sinceYield < YIELD_EVERY_BYTES) return true;
+        // A long answer is read over many turns of the event loop, never in one: whatever the
+        // service sends, the console's other work (bridge calls) runs in between.
+        sinceYield = 0;
+        readOn();
+        return false;
       },
       onComplete() {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        const headers: RawResponse['headers'] = {};
-        if (contentType !== undefined) headers.contentType = contentType;
-        if (retryAfter !== undefined) headers.retryAfter = retryAfter;
-        resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+        finish();
       },
       onError(err) {
         if (err instanceof AbortReason) fail(new TransportFailure(err.reason, sent, 'aborted'));

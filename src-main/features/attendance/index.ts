@@ -1,6 +1,7 @@
 import type { ClassNode, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { AppError, isAppError } from '../../../src-shared/errors';
+import { isUnreachable } from '../../../src-shared/error-kinds';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
@@ -10,7 +11,6 @@ import type { Feature, FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { QueueFeature } from './queue';
 import type { OfflineFeature } from '../offline';
-import { isNetworkError } from '../../cache';
 import { Composer } from './composer';
 import { attentionBadge, type BadgeSlot } from './badge';
 import { DirectoryCache } from './directory';
@@ -484,7 +484,7 @@ export function createAttendanceFeature(
         const who = reading.then(noteParties, () => undefined);
         [session, page] = await offline.monitor.watch(Promise.all([reading, threadPage(client, sessionId, 0, who)]));
       } catch (e) {
-        if (isNetworkError(e) && copy) return fromCopy(copy);
+        if (isUnreachable(e) && copy) return fromCopy(copy);
         throw e;
       }
       queue.applySessions([session]);

@@ -4,8 +4,8 @@ import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
 import type { Mark } from '../../sync/engine';
 import { isFullGroup, toGroupInfo } from './project';
-import { isNetworkError } from '../../cache';
 import { AppError } from '../../../src-shared/errors';
+import { isUnreachable } from '../../../src-shared/error-kinds';
 import { idOf, instantOf, sessionCustomerOf, statusKind } from '../../../src-shared/concepts';
 import type { FeatureContext } from '../context';
 import type { HandlerTable } from '../../bridge/table';
@@ -140,18 +140,16 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
     const [newest, got] = await Promise.all([
       client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 }),
-      client
-        .resource('userSession')
-        .collect(
-          {
-            conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
-            sort: true,
-            sortColumn: 'createdAt',
-            direction: 'ASC',
-            size: 500,
-          },
-          { cap: QUEUE_CAP },
-        ),
+      client.resource('userSession').collect(
+        {
+          conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
+          sort: true,
+          sortColumn: 'createdAt',
+          direction: 'ASC',
+          size: 500,
+        },
+        { cap: QUEUE_CAP },
+      ),
     ]);
     const top = newest.results[0];
     const topStamp = instantOf(top?.updatedAt);
@@ -238,7 +236,7 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
       try {
         await loading;
       } catch (e) {
-        const copy = isNetworkError(e) ? offlineCopy() : null;
+        const copy = isUnreachable(e) ? offlineCopy() : null;
         if (copy) return copy;
         throw e;
       }

@@ -1,3 +1,4 @@
+import { isTemporary } from '../../../src-shared/error-kinds';
 import { toErrorInfo } from '../../../src-shared/errors';
 
 /**
@@ -28,7 +29,7 @@ export function nextPollDelay(previousMs: number | null, outcome: PollOutcome | 
   const idleMax = live ? pace.liveIdleMaxMs : pace.pollingIdleMaxMs;
   if (previousMs === null || outcome === null) return base;
   const infos = outcome.errors.map(toErrorInfo);
-  const pushBack = infos.filter((i) => i.kind === 'RateLimited' || i.kind === 'Unavailable' || i.kind === 'Timeout');
+  const pushBack = infos.filter(isTemporary);
   if (pushBack.length) {
     const asked = Math.max(0, ...pushBack.map((i) => i.retryAfterMs ?? 0));
     return Math.min(pace.errorMaxMs, Math.max(asked, previousMs * 2, base));

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../src-shared/bridge/notes';
-import { toErrorInfo } from '../../../src-shared/errors';
+import { isUnreachable } from '../../../src-shared/error-kinds';
+import { shownError } from '../../log';
 import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../../outbox';
 import { idOf, instantOf, text as textOf } from '../../../src-shared/concepts';
-import { isNetworkError } from '../../cache';
 import type { Feature, FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 
@@ -95,8 +95,8 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
       offline.cache.saveNotes(input.sessionId, service, fetchedAt);
       return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
     } catch (e) {
-      if (isNetworkError(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
-      return { service: [], local, serviceError: toErrorInfo(e).message, cachedAt: null };
+      if (isUnreachable(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
+      return { service: [], local, serviceError: shownError(ctx.log, e, { op: 'notes.list' }).message, cachedAt: null };
     }
   }
 

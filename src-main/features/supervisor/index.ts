@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { KB_FILE_MAX_BYTES, type ReportQuerySchema, type ShortcutState, type TicketView } from '../../../src-shared/bridge/supervisor';
 import { AppError, isAppError } from '../../../src-shared/errors';
+import { isTemporary } from '../../../src-shared/error-kinds';
 import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
 import { droppedField } from '../../../src-shared/schemas/common';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
 import type { Feature, FeatureContext } from '../context';
-import { isNetworkKind } from '../../cache';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
 import { TicketCache } from './ticket-cache';
@@ -59,7 +59,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       return view;
     } catch (e) {
       // A stored copy is better than nothing when the service did not answer, or not yet.
-      if (!isAppError(e) || !(isNetworkKind(e.kind) || e.kind === 'RateLimited')) throw e;
+      if (!isAppError(e) || !isTemporary(e)) throw e;
       const cached = await tickets.find(client.baseUrl, asked);
       if (!cached) throw e;
       return { ...cached, source: 'cache', notice: e.message };

@@ -14,6 +14,7 @@ import type { WebhookEvent } from '../../../src-shared/webhook';
 import type { Feature, FeatureContext } from '../context';
 import type { MediaPermissionSlot } from './permission';
 import { wavInfo } from './wav';
+import { shownError } from '../../log';
 
 export { mediaPermission, mediaPermissionKey, createMediaPermissionSlot } from './permission';
 export type { MediaPermissionSetter, MediaPermissionSlot } from './permission';
@@ -104,8 +105,9 @@ export function speechLanguages(models: ReadonlyArray<{ typeModality?: unknown; 
 /** Says which speech operation failed, keeping the service's own words. */
 function speechError(what: 'Speech-to-text' | 'Text-to-speech', e: unknown): AppError {
   const info = toErrorInfo(e);
-  if (info.kind === 'Unauthorized' || info.kind === 'Cancelled') return isAppError(e) ? e : new AppError(info);
-  return new AppError({ ...info, message: `${what} failed. ${info.message}` });
+  if (info.kind === 'Unauthorized' || info.kind === 'Cancelled') return isAppError(e) ? e : new AppError(info, { cause: e });
+  // The cause goes along: an internal one is logged with its stack where the error is shown.
+  return new AppError({ ...info, message: `${what} failed. ${info.message}` }, { cause: e });
 }
 
 /**
@@ -147,18 +149,16 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     let log: CallLogView[] = [];
     let error: string | null = null;
     try {
-      const rows = await client
-        .resource('call')
-        .pageAll(
-          {
-            conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
-            sort: true,
-            sortColumn: 'startedAt',
-            direction: 'DESC',
-            size: 100,
-          },
-          { cap: 200 },
-        );
+      const rows = await client.resource('call').pageAll(
+        {
+          conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+          sort: true,
+          sortColumn: 'startedAt',
+          direction: 'DESC',
+          size: 100,
+        },
+        { cap: 200 },
+      );
       callRows = rows.map((c) => ({
         id: c.id ?? null,
         callId: str(c.callId),
@@ -171,18 +171,16 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       }));
       const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x && !x.includes(',')))];
       if (ids.length) {
-        const entries = await client
-          .resource('callLogHistory')
-          .pageAll(
-            {
-              conditions: [{ key: 'callId', operator: 'IN', value: ids.join(',') }],
-              sort: true,
-              sortColumn: 'eventDate',
-              direction: 'ASC',
-              size: 200,
-            },
-            { cap: 2_000 },
-          );
+        const entries = await client.resource('callLogHistory').pageAll(
+          {
+            conditions: [{ key: 'callId', operator: 'IN', value: ids.join(',') }],
+            sort: true,
+            sortColumn: 'eventDate',
+            direction: 'ASC',
+            size: 200,
+          },
+          { cap: 2_000 },
+        );
         log = entries.map((h) => ({
           id: h.id ?? null,
           callId: str(h.callId),
@@ -194,7 +192,7 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       }
     } catch (e) {
       if (isAppError(e) && e.kind === 'Unauthorized') throw e;
-      error = toErrorInfo(e).message;
+      error = shownError(ctx.log, e, { op: 'voice.calls' }).message;
     }
     return { calls: callRows, log, live: [...(live.get(sessionId) ?? [])], error };
   }

@@ -1,6 +1,7 @@
 import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, Envelope, EventPayload } from '../../../src-shared/bridge';
 import type { ErrorInfo } from '../../../src-shared/errors';
 import { WORKSPACE_HEADER } from '../../../src-shared/ipc';
+import { errorText, pageErrorText } from './error-strings';
 
 /** What the preload exposes in Electron (see src-main/preload.ts). */
 export interface PreloadBridge {
@@ -116,6 +117,9 @@ export function on<E extends BridgeEvent>(name: E, listener: Listener<E>): () =>
   return () => set.delete(listener as Listener<BridgeEvent>);
 }
 
+/** What to tell the user of a failed call, in their language; a fault of the page itself goes to its console. */
 export function errorMessage(e: unknown): string {
-  return e instanceof BridgeError ? e.info.message : 'Something went wrong. The details are in the log.';
+  if (e instanceof BridgeError) return errorText(e.info);
+  console.error(e);
+  return pageErrorText();
 }

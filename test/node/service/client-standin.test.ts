@@ -386,7 +386,7 @@ test('fault: malformed JSON is BadResponse on a read and OutcomeUnknown on a wri
   const admin = clientAs('admin');
   await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.bot.list }, kind: 'malformedJson', count: 1 }]);
   const r = await failure(admin.resource('bot').list());
-  expect(r.info).toMatchObject({ kind: 'BadResponse', operation: 'bot.list' });
+  expect(r.info).toMatchObject({ kind: 'BadResponse', operation: 'bot.list', reason: 'malformed' });
   await sb.faults.set([{ match: { method: 'POST', path: V2 + RESOURCES.bot.save }, kind: 'malformedJson', count: 1 }]);
   expect((await failure(admin.resource('bot').save({ active: true }))).kind).toBe('OutcomeUnknown');
 });

@@ -105,9 +105,11 @@ test('speech failures say what failed: a language with no model, a service down,
     await sb.faults.set([{ match: { path: '/voicemodelapi/1.0/' }, kind: 'status', status: 503 }]);
     const down = await c.fail('voice:transcribe', { seq: 1, audio: chunk });
     expect(down.kind).toBe('Unavailable');
-    expect(down.message).toMatch(/^Speech-to-text failed\. The service is unavailable \(503\)/);
+    expect(down.message).toMatch(/^Speech-to-text failed\. The service failed to transcribe audio: it answered with an error page \(503\)/);
     const ttsDown = await c.fail('voice:speak', { text: 'Hello' });
-    expect(ttsDown.message).toMatch(/^Text-to-speech failed\. The service is unavailable \(503\)/);
+    expect(ttsDown.message).toMatch(
+      /^Text-to-speech failed\. The service failed to synthesise speech: it answered with an error page \(503\)/,
+    );
     await sb.faults.clear();
 
     const badVoice = await c.fail('voice:speak', { text: 'Hello', voice: 'nobody' });

@@ -1,10 +1,10 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
 import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
+import { isTemporary } from '../../../../src-shared/error-kinds';
 import { composer } from './composer.svelte';
 
-/** Failures that say nothing about the reply itself: the service was not reached, or not in time. */
-const NETWORK_KINDS = new Set(['Unavailable', 'Timeout', 'OutcomeUnknown', 'RateLimited']);
-const isNetworkFailure = (e: unknown) => e instanceof BridgeError && NETWORK_KINDS.has(e.info.kind);
+/** Failures that say nothing about the reply itself: the service was not reached, or could not take it now. */
+const isNetworkFailure = (e: unknown) => e instanceof BridgeError && isTemporary(e);
 
 /** `unconfirmed`: the answer was lost and the thread could not be read to tell; retry with care. */
 export type SendState = 'sending' | 'sent' | 'failed' | 'unconfirmed';

@@ -1,0 +1,62 @@
+import { sizeWords, type ErrorInfo, type ErrorReason } from '../../../src-shared/errors';
+import { i18n } from './i18n.svelte';
+
+/**
+ * Errors in the user's language. The main process words each error in English, naming what was
+ * being done ("…to list sessions"): English shows those words as they are, and Portuguese says
+ * what happened from the error's reason and its fields (status, where a redirect pointed, the
+ * limit an answer passed).
+ */
+const et = i18n.register({
+  en: {
+    'err.unreachable': '{message}',
+    'err.timeout': '{message}',
+    'err.errorPage': '{message}',
+    'err.redirect': '{message}',
+    'err.redirectNowhere': '{message}',
+    'err.tooLarge': '{message}',
+    'err.tooDeep': '{message}',
+    'err.malformed': '{message}',
+    'err.paging': '{message}',
+    'err.internal': '{message}',
+    'err.page': 'Something went wrong in this window. The details are in its developer console.',
+  },
+  'pt-BR': {
+    'err.unreachable': 'Não foi possível alcançar o serviço. Verifique o endereço e a sua conexão.',
+    'err.timeout': 'O serviço não respondeu a tempo. Tente de novo em instantes.',
+    'err.errorPage': 'O serviço respondeu com uma página de erro ({status}) em vez de uma resposta. Tente de novo em instantes.',
+    'err.redirect':
+      'O serviço redirecionou o pedido para {location} ({status}); o console não segue redirecionamentos. Verifique o endereço do serviço.',
+    'err.redirectNowhere':
+      'O serviço respondeu com um redirecionamento ({status}); o console não segue redirecionamentos. Verifique o endereço do serviço.',
+    'err.tooLarge': 'A resposta do serviço passou do limite de {limit}; o console parou de lê-la.',
+    'err.tooDeep': 'A resposta do serviço tinha mais de {limit} níveis de aninhamento; o console não a leu.',
+    'err.malformed': 'O serviço respondeu com dados que o console não consegue ler.',
+    'err.paging': 'As páginas do serviço não terminavam (uma página não trouxe nada novo); a lista parou ali.',
+    'err.internal': 'Algo deu errado dentro do console. Os detalhes estão no registro.',
+    'err.page': 'Algo deu errado nesta janela. Os detalhes estão no console de desenvolvedor dela.',
+  },
+});
+
+const KEYS: Record<ErrorReason, Parameters<typeof et>[0]> = {
+  unreachable: 'err.unreachable',
+  timeout: 'err.timeout',
+  errorPage: 'err.errorPage',
+  redirect: 'err.redirect',
+  tooLarge: 'err.tooLarge',
+  tooDeep: 'err.tooDeep',
+  malformed: 'err.malformed',
+  paging: 'err.paging',
+};
+
+/** An error value from the main process, in the user's language. */
+export function errorText(info: ErrorInfo): string {
+  let key = info.reason ? KEYS[info.reason] : info.kind === 'Internal' ? 'err.internal' : null;
+  if (!key) return info.message;
+  if (key === 'err.redirect' && !info.location) key = 'err.redirectNowhere';
+  const limit = info.limit === undefined ? '' : info.reason === 'tooLarge' ? sizeWords(info.limit) : String(info.limit);
+  return et(key, { message: info.message, status: info.status ?? '', location: info.location ?? '', limit });
+}
+
+/** A fault of this window's own code (not an error value from the main process). */
+export const pageErrorText = (): string => et('err.page');

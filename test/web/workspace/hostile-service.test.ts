@@ -1,0 +1,97 @@
+import { test, expect, type Page } from '@playwright/test';
+import { freshProfile, launchHost } from '../../support/host';
+import { startHostileService, USER, type HostileService } from '../../support/hostile-service';
+
+/**
+ * What the user reads when the service misbehaves: an error page, a redirect, an answer far too
+ * large. Each says what happened, in the user's language, and the console goes on working.
+ */
+
+let service: HostileService;
+test.beforeEach(async () => {
+  service = await startHostileService();
+});
+test.afterEach(async () => {
+  await service.close();
+});
+
+async function connect(page: Page, labels: { address: string; token: string; weak: string; connect: string }): Promise<void> {
+  await page.getByLabel(labels.address).fill(service.baseUrl);
+  await page.getByLabel(labels.token).fill(service.token);
+  const weak = page.getByLabel(labels.weak);
+  if (!(await weak.isChecked())) await weak.check();
+  await page.getByRole('button', { name: labels.connect, exact: true }).click();
+}
+
+const EN = {
+  address: 'Service address',
+  token: 'Access token',
+  weak: 'Keep the token with weak protection on this machine',
+  connect: 'Connect',
+};
+
+test('an error page, a redirect and an answer past its limit are each said as what they are, and the console keeps working', async ({
+  page,
+}) => {
+  const host = await launchHost(freshProfile());
+  try {
+    await page.goto(host.url);
+    const alert = page.getByRole('alert');
+
+    service.behave('error-page');
+    await connect(page, EN);
+    await expect(alert).toHaveText('The service failed to list sessions: it answered with an error page (500). Try again shortly.');
+
+    service.behave('redirect');
+    await connect(page, EN);
+    await expect(alert).toHaveText(
+      'The service redirected the request to list sessions to https://moved.example/api (301); the console does not follow redirects. Check the service address.',
+    );
+
+    service.behave('good');
+    await connect(page, EN);
+    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await expect(page.getByText(USER.name).first()).toBeVisible();
+
+    service.behave('huge');
+    const before = service.requests.length;
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(alert.filter({ hasText: 'larger than its limit' })).toHaveText(
+      'The service answered "userSession.list" with an answer larger than its limit of 16 MiB (reading stopped there).',
+    );
+    // Bounded: the answer was not asked for again and again.
+    expect(service.requests.length - before).toBeLessThanOrEqual(4);
+
+    service.behave('good');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(alert.filter({ hasText: 'larger than its limit' })).toHaveCount(0);
+  } finally {
+    await host.close();
+  }
+});
+
+test('in Portuguese the same errors read in Portuguese', async ({ page }) => {
+  const host = await launchHost(freshProfile(), 'pt-BR');
+  try {
+    await page.goto(host.url);
+    const pt = {
+      address: 'Endereço do serviço',
+      token: 'Token de acesso',
+      weak: 'Guardar o token com proteção fraca nesta máquina',
+      connect: 'Conectar',
+    };
+    const alert = page.getByRole('alert');
+
+    service.behave('redirect');
+    await connect(page, pt);
+    await expect(alert).toHaveText(
+      'O serviço redirecionou o pedido para https://moved.example/api (301); o console não segue redirecionamentos. Verifique o endereço do serviço.',
+    );
+
+    service.behave('error-page');
+    await connect(page, pt);
+    await expect(alert).toHaveText('O serviço respondeu com uma página de erro (500) em vez de uma resposta. Tente de novo em instantes.');
+  } finally {
+    await host.close();
+  }
+});
