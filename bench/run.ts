@@ -12,6 +12,7 @@ import { benchVerdict } from './verdict';
 const MODULES = [
   'standin-query',
   'standin-isolation',
+  'hostile-service',
   'client',
   'webhooks-ingest',
   'events-latency',

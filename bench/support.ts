@@ -22,11 +22,16 @@ export function profileWith(workspace: { kind: 'demo' } | { kind: 'remote'; base
 
 /**
  * Starts a Node program as its own process and waits for the first address matching `address`
- * on its standard output; `startedAt` is just before the spawn.
+ * on its standard output; `startedAt` is just before the spawn. `input`: its standard input is a
+ * pipe the caller writes to (else it has none).
  */
-export async function spawnPrinting(args: string[], address: RegExp): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
+export async function spawnPrinting(
+  args: string[],
+  address: RegExp,
+  o: { input?: boolean } = {},
+): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: [o.input ? 'pipe' : 'ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${args[0]} did not print its address within 60 s`)), 60_000);
