@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { WEBHOOK_GROUPS, WEBHOOK_HEADERS, WebhookEventSchema, type WebhookEvent } from '../../src-shared/webhook';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
 import { sameBytes, verifyWebhook } from '../../src-shared/webhook-signature';
 import type { ReceivedEvent, SignatureState } from './types';
 
@@ -50,7 +51,8 @@ export type RejectReason =
   | 'bad-timestamp'
   | 'stale-signature'
   | 'bad-signature'
-  | 'not-json';
+  | 'not-json'
+  | 'too-deep';
 
 export interface Rejection {
   outcome: 'reject';
@@ -154,6 +156,8 @@ export function checkRequest(req: RequestFacts, ctx: CheckContext): Verdict {
     signature = 'valid';
   }
 
+  // Measured before parsing: a body nested thousands of levels deep holds the thread for seconds.
+  if (nestsDeeperThan(body)) return reject(400, 'too-deep', `The body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   const raw = body.toString('utf8');
   let json: unknown;
   try {

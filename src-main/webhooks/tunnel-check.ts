@@ -24,6 +24,32 @@ export function tunnelCheckAnswer(id: string): { status: 'tunnel-check'; id: str
 
 const AnswerSchema = z.object({ status: z.literal('tunnel-check'), id: z.string() }).loose();
 
+/** The listener's answer is a few dozen bytes: anything longer is something else answering. */
+const MAX_ANSWER_BYTES = 4096;
+
+/** The body, or null once it passes `max` bytes (the rest is not read). */
+async function readSmall(res: Response, max: number): Promise<string | null> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel();
+        return null;
+      }
+      parts.push(value);
+    }
+  } catch {
+    return '';
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
 /**
  * Sends one check to `url` (the tunnel's origin plus the listener's path). Resolves null when
  * the listener answered it, else why not, in words for the user.
@@ -45,11 +71,14 @@ export async function checkThroughTunnel(url: string, signingSecret: string | un
     const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
     return `The self-check through the tunnel got no answer (${cause}).`;
   }
-  const text = await res.text().catch(() => '');
-  if (res.status !== 200) return `The self-check through the tunnel was answered ${res.status} instead of reaching the listener.`;
+  if (res.status !== 200) {
+    await res.body?.cancel().catch(() => undefined);
+    return `The self-check through the tunnel was answered ${res.status} instead of reaching the listener.`;
+  }
+  const text = await readSmall(res, MAX_ANSWER_BYTES);
   let answer: unknown = null;
   try {
-    answer = JSON.parse(text);
+    answer = text === null ? null : JSON.parse(text);
   } catch {
     // not the listener
   }

@@ -197,6 +197,13 @@ test.describe('body', () => {
     }
   });
 
+  test('a body nested deeper than the console reads is 400, refused before it is parsed', () => {
+    const deep = `{"id":"e1","group":"messages","type":"x","data":${'['.repeat(300)}${']'.repeat(300)}}`;
+    expect(checkRequest(facts(deep), open)).toMatchObject({ status: 400, reason: 'too-deep' });
+    const fine = `{"id":"e2","group":"messages","type":"x","data":${'['.repeat(20)}${']'.repeat(20)}}`;
+    expect(checkRequest(facts(fine), open)).toMatchObject({ outcome: 'accept' });
+  });
+
   test('an unknown group is accepted with the envelope and known=false', () => {
     const v = checkRequest(facts(envelope({ group: 'payments', type: 'payment.made' })), open);
     expect(v).toMatchObject({ outcome: 'accept', known: false, group: 'payments', type: 'payment.made' });

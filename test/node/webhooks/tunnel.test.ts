@@ -1,5 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -13,6 +15,7 @@ import {
   type TunnelRunner,
   type TunnelState,
 } from '../../../src-main/webhooks/tunnel';
+import { checkThroughTunnel } from '../../../src-main/webhooks/tunnel-check';
 import { alive } from '../../support/processes';
 
 /**
@@ -254,4 +257,32 @@ test('a missing program fails with a plain message', async () => {
   // Starting again cannot help.
   expect(t.state.status === 'failed' && t.state.retry).toBe(false);
   await t.stop();
+});
+
+test('a self-check answered by something else is said so, an endless answer too, read no further than the listener answer could be', async () => {
+  let written = 0;
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url === '/stray') return void res.end('{"status":"ok"}');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const more = () => {
+      while (!res.destroyed && written < 200 * 1024 * 1024) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const other = "Something other than this listener answered the self-check at the tunnel's address.";
+    expect(await checkThroughTunnel(`${base}/stray`, 'secret-1234567')).toBe(other);
+    expect(await checkThroughTunnel(`${base}/endless`, 'secret-1234567', 60_000)).toBe(other);
+    expect(written).toBeLessThan(50 * 1024 * 1024);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });
