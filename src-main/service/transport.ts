@@ -133,37 +133,37 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
     }
     signal.addEventListener('abort', onAbort, { once: true });
 
-    // undici's types omit the legacy `onRequestSent` hook, which its core still calls.
-    const handler: Dispatcher.DispatchHandler & { onRequestSent(): void } = {
-      onConnect(abort) {
-        abortRequest = abort;
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(controller) {
+        abortRequest = (reason) => controller.abort(reason ?? new AbortReason('cancelled'));
         if (signal.aborted) onAbort();
       },
       onRequestSent() {
         sent = true;
       },
-      onHeaders(statusCode, rawHeaders, resumeReading) {
-        if (statusCode < 200) return true; // informational answers precede the real one
+      onResponseStart(controller, statusCode, responseHeaders) {
+        if (statusCode < 200) return; // informational answers precede the real one
         status = statusCode;
-        resume = resumeReading;
-        let length: number | undefined;
-        for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-          const name = rawHeaders[i]!.toString('latin1').toLowerCase();
-          const value = () => rawHeaders[i + 1]!.toString('latin1');
-          if (name === 'content-type') headers.contentType = value();
-          else if (name === 'retry-after') headers.retryAfter = value();
-          else if (name === 'location') headers.location = value();
-          else if (name === 'content-length') length = Number(value());
-        }
+        resume = () => controller.resume();
+        const header = (name: string) => {
+          const v = responseHeaders[name];
+          return Array.isArray(v) ? v[0] : v;
+        };
+        const contentType = header('content-type');
+        const retryAfter = header('retry-after');
+        const location = header('location');
+        if (contentType !== undefined) headers.contentType = contentType;
+        if (retryAfter !== undefined) headers.retryAfter = retryAfter;
+        if (location !== undefined) headers.location = location;
+        const length = header('content-length');
         success = status >= 200 && status < 300;
         limit = success ? limits.maxBytes : limits.maxOtherBytes;
         if (success && limits.jsonDepth !== undefined) gauge = new JsonDepthGauge(limits.jsonDepth);
         // Announced too large: not a byte of it is read.
-        if (success && length !== undefined && length > limit) stop('too-large');
-        return !settled;
+        if (success && length !== undefined && Number(length) > limit) stop('too-large');
       },
-      onData(chunk) {
-        if (settled) return false;
+      onResponseData(controller, chunk) {
+        if (settled) return;
         received += chunk.length;
         if (received > limit) {
           if (success) stop('too-large');
@@ -171,27 +171,27 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
             chunks.push(chunk.subarray(0, chunk.length - (received - limit)));
             stop('truncated');
           }
-          return false;
+          return;
         }
         if (gauge && !gauge.feed(chunk)) {
           stop('too-deep');
-          return false;
+          return;
         }
         chunks.push(chunk);
         held ??= limits.memory.open();
-        if (!held.take(chunk.length, readOn)) return false;
+        if (!held.take(chunk.length, readOn)) return void controller.pause();
         sinceYield += chunk.length;
-        if (sinceYield < YIELD_EVERY_BYTES) return true;
+        if (sinceYield < YIELD_EVERY_BYTES) return;
         // A long answer is read over many turns of the event loop, never in one: whatever the
         // service sends, the console's other work (bridge calls) runs in between.
         sinceYield = 0;
+        controller.pause();
         readOn();
-        return false;
       },
-      onComplete() {
+      onResponseEnd() {
         finish();
       },
-      onError(err) {
+      onResponseError(_controller, err) {
         if (err instanceof AbortReason) fail(new TransportFailure(err.reason, sent, 'aborted'));
         else if (signal.aborted) fail(new TransportFailure(reasonOf(), sent, errorDetail(err)));
         else fail(new TransportFailure('network', sent, errorDetail(err)));
