@@ -65,13 +65,6 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** A limit in bytes as said in a message: "16 MiB", "64 KiB", "512 bytes". */
-export function sizeWords(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}
-
 /** The words of every internal error: the details (with the stack) go to the log. */
 export const INTERNAL_MESSAGE = 'Something went wrong inside the console. The details are in the log.';
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { AppError, sizeWords } from '../../src-shared/errors';
+import { AppError } from '../../src-shared/errors';
+import { sizeWords } from '../../src-shared/size-words';
 import { ErrorEnvelopeSchema } from '../../src-shared/envelopes';
 import type { RawResponse, TransportFailure } from './transport';
 

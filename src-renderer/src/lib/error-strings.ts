@@ -1,4 +1,5 @@
-import { sizeWords, type ErrorInfo, type ErrorReason } from '../../../src-shared/errors';
+import type { ErrorInfo, ErrorReason } from '../../../src-shared/errors';
+import { sizeWords } from '../../../src-shared/size-words';
 import { i18n } from './i18n.svelte';
 
 /**
