@@ -66,7 +66,7 @@ test('a supervisor looks a ticket up by id and by unique key, is told plainly ab
     await field.press('Enter');
     await expect(dialog.getByRole('heading', { name: byId.title })).toBeVisible();
     await expect(dialog.getByRole('status')).toContainText('Offline copy fetched');
-    await expect(dialog.getByRole('status')).toContainText('unavailable (503)');
+    await expect(dialog.getByRole('status')).toContainText('answered with an error page (503)');
     await shot(page, 'supervisor-ticket-offline');
     await sb.faults.clear();
 
