@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { startHostileService, USER, type HostileService } from '../../support/hostile-service';
+import { startHostileService, USER, type Behaviour, type HostileService } from '../../support/hostile-service';
 
 /**
  * What the user reads when the service misbehaves: an error page, a redirect, an answer far too
@@ -15,15 +15,20 @@ test.afterEach(async () => {
   await service.close();
 });
 
-async function connect(page: Page, labels: { address: string; token: string; weak: string; connect: string }): Promise<void> {
+type Labels = { address: string; token: string; weak: string; connect: string };
+
+/** Connects through the form while the service behaves so; `says`: the error the form then shows. */
+async function connect(page: Page, labels: Labels, behaviour: Behaviour, says?: string): Promise<void> {
+  service.behave(behaviour);
   await page.getByLabel(labels.address).fill(service.baseUrl);
   await page.getByLabel(labels.token).fill(service.token);
   const weak = page.getByLabel(labels.weak);
   if (!(await weak.isChecked())) await weak.check();
   await page.getByRole('button', { name: labels.connect, exact: true }).click();
+  if (says !== undefined) await expect(page.getByRole('alert')).toHaveText(says);
 }
 
-const EN = {
+const EN: Labels = {
   address: 'Service address',
   token: 'Access token',
   weak: 'Keep the token with weak protection on this machine',
@@ -37,19 +42,14 @@ test('an error page, a redirect and an answer past its limit are each said as wh
   try {
     await page.goto(host.url);
     const alert = page.getByRole('alert');
-
-    service.behave('error-page');
-    await connect(page, EN);
-    await expect(alert).toHaveText('The service failed to list sessions: it answered with an error page (500). Try again shortly.');
-
-    service.behave('redirect');
-    await connect(page, EN);
-    await expect(alert).toHaveText(
+    await connect(page, EN, 'error-page', 'The service failed to list sessions: it answered with an error page (500). Try again shortly.');
+    await connect(
+      page,
+      EN,
+      'redirect',
       'The service redirected the request to list sessions to https://moved.example/api (301); the console does not follow redirects. Check the service address.',
     );
-
-    service.behave('good');
-    await connect(page, EN);
+    await connect(page, EN, 'good');
     await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
     await expect(page.getByText(USER.name).first()).toBeVisible();
 
@@ -74,23 +74,24 @@ test('in Portuguese the same errors read in Portuguese', async ({ page }) => {
   const host = await launchHost(freshProfile(), 'pt-BR');
   try {
     await page.goto(host.url);
-    const pt = {
+    const pt: Labels = {
       address: 'Endereço do serviço',
       token: 'Token de acesso',
       weak: 'Guardar o token com proteção fraca nesta máquina',
       connect: 'Conectar',
     };
-    const alert = page.getByRole('alert');
-
-    service.behave('redirect');
-    await connect(page, pt);
-    await expect(alert).toHaveText(
+    await connect(
+      page,
+      pt,
+      'redirect',
       'O serviço redirecionou o pedido para https://moved.example/api (301); o console não segue redirecionamentos. Verifique o endereço do serviço.',
     );
-
-    service.behave('error-page');
-    await connect(page, pt);
-    await expect(alert).toHaveText('O serviço respondeu com uma página de erro (500) em vez de uma resposta. Tente de novo em instantes.');
+    await connect(
+      page,
+      pt,
+      'error-page',
+      'O serviço respondeu com uma página de erro (500) em vez de uma resposta. Tente de novo em instantes.',
+    );
   } finally {
     await host.close();
   }
