@@ -52,7 +52,6 @@ export function errorClass(e: unknown): ErrorClass {
 export const isUnreachable = (e: unknown): boolean => errorClass(e) === 'unreachable';
 export const isBackOff = (e: unknown): boolean => errorClass(e) === 'backOff';
 export const isRefused = (e: unknown): boolean => errorClass(e) === 'refused';
-export const isOutcomeUnknown = (e: unknown): boolean => errorClass(e) === 'outcomeUnknown';
 
 /** Unreachable or back off: the same request may succeed later, and a kept copy serves meanwhile. */
 export const isTemporary = (e: unknown): boolean => {

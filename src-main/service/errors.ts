@@ -63,7 +63,7 @@ export function invalidFromEnvelope(ctx: OpContext, env: { message?: string; err
  * Where a redirect pointed, as an address to show: resolved against the request's, without
  * credentials, query or fragment (they may carry secrets), and short.
  */
-export function redirectTarget(location: string | undefined, requestUrl: string): string | undefined {
+function redirectTarget(location: string | undefined, requestUrl: string): string | undefined {
   if (location === undefined || location.trim() === '') return undefined;
   try {
     const u = new URL(location.trim(), requestUrl);
@@ -179,7 +179,7 @@ export function badResponse(ctx: OpContext, error: z.ZodError): AppError {
 }
 
 /** Why an answer could not be read, with what the page needs to say it in words. */
-export type Unreadable =
+type Unreadable =
   { reason: 'malformed'; what: string } | { reason: 'tooLarge'; limit: number } | { reason: 'tooDeep'; limit: number };
 
 export function unreadable(ctx: OpContext, status: number, why: Unreadable): AppError {

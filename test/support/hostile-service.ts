@@ -29,7 +29,7 @@ export type Behaviour =
   | { pages(page: number): unknown[] };
 
 export const HUGE_BYTES = 100 * 1024 * 1024;
-export const DEEP_LEVELS = 300_000;
+const DEEP_LEVELS = 300_000;
 export const REDIRECT_TO = 'https://moved.example/api?token=do-not-show';
 /** The one user of the service, whose token it hands out. */
 export const USER = { userName: 'ana.lima', name: 'Ana Lima' };

@@ -146,3 +146,40 @@ test('pushed events are checked and sent to the window', () => {
   ]);
   expect(() => hub.emit('workspace:state', { ...state, signedIn: 'yes' } as unknown as AppState)).toThrow();
 });
+
+test('a fault inside a handler answers "the details are in the log", and the log has them: the error and its stack, once', async () => {
+  const logged: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+  const log = {
+    warn: () => undefined,
+    error: (message: string, fields?: Record<string, unknown>) => void logged.push({ message, fields }),
+  };
+  const faulty = {
+    ...table([]),
+    'workspace:state': async () => {
+      throw new TypeError('cannot read properties of undefined');
+    },
+    // An internal error already wrapped as an error value, with what caused it.
+    'workspace:openDemo': async () => {
+      throw new AppError(
+        { kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.' },
+        {
+          cause: new RangeError('stack exhausted'),
+        },
+      );
+    },
+  } as HandlerTable;
+  for (const channel of ['workspace:state', 'workspace:openDemo'] as const) {
+    expect(await dispatch(faulty, channel, {}, log)).toEqual({
+      error: { kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.' },
+    });
+  }
+  expect(logged.map((l) => [l.message, l.fields?.channel])).toEqual([
+    ['internal error', 'workspace:state'],
+    ['internal error', 'workspace:openDemo'],
+  ]);
+  expect(String(logged[0]!.fields?.stack)).toMatch(/^TypeError: cannot read properties of undefined\n\s+at .*dispatch\.test\.ts/);
+  expect(String(logged[1]!.fields?.stack)).toContain('Caused by: RangeError: stack exhausted');
+  // Refusals and other error values the user can act on are not internal: nothing logged for them.
+  await dispatch(faulty, 'workspace:connect', { baseUrl: 'http://127.0.0.1:9', token: 't' }, log);
+  expect(logged).toHaveLength(2);
+});

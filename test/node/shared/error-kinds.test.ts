@@ -3,7 +3,6 @@ import {
   backoffDelay,
   errorClass,
   isBackOff,
-  isOutcomeUnknown,
   isRefused,
   isRetryable,
   isTemporary,
@@ -53,7 +52,7 @@ test('the same answer for an AppError, the error value it carries, and a bridge 
   expect(isTemporary(info('Timeout'))).toBe(true);
   expect(isRefused(info('Forbidden', 403))).toBe(true);
   expect(isTemporary(info('Forbidden', 403))).toBe(false);
-  expect(isOutcomeUnknown(info('OutcomeUnknown'))).toBe(true);
+  expect(errorClass(info('OutcomeUnknown'))).toBe('outcomeUnknown');
   expect(isTemporary(info('OutcomeUnknown'))).toBe(false);
 });
 
