@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../../src-shared/errors';
+import { nestsDeeperThan } from '../../src-shared/json-depth';
 import { sizeWords } from '../../src-shared/size-words';
 import { ErrorEnvelopeSchema } from '../../src-shared/envelopes';
 import type { RawResponse, TransportFailure } from './transport';
@@ -28,7 +29,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 function tryJson(body: Buffer): unknown {
-  if (body.length === 0) return undefined;
+  if (body.length === 0 || nestsDeeperThan(body)) return undefined;
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {
