@@ -32,6 +32,7 @@ export const ERROR_REASONS = [
   'tooDeep', // the answer was nested deeper than `limit` levels; not parsed
   'malformed', // the answer was not the JSON or the shape the interface states
   'paging', // a list's pages did not end (the same page again, or nothing new)
+  'internal', // a fault of the console's own, said in general words; the details are in the log
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
@@ -65,12 +66,17 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** The words of every internal error: the details (with the stack) go to the log. */
-export const INTERNAL_MESSAGE = 'Something went wrong inside the console. The details are in the log.';
+/** A fault of the console's own, in general words: the details (with the stack) go to the log. */
+export const internalError = (operation?: string): ErrorInfo => ({
+  kind: 'Internal',
+  reason: 'internal',
+  message: 'Something went wrong inside the console. The details are in the log.',
+  ...(operation !== undefined ? { operation } : {}),
+});
 
 /** Turns anything thrown into a value safe to show and to send over the bridge. */
 export function toErrorInfo(e: unknown): ErrorInfo {
   if (isAppError(e)) return e.info;
   if (e instanceof Error && e.name === 'AbortError') return { kind: 'Cancelled', message: 'The operation was cancelled.' };
-  return { kind: 'Internal', message: INTERNAL_MESSAGE };
+  return internalError();
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { backoffDelay, isRetryable, retryAfterDelay } from '../../src-shared/error-kinds';
-import { AppError, INTERNAL_MESSAGE, isAppError } from '../../src-shared/errors';
+import { AppError, internalError, isAppError } from '../../src-shared/errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
 import { logInternal, type Logger } from '../log';
 import { badResponse, errorEnvelope, errorFromFailure, errorFromStatus, invalidFromEnvelope, type OpContext, unreadable } from './errors';
@@ -256,7 +256,7 @@ export class Core {
         let err: AppError;
         if (isAppError(e)) err = e;
         else {
-          err = new AppError({ kind: 'Internal', message: INTERNAL_MESSAGE, operation: spec.operation }, { cause: e });
+          err = new AppError(internalError(spec.operation), { cause: e });
           logInternal(this.o.log, err, { op: spec.operation });
         }
         if (attempt >= attempts || !isRetryable(err)) throw err;

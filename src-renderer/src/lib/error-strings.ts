@@ -48,12 +48,13 @@ const KEYS: Record<ErrorReason, Parameters<typeof et>[0]> = {
   tooDeep: 'err.tooDeep',
   malformed: 'err.malformed',
   paging: 'err.paging',
+  internal: 'err.internal',
 };
 
 /** An error value from the main process, in the user's language. */
 export function errorText(info: ErrorInfo): string {
-  let key = info.reason ? KEYS[info.reason] : info.kind === 'Internal' ? 'err.internal' : null;
-  if (!key) return info.message;
+  if (!info.reason) return info.message;
+  let key = KEYS[info.reason];
   if (key === 'err.redirect' && !info.location) key = 'err.redirectNowhere';
   const limit = info.limit === undefined ? '' : info.reason === 'tooLarge' ? sizeWords(info.limit) : String(info.limit);
   return et(key, { message: info.message, status: info.status ?? '', location: info.location ?? '', limit });

@@ -3,7 +3,7 @@ import { registerIpcBridge, type IpcEventLike } from '../../../src-main/bridge/e
 import { dispatch, EventHub, type HandlerTable } from '../../../src-main/bridge/table';
 import { IPC_EVENT, IPC_INVOKE, type AppState } from '../../../src-shared/bridge';
 import { APP_ORIGIN } from '../../../src-shared/ipc';
-import { AppError } from '../../../src-shared/errors';
+import { AppError, internalError } from '../../../src-shared/errors';
 
 const state: AppState = {
   workspaces: [],
@@ -160,17 +160,12 @@ test('a fault inside a handler answers "the details are in the log", and the log
     },
     // An internal error already wrapped as an error value, with what caused it.
     'workspace:openDemo': async () => {
-      throw new AppError(
-        { kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.' },
-        {
-          cause: new RangeError('stack exhausted'),
-        },
-      );
+      throw new AppError(internalError(), { cause: new RangeError('stack exhausted') });
     },
   } as HandlerTable;
   for (const channel of ['workspace:state', 'workspace:openDemo'] as const) {
     expect(await dispatch(faulty, channel, {}, log)).toEqual({
-      error: { kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.' },
+      error: { kind: 'Internal', reason: 'internal', message: 'Something went wrong inside the console. The details are in the log.' },
     });
   }
   expect(logged.map((l) => [l.message, l.fields?.channel])).toEqual([

@@ -239,7 +239,11 @@ test('an internal fault is logged with its stack, once, where the user is told t
     },
   });
   const e = await failure(client.resource('userSession').list());
-  expect(e.info).toMatchObject({ kind: 'Internal', message: 'Something went wrong inside the console. The details are in the log.' });
+  expect(e.info).toMatchObject({
+    kind: 'Internal',
+    reason: 'internal',
+    message: 'Something went wrong inside the console. The details are in the log.',
+  });
   const logged = lines.map((l) => JSON.parse(l) as { msg: string; stack?: string; op?: string }).filter((l) => l.msg === 'internal error');
   expect(logged).toHaveLength(1);
   expect(logged[0]!.op).toBe('userSession.list');
