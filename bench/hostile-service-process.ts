@@ -2,29 +2,20 @@
 // its endless answers never shares a thread with what a benchmark measures. Prints its address
 // and token, then takes one behaviour per line on standard input and answers "ok <behaviour>".
 import { createInterface } from 'node:readline';
-import { startHostileService, type Behaviour } from '../test/support/hostile-service';
+import { NAMED_BEHAVIOURS, startHostileService } from '../test/support/hostile-service';
 
-const NAMED: ReadonlySet<string> = new Set([
-  'good',
-  'endless',
-  'huge',
-  'huge-announced',
-  'deep',
-  'unreadable',
-  'error-page',
-  'redirect',
-  'silent',
-]);
+type Named = (typeof NAMED_BEHAVIOURS)[number];
+const isNamed = (word: string): word is Named => (NAMED_BEHAVIOURS as readonly string[]).includes(word);
 
 const service = await startHostileService();
 console.log(`hostile service ${service.baseUrl} ${service.token}`);
 for await (const line of createInterface({ input: process.stdin })) {
   const b = line.trim();
-  if (!NAMED.has(b)) {
+  if (!isNamed(b)) {
     console.log(`unknown ${b}`);
     continue;
   }
-  service.behave(b as Behaviour);
+  service.behave(b);
   console.log(`ok ${b} ${service.requests.length}`);
 }
 await service.close();

@@ -8,23 +8,27 @@ import type { AddressInfo } from 'node:net';
  * The misbehaviour applies to every request from the moment it is set; `good` answers each list
  * with an empty page and each other call with an empty record, as a quiet service would.
  */
-export type Behaviour =
-  | 'good'
+export const NAMED_BEHAVIOURS = [
+  'good',
   /** 200, JSON that never ends, written as fast as the client reads it. */
-  | 'endless'
+  'endless',
   /** 200, a 100 MB JSON page sent without a length (`announced`: with its Content-Length). */
-  | 'huge'
-  | 'huge-announced'
+  'huge',
+  'huge-announced',
   /** 200, a page whose one record is nested 300,000 levels deep. */
-  | 'deep'
+  'deep',
   /** 200, every page `{"page":n,"size":1,"results":[[1]]}`: one record, never readable. */
-  | 'unreadable'
+  'unreadable',
   /** 500 with an HTML page, as a proxy or a crashed server answers. */
-  | 'error-page'
+  'error-page',
   /** 301 to another address (with a query the console must not repeat). */
-  | 'redirect'
+  'redirect',
   /** Headers never sent: the answer does not come. */
-  | 'silent'
+  'silent',
+] as const;
+
+export type Behaviour =
+  | (typeof NAMED_BEHAVIOURS)[number]
   /** 200, each list page's records as this function gives them (paging that misleads). */
   | { pages(page: number): unknown[] };
 
