@@ -4,6 +4,7 @@ import { KB_FILE_MAX_BYTES, type ReportQuerySchema, type ShortcutState, type Tic
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
 import { droppedField } from '../../../src-shared/schemas/common';
+import { withoutHidden } from '../../../src-shared/secret-fields';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
 import type { Feature, FeatureContext } from '../context';
@@ -185,7 +186,9 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
         return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full, skipped: got.skipped };
       },
-      'supervisor:save': async ({ resource, record }) => {
+      'supervisor:save': async ({ resource, record: edited }) => {
+        // A secret the explorer showed as hidden and the user left alone stays as the service has it.
+        const record = withoutHidden(edited);
         const parsed = RESOURCE_SCHEMAS[resource].safeParse(record);
         const dropped = parsed.success ? droppedField(record, parsed.data) : null;
         if (!parsed.success || dropped) {
