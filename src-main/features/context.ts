@@ -4,7 +4,6 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
 import type { Settings } from '../settings';
 import type { Vault } from '../vault/vault';
-import type { Standin } from '../../src-standin/index';
 
 /**
  * What every feature of the main process receives from the composition root. Features never
@@ -24,8 +23,6 @@ export interface FeatureContext {
   hasWorkspace(): boolean;
   /** The attendant, when known. */
   me(): { userName: string; name: string } | null;
-  /** The demo workspace's stand-in, when that workspace is open. */
-  standin(): Standin | null;
   /** The open demo workspace, served by its stand-in (the one check of the workspace's kind). */
   isDemo(): boolean;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */

@@ -55,7 +55,7 @@ export interface Multipart {
 export type Answer<T> = { kind: 'json'; schema: z.ZodType<T> } | { kind: 'bytes'; check(body: Buffer): string | null };
 
 export interface CallSpec<T> extends OpContext {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path from the service root, e.g. `/chatapi/1.0/api/v2/agent`. */
   path: string;
   json?: unknown;

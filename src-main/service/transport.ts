@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
  */
 
 export interface Exchange {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   body?: Buffer;
