@@ -5,6 +5,7 @@ import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import {
   FileShare,
+  type LentFile,
   newPathSecret,
   startWebhookListener,
   type ReceivedEvent,
@@ -55,9 +56,10 @@ export interface LiveFeature {
   /**
    * Lends a file to the service for a few minutes (a knowledge-base upload reads a URL): the
    * address through the tunnel, or the listener's own when the service runs on this computer.
-   * Throws a clear error when the service could not reach it.
+   * Throws a clear error when the service could not reach it. The loan also ends when the
+   * workspace closes or changes.
    */
-  shareFile(name: string, bytes: Buffer): string;
+  shareFile(name: string, bytes: Buffer): LentFile;
   /** The machine woke from sleep (the tick below arrived late). */
   onWake(listener: () => void): () => void;
   /** Since the console started, over every run of the listener. */
@@ -437,7 +439,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         });
       }
       try {
-        return `${origin}${files.offer(name, bytes)}`;
+        const path = files.offer(name, bytes);
+        return { url: `${origin}${path}`, withdraw: () => files.withdraw(path) };
       } catch (e) {
         throw new AppError({ kind: 'Invalid', field: 'file', message: e instanceof Error ? e.message : String(e) });
       }

@@ -8,6 +8,7 @@ import { withoutHidden } from '../../../src-shared/secret-fields';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
 import type { Feature, FeatureContext } from '../context';
+import type { LentFile } from '../../webhooks';
 import { isNetworkKind } from '../../cache';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
@@ -35,8 +36,8 @@ type Rec = Record<string, unknown>;
 
 /** Supervisor tools (issue 8): every handler asks the service through the context's client. */
 export interface SupervisorDeps {
-  /** Lends a file to the service and returns the address it reads it from (the live feature's listener). */
-  shareFile(name: string, bytes: Buffer): string;
+  /** Lends a file to the service: the address it reads it from (the live feature's listener), and the end of the loan. */
+  shareFile(name: string, bytes: Buffer): LentFile;
 }
 
 export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
@@ -217,7 +218,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           });
         }
         if (bytes.length === 0) throw new AppError({ kind: 'Invalid', field: 'file', message: `${fileName} is empty.` });
-        return kb.upload({ ...rest, url: deps.shareFile(fileName, bytes), shownAs: fileName });
+        return kb.upload({ ...rest, lent: deps.shareFile(fileName, bytes), shownAs: fileName });
       },
       'supervisor:kbAsk': async ({ name, question, size }) => {
         try {
