@@ -76,7 +76,7 @@ const isContainer = (v: unknown): v is object => {
  * Iterative, so no nesting depth can overflow the stack.
  */
 export function redactSecrets<T>(value: T, reveal: ReadonlySet<string> = NO_NAMES): T {
-  if (!isContainer(value)) return value;
+  if (!isContainer(value) || !holdsSecret(value, reveal)) return value;
   // Every container reached, with each place it was reached from (a record may sit in two places).
   const nodes: Array<{ value: object; parents: Array<[number, string | number]> }> = [{ value, parents: [] }];
   const indexOf = new Map<object, number>([[value, 0]]);
@@ -127,6 +127,33 @@ export function redactSecrets<T>(value: T, reveal: ReadonlySet<string> = NO_NAME
   return copies.get(0) as T;
 }
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** Containers a scan walks at most: JSON has no cycles, a value with one must not hang the bridge. */
+const MAX_NODES = 5_000_000;
+
+/**
+ * Whether anything under `root` is a secret field: the quick look every answer gets (most hold
+ * none and go out as they are), without the bookkeeping of a copy.
+ */
+function holdsSecret(root: object, reveal: ReadonlySet<string>): boolean {
+  const stack: unknown[] = [root];
+  let walked = 0;
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (++walked > MAX_NODES) throw new Error('A value too large, or circular, to check for secrets.');
+    if (Array.isArray(v)) {
+      for (const x of v) if (isContainer(x)) stack.push(x);
+      continue;
+    }
+    const rec = v as Record<string, unknown>;
+    for (const k of Object.keys(rec)) {
+      const x = rec[k];
+      if (carriesSecret(k, x) && !(v === root && reveal.has(k))) return true;
+      if (isContainer(x)) stack.push(x);
+    }
+  }
+  return false;
+}
 
 /**
  * A record as the user edited it, without the fields still `HIDDEN`: a save leaves those as the
