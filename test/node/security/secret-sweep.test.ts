@@ -1,19 +1,18 @@
 import { test, expect } from '@playwright/test';
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CHANNEL_NAMES, channels, events, IPC_INVOKE, WEB_EVENTS_PATH, type Channel } from '../../../src-shared/bridge';
 import { APP_ORIGIN } from '../../../src-shared/ipc';
 import { RESOURCES, type ResourceKey } from '../../../src-shared/paths';
 import { HIDDEN, isSecretField, redactJsonText, redactSecrets } from '../../../src-shared/secret-fields';
-import { signWebhook } from '../../../src-shared/webhook-signature';
 import { registerIpcBridge, type IpcEventLike } from '../../../src-main/bridge/electron';
 import { startHost, type Host } from '../../../src-main/host/start-host';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { freshProfile, RENDERER_DIR, webBridge } from '../../support/host';
 import { serviceApi, type Rec } from '../../support/web';
 import { speechWav } from '../../support/voice-audio';
+import { deliverSigned } from '../../support/webhooks';
+import { startCaptureProxy } from '../../support/capture-proxy';
 
 /**
  * Secrets never leave the main process, whatever the service sends: every bridge channel is
@@ -53,47 +52,14 @@ function plant(v: unknown, depth = 0): unknown {
   return { ...out, ...PLANTED };
 }
 
-/** A proxy in front of the stand-in that adds the planted secrets to every object of every JSON answer. */
-async function plantingProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
-  const to = new URL(target);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: IncomingHttpHeaders = { ...req.headers, host: to.host };
-      const out = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () => {
-          let bytes = Buffer.concat(body);
-          if (String(answer.headers['content-type'] ?? '').includes('json') && bytes.length) {
-            try {
-              bytes = Buffer.from(JSON.stringify(plant(JSON.parse(bytes.toString('utf8')))));
-            } catch {
-              // Not JSON after all: passed on as it is.
-            }
-          }
-          const { 'content-length': _l, 'transfer-encoding': _t, ...rest } = answer.headers;
-          res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(bytes.length) });
-          res.end(bytes);
-        });
-      });
-      out.on('error', () => {
-        if (!res.headersSent) res.writeHead(502);
-        res.end();
-      });
-      out.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+/** What the proxy answers instead of the stand-in: its JSON with the planted secrets in every object. */
+function planted(body: Buffer, contentType: string): Buffer {
+  if (!contentType.includes('json') || !body.length) return body;
+  try {
+    return Buffer.from(JSON.stringify(plant(JSON.parse(body.toString('utf8')))));
+  } catch {
+    return body;
+  }
 }
 
 /** The Electron transport, as the main process registers it, with a fake ipcMain and window. */
@@ -280,7 +246,7 @@ test('every channel of the bridge, through both transports, against a service fu
   const accessKeys = users.map((u) => u.accessKey).filter((k): k is string => typeof k === 'string' && k.length > 8);
   expect(accessKeys).toContain(sb.tokens.admin);
 
-  const proxy = await plantingProxy(sb.baseUrl);
+  const proxy = await startCaptureProxy(sb.baseUrl, { rewrite: planted });
   const host = await startHost({ profileDir: freshProfile(), rendererDir: RENDERER_DIR, port: 0, locale: 'en-US' });
   const traffic: string[] = [];
   const pushed: string[] = [];
@@ -350,7 +316,7 @@ test('every channel of the bridge, through both transports, against a service fu
 
     // A delivery carrying secrets, for the event log's channels.
     const status = (await through('web', 'webhooks:newSecret', {})) as { result: { newSecret: string; status: { localUrl: string } } };
-    const body = JSON.stringify({
+    const delivered = await deliverSigned(status.result.status.localUrl, status.result.newSecret, {
       id: 'evt-sweep-1',
       group: 'sessions',
       type: 'session.assigned',
@@ -360,16 +326,6 @@ test('every channel of the bridge, through both transports, against a service fu
         session: { id: scene.sessionId, agent: { userName: 'x', accessKey: sb.tokens.admin } },
         ...PLANTED,
       },
-    });
-    const delivered = await fetch(status.result.status.localUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': 'evt-sweep-1',
-        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-        'webhook-signature': signWebhook(status.result.newSecret, 'evt-sweep-1', Math.floor(Date.now() / 1000), body),
-      },
-      body,
     });
     expect(delivered.status).toBe(200);
 

@@ -2,9 +2,9 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signWebhook } from '../../../src-shared/webhook-signature';
 import { startStandin } from '../../../src-standin/index';
 import { openConsole } from '../../support/console';
+import { deliverSigned } from '../../support/webhooks';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -13,27 +13,15 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** A delivery as the service sends it: signed the Standard Webhooks way with the listener's secret. */
-function deliver(address: string, secret: string, id: string) {
-  const body = JSON.stringify({
+/** A delivery as the service sends it, signed with the listener's secret. */
+const deliver = (address: string, secret: string, id: string) =>
+  deliverSigned(address, secret, {
     id,
     group: 'status',
     type: 'agent.status',
     occurredAt: new Date().toISOString(),
     data: { agentId: 2, userName: 'ana.souza', status: 'PAUSED', previous: 'ONLINE' },
   });
-  const timestamp = Math.floor(Date.now() / 1000);
-  return fetch(address, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWebhook(secret, id, timestamp, body),
-    },
-    body,
-  });
-}
 
 test('a service keeps delivering to the same address after the console restarts: the listener keeps its path, port and signing secret, sealed as the token is, with the one consent given for it', async () => {
   const sb = await startStandin({ port: 0, sessions: 20 });
