@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from './test/support/chromium';
+import { WEB_TEST_MS } from './test/support/ready';
 
 export default defineConfig({
   timeout: 60_000,
@@ -13,6 +14,8 @@ export default defineConfig({
     {
       name: 'web',
       testDir: 'test/web',
+      // Each starts the console (and a service) once or more: a busy machine is slow at that.
+      timeout: WEB_TEST_MS,
       use: { browserName: 'chromium', launchOptions: CHROMIUM_LAUNCH, viewport: { width: 1280, height: 800 } },
     },
     { name: 'electron', testDir: 'test/electron' },

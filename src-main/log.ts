@@ -2,6 +2,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { toErrorInfo, type ErrorInfo } from '../src-shared/errors';
 import { maskDocuments } from '../src-shared/redact';
+import { carriesSecret } from '../src-shared/secret-fields';
 
 /**
  * A small structured logger: one JSON object per line. Everything written passes through the
@@ -43,9 +44,6 @@ export interface RootLogger extends Logger {
 }
 
 const REDACTED = '[redacted]';
-/** Field names whose values are credentials whatever they hold. */
-const SECRET_KEYS =
-  /^(authorization|proxy-authorization|cookie|set-cookie|token|access_?token|access_?key|secret_?key|password|passwordattendance|appkey|agenttoken|socialtoken|api_?key)$/i;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+\/=-]+/gi;
 /** Secrets shorter than this would mask ordinary words. */
 const MIN_SECRET_LENGTH = 6;
@@ -78,7 +76,8 @@ export class Redactor {
     if (Array.isArray(v)) return v.slice(0, 50).map((x) => this.value(x, depth + 1));
     if (v instanceof Uint8Array) return `[${v.byteLength} bytes]`;
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = SECRET_KEYS.test(k) ? REDACTED : this.value(x, depth + 1);
+    // Fields named for a credential are masked: the bridge's rule (`secret-fields.ts`).
+    for (const [k, x] of Object.entries(v)) out[k] = carriesSecret(k, x) ? REDACTED : this.value(x, depth + 1);
     return out;
   }
 }

@@ -54,6 +54,8 @@ const SETTINGS = {
   voice: z.object({ enabled: z.boolean(), language: LanguageSchema }).strict().nullable().default(null),
   /** The webhook listener's port (0: any free port). */
   webhookPort: z.number().int().min(0).max(65535).default(0),
+  /** The port "any free port" gave the listener last: tried first at the next start, so its address stays. */
+  webhookLastPort: z.number().int().min(1).max(65535).nullable().default(null),
   webhookSigning: z.boolean().default(true),
   liveUpdatesPaused: z.boolean().default(false),
   webhookTunnel: TunnelSettingSchema.default({ provider: 'none', command: '', urlTemplate: '', confirmed: null }),

@@ -9,6 +9,7 @@ import {
   events,
 } from '../../src-shared/bridge';
 import { AppError } from '../../src-shared/errors';
+import { redactSecrets } from '../../src-shared/secret-fields';
 import type { z } from 'zod';
 import { shownError } from '../log';
 
@@ -30,6 +31,23 @@ export interface BridgeLog {
 export const BRIDGE_DEADLINE_MS = 120_000;
 
 const isChannel = (name: unknown): name is Channel => typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
+
+/** The fields each channel hands over on purpose although their names are a secret's. */
+const REVEALS = new Map<Channel, ReadonlySet<string>>(
+  CHANNEL_NAMES.flatMap((c) => {
+    const spec = channels[c];
+    return 'reveals' in spec ? [[c, new Set<string>(spec.reveals)] as const] : [];
+  }),
+);
+
+/**
+ * What crosses the bridge, answers and events alike, through either transport: every field
+ * carrying a secret (a user's access key, an agent's token, a password...) at any depth is
+ * hidden, whatever the service sent; secrets stay in the main process by construction.
+ */
+export function leavingMain<T>(value: T, channel?: Channel): T {
+  return redactSecrets(value, (channel && REVEALS.get(channel)) || undefined);
+}
 
 /**
  * The single entry both transports call: validates the channel and its input, runs the handler,
@@ -74,7 +92,7 @@ export async function dispatch(
       log?.error('bridge output failed its schema', { channel, field: checked.error.issues[0]?.path.join('.') });
       return { error: { kind: 'Internal', message: 'The console produced an answer it could not check. The details are in the log.' } };
     }
-    return { result: checked.data };
+    return { result: leavingMain(checked.data, channel) };
   } catch (e) {
     return { error: shownError(log, e, { channel }) };
   } finally {
@@ -110,9 +128,9 @@ export function whenStarted(app: Promise<{ route: Router }>): Router {
   };
 }
 
-/** Checks a pushed event against its schema before it leaves the main process. */
+/** Checks a pushed event against its schema, and hides its secrets, before it leaves the main process. */
 export function checkEvent<E extends BridgeEvent>(name: E, payload: EventPayload<E>): EventPayload<E> {
-  return events[name].parse(payload) as EventPayload<E>;
+  return leavingMain(events[name].parse(payload) as EventPayload<E>);
 }
 
 /**

@@ -6,8 +6,8 @@ import type { Settings } from '../settings';
 import type { Vault } from '../vault/vault';
 
 /**
- * What a feature may know of the server behind the demo workspace: where it answers. Features
- * speak to it over HTTP as to any server; they never depend on the stand-in's code.
+ * What the workspaces know of the server behind the demo workspace: where it answers. Features
+ * speak to it through the workspace's service client, as to any server.
  */
 export interface DemoServer {
   readonly baseUrl: string;
@@ -31,8 +31,6 @@ export interface FeatureContext {
   hasWorkspace(): boolean;
   /** The attendant, when known. */
   me(): { userName: string; name: string } | null;
-  /** The demo workspace's server, when that workspace is open. */
-  standin(): DemoServer | null;
   /** The open demo workspace, served by its stand-in (the one check of the workspace's kind). */
   isDemo(): boolean;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */

@@ -92,7 +92,7 @@ export type Answer<T> =
   { kind: 'json'; schema: z.ZodType<T>; size?: 'list' | 'record' } | { kind: 'bytes'; check(body: Buffer): string | null };
 
 export interface CallSpec<T> extends OpContext {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path from the service root, e.g. `/chatapi/1.0/api/v2/agent`. */
   path: string;
   json?: unknown;

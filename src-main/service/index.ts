@@ -2,6 +2,7 @@ import type { ResourceKey } from '../../src-shared/paths';
 import { RESOURCE_KEYS } from '../../src-shared/paths';
 import { createAiOps, type AiOps } from './ai';
 import { Core, type CoreOptions } from './core';
+import { createHookOps, type HookOps } from './hooks';
 import { createOmnichannelOps, type OmnichannelOps } from './omnichannel';
 import { createResourceClient, type ResourceClient } from './resources';
 import { createTicketOps, type TicketOps } from './ticket';
@@ -10,12 +11,13 @@ export type { CallOptions, WriteOptions, RetryPolicy } from './core';
 export type { Page, PageAllOptions, Collected, ResourceClient } from './resources';
 export { RESOURCE_LABELS } from './resources';
 export type { LookupInput, UserTarget } from './omnichannel';
+export type { Hook } from './hooks';
 export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest, PersonalDataOptions } from './ai';
 
 /** The client's options are its core's (documented there). */
 export type ServiceClientOptions = CoreOptions;
 
-export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps {
+export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps, HookOps {
   readonly baseUrl: string;
   /** List, page through and save any of the 27 resources of §4.4. */
   resource<K extends ResourceKey>(key: K): ResourceClient<K>;
@@ -38,5 +40,6 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     ...createOmnichannelOps(core),
     ...createAiOps(core, o.log),
     ...createTicketOps(core),
+    ...createHookOps(core),
   };
 }

@@ -11,7 +11,7 @@ import type { AnswerMemory, AnswerReader } from './answer-memory';
  */
 
 export interface Exchange {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   body?: Buffer;

@@ -68,6 +68,14 @@ export class Vault {
     }
   }
 
+  /**
+   * The token is kept sealed on disk: with a keyring, or with the user's consent to weak
+   * protection (given when they connected). Other secrets of the workspace may be kept as it is.
+   */
+  get keepsToken(): boolean {
+    return this.cipher.state() !== 'unavailable' && typeof this.store.get('secret.token') === 'string';
+  }
+
   has(name: string): boolean {
     return this.get(name) !== null;
   }

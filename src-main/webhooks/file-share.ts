@@ -6,8 +6,16 @@ import { KB_FILE_TYPES, type KbFileType } from '../../src-shared/kb-name';
  * Files the console lends to the service for a short while. The knowledge-base upload reads a
  * file from a URL (interface §4.5), so a file chosen on this computer is offered by the webhook
  * listener (the service's one way in, through the tunnel) under an unguessable path, for a few
- * downloads and a few minutes, then forgotten. Held in memory only: nothing is written to disk.
+ * downloads and a few minutes, then forgotten; sooner when its upload ends (withdrawn). Held in
+ * memory only: nothing is written to disk.
  */
+
+/** A file lent to the service: where it reads it, and the end of the loan. */
+export interface LentFile {
+  readonly url: string;
+  /** Forgets the file now (the upload failed, was cancelled, or the service has read it). */
+  withdraw(): void;
+}
 
 /** The media type of each file type upload_files takes (§4.5). */
 const TYPES: Record<KbFileType, string> = {
@@ -79,17 +87,39 @@ export class FileShare {
     return `${FILE_PATH_PREFIX}${token}/${encodeURIComponent(name)}`;
   }
 
-  /** The file a request path names, counting the download; null when unknown, used up or expired. */
-  take(path: string): SharedFile | null {
-    this.sweep();
+  /** The token a request path names, when it is one. */
+  private tokenOf(path: string): string | null {
     if (!path.startsWith(FILE_PATH_PREFIX)) return null;
     const token = path.slice(FILE_PATH_PREFIX.length).split('/', 1)[0]!;
-    if (!TOKEN_RE.test(token)) return null;
-    const entry = this.files.get(token);
-    if (!entry) return null;
+    return TOKEN_RE.test(token) ? token : null;
+  }
+
+  /** The file a request path names, counting the download; null when unknown, used up or expired. */
+  take(path: string): SharedFile | null {
+    const token = this.tokenOf(path);
+    const entry = this.look(path);
+    if (!token || !entry) return null;
     entry.downloadsLeft--;
     if (entry.downloadsLeft <= 0) this.files.delete(token);
     return { name: entry.name, type: entry.type, bytes: entry.bytes };
+  }
+
+  /** The file a request path names, without counting a download (a HEAD reads no bytes). */
+  peek(path: string): SharedFile | null {
+    const entry = this.look(path);
+    return entry && { name: entry.name, type: entry.type, bytes: entry.bytes };
+  }
+
+  private look(path: string): Entry | null {
+    this.sweep();
+    const token = this.tokenOf(path);
+    return (token && this.files.get(token)) || null;
+  }
+
+  /** Forgets the file at this path, read or not. */
+  withdraw(path: string): void {
+    const token = this.tokenOf(path);
+    if (token) this.files.delete(token);
   }
 
   /** Forgets every offered file (sign-out, workspace change). */

@@ -2,6 +2,7 @@ export { startWebhookListener, newPathSecret } from './listener';
 export type { WebhookListener, WebhookListenerOptions, WebhookStats } from './listener';
 export { checkHead, checkRequest } from './check-request';
 export { FileShare } from './file-share';
+export type { LentFile } from './file-share';
 export type { Verdict, RequestFacts, CheckContext } from './check-request';
 export {
   startTunnel,

@@ -238,7 +238,9 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
       return send(res, 405, { status: 'error', message: 'Only GET is accepted here.' }, { allow: 'GET, HEAD' });
     if (!hostAllowed(req.headers.host, ctx))
       return send(res, 421, { status: 'error', message: 'The Host header must name this listener.' });
-    const file = o.files?.take((req.url ?? '').split('?', 1)[0]!) ?? null;
+    // A HEAD reads no bytes: it does not use up one of the file's reads.
+    const path = (req.url ?? '').split('?', 1)[0]!;
+    const file = (req.method === 'HEAD' ? o.files?.peek(path) : o.files?.take(path)) ?? null;
     if (!file) return send(res, 404, { status: 'error', message: 'Not found.' });
     log.info('A shared file was read.', { bytes: file.bytes.length });
     res.writeHead(200, {

@@ -98,8 +98,6 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   const events = new EventHub();
   const log = tagged(a.log, { workspace: a.id });
   let current: Session | null = null;
-  /** Whether this workspace is the demo's, kept after its session ends (its hook is still removed then). */
-  let demo = false;
   const workspaceListeners = new Set<() => void | Promise<void>>();
   const workspaceChanged = async () => {
     for (const l of workspaceListeners) {
@@ -123,7 +121,6 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     },
     hasWorkspace: () => current !== null,
     me: () => current?.user ?? null,
-    standin: () => (demo ? a.standin() : null),
     isDemo: () => current?.workspace.kind === 'demo' && a.standin() !== null,
     onWorkspaceChange: (l) => {
       workspaceListeners.add(l);
@@ -213,7 +210,6 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     async open(workspace, baseUrl, user) {
       await current?.client.close();
       current = { workspace, baseUrl, user, client: makeClient(baseUrl) };
-      demo = workspace.kind === 'demo';
       queueRead = null;
       if (user) settings.set('user', user);
       a.onStateChange();
@@ -251,9 +247,12 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     async stop(o = {}) {
       stopped = true;
       if (o.forget && current) {
-        await current.client.close();
+        // The session ends first; its client closes once the features have let go of the service
+        // with it (the listener's registration is removed through it).
+        const ending = current.client;
         current = null;
         await workspaceChanged();
+        await ending.close();
       }
       for (const f of [...features].reverse()) await f.stop?.();
       await current?.client.close();

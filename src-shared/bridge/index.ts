@@ -19,7 +19,11 @@ import { webhooksChannels, webhooksEvents } from './webhooks';
 export * from './workspace';
 export { IPC_INVOKE, IPC_EVENT, WEB_BRIDGE_PATH, WEB_EVENTS_PATH } from '../ipc';
 
-type Spec = { input: z.ZodType; output: z.ZodType };
+/**
+ * A channel: its input and output schemas, and the top-level output fields it hands over on
+ * purpose although their names are a secret's (every other secret field is hidden on the way out).
+ */
+type Spec = { input: z.ZodType; output: z.ZodType; reveals?: readonly string[] };
 /** The names of `T` outside the `F:` prefix, spelled out in the type error. */
 type Outside<F extends string, T> = Exclude<keyof T, `${F}:${string}`>;
 type Prefixed<F extends string, T, V> = [Outside<F, T>] extends [never]

@@ -4,8 +4,9 @@ import { z } from 'zod';
  * The webhook listener's settings, its tunnel and its event log. Strict: we own these shapes.
  *
  * One deliberate exception to "no secret crosses the bridge": a signing secret the user asks
- * for is returned once (`newSecret`) so that they can copy it to the service. It is never
- * returned again, never pushed as an event, and the service token never crosses at all.
+ * for is returned once (`newSecret`, named in its channel's `reveals`, which the bridge's
+ * redaction lets through) so that they can copy it to the service. It is never returned again,
+ * never pushed as an event, and the service token never crosses at all.
  */
 
 const NoInput = z.object({}).strict();
@@ -146,9 +147,9 @@ export const webhooksChannels = {
   /** Restarts the listener on this port (0 = any free one). A taken port shows as `failed` with the reason. */
   'webhooks:setPort': { input: z.object({ port: z.number().int().min(0).max(65535) }).strict(), output: ListenerStatusSchema },
   /** On: a new secret is made, returned once, and the listener restarts requiring it. Off: unsigned events are accepted. */
-  'webhooks:setSigning': { input: z.object({ enabled: z.boolean() }).strict(), output: WithSecret },
+  'webhooks:setSigning': { input: z.object({ enabled: z.boolean() }).strict(), output: WithSecret, reveals: ['newSecret'] },
   /** Replaces the signing secret (signing on); the new one is returned once. */
-  'webhooks:newSecret': { input: NoInput, output: WithSecret },
+  'webhooks:newSecret': { input: NoInput, output: WithSecret, reveals: ['newSecret'] },
   /** Saves the choice; a changed custom command needs confirming before it runs. */
   'webhooks:setTunnel': {
     input: z
@@ -176,7 +177,7 @@ export const webhooksChannels = {
     input: z.object({ id: z.string().min(1).max(300) }).strict(),
     output: z.object({ entry: EventRowSchema.nullable() }).strict(),
   },
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType; reveals?: readonly string[] }>;
 
 export const webhooksEvents = {
   /** Coalesced (a burst of events updates it once per ~16 ms). */

@@ -3,6 +3,7 @@ import { expect, type Page } from '@playwright/test';
 import type { Host } from '../../src-main/host/start-host';
 import type { Standin } from '../../src-standin/index';
 import { authorOf } from '../../src-shared/concepts';
+import { READY_MS } from './ready';
 
 /** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
 export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
@@ -22,6 +23,13 @@ export async function connectToService(page: Page, o: { baseUrl: string; token: 
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
 }
 
+export { READY_MS } from './ready';
+
+/** Waits until the console shows a signed-in workspace as its user sees it: the queue's tabs. */
+export async function consoleReady(page: Page): Promise<void> {
+  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible({ timeout: READY_MS });
+}
+
 /**
  * Opens the host's page and the demo workspace as a new user would (as its attendant, or as the
  * operation's supervisor, who also sees the supervisor tools), then stops the customer simulator
@@ -30,7 +38,7 @@ export async function connectToService(page: Page, o: { baseUrl: string; token: 
 export async function openDemo(page: Page, host: Host, o: { as?: 'agent' | 'supervisor' } = {}): Promise<Standin> {
   await page.goto(host.url);
   await page.getByRole('button', { name: o.as === 'supervisor' ? 'Open it as the supervisor' : 'Open the demo workspace' }).click();
-  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+  await consoleReady(page);
   const sb = host.app.standin!;
   await sb.simulator.stop();
   return sb;

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { LiveStatus } from '../../../src-shared/bridge/live';
 import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
-import { V2 } from '../../../src-shared/paths';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import {
   FileShare,
+  type LentFile,
   newPathSecret,
   startWebhookListener,
   type ReceivedEvent,
@@ -14,7 +13,10 @@ import {
   type WebhookLogger,
 } from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
-import { nextPollDelay, type PollPace, type PollOutcome } from './poll-pace';
+import type { ServiceClient } from '../../service';
+import type { PollPace, PollOutcome } from './poll-pace';
+import { PollPacer } from './poll-pacer';
+import { SleepDetector } from './sleep-detector';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -54,9 +56,10 @@ export interface LiveFeature {
   /**
    * Lends a file to the service for a few minutes (a knowledge-base upload reads a URL): the
    * address through the tunnel, or the listener's own when the service runs on this computer.
-   * Throws a clear error when the service could not reach it.
+   * Throws a clear error when the service could not reach it. The loan also ends when the
+   * workspace closes or changes.
    */
-  shareFile(name: string, bytes: Buffer): string;
+  shareFile(name: string, bytes: Buffer): LentFile;
   /** The machine woke from sleep (the tick below arrived late). */
   onWake(listener: () => void): () => void;
   /** Since the console started, over every run of the listener. */
@@ -108,24 +111,21 @@ export interface LiveDeps {
 }
 
 const PORT_SETTING = 'webhookPort';
+const LAST_PORT_SETTING = 'webhookLastPort';
 const SIGNING_SETTING = 'webhookSigning';
 const PAUSED_SETTING = 'liveUpdatesPaused';
 const SECRET_PATH = 'webhook:path';
 const SECRET_SIGNING = 'webhook:signing';
 /** Events this recent say the service delivers to the listener (the poll can be slow). */
 const EVENTS_RECENT_MS = 15 * 60_000;
-/** A tick arriving this late means the machine slept (or the process was frozen). */
-const TICK_MS = 5_000;
-const SLEEP_GAP_MS = 20_000;
 const STATUS_MS = 100;
+/** A registration call: the listener is live once registered, so a slow service is not waited on long. */
+const HOOK_CALL_MS = 5_000;
 
 /** The listener logs each refusal with this message and `{status, reason}`: counted per reason. */
 const REFUSED_MESSAGE = 'Refused a webhook request.';
 
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
-const HookSchema = z.object({ id: z.number().int(), url: z.string() }).loose();
-const HookListSchema = z.object({ results: z.array(HookSchema) }).loose();
 
 /**
  * Live updates: runs the loopback webhook listener while a workspace is open, registers it with
@@ -136,26 +136,19 @@ const HookListSchema = z.object({ results: z.array(HookSchema) }).loose();
  */
 export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeature {
   let listener: WebhookListener | null = null;
-  let hookId: number | null = null;
+  /** The demo service's registration of the listener, and the client that made it (it removes it, even once the session has ended). */
+  let hook: { id: number; client: ServiceClient } | null = null;
   let state: LiveStatus['state'] = 'idle';
   let detail: string | null = null;
   let lastEventAt: number | null = null;
   let lastResyncAt: number | null = null;
   let accepted = 0;
-  let poll: ReturnType<typeof setTimeout> | null = null;
-  let pollDelay: number | null = null;
-  let pollStopped = false;
-  let tick: ReturnType<typeof setInterval> | null = null;
-  let lastTick = Date.now();
   let changing: Promise<void> = Promise.resolve();
-  /** The port of this run's last listener: with "any free port", a restart tries it first so the address stays. */
-  let lastPort: number | null = null;
   /** Counters of listener runs already closed (each run counts from zero). */
   const closedCounts = { accepted: 0, duplicates: 0, refused: 0, busy: 0 };
   const refusals: Refusals = { byReason: {}, last: null };
   const receivedListeners = new Set<(e: ReceivedEvent) => void>();
   const changeListeners = new Set<() => void>();
-  const wakeListeners = new Set<() => void>();
   /** Set while a tunnel is live: the address the service should deliver to. */
   let publicUrl: string | null = null;
   /** Files lent to the service, served by whichever listener runs. */
@@ -168,7 +161,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     state,
     url: listener?.url ?? null,
     signed: listener?.signatureMode === 'required',
-    registered: hookId !== null,
+    registered: hook !== null,
     detail,
     lastEventAt,
     lastResyncAt,
@@ -192,11 +185,16 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     statusTimer.unref?.();
   };
 
+  /**
+   * The listener's path and signing secret are kept as the token is: sealed where the token is
+   * sealed, with the consent the user gave for it where the protection is weak (never asked
+   * again), so a service keeps delivering to the same address after a restart. Where the token
+   * is not kept (the demo's, or none), neither are they: they live for this run.
+   */
   function keep(name: string, value: string): void {
     try {
-      ctx.vault.put(name, value);
+      ctx.vault.put(name, value, { allowWeak: ctx.vault.keepsToken });
     } catch {
-      // Without a keyring the secret lives for this run; the demo hook is registered again anyway.
       ctx.vault.put(name, value, { persist: false });
     }
   }
@@ -227,43 +225,27 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     error: (m, f) => ctx.log.error(m, f as Record<string, unknown> | undefined),
   };
 
-  async function hookCall(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
-    const sb = ctx.standin();
-    const token = ctx.vault.get('token');
-    if (!sb || !token) return null;
-    const res = await fetch(`${sb.baseUrl}${V2}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(5_000),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`hook ${method} answered ${res.status}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const hookCall = { timeoutMs: HOOK_CALL_MS };
 
+  /** The demo workspace's service learns where to deliver (a service elsewhere is told by its administrator). */
   async function register(l: WebhookListener, signingSecret: string | undefined): Promise<void> {
     if (!ctx.isDemo()) return;
+    const client = ctx.client();
     // Hooks of an earlier run of this console (the demo workspace keeps its data) are dead ends.
-    const listed = HookListSchema.safeParse(await hookCall('GET', '/hook'));
-    if (listed.success) {
-      for (const h of listed.data.results) {
-        const ours = (h.url.startsWith('http://127.0.0.1:') && h.url.includes('/hooks/')) || h.url.endsWith(l.path);
-        if (ours) await hookCall('DELETE', `/hook/${h.id}`).catch(() => undefined);
-      }
+    for (const h of await client.hooks(hookCall)) {
+      const ours = (h.url.startsWith('http://127.0.0.1:') && h.url.includes('/hooks/')) || h.url.endsWith(l.path);
+      if (ours) await client.deleteHook(h.id, hookCall).catch(() => undefined);
     }
     // Signing off: the stand-in sends unsigned events, as a service without a secret would.
-    const made = HookSchema.safeParse(
-      await hookCall('POST', '/hook', { url: publicUrl ?? l.url, ...(signingSecret ? { secret: signingSecret } : {}) }),
-    );
-    hookId = made.success ? made.data.id : null;
+    const made = await client.registerHook({ url: publicUrl ?? l.url, ...(signingSecret ? { secret: signingSecret } : {}) }, hookCall);
+    hook = { id: made.id, client };
   }
 
   async function unregister(): Promise<void> {
-    if (hookId === null) return;
-    const id = hookId;
-    hookId = null;
-    await hookCall('DELETE', `/hook/${id}`).catch(() => undefined);
+    if (!hook) return;
+    const { id, client } = hook;
+    hook = null;
+    await client.deleteHook(id, hookCall).catch(() => undefined);
   }
 
   async function resync(): Promise<PollOutcome> {
@@ -280,25 +262,25 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   }
 
   /** Events reach the console: registered with the demo service, or arriving lately. */
-  const eventsFlow = () => hookId !== null || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
+  const eventsFlow = () => hook !== null || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
 
   /**
    * The safety net under the events, whenever a workspace is open and live updates are not
-   * paused, with or without a listener (a service that never delivers events is then read this
-   * way). Paced by `nextPollDelay`: one pass at a time, never a backlog of them.
+   * paused, with or without a listener (a service that never delivers events is then read this way).
    */
-  function schedulePoll(outcome: PollOutcome | null): void {
-    if (pollStopped) return;
-    pollDelay = nextPollDelay(pollDelay, outcome, eventsFlow(), deps.pollPace);
-    poll = setTimeout(() => {
-      if (!ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING) === true) {
-        pollDelay = null;
-        return schedulePoll(null);
-      }
-      void resync().then(schedulePoll);
-    }, pollDelay);
-    poll.unref?.();
-  }
+  const poll = new PollPacer({
+    pass: resync,
+    due: () => ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) !== true,
+    eventsFlow,
+    ...(deps.pollPace ? { pace: deps.pollPace } : {}),
+  });
+  /** Back from sleep: whatever was delivered meanwhile may be lost, so everything is read forward. */
+  const sleep = new SleepDetector({
+    onListenerError: (e) => ctx.log.warn('live: a wake listener failed', { error: e instanceof Error ? e.message : String(e) }),
+  });
+  sleep.onWake(() => {
+    if (ctx.hasWorkspace()) void resync();
+  });
 
   function received(e: ReceivedEvent): void {
     accepted++;
@@ -319,6 +301,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     const asked = portSetting();
     const pathSecret = secret(SECRET_PATH, newPathSecret);
     const signingSecret = signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined;
+    // With "any free port", the port of the last listener comes first, so the address stays (across restarts too).
+    const lastPort = ctx.settings.get(LAST_PORT_SETTING);
     const ports = asked === 0 && lastPort !== null ? [lastPort, 0] : [asked];
     let failure: unknown = null;
     for (const port of ports) {
@@ -343,7 +327,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       pushStatus();
       return;
     }
-    lastPort = listener.port;
+    if (asked === 0 && listener.port !== lastPort) ctx.settings.set(LAST_PORT_SETTING, listener.port);
     // A tunnel that cannot rewrite Host keeps forwarding to the same port after a restart.
     if (publicUrl) listener.allowHost(new URL(publicUrl).host);
     detail = null;
@@ -410,7 +394,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       return detail;
     },
     get registered() {
-      return hookId !== null;
+      return hook !== null;
     },
     get signing() {
       return signingOn();
@@ -425,7 +409,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       await serial(async () => {
         const changed = url !== publicUrl;
         publicUrl = url;
-        if (!listener || !ctx.isDemo() || (!changed && hookId !== null)) return;
+        if (!listener || !ctx.isDemo() || (!changed && hook !== null)) return;
         await unregister();
         try {
           await register(listener, signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined);
@@ -455,15 +439,13 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         });
       }
       try {
-        return `${origin}${files.offer(name, bytes)}`;
+        const path = files.offer(name, bytes);
+        return { url: `${origin}${path}`, withdraw: () => files.withdraw(path) };
       } catch (e) {
         throw new AppError({ kind: 'Invalid', field: 'file', message: e instanceof Error ? e.message : String(e) });
       }
     },
-    onWake(l) {
-      wakeListeners.add(l);
-      return () => wakeListeners.delete(l);
-    },
+    onWake: (l) => sleep.onWake(l),
     counts() {
       const s = listener?.stats();
       return {
@@ -487,7 +469,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       await serial(async () => {
         ctx.settings.set(PORT_SETTING, port);
         // An explicit choice replaces the remembered free port.
-        lastPort = null;
+        ctx.settings.delete(LAST_PORT_SETTING);
         await reopen();
       });
       pushStatus();
@@ -526,29 +508,12 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       },
     },
     async start() {
-      lastTick = Date.now();
-      pollStopped = false;
-      schedulePoll(null);
-      tick = setInterval(() => {
-        const now = Date.now();
-        const gap = now - lastTick;
-        lastTick = now;
-        if (gap <= SLEEP_GAP_MS) return;
-        if (ctx.hasWorkspace()) void resync();
-        for (const l of wakeListeners) {
-          try {
-            l();
-          } catch (e) {
-            ctx.log.warn('live: a wake listener failed', { error: e instanceof Error ? e.message : String(e) });
-          }
-        }
-      }, TICK_MS);
-      tick.unref?.();
+      poll.start();
+      sleep.start();
     },
     async stop() {
-      pollStopped = true;
-      if (poll) clearTimeout(poll);
-      if (tick) clearInterval(tick);
+      poll.stop();
+      sleep.stop();
       if (statusTimer) clearTimeout(statusTimer);
       await serial(close).catch((e: unknown) => {
         if (!isAppError(e)) ctx.log.warn('live: close failed', { error: e instanceof Error ? e.message : String(e) });

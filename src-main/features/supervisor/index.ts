@@ -5,9 +5,11 @@ import { AppError, isAppError } from '../../../src-shared/errors';
 import { isTemporary } from '../../../src-shared/error-kinds';
 import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
 import { droppedField } from '../../../src-shared/schemas/common';
+import { withoutHidden } from '../../../src-shared/secret-fields';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
 import type { Feature, FeatureContext } from '../context';
+import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
 import { TicketCache } from './ticket-cache';
@@ -34,8 +36,8 @@ type Rec = Record<string, unknown>;
 
 /** Supervisor tools (issue 8): every handler asks the service through the context's client. */
 export interface SupervisorDeps {
-  /** Lends a file to the service and returns the address it reads it from (the live feature's listener). */
-  shareFile(name: string, bytes: Buffer): string;
+  /** Lends a file to the service: the address it reads it from (the live feature's listener), and the end of the loan. */
+  shareFile(name: string, bytes: Buffer): LentFile;
 }
 
 export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
@@ -185,7 +187,9 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
         return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full, skipped: got.skipped };
       },
-      'supervisor:save': async ({ resource, record }) => {
+      'supervisor:save': async ({ resource, record: edited }) => {
+        // A secret the explorer showed as hidden and the user left alone stays as the service has it.
+        const record = withoutHidden(edited);
         const parsed = RESOURCE_SCHEMAS[resource].safeParse(record);
         const dropped = parsed.success ? droppedField(record, parsed.data) : null;
         if (!parsed.success || dropped) {
@@ -214,7 +218,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           });
         }
         if (bytes.length === 0) throw new AppError({ kind: 'Invalid', field: 'file', message: `${fileName} is empty.` });
-        return kb.upload({ ...rest, url: deps.shareFile(fileName, bytes), shownAs: fileName });
+        return kb.upload({ ...rest, lent: deps.shareFile(fileName, bytes), shownAs: fileName });
       },
       'supervisor:kbAsk': async ({ name, question, size }) => {
         try {

@@ -9,6 +9,7 @@ import {
   type TunnelChoice,
 } from '../../../src-shared/bridge/webhooks';
 import { AppError } from '../../../src-shared/errors';
+import { redactJsonText } from '../../../src-shared/secret-fields';
 import type { TunnelSetting } from '../../settings';
 import {
   buildTunnelCommand,
@@ -42,7 +43,9 @@ const TUNNEL_SETTING = 'webhookTunnel';
 /** Main-side coalescing of pushes to the renderer: about one frame. */
 const PUSH_MS = 16;
 
-function cut(raw: string, max: number | undefined): { raw: string; cut: boolean } {
+/** A body for the event log's view: its secret fields hidden (as the bridge hides them in records), then cut to `max`. */
+function cut(received: string, max: number | undefined): { raw: string; cut: boolean } {
+  const raw = redactJsonText(received);
   return max !== undefined && raw.length > max ? { raw: raw.slice(0, max), cut: true } : { raw, cut: false };
 }
 

@@ -93,3 +93,43 @@ test('a lent file is offered through the tunnel while one is live, directly to a
   }
   expect(fileOrigin({ ...listener, publicUrl: null, serviceBaseUrl: 'https://api.example.com' })).toBeNull();
 });
+
+test('a HEAD does not use up one of the reads; a withdrawn file is gone at once', async () => {
+  const files = new FileShare({ maxDownloads: 2 });
+  const l = await startWebhookListener({
+    port: 0,
+    pathSecret: 'file-share-head-secret',
+    stateDir: await stateDir(),
+    onEvent: () => undefined,
+    files,
+  });
+  try {
+    const origin = `http://127.0.0.1:${l.port}`;
+    const bytes = Buffer.from('P: Trocas?\nR: Em 30 dias.\n');
+    const path = files.offer('trocas.txt', bytes);
+    // A service that checks the file first (size, type) before reading it.
+    for (let i = 0; i < 3; i++) {
+      const head = await request(origin + path, { method: 'HEAD' });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(bytes.length));
+      await head.body.dump();
+    }
+    for (let i = 0; i < 2; i++) {
+      const got = await request(origin + path);
+      expect(got.statusCode).toBe(200);
+      expect(Buffer.from(await got.body.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    const spent = await request(origin + path, { method: 'HEAD' });
+    expect(spent.statusCode).toBe(404);
+    await spent.body.dump();
+
+    const other = files.offer('outro.txt', bytes);
+    files.withdraw(other);
+    const withdrawn = await request(origin + other);
+    expect(withdrawn.statusCode).toBe(404);
+    await withdrawn.body.dump();
+    expect(files.size).toBe(0);
+  } finally {
+    await l.close();
+  }
+});

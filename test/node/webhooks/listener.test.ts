@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { startWebhookListener, type WebhookListener, type WebhookListenerOptions } from '../../../src-main/webhooks/listener';
 import type { ReceivedEvent } from '../../../src-main/webhooks/types';
-import { signWebhook } from '../../../src-shared/webhook-signature';
+import { signedHeaders } from '../../support/webhooks';
 import { tempDirs } from '../../support/temp-dirs';
 import { ROOT } from '../../support/root';
 
@@ -37,9 +37,7 @@ async function start(o: Opts): Promise<{ l: WebhookListener; got: ReceivedEvent[
 const envelope = (id: string, group = 'messages', type = 'message.created') =>
   JSON.stringify({ id, group, type, occurredAt: '2025-01-15T12:00:00Z', data: { sessionId: 42, text: `text of ${id}` } });
 
-function sign(id: string, body: string, ts = Math.floor(Date.now() / 1000), secret = SECRET): Record<string, string> {
-  return { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signWebhook(secret, id, ts, body) };
-}
+const sign = (id: string, body: string, ts = Math.floor(Date.now() / 1000), secret = SECRET) => signedHeaders(secret, id, body, ts);
 
 async function post(url: string, body: string, headers: Record<string, string> = {}) {
   const r = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });

@@ -3,17 +3,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signWebhook } from '../../../src-shared/webhook-signature';
+import { signedHeaders } from '../../support/webhooks';
 import { openDemoConsole as openConsole } from '../../support/console';
 
 function post(url: string, body: string, headers: Record<string, string>) {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 }
 
-function signed(secret: string, id: string, body: string) {
-  const ts = Math.floor(Date.now() / 1000);
-  return { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signWebhook(secret, id, ts, body) };
-}
+const signed = (secret: string, id: string, body: string) => signedHeaders(secret, id, body);
 
 const envelope = (id: string, group = 'bot', type = 'bot.tag') =>
   JSON.stringify({ id, group, type, occurredAt: new Date().toISOString(), data: { sessionId: 1, tag: 'x' } });

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { signWebhook } from '../../../src-shared/webhook-signature';
+import { deliverSigned } from '../../support/webhooks';
 import {
   checkThroughTunnel,
   parseCommandLine,
@@ -34,18 +34,7 @@ test.afterAll(async () => {
 });
 
 function post(url: string, id: string, secret = SECRET, group = 'bot', type = 'bot.tag') {
-  const body = JSON.stringify({ id, group, type, occurredAt: new Date().toISOString(), data: { sessionId: 1, tag: 'vip' } });
-  const ts = Math.floor(Date.now() / 1000);
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(ts),
-      'webhook-signature': signWebhook(secret, id, ts, body),
-    },
-    body,
-  });
+  return deliverSigned(url, secret, { id, group, type, occurredAt: new Date().toISOString(), data: { sessionId: 1, tag: 'vip' } });
 }
 
 test('signed events go through ssh -R into the listener; a killed ssh is noticed, restarted, and carries events again', async () => {

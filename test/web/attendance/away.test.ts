@@ -120,7 +120,6 @@ test('away with "offer" asks first; a pause the attendant took is left alone on 
 test('away with several workspaces: every workspace signed in is paused, each with its reason of that name, and each resumes on return', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await page.clock.install();
   const other = await startStandin({ port: 0, sessions: 30, seed: 9 });
   const host = await launchHost(freshProfile());

@@ -3,7 +3,7 @@ import { authorOf, idOf, personOf, sessionIdOf } from '../../../src-shared/conce
 import { startStandin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, serviceApi, shot, type Rec } from '../../support/web';
+import { connectToService, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 
 /**
  * An attendant connects to a service (no user name typed), reads a conversation, replies, takes
@@ -15,14 +15,13 @@ test.use({ viewport: { width: 1366, height: 768 } });
 
 for (const reading of READINGS) {
   test(`the attendant's day against the ${reading} reading`, async ({ page }) => {
-    test.setTimeout(120_000);
     const sb = await startStandin({ port: 0, sessions: 60, reading });
     const host = await launchHost(freshProfile());
     try {
       const api = serviceApi(sb.baseUrl, sb.tokens.agent);
       await page.goto(host.url);
       await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
-      await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+      await consoleReady(page);
       // The service said who the token belongs to: no identity question, the name in the header.
       await expect(page.getByLabel('Signed in as')).toHaveText(new RegExp(`^${sb.demoAgent.name.split(' ')[0]}`));
       await expect(page.getByRole('heading', { name: 'Who are you on this service?' })).toHaveCount(0);

@@ -23,7 +23,6 @@ test.use({ viewport: { width: 1366, height: 768 } });
 test('an attendant accepts a waiting session, replies with help from the composer, sees the customer answer live, classifies and closes', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

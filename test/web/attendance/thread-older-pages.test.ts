@@ -10,7 +10,6 @@ const ADDED = 110;
 test('scrolling up a long thread loads its older pages until the first message and the beginning of the conversation show', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

@@ -27,7 +27,6 @@ const topMessage = (page: Page, log: Locator) =>
   });
 
 test('the thread stays at the bottom when the newest message grows, and stays put when the reader has scrolled up', async ({ page }) => {
-  test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

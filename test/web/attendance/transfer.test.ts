@@ -7,7 +7,6 @@ test.use({ viewport: { width: 1366, height: 768 } });
 test('an attendant transfers one session to another group and another to a fellow attendant; the service holds both moves', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

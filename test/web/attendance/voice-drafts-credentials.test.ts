@@ -3,7 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
-import { openDemo, connectToService, ownOpenSessions, repliesOn, selectSession, serviceApi, shot, type Rec } from '../../support/web';
+import {
+  openDemo,
+  connectToService,
+  ownOpenSessions,
+  repliesOn,
+  selectSession,
+  serviceApi,
+  shot,
+  type Rec,
+  consoleReady,
+} from '../../support/web';
 import { startCaptureProxy } from '../../support/capture-proxy';
 
 const CPF_SHOWN = '529.982.247-25';
@@ -23,7 +33,6 @@ async function openSession(page: Page, s: Rec): Promise<string> {
 test('voice sits in the thread (panel tab, calls in the details, read aloud on messages and the draft); the AI gets revealed documents only when the attendant includes them', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const sb = await startStandin({ port: 0 });
   const proxy = await startCaptureProxy(sb.baseUrl);
   const host = await launchHost(freshProfile());
@@ -37,7 +46,7 @@ test('voice sits in the thread (panel tab, calls in the details, read aloud on m
     });
     await page.goto(host.url);
     await connectToService(page, { baseUrl: proxy.url, token: sb.tokens.agent, userName: sb.demoAgent.userName });
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     const name = await openSession(page, s);
     const log = page.getByRole('log', { name: /Messages with/ });
     const line = log.getByRole('article').filter({ hasText: 'Para a segunda via: meu CPF' });
@@ -125,13 +134,12 @@ test('voice sits in the thread (panel tab, calls in the details, read aloud on m
 test('a reply that fails on a network error goes back into the saved draft: Send retries it once, and a restart keeps it', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
   const profile = freshProfile();
   let host = await launchHost(profile);
   try {
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     let sb = host.app.standin!;
     await sb.simulator.stop();
     const s = await newestMine(sb);
@@ -177,7 +185,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await host.close();
     host = await launchHost(profile);
     await page.goto(host.url);
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     sb = host.app.standin!;
     await sb.simulator.stop();
     // The first reply made it wait for the customer: read where it sits now.
@@ -201,7 +209,6 @@ test('a reply that fails on a network error goes back into the saved draft: Send
 test('without a keyring the provider credential form warns, keeps them for this run only and says so, and saves them only with consent', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);

@@ -8,7 +8,6 @@ const CODE =
   /^(?:[A-Z]{2,}_[A-Z_]+|OPEN|CLOSED|ONLINE|OFFLINE|BUSY|PAUSED|HIGH|LOW|MEDIUM|URGENT|POSITIVE|NEGATIVE|NEUTRAL|EQNUM|NEQNUM|EQ|NEQ|LIKE|IN|BEFORE|AFTER)$/;
 
 test('in pt-BR no view shows an English source string, a raw service code or an Electron accelerator', async ({ page }) => {
-  test.setTimeout(120_000);
   const host = await launchHost(freshProfile());
   try {
     // As the supervisor: every view is there, the supervisor tools included.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { splitRef } from '../../../src-shared/note-ref';
-import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot } from '../../support/web';
+import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot, consoleReady } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -64,7 +64,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await page.getByLabel('Your user name (optional)').fill(me.userName);
     await page.getByLabel('Keep the token with weak protection on this machine').check();
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
 
     // Online: open a session, add a note (shown without its client reference), start a reply.
     await selectSession(page, a);
@@ -136,7 +136,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await host.close();
     host = await launchHost(profile);
     await page.goto(host.url);
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     await expect(banner).toBeVisible();
     await expect(page.getByRole('complementary', { name: 'Sessions' }).getByRole('status')).toHaveText(/Offline copy from \d/);
     await selectSession(page, a);
@@ -182,7 +182,6 @@ test('the service goes away: notes wait and are stored once when it is back, the
 });
 
 test('a damaged journal entry is set aside with a visible error while the other notes still go', async ({ page }) => {
-  test.setTimeout(120_000);
   const profile = freshProfile();
   // A note file the console cannot read (a torn write, a disk error), in the demo workspace's outbox.
   mkdirSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes'), { recursive: true });
@@ -194,7 +193,7 @@ test('a damaged journal entry is set aside with a visible error while the other 
   try {
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     const aside = page.getByRole('alert', { name: 'Notes set aside' });
     await expect(aside).toContainText('A saved note could not be read, so it was not sent.');
     await expect(aside).toContainText(join(profile, 'workspaces', 'demo', 'outbox', 'quarantine'));

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { openDemo } from '../../support/web';
+import { openDemo, consoleReady } from '../../support/web';
 
 test('the ticket lookup shortcut rebound from the command palette works at once, the old one no longer does, and it survives a reload', async ({
   page,
@@ -39,7 +39,7 @@ test('the ticket lookup shortcut rebound from the command palette works at once,
 
     // Kept by the console: a reload reads the binding back.
     await page.reload();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     await page.keyboard.press('Control+K');
     await palette.getByRole('combobox', { name: 'Type a command' }).fill('ticket');
     await expect(command).toContainText('Ctrl+Shift+Y');

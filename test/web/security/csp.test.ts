@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { RENDERER_DIR, freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 import { loadStaticFiles } from '../../../src-main/host/static-files';
+import { consoleReady } from '../../support/web';
 
 /**
  * What the browser enforces on the console page: the CSP blocks eval and injected scripts and
@@ -178,12 +179,12 @@ test('with no keyring the console warns and does not save the token until the us
     await page.getByLabel('Access token').fill(sb.tokens.agent);
     await consent.check();
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     // Agreed: now it is kept, and a restart goes straight to the queue.
     await host.close();
     host = await launchHost(profile);
     await page.goto(host.url);
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
   } finally {
     await host.close();
     await sb.close();

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectToService } from '../../support/web';
+import { connectToService, consoleReady } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 
@@ -28,7 +28,7 @@ test('the token never crosses the bridge, nor reaches the DOM, storage, the log 
   try {
     await page.goto(host.url);
     await connectToService(page, { baseUrl: sb.baseUrl, token, userName: sb.demoAgent.userName });
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     await expect(page.getByRole('tab', { name: /Waiting/ })).toBeVisible();
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();

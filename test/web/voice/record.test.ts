@@ -55,7 +55,6 @@ async function serviceNotes(host: Host, sessionId: number): Promise<string[]> {
 }
 
 test('a spoken sentence is recorded, transcribed by the stand-in, corrected and saved as a note', async () => {
-  test.setTimeout(120_000);
   const speech = speechWav(SENTENCE);
   const browser = await launch([
     '--use-fake-ui-for-media-stream',
@@ -172,7 +171,6 @@ test('text is read aloud: the speech the service synthesised comes back as audio
 });
 
 test('clear errors: no microphone, microphone refused, and a failing speech service that recovers', async () => {
-  test.setTimeout(120_000);
   const speech = speechWav(SENTENCE);
   const host = await launchHost(freshProfile());
   const browsers: Browser[] = [];

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { openDemo } from '../../support/web';
+import { openDemo, consoleReady } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
 test('the demo workspace is seen as its attendant, without supervisor tools, or as its supervisor, with them; the choice is kept', async ({
@@ -29,7 +29,7 @@ test('the demo workspace is seen as its attendant, without supervisor tools, or 
     await page.getByRole('combobox', { name: 'See the demo workspace as' }).selectOption({ label: 'The attendant' });
     await expect(page.getByLabel('Signed in as')).toHaveText(sb.demoAgent.name);
     await expect(nav.getByRole('button', { name: 'Supervisor' })).toHaveCount(0);
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
   } finally {
     await host.close();
   }

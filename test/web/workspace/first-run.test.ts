@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
+import { consoleReady } from '../../support/web';
 
 interface SessionRecord {
   id: number;
@@ -33,8 +34,7 @@ test('a new user opens the demo workspace and sees the seeded sessions in the qu
     await expect(page.getByRole('heading', { name: 'Welcome to the agent console' })).toBeVisible();
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
 
-    const tabs = page.getByRole('tablist', { name: 'Sessions' });
-    await expect(tabs).toBeVisible();
+    await consoleReady(page);
     const sb = host.app.standin!;
     const waiting = (await openSessions(sb.baseUrl, sb.tokens.agent)).filter((s) => !s.agent);
     expect(waiting.length).toBeGreaterThan(0);
@@ -74,13 +74,13 @@ test('the choice is remembered: a restarted console goes straight to the queue',
   const first = await launchHost(profile);
   await page.goto(first.url);
   await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+  await consoleReady(page);
   await first.close();
 
   const second = await launchHost(profile);
   try {
     await page.goto(second.url);
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     await expect(page.getByRole('button', { name: 'Open the demo workspace' })).toHaveCount(0);
     await expect(page.getByRole('tab', { name: /Waiting/ })).not.toContainText(/^Waiting\s*0$/);
   } finally {

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
+import { consoleReady } from '../../support/web';
 
 test('two consoles on two ports keep working side by side in one browser', async ({ page, context }) => {
   const first = await launchHost(freshProfile());
@@ -25,7 +26,7 @@ test('two consoles on two ports keep working side by side in one browser', async
       expect(new URL(tab.url()).origin).toBe(host.origin);
     }
     await page.getByRole('button', { name: 'Open the demo workspace' }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible();
+    await consoleReady(page);
     await expect(other.getByRole('heading', welcome)).toBeVisible();
     await other.reload();
     await expect(other.getByRole('heading', welcome)).toBeVisible();

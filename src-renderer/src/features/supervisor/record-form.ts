@@ -1,4 +1,5 @@
 import { idOf, instantOf, personOf, record as asRecord, text as textOf, type Rec } from '../../../../src-shared/concepts';
+import { HIDDEN } from '../../../../src-shared/secret-fields';
 import type { FieldKind } from './resource-fields';
 
 /**
@@ -117,6 +118,14 @@ export function valueOf(kind: FieldKind, typed: string, current: unknown, base: 
       }
   }
 }
+
+/**
+ * A secret field the service holds and the bridge hid: the input starts empty, what is typed
+ * replaces the secret, and emptying it again leaves the secret as it is (the save skips `HIDDEN`).
+ */
+export const isHiddenSecret = (base: unknown): boolean => base === HIDDEN;
+export const secretInputOf = (value: unknown): string => (value === HIDDEN || typeof value !== 'string' ? '' : value);
+export const secretValueOf = (typed: string): string => (typed === '' ? HIDDEN : typed);
 
 /** Words that tell records of a list apart, in the order they are tried. */
 const NAMING = [

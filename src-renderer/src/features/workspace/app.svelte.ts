@@ -91,9 +91,12 @@ export class AppStore {
   private async run(action: () => Promise<AppState>): Promise<boolean> {
     this.#busy = true;
     this.#error = null;
+    // The workspace shows (its state event) before the call that opened it returns; an "Add a
+    // workspace" chosen in between stays open: only an action taken from that screen closes it.
+    const fromAdding = this.#adding;
     try {
       this.apply(await action());
-      this.#adding = false;
+      if (fromAdding) this.#adding = false;
       return true;
     } catch (e) {
       this.#error = errorMessage(e);
