@@ -17,8 +17,8 @@ import { createLogger } from './log';
 import { lockProfile, ProfileInUse, type ProfileLock } from './host/profile-lock';
 import { makePrivate } from './outbox/fsutil';
 import { bindTicketShortcut } from './features/supervisor/global-shortcut';
-import { mediaPermission, mediaPermissionKey } from './features/voice/permission';
-import { attentionBadge, electronBadgeSetter } from './features/attendance/badge';
+import { createMediaPermissionSlot, mediaPermissionKey } from './features/voice/permission';
+import { createBadgeSlot, electronBadgeSetter } from './features/attendance/badge';
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 // Every renderer sandboxed, whatever window or frame opens it (the checklist's belt and braces).
@@ -69,9 +69,11 @@ if (!app.requestSingleInstanceLock()) {
     });
 
     // The attention count the renderer keeps becomes the dock/taskbar badge.
-    attentionBadge.bind(electronBadgeSetter(app, (message) => log.info(message)));
+    const badge = createBadgeSlot();
+    badge.bind(electronBadgeSetter(app, (message) => log.info(message)));
     // Voice grants audio capture (never the camera) while the attendant has it turned on.
-    mediaPermission.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
+    const microphone = createMediaPermissionSlot();
+    microphone.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
     session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
       callback(decidePermission(mediaPermissionKey(permission, details), contents.getURL(), APP_ORIGIN, grantedPermissions));
     });
@@ -93,6 +95,8 @@ if (!app.requestSingleInstanceLock()) {
       locale: app.getLocale(),
       log,
       registerSecret: (s) => log.registerSecret(s),
+      badge,
+      microphone,
     });
 
     registerIpcBridge({
