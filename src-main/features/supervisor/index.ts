@@ -6,6 +6,7 @@ import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
 import { droppedField } from '../../../src-shared/schemas/common';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
+import { readAgents } from '../agents';
 import type { Feature, FeatureContext } from '../context';
 import { isNetworkKind } from '../../cache';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
@@ -162,9 +163,9 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           client
             .resource('userSession')
             .collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
-          client.resource('agent').pageAll({ conditions: [], sort: false }, { cap: 5_000 }),
+          readAgents(client),
         ]);
-        return groupsOverview(sessions.records as Rec[], agents as Rec[], Date.now(), sessions.truncated);
+        return groupsOverview(sessions.records as Rec[], agents, Date.now(), sessions.truncated);
       },
       'supervisor:explore': async (q) => {
         const got = await ctx

@@ -5,6 +5,7 @@ import type { Logger } from '../../log';
 import { createServiceClient, type ServiceClient } from '../../service';
 import type { Settings } from '../../settings';
 import type { UserRef, WorkspaceRuntime } from '../../workspaces/runtime';
+import { readAgents } from '../agents';
 
 /** A cheap call that any role may make: proves the address answers and the token is taken. */
 async function checkAccess(client: ServiceClient): Promise<void> {
@@ -65,16 +66,14 @@ export async function identify(client: ServiceClient, userName: string | null): 
   return { userName: me?.userName ?? wanted, name: me?.name ?? wanted };
 }
 
-/** Attendants to pick from: the agents list, matched on name and user name. */
+/** Attendants to pick from: the agents list (bots left out), matched on name and user name. */
 export async function people(client: ServiceClient, search: string): Promise<UserRef[]> {
-  const rows = await client.resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
   const q = search.trim().toLowerCase();
   const out = new Map<string, UserRef>();
-  for (const a of rows) {
-    const u = personOf(a.user);
-    const userName = u?.userName ?? text(a.loginAttendance);
-    if (!userName) continue;
-    const name = u?.name ?? userName;
+  for (const a of await readAgents(client)) {
+    const userName = a.userName;
+    if (a.virtual || !userName) continue;
+    const name = a.name ?? userName;
     if (q && !name.toLowerCase().includes(q) && !userName.toLowerCase().includes(q)) continue;
     out.set(userName, { userName, name });
   }
