@@ -1,11 +1,11 @@
 // Electron glue only: lifecycle, the hardened window, the custom protocol, the permission
 // policy. Every service comes from app.ts; this file hands it Electron's adapters.
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
-import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { createApp } from './app';
 import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
+import { createConfStore } from './vault/conf-store';
 import { decidePermission } from './shell-policy';
 import { hardenWebContents } from './security/web-contents';
 import { hardenedWebPreferences } from './security/window-options';
@@ -88,10 +88,7 @@ if (!app.requestSingleInstanceLock()) {
     const consoleApp = createApp({
       profileDir,
       cipher: createSafeStorageCipher(safeStorage, process.platform),
-      openStore: (name, dir) => {
-        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir ?? profileDir, configFileMode: 0o600 });
-        return { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k) };
-      },
+      openStore: (name, dir) => createConfStore(dir ?? profileDir, name),
       locale: app.getLocale(),
       log,
       registerSecret: (s) => log.registerSecret(s),
