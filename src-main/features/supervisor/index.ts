@@ -33,7 +33,7 @@ const EXPORT_CAP = 50_000;
 
 type Rec = Record<string, unknown>;
 
-/** Supervisor tools (issue 8): every handler asks the service through the context's client. */
+/** Supervisor tools: every handler asks the service through the context's client. */
 export interface SupervisorDeps {
   /** Lends a file to the service and returns the address it reads it from (the live feature's listener). */
   shareFile(name: string, bytes: Buffer): string;
