@@ -1,5 +1,5 @@
 // The stand-in's query engine at benchmark scale: 100,000 seeded sessions, filtered, sorted
-// pages over real HTTP. Budget (issue 3): p50 under 50 ms. Baseline: a trivial authenticated
+// pages over real HTTP. Budget: p50 under 50 ms. Baseline: a trivial authenticated
 // request to the same server in the same run (the HTTP floor).
 import { startStandin } from '../src-standin/index';
 import { standinClient } from '../src-standin/test-client';

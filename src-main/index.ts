@@ -1,11 +1,11 @@
 // Electron glue only: lifecycle, the hardened window, the custom protocol, the permission
 // policy. Every service comes from app.ts; this file hands it Electron's adapters.
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
-import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { createApp } from './app';
 import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
+import { createConfStore } from './vault/conf-store';
 import { decidePermission } from './shell-policy';
 import { hardenWebContents } from './security/web-contents';
 import { hardenedWebPreferences } from './security/window-options';
@@ -17,8 +17,8 @@ import { createLogger } from './log';
 import { lockProfile, ProfileInUse, type ProfileLock } from './host/profile-lock';
 import { makePrivate } from './outbox/fsutil';
 import { bindTicketShortcut } from './features/supervisor/global-shortcut';
-import { mediaPermission, mediaPermissionKey } from './features/voice/permission';
-import { attentionBadge, electronBadgeSetter } from './features/attendance/badge';
+import { createMediaPermissionSlot, mediaPermissionKey } from './features/voice/permission';
+import { createBadgeSlot, electronBadgeSetter } from './features/attendance/badge';
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 // Every renderer sandboxed, whatever window or frame opens it (the checklist's belt and braces).
@@ -69,9 +69,11 @@ if (!app.requestSingleInstanceLock()) {
     });
 
     // The attention count the renderer keeps becomes the dock/taskbar badge.
-    attentionBadge.bind(electronBadgeSetter(app, (message) => log.info(message)));
+    const badge = createBadgeSlot();
+    badge.bind(electronBadgeSetter(app, (message) => log.info(message)));
     // Voice grants audio capture (never the camera) while the attendant has it turned on.
-    mediaPermission.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
+    const microphone = createMediaPermissionSlot();
+    microphone.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
     session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
       callback(decidePermission(mediaPermissionKey(permission, details), contents.getURL(), APP_ORIGIN, grantedPermissions));
     });
@@ -86,13 +88,12 @@ if (!app.requestSingleInstanceLock()) {
     const consoleApp = createApp({
       profileDir,
       cipher: createSafeStorageCipher(safeStorage, process.platform),
-      openStore: (name, dir) => {
-        const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir ?? profileDir, configFileMode: 0o600 });
-        return { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k) };
-      },
+      openStore: (name, dir) => createConfStore(dir ?? profileDir, name),
       locale: app.getLocale(),
       log,
       registerSecret: (s) => log.registerSecret(s),
+      badge,
+      microphone,
     });
 
     registerIpcBridge({

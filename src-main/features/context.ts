@@ -23,7 +23,7 @@ export interface FeatureContext {
   readonly events: EventHub;
   readonly profileDir: string;
   readonly vault: Vault;
-  /** Small persistent settings (electron-store or conf), typed and checked by one schema. */
+  /** Small persistent settings, typed and checked by one schema. */
   readonly settings: Settings;
   /** The signed-in workspace's service client; throws Unauthorized when none is open. */
   client(): ServiceClient;

@@ -17,7 +17,8 @@ import {
   type UploadAnswer,
 } from '../../src-shared/schemas/index';
 import type { Logger } from '../log';
-import { maskDocuments, isValidCnpj, isValidCpf } from '../../src-shared/redact';
+import { findDocuments } from '../../src-shared/documents';
+import { maskDocuments } from '../../src-shared/redact';
 import type { CallOptions, Core, WriteOptions } from './core';
 
 /** The AI family (§4.1, §4.5) and the voice endpoints (DESIGN.md §2). */
@@ -80,7 +81,7 @@ export interface AiOps {
   questions(request: { index: string; question: string; size?: number }, o?: CallOptions & PersonalDataOptions): Promise<AnswerItem[]>;
   /**
    * Starts indexing a file at a public URL; the answer only says it was received. A link that
-   * carries a valid CPF or CNPJ is refused unless `revealDocuments` (masking would break it).
+   * carries a CPF or CNPJ is refused unless `revealDocuments` (masking would break it).
    */
   uploadFiles(request: UploadRequest, o?: WriteOptions & PersonalDataOptions): Promise<UploadAnswer>;
   stt(request: SttRequest, o?: CallOptions): Promise<SttAnswer>;
@@ -108,12 +109,9 @@ function checkUpload(r: UploadRequest): void {
   }
 }
 
-/** Digit runs of a CPF's or CNPJ's length with valid check digits, punctuated or not. */
-const DOCUMENT_RUN = /(?<!\d)\d{2,3}\.?\d{3}\.?\d{3}[/.]?(?:\d{4})?-?\d{2}(?!\d)/g;
-
+/** Whether a link names a CPF or CNPJ, percent-encoded or not (the same documents masking hides). */
 function carriesDocument(text: string): boolean {
-  for (const m of decodeURIComponentSafe(text).match(DOCUMENT_RUN) ?? []) if (isValidCpf(m) || isValidCnpj(m)) return true;
-  return false;
+  return findDocuments(decodeURIComponentSafe(text)).length > 0;
 }
 
 function decodeURIComponentSafe(text: string): string {

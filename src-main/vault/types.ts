@@ -9,7 +9,7 @@ export interface SecretCipher {
   decrypt(sealed: Buffer): string;
 }
 
-/** A small persistent key-value store: electron-store inside Electron, conf in plain Node. */
+/** A small persistent key-value store (conf, `conf-store.ts`, in every environment). */
 export interface KeyValueStore {
   get(key: string): unknown;
   set(key: string, value: unknown): void;

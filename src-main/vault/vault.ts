@@ -105,7 +105,7 @@ export class Vault {
   wipe(): void {
     for (const name of new Set([...this.memory.keys(), ...this.storedNames(), 'token'])) this.store.delete(`secret.${name}`);
     this.store.delete(NAMES_KEY);
-    // conf and electron-store nest dotted keys: this drops any sealed secret left under `secret`.
+    // conf nests dotted keys: this drops any sealed secret left under `secret`.
     this.store.delete('secret');
     this.memory.clear();
     this.refused = false;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
 import { signWebhook } from '../../src-shared/webhook-signature';
 
-/** Not one of the interface's groups, so nothing else could mean it. */
+/** Not one of the interface's event groups (§6), so nothing else could mean it. */
 export const TUNNEL_CHECK_GROUP = 'console';
 export const TUNNEL_CHECK_TYPE = 'console.tunnel-check';
 

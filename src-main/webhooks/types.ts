@@ -14,7 +14,7 @@ export interface EventLogEntry {
   id: string;
   receivedAt: number;
   signature: SignatureState;
-  /** Matched the envelope and one of the groups the interface names. */
+  /** Matched the envelope and one of the event groups the interface names (§6). */
   known: boolean;
   /** As the body names them, envelope or not. */
   group?: string;

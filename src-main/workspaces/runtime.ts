@@ -5,16 +5,7 @@ import { EventHub, type HandlerTable } from '../bridge/table';
 import { Vault } from '../vault/vault';
 import type { KeyValueStore, SecretCipher } from '../vault/types';
 import { createServiceClient, type ServiceClient } from '../service';
-import { createQueueFeature } from '../features/attendance/queue';
-import { createNotesFeature } from '../features/notes';
-import { createAttendanceFeature } from '../features/attendance';
-import { createLiveFeature } from '../features/live';
-import type { PollPace } from '../features/live/poll-pace';
-import { createWebhooksFeature } from '../features/webhooks';
-import { createSupervisorFeature } from '../features/supervisor';
-import { createVoiceFeature, mediaPermission } from '../features/voice';
-import { createOfflineFeature } from '../features/offline';
-import { createPaletteFeature } from '../features/palette';
+import type { QueueFeature } from '../features/attendance/queue';
 import type { Logger } from '../log';
 import type { DemoServer, FeatureContext } from '../features/context';
 import { createSettings, layeredSettings, type Settings } from '../settings';
@@ -32,14 +23,23 @@ export interface RuntimeAdapters {
   openStore(name: string): KeyValueStore;
   /** The console's settings (language, shortcuts, voice); the rest are the workspace's own. */
   globalSettings: Settings;
-  locale: string;
   log: Logger;
   registerSecret(secret: string): void;
   /** The demo stand-in, when it runs (only a demo workspace sees it). */
   standin(): DemoServer | null;
   /** The service refused this workspace's token, or who is signed in changed. */
   onStateChange(): void;
-  pollPace?: PollPace;
+  /** The workspace's features, built for its context by the composition root. */
+  features(ctx: FeatureContext): WorkspaceFeatures;
+}
+
+/** A workspace's features, as the composition root (app.ts) builds them. */
+export interface WorkspaceFeatures {
+  /** In start order; they stop in the reverse. */
+  features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }>;
+  handlers: FeatureHandlers;
+  /** The queue, which "Needs me" reads in every workspace. */
+  queue: QueueFeature;
 }
 
 interface Session {
@@ -128,50 +128,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     },
     registerSecret: a.registerSecret,
   };
-  // Features: each serves its slice of the bridge; add new ones here and in `handlers` below.
-  const offline = createOfflineFeature(ctx);
-  const queue = createQueueFeature(ctx, offline);
-  const notes = createNotesFeature(ctx, offline);
-  const attendance = createAttendanceFeature(ctx, { queue, notes, offline });
-  const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: a.locale });
-  const live = createLiveFeature(ctx, {
-    onEvent: (e) => {
-      attendance.onEvent(e);
-      voice.onEvent(e);
-    },
-    onResync: () => attendance.resync(),
-    ...(a.pollPace ? { pollPace: a.pollPace } : {}),
-  });
-  // Back from sleep: the network may have changed under us, so ask the service now if offline.
-  live.onWake(() => {
-    if (offline.monitor.offline) void offline.monitor.probeNow();
-  });
-  const webhooks = createWebhooksFeature(ctx, live);
-  const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
-  const palette = createPaletteFeature(ctx);
-  const features: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [
-    offline,
-    queue,
-    notes,
-    attendance,
-    live,
-    webhooks,
-    supervisor,
-    voice,
-    palette,
-  ];
-
-  const handlers: FeatureHandlers = {
-    // One line per feature slice of the bridge; a slice left out is a type error here.
-    ...attendance.handlers,
-    ...live.handlers,
-    ...notes.handlers,
-    ...offline.handlers,
-    ...palette.handlers,
-    ...supervisor.handlers,
-    ...voice.handlers,
-    ...webhooks.handlers,
-  };
+  const { features, handlers, queue } = a.features(ctx);
 
   const makeClient = (baseUrl: string): ServiceClient =>
     createServiceClient({

@@ -5,7 +5,7 @@ import { NoInput } from './no-input';
 import { KB_FILE_MAX_BYTES } from '../kb-name';
 
 /**
- * Supervisor tools (issue 8): ticket lookup, NPS, attendance time report, groups overview,
+ * Supervisor tools: ticket lookup, NPS, attendance time report, groups overview,
  * resource explorer and knowledge bases. Strict shapes: we own them; records of the explorer
  * stay open JSON objects because the service's resources are open.
  */
@@ -34,7 +34,7 @@ export const TicketViewSchema = z
     status: nullableStr,
     priority: nullableStr,
     projectId: nullableNum,
-    // Not in the interface's ticket, read when the service sends them; copies kept before they
+    // Not in the interface's ticket (§2.4), read when the service sends them; copies kept before they
     // were read lack them, hence the defaults.
     requester: nullableStr.default(null),
     assignee: nullableStr.default(null),

@@ -111,7 +111,7 @@ export const EventRowSchema = z
     id: z.string(),
     receivedAt: z.number(),
     signature: z.enum(['valid', 'unsigned']),
-    /** The envelope of one of the groups the interface names. */
+    /** The envelope of one of the event groups the interface names (§6). */
     known: z.boolean(),
     group: z.string().nullable(),
     type: z.string().nullable(),

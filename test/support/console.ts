@@ -2,7 +2,7 @@ import { expect } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type ConsoleApp } from '../../src-main/app';
+import { createApp, type ConsoleApp, type PlatformAdapters } from '../../src-main/app';
 import { KeyFileCipher } from '../../src-main/vault/node-cipher';
 import { createConfStore } from '../../src-main/vault/conf-store';
 import { silentLogger } from '../../src-main/log';
@@ -12,9 +12,13 @@ import type { ErrorInfo } from '../../src-shared/errors';
 
 /**
  * The console's main process as the renderer sees it: bridge calls through the real handler
- * table (validated in and out) and the events it pushes. No browser, no transport.
+ * table (validated in and out) and the events it pushes. No browser, no transport. `platform`:
+ * what a platform would hand it besides (the badge, the microphone grant).
  */
-export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'console-main-'))) {
+export async function openConsole(
+  profileDir = mkdtempSync(join(tmpdir(), 'console-main-')),
+  platform: Pick<PlatformAdapters, 'badge' | 'microphone'> = {},
+) {
   const app: ConsoleApp = createApp({
     profileDir,
     cipher: new KeyFileCipher(profileDir),
@@ -22,6 +26,7 @@ export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'conso
     locale: 'en-US',
     log: silentLogger,
     registerSecret: () => undefined,
+    ...platform,
   });
   const seen: Array<{ name: string; payload: unknown }> = [];
   app.events.subscribe((name, payload) => seen.push({ name, payload }));

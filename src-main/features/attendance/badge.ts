@@ -76,6 +76,3 @@ export function electronBadgeSetter(app: BadgeApp, warn: (message: string) => vo
     }
   };
 }
-
-/** The one slot of this process: src-main/index.ts binds it, the attendance feature sets it. */
-export const attentionBadge = createBadgeSlot();

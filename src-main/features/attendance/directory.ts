@@ -2,6 +2,7 @@ import type { AgentInfo, Directory, GroupInfo, PauseReasonInfo } from '../../../
 import { AppError, isAppError } from '../../../src-shared/errors';
 import type { HandlerTable } from '../../bridge/table';
 import type { ServiceClient } from '../../service';
+import { agentPerson, readAgents } from '../agents';
 import type { FeatureContext } from '../context';
 import type { QueueFeature } from './queue';
 import { idOf as int, personOf, record as obj, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
@@ -55,16 +56,11 @@ export class DirectoryCache {
     let status = str(agentRef?.status);
     if (agentId === null) {
       // The user record may not embed its agent: the agents list names its user.
-      const rows = await this.client()
-        .resource('agent')
-        .pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 })
-        .catch(() => []);
+      const agents = await readAgents(this.client()).catch(() => []);
       const me = { id: userId, userName, name: null, role: null };
-      const mine = rows.find((a) =>
-        samePerson(personOf(a.user) ?? { id: null, userName: str(a.loginAttendance), name: null, role: null }, me),
-      );
-      agentId = int(mine?.id);
-      status = str(mine?.status) ?? status;
+      const mine = agents.find((a) => samePerson(agentPerson(a), me));
+      agentId = mine?.id ?? null;
+      status = mine?.status ?? status;
     }
     this.me = { userName, userId, agentId, status };
     return this.me;
@@ -128,15 +124,12 @@ export class DirectoryCache {
     }
   }
 
+  /** The fellow attendants (bots left out), by name. */
   async agents(): Promise<AgentInfo[]> {
-    const rows = await this.client().resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
     const out: AgentInfo[] = [];
-    for (const a of rows) {
-      if (a.virtualAgent === true) continue;
-      const user = personOf(a.user);
-      const userName = user?.userName ?? str(a.loginAttendance);
-      if (!userName) continue;
-      out.push({ userName, name: user?.name ?? userName, status: str(a.status) });
+    for (const a of await readAgents(this.client())) {
+      if (a.virtual || !a.userName) continue;
+      out.push({ userName: a.userName, name: a.name ?? a.userName, status: a.status });
     }
     return out.sort((x, y) => x.name.localeCompare(y.name));
   }

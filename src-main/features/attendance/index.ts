@@ -3,7 +3,7 @@ import type { SyncEngine } from '../../sync/engine';
 import type { Feature, FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { OfflineFeature } from '../offline';
-import { attentionBadge, type BadgeSlot } from './badge';
+import type { BadgeSlot } from './badge';
 import { closeHandlers } from './close';
 import { Composer, composerHandlers } from './composer';
 import { DirectoryCache, directoryHandlers } from './directory';
@@ -28,7 +28,8 @@ export interface AttendanceDeps {
   queue: QueueFeature;
   notes: NotesFeature;
   offline: OfflineFeature;
-  badge?: BadgeSlot;
+  /** The attention badge the platform shows (the dock or taskbar count). */
+  badge: BadgeSlot;
 }
 
 /**
@@ -37,9 +38,7 @@ export interface AttendanceDeps {
  * status); this function only builds them and joins their handlers.
  */
 export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDeps): AttendanceFeature {
-  const { queue, notes, offline } = deps;
-  // The process's slot unless a test hands its own: src-main/index.ts binds Electron's setter.
-  const badge = deps.badge ?? attentionBadge;
+  const { queue, notes, offline, badge } = deps;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
   const threads = createThreads(ctx);

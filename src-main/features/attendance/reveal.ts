@@ -1,3 +1,4 @@
+import { findDocuments } from '../../../src-shared/documents';
 import { maskDocuments } from '../../../src-shared/redact';
 
 /**
@@ -8,7 +9,7 @@ export function revealedDocuments(values: readonly string[] | undefined): string
   const out = new Set<string>();
   for (const v of values ?? []) {
     const t = v.trim();
-    if (t && maskDocuments(t) !== t) out.add(t);
+    if (t && findDocuments(t).length) out.add(t);
   }
   return [...out];
 }

@@ -8,6 +8,7 @@ import { droppedField } from '../../../src-shared/schemas/common';
 import { withoutHidden } from '../../../src-shared/secret-fields';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
+import { readAgents } from '../agents';
 import type { Feature, FeatureContext } from '../context';
 import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
@@ -34,7 +35,7 @@ const EXPORT_CAP = 50_000;
 
 type Rec = Record<string, unknown>;
 
-/** Supervisor tools (issue 8): every handler asks the service through the context's client. */
+/** Supervisor tools: every handler asks the service through the context's client. */
 export interface SupervisorDeps {
   /** Lends a file to the service: the address it reads it from (the live feature's listener), and the end of the loan. */
   shareFile(name: string, bytes: Buffer): LentFile;
@@ -164,9 +165,9 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           client
             .resource('userSession')
             .collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
-          client.resource('agent').pageAll({ conditions: [], sort: false }, { cap: 5_000 }),
+          readAgents(client),
         ]);
-        return groupsOverview(sessions.records as Rec[], agents as Rec[], Date.now(), sessions.truncated);
+        return groupsOverview(sessions.records as Rec[], agents, Date.now(), sessions.truncated);
       },
       'supervisor:explore': async (q) => {
         const got = await ctx

@@ -10,6 +10,7 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
+import type { Agent } from '../agents';
 import { idOf, instantOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
 
 /**
@@ -115,7 +116,7 @@ const WAITING_LISTED = 50;
  * group's sla, and the agents attending there. Groups come from the sessions themselves: the
  * interface lists no groups, and each session carries its group configuration with `sla`.
  */
-export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, truncated: boolean): GroupsOverview {
+export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: number, truncated: boolean): GroupsOverview {
   const statusByUser = new Map<string, { name: string; status: string | null }>();
   const allAgents: AgentStatus[] = [];
   const sessionsByAgent = new Map<string, number>();
@@ -163,10 +164,8 @@ export function groupsOverview(sessions: Rec[], agents: Rec[], now: number, trun
   }
 
   for (const a of agents) {
-    const user = personOf(a.user);
-    const userName = user?.userName ?? str(a.loginAttendance);
-    const name = user?.name ?? userName ?? `Agent ${String(a.id ?? '?')}`;
-    const status = str(a.status);
+    const { userName, status } = a;
+    const name = a.name ?? `Agent ${String(a.id ?? '?')}`;
     if (userName) statusByUser.set(userName, { name, status });
     allAgents.push({ userName, name, status, sessions: userName ? (sessionsByAgent.get(userName) ?? 0) : 0 });
   }

@@ -16,7 +16,7 @@ import type { MediaPermissionSlot } from './permission';
 import { wavInfo } from './wav';
 import { shownError } from '../../log';
 
-export { mediaPermission, mediaPermissionKey, createMediaPermissionSlot } from './permission';
+export { mediaPermissionKey, createMediaPermissionSlot } from './permission';
 export type { MediaPermissionSetter, MediaPermissionSlot } from './permission';
 
 export interface VoiceFeature extends Feature<'voice'> {

@@ -33,9 +33,6 @@ export function createMediaPermissionSlot(): MediaPermissionSlot {
   };
 }
 
-/** The one slot of this process: src-main/index.ts binds it, app.ts hands it to the feature. */
-export const mediaPermission = createMediaPermissionSlot();
-
 /**
  * The key a permission request is decided under. Electron calls audio and video capture both
  * 'media'; only a request for audio alone keeps that name (the one voice grants), anything that

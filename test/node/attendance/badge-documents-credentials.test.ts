@@ -9,7 +9,7 @@ import { startStandin } from '../../../src-standin/index';
 import { Vault } from '../../../src-main/vault/vault';
 import { KeyFileCipher } from '../../../src-main/vault/node-cipher';
 import { createConfStore } from '../../../src-main/vault/conf-store';
-import { attentionBadge, badgeCount, createBadgeSlot, electronBadgeSetter } from '../../../src-main/features/attendance/badge';
+import { badgeCount, createBadgeSlot, electronBadgeSetter } from '../../../src-main/features/attendance/badge';
 import { maskExcept, revealedDocuments } from '../../../src-main/features/attendance/reveal';
 
 const CPF_SHOWN = '529.982.247-25';
@@ -57,10 +57,11 @@ test("Electron's setter: a desktop without badges is said once in the log, never
   expect(warnings).toHaveLength(2);
 });
 
-test("the renderer's attention count reaches the bound badge through the bridge; signing out clears it", async () => {
-  const { app, call } = await openConsole();
+test("the renderer's attention count reaches the platform's badge through the bridge; signing out clears it", async () => {
+  const badge = createBadgeSlot();
+  const { app, call } = await openConsole(undefined, { badge });
   const seen: number[] = [];
-  const unbind = attentionBadge.bind((n) => seen.push(n));
+  const unbind = badge.bind((n) => seen.push(n));
   try {
     await call('workspace:openDemo', {});
     await app.standin!.simulator.stop();

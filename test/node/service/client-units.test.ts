@@ -1,7 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { query, toLookupBody, toQueryBody } from '../../../src-shared/query-builder';
 import { QueryBodySchema } from '../../../src-shared/query';
-import { maskDocuments, isValidCpf, isValidCnpj } from '../../../src-shared/redact';
 import { ClassificationNodeSchema, RESOURCE_SCHEMAS, NpsSummarySchema, isKnowledgeBaseName } from '../../../src-shared/schemas/index';
 import { RESOURCE_KEYS } from '../../../src-shared/paths';
 import { createLogger } from '../../../src-main/log';
@@ -111,18 +110,6 @@ test.describe('query builder', () => {
       sortColumn: 'name',
       direction: 'ASC',
     });
-  });
-});
-
-test.describe('document masking', () => {
-  test('masks formatted and checked bare CPF and CNPJ, leaves other numbers', () => {
-    expect(maskDocuments('cpf 123.456.789-09.')).toBe('cpf ***.***.789-09.');
-    expect(isValidCpf('529.982.247-25')).toBe(true);
-    expect(maskDocuments('{"cpf":"52998224725"}')).toBe('{"cpf":"***.***.247-25"}');
-    expect(maskDocuments('CNPJ 12.345.678/0001-95 ok')).toBe('CNPJ **.***.***/****-95 ok');
-    expect(isValidCnpj('11.222.333/0001-81')).toBe(true);
-    expect(maskDocuments('x11222333000181y')).toBe('x**.***.***/****-81y');
-    expect(maskDocuments('phone 11987654321, order 12345, 2024-01-01')).toBe('phone 11987654321, order 12345, 2024-01-01');
   });
 });
 

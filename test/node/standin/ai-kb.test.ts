@@ -2,56 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import * as XLSX from '@e965/xlsx';
-import { Document, Packer, Paragraph } from 'docx';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { QuestionsAnswerSchema, UploadAnswerSchema } from '../../../src-shared/schemas/ai';
 import { AI_PATHS, aiService, call, fileServer, indexStatus, settled, type AiService, type FileServer } from './ai-helpers';
+import { FAQ, PARSED_FORMATS } from '../../support/kb-files';
 
 /**
  * Knowledge bases: upload from a loopback URL, background indexing, retrieval closest first.
- * Every fixture is written here by a writer library, so each parser meets a real file.
+ * Every fixture is written by a writer library (test/support/kb-files.ts), so each parser meets a real file.
  */
-
-const FAQ = [
-  { id: 'entrega', pergunta: 'Qual o prazo de entrega?', resposta: 'A entrega leva de 3 a 7 dias úteis nas capitais.' },
-  { id: 'troca', pergunta: 'Como troco um produto?', resposta: 'A troca é feita em até 30 dias pela página Meus Pedidos.' },
-  { id: 'pix', pergunta: 'Posso pagar com Pix?', resposta: 'Sim, o pagamento por Pix tem 5% de desconto e é confirmado na hora.' },
-  { id: 'senha', pergunta: 'Esqueci minha senha', resposta: 'Use o link Esqueci minha senha para receber um e-mail de recuperação.' },
-];
-
-async function pdfFile(paragraphs: string[]): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  let y = 800;
-  for (const p of paragraphs) {
-    page.drawText(p, { x: 40, y, font, size: 10 });
-    y -= 16;
-    page.drawText('###', { x: 40, y, font, size: 10 }); // the document separator the upload names
-    y -= 16;
-  }
-  return Buffer.from(await doc.save());
-}
-
-async function docxFile(paragraphs: string[]): Promise<Buffer> {
-  const children = paragraphs.flatMap((p) => [new Paragraph(p), new Paragraph('---')]);
-  return Buffer.from(await Packer.toBuffer(new Document({ sections: [{ children }] })));
-}
-
-function sheetFile(bookType: 'xlsx' | 'ods' | 'xls'): Buffer {
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.json_to_sheet(FAQ), 'FAQ');
-  return XLSX.write(book, { type: 'buffer', bookType }) as Buffer;
-}
 
 const csv = (delimiter: string) =>
   [['id', 'pergunta', 'resposta'], ...FAQ.map((f) => [f.id, f.pergunta, f.resposta])]
     .map((r) => r.map((c) => (c.includes(delimiter) || c.includes('"') ? `"${c.replace(/"/g, '""')}"` : c)).join(delimiter))
     .join('\r\n');
-
-const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<faq>${FAQ.map((f) => `<item><id>${f.id}</id><pergunta>${f.pergunta}</pergunta><resposta>${f.resposta}</resposta></item>`).join('')}</faq>`;
 
 async function upload(svc: AiService, body: Record<string, string>) {
   return call(svc, AI_PATHS.upload, body);
@@ -121,22 +84,7 @@ const ROUND_TRIPS: Array<{ ext: string; type: string; make: () => Promise<Buffer
   { ext: 'csv', type: 'text/csv', make: () => Buffer.from(csv(';')) },
   { ext: 'tsv', type: 'text/tab-separated-values', make: () => Buffer.from(csv('\t')) },
   { ext: 'json', type: 'application/json', make: () => Buffer.from(JSON.stringify({ faq: FAQ })), extra: { id_doc_engine: 'id' } },
-  { ext: 'xml', type: 'application/xml', make: () => Buffer.from(xml), extra: { id_doc_engine: 'id' } },
-  {
-    ext: 'pdf',
-    type: 'application/pdf',
-    make: () => pdfFile(FAQ.map((f) => `${f.pergunta} ${f.resposta}`)),
-    extra: { separator_doc_engine: '###' },
-  },
-  {
-    ext: 'docx',
-    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    make: () => docxFile(FAQ.map((f) => `${f.pergunta} ${f.resposta}`)),
-    extra: { separator_doc_engine: '---' },
-  },
-  { ext: 'xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', make: () => sheetFile('xlsx') },
-  { ext: 'ods', type: 'application/vnd.oasis.opendocument.spreadsheet', make: () => sheetFile('ods') },
-  { ext: 'xls', type: 'application/vnd.ms-excel', make: () => sheetFile('xls') },
+  ...PARSED_FORMATS,
 ];
 
 for (const rt of ROUND_TRIPS) {

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from '../../../src-main/features/supervisor/accelerator';
 import { bindTicketShortcut } from '../../../src-main/features/supervisor/global-shortcut';
+import { agentOf } from '../../../src-main/features/agents';
 import { groupsOverview, npsConditions, npsIndex, readRules, reportConditions } from '../../../src-main/features/supervisor/views';
 import { explainRefusedQuery } from '../../../src-main/features/supervisor/index';
 import { AppError } from '../../../src-shared/errors';
@@ -148,7 +149,7 @@ test('groups overview: waiting, in attendance, longest wait against sla, agents 
     { id: 1, status: 'ONLINE', user: { userName: 'ana', name: 'Ana Souza' } },
     { id: 2, status: 'BUSY', user: { userName: 'bruno', name: 'Bruno Lima' } },
   ];
-  const o = groupsOverview(sessions, agents, now, false);
+  const o = groupsOverview(sessions, agents.map(agentOf), now, false);
   expect(o.groups.map((g) => [g.name, g.waiting, g.inAttendance, g.pending, g.longestWaitSeconds, g.slaSeconds, g.overSla])).toEqual([
     ['Geral', 1, 1, 1, 300, 120, true],
     ['Financeiro', 1, 1, 0, 60, 600, false],

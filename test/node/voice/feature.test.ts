@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mediaPermission } from '../../../src-main/features/voice';
+import { createMediaPermissionSlot } from '../../../src-main/features/voice';
 import { wavInfo } from '../../../src-main/features/voice/wav';
 import { openConsole } from '../../support/console';
 import type { ErrorInfo } from '../../../src-shared/errors';
@@ -25,7 +25,9 @@ function recordedChunks(file: string): string[] {
 }
 
 test('voice stays off until turned on; the choice grants the microphone and survives a restart', async () => {
-  const first = await openConsole();
+  // The platform's grant: both runs of the console apply theirs to it, as Electron's would.
+  const mediaPermission = createMediaPermissionSlot();
+  const first = await openConsole(undefined, { microphone: mediaPermission });
   let second: Awaited<ReturnType<typeof openConsole>> | null = null;
   try {
     await first.call('workspace:openDemo', {});
@@ -42,7 +44,7 @@ test('voice stays off until turned on; the choice grants the microphone and surv
     // Closing the console withdraws the grant; the next start gives it back from the setting.
     expect(mediaPermission.allowed).toBe(false);
 
-    second = await openConsole(first.profileDir);
+    second = await openConsole(first.profileDir, { microphone: mediaPermission });
     expect(await second.call('voice:state', {})).toEqual({ enabled: true, language: 'en-US' });
     expect(mediaPermission.allowed).toBe(true);
     await second.call('voice:setEnabled', { enabled: false });

@@ -1,4 +1,5 @@
 import type { Entity } from '../../../../src-shared/bridge/attendance';
+import { findDocuments } from '../../../../src-shared/documents';
 import { maskDocuments } from '../../../../src-shared/redact';
 
 /** A piece of a message: plain text, or an entity (CPF and CNPJ are secret until revealed). */
@@ -9,8 +10,6 @@ export interface Segment {
 }
 
 const SECRET_LABELS = new Set(['CPF', 'CNPJ']);
-/** Formatted documents are masked even before (or without) entity recognition. */
-const DOCUMENTS = /(?<!\d)(\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}|\d{3}\.\d{3}\.\d{3}-\d{2})(?!\d)/g;
 
 export function segmentsOf(text: string, entities: readonly Entity[] | undefined): Segment[] {
   const spans: Array<{ start: number; end: number; label: string }> = [];
@@ -23,10 +22,9 @@ export function segmentsOf(text: string, entities: readonly Entity[] | undefined
     }
     if (start >= 0 && e.text) spans.push({ start, end, label: e.label.toUpperCase() });
   }
-  for (const m of text.matchAll(DOCUMENTS)) {
-    const start = m.index ?? 0;
-    const end = start + m[0].length;
-    if (!spans.some((s) => s.start < end && start < s.end)) spans.push({ start, end, label: m[0].includes('/') ? 'CNPJ' : 'CPF' });
+  // Documents are hidden even before (or without) entity recognition: those masking hides.
+  for (const d of findDocuments(text)) {
+    if (!spans.some((s) => s.start < d.end && d.start < s.end)) spans.push({ start: d.start, end: d.end, label: d.kind });
   }
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Segment[] = [];

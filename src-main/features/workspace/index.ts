@@ -1,0 +1,215 @@
+import type { AppState, DemoPersona, Workspace } from '../../../src-shared/bridge';
+import { AppError } from '../../../src-shared/errors';
+import type { EventHub, HandlerTable } from '../../bridge/table';
+import type { DemoStandin } from '../../demo-standin';
+import type { Logger } from '../../log';
+import type { Settings, WorkspaceEntry } from '../../settings';
+import type { WorkspaceList } from '../../workspaces/list';
+import type { NeedsMeWatch } from '../../workspaces/needs-me';
+import { DEMO_ID, freeColor, newWorkspaceId } from '../../workspaces/registry';
+import type { WorkspaceChannel } from '../../workspaces/routing';
+import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import type { BadgeSlot } from '../attendance/badge';
+import { checkConnection, identify, openClient, people, rememberUser, rememberedUser } from './identity';
+
+export interface WorkspaceFeatureDeps {
+  list: WorkspaceList;
+  /** The console's settings (the workspace list, the attendant chosen per service). */
+  settings: Settings;
+  demo: DemoStandin;
+  badge: BadgeSlot;
+  needsMe: NeedsMeWatch;
+  /** Where the console's own events go (the page hears them whichever workspace is in front). */
+  events: EventHub;
+  log: Logger;
+  registerSecret(secret: string): void;
+}
+
+interface ConnectInput {
+  baseUrl: string;
+  token: string;
+  userName?: string | undefined;
+  allowWeakStorage: boolean;
+  replace?: string | undefined;
+}
+
+/**
+ * The console's own channels: which workspaces it has, which one is in front, opening the demo
+ * workspace or a service, signing out, who the attendant is. They serve whichever workspace a
+ * call names; every other channel belongs to one workspace.
+ */
+export class WorkspaceFeature {
+  readonly #d: WorkspaceFeatureDeps;
+  #closed = false;
+  /** Workspaces opening in the background at start (awaited on stop). */
+  readonly #opening = new Set<Promise<void>>();
+
+  constructor(d: WorkspaceFeatureDeps) {
+    this.#d = d;
+  }
+
+  /** The console's own channels, for a call that names workspace `id` (null: the one in front). */
+  handlers(id: string | null): Pick<HandlerTable, WorkspaceChannel> {
+    const { list, needsMe } = this.#d;
+    const target = (): WorkspaceRuntime => {
+      const rt = id ? list.get(id) : list.front();
+      if (!rt) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+      return rt;
+    };
+    return {
+      'workspace:state': async () => list.state(),
+      'workspace:openDemo': ({ as }) => this.#openDemo(as),
+      'workspace:connect': (input) => this.#connect(input),
+      'workspace:signOut': ({ id: named }) => this.#signOut(named ?? id),
+      'workspace:focus': async ({ id: wanted }) => {
+        if (!list.get(wanted)) throw new AppError({ kind: 'NotFound', message: 'That workspace is no longer in this console.' });
+        list.focus(wanted);
+        this.pushState();
+        return list.state();
+      },
+      'workspace:needsMe': async () => needsMe.read(),
+      'workspace:people': async ({ search }) => {
+        const client = openClient(target(), this.#d.log);
+        return { people: await people(client, search).finally(() => client.close()) };
+      },
+      'workspace:setUser': async ({ userName }) => this.#setUser(target(), userName),
+    };
+  }
+
+  /** Opens the workspaces the console remembers: the one in front first (the page waits on it), the others beside it. */
+  async start(): Promise<void> {
+    const { list, needsMe, log } = this.#d;
+    const entries = list.entries();
+    const first = entries.find((e) => e.id === list.active);
+    if (first) await this.#reopen(first);
+    for (const e of entries) {
+      if (e === first) continue;
+      const done = this.#reopen(e).catch((err: unknown) =>
+        log.error('a workspace did not open', { workspace: e.id, error: err instanceof Error ? err.message : String(err) }),
+      );
+      this.#opening.add(done);
+      void done.finally(() => {
+        this.#opening.delete(done);
+        this.pushState();
+        needsMe.changed();
+      });
+    }
+    if (!first) this.pushState();
+  }
+
+  /** Pushes no state any more; resolves once the workspaces opening in the background are open. */
+  async stop(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#opening);
+  }
+
+  /** The page hears the console's state (after any change of workspaces, sign-in or token). */
+  pushState(): void {
+    if (!this.#closed) this.#d.events.emit('workspace:state', this.#d.list.state());
+  }
+
+  /** Opens a remembered workspace: the demo with its stand-in, a service with its kept token. */
+  async #reopen(entry: WorkspaceEntry): Promise<void> {
+    const rt = await this.#d.list.add(entry.id);
+    if (entry.workspace.kind === 'demo') {
+      await this.#openDemoIn(rt, entry.workspace.as ?? 'agent');
+    } else if (rt.vault.has('token')) {
+      const token = rt.vault.get('token');
+      if (token) this.#d.registerSecret(token);
+      await rt.open(entry.workspace, entry.workspace.baseUrl, rt.storedUser() ?? rememberedUser(this.#d.settings, entry.workspace.baseUrl));
+    }
+  }
+
+  /** Opens the demo workspace's session, seen as its attendant or as the operation's supervisor. */
+  async #openDemoIn(rt: WorkspaceRuntime, as: DemoPersona): Promise<void> {
+    const sb = await this.#d.demo.ensure();
+    const token = as === 'supervisor' ? sb.tokens.supervisor : sb.tokens.agent;
+    const who = as === 'supervisor' ? sb.demoSupervisor : sb.demoAgent;
+    this.#d.registerSecret(token);
+    // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
+    rt.vault.put('token', token, { persist: false });
+    await rt.open({ kind: 'demo', as }, sb.baseUrl, { userName: who.userName, name: who.name });
+  }
+
+  /** The demo workspace in front, seen as `as`; added beside the others when not there yet. */
+  async #openDemo(as: DemoPersona = 'agent'): Promise<AppState> {
+    const { list, needsMe } = this.#d;
+    let rt = list.get(DEMO_ID);
+    if (!rt) {
+      rt = await list.add(DEMO_ID);
+      const others = list.entries().filter((e) => e.id !== DEMO_ID);
+      list.save([...others, { id: DEMO_ID, workspace: { kind: 'demo', as }, color: freeColor(others) }]);
+    } else {
+      list.save(list.entries().map((e) => (e.id === DEMO_ID ? { ...e, workspace: { kind: 'demo', as } } : e)));
+    }
+    list.focus(DEMO_ID);
+    await this.#openDemoIn(rt, as);
+    this.pushState();
+    needsMe.changed();
+    return list.state();
+  }
+
+  async #connect(input: ConnectInput): Promise<AppState> {
+    const { list, settings, needsMe } = this.#d;
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    this.#d.registerSecret(input.token);
+    const found = await checkConnection(baseUrl, input.token, input.userName?.trim() || null, this.#d.log);
+    const user = found ?? rememberedUser(settings, baseUrl);
+    // The same account again (its token was refused, or it is typed a second time) signs that
+    // workspace in again; another account, even of the same service, is a workspace of its own.
+    const same = list
+      .entries()
+      .find(
+        (e) =>
+          e.workspace.kind === 'remote' &&
+          (e.id === input.replace ||
+            (e.workspace.baseUrl === baseUrl && (list.get(e.id)?.user?.userName ?? null) === (user?.userName ?? null))),
+      );
+    const id = same?.id ?? newWorkspaceId();
+    const fresh = !list.get(id);
+    const rt = list.get(id) ?? (await list.add(id));
+    try {
+      rt.vault.put('token', input.token, { allowWeak: input.allowWeakStorage });
+    } catch (e) {
+      if (fresh) await list.remove(id);
+      throw e;
+    }
+    const workspace: Workspace = { kind: 'remote', baseUrl };
+    const others = list.entries().filter((e) => e.id !== id);
+    list.save([
+      ...list.entries().map((e) => (e.id === id ? { ...e, workspace } : e)),
+      ...(same ? [] : [{ id, workspace, color: freeColor(others) }]),
+    ]);
+    list.focus(id);
+    await rt.open(workspace, baseUrl, user);
+    if (found) rememberUser(settings, baseUrl, found);
+    this.pushState();
+    needsMe.changed();
+    return list.state();
+  }
+
+  async #signOut(id: string | null): Promise<AppState> {
+    const { list, needsMe } = this.#d;
+    const target = id ?? list.active;
+    if (target) {
+      await list.remove(target);
+      if (target === DEMO_ID) await this.#d.demo.stop();
+      if (list.active === target) list.focus(list.entries()[0]?.id ?? null);
+      // No workspace left: nothing waits for the attendant (the page counts again when one opens).
+      if (!list.entries().length) this.#d.badge.set(0);
+    }
+    this.pushState();
+    needsMe.changed();
+    return list.state();
+  }
+
+  async #setUser(rt: WorkspaceRuntime, userName: string): Promise<AppState> {
+    const client = openClient(rt, this.#d.log);
+    const found = await identify(client, userName).finally(() => client.close());
+    if (!found) throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${userName}".` });
+    await rt.setUser(found);
+    if (rt.workspace?.kind === 'remote' && rt.baseUrl) rememberUser(this.#d.settings, rt.baseUrl, found);
+    this.#d.needsMe.changed();
+    return this.#d.list.state();
+  }
+}
