@@ -73,8 +73,9 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
    */
   const withActivity = (item: QueueItem): QueueItem => {
     const a = activity.get(item.id);
-    const sla = item.slaSeconds === null && item.groupId !== null ? (groups.get(item.groupId)?.slaSeconds ?? null) : null;
-    return a || sla !== null ? { ...item, ...a, ...(sla !== null ? { slaSeconds: sla } : {}) } : item;
+    const g = item.slaSeconds === null && item.groupId !== null ? groups.get(item.groupId) : undefined;
+    const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
+    return a || sla ? { ...item, ...a, ...sla } : item;
   };
   /** The cached item again with its current activity, pushed when it changed. */
   const touch = (id: number): void => {
@@ -140,18 +141,16 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
     const [newest, got] = await Promise.all([
       client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 }),
-      client
-        .resource('userSession')
-        .collect(
-          {
-            conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
-            sort: true,
-            sortColumn: 'createdAt',
-            direction: 'ASC',
-            size: 500,
-          },
-          { cap: QUEUE_CAP },
-        ),
+      client.resource('userSession').collect(
+        {
+          conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
+          sort: true,
+          sortColumn: 'createdAt',
+          direction: 'ASC',
+          size: 500,
+        },
+        { cap: QUEUE_CAP },
+      ),
     ]);
     const top = newest.results[0];
     const topStamp = instantOf(top?.updatedAt);
