@@ -27,7 +27,8 @@ test("opening the demo signs in and opens its scope; signing out closes it; a re
     },
   });
   const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
-  const app = new AppStore();
+  const { Scopes } = await importRunes<typeof import('../../../src-renderer/src/lib/scope.svelte')>('src-renderer/src/lib/scope.svelte.ts');
+  const app = new AppStore(new Scopes());
   await app.load();
   expect([app.signedIn, app.shown]).toEqual([false, null]);
 

@@ -83,7 +83,8 @@ async function console2() {
     'attendance:directory': () => new Promise<never>(() => undefined),
   });
   const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
-  const app = new AppStore();
+  const { Scopes } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
+  const app = new AppStore(new Scopes());
   await app.load();
   await expect.poll(() => app.shown?.workspaceId).toBe('a');
   return { app, bridge, held, setState: (s: AppState) => bridge.emit('workspace:state', (current = s)) };
@@ -203,4 +204,26 @@ test("seeing a workspace as someone else is a scope of its own: nothing of the f
   expect(ana.open).toBe(false);
   const juliana = app.shown!.use(VoiceStore);
   expect([juliana.sessionId, juliana.transcript, juliana.speech, juliana.error]).toEqual([null, '', null, null]);
+});
+
+test('a store made while a view showed keeps following its state after that view is gone', async () => {
+  await installFakeBridge({
+    'attendance:queue': () => ({ items: [session(7, 'ana'), session(8, null)], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', skipped: 0 }),
+  });
+  const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  // Svelte's own runtime, as the compiled views use it: a view's effect asks for the store first.
+  const { effect_root } = (await import('svelte/internal/client')) as unknown as { effect_root: (fn: () => void) => () => void };
+  const scope = new Scope('a');
+  let queue!: InstanceType<typeof QueueStore>;
+  const leave = effect_root(() => {
+    queue = scope.use(QueueStore);
+    void queue.visible;
+  });
+  leave();
+  await queue.start();
+  expect(queue.visible.map((s) => s.id)).toEqual([8]);
+  queue.bucket = 'mine';
+  expect(queue.visible.map((s) => s.id)).toEqual([7]);
+  scope.close();
 });

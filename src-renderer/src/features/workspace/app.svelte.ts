@@ -1,11 +1,14 @@
 import type { AppState, DemoPersona, WorkspaceInfo } from '../../../../src-shared/bridge';
-import { scopes, type Scope } from '../../lib/scope.svelte';
+import { scopes as pageScopes, type Scope, type Scopes } from '../../lib/scope.svelte';
 import { errorMessage, invoke, on, setWorkspace } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
 import { tick } from 'svelte';
 
 /** Which workspace is open and who is signed in: the root of every other state. */
 export class AppStore {
+  /** `scopes`: the workspaces' scopes this store opens and closes (the page's own, or a test's). */
+  constructor(private readonly scopes: Scopes = pageScopes) {}
+
   #state = $state<AppState | null>(null);
   #busy = $state(false);
   #error = $state<string | null>(null);
@@ -49,7 +52,7 @@ export class AppStore {
    * thread let go, a draft saved) goes to their own workspace, never to the next.
    */
   get shown(): Scope | null {
-    return scopes.shown;
+    return this.scopes.shown;
   }
   #entering = 0;
 
@@ -64,7 +67,7 @@ export class AppStore {
       return;
     }
     // The views leave first (their last calls still for their workspace)...
-    scopes.show(null, null);
+    this.scopes.show(null, null);
     const entering = ++this.#entering;
     // ...then, once the page no longer shows them, the scopes of workspaces signed out (or now
     // signed in as someone else) close, and the next workspace's views come.
@@ -72,7 +75,7 @@ export class AppStore {
       if (entering !== this.#entering) return;
       this.closeGone(s);
       setWorkspace(s.active);
-      scopes.show(after, s.active);
+      this.scopes.show(after, s.active);
     });
   }
 
@@ -83,14 +86,14 @@ export class AppStore {
       const key = scopeKey(w);
       if (key !== null) live.add(key);
     }
-    scopes.keepOnly(live);
+    this.scopes.keepOnly(live);
   }
 
   /** The scope of a workspace signed in (null when it is not): opened now if it is not open yet. */
   scopeOf(workspaceId: string): Scope | null {
     const w = this.#state?.workspaces.find((x) => x.id === workspaceId);
     const key = w ? scopeKey(w) : null;
-    return key === null ? null : scopes.of(key, workspaceId);
+    return key === null ? null : this.scopes.of(key, workspaceId);
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {
