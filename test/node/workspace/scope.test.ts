@@ -212,15 +212,14 @@ test('a store made while a view showed keeps following its state after that view
   });
   const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
-  // Svelte's own runtime, as the compiled views use it: a view's effect asks for the store first.
-  const { effect_root } = (await import('svelte/internal/client')) as unknown as { effect_root: (fn: () => void) => () => void };
+  const { asView } = await importRunes<typeof import('../../support/view-effect.svelte')>('test/support/view-effect.svelte.ts');
   const scope = new Scope('a');
+  // A view asks for the store first (and reads it), then goes.
   let queue!: InstanceType<typeof QueueStore>;
-  const leave = effect_root(() => {
+  asView(() => {
     queue = scope.use(QueueStore);
     void queue.visible;
   });
-  leave();
   await queue.start();
   expect(queue.visible.map((s) => s.id)).toEqual([8]);
   queue.bucket = 'mine';
