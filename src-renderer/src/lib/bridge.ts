@@ -101,7 +101,7 @@ function unwrap<C extends Channel>(envelope: Envelope<unknown>): ChannelOutput<C
 type Listener<E extends BridgeEvent> = (payload: EventPayload<E>) => void;
 /** Each listener with the workspace whose events it hears (`FRONT`: whichever is in front). */
 const FRONT = Symbol('front');
-type Heard = { workspace: string | null | typeof FRONT; listener: Listener<BridgeEvent> };
+type Heard = { workspace: string | typeof FRONT; listener: Listener<BridgeEvent> };
 const listeners = new Map<BridgeEvent, Set<Heard>>();
 let connected = false;
 
