@@ -119,6 +119,7 @@ export class TicketShortcutStore {
     try {
       this.#shortcut = await invoke('supervisor:ticketShortcut', {});
       this.draft = comboText(this.combo);
+      this.#error = null;
     } catch (e) {
       this.#error = errorMessage(e);
     }
