@@ -9,19 +9,9 @@ import {
   text as str,
   type PersonRef,
 } from '../src-shared/concepts';
+import { slaSecondsOf, warningRatioOf } from '../src-shared/sla';
 
 type Rec = Record<string, unknown>;
-
-/** Seconds in one unit of the group's `timeUnit` (the unit of its `sla`). */
-const UNIT_SECONDS: Record<string, number> = {
-  NANOSECONDS: 1e-9,
-  MICROSECONDS: 1e-6,
-  MILLISECONDS: 1e-3,
-  SECONDS: 1,
-  MINUTES: 60,
-  HOURS: 3600,
-  DAYS: 86400,
-};
 
 /**
  * Projects a session as the service sent it (parsed leniently) onto what the queue shows.
@@ -34,8 +24,7 @@ export function toQueueItem(session: Rec, userNameOf?: (id: number) => string | 
   const group = sessionGroupOf(session);
   const g = group?.record ?? null;
   const customer = sessionCustomerOf(session);
-  const sla = typeof g?.sla === 'number' ? g.sla : null;
-  const unit = str(g?.timeUnit) ?? 'MINUTES';
+  const slaSeconds = slaSecondsOf(g?.sla, g?.timeUnit);
   return {
     id,
     status: str(session.status) ?? 'UNKNOWN',
@@ -47,7 +36,8 @@ export function toQueueItem(session: Rec, userNameOf?: (id: number) => string | 
     groupName: group?.name ?? null,
     channel: str(session.userConnectedResource),
     createdAt: instantOf(session.createdAt),
-    slaSeconds: sla === null ? null : sla * (UNIT_SECONDS[unit] ?? 60),
+    slaSeconds,
+    ...(slaSeconds === null ? {} : { slaWarningRatio: warningRatioOf(g?.warningRatio) }),
     protocol: str(session.protocol) ?? (typeof session.protocol === 'number' ? String(session.protocol) : null),
     ticketId: idOf(session.ticketId),
   };

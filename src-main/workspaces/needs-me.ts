@@ -1,5 +1,6 @@
 import type { NeedsMe } from '../../src-shared/bridge';
 import { bucketOf } from '../../src-shared/queue';
+import { slaDue } from '../../src-shared/sla';
 import type { QueueItem } from '../../src-shared/bridge/attendance';
 import type { Logger } from '../log';
 import type { WorkspaceRuntime } from './runtime';
@@ -11,12 +12,6 @@ const SETTLE_MS = 250;
 
 type Row = NeedsMe['rows'][number];
 const RANK: Record<Row['reason'], number> = { unread: 0, reply: 1, waiting: 2 };
-
-/** When the session's SLA runs out (ms), or Infinity when its group has none. */
-function due(item: QueueItem): number {
-  const t = item.createdAt ? Date.parse(item.createdAt) : NaN;
-  return item.slaSeconds === null || Number.isNaN(t) ? Infinity : t + item.slaSeconds * 1000;
-}
 
 /** Why a session needs the attendant, or null when it does not. */
 function reasonOf(item: QueueItem, me: string | null): Row['reason'] | null {
@@ -42,7 +37,7 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
       if (reason === 'unread') c.unread++;
       found.push({
         row: { workspaceId: rt.id, reason, item },
-        due: due(item),
+        due: slaDue(item),
         created: item.createdAt ? Date.parse(item.createdAt) || 0 : 0,
       });
     }

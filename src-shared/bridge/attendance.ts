@@ -22,6 +22,8 @@ export const QueueItemSchema = z
     channel: z.string().nullable(),
     createdAt: z.string().nullable(),
     slaSeconds: z.number().nullable(),
+    /** Percent of the SLA after which its timer turns amber (the group's `warningRatio`); with an SLA only. */
+    slaWarningRatio: z.number().optional(),
     protocol: z.string().nullable(),
     ticketId: z.number().int().nullable(),
     /** When the customer last wrote (ISO), as far as this console saw. */

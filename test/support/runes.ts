@@ -90,3 +90,9 @@ export async function installFakeBridge(handlers: Parameters<typeof fakeBridge>[
   useTransport(bridge.transport);
   return bridge;
 }
+
+/** A workspace's scope for store tests: its stores are made with `scope.use(Store)` (null: the workspace in front). */
+export async function newScope(workspaceId: string | null = null) {
+  const { Scope } = await importRunes<typeof import('../../src-renderer/src/lib/scope.svelte')>('src-renderer/src/lib/scope.svelte.ts');
+  return new Scope(workspaceId);
+}

@@ -161,3 +161,7 @@ export async function openEvents(page: Page): Promise<void> {
   await railButton(page, 'Settings').click();
   await page.getByRole('tab', { name: 'Developer / integration' }).click();
 }
+
+/** A workspace's button in the sidebar, by its host (its name, then its unread count when it has some). */
+export const workspaceButton = (page: Page, host: string) =>
+  page.getByRole('group', { name: 'Workspaces' }).getByRole('button', { name: new RegExp(`^${host.replaceAll('.', '\\.')}(:|$)`) });

@@ -17,6 +17,7 @@ import type { FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { OfflineFeature } from '../offline';
 import { fillTemplate, int, obj, str } from './project';
+import { templateValues } from '../../../src-shared/template';
 import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import type { Replies } from './reply';
@@ -435,8 +436,8 @@ export function composerHandlers(ctx: FeatureContext, d: ComposerDeps): Pick<Han
 
     'attendance:sendTemplate': async ({ sessionId, templateId, params, clientId }) => {
       const t = await composer.template(templateId);
-      const filled = params.slice(0, t.parameterCount).map((p) => p.trim());
-      if (filled.length < t.parameterCount || filled.some((p) => !p)) {
+      const filled = templateValues(t.parameterCount, params);
+      if (!filled) {
         throw new AppError({
           kind: 'Invalid',
           field: 'params',

@@ -12,6 +12,7 @@ import {
   text as str,
   type Parties,
 } from '../../../src-shared/concepts';
+import { slaSecondsOf, warningRatioOf } from '../../../src-shared/sla';
 
 /**
  * Projections of service records (parsed leniently) onto the small shapes the bridge carries.
@@ -21,30 +22,17 @@ import {
 type Rec = Record<string, unknown>;
 export { record as obj, text as str, idOf as int } from '../../../src-shared/concepts';
 
-const UNIT_SECONDS: Record<string, number> = {
-  NANOSECONDS: 1e-9,
-  MICROSECONDS: 1e-6,
-  MILLISECONDS: 1e-3,
-  SECONDS: 1,
-  MINUTES: 60,
-  HOURS: 3600,
-  DAYS: 86400,
-};
-
 /** A group as embedded in a session or answered by groups/unique; null without an id. */
 export function toGroupInfo(g: unknown): GroupInfo | null {
   const group = obj(g);
   const id = int(group?.id);
   if (!group || id === null) return null;
-  const sla = typeof group.sla === 'number' ? group.sla : null;
-  const unit = str(group.timeUnit) ?? 'MINUTES';
   const channels = Array.isArray(group.channels) ? group.channels.map((c) => str(obj(c)?.name)).filter((c): c is string => c !== null) : [];
-  const ratio = typeof group.warningRatio === 'number' && group.warningRatio > 0 && group.warningRatio <= 100 ? group.warningRatio : 80;
   return {
     id,
     name: str(group.name) ?? `#${id}`,
-    slaSeconds: sla === null ? null : sla * (UNIT_SECONDS[unit] ?? 60),
-    warningRatio: ratio,
+    slaSeconds: slaSecondsOf(group.sla, group.timeUnit),
+    warningRatio: warningRatioOf(group.warningRatio),
     mandatoryClassification: group.mandatoryClassificationTree === true,
     classificationTreeId: int(obj(group.classificationTree)?.id),
     channels,
@@ -148,7 +136,4 @@ export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: nu
   };
 }
 
-/** `{{1}}`-style parameters of an HSM template filled in order. */
-export function fillTemplate(template: string, params: readonly string[]): string {
-  return template.replace(/\{\{(\d+)\}\}/g, (m, n: string) => params[Number(n) - 1] ?? m);
-}
+export { fillTemplate } from '../../../src-shared/template';

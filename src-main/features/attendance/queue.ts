@@ -200,8 +200,9 @@ class SessionQueue implements QueueFeature {
    */
   #withActivity(item: QueueItem): QueueItem {
     const a = this.#activity.get(item.id);
-    const sla = item.slaSeconds === null && item.groupId !== null ? (this.#groups.get(item.groupId)?.slaSeconds ?? null) : null;
-    return a || sla !== null ? { ...item, ...a, ...(sla !== null ? { slaSeconds: sla } : {}) } : item;
+    const g = item.slaSeconds === null && item.groupId !== null ? this.#groups.get(item.groupId) : undefined;
+    const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
+    return a || sla ? { ...item, ...a, ...sla } : item;
   }
 
   /** The cached item again with its current activity, pushed when it changed. */

@@ -1,6 +1,7 @@
 import type { ConsoleFeature } from '../lib/feature';
-import { views } from '../lib/views.svelte';
+import { ViewPlace, views } from '../lib/views.svelte';
 import { commands } from '../lib/commands.svelte';
+import { scopes } from '../lib/scope.svelte';
 import { attendanceFeature } from './attendance';
 import { notesFeature } from './notes';
 import { paletteFeature } from './palette';
@@ -26,7 +27,7 @@ export const FEATURES: readonly ConsoleFeature[] = [
 export const overlays = FEATURES.flatMap((f) => f.overlays ?? []);
 
 let started = false;
-/** Registers every feature's views and commands and starts its listeners; once per page. */
+/** Registers every feature's views and commands, starts its listeners, and opens its part of each workspace; once per page. */
 export function startFeatures(): void {
   if (started) return;
   started = true;
@@ -35,4 +36,8 @@ export function startFeatures(): void {
     if (f.commands) commands.register(...f.commands);
     f.start?.();
   }
+  scopes.onOpen((scope) => {
+    scope.use(ViewPlace);
+    for (const f of FEATURES) f.open?.(scope);
+  });
 }

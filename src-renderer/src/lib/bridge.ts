@@ -70,27 +70,27 @@ export function useTransport(t: PreloadBridge): void {
   listeners.clear();
 }
 
-/** The workspace in front: every call names it, and events of another are not heard. */
+/**
+ * The workspace in front. Console-wide calls (`invoke`) name it, and console-wide listeners
+ * (`on`) hear only its events. What belongs to one workspace goes through that workspace's
+ * scope instead (`lib/scope.svelte.ts`), which names its workspace on every call.
+ */
 let front: string | null = null;
 export function setWorkspace(id: string | null): void {
   front = id;
 }
-export const frontWorkspace = (): string | null => front;
 
-/**
- * A bridge call, for the workspace in front when it is made: it is served there even if another
- * comes to the front meanwhile. A feature's answer arriving after its workspace left the front is
- * dropped (the view that asked is gone; what the call did is done).
- */
+/** A console-wide call (which workspaces, the badge, the key bindings), for the workspace in front. */
 export async function invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const named = front;
-  const envelope = await transport().invoke(channel, input, named);
-  if (named !== front && !channel.startsWith('workspace:')) return new Promise<never>(() => undefined);
-  return unwrap<C>(envelope);
+  return unwrap<C>(await transport().invoke(channel, input, front));
 }
 
-/** A call for a workspace named outright (in front or not): its answer always comes back. */
-export async function invokeIn<C extends Channel>(workspaceId: string, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+/** A call for a workspace named outright, in front or not (null: the one in front). */
+export async function invokeIn<C extends Channel>(
+  workspaceId: string | null,
+  channel: C,
+  input: ChannelInput<C>,
+): Promise<ChannelOutput<C>> {
   return unwrap<C>(await transport().invoke(channel, input, workspaceId));
 }
 
@@ -100,21 +100,39 @@ function unwrap<C extends Channel>(envelope: Envelope<unknown>): ChannelOutput<C
 }
 
 type Listener<E extends BridgeEvent> = (payload: EventPayload<E>) => void;
-const listeners = new Map<BridgeEvent, Set<Listener<BridgeEvent>>>();
+/** Each listener with the workspace whose events it hears (`FRONT`: whichever is in front). */
+const FRONT = Symbol('front');
+type Heard = { workspace: string | typeof FRONT; listener: Listener<BridgeEvent> };
+const listeners = new Map<BridgeEvent, Set<Heard>>();
 let connected = false;
 
-export function on<E extends BridgeEvent>(name: E, listener: Listener<E>): () => void {
+function listen<E extends BridgeEvent>(name: E, workspace: Heard['workspace'], listener: Listener<E>): () => void {
   if (!connected) {
     connected = true;
     transport().subscribe((n, payload, workspaceId) => {
-      if (workspaceId && workspaceId !== front) return;
-      for (const l of listeners.get(n as BridgeEvent) ?? []) l(payload as EventPayload<BridgeEvent>);
+      for (const h of listeners.get(n as BridgeEvent) ?? []) {
+        // An event of one workspace reaches that workspace's listeners; the console's own reach all.
+        const wanted = h.workspace === FRONT ? front : h.workspace;
+        if (workspaceId && workspaceId !== wanted) continue;
+        h.listener(payload as EventPayload<BridgeEvent>);
+      }
     });
   }
   let set = listeners.get(name);
   if (!set) listeners.set(name, (set = new Set()));
-  set.add(listener as Listener<BridgeEvent>);
-  return () => set.delete(listener as Listener<BridgeEvent>);
+  const heard: Heard = { workspace, listener: listener as Listener<BridgeEvent> };
+  set.add(heard);
+  return () => set.delete(heard);
+}
+
+/** A console-wide listener: the console's own events, and those of the workspace in front. */
+export function on<E extends BridgeEvent>(name: E, listener: Listener<E>): () => void {
+  return listen(name, FRONT, listener);
+}
+
+/** A workspace's listener: the console's own events, and that workspace's (null: the one in front). */
+export function onIn<E extends BridgeEvent>(workspaceId: string | null, name: E, listener: Listener<E>): () => void {
+  return listen(name, workspaceId ?? FRONT, listener);
 }
 
 /** What to tell the user of a failed call, in their language; a fault of the page itself goes to its console. */

@@ -1,7 +1,7 @@
 export const SETTINGS_TABS = ['general', 'developer'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
-/** Which part of the settings view shows; features that live there open it through this. */
+/** Which part of the settings view a workspace shows; features that live there open it through this. */
 export class SettingsNav {
   #tab = $state<SettingsTab>('general');
 
@@ -11,10 +11,4 @@ export class SettingsNav {
   set tab(v) {
     this.#tab = v;
   }
-
-  reset(): void {
-    this.#tab = 'general';
-  }
 }
-
-export const settingsNav = new SettingsNav();

@@ -1,4 +1,5 @@
 import type { Component } from 'svelte';
+import { scopes } from './scope.svelte';
 
 /**
  * The workspace's views (attendance, supervisor tools, event log, settings...). Features
@@ -17,12 +18,22 @@ export interface View {
   badge?: () => number;
 }
 
+/** Which view a workspace shows: kept by its scope, so each workspace comes back to its own view. */
+export class ViewPlace {
+  current = $state('attendance');
+}
+
 export class ViewRegistry {
   private list = $state<View[]>([]);
-  #current = $state('attendance');
+  /** The place kept while no workspace is shown. */
+  #own = new ViewPlace();
+
+  private get place(): ViewPlace {
+    return scopes.shown?.use(ViewPlace) ?? this.#own;
+  }
 
   get current() {
-    return this.#current;
+    return this.place.current;
   }
 
   register(view: View): void {
@@ -36,11 +47,11 @@ export class ViewRegistry {
   /** The current view, or the first one shown when the current is hidden (a role without it). */
   get active(): View | undefined {
     const shown = this.all;
-    return shown.find((v) => v.id === this.#current) ?? shown[0];
+    return shown.find((v) => v.id === this.place.current) ?? shown[0];
   }
 
   show(id: string): void {
-    this.#current = id;
+    this.place.current = id;
   }
 }
 

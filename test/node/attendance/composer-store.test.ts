@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Composer = typeof import('../../../src-renderer/src/features/attendance/composer.svelte');
 
@@ -24,7 +24,7 @@ async function composerWith(drafts: Map<number, string>) {
       }) as never,
   });
   const { ComposerStore } = await importRunes<Composer>('src-renderer/src/features/attendance/composer.svelte.ts');
-  return { composer: new ComposerStore(), bridge };
+  return { composer: (await newScope()).use(ComposerStore), bridge };
 }
 
 test('the reply draft is kept per session: switching saves it, coming back shows it', async () => {
@@ -38,7 +38,7 @@ test('the reply draft is kept per session: switching saves it, coming back shows
   await expect.poll(() => drafts.get(7)).toBe('Bom dia, Carla');
   await composer.open(7);
   expect(composer.text).toBe('Bom dia, Carla');
-  composer.reset();
+  composer.suspend();
 });
 
 test('canned replies: matched by code prefix, placeholders filled, the /code token replaced where typed', async () => {
@@ -55,7 +55,7 @@ test('canned replies: matched by code prefix, placeholders filled, the /code tok
   composer.insert('Posso ajudar?');
   expect(composer.text).toBe(`Oi ${text}! Posso ajudar?`);
   expect(composer.focusRequest).toBe(before + 1);
-  composer.reset();
+  composer.suspend();
 });
 
 test("a reply that could not be sent goes back into its session's draft once, and leaves it when sent after all", async () => {
@@ -71,7 +71,7 @@ test("a reply that could not be sent goes back into its session's draft once, an
   expect(drafts.get(9)).toBe('Segue o boleto');
   await composer.forgetUnsent(9, 'Segue o boleto');
   expect(drafts.get(9)).toBe('');
-  composer.reset();
+  composer.suspend();
 });
 
 test('an AI draft is handed to the reply box as a whole replacement, once', async () => {
@@ -85,5 +85,5 @@ test('an AI draft is handed to the reply box as a whole replacement, once', asyn
   expect(composer.text).toBe('Olá');
   expect(composer.takeReplacement()).toBe('Seu pedido chega amanhã.');
   expect(composer.takeReplacement()).toBeNull();
-  composer.reset();
+  composer.suspend();
 });

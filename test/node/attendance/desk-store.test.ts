@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Desk = typeof import('../../../src-renderer/src/features/attendance/desk.svelte');
 type Side = typeof import('../../../src-renderer/src/features/attendance/side.svelte');
@@ -28,7 +28,7 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
       'attendance:badge': ({ count }) => (badges.push(count), { count }),
     });
     const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
-    const desk = new DeskStore();
+    const desk = (await newScope()).use(DeskStore);
     await desk.start();
     expect([desk.status, desk.paused, desk.live?.state]).toEqual(['ONLINE', false, 'running']);
 
@@ -47,18 +47,17 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
     expect(desk.toasts.map((t) => t.text)).toEqual([expect.stringMatching(/^Carla: Meu CPF é (?!123\.456)/)]);
     for (let i = 0; i < 6; i++) desk.toast(`n${i}`, null);
     expect(desk.toasts).toHaveLength(4);
-    desk.reset();
+    desk.suspend();
   } finally {
     Reflect.deleteProperty(globalThis, 'document');
     Reflect.deleteProperty(globalThis, 'window');
   }
 });
 
-test('the side panel shows help first and goes back to it on reset', async () => {
+test("the side panel shows help first, and keeps the tab chosen; another workspace's starts on help", async () => {
   const { SidePanel } = await importRunes<Side>('src-renderer/src/features/attendance/side.svelte.ts');
-  const side = new SidePanel();
-  expect(side.tab).toBe('help');
-  side.tab = 'notes';
-  side.reset();
-  expect(side.tab).toBe('help');
+  const scope = await newScope('a');
+  scope.use(SidePanel).tab = 'notes';
+  expect(scope.use(SidePanel).tab).toBe('notes');
+  expect((await newScope('b')).use(SidePanel).tab).toBe('help');
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Queue = typeof import('../../../src-renderer/src/features/attendance/queue.svelte');
 
@@ -28,13 +28,14 @@ async function queueWith(items: QueueItem[]) {
     'attendance:seen': () => ({ ok: true }) as never,
   });
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
-  const queue = new QueueStore();
+  const scope = await newScope();
+  const queue = scope.use(QueueStore);
   await queue.start();
-  return { queue, bridge };
+  return { queue, bridge, scope };
 }
 
 test('buckets: waiting, mine (waiting-for-customer included) and others; the filter matches name, protocol and id', async () => {
-  const { queue } = await queueWith([
+  const { queue, scope } = await queueWith([
     item(1, 'Fernanda Lima', { agentUserName: null, agentName: null, status: 'WAITING' }),
     item(2, 'Carlos Souza'),
     item(3, 'Beatriz Rocha', { pending: true }),
@@ -47,11 +48,11 @@ test('buckets: waiting, mine (waiting-for-customer included) and others; the fil
   expect(queue.visible.map((s) => s.id)).toEqual([3]);
   queue.filter = '#2';
   expect(queue.visible.map((s) => s.id)).toEqual([2]);
-  queue.reset();
+  scope.close();
 });
 
 test('a customer message marks the session unread and moves it first in Mine; the next session needing me is the unread one', async () => {
-  const { queue, bridge } = await queueWith([item(2, 'Carlos'), item(5, 'Eva'), item(7, 'Gil', { pending: true })]);
+  const { queue, bridge, scope } = await queueWith([item(2, 'Carlos'), item(5, 'Eva'), item(7, 'Gil', { pending: true })]);
   queue.bucket = 'mine';
   queue.mineSort = 'activity';
   // Latest activity first (no customer message yet: the newest session).
@@ -71,34 +72,39 @@ test('a customer message marks the session unread and moves it first in Mine; th
   // A session closed elsewhere leaves the queue.
   queue.put(item(2, 'Carlos', { status: 'CLOSED' }));
   expect(queue.item(2)).toBeUndefined();
-  queue.reset();
+  scope.close();
 });
 
 test('accept: the session moves to Mine and is not news to its attendant; a second accept while one runs is not sent', async () => {
-  const { queue, bridge } = await queueWith([item(1, 'Fernanda', { agentUserName: null, agentName: null, status: 'WAITING' })]);
+  const { queue, bridge, scope } = await queueWith([item(1, 'Fernanda', { agentUserName: null, agentName: null, status: 'WAITING' })]);
   const [a, b] = await Promise.all([queue.accept(1), queue.accept(1)]);
   expect(a?.agentUserName).toBe('ana');
   expect(b).toBeNull();
   expect(bridge.calls.filter((c) => c.channel === 'attendance:accept')).toHaveLength(1);
   expect(queue.bucketOf(queue.item(1)!)).toBe('mine');
   expect(queue.arrivals).toEqual([]);
-  queue.reset();
-  expect(queue.total).toBe(0);
+  scope.close();
 });
 
-test('leaving the view keeps its tab, filter and session for the next start; reset forgets them', async () => {
-  const { queue } = await queueWith([item(2, 'Carlos'), item(5, 'Eva')]);
+test("leaving the view keeps its tab, filter and session for the next start; another workspace's queue starts at its own", async () => {
+  const sessions = [item(2, 'Carlos'), item(5, 'Eva')];
+  const { queue, scope } = await queueWith(sessions);
   queue.bucket = 'mine';
   queue.filter = 'eva';
   queue.select(5);
   queue.suspend();
   expect(queue.total).toBe(0);
   await queue.start();
-  expect([queue.bucket, queue.filter, queue.selectedId]).toEqual(['mine', 'eva', 5]);
-  queue.reset();
+  expect([queue.bucket, queue.filter, queue.selectedId, queue.total]).toEqual(['mine', 'eva', 5, 2]);
+  // A session closed while the view was away is not open when it comes back.
+  queue.suspend();
+  sessions.pop();
   await queue.start();
-  expect([queue.bucket, queue.filter, queue.selectedId]).toEqual(['waiting', '', null]);
-  queue.reset();
+  expect([queue.bucket, queue.selectedId, queue.total]).toEqual(['mine', null, 1]);
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const other = (await newScope('b')).use(QueueStore);
+  expect([other.bucket, other.filter, other.selectedId]).toEqual(['waiting', '', null]);
+  scope.close();
 });
 
 test('deltas keep every tab and the filter menus as a fresh read of the same sessions would show them', async () => {
@@ -128,7 +134,7 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
   };
   const live = new Map<number, QueueItem>();
   for (let id = 1; id <= 60; id++) live.set(id, make(id));
-  const { queue, bridge } = await queueWith([...live.values()]);
+  const { queue, bridge, scope } = await queueWith([...live.values()]);
   for (let step = 0; step < 200; step++) {
     const upsert: QueueItem[] = [];
     const remove: number[] = [];
@@ -145,7 +151,7 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
     }
     bridge.emit('attendance:queueDelta', { upsert, remove: remove.filter((id) => !upsert.some((u) => u.id === id)), me: 'ana' });
   }
-  const { queue: fresh } = await queueWith([...live.values()]);
+  const { queue: fresh, scope: freshScope } = await queueWith([...live.values()]);
   expect(queue.counts).toEqual(fresh.counts);
   expect(queue.facets).toEqual(fresh.facets);
   for (const b of ['waiting', 'mine', 'others'] as const) {
@@ -156,6 +162,6 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
       b,
     ).toEqual(fresh.visible.map((s) => s.id));
   }
-  queue.reset();
-  fresh.reset();
+  scope.close();
+  freshScope.close();
 });

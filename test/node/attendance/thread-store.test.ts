@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
-import { importRunes, installFakeBridge, Refusal } from '../../support/runes';
+import { importRunes, installFakeBridge, Refusal, newScope } from '../../support/runes';
 
 type Thread = typeof import('../../../src-renderer/src/features/attendance/thread.svelte');
 
@@ -42,7 +42,7 @@ test("a reply shows at once, becomes the service's message when sent, and a fail
     'attendance:closeThread': () => ({ ok: true }) as never,
   });
   const { ThreadStore } = await importRunes<Thread>('src-renderer/src/features/attendance/thread.svelte.ts');
-  const thread = new ThreadStore();
+  const thread = (await newScope()).use(ThreadStore);
   await thread.open(7);
   expect(thread.rows.map((r) => r.message.text)).toEqual(['Quero reembolso', 'Oi, tudo bem?']);
 
@@ -63,6 +63,6 @@ test("a reply shows at once, becomes the service's message when sent, and a fail
   expect(sends).toHaveLength(4);
   expect(new Set(sends.slice(1).map((s) => s.clientId)).size).toBe(1);
   expect(thread.messages.map((m) => m.text)).toEqual(['Quero reembolso', 'Oi, tudo bem?', 'Aprovado', 'Segue o boleto']);
-  thread.reset();
+  thread.suspend();
   expect(thread.rows).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { ClassNode } from '../../../src-shared/bridge/attendance';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type WrapUp = typeof import('../../../src-renderer/src/features/attendance/wrapup.svelte');
 
@@ -23,7 +23,7 @@ test('a mandatory classification is chosen by search and keyboard before the clo
     'attendance:close': ({ sessionId }) => ({ id: sessionId, status: 'CLOSED' }) as never,
   });
   const { WrapUpStore } = await importRunes<WrapUp>('src-renderer/src/features/attendance/wrapup.svelte.ts');
-  const wrapup = new WrapUpStore();
+  const wrapup = (await newScope()).use(WrapUpStore);
   await wrapup.start(7);
   expect(wrapup.canClose).toBe(false);
   expect(await wrapup.close()).toBeNull();
@@ -60,11 +60,11 @@ test('a summary the attendant does not keep is not saved as a note', async () =>
     'attendance:close': ({ sessionId }) => ({ id: sessionId, status: 'CLOSED' }) as never,
   });
   const { WrapUpStore } = await importRunes<WrapUp>('src-renderer/src/features/attendance/wrapup.svelte.ts');
-  const wrapup = new WrapUpStore();
+  const wrapup = (await newScope()).use(WrapUpStore);
   await wrapup.start(8);
   await wrapup.summarise();
   await wrapup.close();
   expect(bridge.calls.find((c) => c.channel === 'attendance:close')?.input).toEqual({ sessionId: 8 });
-  wrapup.reset();
+  wrapup.suspend();
   expect(wrapup.open).toBe(false);
 });

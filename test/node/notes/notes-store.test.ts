@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { LocalNote, ServiceNote } from '../../../src-shared/bridge/notes';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Notes = typeof import('../../../src-renderer/src/features/notes/notes.svelte');
 
@@ -31,7 +31,7 @@ test("a note shows once: confirmed outbox notes give way to the service's copy, 
     'notes:setDraft': () => ({ ok: true }),
   });
   const { NotesStore } = await importRunes<Notes>('src-renderer/src/features/notes/notes.svelte.ts');
-  const notes = new NotesStore();
+  const notes = (await newScope()).use(NotesStore);
   await notes.open(7);
   expect(notes.all.map((n) => [n.kind, n.note.text])).toEqual([['service', 'Customer asked for a refund']]);
   expect(notes.draft).toBe('half a thought');
@@ -54,6 +54,6 @@ test("a note shows once: confirmed outbox notes give way to the service's copy, 
   bridge.emit('notes:changed', { sessionId: 8, note: local('x', 'CCCC3333', 'elsewhere', 'pending', 3), removedId: null });
   expect(notes.all).toHaveLength(2);
   expect(await notes.add()).toBe(false);
-  notes.reset();
+  notes.suspend();
   expect(notes.all).toEqual([]);
 });

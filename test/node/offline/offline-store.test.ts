@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Connectivity } from '../../../src-shared/bridge/offline';
 import type { OutboxStatusInfo } from '../../../src-shared/bridge/notes';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Offline = typeof import('../../../src-renderer/src/features/offline/offline.svelte');
 
@@ -17,7 +17,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
     'offline:retry': () => answer,
   });
   const { OfflineStore } = await importRunes<Offline>('src-renderer/src/features/offline/offline.svelte.ts');
-  const store = new OfflineStore();
+  const store = (await newScope()).use(OfflineStore);
   let backs = 0;
   store.onBack(() => backs++);
   await store.start();
@@ -33,7 +33,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
   bridge.emit('offline:status', online);
   expect(backs).toBe(1);
 
-  store.reset();
+  store.suspend();
   expect([store.status, store.outbox]).toEqual([null, null]);
   bridge.emit('offline:status', offlineState);
   expect(store.offline).toBe(false);

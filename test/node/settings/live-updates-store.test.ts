@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { LiveStatus } from '../../../src-shared/bridge/live';
-import { importRunes, installFakeBridge, Refusal } from '../../support/runes';
+import { importRunes, installFakeBridge, Refusal, newScope } from '../../support/runes';
 
 type Live = typeof import('../../../src-renderer/src/features/settings/live-updates.svelte');
 
@@ -27,7 +27,7 @@ test('live updates: paused and resumed from the settings; a refusal is said and 
     },
   });
   const { LiveUpdatesStore } = await importRunes<Live>('src-renderer/src/features/settings/live-updates.svelte.ts');
-  const live = new LiveUpdatesStore();
+  const live = (await newScope()).use(LiveUpdatesStore);
   await live.load();
   expect(live.paused).toBe(false);
   await live.set(false);
@@ -35,6 +35,4 @@ test('live updates: paused and resumed from the settings; a refusal is said and 
   refuse = true;
   await live.set(true);
   expect([live.paused, live.error]).toEqual([true, 'The listener could not start.']);
-  live.reset();
-  expect(live.status).toBeNull();
 });

@@ -46,8 +46,6 @@ test('views: ordered, hidden when not visible, the first one active until anothe
   expect(views.active?.id).toBe('attendance');
 
   const nav = new SettingsNav();
-  nav.tab = 'developer';
-  nav.reset();
   expect(nav.tab).toBe('general');
 });
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { KbBase } from '../../../src-shared/bridge/supervisor';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Report = typeof import('../../../src-renderer/src/features/supervisor/report.svelte');
 type Kb = typeof import('../../../src-renderer/src/features/supervisor/kb.svelte');
@@ -14,7 +14,7 @@ test('report: filters reach the service trimmed, a column sorts up then down fro
     },
   });
   const { ReportStore } = await importRunes<Report>('src-renderer/src/features/supervisor/report.svelte.ts');
-  const report = new ReportStore();
+  const report = (await newScope()).use(ReportStore);
   report.agentName = '  Ana ';
   report.protocol = '';
   await report.apply();
@@ -35,11 +35,9 @@ test('report: filters reach the service trimmed, a column sorts up then down fro
   expect(await report.csv()).toBeNull();
   expect(report.error).toBe('Too many rows to export: narrow the dates.');
   expect(report.exporting).toBe(false);
-  report.reset();
-  expect([report.sortColumn, report.direction, report.error]).toEqual(['createdAtProtocol', 'DESC', null]);
 });
 
-test('knowledge base: the base name follows the file until the user types one; an upload becomes the base asked; sign-out forgets it all', async () => {
+test('knowledge base: the base name follows the file until the user types one; an upload becomes the base asked; another workspace has bases of its own', async () => {
   const base = (name: string): KbBase =>
     ({ name, url: 'https://files.example/faq.csv', uploadedAt: '2026-11-23T10:00:00Z', state: 'ready', readyAt: null }) as KbBase;
   const bridge = await installFakeBridge({
@@ -61,7 +59,7 @@ test('knowledge base: the base name follows the file until the user types one; a
   const { app } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
   await app.load();
   const { KbStore } = await importRunes<Kb>('src-renderer/src/features/supervisor/kb.svelte.ts');
-  const kb = new KbStore();
+  const kb = (await newScope()).use(KbStore);
   await kb.start();
   kb.setUrl('https://files.example/faq.csv');
   const suggested = kb.name;
@@ -80,18 +78,11 @@ test('knowledge base: the base name follows the file until the user types one; a
   await kb.ask();
   expect(kb.answers).toEqual([{ text: 'About refund', score: 0.9 }]);
 
-  bridge.emit('workspace:state', {
-    workspaces: [],
-    active: null,
-    workspace: null,
-    baseUrl: null,
-    signedIn: false,
-    tokenRefused: false,
-    vault: { state: 'encrypted', detail: '' },
-    user: null,
-    locale: 'en',
-  });
-  expect([kb.bases.length, kb.answers, kb.name, kb.question]).toEqual([0, null, '', '']);
+  // The main process pushes a base's progress; another workspace's scope has a knowledge-base store of its own.
+  bridge.emit('supervisor:kb', { ...base('outra_base_pt'), state: 'indexing' } as KbBase);
+  expect(kb.bases.map((b) => b.name)).toEqual(['outra_base_pt', suggested]);
+  const other = (await newScope('w-2')).use(KbStore);
+  expect([other.bases.length, other.answers, other.name, other.question]).toEqual([0, null, '', '']);
 });
 
 type Explorer = typeof import('../../../src-renderer/src/features/supervisor/explorer.svelte');
@@ -102,7 +93,7 @@ test('explorer: a draft that is not a JSON object never reaches the service; a s
     'supervisor:save': ({ record }) => ({ record: { ...record, id: 9 } }),
   });
   const { ExplorerStore } = await importRunes<Explorer>('src-renderer/src/features/supervisor/explorer.svelte.ts');
-  const explorer = new ExplorerStore();
+  const explorer = (await newScope()).use(ExplorerStore);
   explorer.setResource('pauseReason');
   await explorer.search();
   expect(explorer.columns).toEqual(['id', 'name']);
@@ -124,14 +115,4 @@ test('explorer: a draft that is not a JSON object never reaches the service; a s
   await explorer.save(notSaved, (id) => `Saved ${id}`);
   expect([explorer.saveError, explorer.saved]).toEqual([null, 'Saved 9']);
   expect(bridge.calls.filter((c) => c.channel === 'supervisor:explore')).toHaveLength(2);
-
-  explorer.reset();
-  expect([explorer.resource, explorer.nodes.length, explorer.draft, explorer.json, explorer.advanced, explorer.saved]).toEqual([
-    'userSession',
-    1,
-    {},
-    '{}',
-    false,
-    null,
-  ]);
 });

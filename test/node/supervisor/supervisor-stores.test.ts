@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { GroupsOverview, NpsResult } from '../../../src-shared/bridge/supervisor';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Nps = typeof import('../../../src-renderer/src/features/supervisor/nps.svelte');
 type Groups = typeof import('../../../src-renderer/src/features/supervisor/groups.svelte');
@@ -26,7 +26,7 @@ test('NPS: a survey that answered is remembered first among the known ones; the 
     },
   });
   const { NpsStore } = await importRunes<Nps>('src-renderer/src/features/supervisor/nps.svelte.ts');
-  const store = new NpsStore();
+  const store = (await newScope()).use(NpsStore);
   store.surveyName = 'pos-atendimento';
   store.from = '2026-11-01';
   store.to = '2026-11-30';
@@ -46,10 +46,7 @@ test('NPS: a survey that answered is remembered first among the known ones; the 
   await store.load();
   expect(store.known.slice(0, 2)).toEqual(['satisfacao', 'pos-atendimento']);
   // The next console (same profile) starts on the last survey that answered.
-  expect(new NpsStore().surveyName).toBe('satisfacao');
-
-  store.reset();
-  expect([store.result, store.from, store.to, store.groupId]).toEqual([null, '', '', null]);
+  expect((await newScope()).use(NpsStore).surveyName).toBe('satisfacao');
 });
 
 test('groups: choices are the named groups with an id, sorted; a queue change reloads the watched overview once', async () => {
@@ -74,7 +71,7 @@ test('groups: choices are the named groups with an id, sorted; a queue change re
   });
   const bridge = await installFakeBridge({ 'supervisor:groups': () => (reads++, overview()) });
   const { GroupsStore } = await importRunes<Groups>('src-renderer/src/features/supervisor/groups.svelte.ts');
-  const store = new GroupsStore();
+  const store = (await newScope()).use(GroupsStore);
   const stop = store.watch();
   try {
     await expect.poll(() => store.choices.map((c) => c.name)).toEqual(['Suporte', 'Vendas']);
@@ -84,15 +81,12 @@ test('groups: choices are the named groups with an id, sorted; a queue change re
   } finally {
     stop();
   }
-  store.reset();
-  expect(store.choices).toEqual([]);
 });
 
-test('supervisor navigation starts on tickets and goes back there on reset', async () => {
+test("supervisor navigation starts on tickets and keeps the tool chosen; another workspace's starts on tickets", async () => {
   const { SupervisorNav } = await importRunes<Nav>('src-renderer/src/features/supervisor/nav.svelte.ts');
-  const nav = new SupervisorNav();
-  expect(nav.tab).toBe('tickets');
-  nav.tab = 'kb';
-  nav.reset();
-  expect(nav.tab).toBe('tickets');
+  const scope = await newScope('a');
+  scope.use(SupervisorNav).tab = 'kb';
+  expect(scope.use(SupervisorNav).tab).toBe('kb');
+  expect((await newScope('b')).use(SupervisorNav).tab).toBe('tickets');
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type Voice = typeof import('../../../src-renderer/src/features/voice/voice.svelte');
 type I18n = typeof import('../../../src-renderer/src/lib/i18n.svelte');
@@ -20,7 +20,8 @@ test("voice: the language switches to the interface's when the service does not 
   const { i18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
   i18n.setLocale('pt-BR');
   const { VoiceStore } = await importRunes<Voice>('src-renderer/src/features/voice/voice.svelte.ts');
-  const voice = new VoiceStore();
+  const scope = await newScope();
+  const voice = scope.use(VoiceStore);
   await voice.init();
   expect([voice.enabled, voice.language]).toEqual([true, 'pt-BR']);
 
@@ -39,6 +40,5 @@ test("voice: the language switches to the interface's when the service does not 
   voice.transcript = 'rascunho';
   voice.discard();
   expect(voice.transcript).toBe('');
-  voice.reset();
-  expect(voice.sessionId).toBeNull();
+  scope.close();
 });

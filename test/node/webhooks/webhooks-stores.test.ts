@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { EventRow, ListenerStatus } from '../../../src-shared/bridge/webhooks';
-import { importRunes, installFakeBridge } from '../../support/runes';
+import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 
 type EventLog = typeof import('../../../src-renderer/src/features/webhooks/event-log.svelte');
 type Listener = typeof import('../../../src-renderer/src/features/webhooks/listener.svelte');
@@ -17,13 +17,14 @@ const row = (id: string, group: string, type: string, receivedAt: number, body =
   cut: false,
 });
 
-test('event log: pushed rows arrive newest first in one batch, a filter keeps only matching ones, reset forgets them', async () => {
+test("event log: pushed rows arrive newest first in one batch, a filter keeps only matching ones; a closed workspace's log hears no more", async () => {
   const log: EventRow[] = [row('e1', 'messages', 'MESSAGE_CREATED', 1)];
   const bridge = await installFakeBridge({
     'webhooks:log': ({ group, type }) => ({ entries: log.filter((r) => (!group || r.group === group) && (!type || r.type === type)) }),
   });
   const { EventLogStore } = await importRunes<EventLog>('src-renderer/src/features/webhooks/event-log.svelte.ts');
-  const store = new EventLogStore();
+  const scope = await newScope();
+  const store = scope.use(EventLogStore);
   await store.load();
   expect(store.rows.map((r) => r.id)).toEqual(['e1']);
 
@@ -44,8 +45,10 @@ test('event log: pushed rows arrive newest first in one batch, a filter keeps on
 
   await store.select('e5');
   expect(store.selected?.id).toBe('e5');
-  store.reset();
-  expect([store.rows.length, store.selected, store.filtered]).toEqual([0, null, false]);
+  scope.close();
+  arrive(row('e6', 'messages', 'MESSAGE_CREATED', 6));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(store.rows.map((r) => r.id)).toEqual(['e5', 'e3', 'e1']);
 });
 
 test('listener: the new signing secret is shown once and forgotten when dismissed; a refused port names its area', async () => {
@@ -58,7 +61,7 @@ test('listener: the new signing secret is shown once and forgotten when dismisse
     },
   });
   const { ListenerStore } = await importRunes<Listener>('src-renderer/src/features/webhooks/listener.svelte.ts');
-  const store = new ListenerStore();
+  const store = (await newScope()).use(ListenerStore);
   await store.load();
   expect(store.status).toEqual(status);
   expect(await store.setSigning(true)).toBe(true);

@@ -1,6 +1,7 @@
 import { invokeIn, on } from '../../lib/bridge';
-import { desk } from './desk.svelte';
-import { queue } from './queue.svelte';
+import { frontStore, type Scope } from '../../lib/scope.svelte';
+import { DeskStore } from './desk.svelte';
+import { QueueStore } from './queue.svelte';
 import { tt } from './strings';
 import { app } from '../workspace/app.svelte';
 
@@ -52,17 +53,13 @@ export interface AwayReturn {
   waiting: Array<{ id: number; name: string }>;
 }
 
-export class AwayStore {
+/**
+ * Watches the attendant's presence for the whole page, whichever workspace is in front: their
+ * input (or, in the desktop app, the system's idle time and lock), and the away settings, kept
+ * on this computer. Going away and coming back are told to the workspace in front (`AwayStore`).
+ */
+export class AwayWatch {
   #settings = $state<AwaySettings>(stored());
-  /** Since when the attendant is away (null: here). */
-  #awaySince = $state<number | null>(null);
-  /** Offering a pause (mode "offer") while away. */
-  #offering = $state(false);
-  /** The console applied the pause now in force. */
-  #pausedByUs = false;
-  /** Unread counts of Mine when the attendant went away, to tell what came meanwhile. */
-  private unreadAtLeave = new Map<number, number>();
-  #returned = $state<AwayReturn | null>(null);
   private lastActivity = Date.now();
   /** From the desktop app: the system's idle seconds and lock state (null in a browser). */
   private system: { idleSeconds: number; locked: boolean } | null = null;
@@ -70,15 +67,6 @@ export class AwayStore {
 
   get settings() {
     return this.#settings;
-  }
-  get awaySince() {
-    return this.#awaySince;
-  }
-  get offering() {
-    return this.#offering;
-  }
-  get returned() {
-    return this.#returned;
   }
 
   configure(next: Partial<AwaySettings>): void {
@@ -100,18 +88,70 @@ export class AwayStore {
     setInterval(() => this.check(), CHECK_EVERY_MS);
     on('attendance:presence', (p) => {
       this.system = p;
-      if (!p.locked && p.idleSeconds * 1000 < this.thresholdMs()) this.back();
+      if (!p.locked && p.idleSeconds * 1000 < this.thresholdMs()) frontStore(AwayStore)?.back();
       else this.check();
     });
   }
 
-  /** Forgets this account's state (sign-out); the watching goes on for the next one. */
-  reset(): void {
-    this.#awaySince = null;
-    this.#offering = false;
-    this.#pausedByUs = false;
-    this.#returned = null;
-    this.system = null;
+  thresholdMs(): number {
+    return this.#settings.minutes * 60_000;
+  }
+
+  private activity(): void {
+    this.lastActivity = Date.now();
+    // In the desktop app the system says when the attendant is back (input anywhere counts).
+    if (!this.system || !this.system.locked) frontStore(AwayStore)?.back();
+  }
+
+  idleMs(): number {
+    if (this.system) return this.system.locked ? Infinity : this.system.idleSeconds * 1000;
+    return Date.now() - this.lastActivity;
+  }
+
+  private check(): void {
+    if (this.#settings.mode === 'off' || !app.signedIn) return;
+    if (this.idleMs() < this.thresholdMs()) return;
+    frontStore(AwayStore)?.leave(Date.now() - Math.min(this.idleMs(), this.thresholdMs()));
+  }
+}
+
+export const awayWatch = new AwayWatch();
+
+/**
+ * The attendant away from one workspace: the pause offered or applied there (and in the other
+ * workspaces signed in), and on return what the console resumed and who wrote meanwhile.
+ */
+export class AwayStore {
+  constructor(private readonly scope: Scope) {}
+
+  /** Since when the attendant is away (null: here). */
+  #awaySince = $state<number | null>(null);
+  /** Offering a pause (mode "offer") while away. */
+  #offering = $state(false);
+  /** The console applied the pause now in force. */
+  #pausedByUs = false;
+  /** Unread counts of Mine when the attendant went away, to tell what came meanwhile. */
+  private unreadAtLeave = new Map<number, number>();
+  #returned = $state<AwayReturn | null>(null);
+
+  private get desk(): DeskStore {
+    return this.scope.use(DeskStore);
+  }
+  private get queue(): QueueStore {
+    return this.scope.use(QueueStore);
+  }
+
+  get settings() {
+    return awayWatch.settings;
+  }
+  get awaySince() {
+    return this.#awaySince;
+  }
+  get offering() {
+    return this.#offering;
+  }
+  get returned() {
+    return this.#returned;
   }
 
   /** Closes the "welcome back" line. */
@@ -123,7 +163,7 @@ export class AwayStore {
   async pauseNow(): Promise<void> {
     this.#offering = false;
     const reason = this.reason;
-    if (reason && !desk.paused) await desk.pause(reason.id);
+    if (reason && !this.desk.paused) await this.desk.pause(reason.id);
     await this.pauseElsewhere(reason?.label ?? null);
   }
 
@@ -131,14 +171,14 @@ export class AwayStore {
   private pausedElsewhere: string[] = [];
 
   /**
-   * The attendant is away from every workspace, not only the one in front: each other one
-   * signed in is paused too, with its reason of the same name (else its first). One that is
-   * already paused (by the attendant), or whose service does not answer, is left as it is.
+   * The attendant is away from every workspace, not only this one: each other one signed in is
+   * paused too, with its reason of the same name (else its first). One that is already paused
+   * (by the attendant), or whose service does not answer, is left as it is.
    */
   private async pauseElsewhere(label: string | null): Promise<string[]> {
     const paused: string[] = [];
     for (const w of app.state?.workspaces ?? []) {
-      if (w.id === app.state?.active || !w.signedIn) continue;
+      if (w.id === this.scope.workspaceId || !w.signedIn) continue;
       try {
         const dir = await invokeIn(w.id, 'attendance:directory', {});
         const reason = dir.pauseReasons.find((r) => r.label === label) ?? dir.pauseReasons[0];
@@ -159,74 +199,53 @@ export class AwayStore {
 
   /** The pause reason the console would apply: the chosen one if the service still lists it, else its first. */
   get reason(): { id: number; label: string } | null {
-    const reasons = desk.directory?.pauseReasons ?? [];
-    return reasons.find((r) => r.id === this.#settings.reasonId) ?? reasons[0] ?? null;
+    const reasons = this.desk.directory?.pauseReasons ?? [];
+    return reasons.find((r) => r.id === awayWatch.settings.reasonId) ?? reasons[0] ?? null;
   }
 
-  private thresholdMs(): number {
-    return this.#settings.minutes * 60_000;
-  }
-
-  private activity(): void {
-    this.lastActivity = Date.now();
-    // In the desktop app the system says when the attendant is back (input anywhere counts).
-    if (this.#awaySince !== null && (!this.system || !this.system.locked)) this.back();
-  }
-
-  private idleMs(): number {
-    if (this.system) return this.system.locked ? Infinity : this.system.idleSeconds * 1000;
-    return Date.now() - this.lastActivity;
-  }
-
-  private check(): void {
-    if (this.#settings.mode === 'off' || this.#awaySince !== null || !app.signedIn) return;
-    if (this.idleMs() < this.thresholdMs()) return;
-    this.#awaySince = Date.now() - Math.min(this.idleMs(), this.thresholdMs());
-    this.unreadAtLeave = new Map(queue.mine().map((s) => [s.id, s.unread ?? 0]));
+  /** The attendant has been away since `since` (ms): offer or apply the pause, once. */
+  leave(since: number): void {
+    if (this.#awaySince !== null) return;
+    this.#awaySince = since;
+    this.unreadAtLeave = new Map(this.queue.mine().map((s) => [s.id, s.unread ?? 0]));
     this.#returned = null;
     // Already paused (by the attendant): nothing to offer or apply.
-    if (desk.paused) return;
-    if (this.#settings.mode === 'pause') void this.applyPause();
+    if (this.desk.paused) return;
+    const { mode, minutes } = awayWatch.settings;
+    if (mode === 'pause') void this.applyPause();
     else {
       // Asked until answered: coming back does not take the question away.
       this.#offering = true;
-      desk.attend(
-        tt('away.offerTitle'),
-        tt('away.offer', { minutes: this.#settings.minutes, reason: this.reason?.label ?? '—' }),
-        null,
-        undefined,
-        false,
-      );
+      this.desk.attend(tt('away.offerTitle'), tt('away.offer', { minutes, reason: this.reason?.label ?? '—' }), null, undefined, false);
     }
   }
 
   private async applyPause(): Promise<void> {
     // The reasons come with the directory, which the sessions view loads; read it if not yet.
-    if (!desk.directory) await desk.loadDirectory();
+    if (!this.desk.directory) await this.desk.loadDirectory();
     const reason = this.reason;
-    if (!reason || desk.paused) return;
-    await desk.pause(reason.id);
-    this.#pausedByUs = desk.paused;
+    if (!reason || this.desk.paused) return;
+    await this.desk.pause(reason.id);
+    this.#pausedByUs = this.desk.paused;
     this.pausedElsewhere = await this.pauseElsewhere(reason.label);
   }
 
-  private back(): void {
+  /** The attendant is back: resume what the console paused, and say who wrote meanwhile. */
+  back(): void {
     const since = this.#awaySince;
     if (since === null) return;
     this.#awaySince = null;
     // An open question stays for the attendant to answer; it says enough.
     if (this.#offering) return;
-    const resumed = this.#pausedByUs && desk.paused;
+    const resumed = this.#pausedByUs && this.desk.paused;
     this.#pausedByUs = false;
-    const waiting = queue
+    const waiting = this.queue
       .mine()
       .filter((s) => (s.unread ?? 0) > (this.unreadAtLeave.get(s.id) ?? 0))
       .map((s) => ({ id: s.id, name: s.customerName }));
     this.#returned = { awayMs: Date.now() - since, resumed, waiting };
-    if (resumed) void desk.resume();
+    if (resumed) void this.desk.resume();
     for (const id of this.pausedElsewhere) void invokeIn(id, 'attendance:resume', {}).catch(() => undefined);
     this.pausedElsewhere = [];
   }
 }
-
-export const away = new AwayStore();

@@ -1,5 +1,6 @@
 import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Template } from '../../../../src-shared/bridge/attendance';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 const SAVE_DELAY_MS = 300;
 
@@ -17,6 +18,8 @@ export function slashToken(text: string, caret: number): { start: number; token:
  * knowledge-base answers.
  */
 export class ComposerStore {
+  constructor(private readonly scope: Scope) {}
+
   #sessionId = $state<number | null>(null);
   #text = $state('');
   #help = $state<ComposerHelp | null>(null);
@@ -126,14 +129,14 @@ export class ComposerStore {
     this.#kbAnswers = [];
     this.#kbError = null;
     // The draft is on this computer: shown at once, not after the help (which needs the service).
-    const draft = invoke('notes:draft', { sessionId }).then(
+    const draft = this.scope.invoke('notes:draft', { sessionId }).then(
       (d) => {
         // The attendant may have started typing while the draft loaded: their keystrokes win.
         if (gen === this.loadGen && !this.#text) this.#text = d.reply;
       },
       () => undefined,
     );
-    const [help] = await Promise.allSettled([invoke('attendance:help', { sessionId }), draft]);
+    const [help] = await Promise.allSettled([this.scope.invoke('attendance:help', { sessionId }), draft]);
     if (gen !== this.loadGen) return;
     if (help.status === 'fulfilled') this.#help = help.value;
     else this.#helpError = errorMessage(help.reason);
@@ -150,7 +153,7 @@ export class ComposerStore {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     if (this.#sessionId !== null)
-      void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
+      void this.scope.invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
   }
 
   clear(): void {
@@ -174,9 +177,9 @@ export class ComposerStore {
       this.flush();
       return;
     }
-    const d = await invoke('notes:draft', { sessionId }).catch(() => null);
+    const d = await this.scope.invoke('notes:draft', { sessionId }).catch(() => null);
     if (d && merged(d.reply) !== d.reply)
-      await invoke('notes:setDraft', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
+      await this.scope.invoke('notes:setDraft', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
   }
 
   /** The failed reply was sent after all, or discarded: its copy in the draft goes too. */
@@ -186,8 +189,8 @@ export class ComposerStore {
       if (this.#text.trim() === t) this.clear();
       return;
     }
-    const d = await invoke('notes:draft', { sessionId }).catch(() => null);
-    if (d && d.reply.trim() === t) await invoke('notes:setDraft', { sessionId, kind: 'reply', text: '' }).catch(() => undefined);
+    const d = await this.scope.invoke('notes:draft', { sessionId }).catch(() => null);
+    if (d && d.reply.trim() === t) await this.scope.invoke('notes:setDraft', { sessionId, kind: 'reply', text: '' }).catch(() => undefined);
   }
 
   /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
@@ -247,7 +250,7 @@ export class ComposerStore {
 
   async loadProviders(): Promise<void> {
     try {
-      this.#providers = (await invoke('attendance:providers', {})).providers;
+      this.#providers = (await this.scope.invoke('attendance:providers', {})).providers;
       const current = this.#providers.find((p) => p.name === this.#provider);
       if (!current && this.#providers[0]) {
         this.#provider = this.#providers[0].name;
@@ -267,7 +270,7 @@ export class ComposerStore {
     this.#aiBusy = true;
     this.#aiError = null;
     try {
-      const { text } = await invoke('attendance:aiDraft', {
+      const { text } = await this.scope.invoke('attendance:aiDraft', {
         sessionId: this.#sessionId,
         choice: { provider: this.#provider, model: this.#model },
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
@@ -288,7 +291,7 @@ export class ComposerStore {
   ): Promise<boolean> {
     this.#aiError = null;
     try {
-      const { credentialSet, kept } = await invoke('attendance:setCredential', { provider, ...c, allowWeakStorage });
+      const { credentialSet, kept } = await this.scope.invoke('attendance:setCredential', { provider, ...c, allowWeakStorage });
       this.#providers = this.#providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
       this.#credentialKept = kept;
       return true;
@@ -299,7 +302,7 @@ export class ComposerStore {
   }
 
   async clearCredential(provider: string): Promise<void> {
-    const { credentialSet, kept } = await invoke('attendance:clearCredential', { provider });
+    const { credentialSet, kept } = await this.scope.invoke('attendance:clearCredential', { provider });
     this.#providers = this.#providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
     this.#credentialKept = null;
   }
@@ -310,7 +313,7 @@ export class ComposerStore {
     this.#kbBusy = true;
     this.#kbError = null;
     try {
-      const got = await invoke('attendance:kbAnswer', {
+      const got = await this.scope.invoke('attendance:kbAnswer', {
         question,
         ...(index !== undefined ? { index } : {}),
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
@@ -329,7 +332,8 @@ export class ComposerStore {
     return this.#help?.templates.find((t) => t.id === id);
   }
 
-  reset(): void {
+  /** The sessions view leaves: the draft is saved and the box let go (the draft comes back from the main process). */
+  suspend(): void {
     this.flush();
     this.loadGen++;
     this.#sessionId = null;
@@ -341,5 +345,3 @@ export class ComposerStore {
     this.#credentialKept = null;
   }
 }
-
-export const composer = new ComposerStore();

@@ -1,7 +1,9 @@
 import type { Directory } from '../../../../src-shared/bridge/attendance';
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
 import { maskDocuments } from '../../../../src-shared/redact';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
+import { badge } from './badge.svelte';
 
 /**
  * The attendant's desk around the sessions: the directory (groups, fellow attendants, pause
@@ -9,6 +11,8 @@ import { errorMessage, invoke, on } from '../../lib/bridge';
  * (notifications when the window is not focused, and the badge count).
  */
 export class DeskStore {
+  constructor(private readonly scope: Scope) {}
+
   #directory = $state<Directory | null>(null);
   #status = $state<string | null>(null);
   #pauseReason = $state<string | null>(null);
@@ -26,14 +30,14 @@ export class DeskStore {
 
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
-      this.unsubscribe.push(on('live:status', (s) => (this.#live = s)));
+      this.unsubscribe.push(this.scope.on('live:status', (s) => (this.#live = s)));
       const onFocus = () => {
         this.#focused = true;
         this.#unseen = 0;
         this.updateBadge();
       };
       const onBlur = () => (this.#focused = false);
-      const onOnline = () => void invoke('live:resync', {}).catch(() => undefined);
+      const onOnline = () => void this.scope.invoke('live:resync', {}).catch(() => undefined);
       window.addEventListener('focus', onFocus);
       window.addEventListener('blur', onBlur);
       window.addEventListener('online', onOnline);
@@ -46,12 +50,12 @@ export class DeskStore {
       this.#focused = document.hasFocus();
       this.#notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
     }
-    await Promise.allSettled([this.loadDirectory(), invoke('live:status', {}).then((s) => (this.#live = s))]);
+    await Promise.allSettled([this.loadDirectory(), this.scope.invoke('live:status', {}).then((s) => (this.#live = s))]);
   }
 
   async loadDirectory(): Promise<void> {
     try {
-      this.#directory = await invoke('attendance:directory', {});
+      this.#directory = await this.scope.invoke('attendance:directory', {});
       this.#status = this.#directory.myStatus;
       this.#pauseReason = this.#directory.myPauseReason;
     } catch (e) {
@@ -104,11 +108,11 @@ export class DeskStore {
   }
 
   pause(reasonId: number): Promise<void> {
-    return this.changeStatus(() => invoke('attendance:pause', { reasonId }));
+    return this.changeStatus(() => this.scope.invoke('attendance:pause', { reasonId }));
   }
 
   resume(): Promise<void> {
-    return this.changeStatus(() => invoke('attendance:resume', {}));
+    return this.changeStatus(() => this.scope.invoke('attendance:resume', {}));
   }
 
   private async changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
@@ -131,7 +135,7 @@ export class DeskStore {
 
   async setLive(running: boolean): Promise<void> {
     try {
-      this.#live = await invoke('live:setRunning', { running });
+      this.#live = await this.scope.invoke('live:setRunning', { running });
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -183,8 +187,6 @@ export class DeskStore {
     this.#toasts = this.#toasts.filter((t) => t.id !== id);
   }
 
-  private baseTitle: string | null = null;
-  private badgeSent: number | null = null;
   /** Sessions of mine with customer messages not yet seen: they count on the badge until read. */
   private unreadSessions = 0;
   setUnreadSessions(count: number): void {
@@ -193,26 +195,13 @@ export class DeskStore {
     this.updateBadge();
   }
 
-  /** Sessions with unread customer messages in the console's other workspaces (kept across a switch). */
-  private elsewhere = 0;
-  setUnreadElsewhere(count: number): void {
-    if (count === this.elsewhere) return;
-    this.elsewhere = count;
-    this.updateBadge();
-  }
-
+  /** What this workspace adds to the console's badge (its sessions view is in front while this runs). */
   updateBadge(): void {
-    const count = this.#unseen + this.unreadSessions + this.elsewhere;
-    this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
-    document.title = count > 0 ? `(${count}) ${this.baseTitle}` : this.baseTitle;
-    // The main process shows the same count on the dock or taskbar (where the platform has one).
-    if (this.badgeSent !== count) {
-      this.badgeSent = count;
-      void invoke('attendance:badge', { count }).catch(() => undefined);
-    }
+    badge.setHere(this.#unseen + this.unreadSessions);
   }
 
-  reset(): void {
+  /** The sessions view leaves: listening stops, the directory and notices go, and this workspace no longer counts on the badge. */
+  suspend(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.#directory = null;
@@ -224,5 +213,3 @@ export class DeskStore {
     this.updateBadge();
   }
 }
-
-export const desk = new DeskStore();

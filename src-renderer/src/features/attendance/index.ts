@@ -1,13 +1,13 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { t } from '../../lib/i18n.svelte';
-import { queue, VISIBLE_BUCKETS } from './queue.svelte';
-import { desk } from './desk.svelte';
-import { away } from './away.svelte';
-import { app } from '../workspace/app.svelte';
-import { wrapup } from './wrapup.svelte';
-import { composer } from './composer.svelte';
+import { frontStore } from '../../lib/scope.svelte';
+import { QueueStore, VISIBLE_BUCKETS } from './queue.svelte';
+import { DeskStore } from './desk.svelte';
+import { awayWatch } from './away.svelte';
+import { WrapUpStore } from './wrapup.svelte';
+import { ComposerStore } from './composer.svelte';
 import AttendanceView from './AttendanceView.svelte';
-import { side } from './side.svelte';
+import { SidePanel } from './side.svelte';
 import { tt } from './strings';
 import { i18n } from '../../lib/i18n.svelte';
 import './attendance.css';
@@ -47,34 +47,42 @@ const ct = i18n.register({
   },
 });
 
-const selected = () => queue.selected;
+/** The workspace in front's stores: commands act there. */
+const queue = () => frontStore(QueueStore);
+const desk = () => frontStore(DeskStore);
+const composer = () => frontStore(ComposerStore);
+const side = () => frontStore(SidePanel);
+
+const selected = () => queue()?.selected ?? null;
 const mineSelected = () => {
-  const s = queue.selected;
+  const s = selected();
   if (!s) return false;
-  const b = queue.bucketOf(s);
+  const b = queue()?.bucketOf(s);
   return b === 'mine' || b === 'pending';
 };
 const focusId = (id: string) => queueMicrotask(() => (document.getElementById(id) as HTMLElement | null)?.focus());
 
 export const attendanceFeature: ConsoleFeature = {
   id: 'attendance',
-  // Away detection watches whichever view is open; it forgets everything at sign-out.
+  // Away detection watches the page for whichever workspace is in front.
   start() {
-    away.start();
-    app.onSignedOut(() => away.reset());
+    awayWatch.start();
   },
   views: [{ id: 'attendance', title: () => t('queue.heading'), icon: '☰', order: 0, component: AttendanceView }],
   // Defaults avoid AltGr (Ctrl+Alt) and Option/Alt with printable keys: they type characters.
   commands: [
-    { id: 'queue.next', title: () => ct('k.next'), group: 'Queue', shortcut: 'Alt+ArrowDown', run: () => queue.step(1) },
-    { id: 'queue.prev', title: () => ct('k.prev'), group: 'Queue', shortcut: 'Alt+ArrowUp', run: () => queue.step(-1) },
+    { id: 'queue.next', title: () => ct('k.next'), group: 'Queue', shortcut: 'Alt+ArrowDown', run: () => queue()?.step(1) },
+    { id: 'queue.prev', title: () => ct('k.prev'), group: 'Queue', shortcut: 'Alt+ArrowUp', run: () => queue()?.step(-1) },
     { id: 'queue.filter', title: () => ct('k.filter'), group: 'Queue', shortcut: 'Mod+Shift+F', run: () => focusId('queue-filter') },
-    { id: 'queue.refresh', title: () => ct('k.refresh'), group: 'Queue', run: () => queue.refresh() },
+    { id: 'queue.refresh', title: () => ct('k.refresh'), group: 'Queue', run: () => queue()?.refresh() },
     ...VISIBLE_BUCKETS.map((b) => ({
       id: `queue.show.${b}`,
       title: () => ct('k.bucket', { name: t(`queue.${b}`) }),
       group: 'Queue',
-      run: () => void (queue.bucket = b),
+      run: () => {
+        const q = queue();
+        if (q) q.bucket = b;
+      },
     })),
     {
       id: 'session.accept',
@@ -83,15 +91,16 @@ export const attendanceFeature: ConsoleFeature = {
       shortcut: 'Alt+Enter',
       enabled: () => {
         const s = selected();
-        return !!s && queue.bucketOf(s) === 'waiting';
+        return !!s && queue()?.bucketOf(s) === 'waiting';
       },
       run: async () => {
-        const s = selected();
-        const item = s && (await queue.accept(s.id));
+        const q = queue();
+        const s = q?.selected;
+        const item = s && (await q.accept(s.id));
         // Accepted: the session shows in Mine and the reply box takes the keyboard.
         if (item) {
-          queue.select(item.id);
-          composer.requestFocus();
+          q.select(item.id);
+          composer()?.requestFocus();
         }
       },
     },
@@ -103,7 +112,7 @@ export const attendanceFeature: ConsoleFeature = {
       enabled: mineSelected,
       run: () => {
         const s = selected();
-        if (s) void wrapup.start(s.id);
+        if (s) void frontStore(WrapUpStore)?.start(s.id);
       },
     },
     {
@@ -114,7 +123,7 @@ export const attendanceFeature: ConsoleFeature = {
       enabled: mineSelected,
       run: () => {
         const s = selected();
-        if (s) side.openTransfer(s.id);
+        if (s) side()?.openTransfer(s.id);
       },
     },
     {
@@ -124,7 +133,8 @@ export const attendanceFeature: ConsoleFeature = {
       shortcut: 'Mod+Shift+L',
       enabled: () => !!selected(),
       run: () => {
-        side.tab = 'notes';
+        const panel = side();
+        if (panel) panel.tab = 'notes';
         focusId('note-input');
       },
     },
@@ -135,17 +145,26 @@ export const attendanceFeature: ConsoleFeature = {
       shortcut: 'Mod+Shift+E',
       enabled: mineSelected,
       run: () => {
-        composer.requestFocus();
+        composer()?.requestFocus();
         focusId('composer-input');
       },
     },
-    { id: 'session.help', title: () => ct('k.help'), group: 'Session', enabled: () => !!selected(), run: () => void (side.tab = 'help') },
-    { id: 'status.resume', title: () => ct('k.resume'), group: 'Status', enabled: () => desk.paused, run: () => desk.resume() },
-    { id: 'status.live', title: () => ct('k.live'), group: 'Status', run: () => desk.setLive(desk.live?.state !== 'running') },
+    {
+      id: 'session.help',
+      title: () => ct('k.help'),
+      group: 'Session',
+      enabled: () => !!selected(),
+      run: () => {
+        const panel = side();
+        if (panel) panel.tab = 'help';
+      },
+    },
+    { id: 'status.resume', title: () => ct('k.resume'), group: 'Status', enabled: () => !!desk()?.paused, run: () => desk()?.resume() },
+    { id: 'status.live', title: () => ct('k.live'), group: 'Status', run: () => desk()?.setLive(desk()?.live?.state !== 'running') },
   ],
 };
 
 export { tt };
 export { chime } from './chime.svelte';
-export { away, AWAY_MODES } from './away.svelte';
-export { desk } from './desk.svelte';
+export { awayWatch, AWAY_MODES } from './away.svelte';
+export { DeskStore } from './desk.svelte';

@@ -2,7 +2,8 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
-import { errorMessage, frontWorkspace, invoke, on } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 /**
  * The queue's tabs. Sessions of mine waiting for the customer have no tab of their own: they stay
@@ -10,7 +11,6 @@ import { errorMessage, frontWorkspace, invoke, on } from '../../lib/bridge';
  */
 export const VISIBLE_BUCKETS = ['waiting', 'mine', 'others'] as const satisfies readonly QueueBucket[];
 export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
-export type SlaState = 'ok' | 'warning' | 'late' | 'none';
 /** How "Mine" is ordered: latest customer message first, longest waiting first, nearest SLA first. */
 export const MINE_SORTS = ['activity', 'waiting', 'sla'] as const;
 export type MineSort = (typeof MINE_SORTS)[number];
@@ -26,20 +26,6 @@ function activityMs(s: QueueItem): number {
   }
   return t;
 }
-
-/** The view the attendant left (tab, filters, open session), restored when they come back. */
-interface Kept {
-  workspace: string | null;
-  me: string | null;
-  bucket: VisibleBucket;
-  filter: string;
-  groupFilter: number | null;
-  channelFilter: string | null;
-  selectedId: number | null;
-}
-let kept: Kept | null = null;
-/** A session to open once its workspace's queue shows it (a "Needs me" row, its workspace coming to the front). */
-let wanted: { id: number; workspace: string | null } | null = null;
 
 /** Lower-case text a filter keystroke is matched against, built once per item. */
 const haystacks = new WeakMap<QueueItem, string>();
@@ -63,14 +49,15 @@ export function createdAtMs(s: QueueItem): number {
 }
 
 /**
- * The session queue: one snapshot from the main process, then deltas. Items stay raw (not deep
- * proxies): 100,000 of them must not become 100,000 reactive objects. Bucketed, sorted by waiting
- * time (oldest first) and filtered here.
+ * A workspace's session queue: one snapshot from the main process, then deltas. Items stay raw
+ * (not deep proxies): 100,000 of them must not become 100,000 reactive objects. Bucketed, sorted
+ * by waiting time (oldest first) and filtered here. The attendant's place (tab, filters, open
+ * session) is kept while the view is away, the workspace's scope holding the store.
  */
 export class QueueStore {
+  constructor(private readonly scope: Scope) {}
+
   private map = new Map<number, QueueItem>();
-  /** The workspace the queue was read from (the view kept at suspend is that workspace's). */
-  private workspace: string | null = null;
   /** Bumped on every change of `map` (the map itself is not reactive). */
   private version = $state(0);
   #me = $state<string | null>(null);
@@ -101,8 +88,6 @@ export class QueueStore {
     const mine = this.byBucket.mine.items.filter((s) => s.id !== except);
     return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
   }
-  /** Ticks every second for the SLA timers. */
-  #now = $state(Date.now());
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
   #arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
 
@@ -293,24 +278,10 @@ export class QueueStore {
     return bucketOf(item, this.#me);
   }
 
-  /** The timer against the group's SLA: warning past `warningRatio`%, late past the SLA. */
-  slaState(item: QueueItem, warningRatio = 80): SlaState {
-    const t = createdAtMs(item);
-    if (item.slaSeconds === null || Number.isNaN(t)) return 'none';
-    const waited = (this.#now - t) / 1000;
-    if (waited >= item.slaSeconds) return 'late';
-    if (waited >= (item.slaSeconds * warningRatio) / 100) return 'warning';
-    return 'ok';
-  }
-
-  private unsubscribe: Array<() => void> = [];
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   async start(): Promise<void> {
-    if (!this.unsubscribe.length) {
-      this.unsubscribe.push(on('attendance:queueDelta', (d) => this.apply(d)));
-      this.timer = setInterval(() => (this.#now = Date.now()), 1000);
-    }
+    this.unsubscribe ??= this.scope.on('attendance:queueDelta', (d) => this.apply(d));
     await this.refresh();
   }
 
@@ -319,15 +290,15 @@ export class QueueStore {
     this.#loading = true;
     this.#error = null;
     try {
-      const snap = await invoke('attendance:queue', fresh ? { fresh } : {});
-      this.workspace = frontWorkspace();
+      const snap = await this.scope.invoke('attendance:queue', fresh ? { fresh } : {});
       this.map = new Map(snap.items.map((i) => [i.id, i]));
       this.#me = snap.me;
       this.rebuild();
       this.#fetchedAt = snap.fetchedAt;
       this.#unreadable = snap.skipped;
       this.version++;
-      this.restoreView();
+      // The session left open is open again if the queue still holds it.
+      if (this.#selectedId !== null && !this.map.has(this.#selectedId)) this.#selectedId = null;
       this.openWanted();
     } catch (e) {
       this.#error = errorMessage(e);
@@ -421,9 +392,6 @@ export class QueueStore {
   get openNextAfterClose() {
     return this.#openNextAfterClose;
   }
-  get now() {
-    return this.#now;
-  }
   get arrivals() {
     return this.#arrivals;
   }
@@ -435,7 +403,7 @@ export class QueueStore {
     if (this.#acceptingId !== null) return null;
     this.#acceptingId = id;
     try {
-      const item = await invoke('attendance:accept', { sessionId: id });
+      const item = await this.scope.invoke('attendance:accept', { sessionId: id });
       this.apply({ upsert: [item], remove: [], me: this.#me });
       this.#error = null;
       return item;
@@ -453,7 +421,7 @@ export class QueueStore {
     if (this.transferring) return false;
     this.transferring = true;
     try {
-      const item = await invoke('attendance:transfer', { sessionId: id, ...to });
+      const item = await this.scope.invoke('attendance:transfer', { sessionId: id, ...to });
       this.apply({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
@@ -494,37 +462,25 @@ export class QueueStore {
   /** The open session's unread messages are seen once the attendant can see them. */
   markSeen(): void {
     const item = this.#selectedId === null ? undefined : this.map.get(this.#selectedId);
-    if (item?.unread && document.hasFocus()) void invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
+    if (item?.unread && document.hasFocus()) void this.scope.invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
   }
 
-  /**
-   * Opens session `id` of `workspace` now if this queue is that workspace's and holds it, else
-   * once that workspace's queue is read (it is coming to the front). Ids are per service: the
-   * same number in another workspace is another session.
-   */
-  openWhenShown(id: number, workspace: string | null): void {
-    wanted = { id, workspace };
+  /** A session to open once the queue holds it ("Needs me" opening one in this workspace). */
+  private wanted: number | null = null;
+
+  /** Opens session `id` now if the queue holds it, else once the queue is read. */
+  openWhenShown(id: number): void {
+    this.wanted = id;
     if (this.map.size) this.openWanted();
   }
 
   private openWanted(): void {
-    const w = wanted;
-    if (w === null || w.workspace !== this.workspace) return;
-    wanted = null;
-    if (!this.map.has(w.id)) return;
-    this.select(w.id);
+    const id = this.wanted;
+    if (id === null || !this.map.size) return;
+    this.wanted = null;
+    if (!this.map.has(id)) return;
+    this.select(id);
     this.revealSelected();
-  }
-
-  private restoreView(): void {
-    const k = kept;
-    kept = null;
-    if (!k || k.me !== this.#me || k.workspace !== frontWorkspace()) return;
-    this.#bucket = k.bucket;
-    this.#filter = k.filter;
-    this.#groupFilter = k.groupFilter;
-    this.#channelFilter = k.channelFilter;
-    if (k.selectedId !== null && this.map.has(k.selectedId)) this.#selectedId = k.selectedId;
   }
 
   /** Next or previous session in the visible list (wraps). */
@@ -536,41 +492,16 @@ export class QueueStore {
     this.#selectedId = list[next]!.id;
   }
 
-  /** Forgets everything, the view kept for the next start included. */
-  reset(): void {
-    this.suspend();
-    kept = null;
-  }
-
-  /** The view leaves: stops listening and empties the store, keeping tab, filters and session. */
+  /**
+   * The view leaves: stops listening and lets the sessions go (the main process keeps them),
+   * keeping the attendant's place (tab, filters, open session) for when it comes back.
+   */
   suspend(): void {
-    // Kept for this page's life: the attendant comes back to the same tab, filters and session.
-    if (this.map.size)
-      kept = {
-        workspace: this.workspace,
-        me: this.#me,
-        bucket: this.#bucket,
-        filter: this.#filter,
-        groupFilter: this.#groupFilter,
-        channelFilter: this.#channelFilter,
-        selectedId: this.#selectedId,
-      };
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     this.map = new Map();
     this.version++;
-    this.#me = null;
     this.rebuild();
-    this.#fetchedAt = null;
-    this.#filter = '';
-    this.#groupFilter = null;
-    this.#channelFilter = null;
-    this.#selectedId = null;
-    this.#bucket = 'waiting';
     this.#arrivals = [];
   }
 }
-
-export const queue = new QueueStore();

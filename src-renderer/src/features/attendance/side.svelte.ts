@@ -1,4 +1,7 @@
-/** Which tab the side panel of the attendance view shows (commands switch it too), and whether the transfer dialog is open. */
+/**
+ * Which tab the side panel of the attendance view shows (commands switch it too), and whether the
+ * transfer dialog is open: kept by the workspace's scope, so the side panel is as the attendant left it.
+ */
 export class SidePanel {
   #tab = $state<'help' | 'notes' | 'voice' | 'details'>('help');
 
@@ -20,11 +23,4 @@ export class SidePanel {
   closeTransfer(): void {
     this.#transferFor = null;
   }
-
-  reset(): void {
-    this.#tab = 'help';
-    this.#transferFor = null;
-  }
 }
-
-export const side = new SidePanel();

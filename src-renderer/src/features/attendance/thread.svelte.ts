@@ -1,7 +1,8 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
-import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
+import { BridgeError, errorMessage } from '../../lib/bridge';
 import { isTemporary } from '../../../../src-shared/error-kinds';
-import { composer } from './composer.svelte';
+import type { Scope } from '../../lib/scope.svelte';
+import { ComposerStore } from './composer.svelte';
 
 /** Failures that say nothing about the reply itself: the service was not reached, or could not take it now. */
 const isNetworkFailure = (e: unknown) => e instanceof BridgeError && isTemporary(e);
@@ -35,11 +36,36 @@ let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 /**
+ * Where the reader was in a thread: the row at the top of the view and how far into it, or at
+ * the newest message (`stuck`), which the view then follows.
+ */
+export interface ThreadPlace {
+  anchor: { key: string; delta: number } | null;
+  stuck: boolean;
+}
+
+/**
  * The open session's thread: the newest page first, older pages on scroll, live additions from
  * the sync engine, and the attendant's replies with their sending state (a failed one can be
  * retried with the same client id, so it is never sent twice).
  */
 export class ThreadStore {
+  constructor(private readonly scope: Scope) {}
+
+  private get composer(): ComposerStore {
+    return this.scope.use(ComposerStore);
+  }
+
+  /** Where the reader was in each thread opened in this workspace (not reactive: read when a thread shows). */
+  private places = new Map<number, ThreadPlace>();
+
+  placeOf(sessionId: number): ThreadPlace | null {
+    return this.places.get(sessionId) ?? null;
+  }
+
+  keepPlace(sessionId: number, place: ThreadPlace): void {
+    this.places.set(sessionId, place);
+  }
   #sessionId = $state<number | null>(null);
   #detail = $state<SessionDetail | null>(null);
   #rows = $state.raw<ThreadRow[]>([]);
@@ -109,10 +135,10 @@ export class ThreadStore {
   private listen(): void {
     if (this.unsubscribe.length) return;
     this.unsubscribe.push(
-      on('attendance:messages', ({ sessionId, messages }) => {
+      this.scope.on('attendance:messages', ({ sessionId, messages }) => {
         if (sessionId === this.#sessionId) this.merge(messages);
       }),
-      on('attendance:entities', ({ sessionId, messageId, entities }) => {
+      this.scope.on('attendance:entities', ({ sessionId, messageId, entities }) => {
         if (sessionId !== this.#sessionId) return;
         const next = new Map(this.#entities);
         next.set(messageId, entities);
@@ -124,7 +150,7 @@ export class ThreadStore {
   async open(sessionId: number): Promise<void> {
     this.listen();
     if (this.#sessionId !== null && this.#sessionId !== sessionId)
-      void invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
+      void this.scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     const gen = ++this.generation;
     this.#sessionId = sessionId;
     this.#detail = null;
@@ -140,7 +166,7 @@ export class ThreadStore {
     this.nextPage = 1;
     const started = performance.now();
     try {
-      const got = await invoke('attendance:openThread', { sessionId });
+      const got = await this.scope.invoke('attendance:openThread', { sessionId });
       if (gen !== this.generation) return;
       this.#detail = got.detail;
       this.#fetchedAt = got.fetchedAt;
@@ -157,7 +183,7 @@ export class ThreadStore {
   }
 
   close(): void {
-    if (this.#sessionId !== null) void invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
+    if (this.#sessionId !== null) void this.scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     this.generation++;
     this.#sessionId = null;
     this.#detail = null;
@@ -174,7 +200,7 @@ export class ThreadStore {
     const sessionId = this.#sessionId;
     this.#loadingOlder = true;
     try {
-      const got = await invoke('attendance:olderMessages', { sessionId, page: this.nextPage });
+      const got = await this.scope.invoke('attendance:olderMessages', { sessionId, page: this.nextPage });
       if (gen !== this.generation) return;
       this.nextPage++;
       this.#hasMore = got.hasMore;
@@ -280,7 +306,7 @@ export class ThreadStore {
   discard(row: ThreadRow): void {
     if (row.send?.state !== 'failed' && row.send?.state !== 'unconfirmed') return;
     this.#rows = this.#rows.filter((r) => r.key !== row.key);
-    void composer.forgetUnsent(row.message.sessionId, row.message.text);
+    void this.composer.forgetUnsent(row.message.sessionId, row.message.text);
   }
 
   private async deliver(row: ThreadRow): Promise<boolean> {
@@ -288,14 +314,14 @@ export class ThreadStore {
     const send = row.send!;
     try {
       const saved = send.template
-        ? await invoke('attendance:sendTemplate', {
+        ? await this.scope.invoke('attendance:sendTemplate', {
             sessionId,
             templateId: send.template.id,
             params: send.template.params,
             clientId: send.clientId,
           })
-        : await invoke('attendance:send', { sessionId, text: row.message.text, clientId: send.clientId });
-      void composer.forgetUnsent(sessionId, row.message.text);
+        : await this.scope.invoke('attendance:send', { sessionId, text: row.message.text, clientId: send.clientId });
+      void this.composer.forgetUnsent(sessionId, row.message.text);
       if (this.#sessionId !== sessionId) return true;
       this.replace(row.key, { key: `m${saved.id}`, message: saved, send: { state: 'sent', clientId: send.clientId } });
       return true;
@@ -304,7 +330,7 @@ export class ThreadStore {
       // (which forgets this bubble) cannot lose it. Refused replies stay on the bubble only.
       const unconfirmed = e instanceof BridgeError && e.info.kind === 'OutcomeUnknown';
       const kept = !unconfirmed && isNetworkFailure(e) && !send.template;
-      if (kept) void composer.keepUnsent(sessionId, row.message.text);
+      if (kept) void this.composer.keepUnsent(sessionId, row.message.text);
       if (this.#sessionId === sessionId)
         this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
       return false;
@@ -316,7 +342,8 @@ export class ThreadStore {
     return this.#rows.filter((r) => r.message.id > 0).map((r) => r.message);
   }
 
-  reset(): void {
+  /** The sessions view leaves: the thread is let go and listening stops (the reader's place in it is kept). */
+  suspend(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.close();
@@ -329,5 +356,3 @@ function sortRows(rows: ThreadRow[]): ThreadRow[] {
   const time = (r: ThreadRow) => (r.message.id < 0 ? Number.MAX_SAFE_INTEGER : r.message.createdAt ? Date.parse(r.message.createdAt) : 0);
   return rows.sort((a, b) => time(a) - time(b) || a.message.id - b.message.id);
 }
-
-export const thread = new ThreadStore();

@@ -1,5 +1,6 @@
 import type { ClassNode } from '../../../../src-shared/bridge/attendance';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 export interface FlatNode {
   node: ClassNode;
@@ -30,6 +31,8 @@ const fold = (s: string) =>
  * the group says so, the AI summary offered as a note, and the close itself.
  */
 export class WrapUpStore {
+  constructor(private readonly scope: Scope) {}
+
   #sessionId = $state<number | null>(null);
   #open = $state(false);
   #loading = $state(false);
@@ -136,7 +139,7 @@ export class WrapUpStore {
     this.#summary = '';
     this.#keepSummary = false;
     try {
-      const got = await invoke('attendance:classificationTree', { sessionId });
+      const got = await this.scope.invoke('attendance:classificationTree', { sessionId });
       this.#mandatory = got.mandatory;
       this.#roots = got.roots;
     } catch (e) {
@@ -165,7 +168,7 @@ export class WrapUpStore {
     this.#summaryBusy = true;
     try {
       // Saved as a note only when the attendant ticks it.
-      this.#summary = (await invoke('attendance:summary', { sessionId: this.#sessionId })).text;
+      this.#summary = (await this.scope.invoke('attendance:summary', { sessionId: this.#sessionId })).text;
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -178,7 +181,7 @@ export class WrapUpStore {
     this.#busy = true;
     this.#error = null;
     try {
-      const item = await invoke('attendance:close', {
+      const item = await this.scope.invoke('attendance:close', {
         sessionId: this.#sessionId,
         ...(this.#chosen ? { classification: this.#chosen } : {}),
         ...(this.#comment.trim() ? { comment: this.#comment.trim() } : {}),
@@ -198,12 +201,11 @@ export class WrapUpStore {
     this.#open = false;
   }
 
-  reset(): void {
+  /** The sessions view leaves: the close dialog goes. */
+  suspend(): void {
     this.#open = false;
     this.#sessionId = null;
     this.#roots = [];
     this.#chosen = null;
   }
 }
-
-export const wrapup = new WrapUpStore();

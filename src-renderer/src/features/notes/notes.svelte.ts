@@ -1,6 +1,7 @@
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../../src-shared/bridge/notes';
 import { refOf, splitRef } from '../../../../src-shared/note-ref';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 /** A service note as shown: `text` without the outbox's "· ref XXXXXXXX" suffix. */
 export type NoteView = { kind: 'service'; key: string; note: ServiceNote } | { kind: 'local'; key: string; note: LocalNote };
@@ -11,6 +12,8 @@ export type NoteView = { kind: 'service'; key: string; note: ServiceNote } | { k
  * lost: it is journaled before `add` returns, and a failed one waits to be edited or discarded.
  */
 export class NotesStore {
+  constructor(private readonly scope: Scope) {}
+
   #sessionId = $state<number | null>(null);
   #service = $state.raw<ServiceNote[]>([]);
   #local = $state.raw<LocalNote[]>([]);
@@ -72,7 +75,7 @@ export class NotesStore {
   private listen(): void {
     if (this.unsubscribe.length) return;
     this.unsubscribe.push(
-      on('notes:changed', ({ sessionId, note, removedId }) => {
+      this.scope.on('notes:changed', ({ sessionId, note, removedId }) => {
         if (sessionId !== this.#sessionId) return;
         if (removedId) this.#local = this.#local.filter((n) => n.id !== removedId);
         if (note) {
@@ -81,9 +84,10 @@ export class NotesStore {
           if (note.state === 'confirmed') void this.refreshService();
         }
       }),
-      on('notes:status', (s) => (this.#status = s)),
+      this.scope.on('notes:status', (s) => (this.#status = s)),
     );
-    void invoke('notes:status', {})
+    void this.scope
+      .invoke('notes:status', {})
       .then((s) => (this.#status = s))
       .catch(() => undefined);
   }
@@ -98,7 +102,10 @@ export class NotesStore {
     this.#draft = '';
     this.#error = null;
     this.#cachedAt = null;
-    const [list, drafts] = await Promise.allSettled([invoke('notes:list', { sessionId }), invoke('notes:draft', { sessionId })]);
+    const [list, drafts] = await Promise.allSettled([
+      this.scope.invoke('notes:list', { sessionId }),
+      this.scope.invoke('notes:draft', { sessionId }),
+    ]);
     if (gen !== this.gen) return;
     if (list.status === 'fulfilled') {
       this.#service = list.value.service;
@@ -118,7 +125,7 @@ export class NotesStore {
     const sessionId = this.#sessionId;
     if (sessionId === null) return;
     try {
-      const got = await invoke('notes:list', { sessionId });
+      const got = await this.scope.invoke('notes:list', { sessionId });
       if (sessionId !== this.#sessionId) return;
       this.#service = got.service;
       this.#serviceError = got.serviceError;
@@ -138,14 +145,14 @@ export class NotesStore {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = null;
     if (this.#sessionId !== null)
-      void invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
+      void this.scope.invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
   }
 
   async add(): Promise<boolean> {
     const text = this.#draft.trim();
     if (!text || this.#sessionId === null) return false;
     try {
-      const note = await invoke('notes:add', { sessionId: this.#sessionId, text });
+      const note = await this.scope.invoke('notes:add', { sessionId: this.#sessionId, text });
       if (!this.#local.some((n) => n.id === note.id)) this.#local = [...this.#local, note];
       this.#draft = '';
       this.#error = null;
@@ -158,7 +165,7 @@ export class NotesStore {
 
   async retry(id: string, text?: string): Promise<void> {
     try {
-      const note = await invoke('notes:retry', { id, ...(text ? { text } : {}) });
+      const note = await this.scope.invoke('notes:retry', { id, ...(text ? { text } : {}) });
       this.#local = this.#local.map((n) => (n.id === id ? note : n));
     } catch (e) {
       this.#error = errorMessage(e);
@@ -167,14 +174,15 @@ export class NotesStore {
 
   async discard(id: string): Promise<void> {
     try {
-      await invoke('notes:discard', { id });
+      await this.scope.invoke('notes:discard', { id });
       this.#local = this.#local.filter((n) => n.id !== id);
     } catch (e) {
       this.#error = errorMessage(e);
     }
   }
 
-  reset(): void {
+  /** The sessions view leaves: the note typed is saved, listening stops, the notes shown go. */
+  suspend(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.flushDraft();
@@ -185,5 +193,3 @@ export class NotesStore {
     this.#status = null;
   }
 }
-
-export const notes = new NotesStore();

@@ -1,7 +1,7 @@
 import { i18n } from '../../lib/i18n.svelte';
 import type { OutboxStatusInfo } from '../../../../src-shared/bridge/notes';
 import type { Connectivity } from '../../../../src-shared/bridge/offline';
-import { invoke, on } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 /**
  * Whether the service can be reached (as the main process sees it) and what the outbox holds:
@@ -9,6 +9,8 @@ import { invoke, on } from '../../lib/bridge';
  * catch up when the service is back register with `onBack`.
  */
 export class OfflineStore {
+  constructor(private readonly scope: Scope) {}
+
   #status = $state<Connectivity | null>(null);
   #outbox = $state<OutboxStatusInfo | null>(null);
   #retrying = $state(false);
@@ -57,15 +59,15 @@ export class OfflineStore {
   async start(): Promise<void> {
     if (!this.unsubscribe.length) {
       this.unsubscribe.push(
-        on('offline:status', (s) => this.apply(s)),
-        on('notes:status', (s) => (this.#outbox = s)),
+        this.scope.on('offline:status', (s) => this.apply(s)),
+        this.scope.on('notes:status', (s) => (this.#outbox = s)),
       );
       // The system says the network is back: probe now rather than at the next scheduled probe.
       const online = () => void this.retry();
       globalThis.window?.addEventListener('online', online);
       this.unsubscribe.push(() => globalThis.window?.removeEventListener('online', online));
     }
-    const [c, o] = await Promise.allSettled([invoke('offline:status', {}), invoke('notes:status', {})]);
+    const [c, o] = await Promise.allSettled([this.scope.invoke('offline:status', {}), this.scope.invoke('notes:status', {})]);
     if (c.status === 'fulfilled') this.apply(c.value);
     if (o.status === 'fulfilled') this.#outbox = o.value;
   }
@@ -73,7 +75,7 @@ export class OfflineStore {
   async retry(): Promise<void> {
     this.#retrying = true;
     try {
-      this.apply(await invoke('offline:retry', {}));
+      this.apply(await this.scope.invoke('offline:retry', {}));
     } catch {
       // The state arrives as an event anyway.
     } finally {
@@ -81,15 +83,14 @@ export class OfflineStore {
     }
   }
 
-  reset(): void {
+  /** The sessions view leaves: listening stops until it shows again. */
+  suspend(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.#status = null;
     this.#outbox = null;
   }
 }
-
-export const offline = new OfflineStore();
 
 /** "14:05" in the interface language: when an offline copy was read. */
 export function clockTime(at: string | number | null): string {

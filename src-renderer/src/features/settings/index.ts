@@ -2,7 +2,8 @@ import type { ConsoleFeature } from '../../lib/feature';
 import { views } from '../../lib/views.svelte';
 import { i18n, LANGUAGES } from '../../lib/i18n.svelte';
 import { theme, THEMES } from '../../lib/theme.svelte';
-import { settingsNav } from '../../lib/settings-nav.svelte';
+import { SettingsNav } from '../../lib/settings-nav.svelte';
+import { frontStore } from '../../lib/scope.svelte';
 import { st, LANGUAGE_NAMES } from './strings';
 import SettingsView from './SettingsView.svelte';
 
@@ -20,7 +21,8 @@ export const settingsFeature: ConsoleFeature = {
       title: () => st('set.cmd.open'),
       group: 'Settings',
       run: () => {
-        settingsNav.tab = 'general';
+        const nav = frontStore(SettingsNav);
+        if (nav) nav.tab = 'general';
         views.show('settings');
       },
     },

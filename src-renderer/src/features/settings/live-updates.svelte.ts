@@ -1,8 +1,11 @@
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 /** The "live updates" switch of the settings: events and the safety-net poll, on or paused. */
 export class LiveUpdatesStore {
+  constructor(private readonly scope: Scope) {}
+
   #status = $state<LiveStatus | null>(null);
   #busy = $state(false);
   #error = $state<string | null>(null);
@@ -24,7 +27,7 @@ export class LiveUpdatesStore {
 
   async load(): Promise<void> {
     try {
-      this.#status = await invoke('live:status', {});
+      this.#status = await this.scope.invoke('live:status', {});
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -34,18 +37,11 @@ export class LiveUpdatesStore {
     this.#busy = true;
     this.#error = null;
     try {
-      this.#status = await invoke('live:setRunning', { running });
+      this.#status = await this.scope.invoke('live:setRunning', { running });
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
       this.#busy = false;
     }
   }
-
-  reset(): void {
-    this.#status = null;
-    this.#error = null;
-  }
 }
-
-export const liveUpdates = new LiveUpdatesStore();

@@ -1,5 +1,5 @@
 import type { Role } from '../../../../src-shared/paths';
-import { invoke } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 /**
  * Whether the supervisor tools are offered: not to an attendant (the service says the role in
@@ -7,6 +7,8 @@ import { invoke } from '../../lib/bridge';
  * call (403).
  */
 export class SupervisorAccess {
+  constructor(private readonly scope: Scope) {}
+
   /** undefined: not asked yet; null: the service did not say. */
   #role = $state<Role | null | undefined>(undefined);
 
@@ -19,15 +21,9 @@ export class SupervisorAccess {
 
   async load(): Promise<void> {
     try {
-      this.#role = (await invoke('supervisor:rules', {})).role;
+      this.#role = (await this.scope.invoke('supervisor:rules', {})).role;
     } catch {
       this.#role = null;
     }
   }
-
-  reset(): void {
-    this.#role = undefined;
-  }
 }
-
-export const supervisorAccess = new SupervisorAccess();

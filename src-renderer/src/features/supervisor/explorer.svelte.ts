@@ -1,13 +1,14 @@
 import type { ExplorerPage, Rules } from '../../../../src-shared/bridge/supervisor';
 import { RESOURCES, type ResourceKey } from '../../../../src-shared/paths';
 import { idOf } from '../../../../src-shared/concepts';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { ServerPagedStore } from './paged.svelte';
 import { saveAllowed } from './explorer-rules';
 import { columnsOf, leaf, toConditions, type Node } from './conditions';
 import { conditionFields as fieldsToTest, formFields, type RefTarget } from './resource-fields';
 import { optionLabel, setPath } from './record-form';
-import { desk } from '../attendance/desk.svelte';
+import { DeskStore } from '../attendance/desk.svelte';
 
 export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Leaf, type Node } from './conditions';
 
@@ -84,7 +85,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     return this.#rules;
   }
 
-  constructor() {
+  constructor(private readonly scope: Scope) {
     super({ sortColumn: null, direction: 'ASC', size: 20, clearOnError: true });
   }
 
@@ -106,7 +107,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
 
   async loadRules(): Promise<void> {
     try {
-      this.#rules = await invoke('supervisor:rules', {});
+      this.#rules = await this.scope.invoke('supervisor:rules', {});
     } catch {
       this.#rules = null;
     }
@@ -123,7 +124,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
 
   protected fetch(): Promise<ExplorerPage> {
-    return invoke('supervisor:explore', {
+    return this.scope.invoke('supervisor:explore', {
       resource: this.#resource,
       conditions: toConditions(this.#nodes),
       ...(this.sortColumn ? { sortColumn: this.sortColumn, direction: this.direction } : {}),
@@ -197,7 +198,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     this.#draft = record;
     this.#saving = true;
     try {
-      const out = await invoke('supervisor:save', { resource: this.#resource, record });
+      const out = await this.scope.invoke('supervisor:save', { resource: this.#resource, record });
       this.edit(out.record);
       this.#saved = savedText(String(out.record.id ?? ''));
       // A new record may be what a picker offers next.
@@ -224,41 +225,35 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     this.#options = { ...this.#options, [target]: { state: 'loading' } };
     let next: RefOptions;
     try {
-      next = { state: 'ready', options: target === 'group' ? await groupOptions() : await listOptions(target) };
+      next = { state: 'ready', options: target === 'group' ? await this.groupOptions() : await this.listOptions(target) };
     } catch (e) {
       next = { state: 'failed', reason: errorMessage(e) };
     }
     this.#options = { ...this.#options, [target]: next };
   }
-  reset(): void {
-    this.setResource('userSession');
-    this.#advanced = false;
-    this.#rules = null;
+
+  /** The newest records of a list, as picker choices. */
+  private async listOptions(resource: ResourceKey): Promise<RefOption[]> {
+    const page = await this.scope.invoke('supervisor:explore', {
+      resource,
+      conditions: [],
+      sortColumn: 'id',
+      direction: 'DESC',
+      page: 0,
+      size: PICKER_SIZE,
+    });
+    const out: RefOption[] = [];
+    for (const r of page.results) {
+      const id = idOf(r.id);
+      if (id !== null) out.push({ id, label: optionLabel(r) });
+    }
+    return out;
+  }
+
+  /** Groups have no list operation (interface §4.4): the ones the attendance directory found. */
+  private async groupOptions(): Promise<RefOption[]> {
+    const desk = this.scope.use(DeskStore);
+    if (!desk.directory) await desk.loadDirectory();
+    return (desk.directory?.groups ?? []).map((g) => ({ id: g.id, label: optionLabel(g) }));
   }
 }
-
-/** The newest records of a list, as picker choices. */
-async function listOptions(resource: ResourceKey): Promise<RefOption[]> {
-  const page = await invoke('supervisor:explore', {
-    resource,
-    conditions: [],
-    sortColumn: 'id',
-    direction: 'DESC',
-    page: 0,
-    size: PICKER_SIZE,
-  });
-  const out: RefOption[] = [];
-  for (const r of page.results) {
-    const id = idOf(r.id);
-    if (id !== null) out.push({ id, label: optionLabel(r) });
-  }
-  return out;
-}
-
-/** Groups have no list operation (interface §4.4): the ones the attendance directory found. */
-async function groupOptions(): Promise<RefOption[]> {
-  if (!desk.directory) await desk.loadDirectory();
-  return (desk.directory?.groups ?? []).map((g) => ({ id: g.id, label: optionLabel(g) }));
-}
-
-export const explorer = new ExplorerStore();

@@ -1,5 +1,6 @@
 import type { GroupsOverview } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 /** Live: a short poll (waits grow on their own) and a reload soon after any queue change. */
 const POLL_MS = 10_000;
@@ -7,6 +8,8 @@ const EVENT_DELAY_MS = 1_500;
 
 /** Groups overview; also the source of group names for the NPS and report filters. */
 export class GroupsStore {
+  constructor(private readonly scope: Scope) {}
+
   #data = $state<GroupsOverview | null>(null);
   #loading = $state(false);
   #error = $state<string | null>(null);
@@ -25,7 +28,7 @@ export class GroupsStore {
     this.#loading = true;
     this.#error = null;
     try {
-      this.#data = await invoke('supervisor:groups', {});
+      this.#data = await this.scope.invoke('supervisor:groups', {});
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -39,7 +42,7 @@ export class GroupsStore {
     let soon: ReturnType<typeof setTimeout> | null = null;
     const poll = setInterval(() => void this.load(), POLL_MS);
     // Queue changes come in bursts: one reload shortly after the first of them.
-    const off = on('attendance:queueDelta', () => {
+    const off = this.scope.on('attendance:queueDelta', () => {
       soon ??= setTimeout(() => {
         soon = null;
         void this.load();
@@ -62,11 +65,4 @@ export class GroupsStore {
       .flatMap((g) => (g.id === null ? [] : [{ id: g.id, name: g.name }]))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
-
-  reset(): void {
-    this.#data = null;
-    this.#error = null;
-  }
 }
-
-export const groups = new GroupsStore();

@@ -1,16 +1,13 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { views } from '../../lib/views.svelte';
+import { on } from '../../lib/bridge';
+import { frontStore } from '../../lib/scope.svelte';
 import { tt } from './strings';
-import { supNav } from './nav.svelte';
+import { SupervisorNav } from './nav.svelte';
 import { SUPERVISOR_PANELS, SUPERVISOR_TABS, type SupervisorPanel, type SupervisorTab } from './tabs';
-import { ticketLookup } from './tickets.svelte';
-import { app } from '../workspace/app.svelte';
-import { explorer } from './explorer.svelte';
-import { groups } from './groups.svelte';
-import { nps } from './nps.svelte';
-import { report } from './report.svelte';
+import { TicketLookupStore, ticketShortcut } from './tickets.svelte';
 import SupervisorView from './SupervisorView.svelte';
-import { supervisorAccess } from './access.svelte';
+import { SupervisorAccess } from './access.svelte';
 import TicketDialog from './TicketDialog.svelte';
 import './supervisor.css';
 
@@ -21,13 +18,16 @@ export { linkifyTickets, type TextPart } from './tickets';
  * message); with an id or key it looks the ticket up at once.
  */
 export function openTicketLookup(idOrKey?: string | number): void {
-  ticketLookup.show(idOrKey === undefined ? undefined : String(idOrKey));
+  frontStore(TicketLookupStore)?.show(idOrKey === undefined ? undefined : String(idOrKey));
 }
 
 const showTab = (tab: SupervisorTab) => () => {
-  supNav.tab = tab;
+  const nav = frontStore(SupervisorNav);
+  if (nav) nav.tab = tab;
   views.show('supervisor');
 };
+/** The tools show for the role that has them (until the service says, they show). */
+const allowed = () => frontStore(SupervisorAccess)?.allowed ?? false;
 export const supervisorFeature: ConsoleFeature = {
   id: 'supervisor',
   views: [
@@ -37,7 +37,7 @@ export const supervisorFeature: ConsoleFeature = {
       icon: '◈',
       order: 50,
       component: SupervisorView,
-      visible: () => supervisorAccess.allowed,
+      visible: allowed,
     },
   ],
   commands: [
@@ -46,25 +46,23 @@ export const supervisorFeature: ConsoleFeature = {
       title: () => tt('cmd.ticketLookup'),
       group: 'Supervisor',
       // One shortcut: the global one (in the desktop app it reaches the console before this does).
-      shortcut: () => ticketLookup.combo,
-      rebind: (combo) => ticketLookup.rebind(combo),
+      shortcut: () => ticketShortcut.combo,
+      rebind: (combo) => ticketShortcut.rebind(combo),
       run: () => openTicketLookup(),
     },
     ...SUPERVISOR_TABS.flatMap((tab) => {
       const { command: title }: SupervisorPanel = SUPERVISOR_PANELS[tab];
-      return title
-        ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', enabled: () => supervisorAccess.allowed, run: showTab(tab) }]
-        : [];
+      return title ? [{ id: `supervisor.${tab}`, title, group: 'Supervisor', enabled: allowed, run: showTab(tab) }] : [];
     }),
   ],
   // One lookup dialog for the whole console, above every view.
   overlays: [TicketDialog],
   start() {
-    for (const store of [explorer, groups, nps, report, supNav, supervisorAccess]) app.onSignedOut(() => store.reset());
-    app.onSignedIn(() => void supervisorAccess.load());
-    if (app.signedIn) void supervisorAccess.load();
-    // The lookup keeps listening for the global shortcut; it only forgets what it showed.
-    app.onSignedOut(() => ticketLookup.clear());
-    ticketLookup.listen();
+    // The global shortcut (or another feature) asks for a lookup in the workspace in front.
+    on('supervisor:openTicketLookup', ({ idOrKey }) => openTicketLookup(idOrKey ?? undefined));
+    void ticketShortcut.load();
+  },
+  open(scope) {
+    void scope.use(SupervisorAccess).load();
   },
 };

@@ -1,11 +1,23 @@
 import type { KbBase } from '../../../../src-shared/bridge/supervisor';
 import { KB_FILE_MAX_BYTES } from '../../../../src-shared/kb-name';
-import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
+import { BridgeError, errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
 import { tt } from './strings';
 import { app } from '../workspace/app.svelte';
 
+/**
+ * A workspace's knowledge bases: the upload form, the bases uploaded from this console (with
+ * their indexing state, pushed by the main process) and the test question.
+ */
 export class KbStore {
+  constructor(private readonly scope: Scope) {}
+
+  /** This workspace's service address: base names are built from its host. */
+  private get baseUrl(): string | null {
+    return app.state?.workspaces.find((w) => w.id === this.scope.workspaceId)?.baseUrl ?? app.state?.baseUrl ?? null;
+  }
+
   #url = $state('');
   #name = $state('');
   /** The user typed a name of their own: the file no longer renames it. */
@@ -18,7 +30,7 @@ export class KbStore {
   /** A new file address: the base name follows it until the user types one. */
   setUrl(url: string): void {
     this.#url = url;
-    if (!this.#nameTyped) this.#name = suggestKbName(app.state?.baseUrl ?? null, url.trim()) ?? '';
+    if (!this.#nameTyped) this.#name = suggestKbName(this.baseUrl, url.trim()) ?? '';
   }
 
   get source() {
@@ -29,9 +41,7 @@ export class KbStore {
     this.#problems = [];
     if (!this.#nameTyped)
       this.#name =
-        (v === 'file'
-          ? this.#file && suggestKbName(app.state?.baseUrl ?? null, this.#file.name)
-          : suggestKbName(app.state?.baseUrl ?? null, this.#url.trim())) ?? '';
+        (v === 'file' ? this.#file && suggestKbName(this.baseUrl, this.#file.name) : suggestKbName(this.baseUrl, this.#url.trim())) ?? '';
   }
   get file() {
     return this.#file;
@@ -42,7 +52,7 @@ export class KbStore {
     this.#file = file;
     this.#source = 'file';
     this.#problems = file ? this.fileProblems(file) : [];
-    if (file && !this.#nameTyped) this.#name = suggestKbName(app.state?.baseUrl ?? null, file.name) ?? '';
+    if (file && !this.#nameTyped) this.#name = suggestKbName(this.baseUrl, file.name) ?? '';
   }
 
   private fileProblems(file: File): KbProblem[] {
@@ -65,18 +75,15 @@ export class KbStore {
   #asking = $state(false);
   #askError = $state<string | null>(null);
   #answers = $state<Array<{ text: string; score: number }> | null>(null);
-  private unsubscribe: (() => void) | null = null;
-  private offAppState: (() => void) | null = null;
+  private listening = false;
 
   async start(): Promise<void> {
-    this.unsubscribe ??= on('supervisor:kb', (b) => this.merge(b));
-    // The main process forgets its bases when the workspace closes; this view forgets them too,
-    // so nothing of one account's uploads or answers shows to the next one signing in.
-    this.offAppState ??= on('workspace:state', (s) => {
-      if (!s.signedIn) this.clear();
-    });
+    if (!this.listening) {
+      this.listening = true;
+      this.scope.on('supervisor:kb', (b) => this.merge(b));
+    }
     try {
-      for (const b of (await invoke('supervisor:kbList', {})).bases) this.merge(b);
+      for (const b of (await this.scope.invoke('supervisor:kbList', {})).bases) this.merge(b);
     } catch (e) {
       this.#uploadError = errorMessage(e);
     }
@@ -171,8 +178,12 @@ export class KbStore {
     };
     try {
       const base = file
-        ? await invoke('supervisor:kbUploadFile', { fileName: file.name, contentBase64: await base64Of(file), ...rest })
-        : await invoke('supervisor:kbUpload', { url: this.#url.trim(), ...rest, ...(revealDocuments ? { revealDocuments: true } : {}) });
+        ? await this.scope.invoke('supervisor:kbUploadFile', { fileName: file.name, contentBase64: await base64Of(file), ...rest })
+        : await this.scope.invoke('supervisor:kbUpload', {
+            url: this.#url.trim(),
+            ...rest,
+            ...(revealDocuments ? { revealDocuments: true } : {}),
+          });
       this.merge(base);
       this.#askBase = base.name;
     } catch (e) {
@@ -190,33 +201,13 @@ export class KbStore {
     this.#asking = true;
     this.#askError = null;
     try {
-      this.#answers = (await invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
+      this.#answers = (await this.scope.invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
     } catch (e) {
       this.#answers = null;
       this.#askError = errorMessage(e);
     } finally {
       this.#asking = false;
     }
-  }
-
-  private clear(): void {
-    this.#url = this.#name = this.#separator = this.#idColumn = '';
-    this.#file = null;
-    this.#source = 'link';
-    this.#nameTyped = false;
-    this.#askBase = this.#question = '';
-    this.#problems = [];
-    this.#bases = [];
-    this.#answers = null;
-    this.#uploadError = this.#askError = null;
-  }
-
-  reset(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    this.offAppState?.();
-    this.offAppState = null;
-    this.clear();
   }
 }
 
@@ -232,5 +223,3 @@ function base64Of(file: File): Promise<string> {
     reader.readAsDataURL(file);
   });
 }
-
-export const kb = new KbStore();

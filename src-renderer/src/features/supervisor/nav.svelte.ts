@@ -10,10 +10,4 @@ export class SupervisorNav {
   set tab(v) {
     this.#tab = v;
   }
-
-  reset(): void {
-    this.#tab = 'tickets';
-  }
 }
-
-export const supNav = new SupervisorNav();

@@ -1,5 +1,6 @@
 import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { csvFormat, toCsv } from './csv';
 import { i18n } from '../../lib/i18n.svelte';
 
@@ -25,6 +26,8 @@ export function dayBoundary(day: string, end: boolean): string | undefined {
 }
 
 export class NpsStore {
+  constructor(private readonly scope: Scope) {}
+
   #surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
   #known = $state<string[]>(storedSurveys());
   #from = $state('');
@@ -79,7 +82,7 @@ export class NpsStore {
     try {
       const from = dayBoundary(this.#from, false);
       const to = dayBoundary(this.#to, true);
-      this.#result = await invoke('supervisor:nps', {
+      this.#result = await this.scope.invoke('supervisor:nps', {
         surveyName,
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
@@ -105,14 +108,4 @@ export class NpsStore {
       csvFormat(i18n.locale),
     );
   }
-
-  reset(): void {
-    this.#result = null;
-    this.#error = null;
-    this.#from = '';
-    this.#to = '';
-    this.#groupId = null;
-  }
 }
-
-export const nps = new NpsStore();

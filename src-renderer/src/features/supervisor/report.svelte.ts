@@ -1,5 +1,6 @@
 import type { ReportColumn, ReportFilter, ReportPage } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { ServerPagedStore } from './paged.svelte';
 import { csvFormat, toCsv } from './csv';
 import { i18n } from '../../lib/i18n.svelte';
@@ -69,7 +70,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     return this.#exporting;
   }
 
-  constructor() {
+  constructor(private readonly scope: Scope) {
     super({ sortColumn: 'createdAtProtocol', direction: 'DESC', size: 25, clearOnError: false });
   }
 
@@ -97,7 +98,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
   }
 
   protected fetch(): Promise<ReportPage> {
-    return invoke('supervisor:report', this.query());
+    return this.scope.invoke('supervisor:report', this.query());
   }
 
   apply(): Promise<void> {
@@ -109,7 +110,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     this.#exporting = true;
     this.fail(null);
     try {
-      const all = await invoke('supervisor:reportAll', { ...this.query(), page: 0 });
+      const all = await this.scope.invoke('supervisor:reportAll', { ...this.query(), page: 0 });
       return toCsv(
         REPORT_COLUMNS,
         all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])),
@@ -122,10 +123,4 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
       this.#exporting = false;
     }
   }
-
-  reset(): void {
-    this.resetPaging();
-  }
 }
-
-export const report = new ReportStore();

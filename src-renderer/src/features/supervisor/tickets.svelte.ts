@@ -1,24 +1,22 @@
 import type { ShortcutState, TicketView } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage, invoke } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { accelToCombo, comboText, comboToAccel } from './shortcut';
 
 /** Until the main process answers: the same default it keeps. */
 const DEFAULT_COMBO = 'Mod+Shift+T';
 
-/** The ticket lookup: one dialog for the whole console, the recent list and the shortcut. */
+/** The ticket lookup of one workspace: its dialog, the ticket shown and the recent list. */
 export class TicketLookupStore {
+  constructor(private readonly scope: Scope) {}
+
   #open = $state(false);
   #loading = $state(false);
   #error = $state<string | null>(null);
   #result = $state<TicketView | null>(null);
   #recent = $state<TicketView[]>([]);
-  #shortcut = $state<ShortcutState | null>(null);
-  #shortcutMessage = $state<string | null>(null);
-  #shortcutError = $state<string | null>(null);
   /** The key typed in the dialog (bound to its field). */
   query = $state('');
-  /** The shortcut being edited in the tickets panel (bound to its field). */
-  shortcutDraft = $state('');
 
   get open(): boolean {
     return this.#open;
@@ -34,36 +32,6 @@ export class TicketLookupStore {
   }
   get recent(): readonly TicketView[] {
     return this.#recent;
-  }
-  get shortcut(): ShortcutState | null {
-    return this.#shortcut;
-  }
-  get shortcutMessage(): string | null {
-    return this.#shortcutMessage;
-  }
-  get shortcutError(): string | null {
-    return this.#shortcutError;
-  }
-
-  private unsubscribe: (() => void) | null = null;
-
-  /** Listens for the global shortcut (Electron) and other features asking for a lookup. */
-  listen(): void {
-    this.unsubscribe ??= on('supervisor:openTicketLookup', ({ idOrKey }) => this.show(idOrKey ?? undefined));
-    void this.loadShortcut();
-  }
-
-  /** The shortcut as the palette matches it: the same one the desktop app registers globally. */
-  get combo(): string {
-    return this.#shortcut ? accelToCombo(this.#shortcut.accelerator) : DEFAULT_COMBO;
-  }
-
-  /** A binding chosen in the palette: kept as the global accelerator too. */
-  rebind(combo: string | null): boolean {
-    if (!combo) return false;
-    this.shortcutDraft = comboToAccel(combo);
-    void this.saveShortcut();
-    return true;
   }
 
   /** Where focus was before the dialog opened: it goes back there on close. */
@@ -93,7 +61,7 @@ export class TicketLookupStore {
     this.#loading = true;
     this.#error = null;
     try {
-      this.#result = await invoke('supervisor:ticket', { idOrKey });
+      this.#result = await this.scope.invoke('supervisor:ticket', { idOrKey });
       void this.loadRecent();
     } catch (e) {
       this.#result = null;
@@ -105,47 +73,69 @@ export class TicketLookupStore {
 
   async loadRecent(): Promise<void> {
     try {
-      this.#recent = (await invoke('supervisor:recentTickets', {})).tickets;
+      this.#recent = (await this.scope.invoke('supervisor:recentTickets', {})).tickets;
     } catch {
       // The recent list is a convenience: the lookup itself reports errors.
     }
   }
+}
 
-  async loadShortcut(): Promise<void> {
+/**
+ * The lookup's keyboard shortcut: one for the console (the desktop app registers it globally),
+ * kept by the main process.
+ */
+export class TicketShortcutStore {
+  #shortcut = $state<ShortcutState | null>(null);
+  #message = $state<string | null>(null);
+  #error = $state<string | null>(null);
+  /** The shortcut being edited in the tickets panel (bound to its field). */
+  draft = $state('');
+
+  get shortcut(): ShortcutState | null {
+    return this.#shortcut;
+  }
+  /** The combination just saved (null before a save). */
+  get message(): string | null {
+    return this.#message;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
+
+  /** The shortcut as the palette matches it: the same one the desktop app registers globally. */
+  get combo(): string {
+    return this.#shortcut ? accelToCombo(this.#shortcut.accelerator) : DEFAULT_COMBO;
+  }
+
+  /** A binding chosen in the palette: kept as the global accelerator too. */
+  rebind(combo: string | null): boolean {
+    if (!combo) return false;
+    this.draft = comboToAccel(combo);
+    void this.save();
+    return true;
+  }
+
+  async load(): Promise<void> {
     try {
       this.#shortcut = await invoke('supervisor:ticketShortcut', {});
-      this.shortcutDraft = comboText(this.combo);
+      this.draft = comboText(this.combo);
+      this.#error = null;
     } catch (e) {
-      this.#shortcutError = errorMessage(e);
+      this.#error = errorMessage(e);
     }
   }
 
-  async saveShortcut(): Promise<void> {
-    this.#shortcutError = null;
-    this.#shortcutMessage = null;
-    try {
-      this.#shortcut = await invoke('supervisor:setTicketShortcut', { accelerator: this.shortcutDraft });
-      this.shortcutDraft = comboText(this.combo);
-      this.#shortcutMessage = this.combo;
-    } catch (e) {
-      this.#shortcutError = errorMessage(e);
-    }
-  }
-
-  /** Forgets what was shown (sign-out); keeps listening for the global shortcut if asked to. */
-  clear(): void {
-    this.#open = false;
-    this.query = '';
-    this.#result = null;
+  async save(): Promise<void> {
     this.#error = null;
-    this.#recent = [];
-  }
-
-  reset(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    this.clear();
+    this.#message = null;
+    try {
+      this.#shortcut = await invoke('supervisor:setTicketShortcut', { accelerator: this.draft });
+      this.draft = comboText(this.combo);
+      this.#message = this.combo;
+    } catch (e) {
+      this.#error = errorMessage(e);
+    }
   }
 }
 
-export const ticketLookup = new TicketLookupStore();
+export const ticketShortcut = new TicketShortcutStore();

@@ -1,6 +1,7 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { views } from '../../lib/views.svelte';
-import { voice } from './voice.svelte';
+import { frontStore } from '../../lib/scope.svelte';
+import { VoiceStore } from './voice.svelte';
 import { tt } from './strings';
 import VoiceView from './VoiceView.svelte';
 import './voice.css';
@@ -9,21 +10,23 @@ import './voice.css';
 export { default as VoicePanel } from './VoicePanel.svelte';
 export { default as SessionCalls } from './SessionCalls.svelte';
 export { default as ReadAloud } from './ReadAloud.svelte';
-export { voice } from './voice.svelte';
+export { VoiceStore } from './voice.svelte';
+
+const voice = () => frontStore(VoiceStore);
 
 export const voiceFeature: ConsoleFeature = {
   id: 'voice',
   views: [{ id: 'voice', title: () => tt('v.view'), icon: '◉', order: 20, component: VoiceView }],
   commands: [
     { id: 'voice.open', title: () => tt('cmd.open'), group: 'Voice', run: () => views.show('voice') },
-    { id: 'voice.toggle', title: () => tt('cmd.toggle'), group: 'Voice', run: () => voice.setEnabled(!voice.enabled) },
+    { id: 'voice.toggle', title: () => tt('cmd.toggle'), group: 'Voice', run: () => voice()?.setEnabled(!voice()?.enabled) },
     {
       id: 'voice.record',
       title: () => tt('cmd.record'),
       group: 'Voice',
       shortcut: 'Mod+Shift+M',
-      enabled: () => voice.enabled && voice.sessionId !== null,
-      run: () => voice.toggleRecording(),
+      enabled: () => !!voice()?.enabled && voice()?.sessionId != null,
+      run: () => voice()?.toggleRecording(),
     },
   ],
 };

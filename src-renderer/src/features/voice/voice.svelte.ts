@@ -3,7 +3,8 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
 import { LOW_CONFIDENCE } from '../../../../src-shared/voice';
-import { BridgeError, errorMessage, invoke, on } from '../../lib/bridge';
+import { BridgeError, errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
 import { MicRecorder, RecorderFailure } from './recorder';
 import { tt } from './strings';
@@ -70,6 +71,8 @@ function speechMessage(e: unknown, what: 'stt' | 'tts'): string {
  * calls with their live transcript. One microphone, so one recording at a time.
  */
 export class VoiceStore {
+  constructor(private readonly scope: Scope) {}
+
   #enabled = $state(false);
   #language = $state('en-US');
   /** What the speech service says it understands; null while unknown (then the console's list). */
@@ -201,18 +204,18 @@ export class VoiceStore {
   async init(): Promise<void> {
     if (this.unsubscribe.length === 0) {
       this.unsubscribe.push(
-        on('voice:state', (s) => {
+        this.scope.on('voice:state', (s) => {
           this.#enabled = s.enabled;
           this.#language = s.language;
         }),
-        on('voice:transcript', (line) => {
+        this.scope.on('voice:transcript', (line) => {
           if (line.sessionId !== this.#sessionId || this.#live.some((l) => l.key === line.key)) return;
           this.#live = [...this.#live, line].slice(-200);
         }),
       );
     }
     try {
-      const s = await invoke('voice:state', {});
+      const s = await this.scope.invoke('voice:state', {});
       this.#enabled = s.enabled;
       this.#language = s.language;
       this.#loaded = true;
@@ -228,7 +231,7 @@ export class VoiceStore {
    */
   async loadLanguages(): Promise<void> {
     try {
-      this.#offered = (await invoke('voice:languages', {})).languages;
+      this.#offered = (await this.scope.invoke('voice:languages', {})).languages;
     } catch {
       this.#offered = null; // the service did not answer: recording reports its own errors
     }
@@ -243,7 +246,7 @@ export class VoiceStore {
     this.#sessionsLoading = true;
     this.#sessionsError = null;
     try {
-      const snap = await invoke('attendance:queue', {});
+      const snap = await this.scope.invoke('attendance:queue', {});
       this.#sessions = snap.items
         .filter((s) => {
           const b = bucketOf(s, snap.me);
@@ -261,7 +264,7 @@ export class VoiceStore {
     this.#error = null;
     if (!enabled && this.#recording) await this.stop();
     try {
-      const s = await invoke('voice:setEnabled', { enabled });
+      const s = await this.scope.invoke('voice:setEnabled', { enabled });
       this.#enabled = s.enabled;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -270,7 +273,7 @@ export class VoiceStore {
 
   async setLanguage(language: string): Promise<void> {
     try {
-      const s = await invoke('voice:setLanguage', { language });
+      const s = await this.scope.invoke('voice:setLanguage', { language });
       this.#language = s.language;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -309,7 +312,7 @@ export class VoiceStore {
     const gen = this.gen;
     this.#callsLoading = true;
     try {
-      const r = await invoke('voice:calls', { sessionId });
+      const r = await this.scope.invoke('voice:calls', { sessionId });
       if (gen !== this.gen) return;
       this.#calls = r.calls;
       this.#callLog = r.log;
@@ -381,7 +384,7 @@ export class VoiceStore {
     if (sessionId === null) return;
     this.#inFlight++;
     try {
-      const r = await invoke('voice:transcribe', { seq, audio });
+      const r = await this.scope.invoke('voice:transcribe', { seq, audio });
       const segments: HeardSegment[] = r.segments.map((s, i) => ({ ...s, key: `${seq}:${i}`, seq, at: at + s.start }));
       if (sessionId === this.#sessionId) {
         this.#heard = [...this.#heard, ...segments].sort((a, b) => a.seq - b.seq || a.at - b.at);
@@ -410,7 +413,7 @@ export class VoiceStore {
     this.#saving = true;
     this.#error = null;
     try {
-      await invoke('notes:add', { sessionId, text });
+      await this.scope.invoke('notes:add', { sessionId, text });
       this.#transcript = '';
       this.#heard = [];
       this.work.delete(sessionId);
@@ -437,7 +440,7 @@ export class VoiceStore {
     this.#speaking = owner;
     this.#speechError = null;
     try {
-      const r = await invoke('voice:speak', { text: clean.slice(0, 3000) });
+      const r = await this.scope.invoke('voice:speak', { text: clean.slice(0, 3000) });
       const blob = new Blob([base64ToBytes(r.audio) as Uint8Array<ArrayBuffer>], { type: 'audio/wav' });
       if (this.#speech) URL.revokeObjectURL(this.#speech.url);
       this.#speech = { url: URL.createObjectURL(blob), bytes: r.bytes, seconds: r.seconds, owner };
@@ -454,35 +457,16 @@ export class VoiceStore {
     else this.work.delete(this.#sessionId);
   }
 
-  reset(): void {
+  /**
+   * The workspace closed (signed out, or now seen as someone else): the microphone is let go,
+   * the speech made is freed, and nothing of what was heard stays.
+   */
+  dispose(): void {
+    this.gen++;
     void this.recorder?.stop();
     this.recorder = null;
-    for (const off of this.unsubscribe) off();
-    this.unsubscribe = [];
     if (this.#speech) URL.revokeObjectURL(this.#speech.url);
     this.#speech = null;
-    this.gen++;
     this.work.clear();
-    this.#sessionId = null;
-    this.#recording = false;
-    this.#starting = false;
-    this.#level = 0;
-    this.#inFlight = 0;
-    this.#heard = [];
-    this.#transcript = '';
-    this.#failed = [];
-    this.#error = null;
-    this.#notice = null;
-    this.#saving = false;
-    this.#speaking = null;
-    this.#speechError = null;
-    this.clearCalls();
-    this.#callsLoading = false;
-    this.#sessions = [];
-    this.#sessionsLoading = false;
-    this.#sessionsError = null;
-    this.#loaded = false;
   }
 }
-
-export const voice = new VoiceStore();

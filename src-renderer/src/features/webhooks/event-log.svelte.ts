@@ -1,5 +1,6 @@
 import type { EventRow } from '../../../../src-shared/bridge/webhooks';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 import { LOG_ROWS, matches, NO_FILTER, type RowFilter } from './rows';
 
 /**
@@ -17,6 +18,8 @@ const FILTER_DEBOUNCE_MS = 200;
  * frame, not one per event. Reading the log again (a filter change) replaces the rows.
  */
 export class EventLogStore {
+  constructor(private readonly scope: Scope) {}
+
   #rows = $state.raw<EventRow[]>([]);
   #filter = $state<RowFilter>({ ...NO_FILTER });
   #loading = $state(false);
@@ -72,7 +75,7 @@ export class EventLogStore {
 
   /** Starts listening for pushed rows (once). */
   listen(): void {
-    this.off ??= on('webhooks:events', ({ entries }) => this.receive(entries));
+    this.off ??= this.scope.on('webhooks:events', ({ entries }) => this.receive(entries));
   }
 
   private receive(entries: EventRow[]): void {
@@ -127,7 +130,7 @@ export class EventLogStore {
     this.#error = null;
     const f = { ...this.#filter };
     try {
-      const { entries } = await invoke('webhooks:log', {
+      const { entries } = await this.scope.invoke('webhooks:log', {
         ...(f.group ? { group: f.group } : {}),
         ...(f.type ? { type: f.type } : {}),
         ...(f.text ? { text: f.text } : {}),
@@ -169,29 +172,19 @@ export class EventLogStore {
     const row = id === null ? null : this.#rows.find((r) => r.id === id);
     if (!row?.cut) return;
     try {
-      const { entry } = await invoke('webhooks:entry', { id: row.id });
+      const { entry } = await this.scope.invoke('webhooks:entry', { id: row.id });
       if (this.#selectedId === row.id && entry) this.#full = entry;
     } catch (e) {
       this.#error = errorMessage(e);
     }
   }
 
-  reset(): void {
+  /** The workspace closed: nothing left to apply. */
+  dispose(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     if (this.debounce) clearTimeout(this.debounce);
     this.frame = 0;
     this.debounce = null;
     this.inbox = [];
-    this.gen++;
-    this.#rows = [];
-    this.#types = [];
-    this.#filter = { ...NO_FILTER };
-    this.#loading = false;
-    this.#loaded = false;
-    this.#error = null;
-    this.#selectedId = null;
-    this.#full = null;
   }
 }
-
-export const eventLog = new EventLogStore();

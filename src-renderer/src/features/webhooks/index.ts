@@ -1,7 +1,7 @@
 import type { ConsoleFeature } from '../../lib/feature';
-import { app } from '../workspace/app.svelte';
-import { eventLog } from './event-log.svelte';
-import { listener } from './listener.svelte';
+import { frontStore } from '../../lib/scope.svelte';
+import { EventLogStore } from './event-log.svelte';
+import { ListenerStore } from './listener.svelte';
 import { tt } from './strings';
 import { showEvents } from './show';
 import './webhooks.css';
@@ -10,8 +10,8 @@ import './webhooks.css';
 export { default as ListenerWarning } from './ListenerWarning.svelte';
 /** For the live indicator: the tunnel's state while one runs. */
 export { default as TunnelIndicator } from './TunnelIndicator.svelte';
-export { listener } from './listener.svelte';
-export { eventLog } from './event-log.svelte';
+export { ListenerStore } from './listener.svelte';
+export { EventLogStore } from './event-log.svelte';
 /** Integration plumbing, not attendance: the settings view shows it under "Developer / integration". */
 export { default as EventsView } from './EventsView.svelte';
 export { showEvents } from './show';
@@ -25,20 +25,21 @@ export const webhooksFeature: ConsoleFeature = {
       id: 'events.tunnel',
       title: () => tt('cmd.tunnel'),
       group: 'Developer',
-      enabled: () => listener.status !== null && listener.status.tunnel.provider !== 'none' && listener.status.state === 'running',
+      enabled: () => {
+        const status = frontStore(ListenerStore)?.status;
+        return !!status && status.tunnel.provider !== 'none' && status.state === 'running';
+      },
       run: async () => {
+        const listener = frontStore(ListenerStore);
+        if (!listener) return;
         const s = listener.status?.tunnel.status;
         if (s === 'running' || s === 'starting' || s === 'restarting') await listener.stopTunnel();
         else await listener.startTunnel();
       },
     },
   ],
-  start() {
-    // Rows arrive from the start, so the log is current whenever the view opens.
-    eventLog.listen();
-    app.onSignedOut(() => {
-      eventLog.reset();
-      listener.reset();
-    });
+  // Rows arrive from the workspace's start, so its log is current whenever the view opens.
+  open(scope) {
+    scope.use(EventLogStore).listen();
   },
 };

@@ -1,5 +1,6 @@
 import type { ListenerStatus, TunnelChoice } from '../../../../src-shared/bridge/webhooks';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
 
 export type EventsTab = 'log' | 'listener';
 
@@ -8,6 +9,8 @@ export type EventsTab = 'log' | 'listener';
  * the tunnel, and a signing secret just made, held only until the user says they copied it.
  */
 export class ListenerStore {
+  constructor(private readonly scope: Scope) {}
+
   #status = $state.raw<ListenerStatus | null>(null);
   /** Shown once: the user copies it to the service. Never stored anywhere in the renderer. */
   #newSecret = $state<string | null>(null);
@@ -57,14 +60,14 @@ export class ListenerStore {
 
   /** Loads the status once and follows its pushes. */
   ensure(): Promise<void> {
-    this.off ??= on('webhooks:status', (s) => (this.#status = s));
+    this.off ??= this.scope.on('webhooks:status', (s) => (this.#status = s));
     this.loadingOnce ??= this.load();
     return this.loadingOnce;
   }
 
   async load(): Promise<void> {
     try {
-      this.#status = await invoke('webhooks:status', {});
+      this.#status = await this.scope.invoke('webhooks:status', {});
     } catch (e) {
       this.#error = { area: 'load', message: errorMessage(e) };
     }
@@ -86,13 +89,13 @@ export class ListenerStore {
 
   setPort(port: number): Promise<boolean> {
     return this.run('port', async () => {
-      this.#status = await invoke('webhooks:setPort', { port });
+      this.#status = await this.scope.invoke('webhooks:setPort', { port });
     });
   }
 
   setSigning(enabled: boolean): Promise<boolean> {
     return this.run('signing', async () => {
-      const r = await invoke('webhooks:setSigning', { enabled });
+      const r = await this.scope.invoke('webhooks:setSigning', { enabled });
       this.#status = r.status;
       this.#newSecret = r.newSecret;
     });
@@ -100,7 +103,7 @@ export class ListenerStore {
 
   rotateSecret(): Promise<boolean> {
     return this.run('signing', async () => {
-      const r = await invoke('webhooks:newSecret', {});
+      const r = await this.scope.invoke('webhooks:newSecret', {});
       this.#status = r.status;
       this.#newSecret = r.newSecret;
     });
@@ -113,33 +116,20 @@ export class ListenerStore {
 
   saveTunnel(provider: TunnelChoice, command: string, urlTemplate: string): Promise<boolean> {
     return this.run('tunnel', async () => {
-      this.#status = await invoke('webhooks:setTunnel', { provider, command, urlTemplate });
+      this.#status = await this.scope.invoke('webhooks:setTunnel', { provider, command, urlTemplate });
     });
   }
 
   /** `confirm`: the saved command line the user was shown and accepted. */
   startTunnel(confirm?: string): Promise<boolean> {
     return this.run('tunnel', async () => {
-      this.#status = await invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm });
+      this.#status = await this.scope.invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm });
     });
   }
 
   stopTunnel(): Promise<boolean> {
     return this.run('tunnel', async () => {
-      this.#status = await invoke('webhooks:stopTunnel', {});
+      this.#status = await this.scope.invoke('webhooks:stopTunnel', {});
     });
   }
-
-  reset(): void {
-    this.#newSecret = null;
-    this.#error = null;
-    this.#busy = null;
-    this.#tab = 'log';
-    // The next workspace's status is read again.
-    this.loadingOnce = null;
-    this.#status = null;
-    if (this.off) void this.ensure();
-  }
 }
-
-export const listener = new ListenerStore();

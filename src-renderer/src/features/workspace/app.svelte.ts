@@ -1,10 +1,14 @@
-import type { AppState, DemoPersona } from '../../../../src-shared/bridge';
+import type { AppState, DemoPersona, WorkspaceInfo } from '../../../../src-shared/bridge';
+import { scopes as pageScopes, type Scope, type Scopes } from '../../lib/scope.svelte';
 import { errorMessage, invoke, on, setWorkspace } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
 import { tick } from 'svelte';
 
 /** Which workspace is open and who is signed in: the root of every other state. */
 export class AppStore {
+  /** `scopes`: the workspaces' scopes this store opens and closes (the page's own, or a test's). */
+  constructor(private readonly scopes: Scopes = pageScopes) {}
+
   #state = $state<AppState | null>(null);
   #busy = $state(false);
   #error = $state<string | null>(null);
@@ -42,29 +46,15 @@ export class AppStore {
     }
   }
 
-  private signOutHooks = new Set<() => void>();
-  private signInHooks = new Set<() => void>();
-
-  /** Called each time an account signs in (the demo workspace included). */
-  onSignedIn(start: () => void): void {
-    this.signInHooks.add(start);
-  }
-
-  /** Stores register their reset here, so nothing of one account shows to the next. */
-  onSignedOut(reset: () => void): void {
-    this.signOutHooks.add(reset);
-  }
-
-  #shown = $state<string | null>(null);
-  #entering = 0;
   /**
    * The scope the views are showing (null while none, or while one gives way to the next). The
-   * views of a scope are gone before the next one's start: whatever they send as they close
-   * (a thread let go, a recording stopped) goes to their own workspace, never to the next.
+   * views of a scope are gone before the next one's start: whatever they send as they close (a
+   * thread let go, a draft saved) goes to their own workspace, never to the next.
    */
-  get shown(): string | null {
-    return this.#shown;
+  get shown(): Scope | null {
+    return this.scopes.shown;
   }
+  #entering = 0;
 
   private apply(s: AppState): void {
     const before = scopeOf(this.#state);
@@ -73,19 +63,37 @@ export class AppStore {
     i18n.setLocale(s.locale);
     if (before === after) {
       if (after === null) setWorkspace(s.active);
+      this.closeGone(s);
       return;
     }
-    // The views leave first (their stores reset, their last calls still for their workspace)...
-    this.#shown = null;
-    if (before !== null) for (const reset of this.signOutHooks) reset();
+    // The views leave first (their last calls still for their workspace)...
+    this.scopes.show(null, null);
     const entering = ++this.#entering;
-    // ...then, once the page no longer shows them, the next workspace's come.
+    // ...then, once the page no longer shows them, the scopes of workspaces signed out (or now
+    // signed in as someone else) close, and the next workspace's views come.
     void tick().then(() => {
       if (entering !== this.#entering) return;
+      this.closeGone(s);
       setWorkspace(s.active);
-      if (after !== null) for (const start of this.signInHooks) start();
-      this.#shown = after;
+      this.scopes.show(after, s.active);
     });
+  }
+
+  /** Closes the scope of every workspace no longer signed in as the same person. */
+  private closeGone(s: AppState): void {
+    const live = new Set<string>();
+    for (const w of s.workspaces) {
+      const key = scopeKey(w);
+      if (key !== null) live.add(key);
+    }
+    this.scopes.keepOnly(live);
+  }
+
+  /** The scope of a workspace signed in (null when it is not): opened now if it is not open yet. */
+  scopeOf(workspaceId: string): Scope | null {
+    const w = this.#state?.workspaces.find((x) => x.id === workspaceId);
+    const key = w ? scopeKey(w) : null;
+    return key === null ? null : this.scopes.of(key, workspaceId);
   }
 
   private async run(action: () => Promise<AppState>): Promise<boolean> {
@@ -151,12 +159,17 @@ export class AppStore {
   }
 }
 
+/** A workspace's scope key: who is signed in where (null: nobody). */
+function scopeKey(w: Pick<WorkspaceInfo, 'id' | 'signedIn' | 'user'>): string | null {
+  return w.signedIn ? `${w.id}|${w.user?.userName ?? ''}` : null;
+}
+
 /**
  * What the views show: the workspace in front and who is signed in there (null: nobody). A
- * change is like signing out and in: every store starts over, nothing of one shows in another.
+ * change shows another scope; one signed out, or signed in as someone else, starts over.
  */
 function scopeOf(s: AppState | null): string | null {
-  return s?.signedIn ? `${s.active ?? ''}|${s.user?.userName ?? ''}` : null;
+  return s?.signedIn && s.active !== null ? scopeKey({ id: s.active, signedIn: true, user: s.user }) : null;
 }
 
 export const app = new AppStore();

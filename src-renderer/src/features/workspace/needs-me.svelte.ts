@@ -1,8 +1,8 @@
 import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
 import { errorMessage, invoke, on } from '../../lib/bridge';
 import { t } from '../../lib/i18n.svelte';
-import { views } from '../../lib/views.svelte';
-import { queue } from '../attendance/queue.svelte';
+import { QueueStore } from '../attendance/queue.svelte';
+import { ViewPlace } from '../../lib/views.svelte';
 import { app } from './app.svelte';
 
 export type NeedsMeRow = NeedsMe['rows'][number];
@@ -85,9 +85,11 @@ export class NeedsMeStore {
 
 export const needsMe = new NeedsMeStore();
 
-/** Opens a session in its workspace: that workspace comes to the front, the queue shows the session. */
+/** Opens a session in its workspace: that workspace comes to the front, its queue shows the session. */
 export async function openIn(workspaceId: string, sessionId: number): Promise<void> {
-  queue.openWhenShown(sessionId, workspaceId);
-  views.show('attendance');
+  const scope = app.scopeOf(workspaceId);
+  if (!scope) return;
+  scope.use(QueueStore).openWhenShown(sessionId);
+  scope.use(ViewPlace).current = 'attendance';
   if (app.state?.active !== workspaceId) await app.focus(workspaceId);
 }
