@@ -1,18 +1,18 @@
 import type { QueueItem } from '../src-shared/bridge/attendance';
 import {
-  idOf,
+  channelOf,
   record,
   sessionAgentOf,
   sessionCustomerOf,
   sessionGroupOf,
-  instantOf,
-  text as str,
+  sessionWithBot,
+  text,
   type PersonRef,
 } from '../src-shared/concepts';
+import type { Read } from '../src-shared/envelopes';
+import type { GroupConfiguration, Session } from '../src-shared/schemas/index';
 
-type Rec = Record<string, unknown>;
-
-/** Seconds in one unit of the group's `timeUnit` (the unit of its `sla`). */
+/** Seconds in one unit of the group's `timeUnit` (the unit of its `sla`, interface §2.6). */
 const UNIT_SECONDS: Record<string, number> = {
   NANOSECONDS: 1e-9,
   MICROSECONDS: 1e-6,
@@ -23,33 +23,38 @@ const UNIT_SECONDS: Record<string, number> = {
   DAYS: 86400,
 };
 
+/** A group's SLA in seconds (its `sla` in its `timeUnit`, minutes when it names none); null without one. */
+export function slaSecondsOf(g: Pick<GroupConfiguration, 'sla' | 'timeUnit'> | null | undefined): number | null {
+  const sla = g?.sla ?? null;
+  if (sla === null) return null;
+  return sla * (UNIT_SECONDS[text(g?.timeUnit)?.toUpperCase() ?? 'MINUTES'] ?? 60);
+}
+
 /**
- * Projects a session as the service sent it (parsed leniently) onto what the queue shows.
- * Unknown statuses are kept as they are, never dropped (DESIGN.md §2, session status).
+ * Projects a session as the schema read it onto what the queue shows. Unknown statuses are kept
+ * as they are, never dropped (DESIGN.md §2, session status). Null without an id.
  */
-export function toQueueItem(session: Rec, userNameOf?: (id: number) => string | null): QueueItem | null {
-  const id = idOf(session.id);
+export function toQueueItem(session: Read<Session>, userNameOf?: (id: number) => string | null): QueueItem | null {
+  const id = session.id ?? null;
   if (id === null) return null;
   const agent = sessionAgentOf(session);
   const group = sessionGroupOf(session);
-  const g = group?.record ?? null;
   const customer = sessionCustomerOf(session);
-  const sla = typeof g?.sla === 'number' ? g.sla : null;
-  const unit = str(g?.timeUnit) ?? 'MINUTES';
   return {
     id,
-    status: str(session.status) ?? 'UNKNOWN',
+    status: session.status ?? 'UNKNOWN',
     pending: session.pending === true,
     agentUserName: agentKey(agent, session.agent, userNameOf),
     agentName: agent?.name ?? null,
-    customerName: customer?.name ?? str(record(session.user)?.phone) ?? `Customer #${id}`,
+    customerName: customer?.name ?? text(record(session.user)?.phone) ?? `Customer #${id}`,
     groupId: group?.id ?? null,
     groupName: group?.name ?? null,
-    channel: str(session.userConnectedResource),
-    createdAt: instantOf(session.createdAt),
-    slaSeconds: sla === null ? null : sla * (UNIT_SECONDS[unit] ?? 60),
-    protocol: str(session.protocol) ?? (typeof session.protocol === 'number' ? String(session.protocol) : null),
-    ticketId: idOf(session.ticketId),
+    channel: channelOf(session),
+    createdAt: session.createdAt ?? null,
+    slaSeconds: slaSecondsOf(group?.record),
+    protocol: session.protocol ?? null,
+    ticketId: session.ticketId ?? null,
+    withBot: sessionWithBot(session),
   };
 }
 

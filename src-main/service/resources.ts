@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageEnvelope } from '../../src-shared/envelopes';
+import { pageEnvelope, type Read } from '../../src-shared/envelopes';
+import { describeSkip, type SkippedRecord } from '../../src-shared/unreadable';
 import { AppError } from '../../src-shared/errors';
 import { RESOURCES, V2, type ResourceKey } from '../../src-shared/paths';
 import { STANDIN_MAX_PAGE_SIZE, type QueryBody } from '../../src-shared/query';
@@ -22,9 +23,11 @@ export interface PageAllOptions extends CallOptions {
 }
 
 export interface Collected<T> {
-  records: T[];
+  records: Read<T>[];
   /** Records that could not be read, over every page (see `Page.skipped`). */
   skipped: number;
+  /** The first of them, as the log names it. */
+  first: SkippedRecord | null;
   /** More records exist beyond `cap`. */
   truncated: boolean;
   pages: number;
@@ -37,11 +40,11 @@ export interface ResourceClient<K extends ResourceKey> {
   /** One page, as the server answered it. */
   list(query?: QueryInput, options?: CallOptions): Promise<Page<ResourceRecord<K>>>;
   /** Every record matching the query, paging until a short page. */
-  pageAll(query?: QueryInput, options?: PageAllOptions): Promise<ResourceRecord<K>[]>;
+  pageAll(query?: QueryInput, options?: PageAllOptions): Promise<Read<ResourceRecord<K>>[]>;
   /** `pageAll` that also says whether the cap cut the list short. */
   collect(query?: QueryInput, options?: PageAllOptions): Promise<Collected<ResourceRecord<K>>>;
   /** Upsert: without id creates, with id updates (404 when the id is unknown). */
-  save(record: ResourceRecord<K>, options?: WriteOptions): Promise<ResourceRecord<K>>;
+  save(record: ResourceRecord<K>, options?: WriteOptions): Promise<Read<ResourceRecord<K>>>;
 }
 
 /** Words for messages: "Your role cannot save agents". */
@@ -79,7 +82,7 @@ const pageSchemas = new Map<ResourceKey, z.ZodType>();
 function pageSchemaOf<K extends ResourceKey>(key: K): z.ZodType<Page<ResourceRecord<K>>> {
   let s = pageSchemas.get(key);
   if (!s) {
-    s = pageEnvelope(RESOURCE_SCHEMAS[key] as z.ZodType<ResourceRecord<K>>);
+    s = pageEnvelope(RESOURCE_SCHEMAS[key] as z.ZodType<ResourceRecord<K>>, key);
     pageSchemas.set(key, s);
   }
   return s as z.ZodType<Page<ResourceRecord<K>>>;
@@ -108,7 +111,8 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       signal: o.signal,
       timeoutMs: o.timeoutMs,
     });
-    if (page.skipped > 0) core.log?.warn('records skipped', { op: `${key}.list`, skipped: page.skipped, problems: page.problems });
+    if (page.skipped > 0 && page.first)
+      core.log?.warn('records not read', { op: `${key}.list`, count: page.skipped, first: describeSkip(page.first) });
     return page;
   };
 
@@ -117,18 +121,20 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
     const cap = o.cap ?? 10_000;
     const size = base.size ?? Math.min(o.pageSize ?? STANDIN_MAX_PAGE_SIZE, STANDIN_MAX_PAGE_SIZE);
     const maxPages = o.maxPages ?? Math.min(10_000, cap + 2);
-    const records: ResourceRecord<K>[] = [];
+    const records: Read<ResourceRecord<K>>[] = [];
     let page = base.page ?? 0;
     // The server may honour less than `size`; the longest page seen is its real page size, and
     // only a page shorter than that (or empty) ends the list.
     let longest = 0;
     let skipped = 0;
+    let first: SkippedRecord | null = null;
     let previousFirstId: unknown;
     for (let pages = 1; ; pages++) {
       const got = await list({ ...base, page, size }, o);
       // The page's length as the server answered it, unreadable records included.
       const n = got.results.length + got.skipped;
       skipped += got.skipped;
+      first ??= got.first;
       const firstId = recordId(got.results[0]);
       if (pages > 1 && n > 0 && firstId !== undefined && firstId === previousFirstId) {
         throw new AppError({
@@ -140,15 +146,15 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       }
       previousFirstId = firstId;
       for (const r of got.results) {
-        if (records.length >= cap) return { records, truncated: true, pages, skipped };
+        if (records.length >= cap) return { records, truncated: true, pages, skipped, first };
         records.push(r);
       }
-      if (n === 0 || n < longest) return { records, truncated: false, pages, skipped };
+      if (n === 0 || n < longest) return { records, truncated: false, pages, skipped, first };
       longest = Math.max(longest, n);
       if (records.length >= cap) {
         // Exactly at the cap: only another page can say whether more exist.
         const more = await list({ ...base, page: page + 1, size }, o);
-        return { records, truncated: more.results.length + more.skipped > 0, pages: pages + 1, skipped };
+        return { records, truncated: more.results.length + more.skipped > 0, pages: pages + 1, skipped, first };
       }
       if (pages >= maxPages) {
         throw new AppError({
@@ -172,7 +178,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       if (paths.save === null) {
         throw new AppError({ kind: 'Invalid', message: `The service offers no way to save ${label}.`, operation: `${key}.save` });
       }
-      return core.call({
+      const saved = await core.call({
         operation: `${key}.save`,
         action: `save ${label}`,
         write: true,
@@ -185,6 +191,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
         signal: o.signal,
         timeoutMs: o.timeoutMs,
       });
+      return saved as Read<ResourceRecord<K>>;
     },
   };
 }

@@ -24,6 +24,8 @@ export const QueueItemSchema = z
     slaSeconds: z.number().nullable(),
     protocol: z.string().nullable(),
     ticketId: z.number().int().nullable(),
+    /** With a bot (its status says so, or it is an `onlyBot` session): nobody's to accept. */
+    withBot: z.boolean().default(false),
     /** When the customer last wrote (ISO), as far as this console saw. */
     lastCustomerAt: z.string().nullable().optional(),
     /** That message as the thread shows it (documents masked), cut short. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyValue, audit, bool, created, dateTime, externalId, int, num, opt, str } from './common';
+import { anyValue, audit, bool, created, dateTime, externalId, int, nested, num, ref, str } from './common';
 import { GroupConfigurationSchema } from './group';
 import { AgentSchema } from './people';
 
@@ -11,8 +11,8 @@ import { AgentSchema } from './people';
 export const BotSchema = z
   .object({
     active: bool(),
-    agent: opt(AgentSchema),
-    botTree: opt(z.object({ id: int(), version: anyValue() }).loose()),
+    agent: ref(AgentSchema),
+    botTree: nested(z.object({ id: int(), version: anyValue() }).loose()),
     external: bool(),
     id: int(),
     survey: anyValue(),
@@ -23,9 +23,9 @@ export const BotSchema = z
 export const BotAnswerSchema = z
   .object({
     answer: str(),
-    botQuestions: opt(z.object({ id: int(), seq: int() }).loose()),
+    botQuestions: nested(z.object({ id: int(), seq: int() }).loose()),
     id: int(),
-    session: anyValue(),
+    session: ref(z.object({ id: int() }).loose()),
   })
   .loose();
 
@@ -81,7 +81,7 @@ export const ChatAnswerSchema = z
 
 export const ChatWebConfigurationSchema = z
   .object({
-    chatGroupConf: opt(GroupConfigurationSchema),
+    chatGroupConf: ref(GroupConfigurationSchema),
     configuration: anyValue(),
     cssScript: str(),
     htmlScript: str(),

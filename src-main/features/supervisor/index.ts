@@ -15,13 +15,16 @@ import {
   assigneeFromSession,
   groupsOverview,
   npsConditions,
-  npsIndex,
   readRules,
   reportConditions,
   reportTotals,
+  toExplorerRow,
+  toNpsResult,
   toReportRow,
   toTicketView,
 } from './views';
+import { hasMultiValueIn, splitMultiValueIn } from '../../../src-shared/query-builder';
+import { Skips } from '../../../src-shared/unreadable';
 
 export { bindTicketShortcut } from './global-shortcut';
 export { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
@@ -53,7 +56,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     const client = ctx.client();
     const asked = idOrKey.trim().replace(/^#/, '');
     try {
-      const view = toTicketView((await client.ticket(asked)) as Rec, new Date().toISOString());
+      const view = toTicketView(await client.ticket(asked), new Date().toISOString());
       if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
       await tickets.put(client.baseUrl, asked, view);
       return view;
@@ -78,7 +81,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           page: 0,
           size: 1,
         });
-      return assigneeFromSession(page.results[0] as Rec | undefined);
+      return assigneeFromSession(page.results[0]);
     } catch {
       return null;
     }
@@ -122,16 +125,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       },
       'supervisor:nps': async (q) => {
         const s = await ctx.client().npsSummary(q.surveyName, { conditions: npsConditions(q), sort: false });
-        return {
-          surveyName: q.surveyName,
-          averageNps: s.averageNps,
-          positive: s.positive,
-          neutral: s.neutral,
-          negative: s.negative,
-          totalCount: s.totalCount,
-          npsIndex: npsIndex(s.positive, s.negative, s.totalCount),
-          fetchedAt: new Date().toISOString(),
-        };
+        return toNpsResult(q.surveyName, s, new Date().toISOString());
       },
       'supervisor:report': async (q) => {
         const resource = ctx.client().resource('attendanceTimeReport');
@@ -140,21 +134,18 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           resource.list({ ...body, page: q.page, size: q.size }),
           resource.collect(body, { cap: TOTALS_CAP }),
         ]);
-        const rows = page.results.map((r) => toReportRow(r as Rec));
+        const rows = page.results.map(toReportRow);
         return {
           rows,
           page: q.page,
           size: q.size,
           hasMore: (q.page + 1) * q.size < all.records.length || all.truncated,
-          totals: reportTotals(
-            all.records.map((r) => toReportRow(r as Rec)),
-            all.truncated,
-          ),
+          totals: reportTotals(all.records.map(toReportRow), all.truncated),
         };
       },
       'supervisor:reportAll': async (q) => {
         const all = await ctx.client().resource('attendanceTimeReport').collect(reportQuery(q), { cap: EXPORT_CAP });
-        return { rows: all.records.map((r) => toReportRow(r as Rec)), truncated: all.truncated };
+        return { rows: all.records.map(toReportRow), truncated: all.truncated };
       },
       'supervisor:groups': async () => {
         const client = ctx.client();
@@ -162,28 +153,42 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           client
             .resource('userSession')
             .collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
-          client.resource('agent').pageAll({ conditions: [], sort: false }, { cap: 5_000 }),
+          client.resource('agent').collect({ conditions: [], sort: false }, { cap: 5_000 }),
         ]);
-        return groupsOverview(sessions.records as Rec[], agents as Rec[], Date.now(), sessions.truncated);
+        const unread = new Skips();
+        unread.addAll({ count: sessions.skipped, first: sessions.first });
+        unread.addAll({ count: agents.skipped, first: agents.first });
+        const view = groupsOverview(sessions.records, agents.records, Date.now(), sessions.truncated, unread.summary());
+        if (view.unreadable.count) ctx.log.warn('groups view: records not shown', { ...view.unreadable });
+        return view;
       },
       'supervisor:explore': async (q) => {
+        // The user's query as written; the split reading on request (what some servers need).
+        const conditions = q.split ? splitMultiValueIn(q.conditions) : q.conditions;
         const got = await ctx
           .client()
           .resource(q.resource)
           .list({
-            conditions: q.conditions,
+            conditions,
             sort: q.sortColumn !== undefined,
             ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
             page: q.page,
             size: q.size,
           })
           .catch((e: unknown) => {
-            throw explainRefusedQuery(e, q.conditions);
+            throw explainRefusedQuery(e, conditions);
           });
         const n = got.results.length + got.skipped;
         // The server may honour a smaller size than asked: a full page of its size means more may follow.
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
-        return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full, skipped: got.skipped };
+        return {
+          results: got.results.map(toExplorerRow),
+          page: q.page,
+          size: q.size,
+          hasMore: n > 0 && n >= full,
+          unreadable: { count: got.skipped, first: got.first },
+          emptyMultiValueIn: n === 0 && !q.split && hasMultiValueIn(q.conditions),
+        };
       },
       'supervisor:save': async ({ resource, record }) => {
         const parsed = RESOURCE_SCHEMAS[resource].safeParse(record);
