@@ -352,6 +352,16 @@ export function channelOf(s: Pick<Session, 'userConnectedResource' | 'userConnec
 }
 
 /**
+ * Where the customer is reached (a phone number, an address, an instance): the one of the two
+ * connection fields that does not name the channel.
+ */
+export function sessionAddressOf(s: Pick<Session, 'userConnectedResource' | 'userConnectedInstance'>): string | null {
+  if (channelWord(s.userConnectedResource) !== null) return text(s.userConnectedInstance);
+  if (channelWord(s.userConnectedInstance) !== null) return text(s.userConnectedResource);
+  return text(s.userConnectedInstance);
+}
+
+/**
  * Whether a session is with a bot rather than waiting for or with a person: its status says so
  * (`BOT`, `EM_BOT`...) or it is an `onlyBot` session (§2.7).
  */

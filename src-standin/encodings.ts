@@ -117,7 +117,12 @@ function encodeFields(rec: Rec, spec: Spec, prefix: string, of: EncodingOf): Rec
  * absence is. `hidden` fields are never added (a password the stand-in never shows).
  */
 export function encodeRecord(coll: CollectionName, rec: Rec, of: EncodingOf, hidden: readonly string[] = []): Rec {
-  const out = encodeFields(rec, SPECS[coll], '', of);
+  return encodeWith(SPECS[coll], rec, of, hidden);
+}
+
+/** `encodeRecord` for a shape given by its spec (an answer that is not a stored record). */
+export function encodeWith(spec: Spec, rec: Rec, of: EncodingOf, hidden: readonly string[] = []): Rec {
+  const out = encodeFields(rec, spec, '', of);
   for (const k of hidden) if (!(k in rec)) delete out[k];
   return out;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NoInput } from './no-input';
+import { UnreadableSchema } from './unreadable';
 
 /**
  * The attendant's console: queue deltas, threads, composer help, classification and close,
@@ -42,7 +43,7 @@ export const QueueSnapshotSchema = z
     fetchedAt: z.string(),
     me: z.string().nullable(),
     /** Sessions the last full read could not use (no id, not a record); the rest are listed. */
-    skipped: z.number().int().min(0).default(0),
+    unreadable: UnreadableSchema,
   })
   .strict();
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
@@ -74,6 +75,8 @@ export const DirectorySchema = z
     groups: z.array(GroupInfoSchema),
     agents: z.array(AgentInfoSchema),
     pauseReasons: z.array(PauseReasonInfoSchema),
+    /** Pause reasons the console could not read (the picker says so under the others). */
+    pauseReasonsUnreadable: UnreadableSchema,
     /** The attendant's own status (ONLINE, PAUSED...), null when unknown. */
     myStatus: z.string().nullable(),
     myPauseReason: z.string().nullable(),
@@ -127,7 +130,7 @@ export const ThreadPageSchema = z
     hasMore: z.boolean(),
     page: z.number().int(),
     /** Records of this page the console could not read (the others are shown). */
-    skipped: z.number().int().min(0).default(0),
+    unreadable: UnreadableSchema,
   })
   .strict();
 
