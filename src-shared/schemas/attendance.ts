@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { anyValue, audit, bool, created, dateTime, int, nested, num, ref, str } from './common';
+import { anyValue, audit, bool, created, dateTime, int, scalar, nested, num, ref, str } from './common';
 import { GroupConfigurationSchema } from './group';
 import { AgentSchema, UserSchema } from './people';
 import { SessionSchema } from './session';
+import { BotSchema } from './automation';
 
 /**
  * Attendance resources of §2.9 (field names only in the interface): ids and counters are
@@ -46,7 +47,7 @@ export const AttendanceTimeReportRowSchema = z
     operationName: str(),
     protocol: str(),
     protocolDuration: num(),
-    step: anyValue(),
+    step: scalar(),
     waitingTime: num(),
     ...audit,
   })
@@ -55,7 +56,7 @@ export const AttendanceTimeReportRowSchema = z
 export const PauseReasonSchema = z
   .object({
     active: bool(),
-    controlPauseTime: anyValue(),
+    controlPauseTime: scalar(),
     id: int(),
     notifySupervisor: bool(),
     pauseChat: bool(),
@@ -125,7 +126,7 @@ export const WorkScheduleSchema = z
 
 export const BotTagSchema = z
   .object({
-    bot: ref(z.object({ id: int() }).loose()),
+    bot: ref(BotSchema),
     id: int(),
     message: anyValue(),
     session: ref(SessionSchema),

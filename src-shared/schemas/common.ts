@@ -120,6 +120,21 @@ export const ref = <T>(schema: z.ZodType<T>) =>
     })
     .optional();
 
+/**
+ * A scalar field named without a type (§2.9) that servers fill with a flag, a number or a word
+ * (a report's `step`, a bot tree's `version`): a boolean or its word as a boolean, an integer or
+ * its digits as a number, anything else as it comes.
+ */
+export const scalar = () =>
+  z
+    .unknown()
+    .transform((v, ctx): unknown => {
+      if (v === null) return null;
+      if (isUnsafeInteger(v)) return refuse(ctx, v);
+      return boolOf(v) ?? intOf(v) ?? v;
+    })
+    .optional();
+
 /** A flag that may also carry a reason (message `errorConversation`: true, or the error's text). */
 export const flagOrText = () =>
   z

@@ -72,7 +72,7 @@ export const AgentSchema = z
     status: str(),
     id: int(),
     maxChatChannels: int(),
-    user: ref(z.object({ id: int() }).loose()),
+    user: ref(z.lazy((): z.ZodType => UserSchema)),
     ...audit,
   })
   .loose();

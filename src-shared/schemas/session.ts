@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { anyValue, bool, dateTime, flagOrRef, flagOrText, int, ref, reqInt, reqNum, str } from './common';
-import { CognitionSchema } from './automation';
+import { CognitionSchema } from './cognition';
 import { GroupConfigurationSchema } from './group';
 import { UserSchema } from './people';
 
@@ -68,7 +68,7 @@ export const MessageSchema = z
     fromUser: flagOrRef(UserSchema),
     id: int(),
     message: str(),
-    repliedMessage: ref(z.object({ id: int() }).loose()),
+    repliedMessage: ref(z.lazy((): z.ZodType => MessageSchema)),
     sendBy: ref(UserSchema),
     sentBySuperAgent: bool(),
     sentiment: anyValue(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { anyValue, dateTime, int, nested, ref, str } from './common';
+import { SessionSchema } from './session';
 
 /**
  * Ticket (§2.4). Beyond the six fields of the interface, what servers (the stand-in among them)
@@ -25,7 +26,7 @@ export const TicketSchema = z
     responsible: anyValue(),
     agent: anyValue(),
     sessionId: int(),
-    session: ref(z.object({ id: int() }).loose()),
+    session: ref(SessionSchema),
     createdAt: dateTime(),
     creationDate: dateTime(),
     openedAt: dateTime(),

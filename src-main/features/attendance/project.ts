@@ -1,4 +1,13 @@
-import type { AgentInfo, ClassNode, Entity, GroupInfo, PauseReasonInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type {
+  AgentInfo,
+  ClassNode,
+  Entity,
+  GroupInfo,
+  PauseReasonInfo,
+  SessionDetail,
+  Suggestion,
+  ThreadMessage,
+} from '../../../src-shared/bridge/attendance';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { slaSecondsOf, toQueueItem } from '../../queue';
 import {
@@ -17,7 +26,15 @@ import {
   type Parties,
 } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
-import type { Agent, ClassificationNode, GroupConfiguration, Message, PauseReason, Session } from '../../../src-shared/schemas/index';
+import type {
+  Agent,
+  ChatSuggestion,
+  ClassificationNode,
+  GroupConfiguration,
+  Message,
+  PauseReason,
+  Session,
+} from '../../../src-shared/schemas/index';
 
 /**
  * Projections of service records, as their schemas read them, onto the small shapes the bridge
@@ -82,6 +99,12 @@ export function toAgentInfo(a: Read<Agent>): AgentInfo | null {
   if (a.virtualAgent === true) return null;
   const { userName, name } = agentIdentityOf(a);
   return userName ? { userName, name: name ?? userName, status: str(a.status) } : null;
+}
+
+/** A reply suggestion (`forSession`: written for this session, not for any); null without an id or text. */
+export function toSuggestion(s: Read<ChatSuggestion>, forSession: boolean): Suggestion | null {
+  const text = str(s.suggestion);
+  return s.id == null || !text ? null : { id: s.id, text, forSession };
 }
 
 /** Named entities of a message, as an NER answer or an event gives them. */

@@ -140,18 +140,16 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
     const [newest, got] = await Promise.all([
       client.resource('userSession').list({ conditions: [], sort: true, sortColumn: 'updatedAt', direction: 'DESC', page: 0, size: 1 }),
-      client
-        .resource('userSession')
-        .collect(
-          {
-            conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
-            sort: true,
-            sortColumn: 'createdAt',
-            direction: 'ASC',
-            size: 500,
-          },
-          { cap: QUEUE_CAP },
-        ),
+      client.resource('userSession').collect(
+        {
+          conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }],
+          sort: true,
+          sortColumn: 'createdAt',
+          direction: 'ASC',
+          size: 500,
+        },
+        { cap: QUEUE_CAP },
+      ),
     ]);
     const top = newest.results[0];
     const topStamp = instantOf(top?.updatedAt);

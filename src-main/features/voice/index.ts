@@ -142,18 +142,16 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     let log: CallLogView[] = [];
     let error: string | null = null;
     try {
-      const rows = await client
-        .resource('call')
-        .pageAll(
-          {
-            conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
-            sort: true,
-            sortColumn: 'startedAt',
-            direction: 'DESC',
-            size: 100,
-          },
-          { cap: 200 },
-        );
+      const rows = await client.resource('call').pageAll(
+        {
+          conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+          sort: true,
+          sortColumn: 'startedAt',
+          direction: 'DESC',
+          size: 100,
+        },
+        { cap: 200 },
+      );
       callRows = rows.map((c) => ({
         id: c.id ?? null,
         callId: c.callId ?? null,
@@ -166,18 +164,16 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       }));
       const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x))];
       if (ids.length) {
-        const entries = await client
-          .resource('callLogHistory')
-          .pageAll(
-            {
-              conditions: [oneOf('callId', ids)],
-              sort: true,
-              sortColumn: 'eventDate',
-              direction: 'ASC',
-              size: 200,
-            },
-            { cap: 2_000 },
-          );
+        const entries = await client.resource('callLogHistory').pageAll(
+          {
+            conditions: [oneOf('callId', ids)],
+            sort: true,
+            sortColumn: 'eventDate',
+            direction: 'ASC',
+            size: 200,
+          },
+          { cap: 2_000 },
+        );
         log = entries.map((h) => ({
           id: h.id ?? null,
           callId: h.callId ?? null,
