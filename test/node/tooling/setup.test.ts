@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +10,11 @@ import { tempDirs } from '../../support/temp-dirs';
 // The setup script is plain JavaScript (it runs before any TypeScript tooling is installed).
 type NodeState = { state: 'ok' } | { state: 'missing' | 'stale'; why: string };
 type DebianPlan = { kind: 'none' } | { kind: 'install'; commands: string[][] } | { kind: 'ask'; line: string };
+type NodePlan = { kind: 'this' } | { kind: 'fetch'; spec: string; integrity: string } | { kind: 'none'; line: string };
 interface SetupModule {
+  nodePlan(here: { version: string; platform: string; arch: string }, pinned: { version: string; integrity: string } | null): NodePlan;
+  NODE_PACKAGE: string;
+  NODE_MAJOR: number;
   nodePackagesState(root: string): NodeState;
   debianPlan(missing: string[], machine: { root: boolean; apt: boolean }): DebianPlan;
   TEST_DEBIAN_PACKAGES: string[];
@@ -69,6 +73,41 @@ test('Debian packages: root with apt installs them, anyone else is told the one 
     line: 'Missing system packages: chromium sox. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium sox',
   });
   expect(debianPlan(['sox'], { root: true, apt: false })).toMatchObject({ kind: 'ask', line: expect.stringContaining('install sox with') });
+});
+
+test("the project's Node: an older one fetches the pinned package first; elsewhere the user is told what to install", async () => {
+  const { nodePlan, NODE_PACKAGE, NODE_MAJOR } = await setup();
+  const pinned = { version: '24.21.0', integrity: 'sha512-abc' };
+  const linux = { platform: 'linux', arch: 'x64' };
+  expect(nodePlan({ version: '20.20.2', ...linux }, pinned)).toEqual({
+    kind: 'fetch',
+    spec: `${NODE_PACKAGE}@24.21.0`,
+    integrity: 'sha512-abc',
+  });
+  expect(nodePlan({ version: `${NODE_MAJOR}.1.0`, ...linux }, pinned)).toEqual({ kind: 'this' });
+  expect(nodePlan({ version: '20.20.2', platform: 'darwin', arch: 'arm64' }, pinned)).toEqual({
+    kind: 'none',
+    line: `This project's tools need Node ${NODE_MAJOR} (this is Node 20.20.2): install it from https://nodejs.org and run again.`,
+  });
+  expect(nodePlan({ version: '20.20.2', ...linux }, null).kind).toBe('none');
+});
+
+test('engines says what is true: every locked package accepts the Node the project runs on, and the tests run on it', async () => {
+  const { NODE_PACKAGE, NODE_MAJOR } = await setup();
+  const semver = (await import('semver')).default;
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+  };
+  const refusing = Object.entries(lock.packages)
+    .map(([path, e]) => [path, !Array.isArray(e.engines) ? e.engines?.node : undefined] as const)
+    .filter(([, range]) => range && !semver.subset(pkg.engines.node, range));
+  expect(refusing).toEqual([]);
+  const pinned = lock.packages[`node_modules/${NODE_PACKAGE}`]?.version ?? '';
+  expect(semver.satisfies(pinned, pkg.engines.node), pinned).toBe(true);
+  expect(semver.major(pinned)).toBe(NODE_MAJOR);
+  // `npm test` put the project's Node first on PATH: this very test runs on it.
+  if (process.platform === 'linux' && process.arch === 'x64') expect(process.versions.node).toBe(pinned);
 });
 
 const debian = spawnSync('sh', ['-c', 'command -v dpkg-query && command -v apt-get'], { stdio: 'ignore' }).status === 0;

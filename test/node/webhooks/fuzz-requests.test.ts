@@ -190,12 +190,10 @@ test('thousands of malformed webhook requests each get a clear answer, and the l
     cases++;
   }
 
-  test
-    .info()
-    .annotations.push({
-      type: 'fuzz',
-      description: `${cases} cases, statuses ${JSON.stringify(Object.fromEntries(statuses))}, seed ${SEED}`,
-    });
+  test.info().annotations.push({
+    type: 'fuzz',
+    description: `${cases} cases, statuses ${JSON.stringify(Object.fromEntries(statuses))}, seed ${SEED}`,
+  });
   expect(cases).toBeGreaterThan(2_000);
   expect(statuses.get(200) ?? 0).toBeGreaterThan(10);
   expect(statuses.get(401) ?? 0).toBeGreaterThan(10);

@@ -1,15 +1,17 @@
 // Module hooks for Node tests of the renderer's stores: a `.svelte.ts` module is compiled the way
 // the app's build compiles it (TypeScript stripped with the project's own compiler, then Svelte's
 // runes compiled for the client), and the renderer's extensionless imports resolve to their files.
-import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+// Synchronous hooks (`module.registerHooks`): they run in the test's own thread, ahead of the test
+// runner's TypeScript loader, which would otherwise load a `.svelte.ts` file as plain TypeScript.
+import { existsSync, readFileSync } from 'node:fs';
+import type { LoadHookSync, ResolveHookSync } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { compileModule } from 'svelte/compiler';
 
 const RUNES = /\.svelte\.(ts|js)$/;
 
-export async function resolve(specifier, context, next) {
+export const resolve: ResolveHookSync = (specifier, context, next) => {
   // The build's asset imports (`./capture-worklet.ts?worker&url`): an address no store test loads.
   if (/\?(?:[^&]*&)*url$/.test(specifier)) return { url: 'data:text/javascript,export default "about:blank";', shortCircuit: true };
   const parent = context.parentURL;
@@ -20,16 +22,16 @@ export async function resolve(specifier, context, next) {
     }
   }
   return next(specifier, context);
-}
+};
 
-export async function load(url, context, next) {
+export const load: LoadHookSync = (url, context, next) => {
   if (!url.startsWith('file:') || !RUNES.test(new URL(url).pathname)) return next(url, context);
   const filename = fileURLToPath(url);
-  const source = await readFile(filename, 'utf8');
+  const source = readFileSync(filename, 'utf8');
   const js = filename.endsWith('.ts')
     ? ts.transpileModule(source, { fileName: filename, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
         .outputText
     : source;
   const compiled = compileModule(js, { filename, generate: 'client', dev: false });
   return { format: 'module', source: compiled.js.code, shortCircuit: true };
-}
+};
