@@ -431,21 +431,8 @@ const OPEN_STATUSES = new Set([
   'REABERTO',
   'REABERTA',
 ]);
-const BOT_STATUSES = new Set([
-  'BOT',
-  'CHATBOT',
-  'IN_BOT',
-  'ON_BOT',
-  'WITH_BOT',
-  'BOT_ATTENDANCE',
-  'VIRTUAL_AGENT',
-  'EM_BOT',
-  'NO_BOT',
-  'COM_BOT',
-  'ROBO',
-  'URA',
-  'IVR',
-]);
+/** Words that, anywhere in a status (`BOT`, `WAITING_BOT`, `EM_BOT`, `URA`), say a bot has the session. */
+const BOT_WORDS = new Set(['BOT', 'CHATBOT', 'ROBOT', 'ROBO', 'URA', 'IVR', 'VIRTUAL']);
 const statusWord = (s: string) =>
   s
     .trim()
@@ -463,5 +450,7 @@ const statusWord = (s: string) =>
 export function statusKind(status: string | null): 'open' | 'closed' | 'bot' | 'unknown' {
   if (status === null) return 'unknown';
   const w = statusWord(status);
-  return CLOSED_STATUSES.has(w) ? 'closed' : BOT_STATUSES.has(w) ? 'bot' : OPEN_STATUSES.has(w) ? 'open' : 'unknown';
+  if (CLOSED_STATUSES.has(w)) return 'closed';
+  if (w.split('_').some((part) => BOT_WORDS.has(part))) return 'bot';
+  return OPEN_STATUSES.has(w) ? 'open' : 'unknown';
 }

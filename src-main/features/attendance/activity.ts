@@ -31,6 +31,12 @@ const ActivitySchema = z
 type Activity = z.infer<typeof ActivitySchema>;
 const FileSchema = z.record(z.string(), z.record(z.string(), ActivitySchema));
 
+/** The start of a customer's message as the row shows it, documents masked; null for an empty one. */
+function previewOf(m: ThreadMessage): string | null {
+  const text = (m.text.trim() || m.caption?.trim() || '').replace(/\s+/g, ' ');
+  return text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null;
+}
+
 /** What a queue row shows of a session's activity. */
 export type ActivityFields = Pick<Activity, 'lastCustomerAt' | 'preview' | 'unread'>;
 
@@ -81,12 +87,11 @@ export class ActivityStore {
     const prev = sessions[key];
     // A file written before `counted` existed knows only the newest id counted.
     if (prev && (prev.counted ? prev.counted.includes(m.id) : m.id <= prev.countedId)) return false;
-    const text = (m.text.trim() || m.caption?.trim() || '').replace(/\s+/g, ' ');
     // An older message reaching the console late is counted, but the row keeps showing the newest.
     const newest = !prev || m.id > prev.countedId;
     sessions[key] = {
       lastCustomerAt: newest ? (m.createdAt ?? new Date().toISOString()) : prev.lastCustomerAt,
-      preview: newest ? (text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null) : prev.preview,
+      preview: newest ? previewOf(m) : prev.preview,
       unread: (prev?.unread ?? 0) + 1,
       countedId: Math.max(m.id, prev?.countedId ?? m.id),
       counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
@@ -94,6 +99,34 @@ export class ActivityStore {
     this.trim(sessions);
     this.schedule();
     return true;
+  }
+
+  /**
+   * A customer message the console read without it being news (the newest of a session that
+   * existed before the console started, or of a thread opened): the row shows it when it is
+   * newer than what the row shows, and it is never counted as unread. True when the row changed.
+   */
+  known(m: ThreadMessage): boolean {
+    const sessions = this.sessions();
+    if (!sessions || !m.fromCustomer) return false;
+    const key = String(m.sessionId);
+    const prev = sessions[key];
+    if (prev && (m.id <= prev.countedId || prev.counted?.includes(m.id))) return false;
+    sessions[key] = {
+      lastCustomerAt: m.createdAt ?? prev?.lastCustomerAt ?? null,
+      preview: previewOf(m) ?? prev?.preview ?? null,
+      unread: prev?.unread ?? 0,
+      countedId: Math.max(m.id, prev?.countedId ?? m.id),
+      counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
+    };
+    this.trim(sessions);
+    this.schedule();
+    return true;
+  }
+
+  /** Whether the row of a session shows a customer's message already. */
+  hasPreview(sessionId: number): boolean {
+    return !!this.sessions()?.[sessionId]?.preview;
   }
 
   /** The attendant saw the session's thread; true when that changed its count. */

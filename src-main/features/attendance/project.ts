@@ -41,9 +41,6 @@ import type {
  * carries. Pure functions: unit-testable and shared by every handler of the attendance feature.
  */
 
-// Until the composer reads typed records: the concept readers under its old names.
-export { record as obj, text as str, idOf as int } from '../../../src-shared/concepts';
-
 /** The warning ratio when a group gives none (percent of the SLA). */
 const DEFAULT_WARNING_RATIO = 80;
 

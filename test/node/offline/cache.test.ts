@@ -22,6 +22,7 @@ const item = (id: number): QueueItem => ({
   slaSeconds: 600,
   protocol: `P${id}`,
   ticketId: null,
+  withBot: false,
 });
 const message = (id: number, sessionId: number): ThreadMessage => ({
   id,

@@ -237,6 +237,8 @@ test('statuses: not closed and held by no agent is waiting whatever the word; a 
   expect(statusKind('Concluído')).toBe('closed');
   expect(statusKind('CLOSED')).toBe('closed');
   expect(statusKind('em bot')).toBe('bot');
+  expect(statusKind('WAITING_BOT')).toBe('bot');
+  expect(statusKind('ROBOTIC')).toBe('unknown');
   expect(statusKind('ESCALATED')).toBe('unknown');
   expect(statusKind(null)).toBe('unknown');
   const item = (status: string, agentUserName: string | null, withBot = false) => ({ status, agentUserName, pending: false, withBot });
@@ -293,7 +295,7 @@ test('schemas keep a record whose odd fields it does not need, and a page keeps 
   expect(page.skipped).toBe(2);
   expect(page.first).toEqual({ resource: 'message', id: null, field: null, reason: 'not a record but a string' });
   expect(pageEnvelope(MessageSchema, 'message').parse({ page: 0, size: 50, results: null }).results).toEqual([]);
-  const m = toThreadMessage(page.results[1] as Record<string, unknown>, 9, { customer: personOf(customer) })!;
+  const m = toThreadMessage(page.results[1]!, 9, { customer: personOf(customer) })!;
   expect(m).toMatchObject({ id: 2, sessionId: 9, text: '', author: 'customer', fromCustomer: true });
   expect(() => pageEnvelope(MessageSchema, 'message').parse({ page: 0, results: [] })).toThrow();
 });

@@ -56,7 +56,7 @@ for (const reading of READINGS) {
       }
       expect(withBoth.length).toBe(1);
       const { s, opened } = withBoth[0]!;
-      expect(opened.page.skipped).toBe(0);
+      expect(opened.page.unreadable.count).toBe(0);
       expect(opened.page.messages.every((m) => m.author !== null && m.createdAt?.endsWith('Z'))).toBe(true);
       const stored = await messagesOf(s.id);
       for (const m of opened.page.messages) {

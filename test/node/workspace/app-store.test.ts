@@ -81,7 +81,16 @@ test('bringing another workspace to the front: what the leaving views send goes 
     // A read that answers only once the other workspace is in front.
     'attendance:directory': () =>
       new Promise(
-        (resolve) => (answerLate = () => resolve({ groups: [], agents: [], pauseReasons: [], myStatus: null, myPauseReason: null })),
+        (resolve) =>
+          (answerLate = () =>
+            resolve({
+              groups: [],
+              agents: [],
+              pauseReasons: [],
+              pauseReasonsUnreadable: { count: 0, first: null },
+              myStatus: null,
+              myPauseReason: null,
+            })),
       ),
   });
   const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
