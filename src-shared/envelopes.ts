@@ -14,7 +14,8 @@ export const RawPageSchema = z
     results: z
       .unknown()
       .refine((v) => v === null || v === undefined || Array.isArray(v), 'expected a list of records')
-      .transform(listOf),
+      .optional()
+      .transform((v) => listOf(v)),
   })
   .loose();
 
