@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf, listOf, record } from './concepts';
-import { reqInt } from './schemas/common';
+import { reqInt, str } from './schemas/common';
 import { notARecord, type SkippedRecord } from './unreadable';
 
 /**
@@ -84,9 +84,7 @@ export function readPage<T>(raw: z.infer<typeof RawPageSchema>, item: z.ZodType<
 export const pageEnvelope = <T>(item: z.ZodType<T>, resource: string) => RawPageSchema.transform((raw) => readPage(raw, item, resource));
 
 /** Envelope with a status: SUCCESS, or ERROR with message and errorCode (interface §7.3). */
-export const ErrorEnvelopeSchema = z
-  .object({ status: z.literal('ERROR'), message: z.string().optional(), errorCode: z.union([z.string(), z.number()]).optional() })
-  .loose();
+export const ErrorEnvelopeSchema = z.object({ status: z.literal('ERROR'), message: str(), errorCode: str() }).loose();
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 /** 401/403/404 bodies of the AI and ticket families (interface §7.1). */

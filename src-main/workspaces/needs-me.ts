@@ -1,5 +1,6 @@
 import type { NeedsMe } from '../../src-shared/bridge';
 import { bucketOf } from '../../src-shared/queue';
+import { msOf } from '../../src-shared/concepts';
 import type { QueueItem } from '../../src-shared/bridge/attendance';
 import type { Logger } from '../log';
 import type { WorkspaceRuntime } from './runtime';
@@ -14,7 +15,7 @@ const RANK: Record<Row['reason'], number> = { unread: 0, reply: 1, waiting: 2 };
 
 /** When the session's SLA runs out (ms), or Infinity when its group has none. */
 function due(item: QueueItem): number {
-  const t = item.createdAt ? Date.parse(item.createdAt) : NaN;
+  const t = msOf(item.createdAt);
   return item.slaSeconds === null || Number.isNaN(t) ? Infinity : t + item.slaSeconds * 1000;
 }
 
@@ -43,7 +44,7 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
       found.push({
         row: { workspaceId: rt.id, reason, item },
         due: due(item),
-        created: item.createdAt ? Date.parse(item.createdAt) || 0 : 0,
+        created: msOf(item.createdAt) || 0,
       });
     }
   }

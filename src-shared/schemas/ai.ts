@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int, list, num, reqNum, str } from './common';
+import { int, list, num, reqBool, reqNum, str } from './common';
 
 /**
  * AI family answers (§2.5, §4.1, DESIGN.md §2). A list the answer is made of (entities,
@@ -12,11 +12,11 @@ export const ModelEntrySchema = z
     id: z.string(),
     name: z.string(),
     typeModality: z.string(),
-    flgFunction: z.boolean(),
+    flgFunction: reqBool(),
     providerName: z.string(),
     metadata: z.unknown().optional(),
     depreciatedDate: z.unknown().optional(),
-    active: z.boolean(),
+    active: reqBool(),
   })
   .loose();
 

@@ -80,7 +80,7 @@ export const MessageSchema = z
 
 /** Session comment (§2.9): an internal note. */
 export const SessionCommentSchema = z
-  .object({ comment: str(), id: int(), sessionId: int(), session: ref(SessionSchema), createdAt: dateTime(), createdBy: str() })
+  .object({ comment: str(), id: int(), sessionId: int(), createdAt: dateTime(), createdBy: str() })
   .loose();
 
 /** Chat suggestion item (§2.7); `session` is a Session by the interface, often only `{id}`. */

@@ -173,5 +173,5 @@ export function toSessionDetail(session: Read<Session>, messages: ThreadMessage[
 
 /** `{{1}}`-style parameters of an HSM template filled in order. */
 export function fillTemplate(template: string, params: readonly string[]): string {
-  return template.replace(/\{\{(\d+)\}\}/g, (m, n: string) => params[Number(n) - 1] ?? m);
+  return template.replace(/\{\{(\d+)\}\}/g, (m, n: string) => params[(intOf(n) ?? 0) - 1] ?? m);
 }

@@ -11,7 +11,7 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
-import { agentIdentityOf, idOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
+import { agentIdentityOf, idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { Agent, AttendanceTimeReportRow, NpsSummary, Session, Ticket } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
@@ -85,8 +85,8 @@ export function npsIndex(positive: number, negative: number, total: number): num
 export function npsConditions(q: { from?: string | undefined; to?: string | undefined; groupId?: number | undefined }): Condition[] {
   const out: Condition[] = [];
   const add = (c: Condition) => out.push(out.length ? { ...c, logic: 'AND' } : c);
-  if (q.from) add({ key: 'createdAt', operator: 'AFTER', value: new Date(q.from).toISOString() });
-  if (q.to) add({ key: 'createdAt', operator: 'BEFORE', value: new Date(q.to).toISOString() });
+  if (q.from) add({ key: 'createdAt', operator: 'AFTER', value: instantOf(q.from) ?? q.from });
+  if (q.to) add({ key: 'createdAt', operator: 'BEFORE', value: instantOf(q.to) ?? q.to });
   if (q.groupId !== undefined) add({ key: 'groupConf.id', operator: 'EQNUM', value: String(q.groupId) });
   return out;
 }
@@ -101,8 +101,8 @@ export function reportConditions(f: ReportFilter): Condition[] {
   if (f.groupName?.trim()) add({ key: 'groupName', operator: 'EQ', value: f.groupName.trim() });
   if (f.channelName?.trim()) add({ key: 'channelName', operator: 'EQ', value: f.channelName.trim() });
   if (f.protocol?.trim()) add({ key: 'protocol', operator: 'LIKE', value: contains(f.protocol) });
-  if (f.from) add({ key: 'createdAtProtocol', operator: 'AFTER', value: new Date(f.from).toISOString() });
-  if (f.to) add({ key: 'createdAtProtocol', operator: 'BEFORE', value: new Date(f.to).toISOString() });
+  if (f.from) add({ key: 'createdAtProtocol', operator: 'AFTER', value: instantOf(f.from) ?? f.from });
+  if (f.to) add({ key: 'createdAtProtocol', operator: 'BEFORE', value: instantOf(f.to) ?? f.to });
   return out;
 }
 
@@ -244,7 +244,9 @@ export function groupsOverview(
   // Late groups first: the supervisor's question is "which groups are late".
   out.sort(
     (a, b) =>
-      Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name),
+      (b.overSla ? 1 : 0) - (a.overSla ? 1 : 0) ||
+      (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) ||
+      a.name.localeCompare(b.name),
   );
   allAgents.sort((a, b) => a.name.localeCompare(b.name));
   return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated, unreadable: skips.summary() };
