@@ -120,6 +120,8 @@ export const SessionDetailSchema = z
     topic: z.string().nullable(),
     /** The channel's messaging window is closed: only an approved template may be sent. */
     needsTemplate: z.boolean(),
+    /** A closed session's classification, as its record reads (the path chosen). */
+    classification: z.string().nullable().default(null),
   })
   .strict();
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;

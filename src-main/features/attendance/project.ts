@@ -168,6 +168,7 @@ export function toSessionDetail(session: Read<Session>, messages: ThreadMessage[
     lastAgent: str(session.lastAgent),
     topic,
     needsTemplate: windowClosed,
+    classification: null,
   };
 }
 

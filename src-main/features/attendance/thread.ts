@@ -1,6 +1,6 @@
 import type { Entity, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
-import { groupIsComplete, sessionAgentOf, sessionCustomerOf, sessionGroupOf, type Parties } from '../../../src-shared/concepts';
+import { groupIsComplete, sessionAgentOf, sessionCustomerOf, sessionGroupOf, statusKind, type Parties } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { Session } from '../../../src-shared/schemas/index';
 import { NONE_UNREADABLE } from '../../../src-shared/unreadable';
@@ -11,6 +11,7 @@ import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 import { toEntities, toGroupInfo, toSessionDetail } from './project';
 import type { QueueFeature } from './queue';
+import { classificationPathOf } from './close';
 import { readSession, stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
 
 const NER_PER_OPEN = 20;
@@ -127,6 +128,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       queue.applySessions([session]);
       const detail = toSessionDetail(session, page.messages, Date.now());
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
+      if (statusKind(detail.item.status) === 'closed') detail.classification = await classificationPathOf(client, sessionId);
       const group = sessionGroupOf(session)?.record;
       if (group && groupIsComplete(group) && !queue.groups().has(detail.item.groupId ?? -1)) {
         const g = toGroupInfo(group);

@@ -45,6 +45,7 @@ const detail = (id: number): SessionDetail => ({
   lastAgent: 'ana',
   topic: null,
   needsTemplate: false,
+  classification: null,
 });
 
 test('copies survive a reload, stay bounded, drop a damaged file, and never cross to another account', async () => {
