@@ -47,6 +47,8 @@ test("the attendant's day against a service that writes ids as strings of digits
     ).find((m) => authorOf(m).role === 'customer')!;
     const firstRow = waiting.locator('.session-item').filter({ hasText: personOf(waitingNow[0]!.user)!.name! });
     await expect(firstRow.locator('.preview')).toContainText(String(opening.message).slice(0, 20));
+    // Every waiting row shows a customer's line, not the group and channel it shows without one.
+    await expect(waiting.locator('.preview').filter({ hasText: ' · ' })).toHaveCount(0);
     // The channel, from whichever connection field names it (this server: the instance).
     await expect(firstRow.getByRole('button').first()).toHaveAccessibleName(
       new RegExp(`, ${channelWords[String(waitingNow[0]!.userConnectedInstance)]}`),
