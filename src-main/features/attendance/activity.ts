@@ -81,24 +81,7 @@ export class ActivityStore {
 
   /** A customer message reached the console; true when it is news (not counted before). */
   customerMessage(m: ThreadMessage): boolean {
-    const sessions = this.sessions();
-    if (!sessions || !m.fromCustomer) return false;
-    const key = String(m.sessionId);
-    const prev = sessions[key];
-    // A file written before `counted` existed knows only the newest id counted.
-    if (prev && (prev.counted ? prev.counted.includes(m.id) : m.id <= prev.countedId)) return false;
-    // An older message reaching the console late is counted, but the row keeps showing the newest.
-    const newest = !prev || m.id > prev.countedId;
-    sessions[key] = {
-      lastCustomerAt: newest ? (m.createdAt ?? new Date().toISOString()) : prev.lastCustomerAt,
-      preview: newest ? previewOf(m) : prev.preview,
-      unread: (prev?.unread ?? 0) + 1,
-      countedId: Math.max(m.id, prev?.countedId ?? m.id),
-      counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
-    };
-    this.trim(sessions);
-    this.schedule();
-    return true;
+    return this.#take(m, true);
   }
 
   /**
@@ -107,15 +90,24 @@ export class ActivityStore {
    * newer than what the row shows, and it is never counted as unread. True when the row changed.
    */
   known(m: ThreadMessage): boolean {
+    return this.#take(m, false);
+  }
+
+  #take(m: ThreadMessage, news: boolean): boolean {
     const sessions = this.sessions();
     if (!sessions || !m.fromCustomer) return false;
     const key = String(m.sessionId);
     const prev = sessions[key];
-    if (prev && (m.id <= prev.countedId || prev.counted?.includes(m.id))) return false;
+    // A file written before `counted` existed knows only the newest id counted.
+    if (prev && (prev.counted ? prev.counted.includes(m.id) : m.id <= prev.countedId)) return false;
+    // An older message reaching the console late is counted, but the row keeps showing the newest;
+    // one that is not news changes nothing unless it is the newest.
+    const newest = !prev || m.id > prev.countedId;
+    if (!news && !newest) return false;
     sessions[key] = {
-      lastCustomerAt: m.createdAt ?? prev?.lastCustomerAt ?? null,
-      preview: previewOf(m) ?? prev?.preview ?? null,
-      unread: prev?.unread ?? 0,
+      lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date().toISOString() : null)) : prev.lastCustomerAt,
+      preview: newest ? previewOf(m) : prev.preview,
+      unread: (prev?.unread ?? 0) + (news ? 1 : 0),
       countedId: Math.max(m.id, prev?.countedId ?? m.id),
       counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
     };
