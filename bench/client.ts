@@ -82,7 +82,7 @@ export async function run(): Promise<BenchRow[]> {
     // Validation alone, on the very bytes the service sent.
     const raw = await request(url, { method: 'POST', headers, body: JSON.stringify(body(0)), dispatcher: bareAgent });
     const text = await raw.body.text();
-    const pageSchema = pageEnvelope(SessionSchema);
+    const pageSchema = pageEnvelope(SessionSchema, 'userSession');
     const tParse: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const t = performance.now();

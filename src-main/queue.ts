@@ -1,45 +1,46 @@
 import type { QueueItem } from '../src-shared/bridge/attendance';
 import {
-  idOf,
+  channelOf,
   record,
   sessionAgentOf,
   sessionCustomerOf,
   sessionGroupOf,
-  instantOf,
-  text as str,
+  sessionWithBot,
+  text,
   type PersonRef,
 } from '../src-shared/concepts';
 import { slaSecondsOf, warningRatioOf } from '../src-shared/sla';
-
-type Rec = Record<string, unknown>;
+import type { Read } from '../src-shared/envelopes';
+import type { Session } from '../src-shared/schemas/index';
 
 /**
- * Projects a session as the service sent it (parsed leniently) onto what the queue shows.
- * Unknown statuses are kept as they are, never dropped (DESIGN.md §2, session status).
+ * Projects a session as the schema read it onto what the queue shows. Unknown statuses are kept
+ * as they are, never dropped (DESIGN.md §2, session status). Null without an id.
  */
-export function toQueueItem(session: Rec, userNameOf?: (id: number) => string | null): QueueItem | null {
-  const id = idOf(session.id);
+export function toQueueItem(session: Read<Session>, userNameOf?: (id: number) => string | null): QueueItem | null {
+  const id = session.id ?? null;
   if (id === null) return null;
   const agent = sessionAgentOf(session);
   const group = sessionGroupOf(session);
-  const g = group?.record ?? null;
   const customer = sessionCustomerOf(session);
+  const g = group?.record ?? null;
   const slaSeconds = slaSecondsOf(g?.sla, g?.timeUnit);
   return {
     id,
-    status: str(session.status) ?? 'UNKNOWN',
+    status: session.status ?? 'UNKNOWN',
     pending: session.pending === true,
     agentUserName: agentKey(agent, session.agent, userNameOf),
     agentName: agent?.name ?? null,
-    customerName: customer?.name ?? str(record(session.user)?.phone) ?? `Customer #${id}`,
+    customerName: customer?.name ?? text(record(session.user)?.phone) ?? `Customer #${id}`,
     groupId: group?.id ?? null,
     groupName: group?.name ?? null,
-    channel: str(session.userConnectedResource),
-    createdAt: instantOf(session.createdAt),
+    channel: channelOf(session),
+    createdAt: session.createdAt ?? null,
     slaSeconds,
     ...(slaSeconds === null ? {} : { slaWarningRatio: warningRatioOf(g?.warningRatio) }),
-    protocol: str(session.protocol) ?? (typeof session.protocol === 'number' ? String(session.protocol) : null),
-    ticketId: idOf(session.ticketId),
+    protocol: session.protocol ?? null,
+    ticketId: session.ticketId ?? null,
+    withBot: sessionWithBot(session),
   };
 }
 

@@ -9,6 +9,8 @@
  * tested against every shape (test/node/service/concepts.test.ts). See src-shared/schemas/README.md.
  */
 
+import type { ClassificationService, GroupConfiguration, Message, Session } from './schemas/index';
+
 export type Rec = Record<string, unknown>;
 
 /** A plain object, or null for anything else (arrays included). */
@@ -21,41 +23,104 @@ export function text(v: unknown): string | null {
   return t.length ? t : null;
 }
 
+/** A string of decimal digits, optionally signed: how many servers write an int64. */
+const DIGITS = /^-?\d+$/;
+
 /**
- * An integer identifier: a safe integer, a string of digits, or an object carrying one in `id`
- * (a reference such as `{id: 7}` or a whole record).
+ * Whether `v` is an integer beyond what a JavaScript number carries exactly (2^53 − 1), as a
+ * number or as digits. Such a value is never rounded silently: the record carrying it is refused
+ * with this reason (schemas/README.md, "Integers beyond 2^53").
+ */
+export function isUnsafeInteger(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
+  if (typeof v !== 'string') return false;
+  const t = v.trim();
+  return DIGITS.test(t) && !Number.isSafeInteger(Number(t));
+}
+
+/** Why an integer beyond 2^53 − 1 is refused, for the log and the user. */
+export const unsafeIntegerReason = (v: unknown): string =>
+  `${String(v).trim()} is beyond the integers this console carries exactly (2^53 - 1); the record is not used rather than rounded`;
+
+/** An integer: a safe integer number or a string of digits (int64 as protobuf's JSON writes it). */
+export function intOf(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : null;
+  if (typeof v !== 'string') return null;
+  const t = v.trim();
+  if (!DIGITS.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * An integer identifier: an integer (`intOf`), or an object carrying one in `id` (a reference
+ * such as `{id: 7}` or a whole record).
  */
 export function idOf(v: unknown, depth = 0): number | null {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : null;
-  if (typeof v === 'string') {
-    const t = v.trim();
-    if (!/^-?\d{1,16}$/.test(t)) return null;
-    const n = Number(t);
-    return Number.isSafeInteger(n) ? n : null;
-  }
+  const n = intOf(v);
+  if (n !== null) return n;
   const r = record(v);
   return r && depth < 2 ? idOf(r.id, depth + 1) : null;
 }
 
+const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** A number (a double, a duration): a finite JSON number or a decimal string. */
+export function numOf(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'string' || !DECIMAL.test(v.trim())) return null;
+  const n = Number(v.trim());
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A boolean: a JSON boolean, or the word true or false (as XML-to-JSON bridges write them). */
+export function boolOf(v: unknown): boolean | null {
+  if (typeof v === 'boolean') return v;
+  if (typeof v !== 'string') return null;
+  const t = v.trim().toLowerCase();
+  return t === 'true' ? true : t === 'false' ? false : null;
+}
+
+/** A string field: a string as it comes, or a number written as one (a protocol, an extension). */
+export function stringOf(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' && Number.isFinite(v) && !isUnsafeInteger(v) ? String(v) : null;
+}
+
+/** A list: an array; an empty list may come as null or not at all, and reads as empty. */
+export const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
 /** Epoch values below this are seconds, above it milliseconds (1e11 s is the year 5138). */
 const SECONDS_LIMIT = 1e11;
+/** An epoch number written as a string (9 digits or more: 1973 onwards in seconds). */
+const EPOCH_DIGITS = /^\d{9,}(\.\d+)?$/;
+/** A date and a time apart by a space, as SQL writes them: read as ISO 8601. */
+const SPACED = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/;
 
 /**
- * A date-time as an ISO 8601 string in UTC, from an ISO string with or without an offset or
- * fraction, or an epoch number in seconds or milliseconds. Null when it is not a date.
+ * A date-time as an ISO 8601 string in UTC (milliseconds), from an ISO string with or without
+ * an offset or fraction, or an epoch number in seconds or milliseconds (as a number or digits).
+ * Null when it is not a date.
  */
 export function instantOf(v: unknown): string | null {
   let ms: number;
   if (typeof v === 'number' && Number.isFinite(v)) ms = Math.abs(v) < SECONDS_LIMIT ? v * 1000 : v;
   else if (typeof v === 'string' && v.trim()) {
-    const t = v.trim();
+    const t = v.trim().replace(SPACED, '$1T$2');
+    if (EPOCH_DIGITS.test(t)) return instantOf(Number(t));
     // A date-time without an offset is read as UTC, the same on every machine.
     const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t) ? `${t}Z` : t;
     ms = Date.parse(withZone);
   } else return null;
   if (!Number.isFinite(ms)) return null;
-  const d = new Date(ms);
+  const d = new Date(Math.round(ms));
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** The epoch milliseconds of a date-time in any shape `instantOf` reads; NaN when it is none. */
+export function msOf(v: unknown): number {
+  const iso = instantOf(v);
+  return iso === null ? Number.NaN : Date.parse(iso);
 }
 
 export type Role = 'customer' | 'agent' | 'bot' | 'system';
@@ -141,7 +206,7 @@ export function samePerson(a: PersonRef | null, b: PersonRef | null): boolean {
 }
 
 /** The session a record belongs to: `session` as `{id}`, a whole session, a bare id; or `sessionId`. */
-export function sessionIdOf(r: Rec): number | null {
+export function sessionIdOf(r: { session?: unknown; sessionId?: unknown }): number | null {
   return idOf(r.session) ?? idOf(r.sessionId);
 }
 
@@ -163,9 +228,10 @@ export interface Authorship {
  * whose role is known or that matches one of the session's parties; `toUser` likewise (a message
  * to the customer came from the attendant's side); `sentBySuperAgent`. Null when nothing tells.
  */
-export function authorOf(m: Rec, parties: Parties = {}): Authorship {
+export function authorOf(m: Pick<Message, 'fromUser' | 'toUser' | 'sendBy' | 'sentBySuperAgent'>, parties: Parties = {}): Authorship {
   const sendByRole = roleWord(m.sendBy) ?? personOf(m.sendBy)?.role ?? null;
-  const from = typeof m.fromUser === 'boolean' ? null : personOf(m.fromUser);
+  const fromFlag = boolOf(m.fromUser);
+  const from = fromFlag === null ? personOf(m.fromUser) : null;
   const by = roleWord(m.sendBy) ? null : personOf(m.sendBy);
   const named = from ?? by;
   // A login names the author; the session's party with that login gives the name people read.
@@ -179,14 +245,14 @@ export function authorOf(m: Rec, parties: Parties = {}): Authorship {
     return null;
   };
   if (sendByRole === 'bot' || sendByRole === 'system') return { role: sendByRole, name };
-  if (typeof m.fromUser === 'boolean') return { role: m.fromUser ? 'customer' : 'agent', name };
+  if (fromFlag !== null) return { role: fromFlag ? 'customer' : 'agent', name };
   if (sendByRole) return { role: sendByRole, name };
   const fromSide = side(from) ?? side(by);
   if (fromSide) return { role: fromSide, name };
   const to = side(personOf(m.toUser));
   if (to === 'customer') return { role: 'agent', name };
   if (to === 'agent' || to === 'bot') return { role: 'customer', name };
-  if (m.sentBySuperAgent === true) return { role: 'agent', name };
+  if (boolOf(m.sentBySuperAgent) === true) return { role: 'agent', name };
   return { role: null, name };
 }
 
@@ -194,41 +260,129 @@ export function authorOf(m: Rec, parties: Parties = {}): Authorship {
 export function sentimentOf(v: unknown): string | null {
   const t = text(v);
   if (t) return t.toUpperCase();
-  if (typeof v === 'number' && Number.isFinite(v)) return v > 0.2 ? 'POSITIVE' : v < -0.2 ? 'NEGATIVE' : 'NEUTRAL';
+  const score = numOf(v);
+  if (typeof v === 'number' && score !== null) return score > 0.2 ? 'POSITIVE' : score < -0.2 ? 'NEGATIVE' : 'NEUTRAL';
   const r = record(v);
   if (!r) return null;
   return sentimentOf(r.label ?? r.value ?? r.sentiment ?? r.name ?? r.score);
 }
 
-/** A boolean-ish flag: true, "true", 1; anything else false. */
-export const flag = (v: unknown): boolean => v === true || v === 1 || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
-
 /** A session's attendance group: `groupConf` as a whole group, a summary, a bare id. */
-export function sessionGroupOf(s: Rec): { id: number; name: string | null; record: Rec | null } | null {
-  const g = s.groupConf ?? s.group;
+export function sessionGroupOf(
+  s: Pick<Session, 'groupConf'>,
+): { id: number; name: string | null; record: GroupConfiguration | null } | null {
+  const g = s.groupConf;
   const id = idOf(g);
   if (id === null) return null;
-  const r = record(g);
+  const r = typeof g === 'object' && g !== null ? g : null;
   return { id, name: text(r?.name), record: r };
 }
 
 /**
- * Whether a group record carries what closing a session needs (its classification tree and
- * whether the tree is mandatory), or is only a summary to be completed from `groups/unique`.
+ * Whether a group record is the whole configuration (what closing a session needs: whether a
+ * classification is mandatory, and the tree) or only a summary (`{id}`, `{id, name}`, a
+ * session's embedding without the tree) to be completed from `groups/unique`. The one rule for
+ * both the queue (which groups it keeps) and the close flow.
  */
 export function groupIsComplete(g: unknown): boolean {
   const r = record(g);
-  return !!r && 'mandatoryClassificationTree' in r && r.mandatoryClassificationTree !== null && 'classificationTree' in r;
+  const mandatory = boolOf(r?.mandatoryClassificationTree);
+  // Absent and null say the same (no tree): only a mandatory tree that is not there is missing.
+  return mandatory === false || (mandatory === true && r?.classificationTree != null);
+}
+
+/**
+ * Who an agent record is: its `user` (an object, an id, a user name), else its login
+ * (`loginAttendance`). Null parts when the record does not say.
+ */
+export function agentIdentityOf(a: { user?: unknown; loginAttendance?: unknown }): { userName: string | null; name: string | null } {
+  const user = personOf(a.user);
+  const userName = user?.userName ?? text(a.loginAttendance);
+  return { userName, name: user?.name ?? userName };
 }
 
 /** The attendant holding a session, from `agent` alone (`lastAgent` also names past holders). */
-export function sessionAgentOf(s: Rec): PersonRef | null {
+export function sessionAgentOf(s: Pick<Session, 'agent'>): PersonRef | null {
   return personOf(s.agent);
 }
 
 /** The customer of a session. */
-export function sessionCustomerOf(s: Rec): PersonRef | null {
+export function sessionCustomerOf(s: Pick<Session, 'user'>): PersonRef | null {
   return personOf(s.user);
+}
+
+/**
+ * Channel words (interface §1: instant messaging, e-mail, SMS, a messenger app, a social network,
+ * voice; the neutral words chatApp, messenger, push and smsPartner stand for product names),
+ * read in any case, each to the console's own name for it.
+ */
+const CHANNEL_WORDS: Record<string, string> = {
+  CHATAPP: 'chatApp',
+  CHAT_APP: 'chatApp',
+  EMAIL: 'email',
+  E_MAIL: 'email',
+  MAIL: 'email',
+  SMS: 'sms',
+  SMSPARTNER: 'sms',
+  SMS_PARTNER: 'sms',
+  MESSENGER: 'messenger',
+  SOCIAL: 'social',
+  VOICE: 'voice',
+  VOZ: 'voice',
+  PUSH: 'push',
+  WEBCHAT: 'webchat',
+  WEB_CHAT: 'webchat',
+  CHAT: 'webchat',
+};
+
+/** A channel word (`CHAT_APP`, `e-mail`, `Voice`...) as the console names it; null for any other value. */
+export function channelWord(v: unknown): string | null {
+  const t = text(v);
+  return t ? (CHANNEL_WORDS[t.toUpperCase().replace(/[\s-]+/g, '_')] ?? null) : null;
+}
+
+/**
+ * The channel a session came in by. The interface gives two fields, `userConnectedResource` and
+ * `userConnectedInstance` (§2.7), and says of neither that it is the channel: servers fill one
+ * or the other with a channel word and the other with an address or an instance. Whichever
+ * carries a channel word names it; failing both, the resource as it comes (open values stay open).
+ */
+export function channelOf(s: Pick<Session, 'userConnectedResource' | 'userConnectedInstance'>): string | null {
+  return channelWord(s.userConnectedResource) ?? channelWord(s.userConnectedInstance) ?? text(s.userConnectedResource);
+}
+
+/**
+ * Where the customer is reached (a phone number, an address, an instance): the one of the two
+ * connection fields that does not name the channel.
+ */
+export function sessionAddressOf(s: Pick<Session, 'userConnectedResource' | 'userConnectedInstance'>): string | null {
+  if (channelWord(s.userConnectedResource) !== null) return text(s.userConnectedInstance);
+  if (channelWord(s.userConnectedInstance) !== null) return text(s.userConnectedResource);
+  return text(s.userConnectedInstance);
+}
+
+/**
+ * Whether a session is with a bot rather than waiting for or with a person: its status says so
+ * (`BOT`, `EM_BOT`...) or it is an `onlyBot` session (§2.7).
+ */
+export function sessionWithBot(s: Pick<Session, 'onlyBot' | 'status'>): boolean {
+  return s.onlyBot === true || statusKind(text(s.status)) === 'bot';
+}
+
+/**
+ * A closing classification as a record of the classification service says it. The console
+ * writes the chosen node in `classificationTreeSession` (as `{id, value}`) and the readable path
+ * in `displayName`; records written the other way round (the path in `classificationTreeSession`,
+ * the leaf in `displayName`, as earlier consoles did) read the same.
+ */
+export function classificationRecordOf(r: Pick<ClassificationService, 'classificationTreeSession' | 'displayName'>): {
+  nodeId: number | null;
+  path: string | null;
+} {
+  const node = r.classificationTreeSession;
+  const asText = text(node);
+  if (asText !== null && intOf(asText) === null) return { nodeId: null, path: asText };
+  return { nodeId: idOf(node), path: text(r.displayName) ?? text(record(node)?.value) };
 }
 
 const CLOSED_STATUSES = new Set([
@@ -247,6 +401,10 @@ const CLOSED_STATUSES = new Set([
   'FINALIZADA',
   'FECHADO',
   'FECHADA',
+  'CONCLUIDO',
+  'CONCLUIDA',
+  'CANCELADO',
+  'CANCELADA',
 ]);
 const OPEN_STATUSES = new Set([
   'OPEN',
@@ -260,27 +418,39 @@ const OPEN_STATUSES = new Set([
   'ATTENDING',
   'ACTIVE',
   'PENDING',
+  'TRANSFERRED',
+  'TRANSFERRING',
+  'REOPENED',
   'ABERTO',
   'ABERTA',
   'EM_ATENDIMENTO',
   'AGUARDANDO',
   'NA_FILA',
+  'TRANSFERIDO',
+  'TRANSFERIDA',
+  'REABERTO',
+  'REABERTA',
 ]);
+/** Words that, anywhere in a status (`BOT`, `WAITING_BOT`, `EM_BOT`, `URA`), say a bot has the session. */
+const BOT_WORDS = new Set(['BOT', 'CHATBOT', 'ROBOT', 'ROBO', 'URA', 'IVR', 'VIRTUAL']);
 const statusWord = (s: string) =>
   s
     .trim()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
     .toUpperCase()
     .replace(/[\s-]+/g, '_');
 
 /**
  * What a session status means to the console. The interface lists no values (§3): the known
- * words of either language are read, and any other status is shown as it comes but treated as
- * unknown (never offered for accept).
+ * words of either language are read (closed, with a bot, open), and any other status is shown as
+ * it comes. What decides whether a session waits for an attendant is not the word but whether it
+ * is closed, with a bot, or held by an agent (`bucketOf` in queue.ts).
  */
-export function statusKind(status: string | null): 'open' | 'closed' | 'unknown' {
+export function statusKind(status: string | null): 'open' | 'closed' | 'bot' | 'unknown' {
   if (status === null) return 'unknown';
   const w = statusWord(status);
-  return CLOSED_STATUSES.has(w) ? 'closed' : OPEN_STATUSES.has(w) ? 'open' : 'unknown';
+  if (CLOSED_STATUSES.has(w)) return 'closed';
+  if (w.split('_').some((part) => BOT_WORDS.has(part))) return 'bot';
+  return OPEN_STATUSES.has(w) ? 'open' : 'unknown';
 }
-
-export const isOpenStatus = (status: string | null): boolean => statusKind(status) === 'open';

@@ -226,3 +226,58 @@ export function toLookupBody(input: QueryBuilder | Partial<LookupBody> | undefin
   const { page: _p, size: _s, ...rest } = toQueryBody(input);
   return rest;
 }
+
+// ---- "is one of" without a multi-value IN ----------------------------------------------------------
+
+/** The values of an IN / NOT_IN condition (comma-separated, DESIGN.md §2), trimmed, blanks dropped. */
+const inValues = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+function equalities(key: string, values: ReadonlyArray<string | number>, negated: boolean): Condition[] {
+  const texts = values.map(String);
+  // Numeric ids are compared with the number operators (DESIGN.md §2).
+  const numeric = ID_KEY.test(key) && texts.every((v) => /^-?\d+$/.test(v));
+  const operator = numeric ? (negated ? 'NEQNUM' : 'EQNUM') : negated ? 'NEQ' : 'EQ';
+  return texts.map((value, i) => ({ key, operator, value, ...(i > 0 ? { logic: negated ? 'AND' : 'OR' } : {}) }));
+}
+
+/**
+ * "`key` is one of `values`" as an OR group of equalities (EQNUM on numeric ids), never a
+ * multi-value IN: integrators report servers that answer a multi-value IN with an empty page.
+ */
+export function oneOf(key: string, values: ReadonlyArray<string | number>, logic?: Logic): Condition {
+  if (values.length === 0) refuse(`oneOf on "${key}" needs at least one value.`);
+  return { or: equalities(key, values, false), ...(logic ? { logic } : {}) };
+}
+
+/** "`key` is none of `values`" as an AND group of inequalities, never a multi-value NOT_IN. */
+export function noneOf(key: string, values: ReadonlyArray<string | number>, logic?: Logic): Condition {
+  if (values.length === 0) refuse(`noneOf on "${key}" needs at least one value.`);
+  return { and: equalities(key, values, true), ...(logic ? { logic } : {}) };
+}
+
+const isMultiValueIn = (c: Condition): boolean => (c.operator === 'IN' || c.operator === 'NOT_IN') && inValues(c.value).length > 1;
+
+/** Whether the conditions hold an IN or NOT_IN with more than one value, at any depth. */
+export function hasMultiValueIn(conditions: readonly Condition[]): boolean {
+  return conditions.some((c) => isMultiValueIn(c) || [c.and, c.or, c.conditions].some((g) => !!g && hasMultiValueIn(g)));
+}
+
+/** The same conditions with each multi-value IN read as `oneOf` and each NOT_IN as `noneOf`. */
+export function splitMultiValueIn(conditions: readonly Condition[]): Condition[] {
+  return conditions.map((c) => {
+    if (isMultiValueIn(c) && c.key) {
+      const split = (c.operator === 'IN' ? oneOf : noneOf)(c.key, inValues(c.value));
+      return c.logic ? { ...split, logic: c.logic } : split;
+    }
+    const out: Condition = { ...c };
+    for (const g of ['and', 'or', 'conditions'] as const) {
+      const inner = c[g];
+      if (inner) out[g] = splitMultiValueIn(inner);
+    }
+    return out;
+  });
+}

@@ -1,18 +1,21 @@
 import type { QueueItem } from './bridge/attendance';
 import { statusKind } from './concepts';
 
-export type QueueBucket = 'waiting' | 'mine' | 'pending' | 'others' | 'closed';
+export type QueueBucket = 'waiting' | 'mine' | 'pending' | 'others' | 'bot' | 'closed';
 
 /**
- * The queue bucket of a session, derived from (status, agent, pending) as DESIGN.md §2 says. A
- * status the console does not know is never "waiting": it is shown among the others as it comes,
- * so it is never offered for accept.
+ * The queue bucket of a session, derived from (status, agent, pending) as DESIGN.md §2 says,
+ * whatever the status word: a session not closed, not with a bot and held by no agent waits for
+ * one in its group (OPEN, TRANSFERRED, TRANSFERIDO or a word the console has never seen). A
+ * session with a bot (`withBot`: its status, or `onlyBot`) is shown as such and is nobody's to
+ * accept.
  */
-export function bucketOf(item: Pick<QueueItem, 'status' | 'agentUserName' | 'pending'>, me: string | null): QueueBucket {
+export function bucketOf(item: Pick<QueueItem, 'status' | 'agentUserName' | 'pending' | 'withBot'>, me: string | null): QueueBucket {
   const kind = statusKind(item.status);
   if (kind === 'closed') return 'closed';
+  if (item.withBot || kind === 'bot') return 'bot';
   const mine = !!item.agentUserName && item.agentUserName === me;
   if (item.pending) return mine ? 'pending' : 'others';
-  if (!item.agentUserName) return kind === 'open' ? 'waiting' : 'others';
+  if (!item.agentUserName) return 'waiting';
   return mine ? 'mine' : 'others';
 }

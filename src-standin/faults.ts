@@ -4,7 +4,7 @@ import { createRng, type Rng } from './prng';
 
 export const FaultRuleSchema = z.object({
   match: z.object({ method: z.string().optional(), path: z.string().optional() }).optional(),
-  kind: z.enum(['latency', 'status', 'rateLimit', 'reset', 'dropAfterCommit', 'malformedJson']),
+  kind: z.enum(['latency', 'status', 'rateLimit', 'reset', 'dropAfterCommit', 'malformedJson', 'emptyMultiValueIn']),
   latencyMs: z.number().min(0).max(120_000).optional(),
   status: z.number().int().min(500).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
@@ -59,4 +59,17 @@ export class Faults {
     this.rules = this.rules.filter((r) => r.remaining > 0);
     return { latencyMs, rule };
   }
+}
+
+/** Whether a query body holds an IN or NOT_IN condition with more than one value, at any depth. */
+export function hasMultiValueIn(body: unknown): boolean {
+  const walk = (cs: unknown): boolean =>
+    Array.isArray(cs) &&
+    cs.some((c: unknown) => {
+      if (!c || typeof c !== 'object') return false;
+      const o = c as Record<string, unknown>;
+      const multi = (o.operator === 'IN' || o.operator === 'NOT_IN') && typeof o.value === 'string' && o.value.includes(',');
+      return multi || walk(o.and) || walk(o.or) || walk(o.conditions);
+    });
+  return !!body && typeof body === 'object' && walk((body as Record<string, unknown>).conditions);
 }

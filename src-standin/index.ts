@@ -47,15 +47,8 @@ export interface Standin {
   close(): Promise<void>;
 }
 
-export type FaultRule = {
-  match?: { method?: string; path?: string };
-  kind: 'latency' | 'status' | 'rateLimit' | 'reset' | 'dropAfterCommit' | 'malformedJson';
-  latencyMs?: number;
-  status?: number;
-  retryAfterSeconds?: number;
-  probability?: number;
-  count?: number;
-};
+export type { FaultRule } from './faults';
+import type { FaultRule } from './faults';
 
 export const DEFAULT_SEED = 20240611;
 

@@ -8,6 +8,7 @@
  */
 import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
+import { encodeRecord, type Encoding, type EncodingOf } from './encodings';
 import { SPECS, type CollectionName, type FieldType } from './fields';
 import { HIDDEN, NOT_SAVABLE, isPlainObject, roleOfUser, type Model } from './model';
 import type { Rec } from './query-engine';
@@ -52,8 +53,12 @@ export function createReading(name: ReadingName, model: Model): Reading {
 
 /** The variant's page cap; the envelope still echoes the size asked for. */
 export const VARIANT_MAX_PAGE_SIZE = 50;
-/** The variant's dates are local to São Paulo, written with their offset. */
-const OFFSET_MINUTES = -180;
+/**
+ * The variant's encoding of typed fields (encodings.ts): integers as strings of digits, dates
+ * local to São Paulo with their offset, the record's own absent fields as null.
+ */
+const VARIANT_ENCODING: Encoding = { int: 'digits', date: 'offset', bool: 'boolean', absent: 'null', emptyList: 'empty' };
+const variantEncoding: EncodingOf = (path) => (path.includes('.') ? { ...VARIANT_ENCODING, absent: 'missing' } : VARIANT_ENCODING);
 const TENANT_ID = 'vila-serena';
 /** Fields only the variant adds to each record; dropped again from what comes in. */
 const WIRE_EXTRAS = ['_links', 'tenantId'];
@@ -61,15 +66,14 @@ const WIRE_EXTRAS = ['_links', 'tenantId'];
 const BARE_ID_REFS: Partial<Record<CollectionName, readonly string[]>> = { message: ['session'] };
 export const SENDER_ROLES = ['CUSTOMER', 'AGENT', 'BOT', 'SYSTEM'] as const;
 
-/** `2026-11-23T20:04:05.123Z` → `2026-11-23T17:04:05.123-03:00` (the same instant). */
-export function withOffset(iso: string, offsetMinutes = OFFSET_MINUTES): string {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return iso;
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return `${new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1)}${sign}${hhmm}`;
-}
+/** An integer the variant takes as digits too (it writes them so). */
+const intIn = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v);
+/** A reference as a bare id (a number or digits) or an object whose id may be digits. */
+const refIn = (v: unknown): unknown => {
+  const bare = intIn(v);
+  if (typeof bare === 'number') return { id: bare };
+  return isPlainObject(v) && 'id' in v ? { ...v, id: intIn(v.id) } : v;
+};
 
 const listPathOf = (coll: CollectionName): string =>
   (coll in RESOURCES ? RESOURCES[coll as keyof typeof RESOURCES].list : null) ?? `/${coll}`;
@@ -78,17 +82,15 @@ function variantReading(model: Model): Reading {
   const users = model.store.c.user;
 
   const userRef = (u: Rec, withType: boolean): Rec => {
-    const ref: Rec = { id: u.id, name: u.name ?? null, userName: u.userName ?? null };
+    const ref: Rec = { id: String(u.id), name: u.name ?? null, userName: u.userName ?? null };
     if (withType) ref.typeUser = u.typeUser ?? null;
     return ref;
   };
   const userById = (v: unknown): Rec | undefined => (isPlainObject(v) ? users.get(v.id) : undefined);
 
-  /** Dates get the offset and nested `{id}` user references become objects, following the spec. */
+  /** Nested `{id}` user references become user objects, following the spec. */
   const wireValue = (v: unknown, t: FieldType | undefined): unknown => {
-    if (v == null || t === undefined) return v;
-    if (t === 'date') return typeof v === 'string' ? withOffset(v) : v;
-    if (typeof t === 'string') return v;
+    if (v == null || t === undefined || typeof t === 'string') return v;
     if (t.kind === 'array') return Array.isArray(v) ? v.map((x) => wireValue(x, t.of)) : v;
     if (!isPlainObject(v)) return v;
     if (t.kind === 'ref' && t.collection === 'user' && Object.keys(v).length === 1) {
@@ -119,14 +121,16 @@ function variantReading(model: Model): Reading {
   };
 
   const shapeSession = (s: Rec): void => {
+    // The channel word in userConnectedInstance, the customer's address in userConnectedResource.
+    [s.userConnectedResource, s.userConnectedInstance] = [s.userConnectedInstance ?? null, s.userConnectedResource ?? null];
     if (isPlainObject(s.groupConf)) {
       const g = model.store.c.group.get(s.groupConf.id);
-      s.groupConf = { id: s.groupConf.id, name: g?.name ?? null };
+      s.groupConf = { id: String(s.groupConf.id), name: g?.name ?? null };
     }
     for (const k of ['agent', 'user'] as const) {
       if (!isPlainObject(s[k])) continue;
       const u = userById(s[k]);
-      s[k] = u ? userRef(u, false) : { id: s[k].id, name: null, userName: null };
+      s[k] = u ? userRef(u, false) : { id: String(s[k].id), name: null, userName: null };
     }
   };
 
@@ -136,10 +140,9 @@ function variantReading(model: Model): Reading {
     for (const k of BARE_ID_REFS[coll] ?? []) if (isPlainObject(shaped[k])) shaped[k] = shaped[k].id;
     if (coll === 'message') shapeMessage(shaped);
     if (coll === 'userSession') shapeSession(shaped);
-    const out: Rec = {};
-    for (const [k, v] of Object.entries(shaped)) out[k] = wireValue(v, spec[k]);
-    const never = HIDDEN[coll] ?? [];
-    for (const k of Object.keys(spec)) if (!(k in out) && !omit.includes(k) && !never.includes(k)) out[k] = null;
+    const expanded: Rec = {};
+    for (const [k, v] of Object.entries(shaped)) expanded[k] = wireValue(v, spec[k]);
+    const out = encodeRecord(coll, expanded, variantEncoding, [...omit, ...(HIDDEN[coll] ?? [])]);
     out._links = { self: { href: `${V2}${listPathOf(coll)}/${compositeKeyOf(coll, rec) ?? String(rec.id)}` } };
     out.tenantId = TENANT_ID;
     return out;
@@ -185,7 +188,9 @@ function variantReading(model: Model): Reading {
       for (const [k, v] of Object.entries(body)) {
         if (ignored.includes(k)) continue;
         const t = spec[k];
-        out[k] = t && typeof t !== 'string' && t.kind === 'ref' && typeof v === 'number' ? { id: v } : v;
+        if (t === 'int') out[k] = intIn(v);
+        else if (t && typeof t !== 'string' && t.kind === 'ref') out[k] = refIn(v);
+        else out[k] = v;
       }
       if (coll === 'message') messageIn(out);
       return out;

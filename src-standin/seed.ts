@@ -541,10 +541,11 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
           id: classServiceId++,
           sessionId: id,
           groupConfId: group.id,
-          agentId: agentUser.id,
+          // README: the closing classification record (agent record's id, chosen node, readable path).
+          agentId: (agentUser.agent as Rec | null | undefined)?.id ?? null,
           rootId: root.id,
-          classificationTreeSession: [root.value, branch.value, leaf.value].join(' > '),
-          displayName: leaf.value,
+          classificationTreeSession: { id: leaf.id, value: leaf.value },
+          displayName: [root.value, branch.value, leaf.value].join(' > '),
           commentClassification: `Cliente atendido sobre ${script.topic}.`,
           ...created(closedAt, agentUser.userName as string),
         });

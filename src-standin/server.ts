@@ -9,7 +9,7 @@ import { AI, RESOURCES, RESOURCE_KEYS, TICKET, V2, V2_OPS, VOICE, type ResourceK
 import type { AiMount } from './ai-mount';
 import type { CollectionName } from './fields';
 import type { Faults, FaultRule } from './faults';
-import { FaultRulesSchema } from './faults';
+import { FaultRulesSchema, hasMultiValueIn } from './faults';
 import { ApiError, roleOfUser, type Actor, type Model } from './model';
 import type { Rec } from './query-engine';
 import type { Reading, WireShape } from './reading';
@@ -404,6 +404,9 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
         body: '{"status":"SUCCESS","results":[{"id":',
       });
     }
+    if (fault?.kind === 'emptyMultiValueIn' && reply.wire?.kind === 'page' && hasMultiValueIn(body) && reply.body)
+      // As servers reported to answer "is one of" with several values: an empty page, no error.
+      reply = { ...reply, body: { ...(reply.body as Rec), results: [] } };
     // The one place an answer takes the reading's wire shape; stored records stay as they are.
     if (reply.wire && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body))
       reply = { ...reply, body: reading.out(reply.wire, reply.body, body) };

@@ -1,4 +1,7 @@
-import { idOf, personOf, text, type PersonRef } from '../../src-shared/concepts';
+import { agentIdentityOf, personOf, text, type PersonRef } from '../../src-shared/concepts';
+import type { Read } from '../../src-shared/envelopes';
+import type { Agent as AgentRecord } from '../../src-shared/schemas/index';
+import type { Unreadable } from '../../src-shared/unreadable';
 import type { ServiceClient } from '../service';
 
 /** One agent record as the console reads it. */
@@ -16,14 +19,14 @@ export interface Agent {
   virtual: boolean;
 }
 
-export function agentOf(a: Record<string, unknown>): Agent {
-  const user = personOf(a.user);
-  const userName = user?.userName ?? text(a.loginAttendance);
+/** An agent record as its schema read it, in the console's words. */
+export function agentOf(a: Read<AgentRecord> | AgentRecord): Agent {
+  const { userName, name } = agentIdentityOf(a);
   return {
-    id: idOf(a.id),
-    userId: user?.id ?? null,
+    id: a.id ?? null,
+    userId: personOf(a.user)?.id ?? null,
     userName,
-    name: user?.name ?? userName,
+    name,
     status: text(a.status),
     virtual: a.virtualAgent === true,
   };
@@ -32,11 +35,22 @@ export function agentOf(a: Record<string, unknown>): Agent {
 /** The agent as a reference to its user, for matching against another reference. */
 export const agentPerson = (a: Agent): PersonRef => ({ id: a.userId, userName: a.userName, name: a.name, role: 'agent' });
 
+/** Every agent of the service, and what of the list could not be read. */
+export interface AgentList {
+  agents: Agent[];
+  unreadable: Unreadable;
+}
+
 /**
  * Every agent of the service: the one read of the agents list, for the attendant's own record,
  * the transfer and pick lists and the supervisor's overview. Pages of 500, at most 5,000.
  */
+export async function readAgentList(client: ServiceClient): Promise<AgentList> {
+  const got = await client.resource('agent').collect({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
+  return { agents: got.records.map(agentOf), unreadable: { count: got.skipped, first: got.first } };
+}
+
+/** `readAgentList` when what could not be read only goes to the log (the client logs it). */
 export async function readAgents(client: ServiceClient): Promise<Agent[]> {
-  const rows = await client.resource('agent').pageAll({ conditions: [], sort: false, size: 500 }, { cap: 5_000 });
-  return rows.map((r) => agentOf(r as Record<string, unknown>));
+  return (await readAgentList(client)).agents;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageEnvelope } from '../../src-shared/envelopes';
+import { reqInt, reqStr } from '../../src-shared/schemas/common';
 import { V2 } from '../../src-shared/paths';
 import type { CallOptions, Core } from './core';
 
@@ -9,11 +10,11 @@ import type { CallOptions, Core } from './core';
  * add one with its signing secret, remove one.
  */
 
-export const HookSchema = z.object({ id: z.number().int(), url: z.string() }).loose();
+export const HookSchema = z.object({ id: reqInt(), url: reqStr() }).loose();
 export type Hook = z.infer<typeof HookSchema>;
 
 const HOOK_PATH = `${V2}/hook`;
-const HookPage = pageEnvelope(HookSchema);
+const HookPage = pageEnvelope(HookSchema, 'hook');
 
 export interface HookOps {
   hooks(o?: CallOptions): Promise<Hook[]>;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { pageEnvelope } from '../../src-shared/envelopes';
+import { pageEnvelope, type Read } from '../../src-shared/envelopes';
 import { V2, V2_OPS } from '../../src-shared/paths';
 import type { LookupBody } from '../../src-shared/query';
 import { toLookupBody, toQueryBody, type QueryBuilder, type QueryInput } from '../../src-shared/query-builder';
@@ -31,15 +31,15 @@ export interface UserTarget {
   userName?: string;
 }
 
-const ChatSuggestionPage = pageEnvelope(ChatSuggestionSchema);
+const ChatSuggestionPage = pageEnvelope(ChatSuggestionSchema, 'chatSuggestion');
 
 export interface OmnichannelOps {
   chatSuggestions(query?: QueryInput, o?: CallOptions): Promise<Page<ChatSuggestion>>;
-  npsSummary(surveyName: string, lookup?: LookupInput, o?: CallOptions): Promise<NpsSummary>;
-  groupUnique(lookup: LookupInput, o?: CallOptions): Promise<GroupConfiguration>;
-  sessionUnique(lookup: LookupInput, o?: CallOptions): Promise<Session>;
+  npsSummary(surveyName: string, lookup?: LookupInput, o?: CallOptions): Promise<Read<NpsSummary>>;
+  groupUnique(lookup: LookupInput, o?: CallOptions): Promise<Read<GroupConfiguration>>;
+  sessionUnique(lookup: LookupInput, o?: CallOptions): Promise<Read<Session>>;
   /** v2 session save: the body carries no `agent` (§4.3), so it is stripped here. */
-  saveSession(session: Session, o?: WriteOptions): Promise<Session>;
+  saveSession(session: Session, o?: WriteOptions): Promise<Read<Session>>;
   saveAgentSupervisor(user: User, o?: WriteOptions): Promise<User>;
   saveAgentUser(user: User, o?: WriteOptions): Promise<User>;
   saveAdministrator(user: User, o?: WriteOptions): Promise<User>;
@@ -69,7 +69,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       signal: o.signal,
       timeoutMs: o.timeoutMs,
       ...(notFound ? { notFound } : {}),
-    });
+    }) as Promise<Read<T>>;
   const write = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: WriteOptions) =>
     core.call<T>({
       operation,
@@ -83,7 +83,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       signal: o.signal,
       timeoutMs: o.timeoutMs,
       notFound: 'The record to update no longer exists (404). Reload and try again.',
-    });
+    }) as Promise<Read<T>>;
 
   return {
     chatSuggestions: (q, o = {}) =>

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { RawPageSchema, readPage } from '../../src-shared/envelopes';
+import { RawPageSchema, readPage, type Read } from '../../src-shared/envelopes';
+import { describeSkip, type SkippedRecord } from '../../src-shared/unreadable';
+import { idOf } from '../../src-shared/concepts';
 import { AppError } from '../../src-shared/errors';
 import { RESOURCES, V2, type ResourceKey } from '../../src-shared/paths';
 import { STANDIN_MAX_PAGE_SIZE, type QueryBody } from '../../src-shared/query';
@@ -21,9 +23,11 @@ export interface PageAllOptions extends CallOptions {
 }
 
 export interface Collected<T> {
-  records: T[];
+  records: Read<T>[];
   /** Records that could not be read, over every page (see `Page.skipped`). */
   skipped: number;
+  /** The first of them, as the log names it. */
+  first: SkippedRecord | null;
   /** More records exist beyond `cap`. */
   truncated: boolean;
   pages: number;
@@ -36,11 +40,11 @@ export interface ResourceClient<K extends ResourceKey> {
   /** One page, as the server answered it. */
   list(query?: QueryInput, options?: CallOptions): Promise<Page<ResourceRecord<K>>>;
   /** Every record matching the query, paging until a short page. */
-  pageAll(query?: QueryInput, options?: PageAllOptions): Promise<ResourceRecord<K>[]>;
+  pageAll(query?: QueryInput, options?: PageAllOptions): Promise<Read<ResourceRecord<K>>[]>;
   /** `pageAll` that also says whether the cap cut the list short. */
   collect(query?: QueryInput, options?: PageAllOptions): Promise<Collected<ResourceRecord<K>>>;
   /** Upsert: without id creates, with id updates (404 when the id is unknown). */
-  save(record: ResourceRecord<K>, options?: WriteOptions): Promise<ResourceRecord<K>>;
+  save(record: ResourceRecord<K>, options?: WriteOptions): Promise<Read<ResourceRecord<K>>>;
 }
 
 /** Words for messages: "Your role cannot save agents". */
@@ -82,8 +86,8 @@ const recordId = (r: unknown): unknown => (r && typeof r === 'object' ? (r as { 
  * read, or whose identity is a composite, are told apart by position).
  */
 function markOf(r: unknown, index: number): string {
-  const id = recordId(r);
-  if (typeof id === 'number' || (typeof id === 'string' && id !== '')) return `id:${typeof id}:${id}`;
+  const id = idOf(recordId(r));
+  if (id !== null) return `id:${id}`;
   return `at:${index}:${createHash('sha1')
     .update(JSON.stringify(r) ?? 'undefined')
     .digest('base64')}`;
@@ -116,8 +120,8 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       timeoutMs: o.timeoutMs,
       attempts: o.attempts,
     });
-    const page = readPage(raw, schema);
-    if (page.skipped > 0) core.log?.warn('records skipped', { op: operation, skipped: page.skipped, problems: page.problems });
+    const page = readPage(raw, schema, key);
+    if (page.skipped > 0 && page.first) core.log?.warn('records not read', { op: operation, count: page.skipped, first: describeSkip(page.first) });
     return { raw: raw.results, page };
   };
 
@@ -137,13 +141,14 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
     const cap = o.cap ?? 10_000;
     const size = base.size ?? Math.min(o.pageSize ?? STANDIN_MAX_PAGE_SIZE, STANDIN_MAX_PAGE_SIZE);
     const call: CallOptions = { ...o, attempts: Math.min(o.attempts ?? PAGE_ATTEMPTS, PAGE_ATTEMPTS) };
-    const records: ResourceRecord<K>[] = [];
+    const records: Read<ResourceRecord<K>>[] = [];
     const seen = new Set<string>();
     let page = base.page ?? 0;
     // The server may honour less than `size`; the longest page seen is its real page size, and
     // only a page shorter than that (or empty) ends the list.
     let longest = 0;
     let skipped = 0;
+    let first: SkippedRecord | null = null;
     /** Records read so far, readable or not: what `cap` counts. */
     let positions = 0;
     let previous = '';
@@ -172,18 +177,19 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
         for (const m of marks) seen.add(m);
       }
       skipped += got.skipped;
+      first ??= got.first;
       positions += n;
       for (const r of got.results) records.push(r);
       if (positions > cap) {
         records.length = Math.min(records.length, cap);
-        return { records, truncated: true, pages, skipped };
+        return { records, truncated: true, pages, skipped, first };
       }
-      if (n === 0 || n < longest) return { records, truncated: false, pages, skipped };
+      if (n === 0 || n < longest) return { records, truncated: false, pages, skipped, first };
       longest = Math.max(longest, n);
       if (positions === cap) {
         // Exactly at the cap: only another page can say whether more exist.
         const more = await fetchPage({ ...base, page: page + 1, size }, call);
-        return { records, truncated: more.raw.length > 0, pages: pages + 1, skipped };
+        return { records, truncated: more.raw.length > 0, pages: pages + 1, skipped, first };
       }
       page++;
     }
@@ -200,7 +206,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       if (paths.save === null) {
         throw new AppError({ kind: 'Invalid', message: `The service offers no way to save ${label}.`, operation: `${key}.save` });
       }
-      return core.call({
+      const saved = await core.call({
         operation: `${key}.save`,
         action: `save ${label}`,
         write: true,
@@ -213,6 +219,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
         signal: o.signal,
         timeoutMs: o.timeoutMs,
       });
+      return saved as Read<ResourceRecord<K>>;
     },
   };
 }

@@ -1,11 +1,12 @@
 import { AppError } from '../../src-shared/errors';
 import { ticketPath } from '../../src-shared/paths';
+import type { Read } from '../../src-shared/envelopes';
 import { TicketEnvelopeSchema, type Ticket } from '../../src-shared/schemas/index';
 import type { CallOptions, Core } from './core';
 
 export interface TicketOps {
   /** The ticket by id or unique key; NotFound when there is none. */
-  ticket(ticketId: string, o?: CallOptions): Promise<Ticket>;
+  ticket(ticketId: string, o?: CallOptions): Promise<Read<Ticket>>;
 }
 
 export function createTicketOps(core: Core): TicketOps {
@@ -33,7 +34,7 @@ export function createTicketOps(core: Core): TicketOps {
           field: 'data',
         });
       }
-      return env.data;
+      return env.data as Read<Ticket>;
     },
   };
 }

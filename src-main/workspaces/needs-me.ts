@@ -1,5 +1,6 @@
 import type { NeedsMe } from '../../src-shared/bridge';
 import { bucketOf } from '../../src-shared/queue';
+import { msOf } from '../../src-shared/concepts';
 import { slaDue } from '../../src-shared/sla';
 import type { QueueItem } from '../../src-shared/bridge/attendance';
 import type { Logger } from '../log';
@@ -38,7 +39,7 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
       found.push({
         row: { workspaceId: rt.id, reason, item },
         due: slaDue(item),
-        created: item.createdAt ? Date.parse(item.createdAt) || 0 : 0,
+        created: msOf(item.createdAt) || 0,
       });
     }
   }

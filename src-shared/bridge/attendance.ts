@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NoInput } from './no-input';
+import { UnreadableSchema } from './unreadable';
 
 /**
  * The attendant's console: queue deltas, threads, composer help, classification and close,
@@ -26,6 +27,8 @@ export const QueueItemSchema = z
     slaWarningRatio: z.number().optional(),
     protocol: z.string().nullable(),
     ticketId: z.number().int().nullable(),
+    /** With a bot (its status says so, or it is an `onlyBot` session): nobody's to accept. */
+    withBot: z.boolean().default(false),
     /** When the customer last wrote (ISO), as far as this console saw. */
     lastCustomerAt: z.string().nullable().optional(),
     /** That message as the thread shows it (documents masked), cut short. */
@@ -42,7 +45,7 @@ export const QueueSnapshotSchema = z
     fetchedAt: z.string(),
     me: z.string().nullable(),
     /** Sessions the last full read could not use (no id, not a record); the rest are listed. */
-    skipped: z.number().int().min(0).default(0),
+    unreadable: UnreadableSchema,
   })
   .strict();
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
@@ -74,6 +77,8 @@ export const DirectorySchema = z
     groups: z.array(GroupInfoSchema),
     agents: z.array(AgentInfoSchema),
     pauseReasons: z.array(PauseReasonInfoSchema),
+    /** Pause reasons the console could not read (the picker says so under the others). */
+    pauseReasonsUnreadable: UnreadableSchema,
     /** The attendant's own status (ONLINE, PAUSED...), null when unknown. */
     myStatus: z.string().nullable(),
     myPauseReason: z.string().nullable(),
@@ -117,6 +122,8 @@ export const SessionDetailSchema = z
     topic: z.string().nullable(),
     /** The channel's messaging window is closed: only an approved template may be sent. */
     needsTemplate: z.boolean(),
+    /** A closed session's classification, as its record reads (the path chosen). */
+    classification: z.string().nullable().default(null),
   })
   .strict();
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;
@@ -127,7 +134,7 @@ export const ThreadPageSchema = z
     hasMore: z.boolean(),
     page: z.number().int(),
     /** Records of this page the console could not read (the others are shown). */
-    skipped: z.number().int().min(0).default(0),
+    unreadable: UnreadableSchema,
   })
   .strict();
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConditionSchema } from '../query';
 import { RESOURCES, ROLES, type ResourceKey } from '../paths';
 import { NoInput } from './no-input';
+import { UnreadableSchema } from './unreadable';
 import { KB_FILE_MAX_BYTES } from '../kb-name';
 
 /**
@@ -177,6 +178,8 @@ export const GroupOverviewSchema = z
     name: z.string(),
     slaSeconds: nullableNum,
     waiting: z.number().int(),
+    /** Sessions with a bot (status or onlyBot): neither waiting for an attendant nor in attendance. */
+    withBot: z.number().int(),
     inAttendance: z.number().int(),
     pending: z.number().int(),
     longestWaitSeconds: nullableNum,
@@ -190,7 +193,14 @@ export const GroupOverviewSchema = z
 export type GroupOverview = z.infer<typeof GroupOverviewSchema>;
 
 export const GroupsOverviewSchema = z
-  .object({ groups: z.array(GroupOverviewSchema), agents: z.array(AgentStatusSchema), fetchedAt: z.string(), truncated: z.boolean() })
+  .object({
+    groups: z.array(GroupOverviewSchema),
+    agents: z.array(AgentStatusSchema),
+    fetchedAt: z.string(),
+    truncated: z.boolean(),
+    /** Sessions and agents the console could not read. */
+    unreadable: UnreadableSchema,
+  })
   .strict();
 export type GroupsOverview = z.infer<typeof GroupsOverviewSchema>;
 
@@ -206,6 +216,11 @@ export const ExplorerQuerySchema = z
     direction: z.enum(['ASC', 'DESC']).default('ASC'),
     page: z.number().int().min(0).default(0),
     size: z.number().int().min(1).max(500).default(20),
+    /**
+     * Read each "is one of" (IN, NOT_IN) with several values as an OR group of equalities (an
+     * AND group of inequalities) instead: some servers answer a multi-value IN with nothing.
+     */
+    split: z.boolean().default(false),
   })
   .strict();
 export type ExplorerQuery = z.input<typeof ExplorerQuerySchema>;
@@ -217,7 +232,12 @@ export const ExplorerPageSchema = z
     size: z.number().int(),
     hasMore: z.boolean(),
     /** Records of this page the console could not read. */
-    skipped: z.number().int().min(0).default(0),
+    unreadable: UnreadableSchema,
+    /**
+     * Nothing came back for a query holding a multi-value IN or NOT_IN, as written: the split
+     * reading (`split`) may find what such a server does not.
+     */
+    emptyMultiValueIn: z.boolean().default(false),
   })
   .strict();
 export type ExplorerPage = z.infer<typeof ExplorerPageSchema>;

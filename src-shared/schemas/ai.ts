@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int, num, opt, str } from './common';
+import { int, list, num, reqBool, reqNum, str } from './common';
 
 /**
  * AI family answers (§2.5, §4.1, DESIGN.md §2). A list the answer is made of (entities,
@@ -12,18 +12,18 @@ export const ModelEntrySchema = z
     id: z.string(),
     name: z.string(),
     typeModality: z.string(),
-    flgFunction: z.boolean(),
+    flgFunction: reqBool(),
     providerName: z.string(),
     metadata: z.unknown().optional(),
     depreciatedDate: z.unknown().optional(),
-    active: z.boolean(),
+    active: reqBool(),
   })
   .loose();
 
 export const ModelsAnswerSchema = z.object({ Results: z.array(ModelEntrySchema) }).loose();
 
 /** Answer item of the semantic search: text and score required, closest first. */
-export const AnswerItemSchema = z.object({ text: z.string(), score: z.number() }).loose();
+export const AnswerItemSchema = z.object({ text: z.string(), score: reqNum() }).loose();
 export const QuestionsAnswerSchema = z.object({ answer: z.array(AnswerItemSchema) }).loose();
 
 export const NerEntitySchema = z.object({ text: z.string(), label: z.string(), start: int(), end: int(), score: num() }).loose();
@@ -35,7 +35,7 @@ export const NlpAnswerSchema = z.object({ message: str(), tool_calls: z.unknown(
 export const UploadAnswerSchema = z.object({ message: str() }).loose();
 
 export const SttSegmentSchema = z.object({ start: num(), end: num(), text: str(), confidence: num() }).loose();
-export const SttAnswerSchema = z.object({ text: z.string(), language: str(), segments: opt(z.array(SttSegmentSchema)) }).loose();
+export const SttAnswerSchema = z.object({ text: z.string(), language: str(), segments: list(SttSegmentSchema) }).loose();
 
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelsAnswer = z.infer<typeof ModelsAnswerSchema>;

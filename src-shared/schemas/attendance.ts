@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { anyValue, audit, bool, created, dateTime, int, num, opt, str } from './common';
+import { anyValue, audit, bool, created, dateTime, int, scalar, nested, num, ref, str } from './common';
 import { GroupConfigurationSchema } from './group';
 import { AgentSchema, UserSchema } from './people';
+import { SessionSchema } from './session';
+import { BotSchema } from './automation';
 
 /**
  * Attendance resources of §2.9 (field names only in the interface): ids and counters are
@@ -11,21 +13,21 @@ import { AgentSchema, UserSchema } from './people';
 export const AttributeSchema = z.object({ active: bool(), description: str(), id: int(), ...audit }).loose();
 
 export const UserAttributeSchema = z
-  .object({ attribute: opt(AttributeSchema), id: int(), user: opt(UserSchema), value: str(), ...audit })
+  .object({ attribute: ref(AttributeSchema), id: int(), user: ref(UserSchema), value: str(), ...audit })
   .loose();
 
 export const UserAttributeHistorySchema = z
   .object({
-    userAttributesHistId: opt(z.object({ sessionId: int(), userAttributesId: int() }).loose()),
+    userAttributesHistId: nested(z.object({ sessionId: int(), userAttributesId: int() }).loose()),
     ...audit,
   })
   .loose();
 
 export const UserAgentSchema = z
   .object({
-    agent: opt(AgentSchema),
-    associationId: opt(z.object({ userId: int(), agentId: int() }).loose()),
-    user: opt(UserSchema),
+    agent: ref(AgentSchema),
+    associationId: nested(z.object({ userId: int(), agentId: int() }).loose()),
+    user: ref(UserSchema),
     ...audit,
   })
   .loose();
@@ -45,7 +47,7 @@ export const AttendanceTimeReportRowSchema = z
     operationName: str(),
     protocol: str(),
     protocolDuration: num(),
-    step: anyValue(),
+    step: scalar(),
     waitingTime: num(),
     ...audit,
   })
@@ -54,7 +56,7 @@ export const AttendanceTimeReportRowSchema = z
 export const PauseReasonSchema = z
   .object({
     active: bool(),
-    controlPauseTime: anyValue(),
+    controlPauseTime: scalar(),
     id: int(),
     notifySupervisor: bool(),
     pauseChat: bool(),
@@ -70,7 +72,7 @@ export const MessageBundleGroupSchema = z
   .object({
     code: str(),
     description: str(),
-    group: opt(GroupConfigurationSchema),
+    group: ref(GroupConfigurationSchema),
     id: int(),
     locale: str(),
     text: str(),
@@ -96,15 +98,15 @@ export const HsmTemplateSchema = z
 
 export const HsmTemplateGroupSchema = z
   .object({
-    hsmTemplateGroupId: opt(z.object({ groupConfId: int(), hsmTemplateId: int() }).loose()),
-    hsmTemplate: opt(HsmTemplateSchema),
+    hsmTemplateGroupId: nested(z.object({ groupConfId: int(), hsmTemplateId: int() }).loose()),
+    hsmTemplate: ref(HsmTemplateSchema),
   })
   .loose();
 
 export const HolidayOperationSchema = z
   .object({
     holiday: anyValue(),
-    holidayOperationId: opt(z.object({ holidayId: int(), operationId: int() }).loose()),
+    holidayOperationId: nested(z.object({ holidayId: int(), operationId: int() }).loose()),
     operations: anyValue(),
   })
   .loose();
@@ -123,7 +125,14 @@ export const WorkScheduleSchema = z
   .loose();
 
 export const BotTagSchema = z
-  .object({ bot: anyValue(), id: int(), message: anyValue(), session: anyValue(), tag: str(), ...created })
+  .object({
+    bot: ref(BotSchema),
+    id: int(),
+    message: anyValue(),
+    session: ref(SessionSchema),
+    tag: str(),
+    ...created,
+  })
   .loose();
 
 export type Attribute = z.infer<typeof AttributeSchema>;

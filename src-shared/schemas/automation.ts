@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { anyValue, audit, bool, created, dateTime, externalId, int, num, opt, str } from './common';
+import { anyValue, audit, bool, created, dateTime, externalId, flagOrRef, int, nested, num, ref, scalar, str } from './common';
 import { GroupConfigurationSchema } from './group';
-import { AgentSchema } from './people';
+import { AgentSchema, UserSchema } from './people';
+import { SessionSchema } from './session';
+export { CognitionSchema, type Cognition } from './cognition';
 
 /**
  * Bots, calls, chat widgets, classification services, cognition and direct messages (§2.9).
@@ -11,11 +13,11 @@ import { AgentSchema } from './people';
 export const BotSchema = z
   .object({
     active: bool(),
-    agent: opt(AgentSchema),
-    botTree: opt(z.object({ id: int(), version: anyValue() }).loose()),
+    agent: ref(AgentSchema),
+    botTree: nested(z.object({ id: int(), version: scalar() }).loose()),
     external: bool(),
     id: int(),
-    survey: anyValue(),
+    survey: scalar(),
     ...audit,
   })
   .loose();
@@ -23,9 +25,9 @@ export const BotSchema = z
 export const BotAnswerSchema = z
   .object({
     answer: str(),
-    botQuestions: opt(z.object({ id: int(), seq: int() }).loose()),
+    botQuestions: nested(z.object({ id: int(), seq: int() }).loose()),
     id: int(),
-    session: anyValue(),
+    session: ref(SessionSchema),
   })
   .loose();
 
@@ -81,7 +83,7 @@ export const ChatAnswerSchema = z
 
 export const ChatWebConfigurationSchema = z
   .object({
-    chatGroupConf: opt(GroupConfigurationSchema),
+    chatGroupConf: ref(GroupConfigurationSchema),
     configuration: anyValue(),
     cssScript: str(),
     htmlScript: str(),
@@ -108,22 +110,6 @@ export const ClassificationServiceSchema = z
   })
   .loose();
 
-/** External AI connection; appKey and password are secrets the log must never print. */
-export const CognitionSchema = z
-  .object({
-    appId: str(),
-    appKey: str(),
-    endPoint: str(),
-    id: int(),
-    name: str(),
-    password: str(),
-    type: str(),
-    userName: str(),
-    version: str(),
-    ...created,
-  })
-  .loose();
-
 export const DirectMessageSchema = z
   .object({
     additionalInfo: anyValue(),
@@ -135,20 +121,20 @@ export const DirectMessageSchema = z
     description: str(),
     dispatchId: externalId(),
     email: str(),
-    generatedSession: anyValue(),
+    generatedSession: flagOrRef(SessionSchema),
     groupConfId: int(),
     groupName: str(),
     id: int(),
     message: str(),
     phoneNumber: str(),
     sendGroupConfId: int(),
-    sendTimestamp: anyValue(),
+    sendTimestamp: dateTime(),
     senderUserId: int(),
     sentAt: dateTime(),
     sessionId: int(),
     status: str(),
     subject: str(),
-    user: anyValue(),
+    user: ref(UserSchema),
     userId: int(),
     ...created,
     updatedAt: dateTime(),
@@ -162,5 +148,4 @@ export type CallLogHistory = z.infer<typeof CallLogHistorySchema>;
 export type ChatAnswer = z.infer<typeof ChatAnswerSchema>;
 export type ChatWebConfiguration = z.infer<typeof ChatWebConfigurationSchema>;
 export type ClassificationService = z.infer<typeof ClassificationServiceSchema>;
-export type Cognition = z.infer<typeof CognitionSchema>;
 export type DirectMessage = z.infer<typeof DirectMessageSchema>;

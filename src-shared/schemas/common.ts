@@ -1,25 +1,163 @@
 import { z } from 'zod';
+import { boolOf, instantOf, intOf, isUnsafeInteger, numOf, record, stringOf, text, unsafeIntegerReason } from '../concepts';
 
 /**
- * Building blocks for lenient resource schemas (policy: README.md here). The interface leaves
- * most required flags unstated, so a field is optional and nullable unless the interface marks
- * it required, and every object keeps the fields we do not know about (`.loose()`). A field of
- * the wrong type is dropped (read as absent) instead of failing its whole record: one odd field
- * never costs a record it is not needed for. Fields whose shape the interface leaves open are
- * `anyValue()` and read through src-shared/concepts.ts.
+ * Building blocks of the resource schemas (policy: README.md here). Every typed field is read
+ * by the one reader of its kind in src-shared/concepts.ts, so a field has one parser and what a
+ * schema keeps is what the concept functions read: integers as numbers or digit strings,
+ * date-times in any shape `instantOf` reads (kept as ISO 8601 UTC), booleans as booleans or the
+ * words. The interface leaves most required flags unstated, so a field is optional and nullable
+ * unless the interface marks it required, and every object keeps the fields we do not know about
+ * (`.loose()`). A field that cannot be read is absent instead of failing its record (one odd
+ * field never costs a record it is not needed for), with one exception: an integer beyond
+ * 2^53 - 1 refuses its record with the reason, since no number here carries it exactly.
  */
-export const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional().catch(undefined);
 
-/** ids and counters (int64 / int32 in the interface). */
-export const int = () => opt(z.number().int());
-/** doubles and durations whose unit the interface does not give. */
-export const num = () => opt(z.number());
-export const str = () => opt(z.string());
-export const bool = () => opt(z.boolean());
-/** ISO 8601 date-times stay strings: parsing them is the caller's choice. */
-export const dateTime = () => opt(z.string());
-/** A field whose type the interface does not show at all. */
+type Reader<T> = (v: unknown) => T | null;
+type Ctx = z.core.$RefinementCtx;
+
+/** The mark of an issue that refuses a whole record (it is not caught by the field around it). */
+const REFUSES = 'refusesRecord';
+
+function refuse(ctx: Ctx, v: unknown): typeof z.NEVER {
+  ctx.addIssue({ code: 'custom', message: unsafeIntegerReason(v), input: v, params: { [REFUSES]: true } });
+  return z.NEVER;
+}
+
+const refuses = (issue: z.core.$ZodIssue): boolean =>
+  issue.code === 'custom' && (issue as { params?: Record<string, unknown> }).params?.[REFUSES] === true;
+
+/** A nested parse: its data, or its record-refusing issues passed on, or absent. */
+function inner<T>(schema: z.ZodType<T>, v: unknown, ctx: Ctx): T | undefined {
+  const r = schema.safeParse(v);
+  if (r.success) return r.data;
+  const passed = r.error.issues.filter(refuses);
+  for (const i of passed) ctx.addIssue({ code: 'custom', message: i.message, path: i.path, input: i.input, params: { [REFUSES]: true } });
+  return passed.length ? z.NEVER : undefined;
+}
+
+/** Which values refuse their record: an integer beyond 2^53 - 1 where an integer is read. */
+type Unsafe = (v: unknown) => boolean;
+const noneUnsafe: Unsafe = () => false;
+/** A string field refuses only a JSON number it could not write exactly (digits stay text). */
+const unsafeNumber: Unsafe = (v) => typeof v === 'number' && isUnsafeInteger(v);
+
+/** A field read by `reader`: null stays null, what it cannot read is absent. */
+const field = <T>(reader: Reader<T>, unsafe: Unsafe) =>
+  z
+    .unknown()
+    .transform((v, ctx): T | null | undefined => {
+      if (v === null) return null;
+      if (unsafe(v)) return refuse(ctx, v);
+      return reader(v) ?? undefined;
+    })
+    .optional();
+
+/** A field the interface marks required: `reader` must read it, else the answer is broken. */
+const required = <T>(reader: Reader<T>, what: string, unsafe: Unsafe) =>
+  z.unknown().transform((v, ctx): T => {
+    if (unsafe(v)) return refuse(ctx, v);
+    const out = reader(v);
+    if (out === null) {
+      ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`, input: v });
+      return z.NEVER;
+    }
+    return out;
+  });
+
+/** Integers: ids and counters (int64 / int32 in the interface). */
+export const int = () => field(intOf, isUnsafeInteger);
+/** Doubles and durations whose unit the interface does not give. */
+export const num = () => field(numOf, noneUnsafe);
+export const str = () => field(stringOf, unsafeNumber);
+export const bool = () => field(boolOf, noneUnsafe);
+/** Date-times, kept as ISO 8601 in UTC: every shape reads to one instant. */
+export const dateTime = () => field(instantOf, noneUnsafe);
+/** A field whose type the interface does not show at all: kept as it comes, read by concepts.ts. */
 export const anyValue = () => z.unknown().optional();
+
+export const reqInt = () => required(intOf, 'an integer', isUnsafeInteger);
+export const reqNum = () => required(numOf, 'a number', noneUnsafe);
+export const reqStr = () => required(stringOf, 'a string', unsafeNumber);
+export const reqBool = () => required(boolOf, 'a boolean', noneUnsafe);
+
+/** A nested object of a known shape; anything else (a string, a number) is absent. */
+export const nested = <T>(schema: z.ZodType<T>) =>
+  z
+    .unknown()
+    .transform((v, ctx): T | null | undefined => (v === null ? null : record(v) ? inner(schema, v, ctx) : undefined))
+    .optional();
+
+/** A list: its readable items (an item that cannot be read is left out); null stays null. */
+export const list = <T>(item: z.ZodType<T>) =>
+  z
+    .unknown()
+    .transform((v, ctx): T[] | null | undefined => {
+      if (v === null) return null;
+      if (!Array.isArray(v)) return undefined;
+      const out: T[] = [];
+      for (const x of v) {
+        const got = inner(item, x, ctx);
+        if (got !== undefined) out.push(got);
+      }
+      return out;
+    })
+    .optional();
+
+/**
+ * A reference whose shape servers choose: the whole record (read by `schema`), a bare id (an
+ * integer or digits, kept as a number) or a name (a user name, a role word: kept as it comes).
+ * Read further by the concept functions (`personOf`, `sessionGroupOf`, `sessionIdOf`).
+ */
+export const ref = <T>(schema: z.ZodType<T>) =>
+  z
+    .unknown()
+    .transform((v, ctx): T | number | string | null | undefined => {
+      if (v === null) return null;
+      if (record(v)) return inner(schema, v, ctx);
+      if (isUnsafeInteger(v)) return refuse(ctx, v);
+      return intOf(v) ?? text(v) ?? undefined;
+    })
+    .optional();
+
+/**
+ * A scalar field named without a type (§2.9) that servers fill with a flag, a number or a word
+ * (a report's `step`, a bot tree's `version`): a boolean or its word as a boolean, an integer or
+ * its digits as a number, anything else as it comes.
+ */
+export const scalar = () =>
+  z
+    .unknown()
+    .transform((v, ctx): unknown => {
+      if (v === null) return null;
+      if (isUnsafeInteger(v)) return refuse(ctx, v);
+      return boolOf(v) ?? intOf(v) ?? v;
+    })
+    .optional();
+
+/** A flag that may also carry a reason (message `errorConversation`: true, or the error's text). */
+export const flagOrText = () =>
+  z
+    .unknown()
+    .transform((v): boolean | string | null | undefined => (v === null ? null : (boolOf(v) ?? text(v) ?? undefined)))
+    .optional();
+
+/** A user reference or a flag (message `fromUser`: true for the customer's line, or who wrote it). */
+export const flagOrRef = <T>(schema: z.ZodType<T>) => {
+  const asRef = ref(schema);
+  return z
+    .unknown()
+    .transform((v, ctx): boolean | T | number | string | null | undefined => {
+      const flag = boolOf(v);
+      if (flag !== null) return flag;
+      const r = asRef.safeParse(v);
+      if (r.success) return r.data;
+      for (const i of r.error.issues)
+        ctx.addIssue({ code: 'custom', message: i.message, path: i.path, input: i.input, params: { [REFUSES]: true } });
+      return z.NEVER;
+    })
+    .optional();
+};
 
 /** The four audit fields (interface §2.9, "audit"). */
 export const audit = {
@@ -35,8 +173,8 @@ export const created = {
   createdBy: str(),
 };
 
-/** An identifier from another system (call ids, dispatch ids): a string or an integer. */
-export const externalId = () => opt(z.union([z.string(), z.number().int()]));
+/** An identifier from another system (call ids, dispatch ids): a string, or a number written as one. */
+export const externalId = () => str();
 
 /**
  * The first field a lenient parse dropped for its type (present in `input`, absent from `parsed`),

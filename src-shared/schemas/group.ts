@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { audit, bool, int, opt, str } from './common';
+import { audit, bool, int, list, nested, ref, str } from './common';
 import { OperationSchema, UserSchema } from './people';
 
 /**
@@ -24,8 +24,8 @@ export const ClassificationNodeSchema: z.ZodType<ClassificationNode> = z.lazy(()
   z
     .object({
       active: bool(),
-      children: opt(z.array(z.union([ClassificationNodeSchema, z.string()]))),
-      parent: opt(ClassificationNodeSchema),
+      children: list(z.union([ClassificationNodeSchema, z.string()])),
+      parent: nested(ClassificationNodeSchema),
       id: int(),
       nodeId: int(),
       value: str(),
@@ -45,17 +45,17 @@ export const GroupConfigurationSchema = z
     agentReplyMaxDelay: int(),
     broker: str(),
     businessUnit: str(),
-    channels: opt(z.array(ChannelRefSchema)),
-    classificationTree: opt(ClassificationNodeSchema),
+    channels: list(ChannelRefSchema),
+    classificationTree: ref(ClassificationNodeSchema),
     configInactivity: bool(),
     configInactivityTime: int(),
-    defaultAgent: opt(UserSchema),
+    defaultAgent: ref(UserSchema),
     emailActiveShipping: bool(),
-    finalAgent: opt(UserSchema),
+    finalAgent: ref(UserSchema),
     gatewayQueue: str(),
     id: int(),
     inactivityAction: str(),
-    inactivityAgent: opt(UserSchema),
+    inactivityAgent: ref(UserSchema),
     inactivityGroup: int(),
     pushShipping: bool(),
     interactQueueDelay: int(),
@@ -66,7 +66,7 @@ export const GroupConfigurationSchema = z
     offlineAttendance: bool(),
     onlyBot: bool(),
     onlyReceptive: bool(),
-    operation: opt(OperationSchema),
+    operation: nested(OperationSchema),
     pausedTransfer: bool(),
     pending: bool(),
     queueControl: str(),

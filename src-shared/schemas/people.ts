@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { audit, bool, dateTime, int, opt, str } from './common';
+import { audit, bool, dateTime, int, list, nested, ref, reqStr, str } from './common';
 
 /** Company group (§2.8): the one nested object with a required field. */
-export const GroupCompanySchema = z.object({ active: bool(), companyName: z.string(), id: int(), ...audit }).loose();
+export const GroupCompanySchema = z.object({ active: bool(), companyName: reqStr(), id: int(), ...audit }).loose();
 
 export const CompanySchema = z
   .object({
@@ -30,14 +30,14 @@ export const CompanySchema = z
     id: int(),
     timeHistory: int(),
     dateEndPilot: dateTime(),
-    groupCompany: opt(GroupCompanySchema),
+    groupCompany: nested(GroupCompanySchema),
     ...audit,
   })
   .loose();
 
 export const OperationSchema = z
   .object({
-    company: opt(CompanySchema),
+    company: nested(CompanySchema),
     country: str(),
     customerPortfolio: bool(),
     defaultLocale: str(),
@@ -72,7 +72,7 @@ export const AgentSchema = z
     status: str(),
     id: int(),
     maxChatChannels: int(),
-    user: opt(z.object({}).loose()),
+    user: ref(z.lazy((): z.ZodType => UserSchema)),
     ...audit,
   })
   .loose();
@@ -81,11 +81,11 @@ export const UserSchema = z
   .object({
     accessKey: str(),
     active: bool(),
-    agent: opt(AgentSchema),
+    agent: ref(AgentSchema),
     birthDate: dateTime(),
     firstLogin: dateTime(),
     lastLogin: dateTime(),
-    company: opt(CompanySchema),
+    company: nested(CompanySchema),
     country: str(),
     cpf: str(),
     defaultLocale: str(),
@@ -108,7 +108,7 @@ export const UserSchema = z
     id: int(),
     priority: int(),
     ticketUserId: int(),
-    profile: opt(ProfileSchema),
+    profile: nested(ProfileSchema),
     ...audit,
   })
   .loose();
@@ -124,9 +124,7 @@ export type User = z.infer<typeof UserSchema>;
  * /users/rules and /users/channels (added v2 paths; payloads not described by the interface).
  * The stand-in answers `{userName, typeUser, role, rules}` and `{userName, channels:[{id,name}]}`.
  */
-export const UserRulesSchema = z.object({ userName: str(), typeUser: str(), role: str(), rules: opt(z.array(z.string())) }).loose();
-export const UserChannelsSchema = z
-  .object({ userName: str(), channels: opt(z.array(z.object({ id: int(), name: str() }).loose())) })
-  .loose();
+export const UserRulesSchema = z.object({ userName: str(), typeUser: str(), role: str(), rules: list(z.string()) }).loose();
+export const UserChannelsSchema = z.object({ userName: str(), channels: list(z.object({ id: int(), name: str() }).loose()) }).loose();
 export type UserRules = z.infer<typeof UserRulesSchema>;
 export type UserChannels = z.infer<typeof UserChannelsSchema>;

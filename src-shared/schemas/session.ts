@@ -1,15 +1,19 @@
 import { z } from 'zod';
-import { anyValue, bool, dateTime, int, str } from './common';
+import { anyValue, bool, dateTime, flagOrRef, flagOrText, int, ref, reqInt, reqNum, str } from './common';
+import { CognitionSchema } from './cognition';
+import { GroupConfigurationSchema } from './group';
+import { UserSchema } from './people';
 
 /**
- * User session (§2.7): a conversation. The stand-in names the channel in
- * `userConnectedResource`; v2 saves answer without `agent` and `user` (§4.3). Servers embed the
- * agent, the customer and the group as whole records, summaries or bare ids: those three are
- * read through src-shared/concepts.ts (`sessionAgentOf`, `sessionCustomerOf`, `sessionGroupOf`).
+ * User session (§2.7): a conversation. The channel is in `userConnectedResource` or
+ * `userConnectedInstance` (`channelOf`); v2 saves answer without `agent` and `user` (§4.3).
+ * Servers embed the agent, the customer and the group as whole records, summaries or bare ids:
+ * each is read as a reference and then through src-shared/concepts.ts (`sessionAgentOf`,
+ * `sessionCustomerOf`, `sessionGroupOf`).
  */
 export const SessionSchema = z
   .object({
-    agent: anyValue(),
+    agent: ref(UserSchema),
     agentConnectedInstance: str(),
     agentConnectedResource: str(),
     attendedAt: dateTime(),
@@ -26,7 +30,7 @@ export const SessionSchema = z
     externalOrderId: int(),
     id: int(),
     ticketId: int(),
-    groupConf: anyValue(),
+    groupConf: ref(GroupConfigurationSchema),
     groupList: str(),
     inactivity: str(),
     lastAgent: str(),
@@ -42,7 +46,7 @@ export const SessionSchema = z
     tmia: int(),
     tmic: int(),
     tmaTicket: int(),
-    user: anyValue(),
+    user: ref(UserSchema),
     userConnectedInstance: str(),
     userConnectedResource: str(),
   })
@@ -50,45 +54,46 @@ export const SessionSchema = z
 
 /**
  * Message (§2.9: field names only). Who wrote it (`fromUser`, `toUser`, `sendBy`,
- * `sentBySuperAgent`), its session, id, time and sentiment come in several shapes: they stay
- * unknown here and are read through src-shared/concepts.ts (`authorOf`, `sessionIdOf`,
- * `idOf`, `instantOf`, `sentimentOf`).
+ * `sentBySuperAgent`) and its session come in several shapes: each is read as a flag or a
+ * reference here and then through src-shared/concepts.ts (`authorOf`, `sessionIdOf`);
+ * `sentiment` (a word, an object, a score) is read by `sentimentOf`.
  */
 export const MessageSchema = z
   .object({
     caption: str(),
-    cognition: anyValue(),
+    cognition: flagOrRef(CognitionSchema),
     contentType: str(),
-    createdAt: anyValue(),
-    errorConversation: anyValue(),
-    fromUser: anyValue(),
-    id: anyValue(),
+    createdAt: dateTime(),
+    errorConversation: flagOrText(),
+    fromUser: flagOrRef(UserSchema),
+    id: int(),
     message: str(),
-    repliedMessage: anyValue(),
-    sendBy: anyValue(),
-    sentBySuperAgent: anyValue(),
+    repliedMessage: ref(z.lazy((): z.ZodType => MessageSchema)),
+    sendBy: ref(UserSchema),
+    sentBySuperAgent: bool(),
     sentiment: anyValue(),
-    session: anyValue(),
-    toUser: anyValue(),
+    session: ref(SessionSchema),
+    sessionId: int(),
+    toUser: ref(UserSchema),
   })
   .loose();
 
-/** Session comment (§2.9): an internal note; id, session and time read through concepts.ts. */
+/** Session comment (§2.9): an internal note. */
 export const SessionCommentSchema = z
-  .object({ comment: str(), id: anyValue(), sessionId: anyValue(), createdAt: anyValue(), createdBy: str() })
+  .object({ comment: str(), id: int(), sessionId: int(), createdAt: dateTime(), createdBy: str() })
   .loose();
 
 /** Chat suggestion item (§2.7); `session` is a Session by the interface, often only `{id}`. */
-export const ChatSuggestionSchema = z.object({ createdAt: dateTime(), id: int(), session: anyValue(), suggestion: str() }).loose();
+export const ChatSuggestionSchema = z.object({ createdAt: dateTime(), id: int(), session: ref(SessionSchema), suggestion: str() }).loose();
 
 /** NPS summary (§2.3): every field required. */
 export const NpsSummarySchema = z
   .object({
-    averageNps: z.number(),
-    negative: z.number().int(),
-    neutral: z.number().int(),
-    positive: z.number().int(),
-    totalCount: z.number().int(),
+    averageNps: reqNum(),
+    negative: reqInt(),
+    neutral: reqInt(),
+    positive: reqInt(),
+    totalCount: reqInt(),
   })
   .loose();
 

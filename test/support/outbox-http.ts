@@ -12,7 +12,7 @@ import type { CommentTransport } from '../../src-main/outbox/types';
  */
 const CommentSchema = z.object({ id: z.number().int(), comment: z.string().nullable().optional() }).loose();
 const SavedSchema = z.object({ id: z.number().int() }).loose();
-const PageSchema = pageEnvelope(CommentSchema);
+const PageSchema = pageEnvelope(CommentSchema, 'sessionComment');
 const PAGE = 500;
 
 export interface HttpTransportOptions {

@@ -31,6 +31,12 @@ const ActivitySchema = z
 type Activity = z.infer<typeof ActivitySchema>;
 const FileSchema = z.record(z.string(), z.record(z.string(), ActivitySchema));
 
+/** The start of a customer's message as the row shows it, documents masked; null for an empty one. */
+function previewOf(m: ThreadMessage): string | null {
+  const text = (m.text.trim() || m.caption?.trim() || '').replace(/\s+/g, ' ');
+  return text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null;
+}
+
 /** What a queue row shows of a session's activity. */
 export type ActivityFields = Pick<Activity, 'lastCustomerAt' | 'preview' | 'unread'>;
 
@@ -75,25 +81,44 @@ export class ActivityStore {
 
   /** A customer message reached the console; true when it is news (not counted before). */
   customerMessage(m: ThreadMessage): boolean {
+    return this.#take(m, true);
+  }
+
+  /**
+   * A customer message the console read without it being news (the newest of a session that
+   * existed before the console started, or of a thread opened): the row shows it when it is
+   * newer than what the row shows, and it is never counted as unread. True when the row changed.
+   */
+  known(m: ThreadMessage): boolean {
+    return this.#take(m, false);
+  }
+
+  #take(m: ThreadMessage, news: boolean): boolean {
     const sessions = this.sessions();
     if (!sessions || !m.fromCustomer) return false;
     const key = String(m.sessionId);
     const prev = sessions[key];
     // A file written before `counted` existed knows only the newest id counted.
     if (prev && (prev.counted ? prev.counted.includes(m.id) : m.id <= prev.countedId)) return false;
-    const text = (m.text.trim() || m.caption?.trim() || '').replace(/\s+/g, ' ');
-    // An older message reaching the console late is counted, but the row keeps showing the newest.
+    // An older message reaching the console late is counted, but the row keeps showing the newest;
+    // one that is not news changes nothing unless it is the newest.
     const newest = !prev || m.id > prev.countedId;
+    if (!news && !newest) return false;
     sessions[key] = {
-      lastCustomerAt: newest ? (m.createdAt ?? new Date().toISOString()) : prev.lastCustomerAt,
-      preview: newest ? (text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null) : prev.preview,
-      unread: (prev?.unread ?? 0) + 1,
+      lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date().toISOString() : null)) : prev.lastCustomerAt,
+      preview: newest ? previewOf(m) : prev.preview,
+      unread: (prev?.unread ?? 0) + (news ? 1 : 0),
       countedId: Math.max(m.id, prev?.countedId ?? m.id),
       counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
     };
     this.trim(sessions);
     this.schedule();
     return true;
+  }
+
+  /** Whether the row of a session shows a customer's message already. */
+  hasPreview(sessionId: number): boolean {
+    return !!this.sessions()?.[sessionId]?.preview;
   }
 
   /** The attendant saw the session's thread; true when that changed its count. */

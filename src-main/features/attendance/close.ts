@@ -1,6 +1,6 @@
 import type { ClassNode } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
-import { groupIsComplete, sessionGroupOf } from '../../../src-shared/concepts';
+import { classificationRecordOf, groupIsComplete, sessionGroupOf, text as str } from '../../../src-shared/concepts';
 import type { HandlerTable } from '../../bridge/table';
 import { toQueueItem } from '../../queue';
 import type { ServiceClient } from '../../service';
@@ -8,7 +8,7 @@ import type { FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { Composer } from './composer';
 import type { DirectoryCache } from './directory';
-import { str, toClassNodes, toGroupInfo } from './project';
+import { toClassNodes, toGroupInfo } from './project';
 import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import type { Threads } from './thread';
@@ -76,7 +76,7 @@ async function classificationOf(ctx: FeatureContext, directory: DirectoryCache, 
   // A summary of the group (no tree, no mandatory flag) is completed from groups/unique:
   // a mandatory classification must never be skipped for want of the full configuration.
   const group =
-    ref && groupIsComplete(ref.record)
+    ref?.record && groupIsComplete(ref.record)
       ? toGroupInfo(ref.record)
       : groupId !== null
         ? await directory.group(groupId, { complete: true })
@@ -112,13 +112,16 @@ async function classify(
     .resource('classification')
     .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(c.treeId) }], sort: false, page: 0, size: 1 });
   const rootLabel = str(root.results[0]?.value);
+  const leafId = classification[classification.length - 1];
+  // The record reads as its field names do (schemas/README.md, "The closing classification"):
+  // the agent record's id, the node chosen, the readable path. Leaves of a v1 tree have no id.
   await client.resource('classificationService').save({
     sessionId,
     ...(c.groupId !== null ? { groupConfId: c.groupId } : {}),
-    ...(me?.userId != null ? { agentId: me.userId } : {}),
+    ...(me?.agentId != null ? { agentId: me.agentId } : {}),
     rootId: c.treeId,
-    classificationTreeSession: [rootLabel, ...labels].filter(Boolean).join(' > '),
-    displayName: labels[labels.length - 1] ?? '',
+    classificationTreeSession: { ...(leafId !== undefined && leafId > 0 ? { id: leafId } : {}), value: labels[labels.length - 1] ?? '' },
+    displayName: [rootLabel, ...labels].filter(Boolean).join(' > '),
     ...(comment?.trim() ? { commentClassification: comment.trim() } : {}),
   });
 }
@@ -134,4 +137,27 @@ function pathLabels(roots: ClassNode[], path: readonly number[]): string[] | nul
     level = node.children;
   }
   return labels;
+}
+
+/**
+ * How a closed session was classified, as the newest of its classification records reads (either
+ * way round: the path in `displayName` as this console writes it, or in `classificationTreeSession`
+ * as others did); null when it has none or they cannot be read.
+ */
+export async function classificationPathOf(client: ServiceClient, sessionId: number): Promise<string | null> {
+  try {
+    const page = await client.resource('classificationService').list({
+      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+      sort: true,
+      sortColumn: 'id',
+      direction: 'DESC',
+      page: 0,
+      size: 1,
+    });
+    const rec = page.results[0];
+    return rec ? classificationRecordOf(rec).path : null;
+  } catch {
+    // A help beside the thread: without it the thread still shows.
+    return null;
+  }
 }

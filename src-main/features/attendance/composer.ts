@@ -16,8 +16,11 @@ import type { NlpMessage, ProviderCredential, ServiceClient } from '../../servic
 import type { FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { OfflineFeature } from '../offline';
-import { fillTemplate, int, obj, str } from './project';
+import { fillTemplate, toSuggestion } from './project';
 import { templateValues } from '../../../src-shared/template';
+import { idOf, record as obj, text as str } from '../../../src-shared/concepts';
+import type { Read } from '../../../src-shared/envelopes';
+import type { HsmTemplate, HsmTemplateGroup, MessageBundleGroup } from '../../../src-shared/schemas/index';
 import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import type { Replies } from './reply';
@@ -27,6 +30,8 @@ import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
 
 type Rec = Record<string, unknown>;
+type Bundle = Read<MessageBundleGroup>;
+type Hsm = Read<HsmTemplate>;
 
 /** The stand-in's seeded knowledge base (src-standin/ai): the demo workspace's default. */
 const DEMO_KB = 'demo_atendimento_data_pt';
@@ -71,8 +76,8 @@ function conversation(messages: readonly ThreadMessage[], keep: readonly string[
  * knowledge-base answers.
  */
 export class Composer {
-  private canned: { at: number; rows: Rec[] } | null = null;
-  private templates: { at: number; rows: Rec[] } | null = null;
+  private canned: { at: number; rows: Bundle[] } | null = null;
+  private templates: { at: number; rows: Hsm[] } | null = null;
 
   constructor(private readonly ctx: FeatureContext) {
     ctx.onWorkspaceChange(() => {
@@ -94,22 +99,22 @@ export class Composer {
     return this.ctx.vault.state === 'encrypted' ? 'keyring' : 'weak';
   }
 
-  private async cannedRows(): Promise<Rec[]> {
+  private async cannedRows(): Promise<Bundle[]> {
     if (!this.canned || Date.now() - this.canned.at > CACHE_MS) {
       const rows = await this.client()
         .resource('messageBundleGroup')
         .pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
-      this.canned = { at: Date.now(), rows: rows as Rec[] };
+      this.canned = { at: Date.now(), rows };
     }
     return this.canned.rows;
   }
 
-  private async templateRows(): Promise<Rec[]> {
+  private async templateRows(): Promise<Hsm[]> {
     if (!this.templates || Date.now() - this.templates.at > CACHE_MS) {
       const rows = await this.client()
         .resource('hsmTemplate')
         .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
-      this.templates = { at: Date.now(), rows: rows as Rec[] };
+      this.templates = { at: Date.now(), rows };
     }
     return this.templates.rows;
   }
@@ -129,7 +134,7 @@ export class Composer {
         return { value: fallback, ok: false };
       }
     };
-    const none = { results: [] as ChatSuggestion[] };
+    const none = { results: [] as Read<ChatSuggestion>[] };
     const [cannedPart, ownPart, generalPart, templatePart, linksPart] = await Promise.all([
       settle(this.cannedRows(), []),
       settle(
@@ -168,7 +173,7 @@ export class Composer {
                 },
                 { cap: 1_000 },
               )
-              .then((rows) => rows as Array<Record<string, unknown>> | null),
+              .then((rows): Array<Read<HsmTemplateGroup>> | null => rows),
             null,
           ),
     ]);
@@ -191,10 +196,10 @@ export class Composer {
   }
 
   async template(id: number): Promise<{ template: string; parameterCount: number }> {
-    const row = (await this.templateRows()).find((t) => int(t.id) === id);
+    const row = (await this.templateRows()).find((t) => t.id === id);
     const template = str(row?.template);
     if (!row || !template) throw new AppError({ kind: 'NotFound', message: 'That template is no longer available.' });
-    return { template, parameterCount: int(row.parameterCount) ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };
+    return { template, parameterCount: row.parameterCount ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };
   }
 
   // ---- providers and credentials --------------------------------------------------------
@@ -343,14 +348,14 @@ export class Composer {
 }
 
 /** Canned replies for a session of group `groupId`: the general ones and the group's own. */
-function cannedOf(rows: readonly Rec[], groupId: number | null): CannedReply[] {
+function cannedOf(rows: readonly Bundle[], groupId: number | null): CannedReply[] {
   const canned: CannedReply[] = [];
   for (const r of rows) {
-    const id = int(r.id);
+    const id = r.id ?? null;
     const code = str(r.code);
     const text = str(r.text);
     if (id === null || !code || !text) continue;
-    const gid = int(obj(r.group)?.id);
+    const gid = idOf(r.group);
     if (gid !== null && gid !== groupId) continue;
     canned.push({ id, code, description: str(r.description) ?? '', text });
   }
@@ -358,7 +363,7 @@ function cannedOf(rows: readonly Rec[], groupId: number | null): CannedReply[] {
 }
 
 /** The session's own suggestions first, then the general ones, each text once. */
-function suggestionsOf(own: readonly ChatSuggestion[], general: readonly ChatSuggestion[]): Suggestion[] {
+function suggestionsOf(own: readonly Read<ChatSuggestion>[], general: readonly Read<ChatSuggestion>[]): Suggestion[] {
   const suggestions: Suggestion[] = [];
   const seen = new Set<string>();
   for (const [rows, forSession] of [
@@ -366,29 +371,24 @@ function suggestionsOf(own: readonly ChatSuggestion[], general: readonly ChatSug
     [general, false],
   ] as const) {
     for (const s of rows) {
-      const text = str(s.suggestion);
-      const id = int(s.id);
-      if (!text || id === null || seen.has(text)) continue;
-      seen.add(text);
-      suggestions.push({ id, text, forSession });
+      const one = toSuggestion(s, forSession);
+      if (!one || seen.has(one.text)) continue;
+      seen.add(one.text);
+      suggestions.push(one);
     }
   }
   return suggestions;
 }
 
 /** The active templates, those the group links when it links any (`links` null: every one). */
-function templatesOf(rows: readonly Rec[], links: readonly Rec[] | null): Template[] {
+function templatesOf(rows: readonly Hsm[], links: readonly Read<HsmTemplateGroup>[] | null): Template[] {
   const allowed =
     links === null
       ? null
-      : new Set(
-          links
-            .map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id))
-            .filter((x): x is number => x !== null),
-        );
+      : new Set(links.map((l) => l.hsmTemplateGroupId?.hsmTemplateId ?? idOf(l.hsmTemplate)).filter((x): x is number => x != null));
   const templates: Template[] = [];
   for (const t of rows) {
-    const id = int(t.id);
+    const id = t.id ?? null;
     const template = str(t.template);
     if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
     const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
@@ -397,7 +397,7 @@ function templatesOf(rows: readonly Rec[], links: readonly Rec[] | null): Templa
       name: str(t.elementName) ?? `#${id}`,
       description: str(t.description) ?? '',
       template,
-      parameterCount: int(t.parameterCount) ?? counted,
+      parameterCount: t.parameterCount ?? counted,
     });
   }
   return templates;

@@ -5,8 +5,10 @@ import type { ServiceClient } from '../../service';
 import { agentPerson, readAgents } from '../agents';
 import type { FeatureContext } from '../context';
 import type { QueueFeature } from './queue';
-import { idOf as int, personOf, record as obj, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
-import { toGroupInfo } from './project';
+import { idOf, personOf, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
+import { noneOf } from '../../../src-shared/query-builder';
+import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
+import { toAgentInfo, toGroupInfo, toPauseReason } from './project';
 
 /**
  * Who and what the attendant works with: groups (for transfer and SLA), fellow attendants,
@@ -23,7 +25,7 @@ export interface Me {
 export class DirectoryCache {
   private me: Me | null = null;
   private groupsDone = false;
-  private pauseReasons: PauseReasonInfo[] | null = null;
+  private pauseReasons: { reasons: PauseReasonInfo[]; unreadable: Unreadable } | null = null;
 
   constructor(
     private readonly ctx: FeatureContext,
@@ -50,9 +52,9 @@ export class DirectoryCache {
       .resource('user')
       .list({ conditions: [{ key: 'userName', operator: 'EQ', value: userName }], sort: false, page: 0, size: 1 });
     const user = users.results.find((u) => samePerson(personOf(u), { id: null, userName, name: null, role: null })) ?? users.results[0];
-    const userId = int(user?.id);
-    const agentRef = obj(user?.agent);
-    let agentId = int(user?.agent);
+    const userId = user?.id ?? null;
+    const agentRef = typeof user?.agent === 'object' ? user.agent : null;
+    let agentId = idOf(user?.agent);
     let status = str(agentRef?.status);
     if (agentId === null) {
       // The user record may not embed its agent: the agents list names its user.
@@ -84,10 +86,11 @@ export class DirectoryCache {
       // Bounded: each lookup excludes every group found so far, so each answer is a new one.
       for (let i = 0; i < 200; i++) {
         const ids = [...found.keys()];
-        let g: unknown;
+        let g: Awaited<ReturnType<ServiceClient['groupUnique']>>;
         try {
           g = await this.client().groupUnique({
-            conditions: ids.length ? [{ key: 'id', operator: 'NOT_IN', value: ids.join(',') }] : [],
+            // Never a multi-value NOT_IN: some servers answer those with nothing.
+            conditions: ids.length ? [noneOf('id', ids)] : [],
             sort: true,
             sortColumn: 'id',
             direction: 'ASC',
@@ -128,37 +131,44 @@ export class DirectoryCache {
   async agents(): Promise<AgentInfo[]> {
     const out: AgentInfo[] = [];
     for (const a of await readAgents(this.client())) {
-      if (a.virtual || !a.userName) continue;
-      out.push({ userName: a.userName, name: a.name ?? a.userName, status: a.status });
+      const info = toAgentInfo(a);
+      if (info) out.push(info);
     }
     return out.sort((x, y) => x.name.localeCompare(y.name));
   }
 
-  async pauses(): Promise<PauseReasonInfo[]> {
+  /** The active pause reasons, and those the console could not read (shown as such under the picker). */
+  async pauses(): Promise<{ reasons: PauseReasonInfo[]; unreadable: Unreadable }> {
     if (!this.pauseReasons) {
-      const rows = await this.client()
+      const got = await this.client()
         .resource('pauseReason')
-        .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
-      this.pauseReasons = rows.flatMap((r) => {
-        const id = int(r.id);
-        return id !== null && r.active !== false && typeof r.value === 'string'
-          ? [{ id, label: r.value, minutes: typeof r.pauseTime === 'number' ? r.pauseTime : null }]
-          : [];
-      });
+        .collect({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
+      const skips = new Skips();
+      skips.addAll({ count: got.skipped, first: got.first });
+      const reasons: PauseReasonInfo[] = [];
+      for (const r of got.records) {
+        const info = toPauseReason(r);
+        if (info) reasons.push(info);
+        // An inactive reason is not offered, and not unreadable either.
+        else if (r.active !== false) skips.add(lacking('pauseReason', r, r.id == null ? 'id' : 'value'));
+      }
+      skips.report(this.ctx.log, 'pause reasons');
+      this.pauseReasons = { reasons, unreadable: skips.summary() };
     }
     return this.pauseReasons;
   }
 
   async directory(): Promise<Directory> {
     const me = await this.whoAmI().catch(() => null);
-    const [groups, agents, pauseReasons] = await Promise.all([this.groups(), this.agents(), this.pauses()]);
+    const [groups, agents, pauses] = await Promise.all([this.groups(), this.agents(), this.pauses()]);
     const mine = agents.find((a) => a.userName === me?.userName);
     if (me && mine?.status) me.status = mine.status;
     const reason = this.ctx.settings.get('pauseReason');
     return {
       groups,
       agents: agents.filter((a) => a.userName !== me?.userName),
-      pauseReasons,
+      pauseReasons: pauses.reasons,
+      pauseReasonsUnreadable: pauses.unreadable,
       myStatus: me?.status ?? null,
       myPauseReason: me?.status === 'PAUSED' ? reason : null,
     };
@@ -193,7 +203,7 @@ export function directoryHandlers(ctx: FeatureContext, directory: DirectoryCache
   return {
     'attendance:directory': () => directory.directory(),
     'attendance:pause': async ({ reasonId }) => {
-      const reason = (await directory.pauses()).find((p) => p.id === reasonId);
+      const reason = (await directory.pauses()).reasons.find((p) => p.id === reasonId);
       if (!reason) throw new AppError({ kind: 'Invalid', message: 'That pause reason is not offered any more.' });
       return setStatus('PAUSED', reason.label);
     },

@@ -1,16 +1,17 @@
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
-import { sessionIdOf } from '../../../src-shared/concepts';
+import { idOf, record, sessionIdOf } from '../../../src-shared/concepts';
+import { readRecord, type Read } from '../../../src-shared/envelopes';
+import { MessageSchema, type Message } from '../../../src-shared/schemas/index';
+import { describeSkip } from '../../../src-shared/unreadable';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import { Coalescer } from '../../sync/coalesce';
 import { SyncEngine, type SyncSource } from '../../sync/engine';
 import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
-import { int, obj, toEntities, toThreadMessage } from './project';
+import { toEntities, toThreadMessage } from './project';
 import type { QueueFeature } from './queue';
 import { readSession, syncSource, type StampedMessage, type StampedSession } from './reads';
 import type { Threads } from './thread';
-
-type Rec = Record<string, unknown>;
 
 const NEWS_READS_PER_PASS = 20;
 
@@ -20,11 +21,6 @@ export interface NewsDeps {
   threads: Threads;
 }
 
-/**
- * What reaches the attendant without being asked for: webhook events as hints, the sync
- * engine's reads forward (open threads and the queue), the safety-net poll's pass, and the
- * customer's messages that call for attention.
- */
 /**
  * What reaches the attendant without being asked for: webhook events as hints, the sync
  * engine's reads forward (open threads and the queue), the safety-net poll's pass, and the
@@ -76,10 +72,10 @@ export class News {
   /** A webhook event (a hint): what it names is read again from the service. */
   onEvent(e: WebhookEvent): void {
     const { threads } = this.#d;
-    const data = obj(e.data) ?? {};
-    const sessionId = sessionIdOf(data) ?? sessionIdOf(obj(data.message) ?? {});
+    const data = record(e.data) ?? {};
+    const sessionId = sessionIdOf(data) ?? sessionIdOf(record(data.message) ?? {});
     if (e.type === 'entities.recognized' && sessionId !== null) {
-      const messageId = int(data.messageId);
+      const messageId = idOf(data.messageId);
       const found = toEntities(data.entities);
       if (messageId !== null) {
         threads.entities.set(messageId, found);
@@ -90,9 +86,11 @@ export class News {
     }
     if (sessionId !== null) void this.sync.hintSession(sessionId);
     void this.sync.hintQueue();
-    if (e.group === 'messages' && sessionId !== null) {
-      const raw = obj(data.message);
-      if (raw) void this.#customerWrote(sessionId, raw);
+    if (e.group === 'messages' && sessionId !== null && data.message != null) {
+      // The event's message is read by the message's schema, as a list's would be.
+      const got = readRecord(MessageSchema, data.message, 'message');
+      if (got.ok) void this.#customerWrote(sessionId, got.record);
+      else this.#ctx.log.warn('event: message not read', { event: e.id, first: describeSkip(got.skip) });
     }
   }
 
@@ -137,7 +135,7 @@ export class News {
    * A message event: a customer's message updates the row and calls for attention. Counted once
    * whether the webhook or the sync read brings it first; only news calls for attention.
    */
-  async #customerWrote(sessionId: number, raw: Rec): Promise<void> {
+  async #customerWrote(sessionId: number, raw: Read<Message>): Promise<void> {
     const { offline, threads } = this.#d;
     const partyReads = this.#partyReads;
     let m = toThreadMessage(raw, sessionId, threads.parties.get(sessionId));

@@ -1,66 +1,69 @@
-import type { ClassNode, Entity, GroupInfo, SessionDetail, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import type {
+  AgentInfo,
+  ClassNode,
+  Entity,
+  GroupInfo,
+  PauseReasonInfo,
+  SessionDetail,
+  Suggestion,
+  ThreadMessage,
+} from '../../../src-shared/bridge/attendance';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { toQueueItem } from '../../queue';
 import {
+  agentIdentityOf,
   authorOf,
-  idOf as int,
-  instantOf,
+  idOf,
+  intOf,
+  msOf,
   record as obj,
   sentimentOf,
   sessionCustomerOf,
+  sessionAddressOf,
   sessionIdOf,
+  stringOf,
   text as str,
   type Parties,
 } from '../../../src-shared/concepts';
 import { slaSecondsOf, warningRatioOf } from '../../../src-shared/sla';
+import type { Read } from '../../../src-shared/envelopes';
+import type { ChatSuggestion, ClassificationNode, GroupConfiguration, Message, PauseReason, Session } from '../../../src-shared/schemas/index';
+import type { Agent } from '../agents';
 
 /**
- * Projections of service records (parsed leniently) onto the small shapes the bridge carries.
- * Pure functions: unit-testable and shared by every handler of the attendance feature.
+ * Projections of service records, as their schemas read them, onto the small shapes the bridge
+ * carries. Pure functions: unit-testable and shared by every handler of the attendance feature.
  */
 
-type Rec = Record<string, unknown>;
-export { record as obj, text as str, idOf as int } from '../../../src-shared/concepts';
-
 /** A group as embedded in a session or answered by groups/unique; null without an id. */
-export function toGroupInfo(g: unknown): GroupInfo | null {
-  const group = obj(g);
-  const id = int(group?.id);
-  if (!group || id === null) return null;
-  const channels = Array.isArray(group.channels) ? group.channels.map((c) => str(obj(c)?.name)).filter((c): c is string => c !== null) : [];
+export function toGroupInfo(group: Read<GroupConfiguration> | GroupConfiguration): GroupInfo | null {
+  const id = group.id ?? null;
+  if (id === null) return null;
+  const channels = (group.channels ?? []).map((c) => str(c.name)).filter((c): c is string => c !== null);
   return {
     id,
     name: str(group.name) ?? `#${id}`,
     slaSeconds: slaSecondsOf(group.sla, group.timeUnit),
     warningRatio: warningRatioOf(group.warningRatio),
     mandatoryClassification: group.mandatoryClassificationTree === true,
-    classificationTreeId: int(obj(group.classificationTree)?.id),
+    classificationTreeId: idOf(group.classificationTree),
     channels,
   };
 }
 
-/**
- * Whether a group record carries its configuration, not just who it is (`{id}` or `{id, name}`,
- * as a session may name its group): its SLA or its classification rule.
- */
-export const isFullGroup = (g: unknown): boolean => {
-  const group = obj(g);
-  return typeof group?.name === 'string' && ('sla' in group || 'timeUnit' in group || 'mandatoryClassificationTree' in group);
-};
-
 /** A message as the thread shows it; null without an id or a session to put it in. */
-export function toThreadMessage(m: Rec, fallbackSessionId?: number, parties?: Parties): ThreadMessage | null {
-  const id = int(m.id);
+export function toThreadMessage(m: Read<Message>, fallbackSessionId?: number, parties?: Parties): ThreadMessage | null {
+  const id = m.id ?? null;
   const sessionId = sessionIdOf(m) ?? fallbackSessionId ?? null;
   if (id === null || sessionId === null) return null;
   const author = authorOf(m, parties);
   return {
     id,
     sessionId,
-    text: typeof m.message === 'string' ? m.message : '',
+    text: m.message ?? '',
     caption: str(m.caption),
     contentType: str(m.contentType) ?? 'text',
-    createdAt: instantOf(m.createdAt),
+    createdAt: m.createdAt ?? null,
     fromCustomer: author.role === 'customer',
     author: author.role,
     sender: author.name,
@@ -70,32 +73,53 @@ export function toThreadMessage(m: Rec, fallbackSessionId?: number, parties?: Pa
   };
 }
 
+/** A pause reason the attendant may pick; null for one without an id or a label, or not active. */
+export function toPauseReason(r: Read<PauseReason>): PauseReasonInfo | null {
+  const id = r.id ?? null;
+  const label = str(r.value);
+  if (id === null || label === null || r.active === false) return null;
+  return { id, label, minutes: r.pauseTime ?? null };
+}
+
+/** An attendant someone may transfer to; null for a virtual agent or one the record does not name. */
+export function toAgentInfo(a: Agent): AgentInfo | null {
+  if (a.virtual || !a.userName) return null;
+  return { userName: a.userName, name: a.name ?? a.userName, status: a.status };
+}
+
+/** A reply suggestion (`forSession`: written for this session, not for any); null without an id or text. */
+export function toSuggestion(s: Read<ChatSuggestion>, forSession: boolean): Suggestion | null {
+  const text = str(s.suggestion);
+  return s.id == null || !text ? null : { id: s.id, text, forSession };
+}
+
+/** Named entities of a message, as an NER answer or an event gives them. */
 export function toEntities(raw: unknown): Entity[] {
   const list = Array.isArray(raw) ? raw : Array.isArray(obj(raw)?.entities) ? (obj(raw)?.entities as unknown[]) : [];
   const out: Entity[] = [];
   for (const e of list) {
     const r = obj(e);
-    if (!r || typeof r.text !== 'string' || typeof r.label !== 'string') continue;
-    out.push({ text: r.text, label: r.label, start: int(r.start), end: int(r.end) });
+    const text = stringOf(r?.text);
+    const label = stringOf(r?.label);
+    if (text === null || label === null) continue;
+    out.push({ text, label, start: intOf(r?.start), end: intOf(r?.end) });
   }
   return out;
 }
 
-export function toClassNodes(node: unknown, depth = 0): ClassNode[] {
-  const n = obj(node);
-  if (!n || depth > 12) return [];
-  const children = Array.isArray(n.children) ? n.children : [];
+/** The classification tree under a node, its inactive branches left out. */
+export function toClassNodes(node: Read<ClassificationNode> | ClassificationNode, depth = 0): ClassNode[] {
+  if (depth > 12) return [];
   const out: ClassNode[] = [];
   let synthetic = -1;
-  for (const c of children) {
-    if (typeof c === 'string') {
+  for (const child of node.children ?? []) {
+    if (typeof child === 'string') {
       // v1 trees listed children as plain strings (interface §9.9): keep them as leaves.
-      out.push({ id: synthetic--, label: c, children: [] });
+      out.push({ id: synthetic--, label: child, children: [] });
       continue;
     }
-    const child = obj(c);
-    const id = int(child?.id);
-    if (!child || id === null || child.active === false) continue;
+    const id = child.id ?? null;
+    if (id === null || child.active === false) continue;
     out.push({ id, label: str(child.value) ?? `#${id}`, children: toClassNodes(child, depth + 1) });
   }
   return out;
@@ -104,7 +128,7 @@ export function toClassNodes(node: unknown, depth = 0): ClassNode[] {
 /** The messaging window of chat apps: 24 hours after the customer's last message. */
 export const WINDOW_MS = 24 * 3600 * 1000;
 
-export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: number): SessionDetail | null {
+export function toSessionDetail(session: Read<Session>, messages: ThreadMessage[], now: number): SessionDetail | null {
   const item: QueueItem | null = toQueueItem(session);
   if (!item) return null;
   const customer = obj(session.user);
@@ -119,7 +143,7 @@ export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: nu
     }
   }
   const lastCustomer = [...messages].reverse().find((m) => m.fromCustomer);
-  const lastAt = lastCustomer?.createdAt ? Date.parse(lastCustomer.createdAt) : NaN;
+  const lastAt = msOf(lastCustomer?.createdAt);
   const windowClosed = item.channel === 'chatApp' && (Number.isNaN(lastAt) ? messages.length > 0 : now - lastAt > WINDOW_MS);
   return {
     item,
@@ -127,12 +151,13 @@ export function toSessionDetail(session: Rec, messages: ThreadMessage[], now: nu
       name: person?.name ?? item.customerName,
       phone: str(customer?.phone),
       email: str(customer?.email),
-      instance: str(session.userConnectedInstance),
+      instance: sessionAddressOf(session),
     },
-    attendedAt: str(session.attendedAt),
+    attendedAt: session.attendedAt ?? null,
     lastAgent: str(session.lastAgent),
     topic,
     needsTemplate: windowClosed,
+    classification: null,
   };
 }
 

@@ -3,19 +3,23 @@ import type { QueueItem, QueueSnapshot } from '../../../src-shared/bridge/attend
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
 import type { Mark } from '../../sync/engine';
-import { isFullGroup, toGroupInfo } from './project';
+import { toGroupInfo, toThreadMessage } from './project';
 import { AppError } from '../../../src-shared/errors';
 import { isUnreachable } from '../../../src-shared/error-kinds';
 import {
-  idOf,
-  instantOf,
-  isOpenStatus,
+  groupIsComplete,
   samePerson,
   sessionAgentOf,
   sessionCustomerOf,
+  sessionGroupOf,
+  sessionWithBot,
   statusKind,
   text as str,
 } from '../../../src-shared/concepts';
+import type { Read } from '../../../src-shared/envelopes';
+import { oneOf } from '../../../src-shared/query-builder';
+import type { Message, Session } from '../../../src-shared/schemas/index';
+import { lacking, NONE_UNREADABLE, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import type { FeatureContext } from '../context';
 import type { HandlerTable } from '../../bridge/table';
 import { scopeOf, type OfflineFeature } from '../offline';
@@ -26,14 +30,20 @@ import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
 
 const QUEUE_CAP = 100_000;
-type Rec = Record<string, unknown>;
+/** The newest messages read with each whole read of the queue, for the rows' previews. */
+const RECENT_MESSAGES = 500;
+/** Sessions whose newest messages one read asks for (an OR group of their ids), and reads per pass. */
+const PREVIEW_CHUNK = 40;
+const PREVIEW_CHUNKS_PER_LOAD = 5;
 
 /** The queue part of the attendance slice. */
 export interface QueueFeature {
   handlers: Pick<HandlerTable, 'attendance:queue'>;
   stop(): Promise<void>;
   /** Sessions read from the service (a resync, a save's answer): updates the cache, pushes a delta. */
-  applySessions(records: readonly Rec[]): void;
+  applySessions(records: readonly Read<Session>[]): void;
+  /** Messages of a thread the attendant opened: the row shows the customer's newest (never as unread). */
+  threadRead(messages: readonly ThreadMessage[]): void;
   /** Puts one projected item (e.g. after accept) and pushes it. */
   put(item: QueueItem): void;
   item(id: number): QueueItem | undefined;
@@ -78,7 +88,10 @@ class SessionQueue implements QueueFeature {
   readonly #groups = new Map<number, GroupInfo>();
   #loaded = false;
   /** Sessions of the last full read that could not be listed. */
-  #skipped = 0;
+  #unreadable: Unreadable = { count: 0, first: null };
+  /** Sessions seen since the last read whose rows show no customer message yet. */
+  readonly #wantPreview = new Set<number>();
+  #previewTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the service last confirmed what `cache` holds (ISO): the time an offline copy shows. */
   #freshAt = new Date().toISOString();
   #loading: Promise<void> | null = null;
@@ -111,6 +124,7 @@ class SessionQueue implements QueueFeature {
     ctx.onWorkspaceChange(() => {
       this.#activity.setScope(scopeOf(ctx));
       this.#generation++;
+      this.#wantPreview.clear();
       this.#copyServed = false;
       this.#cache.clear();
       this.#groups.clear();
@@ -124,8 +138,13 @@ class SessionQueue implements QueueFeature {
     return this.#loaded;
   }
 
-  applySessions(records: readonly Rec[]): void {
+  applySessions(records: readonly Read<Session>[]): void {
     for (const r of records) this.#applyOne(r);
+  }
+
+  threadRead(messages: readonly ThreadMessage[]): void {
+    const last = messages.findLast((m) => m.fromCustomer);
+    if (last && this.#activity.known(last)) this.#touch(last.sessionId);
   }
 
   put(raw: QueueItem): void {
@@ -183,6 +202,8 @@ class SessionQueue implements QueueFeature {
 
   async stop(): Promise<void> {
     this.#deltas.clear();
+    if (this.#previewTimer) clearTimeout(this.#previewTimer);
+    this.#previewTimer = null;
     await this.#activity.flush();
   }
 
@@ -211,14 +232,16 @@ class SessionQueue implements QueueFeature {
     if (prev) this.put(prev);
   }
 
-  #noteGroup(g: unknown): void {
-    if (!isFullGroup(g)) return;
+  /** A group a session embeds whole is kept (a summary is completed from groups/unique when needed). */
+  #noteGroup(s: Read<Session>): void {
+    const g = sessionGroupOf(s)?.record;
+    if (!g || !groupIsComplete(g)) return;
     const info = toGroupInfo(g);
     if (info) this.#groups.set(info.id, info);
   }
 
-  #applyOne(r: Rec): void {
-    this.#noteGroup(r.groupConf);
+  #applyOne(r: Read<Session>): void {
+    this.#noteGroup(r);
     const projected = toQueueItem(r);
     if (!projected) return;
     const item = this.#withActivity(projected);
@@ -238,6 +261,73 @@ class SessionQueue implements QueueFeature {
       this.#deltas.push('delta', { upsert: item });
       this.#changed();
     }
+    if (!prev && this.#loaded && !this.#activity.hasPreview(item.id)) this.#previewLater(item.id);
+  }
+
+  /** A session new to the queue shows its customer's last message: read with the others that came with it. */
+  #previewLater(id: number): void {
+    this.#wantPreview.add(id);
+    this.#previewTimer ??= setTimeout(() => {
+      this.#previewTimer = null;
+      const ids = [...this.#wantPreview].slice(0, PREVIEW_CHUNK);
+      for (const i of ids) this.#wantPreview.delete(i);
+      const gen = this.#generation;
+      void this.#readPreviews(ids, 1, gen).catch((e: unknown) => this.#offline.monitor.report(e));
+    }, 0);
+  }
+
+  /**
+   * The rows' previews for sessions that existed before the console saw their customer write:
+   * their newest messages, read for many sessions at once (an OR group of their ids, newest
+   * first), the customer's newest of each shown and never counted as unread.
+   */
+  async #readPreviews(ids: readonly number[], chunks: number, gen: number): Promise<void> {
+    const client = this.#ctx.client();
+    for (let i = 0; i < chunks && i * PREVIEW_CHUNK < ids.length; i++) {
+      const chunk = ids.slice(i * PREVIEW_CHUNK, (i + 1) * PREVIEW_CHUNK);
+      const page = await client.resource('message').list({
+        conditions: [oneOf('session.id', chunk)],
+        sort: true,
+        sortColumn: 'createdAt',
+        direction: 'DESC',
+        page: 0,
+        size: RECENT_MESSAGES,
+      });
+      if (gen !== this.#generation) return;
+      this.#showPreviews(page.results);
+    }
+  }
+
+  /** Messages read newest first: the customer's newest of each session becomes its row's preview. */
+  #showPreviews(records: Iterable<Read<Message>>): void {
+    const done = new Set<number>();
+    for (const r of records) {
+      const m = toThreadMessage(r);
+      if (!m?.fromCustomer || done.has(m.sessionId)) continue;
+      done.add(m.sessionId);
+      if (this.#cache.has(m.sessionId) && this.#activity.known(m)) this.#touch(m.sessionId);
+    }
+  }
+
+  /**
+   * After a whole read of the queue: one read of the newest messages of any session covers the
+   * busy ones; the rows still without a preview (those the attendant acts on first) are read in
+   * OR groups of their ids, a few reads at most.
+   */
+  async #previewsAfterLoad(gen: number): Promise<void> {
+    const client = this.#ctx.client();
+    const recent = await client
+      .resource('message')
+      .list({ conditions: [], sort: true, sortColumn: 'createdAt', direction: 'DESC', page: 0, size: RECENT_MESSAGES });
+    if (gen !== this.#generation) return;
+    this.#showPreviews(recent.results);
+    const me = this.#ctx.me()?.userName ?? null;
+    const rank = (i: QueueItem) => (i.agentUserName === me && me !== null ? 0 : i.agentUserName === null && !i.withBot ? 1 : 2);
+    const missing = [...this.#cache.values()]
+      .filter((i) => !this.#activity.hasPreview(i.id))
+      .sort((a, b) => rank(a) - rank(b) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))
+      .map((i) => i.id);
+    await this.#readPreviews(missing, PREVIEW_CHUNKS_PER_LOAD, gen);
   }
 
   #changed(): void {
@@ -264,29 +354,35 @@ class SessionQueue implements QueueFeature {
       ),
     ]);
     const top = newest.results[0];
-    const topStamp = instantOf(top?.updatedAt);
-    const topId = idOf(top?.id);
-    const mark: Mark | null = topStamp !== null && topId !== null ? { stamp: topStamp, id: topId } : null;
+    const mark: Mark | null = top?.updatedAt != null && top.id != null ? { stamp: top.updatedAt, id: top.id } : null;
     if (gen !== this.#generation) return;
     this.#cache.clear();
-    this.#skipped = got.skipped;
+    const skips = new Skips();
+    skips.addAll({ count: got.skipped, first: got.first });
     for (const r of got.records) {
-      this.#noteGroup(r.groupConf);
-      const item = toQueueItem(r as Rec);
+      this.#noteGroup(r);
+      const item = toQueueItem(r);
       if (item) this.#cache.set(item.id, this.#withActivity(item));
-      else this.#skipped++;
+      else skips.add(lacking('userSession', r, 'id'));
     }
-    if (this.#skipped) this.#ctx.log.warn('queue: sessions skipped', { skipped: this.#skipped });
+    skips.report(this.#ctx.log, 'queue');
+    this.#unreadable = skips.summary();
     this.#loaded = true;
     this.#freshAt = startedAt;
     this.#persist();
     this.onLoaded?.(mark);
+    // The rows' previews follow the queue, without holding it.
+    void this.#previewsAfterLoad(gen).catch((e: unknown) =>
+      this.#ctx.log.warn('queue: previews not read', { error: e instanceof Error ? e.message : String(e) }),
+    );
   }
 
   /** The copy kept on disk, when the service cannot be reached; null when there is none. */
   #offlineCopy(): QueueSnapshot | null {
     const copy = this.#offline.cache.queue();
-    return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, skipped: 0 } : null;
+    return copy
+      ? { items: copy.items, fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, unreadable: NONE_UNREADABLE }
+      : null;
   }
 
   /**
@@ -336,7 +432,7 @@ class SessionQueue implements QueueFeature {
     if (input.fresh && !offline.monitor.offline && !this.#loading) this.#loaded = false;
     if (offline.monitor.offline) {
       // What the console last knew, stamped with when the service last confirmed it.
-      if (this.#loaded) return { items: this.#sorted(), fetchedAt: this.#freshAt, me, skipped: this.#skipped };
+      if (this.#loaded) return { items: this.#sorted(), fetchedAt: this.#freshAt, me, unreadable: this.#unreadable };
       const copy = this.#offlineCopy();
       if (copy) return copy;
     }
@@ -357,7 +453,7 @@ class SessionQueue implements QueueFeature {
     if (!this.#loaded)
       throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     this.#deltas.run();
-    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, skipped: this.#skipped };
+    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, unreadable: this.#unreadable };
   }
 }
 
@@ -386,17 +482,19 @@ export function sessionHandlers(
       const current = await readSession(ctx.client(), sessionId);
       const holder = sessionAgentOf(current);
       const status = str(current.status);
-      if (status !== null && !isOpenStatus(status)) {
+      // Whatever its word, a session not closed and not with a bot is the attendant's to take.
+      if (statusKind(status) === 'closed' || sessionWithBot(current)) {
         queue.applySessions([current]);
         throw new AppError({
           kind: 'Invalid',
           message:
             statusKind(status) === 'closed'
               ? 'This session was closed meanwhile.'
-              : `This session is ${status}: the console does not accept sessions in that state.`,
+              : 'A bot is handling this session: it is not waiting for an attendant.',
         });
       }
-      const held = holder !== null || (current.agent !== null && current.agent !== undefined && current.agent !== false);
+      // Held by someone the record may not identify, still held.
+      const held = holder !== null || current.agent != null;
       if (held && !samePerson(holder, me)) {
         queue.applySessions([current]);
         throw new AppError({

@@ -3,12 +3,14 @@ import { AppError } from '../../../src-shared/errors';
 import type { Condition } from '../../../src-shared/query';
 import type { ServiceClient } from '../../service';
 import type { SyncSource } from '../../sync/engine';
-import { idOf, instantOf, type Parties } from '../../../src-shared/concepts';
+import type { Parties } from '../../../src-shared/concepts';
+import type { Read } from '../../../src-shared/envelopes';
+import type { Session } from '../../../src-shared/schemas/index';
+import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toThreadMessage } from './project';
 
 /** Reads of sessions and messages shared by the thread, the close flow and the sync engine. */
 
-type Rec = Record<string, unknown>;
 export const THREAD_PAGE = 50;
 const bySession = (sessionId: number): Condition => ({ key: 'session.id', operator: 'EQNUM', value: String(sessionId) });
 
@@ -20,12 +22,12 @@ export interface StampedMessage {
 export interface StampedSession {
   id: number;
   stamp: string | null;
-  record: Rec;
+  record: Read<Session>;
 }
 
 export const stampMessage = (m: ThreadMessage): StampedMessage => ({ id: m.id, stamp: m.createdAt, message: m });
 
-export async function readSession(client: ServiceClient, sessionId: number): Promise<Rec> {
+export async function readSession(client: ServiceClient, sessionId: number): Promise<Read<Session>> {
   const page = await client.resource('userSession').list({
     conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
     sort: false,
@@ -33,23 +35,31 @@ export async function readSession(client: ServiceClient, sessionId: number): Pro
     size: 1,
   });
   const rec = page.results[0];
-  if (!rec) throw new AppError({ kind: 'NotFound', message: `Session ${sessionId} no longer exists on the service.` });
-  return rec as Rec;
+  if (!rec) {
+    // A record that could not be read is not a missing session: say why it cannot be shown.
+    if (page.first)
+      throw new AppError({
+        kind: 'BadResponse',
+        message: `Session ${sessionId} could not be read: ${page.first.field ?? 'record'}: ${page.first.reason}.`,
+      });
+    throw new AppError({ kind: 'NotFound', message: `Session ${sessionId} no longer exists on the service.` });
+  }
+  return rec;
 }
 
 /** Who is on each side of a session, for telling its messages apart (null: not known yet). */
 export type PartiesOf = (sessionId: number) => Parties | undefined;
 
 /**
- * Page `page` of the thread, newest first on the wire, returned oldest first. `skipped` counts
- * the records that could not be read as messages (the rest of the page is shown).
+ * Page `page` of the thread, newest first on the wire, returned oldest first. `unreadable`
+ * counts the records that could not be read as messages (the rest of the page is shown).
  */
 export async function threadPage(
   client: ServiceClient,
   sessionId: number,
   page: number,
   partiesOrRead?: Parties | Promise<Parties | undefined>,
-): Promise<{ messages: ThreadMessage[]; hasMore: boolean; skipped: number }> {
+): Promise<{ messages: ThreadMessage[]; hasMore: boolean; unreadable: Unreadable }> {
   // The parties may still be on their way (the session read runs alongside this one).
   const [got, parties] = await Promise.all([
     client
@@ -58,18 +68,19 @@ export async function threadPage(
     partiesOrRead,
   ]);
   const messages: ThreadMessage[] = [];
-  let skipped = got.skipped;
+  const skips = new Skips();
+  skips.addAll({ count: got.skipped, first: got.first });
   for (const r of got.results) {
-    const m = toThreadMessage(r as Rec, sessionId, parties);
+    const m = toThreadMessage(r, sessionId, parties);
     if (m) messages.push(m);
-    else skipped++;
+    else skips.add(lacking('message', r, 'id'));
   }
   messages.reverse();
   // A full page means there may be more; so does a page as long as a smaller size the server
   // says it used (a server may cap the page size; 50, the size asked, is the cap reported).
   const answered = got.results.length + got.skipped;
   const capped = got.size > 0 && got.size < THREAD_PAGE && answered >= got.size;
-  return { messages, hasMore: answered >= THREAD_PAGE || capped, skipped };
+  return { messages, hasMore: answered >= THREAD_PAGE || capped, unreadable: skips.summary() };
 }
 
 /** The sync engine's reads: forward from a high-water mark, paging until a short page. */
@@ -86,7 +97,7 @@ export function syncSource(
         .pageAll({ conditions, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 }, { cap: 50_000 });
       const out: StampedMessage[] = [];
       for (const r of rows) {
-        const m = toThreadMessage(r as Rec, sessionId, partiesOf(sessionId));
+        const m = toThreadMessage(r, sessionId, partiesOf(sessionId));
         if (m) out.push(stampMessage(m));
       }
       return out;
@@ -105,10 +116,7 @@ export function syncSource(
           { cap: 100_000 },
         );
       const out: StampedSession[] = [];
-      for (const r of rows) {
-        const id = idOf(r.id);
-        if (id !== null) out.push({ id, stamp: instantOf(r.updatedAt), record: r as Rec });
-      }
+      for (const r of rows) if (r.id != null) out.push({ id: r.id, stamp: r.updatedAt ?? null, record: r });
       return out;
     },
   };

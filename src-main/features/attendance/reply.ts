@@ -1,4 +1,5 @@
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { msOf } from '../../../src-shared/concepts';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import type { SyncEngine } from '../../sync/engine';
 import type { FeatureContext } from '../context';
@@ -7,8 +8,6 @@ import { myName } from './directory';
 import { toThreadMessage } from './project';
 import { stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
 import type { Threads } from './thread';
-
-type Rec = Record<string, unknown>;
 
 /** How far a server's clock (or an unstated time zone) may be from ours when matching a reply read back. */
 const CLOCK_SLACK_MS = 15 * 3600_000;
@@ -63,7 +62,7 @@ export class Replies {
     let msg: ThreadMessage | null = null;
     try {
       const saved = await client.resource('message').save({ session: { id: sessionId }, message: text, contentType, fromUser: false });
-      msg = toThreadMessage(saved as Rec, sessionId, threads.parties.get(sessionId));
+      msg = toThreadMessage(saved, sessionId, threads.parties.get(sessionId));
       // Our own reply: whatever shape the server gives its sender, the author is the attendant.
       if (msg) msg = { ...msg, author: 'agent', fromCustomer: false };
     } catch (e) {
@@ -133,7 +132,7 @@ export class Replies {
     // matched to another send, and not written long before it (server clocks and zones differ).
     const found = [...recent].reverse().find((m) => {
       if (m.author === 'customer' || claimed.has(m.id) || knownBefore.has(m.id) || m.text.trim() !== want) return false;
-      const at = m.createdAt ? Date.parse(m.createdAt) : NaN;
+      const at = msOf(m.createdAt);
       return Number.isNaN(at) || at >= startedAt - CLOCK_SLACK_MS;
     });
     if (found) return found;

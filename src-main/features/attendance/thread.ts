@@ -1,16 +1,18 @@
 import type { Entity, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
 import { isUnreachable } from '../../../src-shared/error-kinds';
-import { sessionAgentOf, sessionCustomerOf, type Parties } from '../../../src-shared/concepts';
+import { groupIsComplete, sessionAgentOf, sessionCustomerOf, sessionGroupOf, statusKind, type Parties } from '../../../src-shared/concepts';
+import type { Read } from '../../../src-shared/envelopes';
+import type { Session } from '../../../src-shared/schemas/index';
+import { NONE_UNREADABLE } from '../../../src-shared/unreadable';
 import type { HandlerTable } from '../../bridge/table';
 import type { SyncEngine } from '../../sync/engine';
 import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
-import { int, isFullGroup, toEntities, toGroupInfo, toSessionDetail } from './project';
+import { toEntities, toGroupInfo, toSessionDetail } from './project';
 import type { QueueFeature } from './queue';
+import { classificationPathOf } from './close';
 import { readSession, stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
-
-type Rec = Record<string, unknown>;
 
 const NER_PER_OPEN = 20;
 const NER_CACHE = 5_000;
@@ -24,7 +26,7 @@ export interface Threads {
   readonly entities: Map<number, Entity[]>;
   /** Who is on each side of the sessions read so far: tells their messages' authors apart. */
   readonly parties: Map<number, Parties>;
-  noteParties(session: Rec): Parties | undefined;
+  noteParties(session: Read<Session>): Parties | undefined;
   rememberShown(sessionId: number, messages: readonly ThreadMessage[]): void;
   /** Entities of the customer's messages, pushed while their thread is open. */
   recognise(sessionId: number, messages: readonly ThreadMessage[]): Promise<void>;
@@ -61,7 +63,7 @@ export function createThreads(ctx: FeatureContext): Threads {
     entities,
     parties,
     noteParties(session) {
-      const id = int(session.id);
+      const id = session.id ?? null;
       if (id === null) return undefined;
       const p: Parties = { customer: sessionCustomerOf(session), agent: sessionAgentOf(session) };
       parties.set(id, p);
@@ -103,7 +105,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       const copy = offline.cache.thread(sessionId);
       const fromCopy = (c: NonNullable<typeof copy>) => ({
         detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
-        page: { messages: c.messages, hasMore: false, page: 0, skipped: 0 },
+        page: { messages: c.messages, hasMore: false, page: 0, unreadable: NONE_UNREADABLE },
         fetchedAt: c.fetchedAt,
         offline: true,
       });
@@ -111,7 +113,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       if (offline.monitor.offline && copy) return fromCopy(copy);
       const client = ctx.client();
       const fetchedAt = new Date().toISOString();
-      let session: Rec;
+      let session: Read<Session>;
       let page: Awaited<ReturnType<typeof threadPage>>;
       try {
         // Messages are read knowing the session's parties: a server whose fromUser is only a
@@ -126,10 +128,14 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       queue.applySessions([session]);
       const detail = toSessionDetail(session, page.messages, Date.now());
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
-      if (detail.item.groupId !== null && !queue.groups().has(detail.item.groupId)) {
-        const g = toGroupInfo(session.groupConf);
-        if (g && isFullGroup(session.groupConf)) queue.rememberGroup(g);
+      if (statusKind(detail.item.status) === 'closed') detail.classification = await classificationPathOf(client, sessionId);
+      const group = sessionGroupOf(session)?.record;
+      if (group && groupIsComplete(group) && !queue.groups().has(detail.item.groupId ?? -1)) {
+        const g = toGroupInfo(group);
+        if (g) queue.rememberGroup(g);
       }
+      // Its row shows the customer's last message from now on, also for a session older than the console.
+      queue.threadRead(page.messages);
       threads.open.set(sessionId, { messages: new Map(page.messages.map((m) => [m.id, m])) });
       sync.track(sessionId, page.messages.map(stampMessage));
       // Anything that arrived between the read and the tracking is picked up now.

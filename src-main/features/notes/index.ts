@@ -3,7 +3,9 @@ import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../src-shar
 import { isUnreachable } from '../../../src-shared/error-kinds';
 import { shownError } from '../../log';
 import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../../outbox';
-import { idOf, instantOf, text as textOf } from '../../../src-shared/concepts';
+import { text as textOf } from '../../../src-shared/concepts';
+import type { Read } from '../../../src-shared/envelopes';
+import type { SessionComment } from '../../../src-shared/schemas/index';
 import type { Feature, FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 
@@ -26,6 +28,13 @@ const toLocal = (n: NoteRecord): LocalNote => ({
   ...(n.serviceId !== undefined ? { serviceId: n.serviceId } : {}),
   ...(n.error ? { error: n.error } : {}),
 });
+
+/** A note as the service stores it (the renderer hides the outbox's reference when it shows it); null without an id. */
+export function toServiceNote(r: Read<SessionComment>): ServiceNote | null {
+  if (r.id == null) return null;
+  const text = r.comment ?? '';
+  return { id: r.id, text, ref: refOf(text) ?? null, createdAt: r.createdAt ?? null, createdBy: textOf(r.createdBy) };
+}
 
 const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
   connectivity: s.connectivity,
@@ -85,13 +94,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
             { cap: 5_000 },
           ),
       );
-      // The stored comment as it is: the renderer hides the outbox's reference when it shows it.
-      const service: ServiceNote[] = rows.flatMap((r) => {
-        const id = idOf(r.id);
-        if (id === null) return [];
-        const text = r.comment ?? '';
-        return [{ id, text, ref: refOf(text) ?? null, createdAt: instantOf(r.createdAt), createdBy: textOf(r.createdBy) }];
-      });
+      const service = rows.map(toServiceNote).filter((n): n is ServiceNote => n !== null);
       offline.cache.saveNotes(input.sessionId, service, fetchedAt);
       return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
     } catch (e) {

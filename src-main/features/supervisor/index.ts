@@ -8,7 +8,7 @@ import { droppedField } from '../../../src-shared/schemas/common';
 import { withoutHidden } from '../../../src-shared/secret-fields';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
-import { readAgents } from '../agents';
+import { readAgentList } from '../agents';
 import type { Feature, FeatureContext } from '../context';
 import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
@@ -18,13 +18,16 @@ import {
   assigneeFromSession,
   groupsOverview,
   npsConditions,
-  npsIndex,
   readRules,
   reportConditions,
   reportTotals,
+  toExplorerRow,
+  toNpsResult,
   toReportRow,
   toTicketView,
 } from './views';
+import { hasMultiValueIn, splitMultiValueIn } from '../../../src-shared/query-builder';
+import { Skips } from '../../../src-shared/unreadable';
 
 export { bindTicketShortcut } from './global-shortcut';
 export { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
@@ -56,7 +59,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     const client = ctx.client();
     const asked = idOrKey.trim().replace(/^#/, '');
     try {
-      const view = toTicketView((await client.ticket(asked)) as Rec, new Date().toISOString());
+      const view = toTicketView(await client.ticket(asked), new Date().toISOString());
       if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
       await tickets.put(client.baseUrl, asked, view);
       return view;
@@ -81,7 +84,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           page: 0,
           size: 1,
         });
-      return assigneeFromSession(page.results[0] as Rec | undefined);
+      return assigneeFromSession(page.results[0]);
     } catch {
       return null;
     }
@@ -125,16 +128,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       },
       'supervisor:nps': async (q) => {
         const s = await ctx.client().npsSummary(q.surveyName, { conditions: npsConditions(q), sort: false });
-        return {
-          surveyName: q.surveyName,
-          averageNps: s.averageNps,
-          positive: s.positive,
-          neutral: s.neutral,
-          negative: s.negative,
-          totalCount: s.totalCount,
-          npsIndex: npsIndex(s.positive, s.negative, s.totalCount),
-          fetchedAt: new Date().toISOString(),
-        };
+        return toNpsResult(q.surveyName, s, new Date().toISOString());
       },
       'supervisor:report': async (q) => {
         const resource = ctx.client().resource('attendanceTimeReport');
@@ -143,21 +137,18 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           resource.list({ ...body, page: q.page, size: q.size }),
           resource.collect(body, { cap: TOTALS_CAP }),
         ]);
-        const rows = page.results.map((r) => toReportRow(r as Rec));
+        const rows = page.results.map(toReportRow);
         return {
           rows,
           page: q.page,
           size: q.size,
           hasMore: (q.page + 1) * q.size < all.records.length || all.truncated,
-          totals: reportTotals(
-            all.records.map((r) => toReportRow(r as Rec)),
-            all.truncated,
-          ),
+          totals: reportTotals(all.records.map(toReportRow), all.truncated),
         };
       },
       'supervisor:reportAll': async (q) => {
         const all = await ctx.client().resource('attendanceTimeReport').collect(reportQuery(q), { cap: EXPORT_CAP });
-        return { rows: all.records.map((r) => toReportRow(r as Rec)), truncated: all.truncated };
+        return { rows: all.records.map(toReportRow), truncated: all.truncated };
       },
       'supervisor:groups': async () => {
         const client = ctx.client();
@@ -165,28 +156,42 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           client
             .resource('userSession')
             .collect({ conditions: [{ key: 'status', operator: 'NEQ', value: 'CLOSED' }], sort: false }, { cap: TOTALS_CAP }),
-          readAgents(client),
+          readAgentList(client),
         ]);
-        return groupsOverview(sessions.records as Rec[], agents, Date.now(), sessions.truncated);
+        const unread = new Skips();
+        unread.addAll({ count: sessions.skipped, first: sessions.first });
+        unread.addAll(agents.unreadable);
+        const view = groupsOverview(sessions.records, agents.agents, Date.now(), sessions.truncated, unread.summary());
+        if (view.unreadable.count) ctx.log.warn('groups view: records not shown', { ...view.unreadable });
+        return view;
       },
       'supervisor:explore': async (q) => {
+        // The user's query as written; the split reading on request (what some servers need).
+        const conditions = q.split ? splitMultiValueIn(q.conditions) : q.conditions;
         const got = await ctx
           .client()
           .resource(q.resource)
           .list({
-            conditions: q.conditions,
+            conditions,
             sort: q.sortColumn !== undefined,
             ...(q.sortColumn ? { sortColumn: q.sortColumn, direction: q.direction } : {}),
             page: q.page,
             size: q.size,
           })
           .catch((e: unknown) => {
-            throw explainRefusedQuery(e, q.conditions);
+            throw explainRefusedQuery(e, conditions);
           });
         const n = got.results.length + got.skipped;
         // The server may honour a smaller size than asked: a full page of its size means more may follow.
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
-        return { results: got.results as Rec[], page: q.page, size: q.size, hasMore: n > 0 && n >= full, skipped: got.skipped };
+        return {
+          results: got.results.map(toExplorerRow),
+          page: q.page,
+          size: q.size,
+          hasMore: n > 0 && n >= full,
+          unreadable: { count: got.skipped, first: got.first },
+          emptyMultiValueIn: n === 0 && !q.split && hasMultiValueIn(q.conditions),
+        };
       },
       'supervisor:save': async ({ resource, record: edited }) => {
         // A secret the explorer showed as hidden and the user left alone stays as the service has it.

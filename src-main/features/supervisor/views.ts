@@ -2,6 +2,7 @@ import type {
   AgentStatus,
   GroupOverview,
   GroupsOverview,
+  NpsResult,
   ReportFilter,
   ReportRow,
   TicketView,
@@ -10,35 +11,70 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
+import { agentIdentityOf, idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
+import type { Read } from '../../../src-shared/envelopes';
 import type { Agent } from '../agents';
-import { idOf, instantOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
+import type { AttendanceTimeReportRow, NpsSummary, Session, Ticket } from '../../../src-shared/schemas/index';
+import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 
 /**
- * Pure projections of the supervisor feature: service records in, bridge shapes out. Kept apart
- * from the handlers so they can be tested without a service.
+ * Pure projections of the supervisor feature: records as the schemas read them in, bridge shapes
+ * out. Kept apart from the handlers so they can be tested without a service.
  */
 
 type Rec = Record<string, unknown>;
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-export function toTicketView(t: Rec, fetchedAt: string): TicketView {
+export function toTicketView(t: Read<Ticket>, fetchedAt: string): TicketView {
   return {
-    id: num(t.id),
+    id: t.id ?? null,
     key: str(t.key) ?? str(t.uniqueKey),
-    title: str(t.title),
-    description: str(t.description),
-    status: str(t.status),
-    priority: str(t.priority),
-    projectId: num(t.projectId),
+    title: t.title ?? null,
+    description: t.description ?? null,
+    status: t.status ?? null,
+    priority: t.priority ?? null,
+    projectId: t.projectId ?? null,
     requester: personOf(t.requester ?? t.requesterName ?? t.customer ?? t.user)?.name ?? null,
     assignee: personOf(t.assignee ?? t.assignedTo ?? t.responsible ?? t.agent)?.name ?? null,
-    sessionId: idOf(t.sessionId) ?? idOf(t.session),
-    createdAt: instantOf(t.createdAt ?? t.creationDate ?? t.openedAt),
-    updatedAt: instantOf(t.updatedAt ?? t.lastUpdate ?? t.modifiedAt),
+    sessionId: t.sessionId ?? idOf(t.session),
+    createdAt: t.createdAt ?? t.creationDate ?? t.openedAt ?? null,
+    updatedAt: t.updatedAt ?? t.lastUpdate ?? t.modifiedAt ?? null,
     fetchedAt,
     source: 'service',
     notice: null,
   };
+}
+
+export function toNpsResult(surveyName: string, s: Read<NpsSummary>, fetchedAt: string): NpsResult {
+  return {
+    surveyName,
+    averageNps: s.averageNps,
+    positive: s.positive,
+    neutral: s.neutral,
+    negative: s.negative,
+    totalCount: s.totalCount,
+    npsIndex: npsIndex(s.positive, s.negative, s.totalCount),
+    fetchedAt,
+  };
+}
+
+/**
+ * A record as the explorer shows it: what its schema read (ids as numbers, dates as UTC
+ * instants), with absent values left out, however the server wrote absence (null, left out,
+ * an empty list).
+ */
+export function toExplorerRow(r: Read<Rec>): Rec {
+  return clean(r) as Rec;
+}
+
+function clean(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(clean);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Rec = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null || x === undefined || (Array.isArray(x) && x.length === 0)) continue;
+    out[k] = clean(x);
+  }
+  return out;
 }
 
 /** The NPS index: share of promoters minus share of detractors, in points. */
@@ -50,8 +86,8 @@ export function npsIndex(positive: number, negative: number, total: number): num
 export function npsConditions(q: { from?: string | undefined; to?: string | undefined; groupId?: number | undefined }): Condition[] {
   const out: Condition[] = [];
   const add = (c: Condition) => out.push(out.length ? { ...c, logic: 'AND' } : c);
-  if (q.from) add({ key: 'createdAt', operator: 'AFTER', value: new Date(q.from).toISOString() });
-  if (q.to) add({ key: 'createdAt', operator: 'BEFORE', value: new Date(q.to).toISOString() });
+  if (q.from) add({ key: 'createdAt', operator: 'AFTER', value: instantOf(q.from) ?? q.from });
+  if (q.to) add({ key: 'createdAt', operator: 'BEFORE', value: instantOf(q.to) ?? q.to });
   if (q.groupId !== undefined) add({ key: 'groupConf.id', operator: 'EQNUM', value: String(q.groupId) });
   return out;
 }
@@ -66,25 +102,25 @@ export function reportConditions(f: ReportFilter): Condition[] {
   if (f.groupName?.trim()) add({ key: 'groupName', operator: 'EQ', value: f.groupName.trim() });
   if (f.channelName?.trim()) add({ key: 'channelName', operator: 'EQ', value: f.channelName.trim() });
   if (f.protocol?.trim()) add({ key: 'protocol', operator: 'LIKE', value: contains(f.protocol) });
-  if (f.from) add({ key: 'createdAtProtocol', operator: 'AFTER', value: new Date(f.from).toISOString() });
-  if (f.to) add({ key: 'createdAtProtocol', operator: 'BEFORE', value: new Date(f.to).toISOString() });
+  if (f.from) add({ key: 'createdAtProtocol', operator: 'AFTER', value: instantOf(f.from) ?? f.from });
+  if (f.to) add({ key: 'createdAtProtocol', operator: 'BEFORE', value: instantOf(f.to) ?? f.to });
   return out;
 }
 
-export function toReportRow(r: Rec): ReportRow {
+export function toReportRow(r: Read<AttendanceTimeReportRow>): ReportRow {
   return {
-    id: num(r.id),
-    protocol: str(r.protocol),
-    agentName: str(r.agentName),
-    groupName: str(r.groupName),
-    channelName: str(r.channelName),
-    operationName: str(r.operationName),
-    createdAtProtocol: str(r.createdAtProtocol),
-    closedAtProtocol: str(r.closedAtProtocol),
-    waitingTime: num(r.waitingTime),
-    attendanceTime: num(r.attendanceTime),
-    protocolDuration: num(r.protocolDuration),
-    lastStatus: str(r.lastStatus),
+    id: r.id ?? null,
+    protocol: r.protocol ?? null,
+    agentName: r.agentName ?? null,
+    groupName: r.groupName ?? null,
+    channelName: r.channelName ?? null,
+    operationName: r.operationName ?? null,
+    createdAtProtocol: r.createdAtProtocol ?? null,
+    closedAtProtocol: r.closedAtProtocol ?? null,
+    waitingTime: r.waitingTime ?? null,
+    attendanceTime: r.attendanceTime ?? null,
+    protocolDuration: r.protocolDuration ?? null,
+    lastStatus: r.lastStatus ?? null,
   };
 }
 
@@ -112,11 +148,21 @@ export function readRules(answer: unknown): { role: Role | null; rules: string[]
 const WAITING_LISTED = 50;
 
 /**
- * Per group: sessions waiting (no agent yet) and in attendance, the longest wait against the
- * group's sla, and the agents attending there. Groups come from the sessions themselves: the
- * interface lists no groups, and each session carries its group configuration with `sla`.
+ * Per group: sessions waiting (no agent yet, whatever the status word), with a bot, and in
+ * attendance, the longest wait against the group's sla, and the agents attending there. Groups
+ * come from the sessions themselves: the interface lists no groups, and each session carries its
+ * group configuration with `sla`. `unreadable`: what the reads left out; sessions without an id
+ * are added to it.
  */
-export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: number, truncated: boolean): GroupsOverview {
+export function groupsOverview(
+  sessions: readonly Read<Session>[],
+  agents: readonly Agent[],
+  now: number,
+  truncated: boolean,
+  unreadable: Unreadable,
+): GroupsOverview {
+  const skips = new Skips();
+  skips.addAll(unreadable);
   const statusByUser = new Map<string, { name: string; status: string | null }>();
   const allAgents: AgentStatus[] = [];
   const sessionsByAgent = new Map<string, number>();
@@ -124,7 +170,10 @@ export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: n
 
   for (const s of sessions) {
     const item = toQueueItem(s);
-    if (!item) continue;
+    if (!item) {
+      skips.add(lacking('userSession', s, 'id'));
+      continue;
+    }
     const bucket = bucketOf(item, null);
     if (bucket === 'closed') continue;
     const gk = item.groupId !== null ? `#${item.groupId}` : (item.groupName ?? '?');
@@ -135,6 +184,7 @@ export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: n
         name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
         slaSeconds: item.slaSeconds,
         waiting: 0,
+        withBot: 0,
         inAttendance: 0,
         pending: 0,
         longestWaitSeconds: null,
@@ -145,9 +195,13 @@ export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: n
       };
       groups.set(gk, g);
     }
+    if (bucket === 'bot') {
+      g.withBot++;
+      continue;
+    }
     if (bucket === 'waiting') {
       g.waiting++;
-      const since = item.createdAt ? Date.parse(item.createdAt) : NaN;
+      const since = msOf(item.createdAt);
       const wait = Number.isNaN(since) ? null : Math.max(0, Math.round((now - since) / 1000));
       if (wait !== null) g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
       g.waitingSessions.push({ id: item.id, customerName: item.customerName, waitingSeconds: wait });
@@ -165,7 +219,7 @@ export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: n
 
   for (const a of agents) {
     const { userName, status } = a;
-    const name = a.name ?? `Agent ${String(a.id ?? '?')}`;
+    const name = a.name ?? `Agent ${a.id ?? '?'}`;
     if (userName) statusByUser.set(userName, { name, status });
     allAgents.push({ userName, name, status, sessions: userName ? (sessionsByAgent.get(userName) ?? 0) : 0 });
   }
@@ -190,14 +244,16 @@ export function groupsOverview(sessions: Rec[], agents: readonly Agent[], now: n
   // Late groups first: the supervisor's question is "which groups are late".
   out.sort(
     (a, b) =>
-      Number(b.overSla) - Number(a.overSla) || (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) || a.name.localeCompare(b.name),
+      (b.overSla ? 1 : 0) - (a.overSla ? 1 : 0) ||
+      (b.longestWaitSeconds ?? -1) - (a.longestWaitSeconds ?? -1) ||
+      a.name.localeCompare(b.name),
   );
   allAgents.sort((a, b) => a.name.localeCompare(b.name));
-  return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated };
+  return { groups: out, agents: allAgents, fetchedAt: new Date(now).toISOString(), truncated, unreadable: skips.summary() };
 }
 
 /** The attendant of the ticket's session, when the ticket names no assignee of its own. */
-export function assigneeFromSession(session: Rec | undefined): string | null {
+export function assigneeFromSession(session: Read<Session> | undefined): string | null {
   if (!session) return null;
   return sessionAgentOf(session)?.name ?? personOf(session.lastAgent)?.name ?? null;
 }

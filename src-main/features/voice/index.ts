@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { num, str } from '../../../src-shared/schemas/common';
 import type {
   CallLogView,
   CallView,
@@ -10,6 +11,8 @@ import type {
 import { LanguageSchema, MAX_CHUNK_SECONDS } from '../../../src-shared/bridge/voice';
 import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
 import type { SttAnswer } from '../../../src-shared/schemas/index';
+import { boolOf, idOf, instantOf, record, sessionIdOf, stringOf } from '../../../src-shared/concepts';
+import { oneOf } from '../../../src-shared/query-builder';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import type { Feature, FeatureContext } from '../context';
 import type { MediaPermissionSlot } from './permission';
@@ -39,16 +42,12 @@ const LIVE_SESSIONS = 300;
 const MAX_CHUNK_BYTES = 44 + Math.ceil(MAX_CHUNK_SECONDS * 1.1) * 16_000 * 2;
 
 /** Per-word confidence, when a service sends it beside a segment (the interface does not say). */
-const WordsSchema = z.array(
-  z
-    .object({ word: z.string().optional(), text: z.string().optional(), confidence: z.number().optional(), score: z.number().optional() })
-    .loose(),
-);
+const WordsSchema = z.array(z.object({ word: str(), text: str(), confidence: num(), score: num() }).loose());
 
 function toSegment(s: NonNullable<SttAnswer['segments']>[number]): TranscriptSegment | null {
   const text = (s.text ?? '').trim();
   if (!text) return null;
-  const confidence = typeof s.confidence === 'number' ? s.confidence : null;
+  const confidence = s.confidence ?? null;
   const given = WordsSchema.safeParse((s as Record<string, unknown>).words);
   const words =
     given.success && given.data.length
@@ -72,11 +71,7 @@ export function toChunk(seq: number, answer: SttAnswer, fallbackLanguage: string
   return { seq, text, language: answer.language ?? fallbackLanguage, segments };
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const obj = (v: unknown): Record<string, unknown> => record(v) ?? {};
 
 /**
  * Language tags from the active speech-to-text models' metadata (`languages`, `language`): the
@@ -161,19 +156,19 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       );
       callRows = rows.map((c) => ({
         id: c.id ?? null,
-        callId: str(c.callId),
+        callId: c.callId ?? null,
         kind: c.kind ?? null,
         state: c.state ?? null,
         status: c.status ?? null,
         startedAt: c.startedAt ?? c.ringingAt ?? null,
         finishedAt: c.finishedAt ?? null,
-        attendanceTime: num(c.attendanceTime),
+        attendanceTime: c.attendanceTime ?? null,
       }));
-      const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x && !x.includes(',')))];
+      const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x))];
       if (ids.length) {
         const entries = await client.resource('callLogHistory').pageAll(
           {
-            conditions: [{ key: 'callId', operator: 'IN', value: ids.join(',') }],
+            conditions: [oneOf('callId', ids)],
             sort: true,
             sortColumn: 'eventDate',
             direction: 'ASC',
@@ -183,11 +178,11 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
         );
         log = entries.map((h) => ({
           id: h.id ?? null,
-          callId: str(h.callId),
+          callId: h.callId ?? null,
           eventType: h.eventType ?? null,
           eventDate: h.eventDate ?? null,
           callerType: h.callerType ?? null,
-          callerId: str(h.callerId),
+          callerId: h.callerId ?? null,
         }));
       }
     } catch (e) {
@@ -201,17 +196,17 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     onEvent(e) {
       if (e.group !== 'voice') return;
       const data = obj(e.data);
-      const sessionId = int(data.sessionId) ?? int(obj(data.session).id);
-      const text = str(data.text) ?? str(data.transcript);
+      const sessionId = sessionIdOf(data);
+      const text = stringOf(data.text) ?? stringOf(data.transcript);
       if (sessionId === null || !text) return;
       const line: LiveTranscript = {
         key: e.id,
         sessionId,
-        callId: str(data.callId),
-        messageId: int(data.messageId),
+        callId: stringOf(data.callId),
+        messageId: idOf(data.messageId),
         text,
-        final: data.final !== false,
-        at: str(e.occurredAt) ?? new Date().toISOString(),
+        final: boolOf(data.final) !== false,
+        at: instantOf(e.occurredAt) ?? new Date().toISOString(),
       };
       remember(line);
       ctx.events.emit('voice:transcript', line);

@@ -73,6 +73,9 @@ const en = {
   'ws.sla.left': 'SLA in {duration}',
   'ws.signOutOf': 'Sign out of {name}',
   'ws.openIn': 'Open in {name}',
+  'unreadable.note': '{count} records could not be read and are not shown (details in the log).',
+  'unreadable.note.one': '{count} record could not be read and is not shown (details in the log).',
+  'unreadable.first': 'The first: {what}',
 } as const;
 
 type CoreKey = keyof typeof en;
@@ -148,6 +151,9 @@ const ptBR: Record<CoreKey, string> = {
   'ws.sla.left': 'SLA em {duration}',
   'ws.signOutOf': 'Sair de {name}',
   'ws.openIn': 'Abrir em {name}',
+  'unreadable.note': '{count} registros não puderam ser lidos e não aparecem (detalhes no log).',
+  'unreadable.note.one': '{count} registro não pôde ser lido e não aparece (detalhes no log).',
+  'unreadable.first': 'O primeiro: {what}',
 };
 
 /** Strings of one feature, in both languages (every key in both). */

@@ -18,12 +18,13 @@ const item = (id: number, name: string, over: Partial<QueueItem> = {}): QueueIte
   slaSeconds: 600,
   protocol: `P-${id}`,
   ticketId: null,
+  withBot: false,
   ...over,
 });
 
 async function queueWith(items: QueueItem[]) {
   const bridge = await installFakeBridge({
-    'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', skipped: 0 }),
+    'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
     'attendance:accept': ({ sessionId }) => ({ ...items.find((i) => i.id === sessionId)!, agentUserName: 'ana', agentName: 'Ana' }),
     'attendance:seen': () => ({ ok: true }) as never,
   });

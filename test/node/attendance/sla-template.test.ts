@@ -3,6 +3,15 @@ import { DEFAULT_WARNING_RATIO, slaDue, slaSecondsOf, slaState, warningRatioOf }
 import { fillTemplate, templateValues } from '../../../src-shared/template';
 import { toQueueItem } from '../../../src-main/queue';
 import { toGroupInfo } from '../../../src-main/features/attendance/project';
+import { readRecord } from '../../../src-shared/envelopes';
+import { SessionSchema } from '../../../src-shared/schemas/index';
+
+/** A session as the console reads it: through its schema. */
+function read(raw: Record<string, unknown>) {
+  const got = readRecord(SessionSchema, raw, 'userSession');
+  if (!got.ok) throw new Error(JSON.stringify(got.skip));
+  return got.record;
+}
 
 const START = '2026-11-23T10:00:00Z';
 const at = (minutes: number) => Date.parse(START) + minutes * 60_000;
@@ -48,11 +57,11 @@ test("a session's SLA state follows its own group's warning ratio: green, then a
 
 test("the queue and the directory read a group's SLA and warning ratio by the one rule", () => {
   const group = { id: 3, name: 'Financeiro', sla: 2, timeUnit: 'HOURS', warningRatio: 60 };
-  const item = toQueueItem({ id: 9, status: 'OPEN', createdAt: START, groupConf: group, user: { id: 1, name: 'Carla' } });
+  const item = toQueueItem(read({ id: 9, status: 'OPEN', createdAt: START, groupConf: group, user: { id: 1, name: 'Carla' } }));
   expect([item?.slaSeconds, item?.slaWarningRatio]).toEqual([7200, 60]);
   expect(toGroupInfo(group)).toMatchObject({ slaSeconds: 7200, warningRatio: 60 });
   // A group named without its configuration: no SLA, so no ratio either.
-  const bare = toQueueItem({ id: 10, status: 'OPEN', createdAt: START, groupConf: { id: 3, name: 'Financeiro' } });
+  const bare = toQueueItem(read({ id: 10, status: 'OPEN', createdAt: START, groupConf: { id: 3, name: 'Financeiro' } }));
   expect([bare?.slaSeconds, bare && 'slaWarningRatio' in bare]).toEqual([null, false]);
 });
 

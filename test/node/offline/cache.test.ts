@@ -22,6 +22,7 @@ const item = (id: number): QueueItem => ({
   slaSeconds: 600,
   protocol: `P${id}`,
   ticketId: null,
+  withBot: false,
 });
 const message = (id: number, sessionId: number): ThreadMessage => ({
   id,
@@ -44,6 +45,7 @@ const detail = (id: number): SessionDetail => ({
   lastAgent: 'ana',
   topic: null,
   needsTemplate: false,
+  classification: null,
 });
 
 test('copies survive a reload, stay bounded, drop a damaged file, and never cross to another account', async () => {

@@ -64,8 +64,10 @@ test.afterEach(async () => {
 
 test('an answer that breaks what the interface states is BadResponse naming the operation and the field; an odd record is skipped and counted', async () => {
   server = await local((req, _b, res) => {
-    if (req.url?.endsWith('/v2/agent')) json(res, 200, { page: 0, size: 20, results: [{ id: 1 }, { id: 'two', status: 5 }, 'junk', null] });
-    else if (req.url?.endsWith('/v2/attributes')) json(res, 200, { page: 0, size: 20 });
+    if (req.url?.endsWith('/v2/agent'))
+      json(res, 200, { page: 0, size: 20, results: [{ id: 1 }, { id: 'two', status: { code: 5 } }, 'junk', null] });
+    else if (req.url?.endsWith('/v2/attributes')) json(res, 200, { page: 0, size: 20, results: 'none' });
+    else if (req.url?.endsWith('/v2/bot')) json(res, 200, { page: '0', size: '20' });
     else json(res, 200, { averageNps: 'high', negative: 0, neutral: 0, positive: 0, totalCount: 0 });
   });
   client = clientFor(server);
@@ -75,6 +77,8 @@ test('an answer that breaks what the interface states is BadResponse naming the 
   expect(p1.skipped).toBe(2);
   const e2 = await failure(client.resource('attribute').list());
   expect(e2.info).toMatchObject({ kind: 'BadResponse', field: 'results' });
+  // An empty list may come as null or not at all, and page and size as digits.
+  expect(await client.resource('bot').list()).toMatchObject({ page: 0, size: 20, results: [], skipped: 0 });
   const e3 = await failure(client.npsSummary('csat'));
   expect(e3.info).toMatchObject({ kind: 'BadResponse', operation: 'npsSummary', field: 'averageNps' });
 });

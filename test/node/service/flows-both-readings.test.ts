@@ -56,7 +56,7 @@ for (const reading of READINGS) {
       }
       expect(withBoth.length).toBe(1);
       const { s, opened } = withBoth[0]!;
-      expect(opened.page.skipped).toBe(0);
+      expect(opened.page.unreadable.count).toBe(0);
       expect(opened.page.messages.every((m) => m.author !== null && m.createdAt?.endsWith('Z'))).toBe(true);
       const stored = await messagesOf(s.id);
       for (const m of opened.page.messages) {
@@ -144,7 +144,36 @@ for (const reading of READINGS) {
       const closed = await c.call('attendance:close', { sessionId: inMandatory.id, classification: path, comment });
       expect(bucketOf(closed, snap.me)).toBe('closed');
       const saved = await api.listAll('/classification-service', [{ key: 'sessionId', operator: 'EQNUM', value: String(inMandatory.id) }]);
-      expect(saved.some((r) => r.commentClassification === comment)).toBe(true);
+      const record = saved.find((r) => r.commentClassification === comment)!;
+      expect(record).toBeDefined();
+      // As its field names read: the agent record's id, the node chosen, the readable path.
+      const labels: string[] = [];
+      for (let level = tree.roots, i = 0; i < path.length; i++) {
+        const node = level.find((n) => n.id === path[i])!;
+        labels.push(node.label);
+        level = node.children;
+      }
+      const agents = await api.listAll('/agent');
+      const myAgent = agents.find((a) => personOf(a.user)?.userName === sb.demoAgent.userName)!;
+      expect(idOf(record.agentId)).toBe(idOf(myAgent.id));
+      expect(idOf(record.classificationTreeSession)).toBe(path[path.length - 1]);
+      expect(String(record.displayName).endsWith(` > ${labels.join(' > ')}`)).toBe(true);
+      // And read back when the closed session is opened.
+      const reopened = await c.call('attendance:openThread', { sessionId: inMandatory.id });
+      expect(reopened.detail.classification).toBe(record.displayName);
+
+      // A record written the other way round (the path in classificationTreeSession, the leaf in
+      // displayName), as other tools did, reads the same.
+      const [other] = await api.list('/user-session', [{ key: 'status', operator: 'EQ', value: 'CLOSED' }], { direction: 'DESC', size: 1 });
+      const otherId = idOf(other!.id)!;
+      await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/classification-service/save', {
+        sessionId: otherId,
+        classificationTreeSession: 'Atendimento > Dúvidas > Prazo de entrega',
+        displayName: 'Prazo de entrega',
+      });
+      expect((await c.call('attendance:openThread', { sessionId: otherId })).detail.classification).toBe(
+        'Atendimento > Dúvidas > Prazo de entrega',
+      );
     });
 
     test('a new customer message reaches the open thread, and tickets and NPS read', async () => {

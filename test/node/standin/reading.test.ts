@@ -14,7 +14,9 @@ import { standinClient, type RawAnswer } from '../../../src-standin/test-client'
 
 type Row = Record<string, unknown>;
 type Page = { page: number; size: number; results: Row[] };
-type UserObj = { id: number; name: string; userName: string; typeUser?: string };
+type UserObj = { id: string; name: string; userName: string; typeUser?: string };
+/** The variant writes integers as strings of digits. */
+const digits = (v: unknown) => String(v);
 
 // Both stand-ins lay their seed out from the same instant, so their records are the same.
 const anchorTime = '2026-11-23T12:00:00Z';
@@ -83,21 +85,21 @@ test('messages: fromUser/toUser are user objects, sendBy a role, session a bare 
     agentLines = 0;
   for (const [i, dm] of d.entries()) {
     const vm = v[i]!;
-    expect(vm.id).toBe(dm.id);
+    expect(vm.id).toBe(digits(dm.id));
     expect(dm.session).toEqual({ id: session.id });
-    expect(vm.session).toBe(session.id);
+    expect(vm.session).toBe(digits(session.id));
     const from = vm.fromUser as UserObj;
     const to = vm.toUser as UserObj | null;
     if (dm.fromUser === true) {
       customerLines++;
       expect(vm.sendBy).toBe('CUSTOMER');
-      expect(from).toEqual({ id: customer.id, name: customer.name, userName: customer.userName, typeUser: 'CUSTOMER' });
-      expect(to?.id ?? null).toBe(agentUser.id);
+      expect(from).toEqual({ id: digits(customer.id), name: customer.name, userName: customer.userName, typeUser: 'CUSTOMER' });
+      expect(to?.id ?? null).toBe(digits(agentUser.id));
     } else {
       agentLines++;
       expect(vm.sendBy).toBe('AGENT');
       expect(from).toMatchObject({ userName: dm.sendBy, typeUser: 'AGENT' });
-      expect(to).toEqual({ id: customer.id, name: customer.name, userName: customer.userName, typeUser: 'CUSTOMER' });
+      expect(to).toEqual({ id: digits(customer.id), name: customer.name, userName: customer.userName, typeUser: 'CUSTOMER' });
     }
     expect(to?.userName ?? null).toBe(dm.toUser ?? null);
     if (typeof dm.sentiment === 'string') expect(vm.sentiment).toEqual({ label: dm.sentiment, score: null });
@@ -109,20 +111,22 @@ test('messages: fromUser/toUser are user objects, sendBy a role, session a bare 
   expect(d.every((m) => typeof m.fromUser === 'boolean' && (m.sendBy === customer.userName || m.sendBy === agentUser.userName))).toBe(true);
 });
 
-test('sessions: group, agent and user as summaries; the full group only from groups/unique', async () => {
+test('sessions: group, agent and user as summaries, the channel in userConnectedInstance; the full group only from groups/unique', async () => {
   const { d, v } = await both('/user-session', { conditions: [{ key: 'agent', operator: 'NOT_NULL' }], sort: true, size: 10 });
   expect(d.length).toBe(10);
   for (const [i, ds] of d.entries()) {
     const vs = v[i]!;
     const dg = ds.groupConf as Row;
     expect(dg.classificationTree).toBeDefined();
-    expect(vs.groupConf).toEqual({ id: dg.id, name: dg.name });
+    expect(vs.groupConf).toEqual({ id: digits(dg.id), name: dg.name });
     for (const k of ['agent', 'user'] as const) {
       const du = ds[k] as Row;
-      expect(vs[k]).toEqual({ id: du.id, name: du.name, userName: du.userName });
+      expect(vs[k]).toEqual({ id: digits(du.id), name: du.name, userName: du.userName });
     }
+    expect(vs.userConnectedInstance).toBe(ds.userConnectedResource);
+    expect(vs.userConnectedResource).toBe(ds.userConnectedInstance ?? null);
   }
-  const group = await vrnt.v2(V2_OPS.groupsUnique, { conditions: [eqnum('id', (v[0]!.groupConf as Row).id as number)], sort: false });
+  const group = await vrnt.v2(V2_OPS.groupsUnique, { conditions: [eqnum('id', Number((v[0]!.groupConf as Row).id))], sort: false });
   expect(group.status).toBe(200);
   const full = group.json<Row>();
   expect(full.name).toBe((v[0]!.groupConf as Row).name);
@@ -144,10 +148,10 @@ test('pages hold at most 50 rows in the variant while the envelope echoes the si
   expect(all.length).toBeGreaterThan(2 * VARIANT_MAX_PAGE_SIZE);
   const first = await page(vrnt, '/messages', ask);
   expect(first.size).toBe(120);
-  expect(first.results.map((m) => m.id)).toEqual(all.slice(0, VARIANT_MAX_PAGE_SIZE).map((m) => m.id));
+  expect(first.results.map((m) => m.id)).toEqual(all.slice(0, VARIANT_MAX_PAGE_SIZE).map((m) => digits(m.id)));
   // Page n starts at n × 50, the size the variant really used.
   const second = await page(vrnt, '/messages', { ...ask, page: 1 });
-  expect(second.results.map((m) => m.id)).toEqual(all.slice(VARIANT_MAX_PAGE_SIZE, 2 * VARIANT_MAX_PAGE_SIZE).map((m) => m.id));
+  expect(second.results.map((m) => m.id)).toEqual(all.slice(VARIANT_MAX_PAGE_SIZE, 2 * VARIANT_MAX_PAGE_SIZE).map((m) => digits(m.id)));
   const plainFirst = await page(dflt, '/messages', ask);
   expect(plainFirst.size).toBe(120);
   expect(plainFirst.results).toHaveLength(120);
@@ -155,11 +159,12 @@ test('pages hold at most 50 rows in the variant while the envelope echoes the si
   expect((await page(vrnt, '/messages', { conditions: [], sort: true })).size).toBe(20);
 });
 
-test('every list: named fields the record lacks read null, dates carry -03:00, extra fields appear; values agree', async () => {
+test('every list: named fields the record lacks read null, integers are digits, dates carry -03:00, extra fields appear; values agree', async () => {
   // Thousands of checks: gathered as a list of what is wrong, asserted once.
   const wrong: string[] = [];
   let nulled = 0,
-    dated = 0;
+    dated = 0,
+    counted = 0;
   for (const key of RESOURCE_KEYS) {
     const path = RESOURCES[key].list;
     if (!path || path === RESOURCES.hsmTemplateGroup.list) continue;
@@ -191,6 +196,12 @@ test('every list: named fields the record lacks read null, dates carry -03:00, e
             /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-03:00$/.test(vv) &&
             Date.parse(vv) === Date.parse(dv);
           if (!ok) wrong.push(`${at}.${field} ${dv} became ${String(vv)}`);
+        } else if (type === 'int' && typeof dv === 'number') {
+          counted++;
+          if (vv !== digits(dv)) wrong.push(`${at}.${field} ${dv} became ${JSON.stringify(vv)}`);
+        } else if (coll === 'userSession' && field.startsWith('userConnected')) {
+          const other = field === 'userConnectedResource' ? 'userConnectedInstance' : 'userConnectedResource';
+          if (vv !== (dr[other] ?? null)) wrong.push(`${at}.${field} is not the default's ${other}`);
         } else if (typeof type === 'string' && !(coll === 'message' && ['fromUser', 'toUser', 'sendBy', 'sentiment'].includes(field))) {
           if (JSON.stringify(vv) !== JSON.stringify(dv)) wrong.push(`${at}.${field} ${JSON.stringify(dv)} became ${JSON.stringify(vv)}`);
         }
@@ -200,11 +211,12 @@ test('every list: named fields the record lacks read null, dates carry -03:00, e
   expect(wrong).toEqual([]);
   expect(nulled).toBeGreaterThan(50);
   expect(dated).toBeGreaterThan(50);
+  expect(counted).toBeGreaterThan(50);
 });
 
 test('the variant accepts saves in both shapes and condition keys on session', async () => {
   const session = await activeSession(vrnt);
-  const id = session.id as number;
+  const id = Number(session.id);
   const customer = session.user as UserObj;
   const agentUser = session.agent as UserObj;
   const save = async (body: Row) => {
@@ -226,7 +238,7 @@ test('the variant accepts saves in both shapes and condition keys on session', a
   ];
   for (const [i, [body, role]] of shapes.entries()) {
     const m = await save({ ...body, message: `linha ${i}` });
-    expect(m.session, JSON.stringify(body)).toBe(id);
+    expect(m.session, JSON.stringify(body)).toBe(digits(id));
     expect(m.sendBy, JSON.stringify(body)).toBe(role);
     expect((m.fromUser as UserObj).typeUser, JSON.stringify(body)).toBe(role);
     // A customer's line ends the wait for the customer; an attendant's starts it.
@@ -293,7 +305,7 @@ test('npm run standin takes the reading from STANDIN_READING, and --reading wins
       });
       const info = JSON.parse(line) as { baseUrl: string; tokens: { agent: string } };
       const m = await page(standinClient(info.baseUrl, info.tokens.agent), '/messages', { conditions: [], sort: true, size: 1 });
-      return typeof m.results[0]!.session === 'number';
+      return typeof m.results[0]!.session !== 'object';
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -11,11 +11,13 @@ function fieldNames(schema: z.ZodType): string[] {
 }
 
 /**
- * Fields the console still reads from servers of the older version that the stand-in, serving the
- * current one, no longer stores (interface §9.9: a classification node lost `parent`).
+ * Fields the console reads that the stand-in does not store: from servers of the older version
+ * (interface §9.9: a classification node lost `parent`), and under a name other servers use (a
+ * message's session by its id alone, `sessionId`).
  */
 const READ_ONLY_FROM_OLDER: Partial<Record<keyof typeof RESOURCE_SCHEMAS, readonly string[]>> = {
   classification: ['parent'],
+  message: ['sessionId'],
 };
 
 // The console reads with the shared schemas; the stand-in validates queries and saves with its

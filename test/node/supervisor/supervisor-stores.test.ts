@@ -60,6 +60,7 @@ test('groups: choices are the named groups with an id, sorted; a queue change re
       ...g,
       slaSeconds: null,
       waiting: reads,
+      withBot: 0,
       inAttendance: 0,
       pending: 0,
       longestWaitSeconds: null,
@@ -68,6 +69,7 @@ test('groups: choices are the named groups with an id, sorted; a queue change re
     agents: [],
     fetchedAt: '2026-11-23T10:00:00Z',
     truncated: false,
+    unreadable: { count: 0, first: null },
   });
   const bridge = await installFakeBridge({ 'supervisor:groups': () => (reads++, overview()) });
   const { GroupsStore } = await importRunes<Groups>('src-renderer/src/features/supervisor/groups.svelte.ts');

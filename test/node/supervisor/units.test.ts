@@ -5,6 +5,9 @@ import { agentOf } from '../../../src-main/features/agents';
 import { groupsOverview, npsConditions, npsIndex, readRules, reportConditions } from '../../../src-main/features/supervisor/views';
 import { explainRefusedQuery } from '../../../src-main/features/supervisor/index';
 import { AppError } from '../../../src-shared/errors';
+import type { z } from 'zod';
+import { readRecord, type Read } from '../../../src-shared/envelopes';
+import { AgentSchema, SessionSchema } from '../../../src-shared/schemas/index';
 import { EventHub } from '../../../src-main/bridge/table';
 import { linkifyTickets } from '../../../src-renderer/src/features/supervisor/tickets';
 import { csvCell, toCsv } from '../../../src-renderer/src/features/supervisor/csv';
@@ -119,6 +122,15 @@ test('the condition builder writes nested OR/AND groups; empty leaves are droppe
   ]);
 });
 
+/** Records as the console reads them: through their schema. */
+function readAll<T>(schema: z.ZodType<T>, resource: string, raws: readonly Record<string, unknown>[]): Read<T>[] {
+  return raws.map((r) => {
+    const got = readRecord(schema, r, resource);
+    if (!got.ok) throw new Error(JSON.stringify(got.skip));
+    return got.record;
+  });
+}
+
 test('NPS index, conditions, report filters and rules are read as the interface says', () => {
   expect(npsIndex(55, 20, 100)).toBe(35);
   expect(npsIndex(0, 0, 0)).toBeNull();
@@ -134,31 +146,37 @@ test('NPS index, conditions, report filters and rules are read as the interface 
   expect(readRules({ role: 'owner' })).toEqual({ role: null, rules: null });
 });
 
-test('groups overview: waiting, in attendance, longest wait against sla, agents with status', () => {
+test('groups overview: waiting whatever the status word, with a bot apart, in attendance, longest wait against sla, agents with status', () => {
   const now = Date.parse('2024-06-01T12:00:00Z');
   const g1 = { id: 1, name: 'Geral', sla: 2, timeUnit: 'MINUTES' };
-  const g2 = { id: 2, name: 'Financeiro', sla: 600, timeUnit: 'SECONDS' };
-  const sessions = [
+  const g2 = { id: '2', name: 'Financeiro', sla: '600', timeUnit: 'SECONDS' };
+  const sessions = readAll(SessionSchema, 'userSession', [
     { id: 1, status: 'OPEN', groupConf: g1, agent: null, createdAt: '2024-06-01T11:55:00Z' },
     { id: 2, status: 'OPEN', groupConf: g1, agent: { userName: 'ana', name: 'Ana' }, pending: true },
-    { id: 3, status: 'OPEN', groupConf: g2, agent: null, createdAt: '2024-06-01T11:59:00Z' },
+    { id: '3', status: 'TRANSFERIDO', groupConf: g2, agent: null, createdAt: '2024-06-01T08:59:00-03:00' },
     { id: 4, status: 'CLOSED', groupConf: g2, agent: null },
     { id: 5, status: 'WAITING_BOT', groupConf: g2, agent: { userName: 'bruno', name: 'Bruno' } },
-  ];
-  const agents = [
+    { id: 6, status: 'OPEN', onlyBot: 'true', groupConf: g2, agent: null },
+    { status: 'OPEN', groupConf: g2, agent: null },
+  ]);
+  const agents = readAll(AgentSchema, 'agent', [
     { id: 1, status: 'ONLINE', user: { userName: 'ana', name: 'Ana Souza' } },
     { id: 2, status: 'BUSY', user: { userName: 'bruno', name: 'Bruno Lima' } },
-  ];
-  const o = groupsOverview(sessions, agents.map(agentOf), now, false);
-  expect(o.groups.map((g) => [g.name, g.waiting, g.inAttendance, g.pending, g.longestWaitSeconds, g.slaSeconds, g.overSla])).toEqual([
-    ['Geral', 1, 1, 1, 300, 120, true],
-    ['Financeiro', 1, 1, 0, 60, 600, false],
+  ]);
+  const o = groupsOverview(sessions, agents.map(agentOf), now, false, { count: 0, first: null });
+  expect(
+    o.groups.map((g) => [g.name, g.waiting, g.withBot, g.inAttendance, g.pending, g.longestWaitSeconds, g.slaSeconds, g.overSla]),
+  ).toEqual([
+    ['Geral', 1, 0, 1, 1, 300, 120, true],
+    ['Financeiro', 1, 2, 0, 0, 60, 600, false],
   ]);
   expect(o.groups[0]!.agents).toEqual([{ userName: 'ana', name: 'Ana Souza', status: 'ONLINE', sessions: 1 }]);
   expect(o.agents.map((a) => [a.name, a.status, a.sessions])).toEqual([
     ['Ana Souza', 'ONLINE', 1],
-    ['Bruno Lima', 'BUSY', 1],
+    ['Bruno Lima', 'BUSY', 0],
   ]);
+  // The session without an id is counted, and named in the log's words.
+  expect(o.unreadable).toEqual({ count: 1, first: { resource: 'userSession', id: null, field: 'id', reason: 'missing or unreadable' } });
 });
 
 test('a filter the service refuses that compares an id as text is explained with the number operator', () => {

@@ -54,6 +54,7 @@ const session = (id: number, agent: string | null): QueueItem => ({
   slaSeconds: 600,
   protocol: `P-${id}`,
   ticketId: null,
+  withBot: false,
 });
 const base = (name: string): KbBase =>
   ({ name, url: 'https://files.example/faq.csv', uploadedAt: '2026-11-23T10:00:00Z', state: 'ready', readyAt: null }) as KbBase;
@@ -70,7 +71,7 @@ async function console2() {
         current.workspaces.filter((w) => w.id !== id),
         current.active === id ? 'b' : current.active,
       )),
-    'attendance:queue': () => ({ items: [session(7, 'ana')], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', skipped: 0 }),
+    'attendance:queue': () => ({ items: [session(7, 'ana')], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
     'attendance:transfer': ({ sessionId }) =>
       new Promise<QueueItem>((resolve) =>
         held.push({ workspaceId: bridge.calls.at(-1)!.workspaceId, answer: () => resolve(session(sessionId, 'bruno')) }),
@@ -208,7 +209,7 @@ test("seeing a workspace as someone else is a scope of its own: nothing of the f
 
 test('a store made while a view showed keeps following its state after that view is gone', async () => {
   await installFakeBridge({
-    'attendance:queue': () => ({ items: [session(7, 'ana'), session(8, null)], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', skipped: 0 }),
+    'attendance:queue': () => ({ items: [session(7, 'ana'), session(8, null)], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
   });
   const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');

@@ -2,6 +2,7 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
+import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
@@ -14,6 +15,13 @@ export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
 /** How "Mine" is ordered: latest customer message first, longest waiting first, nearest SLA first. */
 export const MINE_SORTS = ['activity', 'waiting', 'sla'] as const;
 export type MineSort = (typeof MINE_SORTS)[number];
+
+/**
+ * The tab a bucket shows in: a session of mine waiting for the customer is in Mine (a reply
+ * never moves it out of view); one with a bot among the others, marked as such.
+ */
+export const tabOfBucket = (b: QueueBucket): VisibleBucket | null =>
+  b === 'closed' ? null : b === 'pending' ? 'mine' : b === 'bot' ? 'others' : b;
 
 const lastCustomerMs = new WeakMap<QueueItem, number>();
 /** When the customer last wrote (ms), or when the session began; parsed once per item. */
@@ -63,7 +71,7 @@ export class QueueStore {
   #me = $state<string | null>(null);
   #fetchedAt = $state<string | null>(null);
   /** Sessions the last full read could not list (a quiet note under the queue). */
-  #unreadable = $state(0);
+  #unreadable = $state<Unreadable>(NONE_UNREADABLE);
   #loading = $state(false);
   #error = $state<string | null>(null);
   #bucket = $state<VisibleBucket>('waiting');
@@ -104,8 +112,7 @@ export class QueueStore {
 
   /** The tab a session shows in (Mine holds every session assigned to me, those waiting for the customer included). */
   private tabOf(item: QueueItem): VisibleBucket | null {
-    const b = bucketOf(item, this.#me);
-    return b === 'closed' ? null : b === 'pending' ? 'mine' : b;
+    return tabOfBucket(bucketOf(item, this.#me));
   }
 
   /** Moves one session between tabs and facet counts (either side may be absent), adding the tabs it touched to `touched`. */
@@ -295,7 +302,7 @@ export class QueueStore {
       this.#me = snap.me;
       this.rebuild();
       this.#fetchedAt = snap.fetchedAt;
-      this.#unreadable = snap.skipped;
+      this.#unreadable = snap.unreadable;
       this.version++;
       // The session left open is open again if the queue still holds it.
       if (this.#selectedId !== null && !this.map.has(this.#selectedId)) this.#selectedId = null;
@@ -442,9 +449,7 @@ export class QueueStore {
     this.#selectedId = id;
     const item = id === null ? undefined : this.map.get(id);
     if (item) {
-      const b = bucketOf(item, this.#me);
-      // A session of mine waiting for the customer is in Mine too: the tab stays.
-      const tab: VisibleBucket | null = b === 'closed' ? null : b === 'pending' ? 'mine' : b;
+      const tab = tabOfBucket(bucketOf(item, this.#me));
       if (tab && tab !== this.#bucket) this.#bucket = tab;
     }
     this.markSeen();

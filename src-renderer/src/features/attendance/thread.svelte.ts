@@ -1,4 +1,5 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
+import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
 import { BridgeError, errorMessage } from '../../lib/bridge';
 import { isTemporary } from '../../../../src-shared/error-kinds';
 import type { Scope } from '../../lib/scope.svelte';
@@ -74,7 +75,7 @@ export class ThreadStore {
   #loadingOlder = $state(false);
   #hasMore = $state(false);
   /** Records of the loaded pages that could not be read as messages (shown as a quiet note). */
-  #unreadable = $state(0);
+  #unreadable = $state<Unreadable>(NONE_UNREADABLE);
   #error = $state<string | null>(null);
   /** When the shown thread was read from the service (ISO). */
   #fetchedAt = $state<string | null>(null);
@@ -162,7 +163,7 @@ export class ThreadStore {
     this.#offlineCopy = false;
     this.#loading = true;
     this.#hasMore = false;
-    this.#unreadable = 0;
+    this.#unreadable = NONE_UNREADABLE;
     this.nextPage = 1;
     const started = performance.now();
     try {
@@ -172,7 +173,7 @@ export class ThreadStore {
       this.#fetchedAt = got.fetchedAt;
       this.#offlineCopy = got.offline;
       this.#hasMore = got.page.hasMore;
-      this.#unreadable = got.page.skipped;
+      this.#unreadable = got.page.unreadable;
       this.merge(got.page.messages);
       this.#lastOpenMs = performance.now() - started;
     } catch (e) {
@@ -204,7 +205,8 @@ export class ThreadStore {
       if (gen !== this.generation) return;
       this.nextPage++;
       this.#hasMore = got.hasMore;
-      this.#unreadable += got.skipped;
+      const more = got.unreadable;
+      if (more.count) this.#unreadable = { count: this.#unreadable.count + more.count, first: this.#unreadable.first ?? more.first };
       this.merge(got.messages);
     } catch (e) {
       if (gen === this.generation) this.#error = errorMessage(e);

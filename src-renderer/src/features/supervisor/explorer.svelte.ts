@@ -43,6 +43,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #saveError = $state<string | null>(null);
   #saved = $state<string | null>(null);
   #rules = $state<Rules | null>(null);
+  /** The split reading of multi-value "is one of" conditions, asked for once they found nothing. */
+  #split = $state(false);
 
   get resource() {
     return this.#resource;
@@ -84,6 +86,9 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   get rules() {
     return this.#rules;
   }
+  get split() {
+    return this.#split;
+  }
 
   constructor(private readonly scope: Scope) {
     super({ sortColumn: null, direction: 'ASC', size: 20, clearOnError: true });
@@ -115,6 +120,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
 
   setResource(key: ResourceKey): void {
     this.#resource = key;
+    this.#split = false;
     this.#nodes = [leaf()];
     this.resetPaging();
     this.#selected = null;
@@ -130,10 +136,19 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
       ...(this.sortColumn ? { sortColumn: this.sortColumn, direction: this.direction } : {}),
       page: this.page,
       size: this.size,
+      split: this.#split,
     });
   }
 
+  /** Runs the conditions as the user wrote them. */
   search(): Promise<void> {
+    this.#split = false;
+    return this.restart();
+  }
+
+  /** The same conditions, each multi-value "is one of" read value by value (some servers need it). */
+  readSplit(): Promise<void> {
+    this.#split = true;
     return this.restart();
   }
 

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { created, int, str } from './common';
+
+/** External AI connection; appKey and password are secrets the log must never print. */
+export const CognitionSchema = z
+  .object({
+    appId: str(),
+    appKey: str(),
+    endPoint: str(),
+    id: int(),
+    name: str(),
+    password: str(),
+    type: str(),
+    userName: str(),
+    version: str(),
+    ...created,
+  })
+  .loose();
+
+export type Cognition = z.infer<typeof CognitionSchema>;
