@@ -127,6 +127,8 @@ async function serve(flags: Flags): Promise<void> {
   if (flags.json) console.log(JSON.stringify({ port: relay.port, stream: relay.stream, operation }));
   else console.log(`relay: taking deliveries on 127.0.0.1:${relay.port} for ${operation}, stream ${relay.stream}`);
   const stop = () => {
+    // Bounded: what was not answered by then, the service delivers again.
+    setTimeout(() => process.exit(1), 10_000).unref();
     void relay.close().then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);

@@ -214,7 +214,10 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
         clearTimeout(timer);
         server.closeAllConnections();
         await closed;
-        await nc.drain().catch(() => nc.close());
+        // Drained while NATS answers; closed outright when it does not (a drain would wait for it).
+        await Promise.race([nc.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))]).catch(() => undefined);
+        clearTimeout(timer);
+        if (!nc.isClosed()) await nc.close();
         log.info('Relay stopped.', counts);
       })();
       return closing;

@@ -26,7 +26,14 @@ export interface NatsServer {
   start(): Promise<void>;
 }
 
-export type NatsAuth = { users: readonly NatsUser[] } | { token: string };
+/** Users and permissions, one token for everyone, or a configuration as written elsewhere. */
+export type NatsAuth = { users: readonly NatsUser[] } | { token: string } | { config: string };
+
+function configText(auth: NatsAuth): string {
+  if ('users' in auth) return natsServerConfig(auth.users);
+  if ('token' in auth) return `authorization { token: ${JSON.stringify(auth.token)} }\n`;
+  return auth.config;
+}
 
 /**
  * A nats-server with JetStream on a free loopback port, its store and configuration in `dir`:
@@ -37,9 +44,7 @@ export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer
   const storeDir = join(dir, 'store');
   await mkdir(storeDir, { recursive: true });
   const config = join(dir, 'nats.conf');
-  await writeFile(config, 'users' in auth ? natsServerConfig(auth.users) : `authorization { token: ${JSON.stringify(auth.token)} }\n`, {
-    mode: 0o600,
-  });
+  await writeFile(config, configText(auth), { mode: 0o600 });
   const port = await freePort();
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();

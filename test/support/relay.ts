@@ -46,10 +46,14 @@ export async function asRelay(address: string, operation: string, password: stri
   );
 }
 
-/** How many messages the operation's stream holds. */
+/** How many messages the operation's stream holds; -1 while the server does not answer (it restarts). */
 export async function storedCount(nc: NatsConnection, operation: string): Promise<number> {
-  const jsm = await jetstreamManager(nc, { checkAPI: false });
-  return (await jsm.streams.info(streamName(operation))).state.messages;
+  const jsm = await jetstreamManager(nc, { checkAPI: false, timeout: 1_000 });
+  try {
+    return (await jsm.streams.info(streamName(operation))).state.messages;
+  } catch {
+    return -1;
+  }
 }
 
 /** Connects as a console of the operation. */
@@ -82,6 +86,29 @@ export async function readAll(nc: NatsConnection, operation: string, console: st
   }
 }
 
+/** The relay's command in this process's Node with tsx's loader: one process (tsx's own CLI would run it in a child). */
+const relayCli = () => ['--import', 'tsx', join(ROOT, 'src-main', 'relay', 'cli.ts')];
+
+/** Runs `npm run relay -- ...args` to its end (bounded: 60 s). */
+export async function runRelayCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...relayCli(), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
 export interface RelayProcess {
   child: ChildProcess;
   port: number;
@@ -105,8 +132,7 @@ export async function spawnRelay(o: {
   const passwordFile = join(o.dir, 'nats-password');
   await writeFile(passwordFile, `${o.password}\n`, { mode: 0o600 });
   const args = [
-    join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-    join(ROOT, 'src-main', 'relay', 'cli.ts'),
+    ...relayCli(),
     'serve',
     '--operation',
     o.operation,
@@ -120,7 +146,7 @@ export async function spawnRelay(o: {
     String(o.port ?? 0),
     '--json',
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
