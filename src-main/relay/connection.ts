@@ -81,5 +81,7 @@ export function connectOptions(
     timeout: 5_000,
     // A refused password stays refused: reconnecting with it only fills the server's log.
     ignoreAuthErrorAbort: false,
+    // Otherwise every request captures a stack trace in advance, in case it times out.
+    noAsyncTraces: true,
   };
 }
