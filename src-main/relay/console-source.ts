@@ -12,6 +12,7 @@ import { connect } from '@nats-io/transport-node';
 import {
   AckPolicy,
   DeliverPolicy,
+  JetStreamApiCodes,
   JetStreamApiError,
   jetstream,
   jetstreamManager,
@@ -33,6 +34,21 @@ import { MSG_ID_HEADER, checkName, consoleInbox, operationSubjects, streamName }
  */
 export type RelaySourceState = 'connecting' | 'live' | 'unreachable' | 'refused' | 'stopped';
 
+/** Why a source is not live, as a code the console words in the user's language. */
+export type RelayReason = 'unreachable' | 'lost' | 'silent' | 'stream' | 'credentials' | 'permissions' | 'tls' | 'consumer';
+
+/** The reasons in English, for logs and the relay's own messages. */
+export const RELAY_REASONS: Record<RelayReason, string> = {
+  unreachable: 'NATS cannot be reached.',
+  lost: 'The connection to NATS was lost.',
+  silent: 'NATS stopped answering.',
+  stream: "The operation's stream does not exist yet: the relay has never run for it.",
+  credentials: 'NATS refused the credentials.',
+  permissions: "NATS does not let these credentials read this operation's events.",
+  tls: 'NATS could not be reached over TLS, which an address off this computer requires.',
+  consumer: "The relay's stream refused this console's consumer.",
+};
+
 export interface RelaySourceStats {
   /** Events applied (and acknowledged). */
   applied: number;
@@ -51,7 +67,7 @@ export interface RelaySourceOptions {
   console: string;
   /** Resolves once the event was applied; a rejection hands it back, to come again. */
   apply(e: ReceivedEvent): Promise<void>;
-  onState?(state: RelaySourceState, detail: string | null): void;
+  onState?(state: RelaySourceState, reason: RelayReason | null): void;
   log?: WebhookLogger;
   /** Events applied at once, each acknowledged after its own apply. Default 32. */
   maxInFlight?: number;
@@ -66,6 +82,8 @@ export interface RelaySourceOptions {
 
 export interface RelaySource {
   readonly state: RelaySourceState;
+  readonly reason: RelayReason | null;
+  /** The reason in English. */
   readonly detail: string | null;
   stats(): RelaySourceStats;
   /** Stops reading: events being applied finish and are acknowledged (up to 5 s), the rest stay for next time. */
@@ -78,13 +96,13 @@ const silent: WebhookLogger = { info() {}, warn() {}, error() {} };
 const WORKING_MS = 10_000;
 const ACK_WAIT_MS = 30_000;
 
-/** An error of the server's that waiting will not cure. */
-function refusal(e: unknown): string | null {
+/** An error of the server's that waiting will not cure, or null. */
+function refusal(e: unknown): RelayReason | null {
   const text = e instanceof Error ? e.message : String(e);
-  if (/authorization violation|authentication|user.*password|token/i.test(text)) return 'NATS refused the credentials.';
-  if (/permissions violation/i.test(text)) return 'NATS does not let these credentials read this operation’s events.';
-  if (/tls/i.test(text)) return 'NATS could not be reached over TLS, which an address off this computer requires.';
-  if (e instanceof JetStreamApiError && e.code !== 10059) return `The relay’s stream refused the consumer (${text}).`;
+  if (/authorization violation|authentication|user.*password|token/i.test(text)) return 'credentials';
+  if (/permissions violation/i.test(text)) return 'permissions';
+  if (/tls/i.test(text)) return 'tls';
+  if (e instanceof JetStreamApiError && e.code !== JetStreamApiCodes.StreamNotFound) return 'consumer';
   return null;
 }
 
@@ -123,17 +141,17 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
   /** Messages whose apply has not finished: handed back at close if it does not finish in time. */
   const applying = new Set<JsMsg>();
   let state: RelaySourceState = 'connecting';
-  let detail: string | null = null;
+  let reason: RelayReason | null = null;
   let closed = false;
   let nc: NatsConnection | null = null;
   let messages: ConsumerMessages | null = null;
   let wake: (() => void) | null = null;
 
-  const setState = (next: RelaySourceState, why: string | null = null) => {
+  const setState = (next: RelaySourceState, why: RelayReason | null = null) => {
     if (closed && next !== 'stopped') return;
-    if (next === state && why === detail) return;
+    if (next === state && why === reason) return;
     state = next;
-    detail = why;
+    reason = why;
     try {
       o.onState?.(next, why);
     } catch (e) {
@@ -190,7 +208,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
     if (closed) return void (await conn.close());
     void (async () => {
       for await (const s of conn.status()) {
-        if (s.type === 'disconnect') setState('unreachable', 'The connection to NATS was lost.');
+        if (s.type === 'disconnect') setState('unreachable', 'lost');
         else if (s.type === 'reconnect' && messages) setState('live');
         else if (s.type === 'error') {
           const why = refusal(s.error);
@@ -219,7 +237,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
     messages = await consumer.consume({ max_messages: maxInFlight * 2 });
     void (async () => {
       for await (const s of messages.status()) {
-        if (s.type === 'heartbeats_missed' && s.count >= 2) setState('unreachable', 'NATS stopped answering.');
+        if (s.type === 'heartbeats_missed' && s.count >= 2) setState('unreachable', 'silent');
         else if (s.type === 'consumer_deleted' || (s.type === 'consumer_not_found' && s.count >= 3)) messages?.stop();
         else if (s.type === 'next' && state === 'unreachable' && !conn.isClosed()) setState('live');
       }
@@ -240,8 +258,9 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
       } catch (e) {
         if (closed) break;
         const why = refusal(e);
-        setState(why ? 'refused' : 'unreachable', why ?? `NATS at ${o.address} cannot be reached.`);
-        log.warn('relay: could not read the relay’s events', { error: describe(e) });
+        const noStream = e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound;
+        setState(why ? 'refused' : 'unreachable', why ?? (noStream ? 'stream' : 'unreachable'));
+        log.warn("relay: could not read the relay's events", { error: describe(e) });
         // A refusal stands until someone changes something: asked again only now and then.
         if (why) attempt = delays.length;
       }
@@ -260,8 +279,11 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
     get state() {
       return state;
     },
+    get reason() {
+      return reason;
+    },
     get detail() {
-      return detail;
+      return reason && RELAY_REASONS[reason];
     },
     stats: () => ({ ...counts }),
     async close() {

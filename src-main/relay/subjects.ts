@@ -4,13 +4,14 @@
  * holding the subjects `relay.<operation>.<group>`: a console's permissions name its operation's
  * stream, so it can read nothing of another's.
  */
+import { RELAY_NAME_RE } from '../../src-shared/bridge/live';
 import { WEBHOOK_GROUPS } from '../../src-shared/webhook';
 
 /**
  * Operation and console names become subject tokens and stream and consumer names: letters,
  * digits, "-" and "_" only (no ".", "*", ">" or spaces, which NATS reads as syntax).
  */
-export const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
+export const NAME_RE = RELAY_NAME_RE;
 
 export function checkName(what: 'operation' | 'console', name: string): string {
   if (!NAME_RE.test(name)) throw new Error(`The ${what} name "${name}" must be 1 to 64 letters, digits, "-" or "_".`);

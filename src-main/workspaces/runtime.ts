@@ -139,8 +139,8 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   const voice = createVoiceFeature(ctx, { permission: mediaPermission, locale: a.locale });
   const live = createLiveFeature(ctx, {
     onEvent: (e) => {
-      attendance.onEvent(e);
       voice.onEvent(e);
+      return attendance.onEvent(e);
     },
     onResync: () => attendance.resync(),
     ...(a.pollPace ? { pollPace: a.pollPace } : {}),

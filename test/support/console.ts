@@ -7,6 +7,7 @@ import { KeyFileCipher } from '../../src-main/vault/node-cipher';
 import { createConfStore } from '../../src-main/vault/conf-store';
 import { silentLogger } from '../../src-main/log';
 import { dispatch } from '../../src-main/bridge/table';
+import type { PollPace } from '../../src-main/features/live/poll-pace';
 import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../src-shared/bridge';
 import type { ErrorInfo } from '../../src-shared/errors';
 
@@ -14,8 +15,9 @@ import type { ErrorInfo } from '../../src-shared/errors';
  * The console's main process as the renderer sees it: bridge calls through the real handler
  * table (validated in and out) and the events it pushes. No browser, no transport.
  */
-export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'console-main-'))) {
+export async function openConsole(profileDir = mkdtempSync(join(tmpdir(), 'console-main-')), o: { pollPace?: PollPace } = {}) {
   const app: ConsoleApp = createApp({
+    ...(o.pollPace ? { pollPace: o.pollPace } : {}),
     profileDir,
     cipher: new KeyFileCipher(profileDir),
     openStore: (name, dir) => createConfStore(dir ?? profileDir, name),

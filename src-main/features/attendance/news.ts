@@ -1,5 +1,6 @@
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { sessionIdOf } from '../../../src-shared/concepts';
+import { AppError } from '../../../src-shared/errors';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import { Coalescer } from '../../sync/coalesce';
 import { SyncEngine, type SyncSource } from '../../sync/engine';
@@ -73,8 +74,11 @@ export class News {
     };
   }
 
-  /** A webhook event (a hint): what it names is read again from the service. */
-  onEvent(e: WebhookEvent): void {
+  /**
+   * A webhook event (a hint): what it names is read again from the service. Resolves once those
+   * reads are done; rejects when one could not reach the service (the event is not applied yet).
+   */
+  onEvent(e: WebhookEvent): Promise<void> {
     const { threads } = this.#d;
     const data = obj(e.data) ?? {};
     const sessionId = sessionIdOf(data) ?? sessionIdOf(obj(data.message) ?? {});
@@ -86,14 +90,16 @@ export class News {
         if (threads.open.has(sessionId) && found.length)
           this.#ctx.events.emit('attendance:entities', { sessionId, messageId, entities: found });
       }
-      return;
+      return Promise.resolve();
     }
-    if (sessionId !== null) void this.sync.hintSession(sessionId);
-    void this.sync.hintQueue();
+    const reads = [this.sync.hintQueue(), ...(sessionId !== null ? [this.sync.hintSession(sessionId)] : [])];
     if (e.group === 'messages' && sessionId !== null) {
       const raw = obj(data.message);
       if (raw) void this.#customerWrote(sessionId, raw);
     }
+    return Promise.all(reads).then((done) => {
+      if (done.includes(false)) throw new AppError({ kind: 'Unavailable', message: 'The service could not be read for this event.' });
+    });
   }
 
   /** After a gap: every open session from its high-water mark, and the queue from its own. */

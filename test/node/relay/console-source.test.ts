@@ -217,7 +217,7 @@ test('credentials NATS refuses, another operation’s stream and plain NATS off 
   });
   const other = elsewhere.start();
   await expect.poll(() => other.state).toBe('refused');
-  expect(other.detail).toBe('NATS does not let these credentials read this operation’s events.');
+  expect(other.detail).toBe("NATS does not let these credentials read this operation's events.");
   // TLS asked for, the server has none: no plain connection instead.
   const tls = consoleOf('ana', { address: nats.address.replace('nats://', 'tls://') });
   const secure = tls.start();
