@@ -2,6 +2,7 @@ import type { ConsoleFeature } from '../../lib/feature';
 import { app } from '../workspace/app.svelte';
 import { eventLog } from './event-log.svelte';
 import { listener } from './listener.svelte';
+import { liveSource } from './live-source.svelte';
 import { tt } from './strings';
 import { showEvents } from './show';
 import './webhooks.css';
@@ -15,12 +16,13 @@ export { eventLog } from './event-log.svelte';
 /** Integration plumbing, not attendance: the settings view shows it under "Developer / integration". */
 export { default as EventsView } from './EventsView.svelte';
 export { showEvents } from './show';
-const showTab = (tab: 'log' | 'listener') => () => showEvents(tab);
+const showTab = (tab: 'log' | 'listener' | 'source') => () => showEvents(tab);
 export const webhooksFeature: ConsoleFeature = {
   id: 'webhooks',
   commands: [
     { id: 'events.open', title: () => tt('cmd.open'), group: 'Developer', run: showTab('log') },
     { id: 'events.listener', title: () => tt('cmd.listener'), group: 'Developer', run: showTab('listener') },
+    { id: 'events.source', title: () => tt('cmd.source'), group: 'Developer', run: showTab('source') },
     {
       id: 'events.tunnel',
       title: () => tt('cmd.tunnel'),
@@ -39,6 +41,7 @@ export const webhooksFeature: ConsoleFeature = {
     app.onSignedOut(() => {
       eventLog.reset();
       listener.reset();
+      liveSource.reset();
     });
   },
 };

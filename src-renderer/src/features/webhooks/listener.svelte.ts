@@ -1,7 +1,7 @@
 import type { ListenerStatus, TunnelChoice } from '../../../../src-shared/bridge/webhooks';
 import { errorMessage, invoke, on } from '../../lib/bridge';
 
-export type EventsTab = 'log' | 'listener';
+export type EventsTab = 'log' | 'listener' | 'source';
 
 /**
  * The listener's settings and state as the main process reports them (pushed on every change),
