@@ -170,7 +170,7 @@ class Ledger {
   latencies: number[] = [];
   record(console: string, id: string, sentAt: number | undefined): void {
     let ids = this.byConsole.get(console);
-    if (!ids) this.byConsole.set(console, (ids = new Map()));
+    if (!ids) this.byConsole.set(console, (ids = new Map<string, number>()));
     ids.set(id, (ids.get(id) ?? 0) + 1);
     if (sentAt !== undefined) this.latencies.push(now() - sentAt);
   }
@@ -220,7 +220,7 @@ async function bareBaseline(nats: NatsServer, password: (user: string) => string
       await consumer.consume({
         max_messages: 64,
         callback: (m) => {
-          latencies.push(now() - (m.json() as { data: { sentAt: number } }).data.sentAt);
+          latencies.push(now() - m.json<{ data: { sentAt: number } }>().data.sentAt);
           received++;
           m.ack();
         },
@@ -256,7 +256,7 @@ export async function run(): Promise<BenchRow[]> {
     const toRelay = { kind: 'relay' as const, url: relay.url, secret: relay.signingSecret };
     const barePassword = accounts.password(relayUser('bare'));
 
-    const bare = await bareBaseline(nats, accounts.password);
+    const bare = await bareBaseline(nats, (user) => accounts.password(user));
     if (bare.lost) throw new Error(`the bare baseline lost ${bare.lost} of ${EVENTS * CONSOLES} deliveries`);
     // Before the consoles connect (they start from what comes after them).
     const burstRelay = await service({ mode: 'burst', to: toRelay, prefix: 'burst', count: BURST, rate: 0 });
@@ -291,7 +291,11 @@ export async function run(): Promise<BenchRow[]> {
     const phase = async (prefix: string, restart?: () => Promise<void>) => {
       const ids = Array.from({ length: EVENTS }, (_, i) => `${prefix}_${i}`);
       let restarted: Promise<void> = Promise.resolve();
-      const timer = restart ? setTimeout(() => (restarted = restart()), (EVENTS / RATE / 3) * 1000) : undefined;
+      const timer = restart
+        ? setTimeout(() => {
+            restarted = restart();
+          }, (EVENTS / RATE / 3) * 1000)
+        : undefined;
       const sent = await service({ mode: 'paced', to: toRelay, prefix, count: EVENTS, rate: RATE });
       clearTimeout(timer);
       await restarted;

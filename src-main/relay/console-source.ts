@@ -144,6 +144,8 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
   let reason: RelayReason | null = null;
   let closed = false;
   let nc: NatsConnection | null = null;
+  /** The connection now (read through a call: the closures below change it). */
+  const connection = (): NatsConnection | null => nc;
   let messages: ConsumerMessages | null = null;
   let wake: (() => void) | null = null;
 
@@ -264,7 +266,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
         // A refusal stands until someone changes something: asked again only now and then.
         if (why) attempt = delays.length;
       }
-      const conn = nc as NatsConnection | null;
+      const conn = connection();
       messages = null;
       if (closed) break;
       nc = null;
@@ -296,7 +298,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
       for (const m of applying) m.nak();
       applying.clear();
       // Acknowledgements written before the connection goes (when NATS answers at all).
-      const conn = nc as NatsConnection | null;
+      const conn = connection();
       await within(2_000, conn?.flush() ?? Promise.resolve());
       await within(2_000, conn?.close() ?? Promise.resolve());
       await within(2_000, running);

@@ -11,18 +11,21 @@ export const EVENT_LOG_CAPACITY = 500;
  */
 export class EventRing {
   readonly #rows: EventLogEntry[] = [];
+  readonly #capacity: number;
 
-  constructor(private readonly capacity = EVENT_LOG_CAPACITY) {}
+  constructor(capacity = EVENT_LOG_CAPACITY) {
+    this.#capacity = capacity;
+  }
 
   add(row: Omit<EventLogEntry, 'truncated'>): void {
     this.#rows.push(row.raw.length > LOG_RAW_CHARS ? { ...row, raw: row.raw.slice(0, LOG_RAW_CHARS), truncated: true } : row);
-    if (this.#rows.length > this.capacity) this.#rows.shift();
+    if (this.#rows.length > this.#capacity) this.#rows.shift();
   }
 
   /** Rows read back from a snapshot, oldest first. */
   load(rows: readonly EventLogEntry[]): void {
     this.#rows.push(...rows);
-    this.#rows.splice(0, Math.max(0, this.#rows.length - this.capacity));
+    this.#rows.splice(0, Math.max(0, this.#rows.length - this.#capacity));
   }
 
   /** Oldest first, for a snapshot. */

@@ -56,10 +56,10 @@ export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer
     exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
     const gone = exited;
     let log = '';
-    c.stderr!.setEncoding('utf8');
+    c.stderr.setEncoding('utf8');
     // Ready once it says so; bounded by the test's timeout, and by its exit.
     await new Promise<void>((resolve, reject) => {
-      c.stderr!.on('data', (chunk: string) => {
+      c.stderr.on('data', (chunk: string) => {
         log = (log + chunk).slice(-8000);
         if (log.includes('Server is ready')) resolve();
       });

@@ -132,7 +132,7 @@ test('one registration at the service; a relay killed and restarted and a nats-s
     const ana = await asConsole(nats.address, 'vila', 'ana', accounts.password('ana@vila'));
     const got = await readAll(ana, 'vila', 'ana');
     await ana.close();
-    const ids = got.map((m) => (m.json() as { data: { message: { id: number } } }).data.message.id);
+    const ids = got.map((m) => m.json<{ data: { message: { id: number } } }>().data.message.id);
     expect(ids.sort((a, b) => a - b)).toEqual([...sent].sort((a, b) => a - b));
 
     const gone = await runRelayCli(['unregister', '--service', sb.baseUrl, '--token-file', tokenFile, '--state-dir', join(dir, 'state')]);

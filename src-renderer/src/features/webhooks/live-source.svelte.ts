@@ -12,8 +12,8 @@ export class LiveSourceStore {
   #busy = $state(false);
   #error = $state<{ field: string | null; message: string } | null>(null);
   #saved = $state(false);
-  private off: (() => void) | null = null;
-  private loadingOnce: Promise<void> | null = null;
+  #off: (() => void) | null = null;
+  #loadingOnce: Promise<void> | null = null;
 
   get status() {
     return this.#status;
@@ -35,12 +35,12 @@ export class LiveSourceStore {
 
   /** Loads the choice once and follows the live status. */
   ensure(): Promise<void> {
-    this.off ??= on('live:status', (s) => (this.#live = s));
-    this.loadingOnce ??= this.load();
-    return this.loadingOnce;
+    this.#off ??= on('live:status', (s) => (this.#live = s));
+    this.#loadingOnce ??= this.#load();
+    return this.#loadingOnce;
   }
 
-  private async load(): Promise<void> {
+  async #load(): Promise<void> {
     try {
       const [status, live] = await Promise.all([invoke('live:source', {}), invoke('live:status', {})]);
       this.#status = status;
@@ -79,8 +79,8 @@ export class LiveSourceStore {
     this.#status = null;
     this.#live = null;
     // The next workspace's choice is read again.
-    this.loadingOnce = null;
-    if (this.off) void this.ensure();
+    this.#loadingOnce = null;
+    if (this.#off) void this.ensure();
   }
 }
 
