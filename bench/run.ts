@@ -21,6 +21,7 @@ const MODULES = [
   'renderer',
   'idle',
   'request-cost',
+  'relay',
 ] as const;
 
 const { values: opts, positionals: only } = parseArgs({

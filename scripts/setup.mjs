@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** What the tests use from the system: the web tests' browser, a display for Electron, speech, ssh. */
+/** What the tests use from the system: the web tests' browser, a display for Electron, speech, ssh, NATS (the team relay). */
 export const TEST_DEBIAN_PACKAGES = [
   'chromium',
   'xvfb',
@@ -31,6 +31,7 @@ export const TEST_DEBIAN_PACKAGES = [
   'sox',
   'openssh-server',
   'openssh-client',
+  'nats-server',
 ];
 
 /**

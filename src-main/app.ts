@@ -85,8 +85,8 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });
   const live = createLiveFeature(ctx, {
     onEvent: (e) => {
-      attendance.onEvent(e);
       voice.onEvent(e);
+      return attendance.onEvent(e);
     },
     onResync: () => attendance.resync(),
     ...(s.pollPace ? { pollPace: s.pollPace } : {}),

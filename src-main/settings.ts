@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WorkspaceSchema } from '../src-shared/bridge';
+import { LiveSourceSchema } from '../src-shared/bridge/live';
 import { LanguageSchema } from '../src-shared/bridge/voice';
 import { TunnelChoiceSchema } from '../src-shared/bridge/webhooks';
 import type { Logger } from './log';
@@ -58,6 +59,8 @@ const SETTINGS = {
   webhookLastPort: z.number().int().min(1).max(65535).nullable().default(null),
   webhookSigning: z.boolean().default(true),
   liveUpdatesPaused: z.boolean().default(false),
+  /** Where live events come from (the relay's password or token is in the vault). */
+  liveSource: LiveSourceSchema.default({ kind: 'listener' }),
   webhookTunnel: TunnelSettingSchema.default({ provider: 'none', command: '', urlTemplate: '', confirmed: null }),
 };
 

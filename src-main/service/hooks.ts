@@ -19,7 +19,7 @@ const HookPage = pageEnvelope(HookSchema, 'hook');
 export interface HookOps {
   hooks(o?: CallOptions): Promise<Hook[]>;
   /** Delivers events to `url`, signed with `secret` when one is given (unsigned otherwise). */
-  registerHook(hook: { url: string; secret?: string }, o?: CallOptions): Promise<Hook>;
+  registerHook(hook: { url: string; secret?: string; groups?: string[] }, o?: CallOptions): Promise<Hook>;
   deleteHook(id: number, o?: CallOptions): Promise<void>;
 }
 

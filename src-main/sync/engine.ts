@@ -64,7 +64,7 @@ interface Tracked {
   /** The oldest message shown: anything older belongs to older pages, read by paging back. */
   floor: number;
   seen: Set<number>;
-  running: Promise<void> | null;
+  running: Promise<boolean> | null;
   again: boolean;
 }
 
@@ -91,7 +91,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
    * stamp): the time the mark was last cleared, so a poll still finds what arrived since.
    */
   private queueOrigin = new Date().toISOString();
-  private queueRun: Promise<void> | null = null;
+  private queueRun: Promise<boolean> | null = null;
   private queueAgain = false;
   private stopped = false;
 
@@ -146,10 +146,14 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     return this.queueMark;
   }
 
-  /** Something happened in this session: read it forward from its mark (coalesced). */
-  hintSession(sessionId: number): Promise<void> {
+  /**
+   * Something happened in this session: read it forward from its mark (coalesced). Resolves
+   * once a read that began after the hint ended: true when it read the service, false when it
+   * failed (the failure went to the sink). A session not followed needs no read: true.
+   */
+  hintSession(sessionId: number): Promise<boolean> {
     const t = this.threads.get(sessionId);
-    if (!t || this.stopped) return Promise.resolve();
+    if (!t || this.stopped) return Promise.resolve(true);
     if (t.running) {
       t.again = true;
       return t.running;
@@ -160,9 +164,9 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     return t.running;
   }
 
-  /** Something happened to some session: read the queue forward from its mark (coalesced). */
-  hintQueue(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+  /** Something happened to some session: read the queue forward from its mark (coalesced); resolves as `hintSession`. */
+  hintQueue(): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(true);
     if (this.queueRun) {
       this.queueAgain = true;
       return this.queueRun;
@@ -222,16 +226,17 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     return Number.isNaN(t) ? mark.stamp : new Date(t - this.slackMs).toISOString();
   }
 
-  private async pullThread(sessionId: number, t: Tracked): Promise<void> {
+  private async pullThread(sessionId: number, t: Tracked): Promise<boolean> {
     // Bounded: each pass reads forward from a mark that only moves ahead; a burst of hints while
     // a pass runs costs one more pass, not one per hint.
     for (let pass = 0; pass < 50; pass++) {
       if (pass > 0) await this.sleep(this.threadGapMs);
-      if (this.threads.get(sessionId) !== t || this.stopped) return;
+      // No longer followed: nothing is left to read for it.
+      if (this.threads.get(sessionId) !== t || this.stopped) return true;
       t.again = false;
       try {
         const got = await this.source.messagesSince(sessionId, this.since(t.mark));
-        if (this.threads.get(sessionId) !== t) return;
+        if (this.threads.get(sessionId) !== t) return true;
         const floor = t.floor;
         const fresh = this.absorb(
           t,
@@ -241,13 +246,14 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
         if (fresh.length) this.sink.messages(sessionId, fresh);
       } catch (e) {
         this.failed(`session ${sessionId}`, e);
-        return;
+        return false;
       }
-      if (!t.again || this.stopped) return;
+      if (!t.again || this.stopped) return true;
     }
+    return true;
   }
 
-  private async pullQueue(): Promise<void> {
+  private async pullQueue(): Promise<boolean> {
     for (let pass = 0; pass < 50; pass++) {
       if (pass > 0) await this.sleep(this.queueGapMs);
       this.queueAgain = false;
@@ -265,9 +271,10 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
         this.sink.queueSynced?.();
       } catch (e) {
         this.failed('queue', e);
-        return;
+        return false;
       }
-      if (!this.queueAgain || this.stopped) return;
+      if (!this.queueAgain || this.stopped) return true;
     }
+    return true;
   }
 }

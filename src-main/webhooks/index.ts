@@ -1,4 +1,4 @@
-export { startWebhookListener, newPathSecret } from './listener';
+export { startWebhookListener, newPathSecret, newSigningSecret } from './listener';
 export type { WebhookListener, WebhookListenerOptions, WebhookStats } from './listener';
 export { checkHead, checkRequest } from './check-request';
 export { FileShare } from './file-share';

@@ -4,13 +4,12 @@
  * and hands events to `onEvent` one at a time, in order, from a bounded queue.
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { FILE_PATH_PREFIX, type FileShare } from './file-share';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../src-shared/errors';
-import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
 import { checkHead, checkRequest, hostAllowed, type CheckContext, type Rejection, type RequestHead } from './check-request';
+import { listenLoopback, readBody, requestFacts, requestHead, send, validPort } from './http';
 import { WebhookState } from './state';
 import { isTunnelCheck, tunnelCheckAnswer } from './tunnel-check';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
@@ -92,40 +91,19 @@ export function newPathSecret(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/** A fresh Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
 const BUSY = { status: 'busy', message: 'Too many events waiting; retry later.' };
 const FAILED = { status: 'error', message: 'The event could not be stored; retry later.' };
-
-function send(res: ServerResponse, status: number, answer: object, extra?: Record<string, string>): void {
-  const body = JSON.stringify(answer);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...extra });
-  res.end(body);
-}
-
-function header(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-async function listen(server: Server, port: number): Promise<void> {
-  // Loopback only: the tunnel is the one way in from outside.
-  server.listen({ host: '127.0.0.1', port, exclusive: true });
-  try {
-    await once(server, 'listening');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const plain: Record<string, string> = {
-      EADDRINUSE: `Port ${port} is in use by another program; choose another in Settings.`,
-      EACCES: `Port ${port} needs administrator rights; choose a port above 1024 in Settings.`,
-    };
-    const message = plain[e.code ?? ''] ?? `The webhook listener could not start on port ${port} (${e.code ?? e.message}).`;
-    throw new AppError({ kind: 'Unavailable', message }, { cause: e });
-  }
-}
 
 export async function startWebhookListener(o: WebhookListenerOptions): Promise<WebhookListener> {
   if (!PATH_SECRET_RE.test(o.pathSecret)) {
     throw new AppError({ kind: 'Invalid', message: 'The webhook path secret must be 8 to 128 letters, digits, "-" or "_".' });
   }
-  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) {
+  if (!validPort(o.port)) {
     throw new AppError({ kind: 'Invalid', message: `Port ${o.port} is not a valid port; choose one from 1024 to 65535 in Settings.` });
   }
   const log = o.log ?? silent;
@@ -206,16 +184,7 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   /** Decides on a request whose body is in (or was cut at the limit) and answers it. */
   const decide = (head: RequestHead, headers: IncomingHttpHeaders, body: Buffer | 'too-large', receivedAt: number, res: ServerResponse) => {
     ctx.nowMs = receivedAt;
-    const verdict = checkRequest(
-      {
-        ...head,
-        body,
-        webhookId: header(headers[WEBHOOK_HEADERS.id]),
-        webhookTimestamp: header(headers[WEBHOOK_HEADERS.timestamp]),
-        webhookSignature: header(headers[WEBHOOK_HEADERS.signature]),
-      },
-      ctx,
-    );
+    const verdict = checkRequest(requestFacts(head, headers, body), ctx);
     if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
     // The tunnel's self-check: answered, never stored nor counted as an event.
     if (verdict.outcome !== 'duplicate' && isTunnelCheck(verdict)) return send(res, 200, tunnelCheckAnswer(verdict.id));
@@ -254,18 +223,11 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
 
   const server = createServer((req, res) => {
     if (o.files && (req.url ?? '').startsWith(FILE_PATH_PREFIX)) return serveFile(req, res);
-    const h = req.headers;
-    const head: RequestHead = {
-      method: req.method,
-      url: req.url,
-      host: h.host,
-      contentType: h['content-type'],
-      contentLength: h['content-length'],
-    };
+    const head = requestHead(req);
     const receivedAt = now();
     const answer = (body: Buffer | 'too-large') => {
       try {
-        decide(head, h, body, receivedAt, res);
+        decide(head, req.headers, body, receivedAt, res);
       } catch (e) {
         log.error('The webhook listener failed on a request.', { error: String(e) });
         if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
@@ -275,22 +237,13 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     const early = checkHead(head, ctx);
     // Refused before reading: close the connection rather than read a body we do not want.
     if (early.outcome === 'reject') return refuse(res, early, true);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBodyBytes) return void chunks.push(chunk);
-      // Stop consuming: the socket stops being read once the small internal buffer fills.
-      req.removeAllListeners('data').removeAllListeners('end').pause();
-      answer('too-large');
-    });
-    req.on('end', () => answer(Buffer.concat(chunks, size)));
+    readBody(req, maxBodyBytes, answer);
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
   try {
-    await listen(server, o.port);
+    await listenLoopback(server, o.port, 'in Settings');
   } catch (e) {
     await state.close();
     throw e;

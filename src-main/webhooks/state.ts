@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeBody } from './check-request';
 import { DirSyncer, ensureDir, removeStaleTemps, writeFileDurable } from '../outbox/fsutil';
+import { EventRing } from './event-log';
 import { SeenWindow } from './seen-window';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
 
@@ -79,8 +80,6 @@ export interface WebhookStateOptions {
 const SNAPSHOT = 'state.json';
 const journalName = (gen: number) => `journal-${gen}.ndjson`;
 const JOURNAL_RE = /^journal-(\d+)\.ndjson$/;
-/** Bodies longer than this are cut in the event log (the pending event keeps all of it). */
-const LOG_RAW_CHARS = 32 * 1024;
 const SYNC_MS = 1000;
 
 /** The record alone, without the parsed envelope (zod drops unknown keys). */
@@ -90,7 +89,7 @@ const datasync = (fd: number) => new Promise<void>((resolve, reject) => fdatasyn
 
 export class WebhookState {
   private readonly seen: SeenWindow;
-  private readonly log: EventLogEntry[] = [];
+  private readonly log: EventRing;
   /** Accepted, not yet processed; a Map keeps them in the order accepted. */
   private readonly pending = new Map<string, ReceivedEvent>();
   /** Accepted in this turn of the event loop, written together by `flush`. */
@@ -114,6 +113,7 @@ export class WebhookState {
 
   private constructor(private readonly o: WebhookStateOptions) {
     this.seen = new SeenWindow(o.seenMaxIds, o.seenMaxAgeMs);
+    this.log = new EventRing(o.logCapacity);
     this.syncer = new DirSyncer(o.dir);
     this.compactBytes = o.compactBytes ?? 4 * 1024 * 1024;
     this.write = o.writeJournal ?? writeSync;
@@ -146,15 +146,8 @@ export class WebhookState {
   }
 
   /** Newest first, filtered. */
-  eventLog({ group, type, text, limit }: EventLogFilter = {}): EventLogEntry[] {
-    const t = text?.toLowerCase();
-    const rows = this.log.filter(
-      (e) =>
-        (group === undefined || e.group === group) &&
-        (type === undefined || e.type === type) &&
-        (!t || e.id.toLowerCase().includes(t) || e.raw.toLowerCase().includes(t)),
-    );
-    return rows.reverse().slice(0, limit);
+  eventLog(filter: EventLogFilter = {}): EventLogEntry[] {
+    return this.log.select(filter);
   }
 
   /** Takes an accepted event, to be written by the next `flush`. */
@@ -250,8 +243,7 @@ export class WebhookState {
 
   private apply(rec: ReceivedEvent, row = recordOf(rec)): void {
     this.seen.add(rec.id, rec.receivedAt, this.o.now());
-    this.log.push(row.raw.length > LOG_RAW_CHARS ? { ...row, raw: row.raw.slice(0, LOG_RAW_CHARS), truncated: true } : row);
-    if (this.log.length > (this.o.logCapacity ?? 500)) this.log.shift();
+    this.log.add(row);
     this.pending.set(rec.id, rec);
   }
 
@@ -278,7 +270,7 @@ export class WebhookState {
       v: 2,
       nextGen: gen,
       seen: this.seen.entries(),
-      log: this.log.slice(),
+      log: this.log.entries(),
       pending: [...this.pending.values()].map(recordOf),
     };
     this.snapshotting = this.writeSnapshot(snapshot).finally(() => {
@@ -343,7 +335,7 @@ export class WebhookState {
         nextGen = snap.nextGen;
         const now = this.o.now();
         for (const [id, at] of snap.seen) this.seen.add(id, at, now);
-        this.log.push(...snap.log);
+        this.log.load(snap.log);
         for (const p of snap.pending) this.pending.set(p.id, pendingOf(p));
       }
     }

@@ -17,7 +17,7 @@ import type { ErrorInfo } from '../../src-shared/errors';
  */
 export async function openConsole(
   profileDir = mkdtempSync(join(tmpdir(), 'console-main-')),
-  platform: Pick<PlatformAdapters, 'badge' | 'microphone'> = {},
+  platform: Pick<PlatformAdapters, 'badge' | 'microphone' | 'pollPace'> = {},
 ) {
   const app: ConsoleApp = createApp({
     profileDir,

@@ -15,8 +15,8 @@ import { createThreads, threadHandlers } from './thread';
 
 export interface AttendanceFeature {
   handlers: Feature<'attendance'>['handlers'];
-  /** A webhook event (a hint): what it names is read again from the service. */
-  onEvent(e: WebhookEvent): void;
+  /** A webhook event (a hint): what it names is read again from the service; resolves once read, rejects when it could not be. */
+  onEvent(e: WebhookEvent): Promise<void>;
   /** After a gap: every open session from its high-water mark, and the queue from its own. */
   resync(): Promise<{ found: number; errors: unknown[] }>;
   readonly sync: SyncEngine<StampedMessage, StampedSession>;

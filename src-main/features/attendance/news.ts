@@ -1,5 +1,6 @@
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { idOf, record, sessionIdOf } from '../../../src-shared/concepts';
+import { AppError } from '../../../src-shared/errors';
 import { readRecord, type Read } from '../../../src-shared/envelopes';
 import { MessageSchema, type Message } from '../../../src-shared/schemas/index';
 import { describeSkip } from '../../../src-shared/unreadable';
@@ -69,8 +70,11 @@ export class News {
     };
   }
 
-  /** A webhook event (a hint): what it names is read again from the service. */
-  onEvent(e: WebhookEvent): void {
+  /**
+   * A webhook event (a hint): what it names is read again from the service. Resolves once those
+   * reads are done; rejects when one could not reach the service (the event is not applied yet).
+   */
+  onEvent(e: WebhookEvent): Promise<void> {
     const { threads } = this.#d;
     const data = record(e.data) ?? {};
     const sessionId = sessionIdOf(data) ?? sessionIdOf(record(data.message) ?? {});
@@ -82,16 +86,18 @@ export class News {
         if (threads.open.has(sessionId) && found.length)
           this.#ctx.events.emit('attendance:entities', { sessionId, messageId, entities: found });
       }
-      return;
+      return Promise.resolve();
     }
-    if (sessionId !== null) void this.sync.hintSession(sessionId);
-    void this.sync.hintQueue();
+    const reads = [this.sync.hintQueue(), ...(sessionId !== null ? [this.sync.hintSession(sessionId)] : [])];
     if (e.group === 'messages' && sessionId !== null && data.message != null) {
       // The event's message is read by the message's schema, as a list's would be.
       const got = readRecord(MessageSchema, data.message, 'message');
       if (got.ok) void this.#customerWrote(sessionId, got.record);
       else this.#ctx.log.warn('event: message not read', { event: e.id, first: describeSkip(got.skip) });
     }
+    return Promise.all(reads).then((done) => {
+      if (done.includes(false)) throw new AppError({ kind: 'Unavailable', message: 'The service could not be read for this event.' });
+    });
   }
 
   /** After a gap: every open session from its high-water mark, and the queue from its own. */

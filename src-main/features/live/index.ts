@@ -8,6 +8,8 @@ import {
   type LentFile,
   newPathSecret,
   startWebhookListener,
+  type EventLogEntry,
+  type EventLogFilter,
   type ReceivedEvent,
   type WebhookListener,
   type WebhookLogger,
@@ -17,6 +19,7 @@ import type { ServiceClient } from '../../service';
 import type { PollPace, PollOutcome } from './poll-pace';
 import { PollPacer } from './poll-pacer';
 import { SleepDetector } from './sleep-detector';
+import { liveSource, openRelayLink, saveSource, sourceStatus, type RelayLink } from './relay-link';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -34,8 +37,10 @@ export interface ListenerCounts {
 
 export interface LiveFeature {
   handlers: Feature<'live'>['handlers'];
-  /** The running listener, if any (for an event-log view). */
+  /** The running listener, if any. */
   readonly listener: WebhookListener | null;
+  /** The events received lately, newest first: the listener's log, or those from the team relay. */
+  eventLog(filter?: EventLogFilter): EventLogEntry[];
   readonly state: LiveStatus['state'];
   /** Why the listener failed (a taken port...), or a registration problem. */
   readonly detail: string | null;
@@ -99,8 +104,11 @@ export function fileOrigin(o: {
 }
 
 export interface LiveDeps {
-  /** Each accepted event with a known envelope, in order. */
-  onEvent(e: WebhookEvent): void;
+  /**
+   * Each accepted event with a known envelope, in order. Resolves once the sync applied it, and
+   * rejects when it could not (a team relay's event is acknowledged only after, and comes again).
+   */
+  onEvent(e: WebhookEvent): Promise<void> | void;
   /**
    * A gap may have happened (listener (re)started, machine woke up), or the safety-net poll is
    * due: read everything forward. Says what it found and what failed (the poll paces itself on it).
@@ -138,6 +146,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   let listener: WebhookListener | null = null;
   /** The demo service's registration of the listener, and the client that made it (it removes it, even once the session has ended). */
   let hook: { id: number; client: ServiceClient } | null = null;
+  /** The team relay, while it is the workspace's live source. */
+  let relay: RelayLink | null = null;
   let state: LiveStatus['state'] = 'idle';
   let detail: string | null = null;
   let lastEventAt: number | null = null;
@@ -166,6 +176,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     lastEventAt,
     lastResyncAt,
     accepted,
+    source: liveSource(ctx).kind,
+    relay: relay?.status ?? null,
   });
   let statusTimer: ReturnType<typeof setTimeout> | null = null;
   const pushStatus = () => {
@@ -262,7 +274,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   }
 
   /** Events reach the console: registered with the demo service, or arriving lately. */
-  const eventsFlow = () => hook !== null || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
+  const eventsFlow = () => hook !== null || !!relay?.live || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
 
   /**
    * The safety net under the events, whenever a workspace is open and live updates are not
@@ -282,7 +294,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     if (ctx.hasWorkspace()) void resync();
   });
 
-  function received(e: ReceivedEvent): void {
+  /** An event from the listener or the relay: the event log hears of it, the sync applies it. */
+  function received(e: ReceivedEvent): Promise<void> {
     accepted++;
     lastEventAt = Date.now();
     for (const l of receivedListeners) {
@@ -292,12 +305,32 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         ctx.log.warn('live: an event listener failed', { error: err instanceof Error ? err.message : String(err) });
       }
     }
-    if (e.event && e.known) deps.onEvent(e.event);
     pushStatus();
+    return e.event && e.known ? Promise.resolve(deps.onEvent(e.event)) : Promise.resolve();
+  }
+
+  /** The listener hands events on without waiting: the sync's failures are its own to report. */
+  function heard(e: ReceivedEvent): void {
+    received(e).catch(() => undefined);
+  }
+
+  /** The workspace reads a team relay, or the poll alone: no listener runs. */
+  async function openOther(): Promise<boolean> {
+    const source = liveSource(ctx);
+    if (source.kind === 'listener') return false;
+    if (source.kind === 'relay') {
+      relay = openRelayLink(ctx, source.relay, { deliver: received, onChange: pushStatus, onBack: () => void resync() });
+      detail = relay ? null : "The team relay's password or token is not kept on this computer; give it again in the settings.";
+    }
+    state = 'running';
+    pushStatus();
+    await resync();
+    return true;
   }
 
   async function open(): Promise<void> {
-    if (listener || !ctx.hasWorkspace()) return;
+    if (listener || relay || !ctx.hasWorkspace()) return;
+    if (await openOther()) return;
     const asked = portSetting();
     const pathSecret = secret(SECRET_PATH, newPathSecret);
     const signingSecret = signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined;
@@ -313,7 +346,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           ...(signingSecret ? { signingSecret } : {}),
           stateDir: join(ctx.profileDir, 'webhooks'),
           log: listenerLog,
-          onEvent: received,
+          onEvent: heard,
           files,
         });
         break;
@@ -344,6 +377,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   }
 
   async function close(): Promise<void> {
+    const r = relay;
+    relay = null;
+    await r?.close();
     await unregister();
     const l = listener;
     listener = null;
@@ -387,6 +423,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     get listener() {
       return listener;
     },
+    eventLog(filter) {
+      return listener?.eventLog(filter) ?? relay?.eventLog(filter) ?? [];
+    },
     get state() {
       return state;
     },
@@ -422,6 +461,13 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     },
     shareFile(name, bytes) {
       const l = listener;
+      if (!l && liveSource(ctx).kind !== 'listener') {
+        throw new AppError({
+          kind: 'Unavailable',
+          message:
+            "A file from this computer is handed to the service by this computer's listener, and this workspace takes its live events elsewhere (Settings, Developer / integration, Live source). Give a link to the file instead.",
+        });
+      }
       if (!l) {
         throw new AppError({
           kind: 'Unavailable',
@@ -505,6 +551,21 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       'live:resync': async () => {
         await resync();
         return status();
+      },
+      'live:source': async () => sourceStatus(ctx),
+      'live:setSource': async ({ source, secret }) => {
+        await serial(async () => {
+          saveSource(ctx, source, secret, keep);
+          // The new source starts now; paused, it starts when live updates resume.
+          const on = state === 'running' || state === 'failed';
+          await close();
+          if (!on) return;
+          state = 'idle';
+          detail = null;
+          await open();
+        });
+        pushStatus();
+        return sourceStatus(ctx);
       },
     },
     async start() {

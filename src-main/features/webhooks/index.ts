@@ -407,17 +407,16 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         return status();
       },
       'webhooks:log': async (filter) => {
-        const l = live.listener;
         const f = {
           ...(filter.group ? { group: filter.group } : {}),
           ...(filter.type ? { type: filter.type } : {}),
           ...(filter.text ? { text: filter.text } : {}),
           limit: filter.limit ?? EVENT_LOG_ROWS,
         };
-        return { entries: l ? l.eventLog(f).map((e) => rowOfEntry(e, PUSHED_RAW_CHARS)) : [] };
+        return { entries: live.eventLog(f).map((e) => rowOfEntry(e, PUSHED_RAW_CHARS)) };
       },
       'webhooks:entry': async ({ id }) => {
-        const found = live.listener?.eventLog().find((e) => e.id === id);
+        const found = live.eventLog().find((e) => e.id === id);
         return { entry: found ? rowOfEntry(found) : null };
       },
     },

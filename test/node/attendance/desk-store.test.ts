@@ -22,6 +22,8 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
         lastEventAt: null,
         lastResyncAt: null,
         accepted: 0,
+        source: 'listener',
+        relay: null,
       }),
       'attendance:pause': () => ({ status: 'PAUSED', reason: 'Almoço' }),
       'attendance:resume': () => ({ status: 'ONLINE', reason: null }),

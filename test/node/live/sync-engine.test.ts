@@ -227,3 +227,26 @@ test('a stream of hints for one session reads it once more after the gap, not st
   expect(reads).toBe(2);
   expect(sleeps).toEqual([100]);
 });
+
+test('a hint says whether the read it caused reached the service: false on a failure, true once it reads', async () => {
+  const svc = new FakeService();
+  let down = true;
+  const failures: string[] = [];
+  const engine = new SyncEngine({
+    source: {
+      messagesSince: (id, since) => (down ? Promise.reject(new Error('503')) : svc.messagesSince(id, since)),
+      sessionsSince: (since) => (down ? Promise.reject(new Error('503')) : svc.sessionsSince(since)),
+    },
+    sink: { messages: () => undefined, sessions: () => undefined, error: (what) => void failures.push(what) },
+  });
+  engine.track(5, [svc.add(5)]);
+  expect(await engine.hintSession(5)).toBe(false);
+  expect(await engine.hintQueue()).toBe(false);
+  expect(failures).toEqual(['session 5', 'queue']);
+  down = false;
+  svc.add(5);
+  expect(await engine.hintSession(5)).toBe(true);
+  expect(await engine.hintQueue()).toBe(true);
+  // A session nobody follows needs no read.
+  expect(await engine.hintSession(404)).toBe(true);
+});

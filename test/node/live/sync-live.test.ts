@@ -4,16 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openConsole } from '../../support/console';
 import { splitRef } from '../../../src-shared/note-ref';
-
-async function customerSays(baseUrl: string, token: string, sessionId: number, text: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/chatapi/1.0/api/v2/messages/save`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ session: { id: sessionId }, message: text, fromUser: true }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
+import { customerSays } from '../../support/customer';
 
 test('accept, reply, live customer messages and a gap-free resync after live updates were off', async () => {
   test.setTimeout(90_000);

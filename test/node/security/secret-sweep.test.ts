@@ -171,6 +171,9 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'live:status': () => ({}),
   'live:setRunning': () => ({ running: true }),
   'live:resync': () => ({}),
+  'live:source': () => ({}),
+  // The source the workspace already has: switching to it restarts the listener, nothing else.
+  'live:setSource': () => ({ source: { kind: 'listener' } }),
   'notes:list': (s) => ({ sessionId: s.sessionId }),
   'notes:add': (s) => ({ sessionId: s.sessionId, text: 'Cliente pediu retorno.' }),
   'notes:retry': (s) => ({ id: s.noteId }),

@@ -13,6 +13,8 @@ const status = (state: LiveStatus['state']): LiveStatus => ({
   lastEventAt: null,
   lastResyncAt: null,
   accepted: 0,
+  source: 'listener',
+  relay: null,
 });
 
 test('live updates: paused and resumed from the settings; a refusal is said and the state stays', async () => {

@@ -59,7 +59,7 @@ test('Node packages: installed only when node_modules is missing or differs from
 
 test('Debian packages: root with apt installs them, anyone else is told the one command to run', async () => {
   const { debianPlan, TEST_DEBIAN_PACKAGES } = await setup();
-  expect(TEST_DEBIAN_PACKAGES).toEqual(expect.arrayContaining(['chromium', 'espeak-ng', 'pocketsphinx-en-us', 'xvfb']));
+  expect(TEST_DEBIAN_PACKAGES).toEqual(expect.arrayContaining(['chromium', 'espeak-ng', 'pocketsphinx-en-us', 'xvfb', 'nats-server']));
   expect(debianPlan([], { root: false, apt: true })).toEqual({ kind: 'none' });
   expect(debianPlan(['chromium', 'sox'], { root: true, apt: true })).toEqual({
     kind: 'install',

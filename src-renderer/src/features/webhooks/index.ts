@@ -15,12 +15,13 @@ export { EventLogStore } from './event-log.svelte';
 /** Integration plumbing, not attendance: the settings view shows it under "Developer / integration". */
 export { default as EventsView } from './EventsView.svelte';
 export { showEvents } from './show';
-const showTab = (tab: 'log' | 'listener') => () => showEvents(tab);
+const showTab = (tab: 'log' | 'listener' | 'source') => () => showEvents(tab);
 export const webhooksFeature: ConsoleFeature = {
   id: 'webhooks',
   commands: [
     { id: 'events.open', title: () => tt('cmd.open'), group: 'Developer', run: showTab('log') },
     { id: 'events.listener', title: () => tt('cmd.listener'), group: 'Developer', run: showTab('listener') },
+    { id: 'events.source', title: () => tt('cmd.source'), group: 'Developer', run: showTab('source') },
     {
       id: 'events.tunnel',
       title: () => tt('cmd.tunnel'),

@@ -2,7 +2,7 @@ import type { ListenerStatus, TunnelChoice } from '../../../../src-shared/bridge
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
-export type EventsTab = 'log' | 'listener';
+export type EventsTab = 'log' | 'listener' | 'source';
 
 /**
  * The listener's settings and state as the main process reports them (pushed on every change),

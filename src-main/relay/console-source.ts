@@ -1,0 +1,308 @@
+/**
+ * A console's live events from a team relay: a durable JetStream consumer of its own, named
+ * after the console and filtered to its operation's subjects, read while the workspace is open.
+ *
+ * Each event is acknowledged only once `apply` resolved (the sync read what it hints at), so a
+ * console that slept, was offline or closed finds on its next connection every event it had not
+ * applied, kept by the server; a failed apply is handed back (nak) and comes again later. An id
+ * applied in this run and delivered again (its acknowledgement was lost) is acknowledged without
+ * a second apply. Events are hints either way: the sync reads the service itself.
+ */
+import { connect } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { describeBody } from '../webhooks/check-request';
+import { SeenWindow } from '../webhooks/seen-window';
+import type { ReceivedEvent, WebhookLogger } from '../webhooks/types';
+import { connectOptions, type NatsCredentials } from './connection';
+import { RELAY_LIMITS, nanos } from './stream';
+import { MSG_ID_HEADER, checkName, consoleInbox, operationSubjects, streamName } from './subjects';
+
+/**
+ * connecting: the first connection is being made; live: events are read; unreachable: NATS
+ * does not answer (the safety-net poll carries on, and the consumer catches up once it is
+ * back); refused: NATS turned the credentials or the consumer down (the user has to act).
+ */
+export type RelaySourceState = 'connecting' | 'live' | 'unreachable' | 'refused' | 'stopped';
+
+/** Why a source is not live, as a code the console words in the user's language. */
+export type RelayReason = 'unreachable' | 'lost' | 'silent' | 'stream' | 'credentials' | 'permissions' | 'tls' | 'consumer';
+
+/** The reasons in English, for logs and the relay's own messages. */
+export const RELAY_REASONS: Record<RelayReason, string> = {
+  unreachable: 'NATS cannot be reached.',
+  lost: 'The connection to NATS was lost.',
+  silent: 'NATS stopped answering.',
+  stream: "The operation's stream does not exist yet: the relay has never run for it.",
+  credentials: 'NATS refused the credentials.',
+  permissions: "NATS does not let these credentials read this operation's events.",
+  tls: 'NATS could not be reached over TLS, which an address off this computer requires.',
+  consumer: "The relay's stream refused this console's consumer.",
+};
+
+export interface RelaySourceStats {
+  /** Events applied (and acknowledged). */
+  applied: number;
+  /** Deliveries of an id already applied in this run, acknowledged without applying. */
+  duplicates: number;
+  /** Applies that failed: handed back to come again. */
+  failed: number;
+}
+
+export interface RelaySourceOptions {
+  address: string;
+  credentials: NatsCredentials;
+  /** The operation's name at the relay (its stream is RELAY_<operation>). */
+  operation: string;
+  /** This console's name at the relay: its durable consumer and its inbox. */
+  console: string;
+  /** Resolves once the event was applied; a rejection hands it back, to come again. */
+  apply(e: ReceivedEvent): Promise<void>;
+  onState?(state: RelaySourceState, reason: RelayReason | null): void;
+  log?: WebhookLogger;
+  /** Events applied at once, each acknowledged after its own apply. Default 32. */
+  maxInFlight?: number;
+  /** How long `close` lets events being applied finish before handing them back. Default 5 s. */
+  closeGraceMs?: number;
+  /** Waits between connection attempts, the last repeated. Default 1, 2, 5, 10, 30 s. */
+  retryDelaysMs?: readonly number[];
+  /** The client's own reconnect pace once connected. Default 1 s. */
+  reconnectTimeWaitMs?: number;
+  caFile?: string;
+}
+
+export interface RelaySource {
+  readonly state: RelaySourceState;
+  readonly reason: RelayReason | null;
+  /** The reason in English. */
+  readonly detail: string | null;
+  stats(): RelaySourceStats;
+  /** Stops reading: events being applied finish and are acknowledged (up to 5 s), the rest stay for next time. */
+  close(): Promise<void>;
+}
+
+const RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+const silent: WebhookLogger = { info() {}, warn() {}, error() {} };
+/** While an apply runs longer than this, the server is told it is still being worked on. */
+const WORKING_MS = 10_000;
+const ACK_WAIT_MS = 30_000;
+
+/** An error of the server's that waiting will not cure, or null. */
+function refusal(e: unknown): RelayReason | null {
+  const text = e instanceof Error ? e.message : String(e);
+  if (/authorization violation|authentication|user.*password|token/i.test(text)) return 'credentials';
+  if (/permissions violation/i.test(text)) return 'permissions';
+  if (/tls/i.test(text)) return 'tls';
+  if (e instanceof JetStreamApiError && e.code !== JetStreamApiCodes.StreamNotFound) return 'consumer';
+  return null;
+}
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** `p`, or nothing after `ms` (a step that waits on a server that may not answer). */
+async function within(ms: number, p: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/** The event as the listener hands it out: the relay stored only signed deliveries, byte for byte. */
+export function eventOf(m: JsMsg, receivedAt: number): ReceivedEvent {
+  const raw = m.string();
+  const id = m.headers?.get(MSG_ID_HEADER) || `stream:${m.seq}`;
+  let facts: ReturnType<typeof describeBody> = { known: false };
+  try {
+    facts = describeBody(JSON.parse(raw));
+  } catch {
+    // kept as received: the event log shows it
+  }
+  return { id, receivedAt, signature: 'valid', raw, ...facts };
+}
+
+export function startRelaySource(o: RelaySourceOptions): RelaySource {
+  checkName('operation', o.operation);
+  checkName('console', o.console);
+  const log = o.log ?? silent;
+  const stream = streamName(o.operation);
+  const maxInFlight = o.maxInFlight ?? 32;
+  const delays = o.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const seen = new SeenWindow(undefined, RELAY_LIMITS.duplicateWindowMs);
+  const counts: RelaySourceStats = { applied: 0, duplicates: 0, failed: 0 };
+  const inFlight = new Set<Promise<void>>();
+  /** Messages whose apply has not finished: handed back at close if it does not finish in time. */
+  const applying = new Set<JsMsg>();
+  let state: RelaySourceState = 'connecting';
+  let reason: RelayReason | null = null;
+  let closed = false;
+  let nc: NatsConnection | null = null;
+  /** The connection now (read through a call: the closures below change it). */
+  const connection = (): NatsConnection | null => nc;
+  let messages: ConsumerMessages | null = null;
+  let wake: (() => void) | null = null;
+
+  const setState = (next: RelaySourceState, why: RelayReason | null = null) => {
+    if (closed && next !== 'stopped') return;
+    if (next === state && why === reason) return;
+    state = next;
+    reason = why;
+    try {
+      o.onState?.(next, why);
+    } catch (e) {
+      log.warn('relay: a state listener failed', { error: describe(e) });
+    }
+  };
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const handle = async (m: JsMsg): Promise<void> => {
+    const event = eventOf(m, Date.now());
+    if (seen.has(event.id, Date.now())) {
+      counts.duplicates++;
+      m.ack();
+      return;
+    }
+    const working = setInterval(() => m.working(), WORKING_MS);
+    applying.add(m);
+    try {
+      await o.apply(event);
+      if (!applying.has(m)) return;
+      seen.add(event.id, Date.now(), Date.now());
+      counts.applied++;
+      m.ack();
+    } catch (e) {
+      if (!applying.has(m)) return;
+      counts.failed++;
+      // Back off per attempt, up to a minute: the sync cannot read the service right now.
+      m.nak(Math.min(60_000, 1_000 * 2 ** Math.min(6, m.info.deliveryCount - 1)));
+      log.warn('relay: an event could not be applied; it comes again', { error: describe(e) });
+    } finally {
+      applying.delete(m);
+      clearInterval(working);
+    }
+  };
+
+  /** Connects, makes sure the consumer exists and reads until the connection closes or `close`. */
+  const session = async (): Promise<void> => {
+    const options = connectOptions(o.address, o.credentials, {
+      name: `console ${o.console}`,
+      inboxPrefix: consoleInbox(o.operation, o.console),
+      caFile: o.caFile,
+      ...(o.reconnectTimeWaitMs !== undefined ? { reconnectTimeWait: o.reconnectTimeWaitMs } : {}),
+    });
+    const conn = await connect(options);
+    nc = conn;
+    if (closed) return void (await conn.close());
+    void (async () => {
+      for await (const s of conn.status()) {
+        if (s.type === 'disconnect') setState('unreachable', 'lost');
+        else if (s.type === 'reconnect' && messages) setState('live');
+        else if (s.type === 'error') {
+          const why = refusal(s.error);
+          if (why) setState('refused', why);
+        }
+      }
+    })();
+    const jsm = await jetstreamManager(conn, { checkAPI: false });
+    try {
+      await jsm.consumers.add(stream, {
+        durable_name: o.console,
+        ack_policy: AckPolicy.Explicit,
+        // A console new to the relay starts from now: its first sync reads the service.
+        deliver_policy: DeliverPolicy.New,
+        filter_subject: operationSubjects(o.operation),
+        ack_wait: nanos(ACK_WAIT_MS),
+        max_ack_pending: 1000,
+        // A console away for the whole retention has nothing left to catch up with there.
+        inactive_threshold: nanos(RELAY_LIMITS.maxAgeMs),
+      });
+    } catch (e) {
+      // An existing consumer made with other settings still serves; anything else stops here.
+      if (!(e instanceof JetStreamApiError) || !/already (exists|in use)/i.test(e.message)) throw e;
+    }
+    const consumer = await jetstream(conn, { checkAPI: false }).consumers.get(stream, o.console);
+    messages = await consumer.consume({ max_messages: maxInFlight * 2 });
+    void (async () => {
+      for await (const s of messages.status()) {
+        if (s.type === 'heartbeats_missed' && s.count >= 2) setState('unreachable', 'silent');
+        else if (s.type === 'consumer_deleted' || (s.type === 'consumer_not_found' && s.count >= 3)) messages?.stop();
+        else if (s.type === 'next' && state === 'unreachable' && !conn.isClosed()) setState('live');
+      }
+    })();
+    setState('live');
+    for await (const m of messages) {
+      const p: Promise<void> = handle(m).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    }
+  };
+
+  const run = async () => {
+    for (let attempt = 0; !closed; attempt++) {
+      try {
+        await session();
+        if (!closed) attempt = -1;
+      } catch (e) {
+        if (closed) break;
+        const why = refusal(e);
+        const noStream = e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound;
+        setState(why ? 'refused' : 'unreachable', why ?? (noStream ? 'stream' : 'unreachable'));
+        log.warn("relay: could not read the relay's events", { error: describe(e) });
+        // A refusal stands until someone changes something: asked again only now and then.
+        if (why) attempt = delays.length;
+      }
+      const conn = connection();
+      messages = null;
+      if (closed) break;
+      nc = null;
+      await Promise.all(inFlight);
+      await within(2_000, conn?.close() ?? Promise.resolve());
+      if (!closed) await pause(delays[Math.min(Math.max(attempt, 0), delays.length - 1)]!);
+    }
+  };
+  const running = run();
+
+  return {
+    get state() {
+      return state;
+    },
+    get reason() {
+      return reason;
+    },
+    get detail() {
+      return reason && RELAY_REASONS[reason];
+    },
+    stats: () => ({ ...counts }),
+    async close() {
+      if (closed) return running;
+      closed = true;
+      messages?.stop();
+      wake?.();
+      await within(o.closeGraceMs ?? 5_000, Promise.all(inFlight));
+      // Still applying: handed back now, so the next start gets them at once (not after the ack wait).
+      for (const m of applying) m.nak();
+      applying.clear();
+      // Acknowledgements written before the connection goes (when NATS answers at all).
+      const conn = connection();
+      await within(2_000, conn?.flush() ?? Promise.resolve());
+      await within(2_000, conn?.close() ?? Promise.resolve());
+      await within(2_000, running);
+      setState('stopped');
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The operation's JetStream stream: created by the first relay that starts, brought to the
+ * configured limits by any later one (several relays side by side agree on one stream).
+ */
+import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import type { JetStreamManager, StreamConfig, StreamInfo } from '@nats-io/jetstream';
+import { SEEN_MAX_AGE_MS } from '../webhooks/seen-window';
+import { operationSubjects, streamName } from './subjects';
+
+export interface StreamLimits {
+  /** How long an event stays for a console that was away. */
+  maxAgeMs: number;
+  /** A delivery id published again within this long is stored once. */
+  duplicateWindowMs: number;
+  /** The stream's size on disk; past it the oldest events go first. */
+  maxBytes: number;
+  /** Copies kept in a JetStream cluster (1 on a single server, 3 on a three-node cluster). */
+  replicas: number;
+}
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Retention: seven days, so a console closed over a long weekend still catches up from the
+ * stream; past that the sync's resync at start reads the service itself, so nothing is lost
+ * but the hint. Duplicate window: the listener's seen window, 24 hours; a redelivery can only
+ * repeat a published event when the relay's answer was lost, and it comes at the service's next
+ * attempt (the stand-in retries within seconds; Standard Webhooks' schedule waits 10 hours at
+ * most between two), so 24 hours covers two such gaps. Size: 8 GiB on disk.
+ */
+export const RELAY_LIMITS: StreamLimits = {
+  maxAgeMs: 7 * 24 * HOUR,
+  duplicateWindowMs: SEEN_MAX_AGE_MS,
+  maxBytes: 8 * 1024 ** 3,
+  replicas: 1,
+};
+
+/** The largest delivery the relay takes: the listener's body limit. */
+export const MAX_EVENT_BYTES = 1024 * 1024;
+/** The largest message the stream and the server take: an event with room for its headers. */
+export const MAX_MESSAGE_BYTES = MAX_EVENT_BYTES + 64 * 1024;
+
+export const nanos = (ms: number) => ms * 1_000_000;
+
+export function streamConfig(operation: string, limits: StreamLimits): StreamConfig {
+  if (limits.duplicateWindowMs > limits.maxAgeMs) throw new Error('The duplicate window cannot be longer than the retention.');
+  return {
+    name: streamName(operation),
+    subjects: [operationSubjects(operation)],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(limits.maxAgeMs),
+    duplicate_window: nanos(limits.duplicateWindowMs),
+    max_bytes: limits.maxBytes,
+    max_msg_size: MAX_MESSAGE_BYTES,
+    num_replicas: limits.replicas,
+  } as StreamConfig;
+}
+
+const UPDATABLE = ['subjects', 'max_age', 'duplicate_window', 'max_bytes', 'max_msg_size', 'num_replicas', 'discard'] as const;
+
+/** Creates the stream, or brings an existing one to `limits`; answers what the server holds. */
+export async function ensureStream(jsm: JetStreamManager, operation: string, limits: StreamLimits = RELAY_LIMITS): Promise<StreamInfo> {
+  const wanted = streamConfig(operation, limits);
+  let info: StreamInfo;
+  try {
+    info = await jsm.streams.info(wanted.name);
+  } catch (e) {
+    if (!(e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound)) throw e;
+    try {
+      return await jsm.streams.add(wanted);
+    } catch (again) {
+      // Another relay created it meanwhile: fall through and compare.
+      if (!(again instanceof JetStreamApiError)) throw again;
+      info = await jsm.streams.info(wanted.name);
+    }
+  }
+  if (info.config.storage !== StorageType.File)
+    throw new Error(`The stream ${wanted.name} exists without file storage; remove it or give it file storage.`);
+  const differs = UPDATABLE.some((k) => JSON.stringify(info.config[k]) !== JSON.stringify(wanted[k]));
+  if (!differs) return info;
+  const { name: _name, ...update } = { ...info.config, ...Object.fromEntries(UPDATABLE.map((k) => [k, wanted[k]])) };
+  return jsm.streams.update(wanted.name, update);
+}
