@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
-import { createConfStore } from './vault/conf-store';
+import { createElectronStore } from './vault/electron-store';
 import { decidePermission } from './shell-policy';
 import { hardenWebContents } from './security/web-contents';
 import { hardenedWebPreferences } from './security/window-options';
@@ -88,7 +88,7 @@ if (!app.requestSingleInstanceLock()) {
     const consoleApp = createApp({
       profileDir,
       cipher: createSafeStorageCipher(safeStorage, process.platform),
-      openStore: (name, dir) => createConfStore(dir ?? profileDir, name),
+      openStore: (name, dir) => createElectronStore(dir ?? profileDir, name),
       locale: app.getLocale(),
       log,
       registerSecret: (s) => log.registerSecret(s),

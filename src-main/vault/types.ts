@@ -9,7 +9,7 @@ export interface SecretCipher {
   decrypt(sealed: Buffer): string;
 }
 
-/** A small persistent key-value store (conf, `conf-store.ts`, in every environment). */
+/** A small persistent key-value store: electron-store inside Electron, conf in plain Node (same file). */
 export interface KeyValueStore {
   get(key: string): unknown;
   set(key: string, value: unknown): void;

@@ -30,6 +30,7 @@ const NOT_SERVICE_RECORDS: Record<string, string> = {
   'src-main/cache/offline-cache.ts': 'the offline copies the console writes',
   'src-main/features/attendance/activity.ts': 'the activity file the console writes',
   'src-main/service/errors.ts': 'the Retry-After header (HTTP), not a record',
+  'src-main/service/transport.ts': 'the Content-Length header (HTTP), not a record',
   'src-main/sync/engine.ts': 'compares stamps the concept readers made instants already',
   'src-main/features/live/index.ts': "the stand-in's own hook registration and log fields",
   'src-main/features/voice/wav.ts': 'audio bytes',
@@ -43,6 +44,8 @@ const OWN_FOLDERS = [
   'src-main/vault/',
   'src-main/security/',
   'src-main/bridge/',
+  // The team relay: its command line, its own state file and the NATS address it is given.
+  'src-main/relay/',
 ];
 
 function sources(dir: string): string[] {

@@ -46,7 +46,7 @@ test('"Add a workspace" chosen while the demo is still opening stays open when t
   await app.load();
 
   const opening = app.openDemo();
-  await expect.poll(() => app.shown).toBe('demo|ana');
+  await expect.poll(() => app.shown?.workspaceId).toBe('demo');
   expect(app.busy).toBe(true);
   // The user sees the workspace and asks for the connect screen before the call has returned.
   app.adding = true;
