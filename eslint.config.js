@@ -36,11 +36,13 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'separate-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
-      // One private-member style: ECMAScript `#` fields, private at run time too.
+      // One private-member style: ECMAScript `#` members, private at run time too. (A private
+      // constructor, for a class built only by its static factory, has no `#` form.)
       'no-restricted-syntax': [
         'error',
         {
-          selector: ':matches(PropertyDefinition, MethodDefinition, AccessorProperty, TSParameterProperty)[accessibility="private"]',
+          selector:
+            ':matches(PropertyDefinition, MethodDefinition[kind!="constructor"], AccessorProperty, TSParameterProperty)[accessibility="private"]',
           message: 'Use an ECMAScript private member (#name), not the TypeScript `private` keyword.',
         },
       ],

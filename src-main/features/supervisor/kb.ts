@@ -21,13 +21,16 @@ export interface KbTrackerOptions {
 }
 
 export class KbTracker {
-  private readonly bases = new Map<string, KbBase>();
-  private readonly probes = new Map<string, AbortController>();
+  readonly #bases = new Map<string, KbBase>();
+  readonly #probes = new Map<string, AbortController>();
 
-  constructor(private readonly o: KbTrackerOptions) {}
+  readonly #o: KbTrackerOptions;
+  constructor(o: KbTrackerOptions) {
+    this.#o = o;
+  }
 
   list(): KbBase[] {
-    return [...this.bases.values()].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
+    return [...this.#bases.values()].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
   }
 
   /** `shownAs`: what the list says the base came from, when not the URL (a file lent for the upload). */
@@ -39,7 +42,7 @@ export class KbTracker {
     revealDocuments?: boolean | undefined;
     shownAs?: string;
   }): Promise<KbBase> {
-    const answer = await this.o
+    const answer = await this.#o
       .client()
       .uploadFiles(
         {
@@ -64,69 +67,69 @@ export class KbTracker {
     const base: KbBase = {
       name: input.name,
       url: input.shownAs ?? input.url,
-      uploadedAt: new Date(this.now()).toISOString(),
+      uploadedAt: new Date(this.#now()).toISOString(),
       state: 'indexing',
       readyAt: null,
       message: answer.message ?? null,
     };
-    this.set(base);
-    this.probe(base);
+    this.#set(base);
+    this.#probe(base);
     return base;
   }
 
-  private now(): number {
-    return this.o.now?.() ?? Date.now();
+  #now(): number {
+    return this.#o.now?.() ?? Date.now();
   }
 
-  private set(base: KbBase): void {
-    this.bases.set(base.name, base);
-    this.o.emit(base);
+  #set(base: KbBase): void {
+    this.#bases.set(base.name, base);
+    this.#o.emit(base);
   }
 
-  private probe(base: KbBase): void {
-    this.probes.get(base.name)?.abort();
+  #probe(base: KbBase): void {
+    this.#probes.get(base.name)?.abort();
     const abort = new AbortController();
-    this.probes.set(base.name, abort);
-    const started = this.now();
-    let delay = this.o.firstDelayMs ?? 300;
-    const max = this.o.maxDelayMs ?? 3_000;
+    this.#probes.set(base.name, abort);
+    const started = this.#now();
+    let delay = this.#o.firstDelayMs ?? 300;
+    const max = this.#o.maxDelayMs ?? 3_000;
     void (async () => {
       // Bounded by GIVE_UP_MS; each probe is one short read.
-      while (!abort.signal.aborted && this.now() - started < GIVE_UP_MS) {
+      while (!abort.signal.aborted && this.#now() - started < GIVE_UP_MS) {
         await new Promise((r) => setTimeout(r, delay));
         if (abort.signal.aborted) return;
         delay = Math.min(max, Math.round(delay * 1.5));
         try {
-          await this.o.client().questions({ index: base.name, question: PROBE, size: 1 }, { signal: abort.signal });
+          await this.#o.client().questions({ index: base.name, question: PROBE, size: 1 }, { signal: abort.signal });
           if (abort.signal.aborted) return;
-          this.set({ ...base, state: 'ready', readyAt: new Date(this.now()).toISOString() });
-          this.probes.delete(base.name);
+          this.#set({ ...base, state: 'ready', readyAt: new Date(this.#now()).toISOString() });
+          this.#probes.delete(base.name);
           return;
         } catch (e) {
           if (abort.signal.aborted) return;
           // 404 while indexing; anything transient is retried. Refusals end the wait.
           if (isAppError(e) && (e.kind === 'Unauthorized' || e.kind === 'Forbidden' || e.kind === 'Invalid')) {
-            this.set({ ...base, state: 'failed', message: e.message });
-            this.probes.delete(base.name);
+            this.#set({ ...base, state: 'failed', message: e.message });
+            this.#probes.delete(base.name);
             return;
           }
         }
       }
       if (!abort.signal.aborted) {
-        this.set({
+        this.#set({
           ...base,
           state: 'failed',
           message: 'No answers came within 5 minutes: the file may not have been readable. Check the link and upload it again.',
         });
-        this.probes.delete(base.name);
+        this.#probes.delete(base.name);
       }
     })();
   }
 
   /** Stops every probe and forgets the bases (workspace closed or switched). */
   reset(): void {
-    for (const a of this.probes.values()) a.abort();
-    this.probes.clear();
-    this.bases.clear();
+    for (const a of this.#probes.values()) a.abort();
+    this.#probes.clear();
+    this.#bases.clear();
   }
 }
