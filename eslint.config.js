@@ -31,9 +31,9 @@ export default tseslint.config(
       // expected (an event handler, a timer) does too. Fire-and-forget is spelled `void`.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
-      // A switch over a union names every member: a new status or kind is a compile-time list
-      // of places to decide, not a silent default.
-      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      // A switch over a union names every member or says, with a default, what the rest do: a
+      // new status or kind is then a list of places to decide, not a silent fall-through.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'separate-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // One private-member style: ECMAScript `#` members, private at run time too. (A private

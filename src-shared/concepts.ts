@@ -200,9 +200,6 @@ export function sentimentOf(v: unknown): string | null {
   return sentimentOf(r.label ?? r.value ?? r.sentiment ?? r.name ?? r.score);
 }
 
-/** A boolean-ish flag: true, "true", 1; anything else false. */
-export const flag = (v: unknown): boolean => v === true || v === 1 || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
-
 /** A session's attendance group: `groupConf` as a whole group, a summary, a bare id. */
 export function sessionGroupOf(s: Rec): { id: number; name: string | null; record: Rec | null } | null {
   const g = s.groupConf ?? s.group;

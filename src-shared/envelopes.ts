@@ -41,6 +41,3 @@ export const ErrorEnvelopeSchema = z
   .object({ status: z.literal('ERROR'), message: z.string().optional(), errorCode: z.union([z.string(), z.number()]).optional() })
   .loose();
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
-
-/** 401/403/404 bodies of the AI and ticket families (interface §7.1). */
-export const StatusBodySchema = z.object({ status: z.string() }).loose();

@@ -8,6 +8,7 @@ import { LookupBodySchema, QueryBodySchema, type LookupBody, type QueryBody } fr
 import type { WebhookGroup } from '../src-shared/webhook';
 import { COMPOSITE_KEYS, SPECS, type CollectionName, type FieldType, type Spec } from './fields';
 import { QueryError, checkConditionTree, runQuery, type PageResult, type Rec } from './query-engine';
+import { scalarText, shownValue } from './scalar';
 import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
 import { compositeKeyOf, type Store } from './store';
 
@@ -35,7 +36,8 @@ export interface Actor {
 }
 
 export type EventSink = (group: WebhookGroup, type: string, data: Record<string, unknown>) => void;
-export type EntityRecognizer = (text: string) => Promise<unknown> | unknown;
+/** Recognises entities in a text: the answer, or a promise of it. */
+export type EntityRecognizer = (text: string) => unknown;
 
 const ROLE_OF_TYPE: Record<string, Role> = { ADMINISTRATOR: 'admin', SUPERVISOR: 'supervisor', AGENT: 'agent' };
 export const roleOfUser = (user: Rec): Role | null => ROLE_OF_TYPE[String(user.typeUser)] ?? null;
@@ -72,18 +74,15 @@ export class Model {
 
   readonly #emit: EventSink;
   readonly #recognizer: () => Promise<EntityRecognizer | null>;
-  readonly #seed: number;
   readonly #now: () => number;
   constructor(
     readonly store: Store,
     emit: EventSink,
     recognizer: () => Promise<EntityRecognizer | null>,
-    seed: number,
     now: () => number = Date.now,
   ) {
     this.#emit = emit;
     this.#recognizer = recognizer;
-    this.#seed = seed;
     this.#now = now;
   }
 
@@ -308,7 +307,7 @@ export class Model {
     let prev: Rec | undefined;
     if (COMPOSITE_KEYS[coll]) {
       const key = compositeKeyOf(coll, input);
-      const ck = COMPOSITE_KEYS[coll]!;
+      const ck = COMPOSITE_KEYS[coll];
       const parts = input[ck.field] as Rec | null | undefined;
       if (key === null || !parts || ck.parts.some((p) => typeof parts[p] !== 'number')) {
         throw new ApiError(400, `Field "${ck.field}" must hold the integers ${ck.parts.join(' and ')}.`, 'MISSING_FIELD');
@@ -316,7 +315,7 @@ export class Model {
       prev = col.records.get(key);
     } else if (input.id != null) {
       prev = col.get(input.id);
-      if (!prev) throw new ApiError(404, `No ${coll} with id ${String(input.id)}.`);
+      if (!prev) throw new ApiError(404, `No ${coll} with id ${shownValue(input.id)}.`);
     }
     const isCreate = !prev;
     const now = this.nowIso();
@@ -369,7 +368,7 @@ export class Model {
 
   #beforeSessionSave(ctx: SaveContext): void {
     const { input, prev, next, actor, now, events } = ctx;
-    if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(String(input.userConnectedResource))) {
+    if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(scalarText(input.userConnectedResource) ?? '')) {
       throw new ApiError(400, `userConnectedResource must be one of ${CHANNELS.join(', ')}.`, 'INVALID_FIELD');
     }
     if (ctx.isCreate) {
@@ -386,10 +385,10 @@ export class Model {
       if (input.lastAgent == null) {
         next.agent = null;
       } else {
-        const user = this.userByName(String(input.lastAgent));
+        const user = this.userByName(scalarText(input.lastAgent) ?? '');
         const role = user ? roleOfUser(user) : null;
         if (!user || (role !== 'agent' && role !== 'supervisor')) {
-          throw new ApiError(400, `lastAgent "${String(input.lastAgent)}" is not an attendant's userName.`, 'UNKNOWN_AGENT');
+          throw new ApiError(400, `lastAgent "${shownValue(input.lastAgent)}" is not an attendant's userName.`, 'UNKNOWN_AGENT');
         }
         if (prevAgentId !== user.id) {
           next.agent = { id: user.id };
@@ -568,11 +567,7 @@ export class Model {
   channels(body: unknown, actor: Actor): Rec {
     const user = this.#targetUser(body, actor);
     const agent = this.store.c.agent.get((user.agent as Rec | null)?.id);
-    const wanted = new Set(
-      String(agent?.attendanceServiceChannel ?? CHANNELS.join(','))
-        .split(',')
-        .map((s) => s.trim()),
-    );
+    const wanted = new Set((scalarText(agent?.attendanceServiceChannel) ?? CHANNELS.join(',')).split(',').map((s) => s.trim()));
     const seen = new Map<string, Rec>();
     for (const g of this.store.c.group.values()) {
       if (g.active === false) continue;
@@ -595,7 +590,7 @@ export class Model {
   }
 
   presentTicket(t: Rec): Rec {
-    return { status: 'SUCCESS', message: `Ticket ${String(t.key ?? `${TICKET_PREFIX}-${String(t.id)}`)} found.`, data: t };
+    return { status: 'SUCCESS', message: `Ticket ${scalarText(t.key) ?? `${TICKET_PREFIX}-${shownValue(t.id)}`} found.`, data: t };
   }
 }
 

@@ -6,6 +6,7 @@
 import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Actor, Model } from './model';
 import type { Rec } from './query-engine';
+import { scalarText } from './scalar';
 import { CHANNELS, fillScript, makeCnpj, money, type Channel } from './seed';
 import { CUSTOMER_NUDGES, CUSTOMER_REPLIES, SCRIPTS } from './texts';
 
@@ -98,12 +99,12 @@ export class Simulator {
       },
       this.#system,
     );
-    const first = String(customer?.displayName ?? customer?.name ?? 'Cliente');
+    const first = scalarText(customer?.displayName ?? customer?.name) ?? 'Cliente';
     const text = fillScript(script.lines[0]!, {
       nome: first,
-      cpf: String(customer?.cpf ?? ''),
+      cpf: scalarText(customer?.cpf) ?? '',
       cnpj: makeCnpj(this.#rng),
-      email: String(customer?.email ?? ''),
+      email: scalarText(customer?.email) ?? '',
       valor: money(intBetween(this.#rng, 1990, 99990)),
       pedido: `PED-${intBetween(this.#rng, 100000, 999999)}`,
       protocolo: String(session.protocol),

@@ -66,7 +66,7 @@ export class FakeService implements CommentTransport {
     if (b === 'hang') {
       if (this.hangStores) this.#store(c.sessionId, c.comment);
       return new Promise((_, reject) => {
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
       });
     }
     throw b.error;
