@@ -3,12 +3,12 @@
  * directory (one JSON file per collection, written atomically: temp file, fsync, rename, fsync
  * of the directory). Writes are coalesced for a few milliseconds and flushed on close.
  */
-import { mkdir, open, readFile, rename, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { makePrivate } from '../src-main/outbox/fsutil';
 import { COMPOSITE_KEYS, SPECS, type CollectionName } from './fields';
 import type { Rec, Resolver } from './query-engine';
+import { keepPrivate, writeAtomic } from './files';
 
 export const COLLECTIONS = Object.keys(SPECS) as CollectionName[];
 
@@ -147,8 +147,7 @@ export class Store {
   async load(): Promise<boolean> {
     if (!this.dataDir) return false;
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    // Customers' details and every user's token: private, also where an older version left them readable.
-    await makePrivate(this.dataDir);
+    await keepPrivate(this.dataDir);
     const names = new Set(await readdir(this.dataDir));
     if (!names.has('meta.json')) return false;
     for (const name of COLLECTIONS) {
@@ -200,25 +199,5 @@ export class Store {
     this.#flushTimer = null;
     await this.flush();
     this.#closed = true;
-  }
-}
-
-let tmpCounter = 0;
-
-async function writeAtomic(dir: string, file: string, text: string): Promise<void> {
-  const tmp = join(dir, `.${file}.${process.pid}.${++tmpCounter}.tmp`);
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, join(dir, file));
-  const dh = await open(dir, 'r');
-  try {
-    await dh.sync();
-  } finally {
-    await dh.close();
   }
 }

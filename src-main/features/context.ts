@@ -4,7 +4,14 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
 import type { Settings } from '../settings';
 import type { Vault } from '../vault/vault';
-import type { Standin } from '../../src-standin/index';
+
+/**
+ * What a feature may know of the server behind the demo workspace: where it answers. Features
+ * speak to it over HTTP as to any server; they never depend on the stand-in's code.
+ */
+export interface DemoServer {
+  readonly baseUrl: string;
+}
 
 /**
  * What every feature of the main process receives from the composition root. Features never
@@ -24,8 +31,8 @@ export interface FeatureContext {
   hasWorkspace(): boolean;
   /** The attendant, when known. */
   me(): { userName: string; name: string } | null;
-  /** The demo workspace's stand-in, when that workspace is open. */
-  standin(): Standin | null;
+  /** The demo workspace's server, when that workspace is open. */
+  standin(): DemoServer | null;
   /** The open demo workspace, served by its stand-in (the one check of the workspace's kind). */
   isDemo(): boolean;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */

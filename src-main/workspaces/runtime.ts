@@ -16,8 +16,7 @@ import { createVoiceFeature, mediaPermission } from '../features/voice';
 import { createOfflineFeature } from '../features/offline';
 import { createPaletteFeature } from '../features/palette';
 import type { Logger } from '../log';
-import type { Standin } from '../../src-standin/index';
-import type { FeatureContext } from '../features/context';
+import type { DemoServer, FeatureContext } from '../features/context';
 import { createSettings, layeredSettings, type Settings } from '../settings';
 import type { WorkspaceChannel } from './routing';
 
@@ -37,7 +36,7 @@ export interface RuntimeAdapters {
   log: Logger;
   registerSecret(secret: string): void;
   /** The demo stand-in, when it runs (only a demo workspace sees it). */
-  standin(): Standin | null;
+  standin(): DemoServer | null;
   /** The service refused this workspace's token, or who is signed in changed. */
   onStateChange(): void;
   pollPace?: PollPace;

@@ -11,9 +11,17 @@ import type {
 import type { ChatSuggestion } from '../../../src-shared/schemas/index';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { isKnowledgeBaseName } from '../../../src-shared/schemas/ai';
+import type { HandlerTable } from '../../bridge/table';
 import type { NlpMessage, ProviderCredential, ServiceClient } from '../../service';
 import type { FeatureContext } from '../context';
-import { int, obj, str } from './project';
+import type { NotesFeature } from '../notes';
+import type { OfflineFeature } from '../offline';
+import { fillTemplate, int, obj, str } from './project';
+import type { QueueFeature } from './queue';
+import { readSession } from './reads';
+import type { Replies } from './reply';
+import type { Threads } from './thread';
+import { sessionGroupOf } from '../../../src-shared/concepts';
 import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
 
@@ -173,53 +181,12 @@ export class Composer {
     if (!cannedPart.ok) failed.push('canned');
     if (!ownPart.ok && !generalPart.ok) failed.push('suggestions');
     if (!templatePart.ok) failed.push('templates');
-    const canned: CannedReply[] = [];
-    for (const r of cannedRows) {
-      const id = int(r.id);
-      const code = str(r.code);
-      const text = str(r.text);
-      if (id === null || !code || !text) continue;
-      const gid = int(obj(r.group)?.id);
-      if (gid !== null && gid !== groupId) continue;
-      canned.push({ id, code, description: str(r.description) ?? '', text });
-    }
-    const suggestions: Suggestion[] = [];
-    const seen = new Set<string>();
-    for (const [rows, forSession] of [
-      [ownSuggestions.results, true],
-      [generalSuggestions.results, false],
-    ] as const) {
-      for (const s of rows) {
-        const text = str(s.suggestion);
-        const id = int(s.id);
-        if (!text || id === null || seen.has(text)) continue;
-        seen.add(text);
-        suggestions.push({ id, text, forSession });
-      }
-    }
-    const allowed =
-      links === null
-        ? null
-        : new Set(
-            links
-              .map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id))
-              .filter((x): x is number => x !== null),
-          );
-    const templates: Template[] = [];
-    for (const t of templateRows) {
-      const id = int(t.id);
-      const template = str(t.template);
-      if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
-      const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
-      templates.push({
-        id,
-        name: str(t.elementName) ?? `#${id}`,
-        description: str(t.description) ?? '',
-        template,
-        parameterCount: int(t.parameterCount) ?? counted,
-      });
-    }
-    return { canned, suggestions, templates, failed };
+    return {
+      canned: cannedOf(cannedRows, groupId),
+      suggestions: suggestionsOf(ownSuggestions.results, generalSuggestions.results),
+      templates: templatesOf(templateRows, links),
+      failed,
+    };
   }
 
   async template(id: number): Promise<{ template: string; parameterCount: number }> {
@@ -372,4 +339,132 @@ export class Composer {
   knowledgeBaseName(demo: boolean): string | null {
     return this.ctx.settings.get(KB_SETTING) || (demo ? DEMO_KB : null);
   }
+}
+
+/** Canned replies for a session of group `groupId`: the general ones and the group's own. */
+function cannedOf(rows: readonly Rec[], groupId: number | null): CannedReply[] {
+  const canned: CannedReply[] = [];
+  for (const r of rows) {
+    const id = int(r.id);
+    const code = str(r.code);
+    const text = str(r.text);
+    if (id === null || !code || !text) continue;
+    const gid = int(obj(r.group)?.id);
+    if (gid !== null && gid !== groupId) continue;
+    canned.push({ id, code, description: str(r.description) ?? '', text });
+  }
+  return canned;
+}
+
+/** The session's own suggestions first, then the general ones, each text once. */
+function suggestionsOf(own: readonly ChatSuggestion[], general: readonly ChatSuggestion[]): Suggestion[] {
+  const suggestions: Suggestion[] = [];
+  const seen = new Set<string>();
+  for (const [rows, forSession] of [
+    [own, true],
+    [general, false],
+  ] as const) {
+    for (const s of rows) {
+      const text = str(s.suggestion);
+      const id = int(s.id);
+      if (!text || id === null || seen.has(text)) continue;
+      seen.add(text);
+      suggestions.push({ id, text, forSession });
+    }
+  }
+  return suggestions;
+}
+
+/** The active templates, those the group links when it links any (`links` null: every one). */
+function templatesOf(rows: readonly Rec[], links: readonly Rec[] | null): Template[] {
+  const allowed =
+    links === null
+      ? null
+      : new Set(
+          links
+            .map((l) => int(obj(l.hsmTemplateGroupId)?.hsmTemplateId) ?? int(obj(l.hsmTemplate)?.id))
+            .filter((x): x is number => x !== null),
+        );
+  const templates: Template[] = [];
+  for (const t of rows) {
+    const id = int(t.id);
+    const template = str(t.template);
+    if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
+    const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
+    templates.push({
+      id,
+      name: str(t.elementName) ?? `#${id}`,
+      description: str(t.description) ?? '',
+      template,
+      parameterCount: int(t.parameterCount) ?? counted,
+    });
+  }
+  return templates;
+}
+
+type ComposerChannel =
+  | 'attendance:send'
+  | 'attendance:sendTemplate'
+  | 'attendance:help'
+  | 'attendance:providers'
+  | 'attendance:setCredential'
+  | 'attendance:clearCredential'
+  | 'attendance:aiDraft'
+  | 'attendance:kbAnswer';
+
+export interface ComposerDeps {
+  composer: Composer;
+  replies: Replies;
+  threads: Threads;
+  queue: QueueFeature;
+  notes: NotesFeature;
+  offline: OfflineFeature;
+}
+
+/** The composer: replies and templates sent, its help, the AI draft and knowledge-base answers, provider credentials. */
+export function composerHandlers(ctx: FeatureContext, d: ComposerDeps): Pick<HandlerTable, ComposerChannel> {
+  const { composer, replies, threads, queue, notes, offline } = d;
+  return {
+    'attendance:send': async ({ sessionId, text, clientId }) => {
+      const msg = await offline.monitor.watch(replies.send(sessionId, text, clientId, 'text'));
+      // The saved draft goes only if it is this reply (a failed one is kept there until it is
+      // sent); a newer reply typed meanwhile stays.
+      if (notes.drafts.get(sessionId, 'reply').trim() === text.trim()) notes.drafts.set(sessionId, 'reply', '');
+      return msg;
+    },
+
+    'attendance:sendTemplate': async ({ sessionId, templateId, params, clientId }) => {
+      const t = await composer.template(templateId);
+      const filled = params.slice(0, t.parameterCount).map((p) => p.trim());
+      if (filled.length < t.parameterCount || filled.some((p) => !p)) {
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'params',
+          message: `This template needs ${t.parameterCount} values; fill every one.`,
+        });
+      }
+      return replies.send(sessionId, fillTemplate(t.template, filled), clientId, 'template');
+    },
+
+    'attendance:help': async ({ sessionId }) => {
+      const groupId = queue.item(sessionId)?.groupId ?? sessionGroupOf(await readSession(ctx.client(), sessionId))?.id ?? null;
+      return composer.help(sessionId, groupId);
+    },
+    'attendance:providers': async () => ({ providers: await composer.providers() }),
+    'attendance:setCredential': async ({ provider, accessKey, secretKey, token, allowWeakStorage }) => {
+      if (!accessKey && !secretKey && !token)
+        throw new AppError({ kind: 'Invalid', message: 'Give at least one of the access key, secret key or token.' });
+      const kept = composer.setCredential(provider, { accessKey, secretKey, token }, allowWeakStorage);
+      return { credentialSet: kept !== null, kept };
+    },
+    'attendance:clearCredential': async ({ provider }) => {
+      const kept = composer.setCredential(provider, {});
+      return { credentialSet: kept !== null, kept };
+    },
+    'attendance:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) => ({
+      text: await composer.draft(await threads.forAi(sessionId), choice, { revealDocuments, revealed }),
+    }),
+    'attendance:kbAnswer': async ({ question, index, revealDocuments, revealed }) =>
+      composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
+  };
 }

@@ -1,9 +1,10 @@
 import type { AgentInfo, Directory, GroupInfo, PauseReasonInfo } from '../../../src-shared/bridge/attendance';
 import { AppError, isAppError } from '../../../src-shared/errors';
+import type { HandlerTable } from '../../bridge/table';
 import type { ServiceClient } from '../../service';
 import type { FeatureContext } from '../context';
 import type { QueueFeature } from './queue';
-import { idOf as int, personOf, record as obj, samePerson, text as str } from '../../../src-shared/concepts';
+import { idOf as int, personOf, record as obj, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
 import { toGroupInfo } from './project';
 
 /**
@@ -67,6 +68,13 @@ export class DirectoryCache {
     }
     this.me = { userName, userId, agentId, status };
     return this.me;
+  }
+
+  /** The attendant as a reference, with the user id once the service has told it. */
+  async meRef(): Promise<PersonRef> {
+    const userName = myName(this.ctx);
+    const me = await this.whoAmI().catch(() => null);
+    return { id: me?.userId ?? null, userName, name: null, role: 'agent' };
   }
 
   setMyStatus(status: string): void {
@@ -162,4 +170,40 @@ export class DirectoryCache {
       myPauseReason: me?.status === 'PAUSED' ? reason : null,
     };
   }
+}
+
+/** The attendant's user name on the service; an error saying so when the console does not know it. */
+export function myName(ctx: FeatureContext): string {
+  const me = ctx.me()?.userName;
+  if (!me)
+    throw new AppError({
+      kind: 'Invalid',
+      message: 'The console does not know who you are on the service: pick your attendant in the settings.',
+    });
+  return me;
+}
+
+type DirectoryChannel = 'attendance:directory' | 'attendance:pause' | 'attendance:resume';
+
+/** The directory, and the attendant's own status: pause with a reason, resume. */
+export function directoryHandlers(ctx: FeatureContext, directory: DirectoryCache): Pick<HandlerTable, DirectoryChannel> {
+  async function setStatus(status: string, reason: string | null) {
+    const me = await directory.whoAmI();
+    if (me.agentId === null) throw new AppError({ kind: 'NotFound', message: 'Your attendant record was not found on the service.' });
+    await ctx.client().resource('agent').save({ id: me.agentId, status }, { safeToRetry: true });
+    directory.setMyStatus(status);
+    if (reason) ctx.settings.set('pauseReason', reason);
+    else ctx.settings.delete('pauseReason');
+    return { status, reason };
+  }
+
+  return {
+    'attendance:directory': () => directory.directory(),
+    'attendance:pause': async ({ reasonId }) => {
+      const reason = (await directory.pauses()).find((p) => p.id === reasonId);
+      if (!reason) throw new AppError({ kind: 'Invalid', message: 'That pause reason is not offered any more.' });
+      return setStatus('PAUSED', reason.label);
+    },
+    'attendance:resume': () => setStatus('ONLINE', null),
+  };
 }

@@ -6,13 +6,24 @@ import type { Mark } from '../../sync/engine';
 import { isFullGroup, toGroupInfo } from './project';
 import { isNetworkError } from '../../cache';
 import { AppError } from '../../../src-shared/errors';
-import { idOf, instantOf, sessionCustomerOf, statusKind } from '../../../src-shared/concepts';
+import {
+  idOf,
+  instantOf,
+  isOpenStatus,
+  samePerson,
+  sessionAgentOf,
+  sessionCustomerOf,
+  statusKind,
+  text as str,
+} from '../../../src-shared/concepts';
 import type { FeatureContext } from '../context';
 import type { HandlerTable } from '../../bridge/table';
 import { scopeOf, type OfflineFeature } from '../offline';
 import { join } from 'node:path';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { ActivityStore } from './activity';
+import type { DirectoryCache } from './directory';
+import { readSession } from './reads';
 
 const QUEUE_CAP = 100_000;
 type Rec = Record<string, unknown>;
@@ -47,94 +58,194 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   return true;
 };
 
-/**
- * The session queue: every session not closed, projected for the list and kept in memory, so
- * the renderer gets one snapshot and then only deltas (100,000 items must not travel twice).
- */
 /** How long after answering with the kept copy the service's queue is read. */
 const FIRST_READ_AFTER_COPY_MS = 300;
 
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
-  const cache = new Map<number, QueueItem>();
-  const groups = new Map<number, GroupInfo>();
-  let loaded = false;
+  return new SessionQueue(ctx, offline);
+}
+
+/**
+ * The session queue: every session not closed, projected for the list and kept in memory, so
+ * the renderer gets one snapshot and then only deltas (100,000 items must not travel twice).
+ */
+class SessionQueue implements QueueFeature {
+  readonly handlers: Pick<HandlerTable, 'attendance:queue'> = { 'attendance:queue': (input) => this.#snapshot(input) };
+  onLoaded: ((mark: Mark | null) => void) | null = null;
+  readonly #ctx: FeatureContext;
+  readonly #offline: OfflineFeature;
+  readonly #cache = new Map<number, QueueItem>();
+  readonly #groups = new Map<number, GroupInfo>();
+  #loaded = false;
   /** Sessions of the last full read that could not be listed. */
-  let skipped = 0;
+  #skipped = 0;
   /** When the service last confirmed what `cache` holds (ISO): the time an offline copy shows. */
-  let freshAt = new Date().toISOString();
-  const sorted = () => [...cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
-  const persist = () => offline.cache.queueChanged(() => ({ items: sorted(), fetchedAt: freshAt }));
-  let loading: Promise<void> | null = null;
-  let generation = 0;
-  const activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
+  #freshAt = new Date().toISOString();
+  #loading: Promise<void> | null = null;
+  #generation = 0;
+  /** The kept copy answered this workspace opening's first snapshot already. */
+  #copyServed = false;
+  readonly #activity: ActivityStore;
+  readonly #deltas: Coalescer<'delta', { upsert?: QueueItem; remove?: number }>;
+
+  constructor(ctx: FeatureContext, offline: OfflineFeature) {
+    this.#ctx = ctx;
+    this.#offline = offline;
+    this.#activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
+    this.#deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
+      const upsert = new Map<number, QueueItem>();
+      const remove = new Set<number>();
+      for (const c of changes) {
+        if (c.upsert) {
+          upsert.set(c.upsert.id, c.upsert);
+          remove.delete(c.upsert.id);
+        }
+        if (c.remove !== undefined) {
+          remove.add(c.remove);
+          upsert.delete(c.remove);
+        }
+      }
+      const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null };
+      if (delta.upsert.length || delta.remove.length) ctx.events.emit('attendance:queueDelta', delta);
+    });
+    ctx.onWorkspaceChange(() => {
+      this.#activity.setScope(scopeOf(ctx));
+      this.#generation++;
+      this.#copyServed = false;
+      this.#cache.clear();
+      this.#groups.clear();
+      this.#loaded = false;
+      this.#loading = null;
+      this.#deltas.clear();
+    });
+  }
+
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  applySessions(records: readonly Rec[]): void {
+    for (const r of records) this.#applyOne(r);
+  }
+
+  put(raw: QueueItem): void {
+    const item = this.#withActivity(raw);
+    const prev = this.#cache.get(item.id);
+    if (statusKind(item.status) === 'closed') {
+      this.#cache.delete(item.id);
+      this.#deltas.push('delta', { remove: item.id });
+    } else if (!prev || !sameItem(item, prev)) {
+      this.#cache.set(item.id, item);
+      this.#deltas.push('delta', { upsert: item });
+    }
+    this.#changed();
+  }
+
+  item(id: number): QueueItem | undefined {
+    return this.#cache.get(id);
+  }
+
+  items(): Iterable<QueueItem> {
+    return this.#cache.values();
+  }
+
+  groups(): Map<number, GroupInfo> {
+    return this.#groups;
+  }
+
+  rememberGroup(g: GroupInfo): void {
+    const before = this.#groups.get(g.id);
+    this.#groups.set(g.id, g);
+    if (g.slaSeconds === null || before?.slaSeconds === g.slaSeconds) return;
+    // Sessions that named the group without its SLA show its timer now.
+    for (const item of this.#cache.values()) {
+      if (item.groupId === g.id && item.slaSeconds === null) this.put(item);
+    }
+  }
+
+  synced(): void {
+    if (!this.#loaded) return;
+    this.#freshAt = new Date().toISOString();
+    this.#offline.monitor.ok();
+  }
+
+  customerMessage(m: ThreadMessage): boolean {
+    if (!this.#activity.customerMessage(m)) return false;
+    this.#touch(m.sessionId);
+    return true;
+  }
+
+  seen(sessionId: number): boolean {
+    if (!this.#activity.seen(sessionId)) return false;
+    this.#touch(sessionId);
+    return true;
+  }
+
+  async stop(): Promise<void> {
+    this.#deltas.clear();
+    await this.#activity.flush();
+  }
+
+  #sorted(): QueueItem[] {
+    return [...this.#cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+  }
+
+  #persist(): void {
+    this.#offline.cache.queueChanged(() => ({ items: this.#sorted(), fetchedAt: this.#freshAt }));
+  }
+
   /**
    * The item with what the console saw of its customer's messages (rows show and sort by it), and
    * its group's SLA when the session's record names the group without it (known from the group).
    */
-  const withActivity = (item: QueueItem): QueueItem => {
-    const a = activity.get(item.id);
-    const sla = item.slaSeconds === null && item.groupId !== null ? (groups.get(item.groupId)?.slaSeconds ?? null) : null;
+  #withActivity(item: QueueItem): QueueItem {
+    const a = this.#activity.get(item.id);
+    const sla = item.slaSeconds === null && item.groupId !== null ? (this.#groups.get(item.groupId)?.slaSeconds ?? null) : null;
     return a || sla !== null ? { ...item, ...a, ...(sla !== null ? { slaSeconds: sla } : {}) } : item;
-  };
+  }
+
   /** The cached item again with its current activity, pushed when it changed. */
-  const touch = (id: number): void => {
-    const prev = cache.get(id);
-    if (prev) feature.put(prev);
-  };
+  #touch(id: number): void {
+    const prev = this.#cache.get(id);
+    if (prev) this.put(prev);
+  }
 
-  const deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
-    const upsert = new Map<number, QueueItem>();
-    const remove = new Set<number>();
-    for (const c of changes) {
-      if (c.upsert) {
-        upsert.set(c.upsert.id, c.upsert);
-        remove.delete(c.upsert.id);
-      }
-      if (c.remove !== undefined) {
-        remove.add(c.remove);
-        upsert.delete(c.remove);
-      }
-    }
-    const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null };
-    if (delta.upsert.length || delta.remove.length) ctx.events.emit('attendance:queueDelta', delta);
-  });
-
-  const noteGroup = (g: unknown) => {
+  #noteGroup(g: unknown): void {
     if (!isFullGroup(g)) return;
     const info = toGroupInfo(g);
-    if (info) groups.set(info.id, info);
-  };
+    if (info) this.#groups.set(info.id, info);
+  }
 
-  function applyOne(r: Rec): void {
-    noteGroup(r.groupConf);
+  #applyOne(r: Rec): void {
+    this.#noteGroup(r.groupConf);
     const projected = toQueueItem(r);
     if (!projected) return;
-    const item = withActivity(projected);
-    const prev = cache.get(item.id);
+    const item = this.#withActivity(projected);
+    const prev = this.#cache.get(item.id);
     if (statusKind(item.status) === 'closed') {
       if (prev) {
-        cache.delete(item.id);
-        deltas.push('delta', { remove: item.id });
-        changed();
+        this.#cache.delete(item.id);
+        this.#deltas.push('delta', { remove: item.id });
+        this.#changed();
       }
       return;
     }
     // A save's answer carries no agent or user (interface §4.3): keep what the list told us.
     if (prev && !sessionCustomerOf(r)?.name) item.customerName = prev.customerName;
     if (!sameItem(item, prev ?? ({} as QueueItem))) {
-      cache.set(item.id, item);
-      deltas.push('delta', { upsert: item });
-      changed();
+      this.#cache.set(item.id, item);
+      this.#deltas.push('delta', { upsert: item });
+      this.#changed();
     }
   }
 
-  function changed(): void {
-    if (loaded) persist();
+  #changed(): void {
+    if (this.#loaded) this.#persist();
   }
 
-  async function load(): Promise<void> {
-    const gen = generation;
-    const client = ctx.client();
+  async #load(): Promise<void> {
+    const gen = this.#generation;
+    const client = this.#ctx.client();
     const startedAt = new Date().toISOString();
     // The mark and the snapshot are read side by side: anything updated while the snapshot pages
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
@@ -155,26 +266,26 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
     const topStamp = instantOf(top?.updatedAt);
     const topId = idOf(top?.id);
     const mark: Mark | null = topStamp !== null && topId !== null ? { stamp: topStamp, id: topId } : null;
-    if (gen !== generation) return;
-    cache.clear();
-    skipped = got.skipped;
+    if (gen !== this.#generation) return;
+    this.#cache.clear();
+    this.#skipped = got.skipped;
     for (const r of got.records) {
-      noteGroup(r.groupConf);
+      this.#noteGroup(r.groupConf);
       const item = toQueueItem(r as Rec);
-      if (item) cache.set(item.id, withActivity(item));
-      else skipped++;
+      if (item) this.#cache.set(item.id, this.#withActivity(item));
+      else this.#skipped++;
     }
-    if (skipped) ctx.log.warn('queue: sessions skipped', { skipped });
-    loaded = true;
-    freshAt = startedAt;
-    persist();
-    feature.onLoaded?.(mark);
+    if (this.#skipped) this.#ctx.log.warn('queue: sessions skipped', { skipped: this.#skipped });
+    this.#loaded = true;
+    this.#freshAt = startedAt;
+    this.#persist();
+    this.onLoaded?.(mark);
   }
 
   /** The copy kept on disk, when the service cannot be reached; null when there is none. */
-  function offlineCopy(): QueueSnapshot | null {
-    const copy = offline.cache.queue();
-    return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: ctx.me()?.userName ?? null, skipped: 0 } : null;
+  #offlineCopy(): QueueSnapshot | null {
+    const copy = this.#offline.cache.queue();
+    return copy ? { items: copy.items, fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, skipped: 0 } : null;
   }
 
   /**
@@ -182,134 +293,124 @@ export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature)
    * at once (the attendant sees their queue without waiting for the service) and the service's
    * answer follows as deltas, what closed meanwhile removed. Once per workspace opening.
    */
-  let copyServed = false;
-  function copyFirst(): QueueSnapshot | null {
-    if (copyServed || loaded || offline.monitor.offline) return null;
-    copyServed = true;
-    const copy = offlineCopy();
+  #copyFirst(): QueueSnapshot | null {
+    if (this.#copyServed || this.#loaded || this.#offline.monitor.offline) return null;
+    this.#copyServed = true;
+    const copy = this.#offlineCopy();
     if (!copy?.items.length) return null;
-    const gen = generation;
+    const gen = this.#generation;
     // The service is read a moment later: the console's first answers (this copy among them)
     // go out before that read's parsing takes the thread.
-    loading ??= offline.monitor
-      .watch(new Promise<void>((resolve) => setTimeout(resolve, FIRST_READ_AFTER_COPY_MS)).then(load))
+    this.#loading ??= this.#offline.monitor
+      .watch(new Promise<void>((resolve) => setTimeout(resolve, FIRST_READ_AFTER_COPY_MS)).then(() => this.#load()))
       .finally(() => {
-        loading = null;
+        this.#loading = null;
       });
-    void loading.then(
+    void this.#loading.then(
       () => {
-        if (gen !== generation) return;
+        if (gen !== this.#generation) return;
         // Only what differs from the copy travels: a large queue is not sent a second time.
         const shown = new Map(copy.items.map((i) => [i.id, i]));
-        for (const id of shown.keys()) if (!cache.has(id)) deltas.push('delta', { remove: id });
-        for (const item of cache.values()) {
+        for (const id of shown.keys()) if (!this.#cache.has(id)) this.#deltas.push('delta', { remove: id });
+        for (const item of this.#cache.values()) {
           const before = shown.get(item.id);
-          if (!before || !sameItem(item, before)) deltas.push('delta', { upsert: item });
+          if (!before || !sameItem(item, before)) this.#deltas.push('delta', { upsert: item });
         }
-        deltas.run();
+        this.#deltas.run();
       },
-      (e: unknown) => ctx.log.warn('queue: the first read after the copy failed', { error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) =>
+        this.#ctx.log.warn('queue: the first read after the copy failed', { error: e instanceof Error ? e.message : String(e) }),
     );
     return copy;
   }
 
-  async function snapshot(input: { fresh?: boolean | undefined } = {}): Promise<QueueSnapshot> {
-    const me = ctx.me()?.userName ?? null;
+  async #snapshot(input: { fresh?: boolean | undefined } = {}): Promise<QueueSnapshot> {
+    const offline = this.#offline;
+    const me = this.#ctx.me()?.userName ?? null;
     if (!input.fresh) {
-      const copy = copyFirst();
+      const copy = this.#copyFirst();
       if (copy) return copy;
     }
     // Refresh: the next pass reads the service again; offline, the copy answers as before.
-    if (input.fresh && !offline.monitor.offline && !loading) loaded = false;
+    if (input.fresh && !offline.monitor.offline && !this.#loading) this.#loaded = false;
     if (offline.monitor.offline) {
       // What the console last knew, stamped with when the service last confirmed it.
-      if (loaded) return { items: sorted(), fetchedAt: freshAt, me, skipped };
-      const copy = offlineCopy();
+      if (this.#loaded) return { items: this.#sorted(), fetchedAt: this.#freshAt, me, skipped: this.#skipped };
+      const copy = this.#offlineCopy();
       if (copy) return copy;
     }
     // Bounded: a workspace switch during a load discards it (generation), and the renderer may
     // ask for the snapshot just before the switch lands; the next pass loads the new workspace.
-    for (let pass = 0; !loaded && pass < 3; pass++) {
-      loading ??= offline.monitor.watch(load()).finally(() => {
-        loading = null;
+    for (let pass = 0; !this.#loaded && pass < 3; pass++) {
+      this.#loading ??= offline.monitor.watch(this.#load()).finally(() => {
+        this.#loading = null;
       });
       try {
-        await loading;
+        await this.#loading;
       } catch (e) {
-        const copy = isNetworkError(e) ? offlineCopy() : null;
+        const copy = isNetworkError(e) ? this.#offlineCopy() : null;
         if (copy) return copy;
         throw e;
       }
     }
-    if (!loaded)
+    if (!this.#loaded)
       throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
-    deltas.run();
-    return { items: sorted(), fetchedAt: new Date().toISOString(), me, skipped };
+    this.#deltas.run();
+    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, skipped: this.#skipped };
+  }
+}
+
+type SessionChannel = 'attendance:accept' | 'attendance:transfer' | 'attendance:seen';
+
+/** What the attendant does to a session in the queue: accept it, transfer it, mark it seen. */
+export function sessionHandlers(
+  ctx: FeatureContext,
+  d: { queue: QueueFeature; directory: DirectoryCache },
+): Pick<HandlerTable, SessionChannel> {
+  const { queue, directory } = d;
+
+  async function refreshSession(sessionId: number): Promise<QueueItem> {
+    const rec = await readSession(ctx.client(), sessionId);
+    queue.applySessions([rec]);
+    const item = toQueueItem(rec);
+    if (!item) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
+    return item;
   }
 
-  ctx.onWorkspaceChange(() => {
-    activity.setScope(scopeOf(ctx));
-    generation++;
-    copyServed = false;
-    cache.clear();
-    groups.clear();
-    loaded = false;
-    loading = null;
-    deltas.clear();
-  });
+  return {
+    'attendance:seen': async ({ sessionId }) => ({ ok: queue.seen(sessionId) }),
 
-  const feature: QueueFeature = {
-    handlers: { 'attendance:queue': snapshot },
-    applySessions(records) {
-      for (const r of records) applyOne(r);
-    },
-    put(raw) {
-      const item = withActivity(raw);
-      const prev = cache.get(item.id);
-      if (statusKind(item.status) === 'closed') {
-        cache.delete(item.id);
-        deltas.push('delta', { remove: item.id });
-      } else if (!prev || !sameItem(item, prev)) {
-        cache.set(item.id, item);
-        deltas.push('delta', { upsert: item });
+    'attendance:accept': async ({ sessionId }) => {
+      const me = await directory.meRef();
+      const current = await readSession(ctx.client(), sessionId);
+      const holder = sessionAgentOf(current);
+      const status = str(current.status);
+      if (status !== null && !isOpenStatus(status)) {
+        queue.applySessions([current]);
+        throw new AppError({
+          kind: 'Invalid',
+          message:
+            statusKind(status) === 'closed'
+              ? 'This session was closed meanwhile.'
+              : `This session is ${status}: the console does not accept sessions in that state.`,
+        });
       }
-      changed();
-    },
-    item: (id) => cache.get(id),
-    items: () => cache.values(),
-    groups: () => groups,
-    rememberGroup(g) {
-      const before = groups.get(g.id);
-      groups.set(g.id, g);
-      if (g.slaSeconds === null || before?.slaSeconds === g.slaSeconds) return;
-      // Sessions that named the group without its SLA show its timer now.
-      for (const item of cache.values()) {
-        if (item.groupId === g.id && item.slaSeconds === null) feature.put(item);
+      const held = holder !== null || (current.agent !== null && current.agent !== undefined && current.agent !== false);
+      if (held && !samePerson(holder, me)) {
+        queue.applySessions([current]);
+        throw new AppError({
+          kind: 'Invalid',
+          message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.`,
+        });
       }
+      if (!held) await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date().toISOString() });
+      return refreshSession(sessionId);
     },
-    onLoaded: null,
-    get loaded() {
-      return loaded;
-    },
-    synced() {
-      if (!loaded) return;
-      freshAt = new Date().toISOString();
-      offline.monitor.ok();
-    },
-    customerMessage(m) {
-      if (!activity.customerMessage(m)) return false;
-      touch(m.sessionId);
-      return true;
-    },
-    seen(sessionId) {
-      if (!activity.seen(sessionId)) return false;
-      touch(sessionId);
-      return true;
-    },
-    async stop() {
-      deltas.clear();
-      await activity.flush();
+
+    'attendance:transfer': async ({ sessionId, groupId, agentUserName }) => {
+      if (groupId !== undefined) await ctx.client().saveSession({ id: sessionId, groupConf: { id: groupId } });
+      else if (agentUserName) await ctx.client().saveSession({ id: sessionId, lastAgent: agentUserName });
+      return refreshSession(sessionId);
     },
   };
-  return feature;
 }

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,6 +9,30 @@ import { standinClient } from '../../../src-standin/test-client';
 
 type Page<T> = { results: T[] };
 const eqnum = (key: string, value: number) => ({ key, operator: 'EQNUM', value: String(value) });
+
+test('a data directory left readable by others is made private to its user at start, files and folders alike', async () => {
+  test.skip(process.platform === 'win32', 'modes do not apply on Windows');
+  const dir = await mkdtemp(join(tmpdir(), 'standin-private-'));
+  try {
+    const first = await startStandin({ port: 0, dataDir: dir });
+    await first.close();
+    // As an older version might have left it: the data, a folder and a file in it, all readable.
+    await mkdir(join(dir, 'knowledge-bases', 'old'), { recursive: true });
+    await writeFile(join(dir, 'knowledge-bases', 'old', 'base.json'), '{}');
+    for (const name of await readdir(dir, { recursive: true })) await chmod(join(dir, name), name.endsWith('.json') ? 0o644 : 0o755);
+    await chmod(dir, 0o755);
+
+    const second = await startStandin({ port: 0, dataDir: dir });
+    await second.close();
+    const modes = new Map<string, number>([['.', (await stat(dir)).mode & 0o777]]);
+    for (const name of await readdir(dir, { recursive: true })) modes.set(name, (await stat(join(dir, name))).mode & 0o777);
+    expect(modes.get(join('knowledge-bases', 'old', 'base.json'))).toBe(0o600);
+    expect(modes.get(join('knowledge-bases', 'old'))).toBe(0o700);
+    for (const [name, mode] of modes) expect(`${name} ${mode.toString(8)}`).toMatch(/ (600|700)$/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
 
 test('with a data directory everything saved survives a restart; without one nothing does', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'standin-'));

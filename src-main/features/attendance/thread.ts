@@ -1,0 +1,172 @@
+import type { Entity, ThreadMessage } from '../../../src-shared/bridge/attendance';
+import { AppError } from '../../../src-shared/errors';
+import { sessionAgentOf, sessionCustomerOf, type Parties } from '../../../src-shared/concepts';
+import type { HandlerTable } from '../../bridge/table';
+import { isNetworkError } from '../../cache';
+import type { SyncEngine } from '../../sync/engine';
+import type { FeatureContext } from '../context';
+import type { OfflineFeature } from '../offline';
+import { int, isFullGroup, toEntities, toGroupInfo, toSessionDetail } from './project';
+import type { QueueFeature } from './queue';
+import { readSession, stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
+
+type Rec = Record<string, unknown>;
+
+const NER_PER_OPEN = 20;
+const NER_CACHE = 5_000;
+
+/**
+ * The threads the renderer has open, with what each was shown (for the AI and the summary), who
+ * is on each side of the sessions read so far, and the entities found in their messages.
+ */
+export interface Threads {
+  readonly open: Map<number, { messages: Map<number, ThreadMessage> }>;
+  readonly entities: Map<number, Entity[]>;
+  /** Who is on each side of the sessions read so far: tells their messages' authors apart. */
+  readonly parties: Map<number, Parties>;
+  noteParties(session: Rec): Parties | undefined;
+  rememberShown(sessionId: number, messages: readonly ThreadMessage[]): void;
+  /** Entities of the customer's messages, pushed while their thread is open. */
+  recognise(sessionId: number, messages: readonly ThreadMessage[]): Promise<void>;
+  /** The thread as the attendant saw it (or its newest page), for the AI draft and summary. */
+  forAi(sessionId: number): Promise<ThreadMessage[]>;
+  clear(): void;
+}
+
+export function createThreads(ctx: FeatureContext): Threads {
+  const open = new Map<number, { messages: Map<number, ThreadMessage> }>();
+  const entities = new Map<number, Entity[]>();
+  const parties = new Map<number, Parties>();
+
+  async function recognise(sessionId: number, messages: readonly ThreadMessage[]): Promise<void> {
+    for (const m of messages.slice(-NER_PER_OPEN)) {
+      if (!m.text.trim()) continue;
+      let found = entities.get(m.id);
+      if (!found) {
+        try {
+          found = toEntities(await ctx.client().ner(m.text));
+        } catch {
+          // Entity highlighting is a help on top of the thread: a failure only leaves it plain.
+          return;
+        }
+        entities.set(m.id, found);
+        if (entities.size > NER_CACHE) entities.delete(entities.keys().next().value as number);
+      }
+      if (found.length && open.has(sessionId)) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
+    }
+  }
+
+  return {
+    open,
+    entities,
+    parties,
+    noteParties(session) {
+      const id = int(session.id);
+      if (id === null) return undefined;
+      const p: Parties = { customer: sessionCustomerOf(session), agent: sessionAgentOf(session) };
+      parties.set(id, p);
+      if (parties.size > 2_000) parties.delete(parties.keys().next().value as number);
+      return p;
+    },
+    rememberShown(sessionId, messages) {
+      const o = open.get(sessionId);
+      if (o) for (const m of messages) o.messages.set(m.id, m);
+    },
+    recognise,
+    async forAi(sessionId) {
+      const o = open.get(sessionId);
+      if (o && o.messages.size) return [...o.messages.values()].sort((a, b) => a.id - b.id);
+      return (await threadPage(ctx.client(), sessionId, 0)).messages;
+    },
+    clear() {
+      open.clear();
+      entities.clear();
+      parties.clear();
+    },
+  };
+}
+
+type ThreadChannel = 'attendance:openThread' | 'attendance:olderMessages' | 'attendance:closeThread';
+
+export interface ThreadDeps {
+  threads: Threads;
+  sync: SyncEngine<StampedMessage, StampedSession>;
+  queue: QueueFeature;
+  offline: OfflineFeature;
+}
+
+/** Opening a thread (from the service, or the copy kept offline), its older pages, closing it. */
+export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<HandlerTable, ThreadChannel> {
+  const { threads, sync, queue, offline } = d;
+  return {
+    'attendance:openThread': async ({ sessionId }) => {
+      const copy = offline.cache.thread(sessionId);
+      const fromCopy = (c: NonNullable<typeof copy>) => ({
+        detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
+        page: { messages: c.messages, hasMore: false, page: 0, skipped: 0 },
+        fetchedAt: c.fetchedAt,
+        offline: true,
+      });
+      // Offline: the copy kept from the last time it was open, marked with when it was read.
+      if (offline.monitor.offline && copy) return fromCopy(copy);
+      const client = ctx.client();
+      const fetchedAt = new Date().toISOString();
+      let session: Rec;
+      let page: Awaited<ReturnType<typeof threadPage>>;
+      try {
+        // Messages are read knowing the session's parties: a server whose fromUser is only a
+        // user id needs the customer's id to compare, and a login is shown as the party's name.
+        const reading = readSession(client, sessionId);
+        const who = reading.then(threads.noteParties, () => undefined);
+        [session, page] = await offline.monitor.watch(Promise.all([reading, threadPage(client, sessionId, 0, who)]));
+      } catch (e) {
+        if (isNetworkError(e) && copy) return fromCopy(copy);
+        throw e;
+      }
+      queue.applySessions([session]);
+      const detail = toSessionDetail(session, page.messages, Date.now());
+      if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
+      if (detail.item.groupId !== null && !queue.groups().has(detail.item.groupId)) {
+        const g = toGroupInfo(session.groupConf);
+        if (g && isFullGroup(session.groupConf)) queue.rememberGroup(g);
+      }
+      threads.open.set(sessionId, { messages: new Map(page.messages.map((m) => [m.id, m])) });
+      sync.track(sessionId, page.messages.map(stampMessage));
+      // Anything that arrived between the read and the tracking is picked up now.
+      void sync.hintSession(sessionId);
+      showEntities(ctx, threads, sessionId, page.messages);
+      offline.cache.saveThread(sessionId, { detail, messages: page.messages, hasMore: page.hasMore }, fetchedAt);
+      return { detail, page: { ...page, page: 0 }, fetchedAt, offline: false };
+    },
+
+    'attendance:olderMessages': async ({ sessionId, page }) => {
+      const got = await threadPage(ctx.client(), sessionId, page, threads.parties.get(sessionId));
+      threads.rememberShown(sessionId, got.messages);
+      sync.note(sessionId, got.messages.map(stampMessage));
+      return { ...got, page };
+    },
+
+    'attendance:closeThread': async ({ sessionId }) => {
+      threads.open.delete(sessionId);
+      sync.untrack(sessionId);
+      return { ok: true };
+    },
+  };
+}
+
+/** After the thread's answer: the entities known already, then those of the rest of the customer's messages. */
+function showEntities(ctx: FeatureContext, threads: Threads, sessionId: number, messages: readonly ThreadMessage[]): void {
+  const { entities } = threads;
+  const customer = messages.filter((m) => m.fromCustomer);
+  const cached = customer.filter((m) => entities.has(m.id));
+  queueMicrotask(() => {
+    for (const m of cached) {
+      const found = entities.get(m.id);
+      if (found?.length) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
+    }
+    void threads.recognise(
+      sessionId,
+      customer.filter((m) => !entities.has(m.id)),
+    );
+  });
+}
