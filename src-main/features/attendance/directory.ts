@@ -3,7 +3,6 @@ import { AppError, isAppError } from '../../../src-shared/errors';
 import type { HandlerTable } from '../../bridge/table';
 import type { ServiceClient } from '../../service';
 import type { FeatureContext } from '../context';
-import type { QueueFeature } from './queue';
 import { idOf as int, personOf, record as obj, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
 import { toGroupInfo } from './project';
 
@@ -19,6 +18,12 @@ export interface Me {
   status: string | null;
 }
 
+/** The groups the queue saw in session records (the queue feature is one). */
+export interface SeenGroups {
+  groups(): Map<number, GroupInfo>;
+  rememberGroup(g: GroupInfo): void;
+}
+
 export class DirectoryCache {
   private me: Me | null = null;
   private groupsDone = false;
@@ -26,7 +31,7 @@ export class DirectoryCache {
 
   constructor(
     private readonly ctx: FeatureContext,
-    private readonly queue: QueueFeature,
+    private readonly queue: SeenGroups,
   ) {
     ctx.onWorkspaceChange(() => this.reset());
   }
