@@ -271,7 +271,8 @@ export class OfflineCache {
   #schedule(name: string, job: () => Promise<void>): void {
     this.#jobs.set(name, job);
     if (this.#timers.has(name)) return;
-    const timer = setTimeout(() => this.#run(name), this.#writeDelayMs);
+    // #chain logs a failed write: nothing to wait for here.
+    const timer = setTimeout(() => void this.#run(name), this.#writeDelayMs);
     timer.unref?.();
     this.#timers.set(name, timer);
   }
