@@ -182,9 +182,9 @@ export async function run(): Promise<BenchRow[]> {
       let seen: Array<[string, number]> = [];
       // Bounded wait for the last rows to reach the store.
       while (now() < until) {
-        seen = (await page.evaluate(`window.__eventLogSeen.filter(([id]) => id.startsWith(${JSON.stringify(prefix + '_')}))`)) as Array<
-          [string, number]
-        >;
+        seen = await page.evaluate<Array<[string, number]>>(
+          `window.__eventLogSeen.filter(([id]) => id.startsWith(${JSON.stringify(prefix + '_')}))`,
+        );
         if (seen.length >= count) break;
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -81,7 +81,7 @@ async function filterTimes(page: Page, selector: string, keys: string[]): Promis
     }
     return { work, frame };
   })()`;
-  return (await page.evaluate(script)) as { work: number[]; frame: number[] };
+  return await page.evaluate<{ work: number[]; frame: number[] }>(script);
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -162,10 +162,10 @@ export async function run(): Promise<BenchRow[]> {
       }
       return gaps;
     })()`;
-    const scrollGaps = (await page.evaluate(scrollScript('[role="list"].virtual'))) as number[];
+    const scrollGaps = await page.evaluate<number[]>(scrollScript('[role="list"].virtual'));
     const plain = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     await plain.setContent(`<div id="l" style="height:700px;overflow:auto">${'<div style="height:64px">row</div>'.repeat(2000)}</div>`);
-    const plainGaps = (await plain.evaluate(scrollScript('#l'))) as number[];
+    const plainGaps = await plain.evaluate<number[]>(scrollScript('#l'));
     await plain.close();
 
     // Opening the 10,000-message thread: click to its newest message on screen.
@@ -195,7 +195,7 @@ export async function run(): Promise<BenchRow[]> {
         }
         return NaN;
       })()`;
-      return (await page.evaluate(script)) as number;
+      return await page.evaluate<number>(script);
     };
     const newest = async (id: unknown) =>
       String(
@@ -240,7 +240,7 @@ export async function run(): Promise<BenchRow[]> {
     );
     // Up to its first digit: a masked document or a highlighted entity changes what is shown.
     const oldestShown = oldest.slice(0, Math.min(24, oldest.search(/\d/) < 0 ? oldest.length : oldest.search(/\d/)));
-    const toOldest = (await page.evaluate(`(async () => {
+    const toOldest = await page.evaluate<number>(`(async () => {
       const el = document.querySelector('.thread-scroll');
       const t0 = performance.now();
       while (performance.now() - t0 < ${SCROLL_LIMIT_MS}) {
@@ -253,7 +253,7 @@ export async function run(): Promise<BenchRow[]> {
         }
       }
       return NaN;
-    })()`)) as number;
+    })()`);
     const domRows = await page.locator('.thread-row').count();
     // Baseline: the same pages of the same thread read straight from the stand-in, one after another.
     const bareStarted = performance.now();
@@ -301,14 +301,14 @@ export async function run(): Promise<BenchRow[]> {
       // The row in view (the list filtered to it): the figure is the update's path to the screen.
       await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
       await page.locator('[role="list"] .session-row').first().waitFor();
-      const since = (await page.evaluate('window.__unreadDeltas.length')) as number;
+      const since = await page.evaluate<number>('window.__unreadDeltas.length');
       await post(sb.baseUrl, sb.tokens.admin, '/messages/save', {
         session: { id: s.id },
         message: `Oi, ainda aguardo retorno (${i + 1}).`,
         fromUser: true,
       });
       unreadTimes.push(
-        (await page.evaluate(`(async () => {
+        await page.evaluate<number>(`(async () => {
         const id = ${JSON.stringify(s.id)};
         const protocol = ${JSON.stringify(String(s.protocol))};
         const t0 = performance.now();
@@ -326,7 +326,7 @@ export async function run(): Promise<BenchRow[]> {
           return performance.now() - d.at;
         }
         return NaN;
-      })()`)) as number,
+      })()`),
       );
       if (process.env.BENCH_DEBUG && !Number.isFinite(unreadTimes.at(-1)!)) {
         console.error(
@@ -342,7 +342,7 @@ export async function run(): Promise<BenchRow[]> {
     // Baseline: an event reaching a bare page and the two frames that paint it.
     const bareUnread = await browser.newPage();
     await bareUnread.setContent('<ul><li id="r">row</li></ul>');
-    const bareTimes = (await bareUnread.evaluate(`(async () => {
+    const bareTimes = await bareUnread.evaluate<number[]>(`(async () => {
       const out = [];
       for (let i = 0; i < ${UNREAD_SAMPLES}; i++) {
         await new Promise((r) => setTimeout(r, 30));
@@ -353,7 +353,7 @@ export async function run(): Promise<BenchRow[]> {
         out.push(performance.now() - t0);
       }
       return out;
-    })()`)) as number[];
+    })()`);
     await bareUnread.close();
     const unreadOk = unreadTimes.filter(Number.isFinite);
 

@@ -41,7 +41,7 @@ export async function run(): Promise<BenchRow[]> {
   // The attendant's console starts again: its profile remembers the demo workspace, whose data
   // the first start created. That first start (once per profile) is shown on its own row.
   const profile = profileWith({ kind: 'demo' });
-  let firstStart = 0;
+  let firstStart: number;
   try {
     {
       const host = await spawnHost(profile);

@@ -174,6 +174,7 @@ export async function run(): Promise<BenchRow[]> {
   let ourSeconds = 0;
   const pairRatios: number[] = [];
   let latencies: number[] = [];
+  let delivered: number;
   try {
     for (let w = 0; w < 3; w++) {
       await drive(bareServer.port, prepare(`warm-b${w}`, bareServer.path));
@@ -209,10 +210,10 @@ export async function run(): Promise<BenchRow[]> {
     }
   } finally {
     await stopServer(bareServer.worker);
-    const delivered = await stopServer(listener.worker);
+    delivered = await stopServer(listener.worker);
     await rm(stateDir, { recursive: true, force: true });
-    if (delivered !== sentToListener) throw new Error(`the listener delivered ${delivered} of ${sentToListener} events`);
   }
+  if (delivered !== sentToListener) throw new Error(`the listener delivered ${delivered} of ${sentToListener} events`);
   const baseline = (ROUNDS * EVENTS) / bareSeconds;
   const value = (ROUNDS * EVENTS) / ourSeconds;
   const ratio = value / baseline;

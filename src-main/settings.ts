@@ -113,7 +113,6 @@ const CONSOLE_KEYS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'keyBindings',
   'supervisor.ticketShortcut',
 ]);
-export const isConsoleSetting = (key: SettingKey): boolean => CONSOLE_KEYS.has(key);
 
 /** A workspace's settings: its own store, and the console's for the console-wide keys. */
 export function layeredSettings(consoleWide: Settings, own: Settings): Settings {

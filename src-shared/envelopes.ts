@@ -86,6 +86,3 @@ export const pageEnvelope = <T>(item: z.ZodType<T>, resource: string) => RawPage
 /** Envelope with a status: SUCCESS, or ERROR with message and errorCode (interface §7.3). */
 export const ErrorEnvelopeSchema = z.object({ status: z.literal('ERROR'), message: str(), errorCode: str() }).loose();
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
-
-/** 401/403/404 bodies of the AI and ticket families (interface §7.1). */
-export const StatusBodySchema = z.object({ status: z.string() }).loose();

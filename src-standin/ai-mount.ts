@@ -14,23 +14,26 @@ export interface AiService {
 }
 
 export class AiMount {
-  private service: AiService | null = null;
-  private closed = false;
+  #service: AiService | null = null;
+  #closed = false;
 
-  constructor(private readonly ctx: AiContext) {}
+  readonly #ctx: AiContext;
+  constructor(ctx: AiContext) {
+    this.#ctx = ctx;
+  }
 
   /** The AI service, or null once closed (the caller answers 503 "AI service not loaded"). */
   async get(): Promise<AiService | null> {
-    if (this.closed) return null;
-    this.service ??= createAiService(this.ctx);
-    return this.service;
+    if (this.#closed) return null;
+    this.#service ??= createAiService(this.#ctx);
+    return this.#service;
   }
 
   /** `recognizeEntities(text)` from `ai/ner.ts`, for the entities.recognized events. */
   readonly ner = async (): Promise<EntityRecognizer | null> => recognizeEntities;
 
   async close(): Promise<void> {
-    this.closed = true;
-    await this.service?.close();
+    this.#closed = true;
+    await this.#service?.close();
   }
 }

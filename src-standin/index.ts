@@ -5,9 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AiMount } from './ai-mount';
-import { Faults, type FaultRule as FaultRuleParsed } from './faults';
+import { Faults } from './faults';
 import { Model, type Actor } from './model';
-import { seedStore, SUPERVISOR_USER_NAME, tokenFor } from './seed';
+import { scalarText } from './scalar';
+import { seedStore, SUPERVISOR_USER_NAME } from './seed';
 import { createReading, type ReadingName } from './reading';
 import { createRequestHandler } from './server';
 import { Simulator } from './simulator';
@@ -85,11 +86,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     cannedTexts: () =>
       [
-        ...[...store.c.messageBundleGroup.values()].map((m) => String(m.text ?? '')),
-        ...[...store.c.chatSuggestion.values()].map((s) => String(s.suggestion ?? '')),
+        ...[...store.c.messageBundleGroup.values()].map((m) => scalarText(m.text) ?? ''),
+        ...[...store.c.chatSuggestion.values()].map((s) => scalarText(s.suggestion) ?? ''),
       ].filter((t) => t.length > 0),
   });
-  const model = new Model(store, (group, type, data) => hub.emit(group, type, data), ai.ner, seed);
+  const model = new Model(store, (group, type, data) => hub.emit(group, type, data), ai.ner);
   const admin = model.userByName('admin');
   if (!admin) throw new Error('The stand-in data has no admin user.');
   const system: Actor = { user: admin, userName: 'system', role: 'admin' };
@@ -118,7 +119,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     demoAgent,
     demoSupervisor,
     faults: {
-      set: async (rules) => faults.set(rules as FaultRuleParsed[]),
+      set: async (rules) => faults.set(rules),
       clear: async () => faults.clear(),
     },
     simulator: { start: async () => simulator.start(), stop: async () => simulator.stop(), step: () => simulator.step() },
@@ -137,6 +138,3 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     },
   };
 }
-
-export { tokenFor };
-export { startStandinWorker } from './worker-host';

@@ -8,6 +8,7 @@ import { LookupBodySchema, QueryBodySchema, type LookupBody, type QueryBody } fr
 import type { WebhookGroup } from '../src-shared/webhook';
 import { COMPOSITE_KEYS, SPECS, type CollectionName, type FieldType, type Spec } from './fields';
 import { QueryError, checkConditionTree, runQuery, type PageResult, type Rec } from './query-engine';
+import { scalarText, shownValue } from './scalar';
 import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
 import { compositeKeyOf, type Store } from './store';
 
@@ -35,7 +36,8 @@ export interface Actor {
 }
 
 export type EventSink = (group: WebhookGroup, type: string, data: Record<string, unknown>) => void;
-export type EntityRecognizer = (text: string) => Promise<unknown> | unknown;
+/** Recognises entities in a text: the answer, or a promise of it. */
+export type EntityRecognizer = (text: string) => unknown;
 
 const ROLE_OF_TYPE: Record<string, Role> = { ADMINISTRATOR: 'admin', SUPERVISOR: 'supervisor', AGENT: 'agent' };
 export const roleOfUser = (user: Rec): Role | null => ROLE_OF_TYPE[String(user.typeUser)] ?? null;
@@ -68,18 +70,24 @@ export function validationError(path: string, expected: string): ApiError {
 }
 
 export class Model {
-  private protocolSeq = 0;
+  #protocolSeq = 0;
 
+  readonly #emit: EventSink;
+  readonly #recognizer: () => Promise<EntityRecognizer | null>;
+  readonly #now: () => number;
   constructor(
     readonly store: Store,
-    private readonly emit: EventSink,
-    private readonly recognizer: () => Promise<EntityRecognizer | null>,
-    private readonly seed: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    emit: EventSink,
+    recognizer: () => Promise<EntityRecognizer | null>,
+    now: () => number = Date.now,
+  ) {
+    this.#emit = emit;
+    this.#recognizer = recognizer;
+    this.#now = now;
+  }
 
   nowIso(): string {
-    return new Date(this.now()).toISOString();
+    return new Date(this.#now()).toISOString();
   }
 
   // ---- presentation ------------------------------------------------------------------------
@@ -179,7 +187,7 @@ export class Model {
       neutral = 0,
       negative = 0,
       sum = 0;
-    const matched = this.filterAll('npsAnswer', q, (a) => a.surveyName === surveyName);
+    const matched = this.#filterAll('npsAnswer', q, (a) => a.surveyName === surveyName);
     for (const a of matched) {
       const s = Number(a.score);
       sum += s;
@@ -191,7 +199,7 @@ export class Model {
     return { averageNps: totalCount === 0 ? 0 : sum / totalCount, positive, neutral, negative, totalCount };
   }
 
-  private filterAll(coll: CollectionName, q: LookupBody, extra: (r: Rec) => boolean): Rec[] {
+  #filterAll(coll: CollectionName, q: LookupBody, extra: (r: Rec) => boolean): Rec[] {
     const out: Rec[] = [];
     let page = 0;
     // Bounded: each page holds up to 500 of a finite collection.
@@ -236,12 +244,12 @@ export class Model {
       }
       const t = spec[k];
       if (!t) throw new ApiError(400, `Unknown field "${k}".`, 'UNKNOWN_FIELD');
-      out[k] = this.normalize(v, t, k);
+      out[k] = this.#normalize(v, t, k);
     }
     return out;
   }
 
-  private normalize(v: unknown, t: FieldType, path: string): unknown {
+  #normalize(v: unknown, t: FieldType, path: string): unknown {
     if (v === null) return null;
     if (typeof t === 'string') {
       switch (t) {
@@ -268,7 +276,7 @@ export class Model {
     }
     if (t.kind === 'array') {
       if (!Array.isArray(v)) throw validationError(path, 'an array');
-      return v.map((x, i) => this.normalize(x, t.of, `${path}[${i}]`));
+      return v.map((x, i) => this.#normalize(x, t.of, `${path}[${i}]`));
     }
     if (!isPlainObject(v)) throw validationError(path, 'an object');
     if (t.kind === 'ref') {
@@ -283,7 +291,7 @@ export class Model {
     for (const [k, x] of Object.entries(v)) {
       const ft = fields[k];
       if (!ft) throw new ApiError(400, `Unknown field "${path}.${k}".`, 'UNKNOWN_FIELD');
-      out[k] = this.normalize(x, ft, `${path}.${k}`);
+      out[k] = this.#normalize(x, ft, `${path}.${k}`);
     }
     return out;
   }
@@ -299,7 +307,7 @@ export class Model {
     let prev: Rec | undefined;
     if (COMPOSITE_KEYS[coll]) {
       const key = compositeKeyOf(coll, input);
-      const ck = COMPOSITE_KEYS[coll]!;
+      const ck = COMPOSITE_KEYS[coll];
       const parts = input[ck.field] as Rec | null | undefined;
       if (key === null || !parts || ck.parts.some((p) => typeof parts[p] !== 'number')) {
         throw new ApiError(400, `Field "${ck.field}" must hold the integers ${ck.parts.join(' and ')}.`, 'MISSING_FIELD');
@@ -307,7 +315,7 @@ export class Model {
       prev = col.records.get(key);
     } else if (input.id != null) {
       prev = col.get(input.id);
-      if (!prev) throw new ApiError(404, `No ${coll} with id ${String(input.id)}.`);
+      if (!prev) throw new ApiError(404, `No ${coll} with id ${shownValue(input.id)}.`);
     }
     const isCreate = !prev;
     const now = this.nowIso();
@@ -321,26 +329,26 @@ export class Model {
     const events: Array<[WebhookGroup, string, Record<string, unknown>]> = [];
     const after: Array<() => void> = [];
     const ctx: SaveContext = { input, prev, next, isCreate, actor, now, events, after };
-    this.beforeSave(coll, ctx);
+    this.#beforeSave(coll, ctx);
     col.put(next);
     this.store.markDirty(coll);
     for (const f of after) f();
-    for (const [g, type, data] of events) this.emit(g, type, data);
+    for (const [g, type, data] of events) this.#emit(g, type, data);
     return { status: isCreate ? 201 : 200, rec: next };
   }
 
-  private beforeSave(coll: CollectionName, ctx: SaveContext): void {
+  #beforeSave(coll: CollectionName, ctx: SaveContext): void {
     switch (coll) {
       case 'userSession':
-        return this.beforeSessionSave(ctx);
+        return this.#beforeSessionSave(ctx);
       case 'message':
-        return this.beforeMessageSave(ctx);
+        return this.#beforeMessageSave(ctx);
       case 'sessionComment':
-        return this.beforeCommentSave(ctx);
+        return this.#beforeCommentSave(ctx);
       case 'user':
-        return this.beforeUserSave(ctx);
+        return this.#beforeUserSave(ctx);
       case 'agent':
-        return this.beforeAgentSave(ctx);
+        return this.#beforeAgentSave(ctx);
       case 'botTag':
         if (ctx.isCreate) {
           ctx.after.push(() => {
@@ -358,9 +366,9 @@ export class Model {
     }
   }
 
-  private beforeSessionSave(ctx: SaveContext): void {
+  #beforeSessionSave(ctx: SaveContext): void {
     const { input, prev, next, actor, now, events } = ctx;
-    if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(String(input.userConnectedResource))) {
+    if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(scalarText(input.userConnectedResource) ?? '')) {
       throw new ApiError(400, `userConnectedResource must be one of ${CHANNELS.join(', ')}.`, 'INVALID_FIELD');
     }
     if (ctx.isCreate) {
@@ -369,30 +377,30 @@ export class Model {
       next.groupConf ??= { id: 1 };
       next.agent = null;
       next.availableAt ??= next.createdAt;
-      next.protocol ??= `${now.slice(0, 10).replace(/-/g, '')}9${String(++this.protocolSeq).padStart(5, '0')}${String(next.id).slice(-3)}`;
-      ctx.after.push(() => events.unshift(['sessions', 'session.created', this.sessionEvent(next)]));
+      next.protocol ??= `${now.slice(0, 10).replace(/-/g, '')}9${String(++this.#protocolSeq).padStart(5, '0')}${String(next.id).slice(-3)}`;
+      ctx.after.push(() => events.unshift(['sessions', 'session.created', this.#sessionEvent(next)]));
     }
     const prevAgentId = (prev?.agent as Rec | null | undefined)?.id ?? null;
     if ('lastAgent' in input) {
       if (input.lastAgent == null) {
         next.agent = null;
       } else {
-        const user = this.userByName(String(input.lastAgent));
+        const user = this.userByName(scalarText(input.lastAgent) ?? '');
         const role = user ? roleOfUser(user) : null;
         if (!user || (role !== 'agent' && role !== 'supervisor')) {
-          throw new ApiError(400, `lastAgent "${String(input.lastAgent)}" is not an attendant's userName.`, 'UNKNOWN_AGENT');
+          throw new ApiError(400, `lastAgent "${shownValue(input.lastAgent)}" is not an attendant's userName.`, 'UNKNOWN_AGENT');
         }
         if (prevAgentId !== user.id) {
           next.agent = { id: user.id };
           if (prevAgentId == null) {
             if (!('attendedAt' in input)) next.attendedAt = now;
-            ctx.after.push(() => events.push(['sessions', 'session.assigned', { ...this.sessionEvent(next), by: actor.userName }]));
+            ctx.after.push(() => events.push(['sessions', 'session.assigned', { ...this.#sessionEvent(next), by: actor.userName }]));
           } else {
             ctx.after.push(() =>
               events.push([
                 'sessions',
                 'session.transferred',
-                { ...this.sessionEvent(next), fromAgent: prev?.lastAgent ?? null, by: actor.userName },
+                { ...this.#sessionEvent(next), fromAgent: prev?.lastAgent ?? null, by: actor.userName },
               ]),
             );
           }
@@ -405,14 +413,14 @@ export class Model {
         events.push([
           'sessions',
           'session.transferred',
-          { ...this.sessionEvent(next), fromGroupId: (prev.groupConf as Rec | null)?.id ?? null, by: actor.userName },
+          { ...this.#sessionEvent(next), fromGroupId: (prev.groupConf as Rec | null)?.id ?? null, by: actor.userName },
         ]),
       );
     }
     if (next.status === 'CLOSED' && prev?.status !== 'CLOSED') {
       if (!('closedAt' in input)) next.closedAt = now;
       if (!('closedBy' in input)) next.closedBy = actor.userName;
-      ctx.after.push(() => events.push(['sessions', 'session.closed', this.sessionEvent(next)]));
+      ctx.after.push(() => events.push(['sessions', 'session.closed', this.#sessionEvent(next)]));
     }
     if (prev && (prev.status !== next.status || prev.pending !== next.pending)) {
       ctx.after.push(() =>
@@ -421,11 +429,11 @@ export class Model {
     }
   }
 
-  private sessionEvent(s: Rec): Record<string, unknown> {
+  #sessionEvent(s: Rec): Record<string, unknown> {
     return { sessionId: s.id, session: this.present('userSession', s, 'agent') };
   }
 
-  private beforeMessageSave(ctx: SaveContext): void {
+  #beforeMessageSave(ctx: SaveContext): void {
     const { next, actor, isCreate, now } = ctx;
     if (!isCreate) return;
     const sessionRef = next.session as Rec | null | undefined;
@@ -463,23 +471,23 @@ export class Model {
       if (session.userConnectedResource === 'voice' && next.fromUser) {
         ctx.events.push(['voice', 'call.transcript', { sessionId, messageId: next.id, text: text || caption, final: true }]);
       }
-      if (next.fromUser) void this.recognize(Number(sessionId), Number(next.id), text || caption);
+      if (next.fromUser) void this.#recognize(Number(sessionId), Number(next.id), text || caption);
     });
   }
 
-  private async recognize(sessionId: number, messageId: number, text: string): Promise<void> {
+  async #recognize(sessionId: number, messageId: number, text: string): Promise<void> {
     try {
-      const ner = await this.recognizer();
+      const ner = await this.#recognizer();
       if (!ner) return;
       const result = await ner(text);
       const entities = isPlainObject(result) && Array.isArray(result.entities) ? result.entities : Array.isArray(result) ? result : [];
-      this.emit('entities', 'entities.recognized', { sessionId, messageId, entities });
+      this.#emit('entities', 'entities.recognized', { sessionId, messageId, entities });
     } catch {
       // Entity recognition is a bonus on top of the message: a failure must not affect the save.
     }
   }
 
-  private beforeCommentSave(ctx: SaveContext): void {
+  #beforeCommentSave(ctx: SaveContext): void {
     const { next } = ctx;
     if (typeof next.sessionId !== 'number') throw new ApiError(400, 'A comment needs an integer "sessionId".', 'MISSING_FIELD');
     if (!this.store.c.userSession.get(next.sessionId))
@@ -488,7 +496,7 @@ export class Model {
       throw new ApiError(400, 'A comment needs a non-empty "comment".', 'MISSING_FIELD');
   }
 
-  private beforeUserSave(ctx: SaveContext): void {
+  #beforeUserSave(ctx: SaveContext): void {
     const { next, prev } = ctx;
     if (typeof next.userName !== 'string' || next.userName.trim() === '')
       throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
@@ -497,7 +505,7 @@ export class Model {
     if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName);
   }
 
-  private beforeAgentSave(ctx: SaveContext): void {
+  #beforeAgentSave(ctx: SaveContext): void {
     const { prev, next, input } = ctx;
     if (prev && input.status !== undefined && input.status !== prev.status) {
       const user = this.store.c.user.get((next.user as Rec | null)?.id);
@@ -550,20 +558,16 @@ export class Model {
 
   /** users/rules: the caller's (or, for supervisors and admins, any user's) role and what it may do. */
   rules(body: unknown, actor: Actor): Rec {
-    const user = this.targetUser(body, actor);
+    const user = this.#targetUser(body, actor);
     const role = roleOfUser(user);
     return { userName: user.userName, typeUser: user.typeUser ?? null, role, rules: role ? RULES[role] : [] };
   }
 
   /** users/channels: the channels a user attends, from its agent's attendanceServiceChannel. */
   channels(body: unknown, actor: Actor): Rec {
-    const user = this.targetUser(body, actor);
+    const user = this.#targetUser(body, actor);
     const agent = this.store.c.agent.get((user.agent as Rec | null)?.id);
-    const wanted = new Set(
-      String(agent?.attendanceServiceChannel ?? CHANNELS.join(','))
-        .split(',')
-        .map((s) => s.trim()),
-    );
+    const wanted = new Set((scalarText(agent?.attendanceServiceChannel) ?? CHANNELS.join(',')).split(',').map((s) => s.trim()));
     const seen = new Map<string, Rec>();
     for (const g of this.store.c.group.values()) {
       if (g.active === false) continue;
@@ -573,7 +577,7 @@ export class Model {
     return { userName: user.userName, channels: [...seen.values()].sort((a, b) => Number(a.id) - Number(b.id)) };
   }
 
-  private targetUser(body: unknown, actor: Actor): Rec {
+  #targetUser(body: unknown, actor: Actor): Rec {
     if (body !== undefined && body !== null && !isPlainObject(body))
       throw new ApiError(400, 'The body must be a JSON object.', 'INVALID_BODY');
     const asked = isPlainObject(body) ? body.userName : undefined;
@@ -586,7 +590,7 @@ export class Model {
   }
 
   presentTicket(t: Rec): Rec {
-    return { status: 'SUCCESS', message: `Ticket ${String(t.key ?? `${TICKET_PREFIX}-${String(t.id)}`)} found.`, data: t };
+    return { status: 'SUCCESS', message: `Ticket ${scalarText(t.key) ?? `${TICKET_PREFIX}-${shownValue(t.id)}`} found.`, data: t };
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_PAGE_SIZE, OPERATORS, STANDIN_MAX_PAGE_SIZE, type Condition, type Operator } from '../src-shared/query';
 import type { CollectionName, FieldType, Spec } from './fields';
+import { scalarText } from './scalar';
 
 export type Rec = Record<string, unknown>;
 export type Resolver = (collection: CollectionName, id: unknown) => Rec | undefined;
@@ -20,7 +21,7 @@ export class QueryError extends Error {
 }
 
 export interface Getter {
-  get(rec: Rec): unknown;
+  get: (rec: Rec) => unknown;
   /** `ref.field` paths (one reference, then a plain field): filterable by a semi-join. */
   join: { refField: string; collection: CollectionName; field: string } | null;
   /** Reading needs a reference lookup per record. */
@@ -91,6 +92,7 @@ export function compileKey(key: string, spec: Spec, resolve: Resolver): Getter {
 function plainReader(names: string[]): (rec: Rec) => unknown {
   let body = 'let v = rec;';
   for (const n of names) body += ` if (v == null) return undefined; v = v[${JSON.stringify(n)}];`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one compiled reader (above): names from the stand-in's own field spec, JSON-encoded
   return new Function('rec', `${body} return v;`) as (rec: Rec) => unknown;
 }
 
@@ -113,7 +115,7 @@ function singleReader(steps: Step[], resolve: Resolver): (rec: Rec) => unknown {
 function multiReader(steps: Step[], resolve: Resolver): (rec: Rec) => unknown[] {
   const walk = (cur: unknown, i: number, out: unknown[]): void => {
     if (i === steps.length) {
-      if (Array.isArray(cur)) out.push(...cur);
+      if (Array.isArray(cur)) out.push(...(cur as unknown[]));
       else out.push(cur);
       return;
     }
@@ -235,7 +237,7 @@ function operatorTest(op: Operator, c: Condition): Test {
     case 'EQ': {
       const value = requireValue(c, op);
       // String equality even on numbers and booleans: EQ "7" matches id 7, EQ "07" does not.
-      return (v) => v != null && typeof v !== 'object' && String(v) === value;
+      return (v) => scalarText(v) === value;
     }
     case 'NEQ': {
       const eq = operatorTest('EQ', c);
@@ -257,7 +259,10 @@ function operatorTest(op: Operator, c: Condition): Test {
       return (v) => v === false;
     case 'LIKE': {
       const matches = likeMatcher(requireValue(c, op));
-      return (v) => v != null && typeof v !== 'object' && matches(String(v));
+      return (v) => {
+        const t = scalarText(v);
+        return t !== null && matches(t);
+      };
     }
     case 'NOT_LIKE': {
       const like = operatorTest('LIKE', c);
@@ -269,7 +274,10 @@ function operatorTest(op: Operator, c: Condition): Test {
           .split(',')
           .map((s) => s.trim()),
       );
-      return (v) => v != null && typeof v !== 'object' && set.has(String(v));
+      return (v) => {
+        const t = scalarText(v);
+        return t !== null && set.has(t);
+      };
     }
     case 'NOT_IN': {
       const inn = operatorTest('IN', c);

@@ -6,6 +6,7 @@
 import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Actor, Model } from './model';
 import type { Rec } from './query-engine';
+import { scalarText } from './scalar';
 import { CHANNELS, fillScript, makeCnpj, money, type Channel } from './seed';
 import { CUSTOMER_NUDGES, CUSTOMER_REPLIES, SCRIPTS } from './texts';
 
@@ -14,48 +15,47 @@ export const DEFAULT_SIMULATOR_INTERVAL_MS = 4000;
 export const MAX_WAITING = 40;
 
 export class Simulator {
-  private timer: NodeJS.Timeout | null = null;
-  private readonly rng: Rng;
-  private intervalMs: number;
+  #timer: NodeJS.Timeout | null = null;
+  readonly #rng: Rng;
+  #intervalMs: number;
 
-  constructor(
-    private readonly model: Model,
-    private readonly system: Actor,
-    seed: number,
-    intervalMs = DEFAULT_SIMULATOR_INTERVAL_MS,
-  ) {
-    this.rng = createRng(seed ^ 0x51a1);
-    this.intervalMs = intervalMs;
+  readonly #model: Model;
+  readonly #system: Actor;
+  constructor(model: Model, system: Actor, seed: number, intervalMs = DEFAULT_SIMULATOR_INTERVAL_MS) {
+    this.#model = model;
+    this.#system = system;
+    this.#rng = createRng(seed ^ 0x51a1);
+    this.#intervalMs = intervalMs;
   }
 
   get running(): boolean {
-    return this.timer !== null;
+    return this.#timer !== null;
   }
 
   setInterval(ms: number): void {
-    this.intervalMs = Math.max(50, ms);
-    if (this.timer) {
+    this.#intervalMs = Math.max(50, ms);
+    if (this.#timer) {
       this.stop();
       this.start();
     }
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
       void this.step().catch(() => undefined);
-    }, this.intervalMs);
-    this.timer.unref();
+    }, this.#intervalMs);
+    this.#timer.unref();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
   }
 
   /** One tick, now. */
   async step(): Promise<void> {
-    const sessions = this.model.store.c.userSession;
+    const sessions = this.#model.store.c.userSession;
     const waitingForCustomer: Rec[] = [];
     const waitingInQueue: Rec[] = [];
     for (const s of sessions.values()) {
@@ -65,30 +65,30 @@ export class Simulator {
     }
     // New customers stop arriving while the queue is full, as they would give up: a demo left
     // open all day keeps a queue a person can work, and its data stops growing.
-    if (waitingInQueue.length < MAX_WAITING) this.openSession();
+    if (waitingInQueue.length < MAX_WAITING) this.#openSession();
     // Customers answer about half of the replies waiting for them, a few per tick.
     for (const s of waitingForCustomer.slice(-20)) {
-      if (this.rng() < 0.5) this.customerSays(s, pick(this.rng, CUSTOMER_REPLIES));
+      if (this.#rng() < 0.5) this.#customerSays(s, pick(this.#rng, CUSTOMER_REPLIES));
     }
-    const nudge = waitingInQueue[Math.floor(this.rng() * waitingInQueue.length)];
-    if (nudge && this.rng() < 0.2) this.customerSays(nudge, pick(this.rng, CUSTOMER_NUDGES));
+    const nudge = waitingInQueue[Math.floor(this.#rng() * waitingInQueue.length)];
+    if (nudge && this.#rng() < 0.2) this.#customerSays(nudge, pick(this.#rng, CUSTOMER_NUDGES));
   }
 
-  private openSession(): void {
-    const store = this.model.store;
+  #openSession(): void {
+    const store = this.#model.store;
     const customers = store.c.user.values();
     const pool: Rec[] = [];
     for (const u of customers) {
       if (u.typeUser === 'CUSTOMER') pool.push(u);
       if (pool.length >= 200) break;
     }
-    const customer = pool.length ? pick(this.rng, pool) : undefined;
-    const script = pick(this.rng, SCRIPTS);
+    const customer = pool.length ? pick(this.#rng, pool) : undefined;
+    const script = pick(this.#rng, SCRIPTS);
     const group = [...store.c.group.values()].find((g) => g.name === script.group) ?? store.c.group.get(1);
     const channels = ((group?.channels as Array<{ name: Channel }> | undefined) ?? []).map((c) => c.name);
-    const channel: Channel = channels.length ? pick(this.rng, channels) : pick(this.rng, CHANNELS);
+    const channel: Channel = channels.length ? pick(this.#rng, channels) : pick(this.#rng, CHANNELS);
     const instance = channel === 'email' ? customer?.email : customer?.phone;
-    const { rec: session } = this.model.save(
+    const { rec: session } = this.#model.save(
       'userSession',
       {
         groupConf: group ? { id: group.id } : undefined,
@@ -97,22 +97,22 @@ export class Simulator {
         userConnectedInstance: typeof instance === 'string' ? instance : null,
         properties: JSON.stringify({ topic: script.topic, simulated: true }),
       },
-      this.system,
+      this.#system,
     );
-    const first = String(customer?.displayName ?? customer?.name ?? 'Cliente');
+    const first = scalarText(customer?.displayName ?? customer?.name) ?? 'Cliente';
     const text = fillScript(script.lines[0]!, {
       nome: first,
-      cpf: String(customer?.cpf ?? ''),
-      cnpj: makeCnpj(this.rng),
-      email: String(customer?.email ?? ''),
-      valor: money(intBetween(this.rng, 1990, 99990)),
-      pedido: `PED-${intBetween(this.rng, 100000, 999999)}`,
+      cpf: scalarText(customer?.cpf) ?? '',
+      cnpj: makeCnpj(this.#rng),
+      email: scalarText(customer?.email) ?? '',
+      valor: money(intBetween(this.#rng, 1990, 99990)),
+      pedido: `PED-${intBetween(this.#rng, 100000, 999999)}`,
       protocolo: String(session.protocol),
     });
-    this.customerSays(session, text);
+    this.#customerSays(session, text);
   }
 
-  private customerSays(session: Rec, text: string): void {
-    this.model.save('message', { session: { id: session.id }, message: text, fromUser: true }, this.system);
+  #customerSays(session: Rec, text: string): void {
+    this.#model.save('message', { session: { id: session.id }, message: text, fromUser: true }, this.#system);
   }
 }

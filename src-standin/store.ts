@@ -36,10 +36,10 @@ const toKey = (id: unknown): Key => (typeof id === 'number' ? id : typeof id ===
 export class Collection {
   readonly records = new Map<Key, Rec>();
   nextId = 1;
-  private readonly indexes = new Map<string, { read: (r: Rec) => unknown; map: Map<unknown, Rec[]> }>();
+  readonly #indexes = new Map<string, { read: (r: Rec) => unknown; map: Map<unknown, Rec[]> }>();
 
   constructor(readonly name: CollectionName) {
-    for (const [key, read] of Object.entries(INDEXED[name] ?? {})) this.indexes.set(key, { read, map: new Map() });
+    for (const [key, read] of Object.entries(INDEXED[name] ?? {})) this.#indexes.set(key, { read, map: new Map() });
   }
 
   keyOf(rec: Rec): Key {
@@ -67,10 +67,10 @@ export class Collection {
     const key = this.keyOf(rec);
     // Records are replaced, never mutated in place, so `old` still holds the indexed values.
     const old = this.records.get(key);
-    if (old) this.unindex(old);
+    if (old) this.#unindex(old);
     this.records.set(key, rec);
     if (typeof rec.id === 'number' && rec.id >= this.nextId) this.nextId = rec.id + 1;
-    for (const idx of this.indexes.values()) {
+    for (const idx of this.#indexes.values()) {
       const v = idx.read(rec);
       if (v == null) continue;
       const bucket = idx.map.get(v);
@@ -79,8 +79,8 @@ export class Collection {
     }
   }
 
-  private unindex(rec: Rec): void {
-    for (const idx of this.indexes.values()) {
+  #unindex(rec: Rec): void {
+    for (const idx of this.#indexes.values()) {
       const v = idx.read(rec);
       const bucket = v == null ? undefined : idx.map.get(v);
       if (!bucket) continue;
@@ -91,18 +91,18 @@ export class Collection {
 
   /** Records whose indexed key equals value, in collection order; undefined if the key has no index. */
   lookup(key: string, value: unknown): Rec[] | undefined {
-    const idx = this.indexes.get(key);
+    const idx = this.#indexes.get(key);
     if (!idx) return undefined;
     return idx.map.get(value) ?? [];
   }
 
   hasIndex(key: string): boolean {
-    return this.indexes.has(key);
+    return this.#indexes.has(key);
   }
 
   clear(): void {
     this.records.clear();
-    for (const idx of this.indexes.values()) idx.map.clear();
+    for (const idx of this.#indexes.values()) idx.map.clear();
     this.nextId = 1;
   }
 }
@@ -113,11 +113,11 @@ const ExtraFileSchema = z.record(z.string(), z.unknown());
 export class Store {
   readonly c: Record<CollectionName, Collection>;
   /** Small named documents outside the collections (webhook registrations, meta). */
-  private readonly extras = new Map<string, unknown>();
-  private readonly dirty = new Set<string>();
-  private flushTimer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-  private closed = false;
+  readonly #extras = new Map<string, unknown>();
+  readonly #dirty = new Set<string>();
+  #flushTimer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> = Promise.resolve();
+  #closed = false;
 
   constructor(readonly dataDir: string | undefined) {
     this.c = Object.fromEntries(COLLECTIONS.map((n) => [n, new Collection(n)])) as Record<CollectionName, Collection>;
@@ -126,19 +126,19 @@ export class Store {
   readonly resolve: Resolver = (collection, id) => (id == null ? undefined : this.c[collection].get(id));
 
   getExtra(name: string): unknown {
-    return this.extras.get(name);
+    return this.#extras.get(name);
   }
 
   setExtra(name: string, value: unknown): void {
-    this.extras.set(name, value);
+    this.#extras.set(name, value);
     this.markDirty(`extra:${name}`);
   }
 
   markDirty(what: CollectionName | `extra:${string}`): void {
-    if (!this.dataDir || this.closed) return;
-    this.dirty.add(what);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = null;
+    if (!this.dataDir || this.#closed) return;
+    this.#dirty.add(what);
+    this.#flushTimer ??= setTimeout(() => {
+      this.#flushTimer = null;
       void this.flush();
     }, 20);
   }
@@ -162,7 +162,7 @@ export class Store {
     for (const file of names) {
       if (!file.startsWith('extra-') || !file.endsWith('.json')) continue;
       const doc = ExtraFileSchema.parse(JSON.parse(await readFile(join(this.dataDir, file), 'utf8')));
-      this.extras.set(file.slice(6, -5), doc.value);
+      this.#extras.set(file.slice(6, -5), doc.value);
     }
     return true;
   }
@@ -170,18 +170,18 @@ export class Store {
   /** Marks everything dirty (after seeding a fresh data directory). */
   markAllDirty(): void {
     for (const n of COLLECTIONS) this.markDirty(n);
-    for (const k of this.extras.keys()) this.markDirty(`extra:${k}`);
+    for (const k of this.#extras.keys()) this.markDirty(`extra:${k}`);
   }
 
   flush(): Promise<void> {
     const run = async (): Promise<void> => {
-      if (!this.dataDir || this.dirty.size === 0) return;
-      const todo = [...this.dirty];
-      this.dirty.clear();
+      if (!this.dataDir || this.#dirty.size === 0) return;
+      const todo = [...this.#dirty];
+      this.#dirty.clear();
       for (const what of todo) {
         if (what.startsWith('extra:')) {
           const name = what.slice(6);
-          await writeAtomic(this.dataDir, `extra-${name}.json`, JSON.stringify({ value: this.extras.get(name) ?? null }));
+          await writeAtomic(this.dataDir, `extra-${name}.json`, JSON.stringify({ value: this.#extras.get(name) ?? null }));
         } else {
           const col = this.c[what as CollectionName];
           await writeAtomic(this.dataDir, `${what}.json`, JSON.stringify({ nextId: col.nextId, records: [...col.values()] }));
@@ -190,14 +190,14 @@ export class Store {
       // meta.json last: its presence says the directory holds a complete data set.
       await writeAtomic(this.dataDir, 'meta.json', JSON.stringify({ format: 1 }));
     };
-    this.flushing = this.flushing.then(run, run);
-    return this.flushing;
+    this.#flushing = this.#flushing.then(run, run);
+    return this.#flushing;
   }
 
   async close(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
     await this.flush();
-    this.closed = true;
+    this.#closed = true;
   }
 }

@@ -49,82 +49,83 @@ interface Listener {
 }
 
 export class WebhookHub {
-  private readonly listeners = new Map<number, Listener>();
-  private nextId = 1;
-  private closed = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly controllers = new Set<AbortController>();
+  readonly #listeners = new Map<number, Listener>();
+  #nextId = 1;
+  #closed = false;
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #controllers = new Set<AbortController>();
   /** Delivery outcomes, newest last (bounded), for tests and the README's troubleshooting. */
   readonly log: Array<{ hookId: number; eventId: string; attempt: number; ok: boolean; status?: number }> = [];
 
-  constructor(
-    private readonly store: Store,
-    private readonly retry: RetryPolicy,
-  ) {
+  readonly #store: Store;
+  readonly #retry: RetryPolicy;
+  constructor(store: Store, retry: RetryPolicy) {
+    this.#store = store;
+    this.#retry = retry;
     const saved = StoredHooksSchema.safeParse(store.getExtra('hooks'));
     if (saved.success) {
-      this.nextId = saved.data.nextId;
-      for (const hook of saved.data.hooks) this.listeners.set(hook.id, { hook, queue: [], running: false });
+      this.#nextId = saved.data.nextId;
+      for (const hook of saved.data.hooks) this.#listeners.set(hook.id, { hook, queue: [], running: false });
     }
   }
 
-  private persist(): void {
-    this.store.setExtra('hooks', { nextId: this.nextId, hooks: [...this.listeners.values()].map((l) => l.hook) });
+  #persist(): void {
+    this.#store.setExtra('hooks', { nextId: this.#nextId, hooks: [...this.#listeners.values()].map((l) => l.hook) });
   }
 
   register(input: z.infer<typeof HookInputSchema>): { id: number; url: string; groups: WebhookGroup[] } {
     const hook: StoredHook = {
-      id: this.nextId++,
+      id: this.#nextId++,
       url: input.url,
       secret: input.secret ?? null,
       groups: input.groups?.length ? input.groups : [...WEBHOOK_GROUPS],
     };
-    this.listeners.set(hook.id, { hook, queue: [], running: false });
-    this.persist();
-    return this.describe(hook);
+    this.#listeners.set(hook.id, { hook, queue: [], running: false });
+    this.#persist();
+    return this.#describe(hook);
   }
 
   list(): Array<{ id: number; url: string; groups: WebhookGroup[] }> {
-    return [...this.listeners.values()].map((l) => this.describe(l.hook));
+    return [...this.#listeners.values()].map((l) => this.#describe(l.hook));
   }
 
   remove(id: number): boolean {
-    const l = this.listeners.get(id);
+    const l = this.#listeners.get(id);
     if (!l) return false;
     l.queue.length = 0;
-    this.listeners.delete(id);
-    this.persist();
+    this.#listeners.delete(id);
+    this.#persist();
     return true;
   }
 
-  private describe(h: StoredHook): { id: number; url: string; groups: WebhookGroup[] } {
+  #describe(h: StoredHook): { id: number; url: string; groups: WebhookGroup[] } {
     return { id: h.id, url: h.url, groups: h.groups };
   }
 
   emit(group: WebhookGroup, type: string, data: Record<string, unknown>): void {
-    if (this.closed) return;
+    if (this.#closed) return;
     const event: WebhookEventOut = { id: `evt_${randomUUID()}`, group, type, occurredAt: new Date().toISOString(), data };
-    for (const l of this.listeners.values()) {
+    for (const l of this.#listeners.values()) {
       if (!l.hook.groups.includes(group)) continue;
       l.queue.push(event);
-      if (!l.running) void this.pump(l);
+      if (!l.running) void this.#pump(l);
     }
   }
 
-  private async pump(l: Listener): Promise<void> {
+  async #pump(l: Listener): Promise<void> {
     l.running = true;
     try {
-      while (!this.closed && l.queue.length > 0 && this.listeners.get(l.hook.id) === l) {
+      while (!this.#closed && l.queue.length > 0 && this.#listeners.get(l.hook.id) === l) {
         const event = l.queue[0]!;
         // The body is serialised once; every attempt sends (and signs) the same bytes.
         const body = JSON.stringify(event);
-        for (let attempt = 1; attempt <= this.retry.attempts && !this.closed; attempt++) {
-          const status = await this.deliver(l.hook, event.id, body);
+        for (let attempt = 1; attempt <= this.#retry.attempts && !this.#closed; attempt++) {
+          const status = await this.#deliver(l.hook, event.id, body);
           const ok = status !== null && status >= 200 && status < 300;
           this.log.push({ hookId: l.hook.id, eventId: event.id, attempt, ok, ...(status !== null ? { status } : {}) });
           if (this.log.length > 1000) this.log.splice(0, this.log.length - 1000);
           if (ok) break;
-          if (attempt < this.retry.attempts) await this.sleep(this.retry.baseDelayMs * 2 ** (attempt - 1));
+          if (attempt < this.#retry.attempts) await this.#sleep(this.#retry.baseDelayMs * 2 ** (attempt - 1));
         }
         // Delivered, or given up after the last attempt: either way the next event may go.
         l.queue.shift();
@@ -134,10 +135,10 @@ export class WebhookHub {
     }
   }
 
-  private async deliver(hook: StoredHook, id: string, body: string): Promise<number | null> {
+  async #deliver(hook: StoredHook, id: string, body: string): Promise<number | null> {
     const controller = new AbortController();
-    this.controllers.add(controller);
-    const timer = setTimeout(() => controller.abort(), this.retry.timeoutMs);
+    this.#controllers.add(controller);
+    const timer = setTimeout(() => controller.abort(), this.#retry.timeoutMs);
     try {
       const timestamp = Math.floor(Date.now() / 1000);
       const headers: Record<string, string> = {
@@ -153,25 +154,25 @@ export class WebhookHub {
       return null;
     } finally {
       clearTimeout(timer);
-      this.controllers.delete(controller);
+      this.#controllers.delete(controller);
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const t = setTimeout(() => {
-        this.timers.delete(t);
+        this.#timers.delete(t);
         resolve();
       }, ms);
-      this.timers.add(t);
+      this.#timers.add(t);
     });
   }
 
   /** Stops delivering: pending events are dropped, in-flight requests aborted. */
   close(): void {
-    this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    for (const c of this.controllers) c.abort();
+    this.#closed = true;
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    for (const c of this.#controllers) c.abort();
   }
 }

@@ -72,7 +72,7 @@ export async function startStandinWorker(opts: StandinOptions = {}, o: WorkerSta
         else p.reject(new Error(m.error));
       }
     });
-    worker.on('error', (e) => {
+    worker.on('error', (e: Error) => {
       clearTimeout(timer);
       reject(e);
       end(e.message);

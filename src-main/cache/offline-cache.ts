@@ -59,64 +59,64 @@ const THREAD_FILE = /^session-(\d+)\.json$/;
 const threadFile = (id: number) => `session-${id}.json`;
 
 export class OfflineCache {
-  private readonly dir: string;
-  private readonly threadsDir: string;
-  private readonly syncer: DirSyncer;
-  private readonly threadSyncer: DirSyncer;
-  private readonly maxThreads: number;
-  private readonly maxMessages: number;
-  private readonly writeDelayMs: number;
-  private readonly log: (message: string, detail?: unknown) => void;
-  private scope: string | null = null;
-  private queueCopy: { items: QueueItem[]; fetchedAt: string } | null = null;
+  readonly #dir: string;
+  readonly #threadsDir: string;
+  readonly #syncer: DirSyncer;
+  readonly #threadSyncer: DirSyncer;
+  readonly #maxThreads: number;
+  readonly #maxMessages: number;
+  readonly #writeDelayMs: number;
+  readonly #log: (message: string, detail?: unknown) => void;
+  #scope: string | null = null;
+  #queueCopy: { items: QueueItem[]; fetchedAt: string } | null = null;
   /** Where the freshest queue comes from when it is written (the live map, not a copy of it). */
-  private queueSource: (() => { items: QueueItem[]; fetchedAt: string }) | null = null;
-  private readonly threads = new Map<number, ThreadFile>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly writes = new Map<string, Promise<void>>();
-  private loading: Promise<void> | null = null;
+  #queueSource: (() => { items: QueueItem[]; fetchedAt: string }) | null = null;
+  readonly #threads = new Map<number, ThreadFile>();
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #writes = new Map<string, Promise<void>>();
+  #loading: Promise<void> | null = null;
   /** Scopes found on disk at load: kept until the first setScope decides whether they match. */
-  private loadedScope: { queue: string | null } = { queue: null };
+  #loadedScope: { queue: string | null } = { queue: null };
 
   constructor(o: OfflineCacheOptions) {
-    this.dir = o.dir;
-    this.threadsDir = path.join(o.dir, 'threads');
-    this.syncer = new DirSyncer(this.dir);
-    this.threadSyncer = new DirSyncer(this.threadsDir);
-    this.maxThreads = o.maxThreads ?? 50;
-    this.maxMessages = o.maxMessages ?? 200;
-    this.writeDelayMs = o.writeDelayMs ?? 1_000;
-    this.log = o.log ?? (() => undefined);
+    this.#dir = o.dir;
+    this.#threadsDir = path.join(o.dir, 'threads');
+    this.#syncer = new DirSyncer(this.#dir);
+    this.#threadSyncer = new DirSyncer(this.#threadsDir);
+    this.#maxThreads = o.maxThreads ?? 50;
+    this.#maxMessages = o.maxMessages ?? 200;
+    this.#writeDelayMs = o.writeDelayMs ?? 1_000;
+    this.#log = o.log ?? (() => undefined);
   }
 
   load(): Promise<void> {
-    this.loading ??= this.doLoad();
-    return this.loading;
+    this.#loading ??= this.#doLoad();
+    return this.#loading;
   }
 
-  private async doLoad(): Promise<void> {
-    await ensureDir(this.threadsDir);
-    await removeStaleTemps(this.dir);
-    await removeStaleTemps(this.threadsDir);
-    const q = await this.readJson(path.join(this.dir, QUEUE_FILE), QueueFileSchema);
+  async #doLoad(): Promise<void> {
+    await ensureDir(this.#threadsDir);
+    await removeStaleTemps(this.#dir);
+    await removeStaleTemps(this.#threadsDir);
+    const q = await this.#readJson(path.join(this.#dir, QUEUE_FILE), QueueFileSchema);
     if (q) {
-      this.queueCopy = { items: q.items, fetchedAt: q.fetchedAt };
-      this.loadedScope.queue = q.scope;
+      this.#queueCopy = { items: q.items, fetchedAt: q.fetchedAt };
+      this.#loadedScope.queue = q.scope;
     }
-    for (const name of await readdir(this.threadsDir)) {
+    for (const name of await readdir(this.#threadsDir)) {
       if (!THREAD_FILE.test(name)) continue;
-      const t = await this.readJson(path.join(this.threadsDir, name), ThreadFileSchema);
-      if (t && threadFile(t.sessionId) === name) this.threads.set(t.sessionId, t);
+      const t = await this.#readJson(path.join(this.#threadsDir, name), ThreadFileSchema);
+      if (t && threadFile(t.sessionId) === name) this.#threads.set(t.sessionId, t);
     }
   }
 
   /** A copy that does not parse is dropped: it is only a copy, and the service has the truth. */
-  private async readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | null> {
+  async #readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | null> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.log('offline cache: unreadable file', e);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.#log('offline cache: unreadable file', e);
       return null;
     }
     let raw: unknown;
@@ -127,7 +127,7 @@ export class OfflineCache {
     }
     const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
-    this.log('offline cache: dropping a damaged copy', { file: path.basename(file) });
+    this.#log('offline cache: dropping a damaged copy', { file: path.basename(file) });
     await removeFile(file).catch(() => undefined);
     return null;
   }
@@ -138,35 +138,35 @@ export class OfflineCache {
    */
   async setScope(scope: string | null): Promise<void> {
     await this.load();
-    if (scope === this.scope && scope !== null) return;
-    this.scope = scope;
-    this.queueSource = null;
-    const keepQueue = scope !== null && this.loadedScope.queue === scope;
-    this.loadedScope.queue = null;
+    if (scope === this.#scope && scope !== null) return;
+    this.#scope = scope;
+    this.#queueSource = null;
+    const keepQueue = scope !== null && this.#loadedScope.queue === scope;
+    this.#loadedScope.queue = null;
     const drop: string[] = [];
     if (!keepQueue) {
-      this.queueCopy = null;
-      this.cancel(QUEUE_FILE);
-      drop.push(path.join(this.dir, QUEUE_FILE));
+      this.#queueCopy = null;
+      this.#cancel(QUEUE_FILE);
+      drop.push(path.join(this.#dir, QUEUE_FILE));
     }
-    for (const [id, t] of this.threads) {
+    for (const [id, t] of this.#threads) {
       if (scope !== null && t.scope === scope) continue;
-      this.threads.delete(id);
-      this.cancel(threadFile(id));
-      drop.push(path.join(this.threadsDir, threadFile(id)));
+      this.#threads.delete(id);
+      this.#cancel(threadFile(id));
+      drop.push(path.join(this.#threadsDir, threadFile(id)));
     }
-    await this.settled();
-    await Promise.all(drop.map((f) => removeFile(f).catch((e: unknown) => this.log('offline cache: could not delete a copy', e))));
+    await this.#settled();
+    await Promise.all(drop.map((f) => removeFile(f).catch((e: unknown) => this.#log('offline cache: could not delete a copy', e))));
   }
 
   get currentScope(): string | null {
-    return this.scope;
+    return this.#scope;
   }
 
   // ---- the queue ------------------------------------------------------------------------------
 
   queue(): { items: QueueItem[]; fetchedAt: string } | null {
-    return this.queueCopy;
+    return this.#queueCopy;
   }
 
   /**
@@ -174,27 +174,27 @@ export class OfflineCache {
    * `source` is read at write time, so a burst of deltas costs one write.
    */
   queueChanged(source: () => { items: QueueItem[]; fetchedAt: string }): void {
-    if (this.scope === null) return;
-    this.queueSource = source;
-    this.schedule(QUEUE_FILE, async () => {
-      const src = this.queueSource;
-      const scope = this.scope;
+    if (this.#scope === null) return;
+    this.#queueSource = source;
+    this.#schedule(QUEUE_FILE, async () => {
+      const src = this.#queueSource;
+      const scope = this.#scope;
       if (!src || scope === null) return;
       const { items, fetchedAt } = src();
-      this.queueCopy = { items, fetchedAt };
-      await writeFileDurable(this.syncer, QUEUE_FILE, JSON.stringify({ v: 1, scope, fetchedAt, items }));
+      this.#queueCopy = { items, fetchedAt };
+      await writeFileDurable(this.#syncer, QUEUE_FILE, JSON.stringify({ v: 1, scope, fetchedAt, items }));
     });
   }
 
   // ---- threads --------------------------------------------------------------------------------
 
   thread(sessionId: number): CachedThread | null {
-    const t = this.threads.get(sessionId);
+    const t = this.#threads.get(sessionId);
     return t ? { detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt } : null;
   }
 
   notes(sessionId: number): { items: ServiceNote[]; fetchedAt: string } | null {
-    return this.threads.get(sessionId)?.notes ?? null;
+    return this.#threads.get(sessionId)?.notes ?? null;
   }
 
   /** A thread as just read from the service (its newest page). */
@@ -203,127 +203,128 @@ export class OfflineCache {
     got: { detail: SessionDetail; messages: readonly ThreadMessage[]; hasMore: boolean },
     fetchedAt: string,
   ): void {
-    if (this.scope === null) return;
-    const prev = this.threads.get(sessionId);
+    if (this.#scope === null) return;
+    const prev = this.#threads.get(sessionId);
     const t: ThreadFile = {
       v: 1,
-      scope: this.scope,
+      scope: this.#scope,
       sessionId,
       fetchedAt,
       usedAt: Date.now(),
       detail: got.detail,
-      messages: got.messages.slice(-this.maxMessages),
-      hasMore: got.hasMore || got.messages.length > this.maxMessages,
+      messages: got.messages.slice(-this.#maxMessages),
+      hasMore: got.hasMore || got.messages.length > this.#maxMessages,
       notes: prev?.notes ?? null,
     };
-    this.threads.delete(sessionId);
-    this.threads.set(sessionId, t);
-    this.evict();
-    this.writeThread(sessionId);
+    this.#threads.delete(sessionId);
+    this.#threads.set(sessionId, t);
+    this.#evict();
+    this.#writeThread(sessionId);
   }
 
   /** Messages that reached an open thread later (live updates, a reply sent). */
   addMessages(sessionId: number, messages: readonly ThreadMessage[], fetchedAt: string): void {
-    const t = this.threads.get(sessionId);
+    const t = this.#threads.get(sessionId);
     if (!t || !messages.length) return;
     const byId = new Map(t.messages.map((m) => [m.id, m]));
     for (const m of messages) byId.set(m.id, m);
     const all = [...byId.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
-    t.hasMore = t.hasMore || all.length > this.maxMessages;
-    t.messages = all.slice(-this.maxMessages);
+    t.hasMore = t.hasMore || all.length > this.#maxMessages;
+    t.messages = all.slice(-this.#maxMessages);
     t.fetchedAt = fetchedAt;
-    this.writeThread(sessionId);
+    this.#writeThread(sessionId);
   }
 
   /** The session's notes as the service listed them; kept with its thread (if it is kept). */
   saveNotes(sessionId: number, items: readonly ServiceNote[], fetchedAt: string): void {
-    const t = this.threads.get(sessionId);
+    const t = this.#threads.get(sessionId);
     if (!t) return;
     t.notes = { fetchedAt, items: [...items] };
-    this.writeThread(sessionId);
+    this.#writeThread(sessionId);
   }
 
-  private evict(): void {
-    while (this.threads.size > this.maxThreads) {
+  #evict(): void {
+    while (this.#threads.size > this.#maxThreads) {
       let oldest: ThreadFile | null = null;
-      for (const t of this.threads.values()) if (!oldest || t.usedAt < oldest.usedAt) oldest = t;
+      for (const t of this.#threads.values()) if (!oldest || t.usedAt < oldest.usedAt) oldest = t;
       if (!oldest) return;
       const id = oldest.sessionId;
-      this.threads.delete(id);
-      this.cancel(threadFile(id));
-      void this.chain(threadFile(id), () => removeFile(path.join(this.threadsDir, threadFile(id))));
+      this.#threads.delete(id);
+      this.#cancel(threadFile(id));
+      void this.#chain(threadFile(id), () => removeFile(path.join(this.#threadsDir, threadFile(id))));
     }
   }
 
-  private writeThread(sessionId: number): void {
+  #writeThread(sessionId: number): void {
     const name = threadFile(sessionId);
-    this.schedule(name, async () => {
-      const t = this.threads.get(sessionId);
-      if (!t || t.scope !== this.scope) return;
-      await writeFileDurable(this.threadSyncer, name, JSON.stringify(t));
+    this.#schedule(name, async () => {
+      const t = this.#threads.get(sessionId);
+      if (!t || t.scope !== this.#scope) return;
+      await writeFileDurable(this.#threadSyncer, name, JSON.stringify(t));
     });
   }
 
   // ---- writing --------------------------------------------------------------------------------
 
-  private readonly jobs = new Map<string, () => Promise<void>>();
+  readonly #jobs = new Map<string, () => Promise<void>>();
 
-  private schedule(name: string, job: () => Promise<void>): void {
-    this.jobs.set(name, job);
-    if (this.timers.has(name)) return;
-    const timer = setTimeout(() => this.run(name), this.writeDelayMs);
+  #schedule(name: string, job: () => Promise<void>): void {
+    this.#jobs.set(name, job);
+    if (this.#timers.has(name)) return;
+    // #chain logs a failed write: nothing to wait for here.
+    const timer = setTimeout(() => void this.#run(name), this.#writeDelayMs);
     timer.unref?.();
-    this.timers.set(name, timer);
+    this.#timers.set(name, timer);
   }
 
-  private cancel(name: string): void {
-    const t = this.timers.get(name);
+  #cancel(name: string): void {
+    const t = this.#timers.get(name);
     if (t) clearTimeout(t);
-    this.timers.delete(name);
-    this.jobs.delete(name);
+    this.#timers.delete(name);
+    this.#jobs.delete(name);
   }
 
-  private run(name: string): Promise<void> {
-    this.timers.delete(name);
-    const job = this.jobs.get(name);
-    this.jobs.delete(name);
-    if (!job) return this.writes.get(name) ?? Promise.resolve();
-    return this.chain(name, job);
+  #run(name: string): Promise<void> {
+    this.#timers.delete(name);
+    const job = this.#jobs.get(name);
+    this.#jobs.delete(name);
+    if (!job) return this.#writes.get(name) ?? Promise.resolve();
+    return this.#chain(name, job);
   }
 
   /** Writes to one file go one after the other, so an older copy never lands after a newer one. */
-  private chain(name: string, job: () => Promise<void>): Promise<void> {
-    const prev = this.writes.get(name) ?? Promise.resolve();
+  #chain(name: string, job: () => Promise<void>): Promise<void> {
+    const prev = this.#writes.get(name) ?? Promise.resolve();
     const next = prev
       .then(job)
-      .catch((e: unknown) => this.log('offline cache: write failed', e))
+      .catch((e: unknown) => this.#log('offline cache: write failed', e))
       .finally(() => {
-        if (this.writes.get(name) === next) this.writes.delete(name);
+        if (this.#writes.get(name) === next) this.#writes.delete(name);
       });
-    this.writes.set(name, next);
+    this.#writes.set(name, next);
     return next;
   }
 
-  private async settled(): Promise<void> {
-    await Promise.all([...this.writes.values()]);
+  async #settled(): Promise<void> {
+    await Promise.all([...this.#writes.values()]);
   }
 
   /** Writes everything waiting now (before quitting). */
   async flush(): Promise<void> {
     await Promise.all(
-      [...this.timers.keys()].map((name) => {
-        const t = this.timers.get(name);
+      [...this.#timers.keys()].map((name) => {
+        const t = this.#timers.get(name);
         if (t) clearTimeout(t);
-        return this.run(name);
+        return this.#run(name);
       }),
     );
-    await this.settled();
+    await this.#settled();
   }
 
   /** Forgets every copy, on disk too (sign-out). */
   async wipe(): Promise<void> {
     await this.setScope(null);
-    await rm(this.threadsDir, { recursive: true, force: true }).catch(() => undefined);
-    await ensureDir(this.threadsDir);
+    await rm(this.#threadsDir, { recursive: true, force: true }).catch(() => undefined);
+    await ensureDir(this.#threadsDir);
   }
 }

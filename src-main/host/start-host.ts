@@ -150,7 +150,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
     throw e;
   }
   lock.setAddress(web.origin);
-  const rootLog = log as RootLogger;
+  const rootLog = log;
   return {
     url: web.url,
     origin: web.origin,

@@ -48,41 +48,41 @@ interface Pending {
  * damaged file costs one session's drafts, not all of them.
  */
 export class DraftStore {
-  private readonly draftsDir: string;
-  private readonly quarantineDir: string;
-  private readonly syncer: DirSyncer;
-  private readonly clock: Clock;
-  private readonly debounceMs: number;
-  private readonly maxWaitMs: number;
-  private readonly log: (message: string, detail?: unknown) => void;
-  private readonly files = new Map<number, DraftFile>();
-  private readonly dirty = new Map<number, Pending>();
+  readonly #draftsDir: string;
+  readonly #quarantineDir: string;
+  readonly #syncer: DirSyncer;
+  readonly #clock: Clock;
+  readonly #debounceMs: number;
+  readonly #maxWaitMs: number;
+  readonly #log: (message: string, detail?: unknown) => void;
+  readonly #files = new Map<number, DraftFile>();
+  readonly #dirty = new Map<number, Pending>();
   /** One write per session at a time, in order. */
-  private readonly writes = new Map<number, Promise<void>>();
-  private loading: Promise<void> | null = null;
+  readonly #writes = new Map<number, Promise<void>>();
+  #loading: Promise<void> | null = null;
   readonly problems: OutboxProblem[] = [];
 
   constructor(opts: DraftStoreOptions) {
-    this.draftsDir = path.join(opts.dir, 'drafts');
-    this.quarantineDir = path.join(opts.dir, 'quarantine');
-    this.syncer = new DirSyncer(this.draftsDir);
-    this.clock = opts.clock ?? systemClock;
-    this.debounceMs = opts.debounceMs ?? 400;
-    this.maxWaitMs = opts.maxWaitMs ?? 2_000;
-    this.log = opts.log ?? (() => undefined);
+    this.#draftsDir = path.join(opts.dir, 'drafts');
+    this.#quarantineDir = path.join(opts.dir, 'quarantine');
+    this.#syncer = new DirSyncer(this.#draftsDir);
+    this.#clock = opts.clock ?? systemClock;
+    this.#debounceMs = opts.debounceMs ?? 400;
+    this.#maxWaitMs = opts.maxWaitMs ?? 2_000;
+    this.#log = opts.log ?? (() => undefined);
   }
 
   load(): Promise<void> {
-    this.loading ??= this.doLoad();
-    return this.loading;
+    this.#loading ??= this.#doLoad();
+    return this.#loading;
   }
 
-  private async doLoad(): Promise<void> {
-    await ensureDir(this.draftsDir);
-    await removeStaleTemps(this.draftsDir);
-    const now = this.clock.now();
-    for (const name of await readdir(this.draftsDir)) {
-      const file = path.join(this.draftsDir, name);
+  async #doLoad(): Promise<void> {
+    await ensureDir(this.#draftsDir);
+    await removeStaleTemps(this.#draftsDir);
+    const now = this.#clock.now();
+    for (const name of await readdir(this.#draftsDir)) {
+      const file = path.join(this.#draftsDir, name);
       const m = FILE_NAME.exec(name);
       let reason: string | undefined;
       if (!m) reason = 'not a draft file name';
@@ -91,13 +91,13 @@ export class DraftStore {
           const parsed = DraftFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
           if (!parsed.success) reason = 'invalid draft file';
           else if (parsed.data.sessionId !== Number(m[1])) reason = 'session does not match the file name';
-          else this.files.set(parsed.data.sessionId, parsed.data);
+          else this.#files.set(parsed.data.sessionId, parsed.data);
         } catch {
           reason = 'not readable as JSON';
         }
       }
       if (reason) {
-        const movedTo = await quarantineFile(file, this.quarantineDir, now);
+        const movedTo = await quarantineFile(file, this.#quarantineDir, now);
         const problem: OutboxProblem = {
           kind: 'quarantined',
           file: name,
@@ -106,19 +106,19 @@ export class DraftStore {
           at: now,
         };
         this.problems.push(problem);
-        this.log('drafts: file quarantined', problem);
+        this.#log('drafts: file quarantined', problem);
       }
     }
   }
 
   /** The draft text of a session ('' when none). Call after `load()`. */
   get(sessionId: number, kind: DraftKind): string {
-    return this.files.get(sessionId)?.[kind]?.text ?? '';
+    return this.#files.get(sessionId)?.[kind]?.text ?? '';
   }
 
   all(): Draft[] {
     const out: Draft[] = [];
-    for (const f of this.files.values()) {
+    for (const f of this.#files.values()) {
       for (const kind of DRAFT_KINDS) {
         const d = f[kind];
         if (d && d.text) out.push({ sessionId: f.sessionId, kind, text: d.text, updatedAt: d.updatedAt });
@@ -131,12 +131,12 @@ export class DraftStore {
   set(sessionId: number, kind: DraftKind, text: string): void {
     const id = z.number().int().positive().parse(sessionId);
     z.enum(DRAFT_KINDS).parse(kind);
-    const now = this.clock.now();
-    const f: DraftFile = this.files.get(id) ?? { v: 1, sessionId: id };
+    const now = this.#clock.now();
+    const f: DraftFile = this.#files.get(id) ?? { v: 1, sessionId: id };
     if (text) f[kind] = { text: z.string().parse(text), updatedAt: now };
     else delete f[kind];
-    this.files.set(id, f);
-    this.schedule(id, now);
+    this.#files.set(id, f);
+    this.#schedule(id, now);
   }
 
   clear(sessionId: number, kind?: DraftKind): void {
@@ -145,48 +145,48 @@ export class DraftStore {
 
   /** Writes every unsaved draft now (window closing, app quitting). */
   async flush(): Promise<void> {
-    const ids = [...this.dirty.keys()];
-    for (const id of ids) this.startWrite(id);
-    await Promise.allSettled([...this.writes.values()]);
+    const ids = [...this.#dirty.keys()];
+    for (const id of ids) this.#startWrite(id);
+    await Promise.allSettled([...this.#writes.values()]);
   }
 
-  private schedule(id: number, now: number): void {
-    const p = this.dirty.get(id);
-    if (p) this.clock.clearTimeout(p.timer);
+  #schedule(id: number, now: number): void {
+    const p = this.#dirty.get(id);
+    if (p) this.#clock.clearTimeout(p.timer);
     const firstDirtyAt = p?.firstDirtyAt ?? now;
-    const due = Math.min(now + this.debounceMs, firstDirtyAt + this.maxWaitMs);
-    const timer = this.clock.setTimeout(() => this.startWrite(id), Math.max(0, due - now));
-    this.dirty.set(id, { timer, firstDirtyAt });
+    const due = Math.min(now + this.#debounceMs, firstDirtyAt + this.#maxWaitMs);
+    const timer = this.#clock.setTimeout(() => this.#startWrite(id), Math.max(0, due - now));
+    this.#dirty.set(id, { timer, firstDirtyAt });
   }
 
-  private startWrite(id: number): void {
-    const p = this.dirty.get(id);
+  #startWrite(id: number): void {
+    const p = this.#dirty.get(id);
     if (!p) return;
-    this.clock.clearTimeout(p.timer);
-    this.dirty.delete(id);
-    const prev = this.writes.get(id) ?? Promise.resolve();
+    this.#clock.clearTimeout(p.timer);
+    this.#dirty.delete(id);
+    const prev = this.#writes.get(id) ?? Promise.resolve();
     const next = prev
-      .then(() => this.write(id))
+      .then(() => this.#write(id))
       .catch((e: unknown) => {
-        this.log('drafts: write failed; will try again', e);
+        this.#log('drafts: write failed; will try again', e);
         // Keep it dirty so the next keystroke or flush tries again.
-        if (!this.dirty.has(id)) this.schedule(id, this.clock.now());
+        if (!this.#dirty.has(id)) this.#schedule(id, this.#clock.now());
       });
-    this.writes.set(id, next);
+    this.#writes.set(id, next);
     void next.then(() => {
-      if (this.writes.get(id) === next) this.writes.delete(id);
+      if (this.#writes.get(id) === next) this.#writes.delete(id);
     });
   }
 
   /** Writes the session's current drafts (the latest text at the time of writing). */
-  private async write(id: number): Promise<void> {
-    const f = this.files.get(id);
+  async #write(id: number): Promise<void> {
+    const f = this.#files.get(id);
     if (!f || (!f.reply && !f.note)) {
-      this.files.delete(id);
-      await removeFile(path.join(this.draftsDir, fileName(id)));
-      await this.syncer.sync();
+      this.#files.delete(id);
+      await removeFile(path.join(this.#draftsDir, fileName(id)));
+      await this.#syncer.sync();
       return;
     }
-    await writeFileDurable(this.syncer, fileName(id), JSON.stringify(DraftFileSchema.parse(f)));
+    await writeFileDurable(this.#syncer, fileName(id), JSON.stringify(DraftFileSchema.parse(f)));
   }
 }

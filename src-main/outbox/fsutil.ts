@@ -25,33 +25,33 @@ async function fsyncDir(dir: string): Promise<void> {
  * acknowledged early.
  */
 export class DirSyncer {
-  private running: Promise<void> | null = null;
-  private next: Promise<void> | null = null;
+  #running: Promise<void> | null = null;
+  #next: Promise<void> | null = null;
   /** How many directory fsyncs actually ran (the bench reports it). */
   fsyncs = 0;
 
   constructor(readonly dir: string) {}
 
   sync(): Promise<void> {
-    if (this.next) return this.next;
-    if (!this.running) return this.begin();
-    const after = this.running.then(
+    if (this.#next) return this.#next;
+    if (!this.#running) return this.#begin();
+    const after = this.#running.then(
       () => undefined,
       () => undefined,
     );
-    this.next = after.then(() => {
-      this.next = null;
-      return this.begin();
+    this.#next = after.then(() => {
+      this.#next = null;
+      return this.#begin();
     });
-    return this.next;
+    return this.#next;
   }
 
-  private begin(): Promise<void> {
+  #begin(): Promise<void> {
     this.fsyncs++;
     const p = fsyncDir(this.dir).finally(() => {
-      if (this.running === p) this.running = null;
+      if (this.#running === p) this.#running = null;
     });
-    this.running = p;
+    this.#running = p;
     return p;
   }
 }

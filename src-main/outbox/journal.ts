@@ -21,18 +21,18 @@ const ENTRY_FILE = /^([0-9a-f-]{36})\.json$/;
 export class Journal {
   readonly notesDir: string;
   readonly quarantineDir: string;
-  private readonly syncer: DirSyncer;
+  readonly #syncer: DirSyncer;
   /** Writes to one entry are chained so a later state never lands before an earlier one. */
-  private readonly chains = new Map<string, Promise<void>>();
+  readonly #chains = new Map<string, Promise<void>>();
 
   constructor(readonly dir: string) {
     this.notesDir = path.join(dir, 'notes');
     this.quarantineDir = path.join(dir, 'quarantine');
-    this.syncer = new DirSyncer(this.notesDir);
+    this.#syncer = new DirSyncer(this.notesDir);
   }
 
   get dirFsyncs(): number {
-    return this.syncer.fsyncs;
+    return this.#syncer.fsyncs;
   }
 
   /** Reads every entry, validating each; whatever fails is moved to `quarantine/`. */
@@ -43,7 +43,7 @@ export class Journal {
     const quarantined: LoadedJournal['quarantined'] = [];
     for (const name of (await readdir(this.notesDir)).sort()) {
       const file = path.join(this.notesDir, name);
-      const reason = await this.check(file, name, entries);
+      const reason = await this.#check(file, name, entries);
       if (reason) {
         const movedTo = await quarantineFile(file, this.quarantineDir, now);
         quarantined.push({ file: name, movedTo, reason });
@@ -54,7 +54,7 @@ export class Journal {
   }
 
   /** Returns why a file is unusable, or pushes its entry and returns undefined. */
-  private async check(file: string, name: string, into: JournalEntry[]): Promise<string | undefined> {
+  async #check(file: string, name: string, into: JournalEntry[]): Promise<string | undefined> {
     const m = ENTRY_FILE.exec(name);
     if (!m) return 'not a journal entry name';
     let raw: unknown;
@@ -76,7 +76,7 @@ export class Journal {
   /** Resolves once the entry is on disk and would survive a crash or power loss. */
   write(entry: JournalEntry): Promise<void> {
     const data = JSON.stringify(JournalEntrySchema.parse(entry));
-    return this.chain(entry.id, () => writeFileDurable(this.syncer, `${entry.id}.json`, data));
+    return this.#chain(entry.id, () => writeFileDurable(this.#syncer, `${entry.id}.json`, data));
   }
 
   /**
@@ -85,18 +85,18 @@ export class Journal {
    * discard is durable, so a note the attendant threw away is never sent after a power loss.
    */
   remove(id: string, durable = false): Promise<void> {
-    return this.chain(id, async () => {
+    return this.#chain(id, async () => {
       await removeFile(path.join(this.notesDir, `${id}.json`));
-      if (durable) await this.syncer.sync();
+      if (durable) await this.#syncer.sync();
     });
   }
 
-  private chain(id: string, op: () => Promise<void>): Promise<void> {
-    const prev = this.chains.get(id) ?? Promise.resolve();
+  #chain(id: string, op: () => Promise<void>): Promise<void> {
+    const prev = this.#chains.get(id) ?? Promise.resolve();
     const next = prev.then(op, op);
-    this.chains.set(id, next);
+    this.#chains.set(id, next);
     const clear = () => {
-      if (this.chains.get(id) === next) this.chains.delete(id);
+      if (this.#chains.get(id) === next) this.#chains.delete(id);
     };
     next.then(clear, clear);
     return next;
@@ -104,6 +104,6 @@ export class Journal {
 
   /** Waits for every write already begun. */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.chains.values()]);
+    await Promise.allSettled([...this.#chains.values()]);
   }
 }

@@ -8,16 +8,16 @@ import type { SecretCipher } from './types';
  * random key kept in the profile (mode 0600). Honest about it: the state is `weak`.
  */
 export class KeyFileCipher implements SecretCipher {
-  private readonly key: Buffer;
+  readonly #key: Buffer;
 
   constructor(profileDir: string) {
     mkdirSync(profileDir, { recursive: true });
     const path = join(profileDir, 'vault.key');
     if (existsSync(path)) {
-      this.key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+      this.#key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
     } else {
-      this.key = randomBytes(32);
-      writeFileSync(path, this.key.toString('base64'), { mode: 0o600 });
+      this.#key = randomBytes(32);
+      writeFileSync(path, this.#key.toString('base64'), { mode: 0o600 });
     }
     chmodSync(path, 0o600);
   }
@@ -32,13 +32,13 @@ export class KeyFileCipher implements SecretCipher {
 
   encrypt(plain: string): Buffer {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]);
   }
 
   decrypt(sealed: Buffer): string {
-    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, 12));
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, sealed.subarray(0, 12));
     decipher.setAuthTag(sealed.subarray(12, 28));
     return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8');
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorInfoSchema } from '../errors';
+import type { ErrorInfoSchema } from '../errors';
 import { QueueItemSchema } from './attendance';
 import { NoInput } from './no-input';
 
@@ -133,5 +133,3 @@ export const workspaceEvents = {
 } as const satisfies Record<string, z.ZodType>;
 /** What crosses the bridge: a result or an error value, never a stack. */
 export type Envelope<T> = { result: T } | { error: z.infer<typeof ErrorInfoSchema> };
-export const envelopeSchema = <T extends z.ZodType>(result: T) =>
-  z.union([z.object({ result }).strict(), z.object({ error: ErrorInfoSchema }).strict()]);

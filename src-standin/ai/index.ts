@@ -7,7 +7,7 @@ import { AI, AI_OPS } from '../../src-shared/paths';
 import { checkFileUrl, indexNameProblem } from './kb-fetch';
 import { parseDocuments } from './kb-parse';
 import { KnowledgeBases } from './kb';
-import { LOCAL_PROVIDER, LOCAL_TEXT_MODEL, catalogue, filterModels, providersOf } from './models';
+import { LOCAL_PROVIDER, catalogue, filterModels, providersOf } from './models';
 import { recognizeEntities } from './ner';
 import { NlpRequestSchema, runLocal } from './nlp';
 import { AiHttpError, badRequest, failure, notFound, ok, parseJsonBody, type AiResponse } from './respond';
@@ -24,7 +24,6 @@ import { DEFAULT_BINARIES, TtsRequestSchema, VoiceService, type VoiceBinaries } 
  * failed, 404 with the reason.
  */
 export type { AiResponse } from './respond';
-export type { Entity } from './ner';
 export type { KbStatus } from './kb';
 
 export interface AiContext {
@@ -196,4 +195,4 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
 }
 
 export { recognizeEntities } from './ner';
-export { LOCAL_PROVIDER, LOCAL_TEXT_MODEL };
+export { LOCAL_PROVIDER };

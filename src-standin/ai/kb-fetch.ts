@@ -129,7 +129,7 @@ export async function download(
         : e instanceof Error && e.cause instanceof Error
           ? e.cause.message
           : String(e);
-    throw new Error(`Could not fetch ${url.href}: ${why}.`);
+    throw new Error(`Could not fetch ${url.href}: ${why}.`, { cause: e });
   }
   const finalHost = new URL(res.url || url.href).hostname;
   const drive = driveServiceOf(finalHost);
@@ -156,7 +156,7 @@ export async function download(
   const parts: Buffer[] = [];
   let total = 0;
   if (res.body) {
-    for await (const chunk of res.body) {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
       total += chunk.byteLength;
       if (total > opts.maxBytes) throw new Error(`The file is larger than the limit of ${opts.maxBytes} bytes.`);
       parts.push(Buffer.from(chunk));

@@ -1,3 +1,4 @@
+import { scalarText, shownValue } from '../scalar';
 import type { FileType } from './kb-fetch';
 
 /**
@@ -176,7 +177,7 @@ async function sheetRecords(bytes: Buffer): Promise<Record_[]> {
     const sheet = book.Sheets[name];
     if (!sheet) continue;
     const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: false });
-    out.push(...tableToRecords(rows.map((r) => r.map((v) => String(v ?? '')))));
+    out.push(...tableToRecords(rows.map((r) => r.map((v) => scalarText(v) ?? ''))));
   }
   return out;
 }
@@ -243,7 +244,7 @@ export function renderRecord(r: Record_, prefix = ''): string[] {
       const flat = v.map((x) => (isRecord(x) ? renderRecord(x).join(', ') : String(x))).filter(Boolean);
       if (flat.length) parts.push(`${key}: ${flat.join(', ')}`);
     } else if (isRecord(v)) parts.push(...renderRecord(v, key));
-    else parts.push(`${key}: ${v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim()}`);
+    else parts.push(`${key}: ${v instanceof Date ? v.toISOString().slice(0, 10) : shownValue(v).trim()}`);
   }
   return parts;
 }
@@ -256,7 +257,7 @@ function recordsToDocuments(records: Record_[], idField: string | undefined): st
   const groups = new Map<string, string[]>();
   records.forEach((r, i) => {
     const id = r[idField];
-    const key = id === undefined || id === null || id === '' ? `#row${i}` : String(id);
+    const key = id === undefined || id === null || id === '' ? `#row${i}` : shownValue(id);
     const text = renderRecord(r).join('; ');
     if (text) groups.set(key, [...(groups.get(key) ?? []), text]);
   });

@@ -72,56 +72,58 @@ export interface KnowledgeBaseOptions {
 }
 
 export class KnowledgeBases {
-  private readonly bases = new Map<string, Base>();
-  private readonly dir: string | null;
-  private readonly maxBytes: number;
-  private readonly fetchTimeoutMs: number;
-  private readonly log: (line: string) => void;
-  private closed = false;
+  readonly #bases = new Map<string, Base>();
+  readonly #dir: string | null;
+  readonly #maxBytes: number;
+  readonly #fetchTimeoutMs: number;
+  readonly #log: (line: string) => void;
+  #closed = false;
   readonly ready: Promise<void>;
 
-  constructor(private readonly opts: KnowledgeBaseOptions = {}) {
-    this.dir = opts.dataDir ? join(opts.dataDir, 'knowledge-bases') : null;
-    this.maxBytes = opts.maxBytes ?? 20 * 1024 * 1024;
-    this.fetchTimeoutMs = opts.fetchTimeoutMs ?? 30_000;
-    this.log = opts.log ?? (() => {});
-    this.ready = this.load();
+  readonly #opts: KnowledgeBaseOptions;
+  constructor(opts: KnowledgeBaseOptions = {}) {
+    this.#opts = opts;
+    this.#dir = opts.dataDir ? join(opts.dataDir, 'knowledge-bases') : null;
+    this.#maxBytes = opts.maxBytes ?? 20 * 1024 * 1024;
+    this.#fetchTimeoutMs = opts.fetchTimeoutMs ?? 30_000;
+    this.#log = opts.log ?? (() => {});
+    this.ready = this.#load();
   }
 
-  private base(name: string): Base {
-    let b = this.bases.get(name);
+  #base(name: string): Base {
+    let b = this.#bases.get(name);
     if (!b) {
       b = { name, ready: null, job: null, error: null, generation: 0 };
-      this.bases.set(name, b);
+      this.#bases.set(name, b);
     }
     return b;
   }
 
-  private async load(): Promise<void> {
-    if (this.dir) {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      for (const file of await readdir(this.dir)) {
+  async #load(): Promise<void> {
+    if (this.#dir) {
+      await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+      for (const file of await readdir(this.#dir)) {
         if (!file.endsWith(FILE_SUFFIX)) continue;
         try {
-          const stored = StoredBaseSchema.parse(JSON.parse(await readFile(join(this.dir, file), 'utf8')));
-          this.base(stored.name).ready = { index: new VectorIndex(stored.documents), source: stored.source, updatedAt: stored.updatedAt };
+          const stored = StoredBaseSchema.parse(JSON.parse(await readFile(join(this.#dir, file), 'utf8')));
+          this.#base(stored.name).ready = { index: new VectorIndex(stored.documents), source: stored.source, updatedAt: stored.updatedAt };
         } catch (e) {
-          this.log(`knowledge base file ${file} ignored: ${e instanceof Error ? e.message : String(e)}`);
+          this.#log(`knowledge base file ${file} ignored: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
     }
-    for (const seed of this.opts.seeds ?? []) {
-      if (this.bases.get(seed.name)?.ready) continue;
+    for (const seed of this.#opts.seeds ?? []) {
+      if (this.#bases.get(seed.name)?.ready) continue;
       try {
-        this.install(this.base(seed.name), await seed.load(), seed.source);
+        this.#install(this.#base(seed.name), await seed.load(), seed.source);
       } catch (e) {
-        this.base(seed.name).error = `The demo base could not be built: ${e instanceof Error ? e.message : String(e)}`;
+        this.#base(seed.name).error = `The demo base could not be built: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
   }
 
   status(name: string): KbStatus | null {
-    const b = this.bases.get(name);
+    const b = this.#bases.get(name);
     if (!b) return null;
     const state: KbState = b.ready ? 'ready' : b.job ? 'indexing' : 'failed';
     return {
@@ -136,14 +138,14 @@ export class KnowledgeBases {
   }
 
   list(): KbStatus[] {
-    return [...this.bases.keys()]
+    return [...this.#bases.keys()]
       .sort()
       .map((n) => this.status(n))
       .filter((s): s is KbStatus => s !== null);
   }
 
   search(name: string, question: string, size: number): SearchOutcome {
-    const b = this.bases.get(name);
+    const b = this.#bases.get(name);
     if (!b) return { kind: 'missing' };
     if (!b.ready) return b.job ? { kind: 'indexing' } : { kind: 'failed', error: b.error ?? 'unknown error' };
     return { kind: 'ok', answer: b.ready.index.search(question, size) };
@@ -151,27 +153,27 @@ export class KnowledgeBases {
 
   /** Searchable bases, for drafting replies. */
   readyIndexes(): VectorIndex[] {
-    return [...this.bases.values()].flatMap((b) => (b.ready ? [b.ready.index] : []));
+    return [...this.#bases.values()].flatMap((b) => (b.ready ? [b.ready.index] : []));
   }
 
   /** Starts (or restarts) indexing a base in the background; the latest upload of a name wins. */
   upload(req: UploadRequest): void {
-    if (this.closed) throw new Error('closed');
-    const b = this.base(req.name);
+    if (this.#closed) throw new Error('closed');
+    const b = this.#base(req.name);
     b.job?.abort.abort();
     const generation = ++b.generation;
     const abort = new AbortController();
     b.error = null;
     const done = (async () => {
       try {
-        const file = await download(req.url, req.type, { signal: abort.signal, maxBytes: this.maxBytes, timeoutMs: this.fetchTimeoutMs });
+        const file = await download(req.url, req.type, { signal: abort.signal, maxBytes: this.#maxBytes, timeoutMs: this.#fetchTimeoutMs });
         const docs = await parseDocuments(file.bytes, file.type, { separator: req.separator, idField: req.idField });
         if (abort.signal.aborted || b.generation !== generation) return;
-        await this.installAndStore(b, docs, req.url.href);
+        await this.#installAndStore(b, docs, req.url.href);
       } catch (e) {
         if (abort.signal.aborted || b.generation !== generation) return;
         b.error = e instanceof Error ? e.message : String(e);
-        this.log(`indexing ${req.name} failed: ${b.error}`);
+        this.#log(`indexing ${req.name} failed: ${b.error}`);
       } finally {
         if (b.generation === generation) b.job = null;
       }
@@ -179,15 +181,15 @@ export class KnowledgeBases {
     b.job = { generation, abort, done };
   }
 
-  private install(b: Base, docs: string[], source: string): void {
+  #install(b: Base, docs: string[], source: string): void {
     b.ready = { index: new VectorIndex(docs), source, updatedAt: new Date().toISOString() };
     b.error = null;
   }
 
-  private async installAndStore(b: Base, docs: string[], source: string): Promise<void> {
-    this.install(b, docs, source);
-    if (!this.dir || !b.ready) return;
-    const file = join(this.dir, `${b.name}${FILE_SUFFIX}`);
+  async #installAndStore(b: Base, docs: string[], source: string): Promise<void> {
+    this.#install(b, docs, source);
+    if (!this.#dir || !b.ready) return;
+    const file = join(this.#dir, `${b.name}${FILE_SUFFIX}`);
     const tmp = `${file}.${process.pid}.tmp`;
     const stored: z.infer<typeof StoredBaseSchema> = { version: 1, name: b.name, source, updatedAt: b.ready.updatedAt, documents: docs };
     try {
@@ -196,13 +198,13 @@ export class KnowledgeBases {
       await rename(tmp, file);
     } catch (e) {
       await rm(tmp, { force: true });
-      this.log(`knowledge base ${b.name} not saved: ${e instanceof Error ? e.message : String(e)}`);
+      this.#log(`knowledge base ${b.name} not saved: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    const jobs = [...this.bases.values()].flatMap((b) => (b.job ? [b.job] : []));
+    this.#closed = true;
+    const jobs = [...this.#bases.values()].flatMap((b) => (b.job ? [b.job] : []));
     for (const j of jobs) j.abort.abort();
     await Promise.allSettled([this.ready, ...jobs.map((j) => j.done)]);
   }

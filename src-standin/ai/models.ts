@@ -16,7 +16,6 @@ export interface ModelEntry {
 
 export const LOCAL_PROVIDER = 'local';
 export const LOCAL_TEXT_MODEL = 'local-extractive';
-export const MODALITIES = ['text', 'speech-to-text', 'text-to-speech'] as const;
 
 const ALIASES: Record<string, string> = {
   stt: 'speech-to-text',

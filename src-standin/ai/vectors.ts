@@ -50,16 +50,16 @@ export function features(text: string): Map<number, Feature> {
 
 /** IDF table of a base: rarer features count more. */
 export class Idf {
-  private readonly df = new Map<number, number>();
-  private docs = 0;
+  readonly #df = new Map<number, number>();
+  #docs = 0;
 
   add(f: Map<number, Feature>): void {
-    this.docs++;
-    for (const k of f.keys()) this.df.set(k, (this.df.get(k) ?? 0) + 1);
+    this.#docs++;
+    for (const k of f.keys()) this.#df.set(k, (this.#df.get(k) ?? 0) + 1);
   }
 
   weight(k: number): number {
-    return Math.log((1 + this.docs) / (1 + (this.df.get(k) ?? 0))) + 1;
+    return Math.log((1 + this.#docs) / (1 + (this.#df.get(k) ?? 0))) + 1;
   }
 }
 
@@ -90,20 +90,20 @@ export function cosine(a: SparseVector, b: SparseVector): number {
 
 /** An index over chunks of text: build once, query many times. */
 export class VectorIndex {
-  private readonly vectors: SparseVector[];
-  private readonly idf = new Idf();
+  readonly #vectors: SparseVector[];
+  readonly #idf = new Idf();
 
   constructor(readonly chunks: readonly string[]) {
     const fs = chunks.map((c) => features(c));
-    for (const f of fs) this.idf.add(f);
-    this.vectors = fs.map((f) => vectorize(f, this.idf));
+    for (const f of fs) this.#idf.add(f);
+    this.#vectors = fs.map((f) => vectorize(f, this.#idf));
   }
 
   /** The `size` closest chunks with a positive score, closest first. */
   search(question: string, size: number): Array<{ text: string; score: number }> {
-    const q = vectorize(features(question), this.idf);
+    const q = vectorize(features(question), this.#idf);
     const scored: Array<{ i: number; score: number }> = [];
-    this.vectors.forEach((v, i) => {
+    this.#vectors.forEach((v, i) => {
       const score = cosine(q, v);
       if (score > 0) scored.push({ i, score });
     });

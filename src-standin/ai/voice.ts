@@ -96,16 +96,16 @@ function run(file: string, args: string[], opts: { input?: string; timeoutMs?: n
 
 /** At most MAX_PARALLEL voice jobs at once; the rest wait their turn. */
 class Gate {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
   async use<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= MAX_PARALLEL) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
+    if (this.#active >= MAX_PARALLEL) await new Promise<void>((r) => this.#waiting.push(r));
+    this.#active++;
     try {
       return await fn();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      this.#active--;
+      this.#waiting.shift()?.();
     }
   }
 }
@@ -262,24 +262,27 @@ function parseVariantList(out: string): string[] {
 // ---- the service --------------------------------------------------------------------------
 
 export class VoiceService {
-  private readonly gate = new Gate();
-  private voices: Promise<{ languages: string[]; variants: string[] }> | null = null;
+  readonly #gate = new Gate();
+  #voices: Promise<{ languages: string[]; variants: string[] }> | null = null;
 
-  constructor(private readonly bin: VoiceBinaries = DEFAULT_BINARIES) {}
+  readonly #bin: VoiceBinaries;
+  constructor(bin: VoiceBinaries = DEFAULT_BINARIES) {
+    this.#bin = bin;
+  }
 
   async availability(): Promise<{ sttLanguages: string[]; sttReady: boolean; ttsReady: boolean }> {
     const [ps, sox, es, models] = await Promise.all([
-      findExecutable(this.bin.pocketsphinx),
-      findExecutable(this.bin.sox),
-      findExecutable(this.bin.espeak),
-      sttModels(this.bin.modelDir),
+      findExecutable(this.#bin.pocketsphinx),
+      findExecutable(this.#bin.sox),
+      findExecutable(this.#bin.espeak),
+      sttModels(this.#bin.modelDir),
     ]);
     return { sttLanguages: models.map((m) => langLabel(m.language)), sttReady: !!(ps && sox && models.length), ttsReady: !!es };
   }
 
-  private async need(tool: keyof typeof PACKAGE_OF, purpose: string): Promise<string> {
-    const path = await findExecutable(this.bin[tool]);
-    if (!path) throw new AiHttpError(missingAnswer(tool, this.bin[tool], purpose));
+  async #need(tool: keyof typeof PACKAGE_OF, purpose: string): Promise<string> {
+    const path = await findExecutable(this.#bin[tool]);
+    if (!path) throw new AiHttpError(missingAnswer(tool, this.#bin[tool], purpose));
     return path;
   }
 
@@ -301,13 +304,13 @@ export class VoiceService {
     const requested = typeof langPart === 'string' && langPart.trim() ? langPart.trim() : undefined;
 
     const purpose = 'Speech-to-text';
-    const sphinx = await this.need('pocketsphinx', purpose);
-    const sox = await this.need('sox', purpose);
-    const models = await sttModels(this.bin.modelDir);
+    const sphinx = await this.#need('pocketsphinx', purpose);
+    const sox = await this.#need('sox', purpose);
+    const models = await sttModels(this.#bin.modelDir);
     if (models.length === 0) {
       return failure(
         503,
-        `${purpose} is unavailable: no acoustic model in ${this.bin.modelDir}. Install the Debian package pocketsphinx-en-us.`,
+        `${purpose} is unavailable: no acoustic model in ${this.#bin.modelDir}. Install the Debian package pocketsphinx-en-us.`,
         'MISSING_BINARY',
       );
     }
@@ -319,7 +322,7 @@ export class VoiceService {
       );
     }
 
-    return this.gate.use(async () => {
+    return this.#gate.use(async () => {
       const dir = await mkdtemp(join(tmpdir(), 'standin-stt-'));
       try {
         const input = join(dir, `input.${audioExtension(file)}`);
@@ -354,20 +357,20 @@ export class VoiceService {
     });
   }
 
-  private async voiceList(espeak: string): Promise<{ languages: string[]; variants: string[] }> {
-    this.voices ??= (async () => {
+  async #voiceList(espeak: string): Promise<{ languages: string[]; variants: string[] }> {
+    this.#voices ??= (async () => {
       const [l, v] = await Promise.all([
         run(espeak, ['--voices'], { timeoutMs: 10_000 }),
         run(espeak, ['--voices=variant'], { timeoutMs: 10_000 }),
       ]);
       return { languages: parseVoiceList(l.stdout.toString('utf8')), variants: parseVariantList(v.stdout.toString('utf8')) };
     })();
-    return this.voices;
+    return this.#voices;
   }
 
   async tts(req: TtsRequest): Promise<AiResponse> {
-    const espeak = await this.need('espeak', 'Text-to-speech');
-    const { languages, variants } = await this.voiceList(espeak);
+    const espeak = await this.#need('espeak', 'Text-to-speech');
+    const { languages, variants } = await this.#voiceList(espeak);
     const lang = langKey(req.language ?? 'pt-BR');
     const voiceLang = languages.includes(lang) ? lang : languages.includes(lang.split('-')[0] ?? '') ? lang.split('-')[0] : null;
     if (!voiceLang) return badRequest(`No text-to-speech voice for "${req.language}" (try pt-BR, en-US, es).`, 'LANGUAGE_NOT_INSTALLED');
@@ -384,7 +387,7 @@ export class VoiceService {
       }
       voice = `${voiceLang}+${variant}`;
     }
-    return this.gate.use(async () => {
+    return this.#gate.use(async () => {
       const dir = await mkdtemp(join(tmpdir(), 'standin-tts-'));
       try {
         const out = join(dir, 'speech.wav');

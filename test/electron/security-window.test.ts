@@ -29,7 +29,7 @@ test('in the window: no Node, one bridge object, navigation and new windows deni
     // (A file: link: a safe link would open the system browser.)
     expect(await win.evaluate(() => globalThis.open('file:///etc/passwd') === null)).toBe(true);
     expect(app.windows()).toHaveLength(1);
-    const mic = await win.evaluate(async () => (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state);
+    const mic = await win.evaluate(async () => (await navigator.permissions.query({ name: 'microphone' })).state);
     expect(mic).not.toBe('granted');
   } finally {
     await app.close();

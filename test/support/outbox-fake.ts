@@ -30,19 +30,19 @@ export class FakeService implements CommentTransport {
   hangStores = true;
   /** A save whose comment matches is refused with 400. */
   refuse: RegExp | null = null;
-  private nextId = 1;
+  #nextId = 1;
 
   savedTexts(sessionId: number): string[] {
     return (this.comments.get(sessionId) ?? []).map((c) => c.comment);
   }
 
-  private gate(): void {
+  #gate(): void {
     if (this.down) throw new AppError({ kind: 'Unavailable', message: 'connection refused' });
     if (this.unauthorized) throw new AppError({ kind: 'Unauthorized', message: '401', status: 401 });
   }
 
-  private store(sessionId: number, comment: string): { id: number } {
-    const rec = { id: this.nextId++, comment };
+  #store(sessionId: number, comment: string): { id: number } {
+    const rec = { id: this.#nextId++, comment };
     const list = this.comments.get(sessionId) ?? [];
     list.push(rec);
     this.comments.set(sessionId, list);
@@ -52,21 +52,21 @@ export class FakeService implements CommentTransport {
   async save(c: { sessionId: number; comment: string }, signal: AbortSignal): Promise<{ id: number }> {
     this.calls.push({ op: 'save', sessionId: c.sessionId, comment: c.comment, at: Date.now() });
     await Promise.resolve();
-    this.gate();
+    this.#gate();
     if (this.refuse?.test(c.comment)) {
       throw new AppError({ kind: 'Invalid', message: 'comment refused by the service', status: 400, errorCode: 'COMMENT_INVALID' });
     }
     const b = this.script.shift() ?? 'ok';
-    if (b === 'ok') return this.store(c.sessionId, c.comment);
+    if (b === 'ok') return this.#store(c.sessionId, c.comment);
     if (b === 'dropAfterCommit') {
-      this.store(c.sessionId, c.comment);
+      this.#store(c.sessionId, c.comment);
       throw new AppError({ kind: 'OutcomeUnknown', message: 'socket closed after sending' });
     }
     if (b === 'resetBeforeCommit') throw new AppError({ kind: 'OutcomeUnknown', message: 'socket reset' });
     if (b === 'hang') {
-      if (this.hangStores) this.store(c.sessionId, c.comment);
+      if (this.hangStores) this.#store(c.sessionId, c.comment);
       return new Promise((_, reject) => {
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
       });
     }
     throw b.error;
@@ -75,13 +75,13 @@ export class FakeService implements CommentTransport {
   async listForSession(sessionId: number): Promise<Array<{ id: number; comment: string }>> {
     this.calls.push({ op: 'list', sessionId, at: Date.now() });
     await Promise.resolve();
-    this.gate();
+    this.#gate();
     return [...(this.comments.get(sessionId) ?? [])];
   }
 
   async probe(): Promise<void> {
     this.calls.push({ op: 'probe', at: Date.now() });
     await Promise.resolve();
-    this.gate();
+    this.#gate();
   }
 }

@@ -86,12 +86,12 @@ export async function startSshd(dir: string): Promise<Sshd> {
     const c = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     child = c;
     let log = '';
-    c.stderr!.setEncoding('utf8');
+    c.stderr.setEncoding('utf8');
     exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
     const gone = exited;
     // Ready once it says it listens; bounded by the test's timeout, and by its exit.
     await new Promise<void>((resolve, reject) => {
-      c.stderr!.on('data', (chunk: string) => {
+      c.stderr.on('data', (chunk: string) => {
         log = (log + chunk).slice(-4000);
         if (log.includes('Server listening')) resolve();
       });

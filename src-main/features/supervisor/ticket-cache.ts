@@ -23,73 +23,75 @@ type Entry = z.infer<typeof EntrySchema>;
 const norm = (s: string) => s.trim().toLowerCase();
 
 export class TicketCache {
-  private entries: Entry[] = [];
-  private loaded: Promise<void> | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  #entries: Entry[] = [];
+  #loaded: Promise<void> | null = null;
+  #writing: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly file: string,
-    private readonly onError: (message: string) => void,
-  ) {}
+  readonly #file: string;
+  readonly #onError: (message: string) => void;
+  constructor(file: string, onError: (message: string) => void) {
+    this.#file = file;
+    this.#onError = onError;
+  }
 
-  private load(): Promise<void> {
-    this.loaded ??= (async () => {
+  #load(): Promise<void> {
+    this.#loaded ??= (async () => {
       try {
-        const parsed = FileSchema.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
-        if (parsed.success) this.entries = parsed.data.entries;
-        else this.onError('ticket cache ignored: it does not match its schema');
+        const parsed = FileSchema.safeParse(JSON.parse(await readFile(this.#file, 'utf8')));
+        if (parsed.success) this.#entries = parsed.data.entries;
+        else this.#onError('ticket cache ignored: it does not match its schema');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-          this.onError(`ticket cache unreadable: ${e instanceof Error ? e.message : String(e)}`);
+          this.#onError(`ticket cache unreadable: ${e instanceof Error ? e.message : String(e)}`);
       }
     })();
-    return this.loaded;
+    return this.#loaded;
   }
 
   /** The stored copy, moved to the front of the recent list (reading it offline is a use too). */
   async find(baseUrl: string, idOrKey: string): Promise<TicketView | null> {
-    await this.load();
+    await this.#load();
     const wanted = norm(idOrKey);
-    const hit = this.entries.find((e) => e.baseUrl === baseUrl && e.aliases.includes(wanted));
+    const hit = this.#entries.find((e) => e.baseUrl === baseUrl && e.aliases.includes(wanted));
     if (!hit) return null;
-    if (this.entries[0] !== hit) {
-      this.entries = [hit, ...this.entries.filter((e) => e !== hit)];
-      await this.save();
+    if (this.#entries[0] !== hit) {
+      this.#entries = [hit, ...this.#entries.filter((e) => e !== hit)];
+      await this.#save();
     }
     return hit.ticket;
   }
 
   /** Most recent first. */
   async recent(baseUrl: string): Promise<TicketView[]> {
-    await this.load();
-    return this.entries.filter((e) => e.baseUrl === baseUrl).map((e) => e.ticket);
+    await this.#load();
+    return this.#entries.filter((e) => e.baseUrl === baseUrl).map((e) => e.ticket);
   }
 
   async put(baseUrl: string, asked: string, ticket: TicketView): Promise<void> {
-    await this.load();
+    await this.#load();
     const aliases = new Set([norm(asked)]);
     if (ticket.id !== null) aliases.add(String(ticket.id));
     if (ticket.key) aliases.add(norm(ticket.key));
     const same = (e: Entry) =>
       e.baseUrl === baseUrl && ((ticket.id !== null && e.ticket.id === ticket.id) || e.aliases.some((a) => aliases.has(a)));
-    for (const e of this.entries.filter(same)) for (const a of e.aliases) aliases.add(a);
-    this.entries = [{ baseUrl, aliases: [...aliases], ticket }, ...this.entries.filter((e) => !same(e))].slice(0, MAX_ENTRIES);
-    await this.save();
+    for (const e of this.#entries.filter(same)) for (const a of e.aliases) aliases.add(a);
+    this.#entries = [{ baseUrl, aliases: [...aliases], ticket }, ...this.#entries.filter((e) => !same(e))].slice(0, MAX_ENTRIES);
+    await this.#save();
   }
 
-  private save(): Promise<void> {
-    const snapshot = JSON.stringify({ version: 1, entries: this.entries });
+  #save(): Promise<void> {
+    const snapshot = JSON.stringify({ version: 1, entries: this.#entries });
     // Writes are chained so an older snapshot can never land after a newer one.
-    this.writing = this.writing.then(async () => {
+    this.#writing = this.#writing.then(async () => {
       try {
-        await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-        const tmp = `${this.file}.${process.pid}.tmp`;
+        await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
+        const tmp = `${this.#file}.${process.pid}.tmp`;
         await writeFile(tmp, snapshot, { mode: 0o600 }); // customers' tickets
-        await rename(tmp, this.file);
+        await rename(tmp, this.#file);
       } catch (e) {
-        this.onError(`ticket cache not saved: ${e instanceof Error ? e.message : String(e)}`);
+        this.#onError(`ticket cache not saved: ${e instanceof Error ? e.message : String(e)}`);
       }
     });
-    return this.writing;
+    return this.#writing;
   }
 }

@@ -20,7 +20,7 @@ export interface Command {
 }
 
 export class CommandRegistry {
-  private byId = $state<Record<string, Command>>({});
+  #byId = $state<Record<string, Command>>({});
   /** User rebinding: command id -> shortcut (persisted by the keyboard feature). */
   #overrides = $state<Record<string, string | null>>({});
 
@@ -33,28 +33,28 @@ export class CommandRegistry {
   }
 
   register(...commands: Command[]): () => void {
-    for (const c of commands) this.byId[c.id] = c;
+    for (const c of commands) this.#byId[c.id] = c;
     return () => {
-      for (const c of commands) delete this.byId[c.id];
+      for (const c of commands) delete this.#byId[c.id];
     };
   }
 
   get all(): Command[] {
-    return Object.values(this.byId);
+    return Object.values(this.#byId);
   }
 
   shortcutOf(id: string): string | null {
     if (id in this.#overrides) return this.#overrides[id] ?? null;
-    const s = this.byId[id]?.shortcut;
+    const s = this.#byId[id]?.shortcut;
     return typeof s === 'function' ? s() : (s ?? null);
   }
 
   get(id: string): Command | undefined {
-    return this.byId[id];
+    return this.#byId[id];
   }
 
   async run(id: string): Promise<void> {
-    const c = this.byId[id];
+    const c = this.#byId[id];
     if (c && (c.enabled?.() ?? true)) await c.run();
   }
 }

@@ -21,22 +21,22 @@ export class Theme {
   get choice() {
     return this.#choice;
   }
-  private systemDark = $state(false);
+  #systemDark = $state(false);
 
   constructor() {
     const mq = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
     if (mq) {
-      this.systemDark = mq.matches;
+      this.#systemDark = mq.matches;
       mq.addEventListener('change', (e) => {
-        this.systemDark = e.matches;
-        this.apply();
+        this.#systemDark = e.matches;
+        this.#apply();
       });
     }
-    this.apply();
+    this.#apply();
   }
 
   get resolved(): 'light' | 'dark' {
-    return this.#choice === 'system' ? (this.systemDark ? 'dark' : 'light') : this.#choice;
+    return this.#choice === 'system' ? (this.#systemDark ? 'dark' : 'light') : this.#choice;
   }
 
   choose(choice: ThemeChoice): void {
@@ -46,10 +46,10 @@ export class Theme {
     } catch {
       // Storage refused: the choice holds for this run.
     }
-    this.apply();
+    this.#apply();
   }
 
-  private apply(): void {
+  #apply(): void {
     if (typeof document === 'undefined') return;
     document.documentElement.dataset.theme = this.resolved;
     document.documentElement.style.colorScheme = this.resolved;

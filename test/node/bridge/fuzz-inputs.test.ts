@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { CHANNEL_NAMES, channels, WEB_BRIDGE_PATH } from '../../../src-shared/bridge';
 import { dispatch } from '../../../src-main/bridge/table';
 import { startHost, type Host } from '../../../src-main/host/start-host';

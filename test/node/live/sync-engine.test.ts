@@ -7,12 +7,12 @@ class FakeService implements SyncSource<Stamped, Stamped> {
   messages = new Map<number, Stamped[]>();
   sessions: Stamped[] = [];
   calls: Array<{ sessionId: number; since: string | null }> = [];
-  private clock = Date.parse('2024-06-11T12:00:00.000Z');
-  private nextId = 1;
+  #clock = Date.parse('2024-06-11T12:00:00.000Z');
+  #nextId = 1;
 
   add(sessionId: number, offsetMs = 1000): Stamped {
-    this.clock += offsetMs;
-    const m = { id: this.nextId++, stamp: new Date(this.clock).toISOString() };
+    this.#clock += offsetMs;
+    const m = { id: this.#nextId++, stamp: new Date(this.#clock).toISOString() };
     this.messages.set(sessionId, [...(this.messages.get(sessionId) ?? []), m]);
     return m;
   }

@@ -44,7 +44,7 @@ test('a note is on disk before add resolves, and is deleted only after the servi
   expect(note.state).toBe('pending');
   const files = await readdir(path.join(dir, 'notes'));
   expect(files).toEqual([`${note.id}.json`]);
-  const onDisk = JSON.parse(await readFile(path.join(dir, 'notes', files[0]!), 'utf8'));
+  const onDisk = JSON.parse(await readFile(path.join(dir, 'notes', files[0]!), 'utf8')) as unknown;
   expect(onDisk).toMatchObject({ state: 'pending', sessionId: 12, text: 'Called back, no answer', ref: note.ref });
   expect(svc.calls).toHaveLength(0);
 
@@ -98,7 +98,7 @@ test('a note found "sending" at start-up is read back before anything is sent', 
   await box1.add(9, 'after it');
   // Simulate a crash just after the request went out: the entry says sending, the service has it.
   const file = path.join(dir, 'notes', `${a.id}.json`);
-  const entry = JSON.parse(await readFile(file, 'utf8'));
+  const entry = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
   await writeFile(file, JSON.stringify({ ...entry, state: 'sending', attempts: 1, lastAttemptAt: Date.now() - 1000 }));
   svc.comments.set(9, [{ id: 77, comment: withRef('was in flight', a.ref) }]);
 

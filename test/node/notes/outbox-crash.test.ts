@@ -93,14 +93,14 @@ function runChild(run: number, from: number, sessions: number[], killAt: number 
   });
 }
 
-test('killed with SIGKILL at random moments mid-sync, restarted on the same directory: every note once, in order', async ({}, testInfo) => {
+test('killed with SIGKILL at random moments mid-sync, restarted on the same directory: every note once, in order', async () => {
   test.setTimeout(240_000);
   const seed = Number(process.env.OUTBOX_CRASH_SEED ?? Date.now() % 1_000_000);
-  testInfo.annotations.push({ type: 'seed', description: String(seed) });
+  test.info().annotations.push({ type: 'seed', description: String(seed) });
   const random = prng(seed);
   const sessions = sb.sessionIds.slice(0, 4);
   // Slow some saves so kills land while requests are in flight; lose some answers after commit.
-  await sb.faults.set([
+  sb.faults.set([
     { match: { path: SAVE }, kind: 'latency', latencyMs: 30 },
     { match: { path: SAVE }, kind: 'latency', latencyMs: 40, probability: 0.3 },
     { match: { path: SAVE }, kind: 'dropAfterCommit', probability: 0.05 },
@@ -119,9 +119,9 @@ test('killed with SIGKILL at random moments mid-sync, restarted on the same dire
     if (r.acked.length) from = Math.max(...r.acked) + 1;
     if (!r.killed) break;
   }
-  await sb.faults.set([]);
+  sb.faults.set([]);
 
-  testInfo.annotations.push({
+  test.info().annotations.push({
     type: 'runs',
     description: JSON.stringify(runs.map((r) => ({ killedOn: r.killedOn, unknownAtStart: r.loadedUnknown, added: r.acked.length }))),
   });

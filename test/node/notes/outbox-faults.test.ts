@@ -28,7 +28,7 @@ test.beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'outbox-faults-'));
 });
 test.afterEach(async () => {
-  await sb.faults.set([]);
+  sb.faults.set([]);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -65,7 +65,7 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
   });
   const expected = new Map<number, string[]>(sessions.map((s) => [s, []]));
   // Adds are made while faults are live and syncing runs: as an attendant would.
-  await sb.faults.set(rules);
+  sb.faults.set(rules);
   await box.start();
   for (let i = 0; i < count; i++) {
     const sid = sessions[i % sessions.length]!;
@@ -75,7 +75,7 @@ async function pushThrough(label: string, rules: FaultRule[], count: number, opt
   }
   await expect.poll(() => box.outstanding, { timeout: 90_000 }).toBe(0);
   await box.stop();
-  await sb.faults.set([]);
+  sb.faults.set([]);
 
   // Check the service itself (through an independent reader): every note once, in typed order.
   const reader = createHttpCommentTransport({ baseUrl: sb.baseUrl, getToken: () => sb.tokens.agent });

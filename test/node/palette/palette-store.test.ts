@@ -1,9 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { importRunes, installFakeBridge } from '../../support/runes';
+import type * as KeysModule from '../../../src-renderer/src/features/palette/keys.svelte';
+import type * as PaletteModule from '../../../src-renderer/src/features/palette/palette.svelte';
+import type * as CommandsModule from '../../../src-renderer/src/lib/commands.svelte';
 
-type Keys = typeof import('../../../src-renderer/src/features/palette/keys.svelte');
-type Palette = typeof import('../../../src-renderer/src/features/palette/palette.svelte');
-type Commands = typeof import('../../../src-renderer/src/lib/commands.svelte');
+type Keys = typeof KeysModule;
+type Palette = typeof PaletteModule;
+type Commands = typeof CommandsModule;
 
 test('rebinding: a shortcut that types characters or is taken is refused with the reason; a good one applies and is stored', async () => {
   const stored: Array<Record<string, string | null>> = [];

@@ -104,7 +104,7 @@ test('a real packaging run packs only the built app and its runtime dependencies
     if (!existsSync(join(root, f))) throw new Error(`${f} is not built: run \`npx electron-vite build\` first (npm test does).`);
   }
   const work = mkdtempSync(join(tmpdir(), 'console-pack-'));
-  test.info().attach('packaging folder', { body: work });
+  await test.info().attach('packaging folder', { body: work });
   try {
     await packAndCheck(work);
   } finally {

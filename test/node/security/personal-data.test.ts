@@ -132,7 +132,10 @@ test('an upload link that carries a document is refused unless the attendant con
     index_engine: 'example.com_faq_data_pt',
   });
   await ctx.client.uploadFiles({ url_file: url, index_engine: 'example.com_faq_data_pt' }, { revealDocuments: true });
-  expect(ctx.seen.map((s) => JSON.parse(s.body).url_file)).toEqual(['https://files.example.com/2026-11-21/faq-123456.csv', url]);
+  expect(ctx.seen.map((s) => (JSON.parse(s.body) as { url_file?: unknown }).url_file)).toEqual([
+    'https://files.example.com/2026-11-21/faq-123456.csv',
+    url,
+  ]);
 });
 
 test('the log masks documents and secrets wherever they appear', () => {

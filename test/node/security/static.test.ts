@@ -11,7 +11,9 @@ import { ROOT } from '../../support/root';
  * policies do is tested by behaviour: the window, navigation, protocol and preload policies in
  * security-electron.test.ts (the functions index.ts wires, with fakes for Electron), and the
  * CSP, as the browser enforces it from the header and from the built page alone, in
- * test/web/security/csp.test.ts.
+ * test/web/security/csp.test.ts. The import boundaries (only the shell and the preload import
+ * Electron; the renderer imports nothing from the main process, the stand-in, Node or Electron)
+ * are dependency-cruiser's rules in `npm run lint` (.dependency-cruiser.mjs).
  */
 
 const root = ROOT;
@@ -73,14 +75,6 @@ test('raw ipcMain is used nowhere but the bridge wrapper; ipcRenderer only in th
   expect(where(/\bwebContents\s*\.\s*(ipc|on\(\s*['"]ipc-message)/)).toEqual([]);
 });
 
-test('only the shell and the preload import Electron', () => {
-  // Static: an import graph. (Every node and web test also runs the rest without Electron.)
-  expect(where(/from\s+['"]electron(\/[\w/]+)?['"]|require\(\s*['"]electron['"]\s*\)/)).toEqual([
-    'src-main/index.ts',
-    'src-main/preload.ts',
-  ]);
-});
-
 test('no remote module, no webview, no weakened web preferences anywhere', () => {
   // Static: what the hardened preferences and webContents handlers do is tested in
   // security-electron.test.ts; that index.ts wires them in, and nothing weakens them elsewhere,
@@ -118,17 +112,6 @@ test('no eval in our code; links leave only through the checked opener', () => {
   expect(engine).toMatch(/v\[\$\{JSON\.stringify\(n\)\}\]/);
   expect(where(/openExternal/)).toEqual(['src-main/index.ts', 'src-main/security/web-contents.ts']);
   expect(where(/\{@html\b|\.innerHTML\s*=|outerHTML\s*=|insertAdjacentHTML|document\.write\(/)).toEqual([]);
-});
-
-test('the renderer imports nothing from the main process, the stand-in, Node or Electron', () => {
-  // Static: an import boundary. The running page having no require or process is checked in
-  // test/web/security/csp.test.ts.
-  const renderer = sources.filter((s) => s.path.startsWith('src-renderer/'));
-  expect(renderer.length).toBeGreaterThan(10);
-  const bad = renderer.filter((s) =>
-    /from\s+['"](\.\.\/)+(src-main|src-standin)\/|from\s+['"](node:|electron|fs['"]|child_process)/.test(s.code),
-  );
-  expect(bad.map((s) => s.path)).toEqual([]);
 });
 
 test('the built bundles keep the hardening: main wires the hardened window, the renderer has no Electron', () => {

@@ -157,7 +157,7 @@ test('npm run standin -- --json prints one line with the base URL, tokens and de
   });
   try {
     const line = await new Promise<string>((resolve, reject) => {
-      const rl = createInterface({ input: child.stdout! });
+      const rl = createInterface({ input: child.stdout });
       rl.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`cli exited ${code}`)));
     });

@@ -13,9 +13,11 @@ import {
   valueOf,
 } from '../../../src-renderer/src/features/supervisor/record-form';
 import { importRunes } from '../../support/runes';
+import type * as StringsModule from '../../../src-renderer/src/features/supervisor/strings';
+import type * as I18nModule from '../../../src-renderer/src/lib/i18n.svelte';
 
-type Strings = typeof import('../../../src-renderer/src/features/supervisor/strings');
-type I18n = typeof import('../../../src-renderer/src/lib/i18n.svelte');
+type Strings = typeof StringsModule;
+type I18n = typeof I18nModule;
 
 /** The stand-in's type of a (dotted) field, following nested objects. */
 function standinType(spec: Spec, key: string): FieldType | undefined {

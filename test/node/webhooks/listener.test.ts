@@ -5,7 +5,7 @@ import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { startWebhookListener, type WebhookListener, type WebhookListenerOptions } from '../../../src-main/webhooks/listener';

@@ -87,7 +87,7 @@ test('signed events go through ssh -R into the listener; a killed ssh is noticed
     const noticedMs = Date.now() - killedAt;
     expect(noticedMs).toBeLessThan(10_000);
     const restarting = states.find((s) => s.status === 'restarting');
-    expect(restarting).toMatchObject({ reason: expect.stringContaining('signal SIGKILL') as unknown });
+    expect(restarting).toMatchObject({ reason: expect.stringContaining('signal SIGKILL') });
     await expect.poll(() => tunnel.state.status, { timeout: 15_000 }).toBe('running');
     expect(tunnel.pid).not.toBe(pid);
     expect((await post(publicUrl, 'evt_ssh_2')).status).toBe(200);
@@ -264,7 +264,7 @@ test('after the process was frozen as long as a sleep, the console starts the tu
     await expect.poll(() => alive(pid!), { timeout: 5_000 }).toBe(false);
     await expect
       .poll(async () => (await c.call('webhooks:status', {})).tunnel, { timeout: 15_000 })
-      .toMatchObject({ status: 'running', url: expect.not.stringMatching(`^${before}$`) as unknown });
+      .toMatchObject({ status: 'running', url: expect.not.stringMatching(`^${before}$`) });
     const after = await c.call('webhooks:status', {});
     const admin = serviceApi(c.standin.baseUrl, c.standin.tokens.admin);
     await expect

@@ -7,12 +7,11 @@ import { serviceApi, type Rec } from '../../support/web';
 import { splitRef } from '../../../src-shared/note-ref';
 import { idOf } from '../../../src-shared/concepts';
 import { demoStandinOptions } from '../../../src-main/demo-standin';
-import type { AppState } from '../../../src-shared/bridge';
 
 /** Notes the service holds on a session, as the console wrote them (its reference tag taken off). */
 async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const rows = await serviceApi(sb.baseUrl, sb.tokens.admin).listAll('/session-comment');
-  return rows.filter((r) => idOf(r.sessionId) === sessionId).map((r) => splitRef(String(r.comment ?? '')).text);
+  return rows.filter((r) => idOf(r.sessionId) === sessionId).map((r) => splitRef((r.comment as string | undefined) ?? '').text);
 }
 
 async function anOpenSession(sb: Standin): Promise<number> {
@@ -44,7 +43,7 @@ test('a single-workspace profile moves into its own folder at the next start: th
   try {
     let c = await openConsole();
     const profile = c.profileDir;
-    const state = (await c.call('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.agent, allowWeakStorage: true })) as AppState;
+    const state = await c.call('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.agent, allowWeakStorage: true });
     const wsDir = c.app.workspaceDir(state.active!);
     const sessionId = await anOpenSession(sb);
     // The service refuses notes for now: the note waits in the outbox.
@@ -59,7 +58,7 @@ test('a single-workspace profile moves into its own folder at the next start: th
 
     c = await openConsole(profile);
     try {
-      const after = (await c.call('workspace:state', {})) as AppState;
+      const after = await c.call('workspace:state', {});
       expect(after).toMatchObject({ signedIn: true, baseUrl: sb.baseUrl, workspaces: [{ baseUrl: sb.baseUrl, signedIn: true }] });
       // Its files are in its folder now, none left at the root.
       const moved = c.app.workspaceDir(after.active!);
@@ -87,8 +86,8 @@ test('each workspace answers the calls that name it, whichever is in front; a ca
   ]);
   const c = await openConsole();
   try {
-    const sa = (await c.call('workspace:connect', { baseUrl: a.baseUrl, token: a.tokens.agent, allowWeakStorage: true })) as AppState;
-    const sbState = (await c.call('workspace:connect', { baseUrl: b.baseUrl, token: b.tokens.agent, allowWeakStorage: true })) as AppState;
+    const sa = await c.call('workspace:connect', { baseUrl: a.baseUrl, token: a.tokens.agent, allowWeakStorage: true });
+    const sbState = await c.call('workspace:connect', { baseUrl: b.baseUrl, token: b.tokens.agent, allowWeakStorage: true });
     const idA = sa.active!;
     const idB = sbState.active!;
     expect(idA).not.toBe(idB);
@@ -118,7 +117,7 @@ test('each workspace answers the calls that name it, whichever is in front; a ca
     expect(await queueOf(idB)).toEqual(await protocols(b));
 
     // Signed out of A: a late call named for A is refused and sends nothing; B keeps working.
-    const out = (await c.call('workspace:signOut', { id: idA })) as AppState;
+    const out = await c.call('workspace:signOut', { id: idA });
     expect(out.workspaces.map((w) => w.id)).toEqual([idB]);
     expect(existsSync(c.app.workspaceDir(idA))).toBe(false);
     expect(await named(idA).fail('notes:add', { sessionId: sessionA, text: 'Tarde demais' })).toMatchObject({

@@ -122,7 +122,7 @@ test('a customer message to one of 24 sessions marks it unread, moves it up and 
 test('unread counts survive a restart of the console on the same profile', async ({ page }) => {
   const profile = freshProfile();
   let host = await launchHost(profile);
-  let protocol = '';
+  let protocol: string;
   try {
     const sb = await openDemo(page, host);
     const target = (await ownOpenSessions(sb, 5)).at(-1)!;

@@ -71,6 +71,7 @@ test('the sound for a customer message is off until the attendant turns it on in
   await page.addInitScript(() => {
     const w = window as unknown as { tones: number };
     w.tones = 0;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be applied to each node below
     const start = OscillatorNode.prototype.start;
     OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
       w.tones++;

@@ -7,7 +7,7 @@ test('a restarted console shows its queue from the copy at once, then what the s
 }) => {
   const profile = freshProfile();
   const first = await launchHost(profile);
-  let protocol = '';
+  let protocol: string;
   try {
     const sb = await openDemo(page, first);
     const waiting = page.getByRole('list', { name: 'Waiting' }).getByRole('button', { name: /^\S/ });

@@ -1,6 +1,6 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
-import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec } from '../../support/web';
+import { openDemo, ownOpenSessions, selectSession, serviceApi, shot } from '../../support/web';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 

@@ -51,7 +51,7 @@ test('an NPS export in pt-BR reads right in a pt-BR spreadsheet: semicolons, dec
     );
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
-    const text = readFileSync((await download.path())!, 'utf8');
+    const text = readFileSync(await download.path(), 'utf8');
     expect(text).toContain(';');
     const [row] = readLocaleCsv(text, 'pt-BR');
     expect(row).toMatchObject({

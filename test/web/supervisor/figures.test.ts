@@ -49,7 +49,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
     ).toBeVisible();
     await shot(page, 'supervisor-nps', { fullPage: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.split('\r\n')[1]).toContain(`,${positive},${neutral},${negative},${answers.length},`);
 
     // An unknown survey: the 404 in words.
@@ -74,7 +74,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await expect(table.locator('tfoot')).toContainText(`${bruno.length} rows`);
     await shot(page, 'supervisor-report', { fullPage: true });
     const [reportCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = readFileSync((await reportCsv.path())!, 'utf8')
+    const lines = readFileSync(await reportCsv.path(), 'utf8')
       .trim()
       .split('\r\n');
     expect(lines).toHaveLength(bruno.length + 1);

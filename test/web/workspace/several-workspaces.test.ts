@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { idOf } from '../../../src-shared/concepts';
 import { splitRef } from '../../../src-shared/note-ref';
-import type { AppState } from '../../../src-shared/bridge';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, repliesOn, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 import { bridgeCalls } from '../../support/console';
@@ -46,7 +45,9 @@ const everyNote = async (sb: Standin): Promise<string[]> => (await admin(sb).lis
 /** The notes the service holds on one session, as the console wrote them (its reference tag taken off). */
 async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const rows = await admin(sb).listAll('/session-comment');
-  return rows.filter((r) => JSON.stringify(r).includes(`${sessionId}`)).map((r) => splitRef(String(r.comment ?? r.text ?? '')).text);
+  return rows
+    .filter((r) => JSON.stringify(r).includes(`${sessionId}`))
+    .map((r) => splitRef(((r.comment ?? r.text) as string | undefined) ?? '').text);
 }
 
 const host127 = (sb: Standin) => new URL(sb.baseUrl).host;
@@ -84,7 +85,7 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     // Two workspaces, listed in the sidebar; the second is in front.
     const list = page.getByRole('group', { name: 'Workspaces' });
     await expect(list.getByRole('button')).toHaveCount(3);
-    const state = (await bridge.call('workspace:state', {})) as AppState;
+    const state = await bridge.call('workspace:state', {});
     const [wa, wb] = state.workspaces;
     expect([wa?.baseUrl, wb?.baseUrl, state.active]).toEqual([a.baseUrl, b.baseUrl, wb?.id]);
 

@@ -15,7 +15,7 @@ function stored(): boolean {
 
 export class Chime {
   #enabled = $state(stored());
-  private context: AudioContext | null = null;
+  #context: AudioContext | null = null;
 
   get enabled() {
     return this.#enabled;
@@ -36,8 +36,8 @@ export class Chime {
   play(): void {
     if (!this.#enabled || typeof AudioContext === 'undefined') return;
     try {
-      this.context ??= new AudioContext();
-      const ctx = this.context;
+      this.#context ??= new AudioContext();
+      const ctx = this.#context;
       if (ctx.state === 'suspended') void ctx.resume();
       const start = ctx.currentTime;
       for (const [i, hz] of [880, 1320].entries()) {

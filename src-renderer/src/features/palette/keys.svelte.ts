@@ -101,7 +101,7 @@ export class KeyBindings {
   set problem(v) {
     this.#problem = v;
   }
-  private loaded = false;
+  #loaded = false;
 
   /** Stops any capture; the rebinds themselves stay (they belong to this computer's profile). */
   reset(): void {
@@ -110,13 +110,13 @@ export class KeyBindings {
   }
 
   async load(): Promise<void> {
-    if (this.loaded) return;
-    this.loaded = true;
+    if (this.#loaded) return;
+    this.#loaded = true;
     try {
       const { bindings } = await invoke('palette:keys', {});
       commands.setOverrides(bindings);
     } catch {
-      this.loaded = false;
+      this.#loaded = false;
     }
   }
 

@@ -38,7 +38,7 @@ export const group = (mode: 'or' | 'and'): Group => ({ kind: 'group', id: nextId
 export function toConditions(nodes: Node[], joined = true): Condition[] {
   const out: Condition[] = [];
   for (const n of nodes) {
-    let c: Condition | null = null;
+    let c: Condition;
     if (n.kind === 'leaf') {
       if (!n.key.trim()) continue;
       c = { key: n.key.trim(), operator: n.operator };

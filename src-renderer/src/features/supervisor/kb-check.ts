@@ -59,7 +59,7 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
  * host gives nothing usable.
  */
 export function suggestKbName(serviceUrl: string | null, fileUrl: string): string | null {
-  let host = '';
+  let host: string;
   try {
     host = serviceUrl ? new URL(serviceUrl).hostname.toLowerCase().replace(/[^a-z0-9.-]/g, '') : '';
   } catch {
@@ -67,7 +67,7 @@ export function suggestKbName(serviceUrl: string | null, fileUrl: string): strin
   }
   if (!host) return null;
   // A link's last path segment, or the name of a file chosen on this computer.
-  let file = '';
+  let file: string;
   try {
     file = decodeURIComponent(new URL(fileUrl).pathname.split('/').pop() ?? '');
   } catch {

@@ -39,7 +39,10 @@ export abstract class ServerPagedStore<C extends string, D> {
     this.#error = message;
   }
 
-  constructor(private readonly defaults: { sortColumn: C | null; direction: 'ASC' | 'DESC'; size: number; clearOnError: boolean }) {
+  readonly #defaults: { sortColumn: C | null; direction: 'ASC' | 'DESC'; size: number; clearOnError: boolean };
+
+  constructor(defaults: { sortColumn: C | null; direction: 'ASC' | 'DESC'; size: number; clearOnError: boolean }) {
+    this.#defaults = defaults;
     this.#sortColumn = defaults.sortColumn;
     this.#direction = defaults.direction;
     this.#size = defaults.size;
@@ -54,7 +57,7 @@ export abstract class ServerPagedStore<C extends string, D> {
     try {
       this.#data = await this.fetch();
     } catch (e) {
-      if (this.defaults.clearOnError) this.#data = null;
+      if (this.#defaults.clearOnError) this.#data = null;
       this.#error = errorMessage(e);
     } finally {
       this.#loading = false;
@@ -82,8 +85,8 @@ export abstract class ServerPagedStore<C extends string, D> {
   }
 
   protected resetPaging(): void {
-    this.#sortColumn = this.defaults.sortColumn;
-    this.#direction = this.defaults.direction;
+    this.#sortColumn = this.#defaults.sortColumn;
+    this.#direction = this.#defaults.direction;
     this.#page = 0;
     this.#data = null;
     this.#error = null;

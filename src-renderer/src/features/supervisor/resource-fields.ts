@@ -378,9 +378,6 @@ for (const resource of Object.keys(TABLE) as ResourceKey[])
 /** The known fields of a resource, in form order. */
 export const fieldsOf = (resource: ResourceKey): readonly FieldSpec[] => SPECS[resource];
 
-/** The known field of a resource with this key, or null. */
-export const fieldOf = (resource: ResourceKey, key: string): FieldSpec | null => SPECS[resource].find((f) => f.key === key) ?? null;
-
 /**
  * The form's fields for one record: the known ones, then every other field the record carries
  * (a field this table lacks still shows, as JSON text, so a save never loses it).

@@ -14,8 +14,8 @@ export {};
 const BLOCK = 2048;
 
 class CaptureProcessor extends AudioWorkletProcessor {
-  private buf = new Float32Array(BLOCK);
-  private len = 0;
+  #buf = new Float32Array(BLOCK);
+  #len = 0;
 
   process(inputs: Float32Array[][]): boolean {
     const channels = inputs[0];
@@ -25,11 +25,11 @@ class CaptureProcessor extends AudioWorkletProcessor {
       // Stereo microphones are folded to mono.
       let v = 0;
       for (const ch of channels) v += ch[i] ?? 0;
-      this.buf[this.len++] = v / channels.length;
-      if (this.len === BLOCK) {
-        this.port.postMessage(this.buf, [this.buf.buffer]);
-        this.buf = new Float32Array(BLOCK);
-        this.len = 0;
+      this.#buf[this.#len++] = v / channels.length;
+      if (this.#len === BLOCK) {
+        this.port.postMessage(this.#buf, [this.#buf.buffer]);
+        this.#buf = new Float32Array(BLOCK);
+        this.#len = 0;
       }
     }
     return true;

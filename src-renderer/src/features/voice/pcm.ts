@@ -15,11 +15,11 @@ export const TARGET_RATE = 16_000;
  * blocks so block boundaries leave no clicks.
  */
 export class Resampler {
-  private readonly step: number;
-  private acc = 0;
-  private count = 0;
+  readonly #step: number;
+  #acc = 0;
+  #count = 0;
   /** Input samples still owed to the current output sample. */
-  private need: number;
+  #need: number;
 
   constructor(
     readonly fromRate: number,
@@ -27,35 +27,35 @@ export class Resampler {
   ) {
     if (!(fromRate > 0) || !(toRate > 0)) throw new RangeError('sample rates must be positive');
     if (toRate > fromRate) throw new RangeError('only downsampling is supported');
-    this.step = fromRate / toRate;
-    this.need = this.step;
+    this.#step = fromRate / toRate;
+    this.#need = this.#step;
   }
 
   push(block: Float32Array): Float32Array {
-    if (this.step === 1) return block.slice();
-    const out = new Float32Array(Math.ceil(block.length / this.step) + 1);
+    if (this.#step === 1) return block.slice();
+    const out = new Float32Array(Math.ceil(block.length / this.#step) + 1);
     let n = 0;
     for (let i = 0; i < block.length; i++) {
       const v = block[i] ?? 0;
-      if (this.need >= 1) {
-        this.acc += v;
-        this.count += 1;
-        this.need -= 1;
+      if (this.#need >= 1) {
+        this.#acc += v;
+        this.#count += 1;
+        this.#need -= 1;
       } else {
         // This input sample straddles two outputs: split its weight.
-        this.acc += v * this.need;
-        this.count += this.need;
-        out[n++] = this.count > 0 ? this.acc / this.count : 0;
-        const rest = 1 - this.need;
-        this.acc = v * rest;
-        this.count = rest;
-        this.need = this.step - rest;
+        this.#acc += v * this.#need;
+        this.#count += this.#need;
+        out[n++] = this.#count > 0 ? this.#acc / this.#count : 0;
+        const rest = 1 - this.#need;
+        this.#acc = v * rest;
+        this.#count = rest;
+        this.#need = this.#step - rest;
       }
-      if (this.need <= 1e-9) {
-        out[n++] = this.count > 0 ? this.acc / this.count : 0;
-        this.acc = 0;
-        this.count = 0;
-        this.need = this.step;
+      if (this.#need <= 1e-9) {
+        out[n++] = this.#count > 0 ? this.#acc / this.#count : 0;
+        this.#acc = 0;
+        this.#count = 0;
+        this.#need = this.#step;
       }
     }
     return out.subarray(0, n);
@@ -134,69 +134,69 @@ const FRAME_SECONDS = 0.02;
  * so that each chunk holds whole words and silence is never sent to the service.
  */
 export class Chunker {
-  private readonly rate: number;
-  private readonly frame: number;
-  private readonly min: number;
-  private readonly max: number;
-  private readonly pause: number;
-  private readonly preroll: number;
-  private buf = new Int16Array(0);
-  private len = 0;
+  readonly #rate: number;
+  readonly #frame: number;
+  readonly #min: number;
+  readonly #max: number;
+  readonly #pause: number;
+  readonly #preroll: number;
+  #buf = new Int16Array(0);
+  #len = 0;
   /** Samples already emitted or dropped: the offset of buf[0]. */
-  private consumed = 0;
+  #consumed = 0;
   /** Energy of each complete frame in buf. */
-  private energies: number[] = [];
-  private speechFrames = 0;
-  private silentRun = 0;
-  private noiseFloor = 0.003;
+  #energies: number[] = [];
+  #speechFrames = 0;
+  #silentRun = 0;
+  #noiseFloor = 0.003;
 
   constructor(o: ChunkerOptions = {}) {
-    this.rate = o.rate ?? TARGET_RATE;
-    this.frame = Math.round(this.rate * FRAME_SECONDS);
-    this.min = Math.round((o.minSeconds ?? 0.8) * this.rate);
-    this.max = Math.round((o.maxSeconds ?? 8) * this.rate);
-    this.pause = Math.round((o.pauseSeconds ?? 0.35) / FRAME_SECONDS);
-    this.preroll = Math.round((o.prerollSeconds ?? 0.3) / FRAME_SECONDS);
+    this.#rate = o.rate ?? TARGET_RATE;
+    this.#frame = Math.round(this.#rate * FRAME_SECONDS);
+    this.#min = Math.round((o.minSeconds ?? 0.8) * this.#rate);
+    this.#max = Math.round((o.maxSeconds ?? 8) * this.#rate);
+    this.#pause = Math.round((o.pauseSeconds ?? 0.35) / FRAME_SECONDS);
+    this.#preroll = Math.round((o.prerollSeconds ?? 0.3) / FRAME_SECONDS);
   }
 
   /** Whether speech has been heard in the audio not yet emitted. */
   get speaking(): boolean {
-    return this.speechFrames >= 3;
+    return this.#speechFrames >= 3;
   }
 
   /** Feeds samples; returns the chunks completed by them. */
   push(samples: Int16Array): Chunk[] {
-    this.append(samples);
+    this.#append(samples);
     const out: Chunk[] = [];
     for (let guard = 0; guard < 1000; guard++) {
-      const framesDone = this.energies.length;
-      const framesNow = Math.floor(this.len / this.frame);
+      const framesDone = this.#energies.length;
+      const framesNow = Math.floor(this.#len / this.#frame);
       if (framesDone >= framesNow) break;
-      const start = framesDone * this.frame;
+      const start = framesDone * this.#frame;
       let sum = 0;
-      for (let i = start; i < start + this.frame; i++) {
-        const s = (this.buf[i] ?? 0) / 0x8000;
+      for (let i = start; i < start + this.#frame; i++) {
+        const s = (this.#buf[i] ?? 0) / 0x8000;
         sum += s * s;
       }
-      const rms = Math.sqrt(sum / this.frame);
-      this.energies.push(rms);
-      const threshold = Math.max(0.008, this.noiseFloor * 3);
+      const rms = Math.sqrt(sum / this.#frame);
+      this.#energies.push(rms);
+      const threshold = Math.max(0.008, this.#noiseFloor * 3);
       if (rms > threshold) {
-        this.speechFrames++;
-        this.silentRun = 0;
+        this.#speechFrames++;
+        this.#silentRun = 0;
       } else {
-        this.silentRun++;
+        this.#silentRun++;
         // The floor follows quiet frames quickly and loud ones not at all.
-        this.noiseFloor = this.noiseFloor * 0.95 + rms * 0.05;
+        this.#noiseFloor = this.#noiseFloor * 0.95 + rms * 0.05;
       }
-      const framesLen = this.energies.length * this.frame;
-      if (this.speaking && this.silentRun >= this.pause && framesLen >= this.min) {
-        out.push(this.cut(this.energies.length - Math.floor(this.pause / 2)));
-      } else if (!this.speaking && this.energies.length > this.preroll * 2) {
+      const framesLen = this.#energies.length * this.#frame;
+      if (this.speaking && this.#silentRun >= this.#pause && framesLen >= this.#min) {
+        out.push(this.#cut(this.#energies.length - Math.floor(this.#pause / 2)));
+      } else if (!this.speaking && this.#energies.length > this.#preroll * 2) {
         // Nothing said yet: keep only the pre-roll.
-        this.drop(this.energies.length - this.preroll);
-      } else if (framesLen >= this.max) {
-        out.push(this.cut(this.quietestFrame()));
+        this.#drop(this.#energies.length - this.#preroll);
+      } else if (framesLen >= this.#max) {
+        out.push(this.#cut(this.#quietestFrame()));
       }
     }
     return out;
@@ -204,22 +204,22 @@ export class Chunker {
 
   /** The rest, when it holds speech (at the end of a recording). */
   flush(): Chunk | null {
-    const chunk = this.speaking && this.len > 0 ? { offset: this.consumed / this.rate, samples: this.buf.slice(0, this.len) } : null;
-    this.consumed += this.len;
-    this.len = 0;
-    this.energies = [];
-    this.speechFrames = 0;
-    this.silentRun = 0;
+    const chunk = this.speaking && this.#len > 0 ? { offset: this.#consumed / this.#rate, samples: this.#buf.slice(0, this.#len) } : null;
+    this.#consumed += this.#len;
+    this.#len = 0;
+    this.#energies = [];
+    this.#speechFrames = 0;
+    this.#silentRun = 0;
     return chunk;
   }
 
-  private quietestFrame(): number {
+  #quietestFrame(): number {
     // In the last quarter of the chunk, so a forced cut still leaves most of it whole.
-    const from = Math.floor(this.energies.length * 0.75);
-    let best = this.energies.length;
+    const from = Math.floor(this.#energies.length * 0.75);
+    let best = this.#energies.length;
     let low = Infinity;
-    for (let f = from; f < this.energies.length; f++) {
-      const e = this.energies[f] ?? 0;
+    for (let f = from; f < this.#energies.length; f++) {
+      const e = this.#energies[f] ?? 0;
       if (e < low) {
         low = e;
         best = f;
@@ -228,32 +228,32 @@ export class Chunker {
     return Math.max(1, best);
   }
 
-  private cut(frames: number): Chunk {
-    const n = Math.min(this.len, frames * this.frame);
-    const chunk = { offset: this.consumed / this.rate, samples: this.buf.slice(0, n) };
-    this.drop(frames);
-    this.speechFrames = 0;
+  #cut(frames: number): Chunk {
+    const n = Math.min(this.#len, frames * this.#frame);
+    const chunk = { offset: this.#consumed / this.#rate, samples: this.#buf.slice(0, n) };
+    this.#drop(frames);
+    this.#speechFrames = 0;
     // Frames kept after the cut are re-measured: they may start the next utterance.
-    for (const e of this.energies) if (e > Math.max(0.008, this.noiseFloor * 3)) this.speechFrames++;
+    for (const e of this.#energies) if (e > Math.max(0.008, this.#noiseFloor * 3)) this.#speechFrames++;
     return chunk;
   }
 
-  private drop(frames: number): void {
-    const n = Math.min(this.len, frames * this.frame);
-    this.buf.copyWithin(0, n, this.len);
-    this.len -= n;
-    this.consumed += n;
-    this.energies = this.energies.slice(frames);
-    if (frames > 0 && !this.speaking) this.speechFrames = 0;
+  #drop(frames: number): void {
+    const n = Math.min(this.#len, frames * this.#frame);
+    this.#buf.copyWithin(0, n, this.#len);
+    this.#len -= n;
+    this.#consumed += n;
+    this.#energies = this.#energies.slice(frames);
+    if (frames > 0 && !this.speaking) this.#speechFrames = 0;
   }
 
-  private append(samples: Int16Array): void {
-    if (this.len + samples.length > this.buf.length) {
-      const next = new Int16Array(Math.max(this.buf.length * 2, this.len + samples.length, this.rate));
-      next.set(this.buf.subarray(0, this.len));
-      this.buf = next;
+  #append(samples: Int16Array): void {
+    if (this.#len + samples.length > this.#buf.length) {
+      const next = new Int16Array(Math.max(this.#buf.length * 2, this.#len + samples.length, this.#rate));
+      next.set(this.#buf.subarray(0, this.#len));
+      this.#buf = next;
     }
-    this.buf.set(samples, this.len);
-    this.len += samples.length;
+    this.#buf.set(samples, this.#len);
+    this.#len += samples.length;
   }
 }

@@ -36,19 +36,23 @@ function failureOf(e: unknown): RecorderFailure {
  * only when start() is called, that is after the attendant turned voice on and pressed Record.
  */
 export class MicRecorder {
-  private stream: MediaStream | null = null;
-  private context: AudioContext | null = null;
-  private node: AudioWorkletNode | null = null;
-  private chunker: Chunker | null = null;
+  #stream: MediaStream | null = null;
+  #context: AudioContext | null = null;
+  #node: AudioWorkletNode | null = null;
+  #chunker: Chunker | null = null;
 
-  constructor(private readonly sink: RecorderSink) {}
+  readonly #sink: RecorderSink;
+
+  constructor(sink: RecorderSink) {
+    this.#sink = sink;
+  }
 
   get active(): boolean {
-    return this.stream !== null;
+    return this.#stream !== null;
   }
 
   async start(): Promise<void> {
-    if (this.stream) return;
+    if (this.#stream) return;
     if (!navigator.mediaDevices?.getUserMedia) throw new RecorderFailure('unsupported', 'navigator.mediaDevices is not available');
     let stream: MediaStream;
     try {
@@ -72,7 +76,7 @@ export class MicRecorder {
       } catch {
         context = new AudioContext();
       }
-      this.context = context;
+      this.#context = context;
       await context.audioWorklet.addModule(workletUrl);
       const source = context.createMediaStreamSource(stream);
       const node = new AudioWorkletNode(context, 'voice-capture', {
@@ -87,36 +91,36 @@ export class MicRecorder {
         const pcm = toInt16(resampler.push(e.data));
         let sum = 0;
         for (const v of e.data) sum += v * v;
-        this.sink.level(Math.sqrt(sum / Math.max(1, e.data.length)));
-        for (const c of chunker.push(pcm)) this.sink.chunk(c);
+        this.#sink.level(Math.sqrt(sum / Math.max(1, e.data.length)));
+        for (const c of chunker.push(pcm)) this.#sink.chunk(c);
       };
       // A muted path to the output keeps the graph pulled in every browser.
       const mute = context.createGain();
       mute.gain.value = 0;
       source.connect(node).connect(mute).connect(context.destination);
       await context.resume();
-      this.stream = stream;
-      this.node = node;
-      this.chunker = chunker;
+      this.#stream = stream;
+      this.#node = node;
+      this.#chunker = chunker;
     } catch (e) {
       for (const t of stream.getTracks()) t.stop();
-      await this.context?.close().catch(() => undefined);
-      this.context = null;
+      await this.#context?.close().catch(() => undefined);
+      this.#context = null;
       throw e instanceof RecorderFailure ? e : new RecorderFailure('failed', e instanceof Error ? e.message : String(e));
     }
   }
 
   /** Stops the microphone; the audio after the last pause comes back as the final chunk. */
   async stop(): Promise<Chunk | null> {
-    const chunker = this.chunker;
-    if (this.node) this.node.port.onmessage = null;
-    this.node?.disconnect();
-    for (const t of this.stream?.getTracks() ?? []) t.stop();
-    await this.context?.close().catch(() => undefined);
-    this.stream = null;
-    this.node = null;
-    this.context = null;
-    this.chunker = null;
+    const chunker = this.#chunker;
+    if (this.#node) this.#node.port.onmessage = null;
+    this.#node?.disconnect();
+    for (const t of this.#stream?.getTracks() ?? []) t.stop();
+    await this.#context?.close().catch(() => undefined);
+    this.#stream = null;
+    this.#node = null;
+    this.#context = null;
+    this.#chunker = null;
     return chunker?.flush() ?? null;
   }
 }

@@ -1,0 +1,77 @@
+// ESLint: the house's code rules. Type-aware: typescript-eslint's project service reads
+// tsconfig.json, so the rules see the same types `npm run typecheck` does, in .svelte files too.
+import js from '@eslint/js';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'test-results/', 'playwright-report/', 'bench/results/', 'resources/'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  svelte.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: { ...globals.node },
+      parserOptions: {
+        projectService: {
+          // The plain JavaScript programs tsconfig.json does not include (they run before any
+          // TypeScript tooling is installed, or load it): checked with default options.
+          allowDefaultProject: ['*.js', '.*.mjs', 'scripts/*.mjs', 'bench/*.mjs', 'src-standin/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+        extraFileExtensions: ['.svelte'],
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A promise nobody awaits loses its rejection; one handed where a void callback is
+      // expected (an event handler, a timer) does too. Fire-and-forget is spelled `void`.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // A switch over a union names every member or says, with a default, what the rest do: a
+      // new status or kind is then a list of places to decide, not a silent fall-through.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // One private-member style: ECMAScript `#` members, private at run time too. (A private
+      // constructor, for a class built only by its static factory, has no `#` form.)
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            ':matches(PropertyDefinition, MethodDefinition[kind!="constructor"], AccessorProperty, TSParameterProperty)[accessibility="private"]',
+          message: 'Use an ECMAScript private member (#name), not the TypeScript `private` keyword.',
+        },
+      ],
+      // An async function without await is how a promise-returning interface is implemented
+      // so that a throw becomes a rejection: removing `async` would change what callers see.
+      '@typescript-eslint/require-await': 'off',
+      // The stores keep plain Map/Set on purpose: version counters or a $state.raw value
+      // replaced whole say when they changed (a SvelteMap per entry of 100,000 sessions costs
+      // a signal each).
+      'svelte/prefer-svelte-reactivity': 'off',
+    },
+  },
+  {
+    // Plain JavaScript has no annotations: every JSON.parse, workerData or spawn result is `any`.
+    files: ['**/*.{js,mjs,cjs}'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['src-renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: tseslint.parser } },
+  },
+);
