@@ -292,9 +292,12 @@ export async function run(): Promise<BenchRow[]> {
       const ids = Array.from({ length: EVENTS }, (_, i) => `${prefix}_${i}`);
       let restarted: Promise<void> = Promise.resolve();
       const timer = restart
-        ? setTimeout(() => {
-            restarted = restart();
-          }, (EVENTS / RATE / 3) * 1000)
+        ? setTimeout(
+            () => {
+              restarted = restart();
+            },
+            (EVENTS / RATE / 3) * 1000,
+          )
         : undefined;
       const sent = await service({ mode: 'paced', to: toRelay, prefix, count: EVENTS, rate: RATE });
       clearTimeout(timer);

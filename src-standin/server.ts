@@ -222,7 +222,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           `Invalid fault rules: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
           'INVALID_BODY',
         );
-      deps.faults.set(parsed.data.rules as FaultRule[]);
+      deps.faults.set(parsed.data.rules);
       return { status: 200, body: { rules: deps.faults.list() } };
     }),
   );

@@ -180,8 +180,7 @@ export function badResponse(ctx: OpContext, error: z.ZodError): AppError {
 }
 
 /** Why an answer could not be read, with what the page needs to say it in words. */
-type Unreadable =
-  { reason: 'malformed'; what: string } | { reason: 'tooLarge'; limit: number } | { reason: 'tooDeep'; limit: number };
+type Unreadable = { reason: 'malformed'; what: string } | { reason: 'tooLarge'; limit: number } | { reason: 'tooDeep'; limit: number };
 
 export function unreadable(ctx: OpContext, status: number, why: Unreadable): AppError {
   const what =

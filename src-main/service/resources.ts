@@ -121,7 +121,8 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       attempts: o.attempts,
     });
     const page = readPage(raw, schema, key);
-    if (page.skipped > 0 && page.first) core.log?.warn('records not read', { op: operation, count: page.skipped, first: describeSkip(page.first) });
+    if (page.skipped > 0 && page.first)
+      core.log?.warn('records not read', { op: operation, count: page.skipped, first: describeSkip(page.first) });
     return { raw: raw.results, page };
   };
 

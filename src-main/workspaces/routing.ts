@@ -30,12 +30,11 @@ export function workspaceRouter(o: {
   const noWorkspace = {
     ...o.own(null),
     ...refusingHandlers(() => new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' })),
-  } as HandlerTable;
-  const gone = (id: string) =>
-    ({
-      ...o.own(id),
-      ...refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' })),
-    }) as HandlerTable;
+  };
+  const gone = (id: string) => ({
+    ...o.own(id),
+    ...refusingHandlers(() => new AppError({ kind: 'NotFound', message: 'That workspace was signed out of; nothing was sent.' })),
+  });
   /** Each running workspace's whole table, built once (a workspace opened again is a new one). */
   const tables = new WeakMap<object, HandlerTable>();
   return (id) => {
@@ -43,7 +42,7 @@ export function workspaceRouter(o: {
     const rt = target ? o.get(target) : undefined;
     if (!rt) return id ? gone(id) : noWorkspace;
     let table = tables.get(rt);
-    if (!table) tables.set(rt, (table = { ...o.own(rt.id), ...rt.handlers } as HandlerTable));
+    if (!table) tables.set(rt, (table = { ...o.own(rt.id), ...rt.handlers }));
     return table;
   };
 }

@@ -27,7 +27,14 @@ import {
 } from '../../../src-shared/concepts';
 import { slaSecondsOf, warningRatioOf } from '../../../src-shared/sla';
 import type { Read } from '../../../src-shared/envelopes';
-import type { ChatSuggestion, ClassificationNode, GroupConfiguration, Message, PauseReason, Session } from '../../../src-shared/schemas/index';
+import type {
+  ChatSuggestion,
+  ClassificationNode,
+  GroupConfiguration,
+  Message,
+  PauseReason,
+  Session,
+} from '../../../src-shared/schemas/index';
 import type { Agent } from '../agents';
 
 /**

@@ -207,10 +207,8 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         const client = ctx.client();
         // The session save takes no agent (interface §4.3): saveSession strips it.
         const saved =
-          resource === 'userSession'
-            ? await client.saveSession(parsed.data as Session)
-            : await client.resource(resource).save(parsed.data as never);
-        return { record: saved as Rec };
+          resource === 'userSession' ? await client.saveSession(parsed.data as Session) : await client.resource(resource).save(parsed.data);
+        return { record: saved };
       },
       'supervisor:kbList': async () => ({ bases: kb.list() }),
       'supervisor:kbUpload': (input) => kb.upload(input),

@@ -140,7 +140,7 @@ export function reportTotals(rows: ReportRow[], truncated: boolean) {
 export function readRules(answer: unknown): { role: Role | null; rules: string[] | null } {
   const o = obj(answer);
   const role = str(o?.role)?.toLowerCase();
-  const rules = Array.isArray(o?.rules) && o.rules.every((r) => typeof r === 'string') ? (o.rules as string[]) : null;
+  const rules = Array.isArray(o?.rules) && o.rules.every((r) => typeof r === 'string') ? o.rules : null;
   return { role: role && (ROLES as readonly string[]).includes(role) ? (role as Role) : null, rules };
 }
 

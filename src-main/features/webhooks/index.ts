@@ -348,7 +348,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         const custom = provider === 'custom';
         const previous = tunnelSetting();
         const next: TunnelSetting = {
-          provider: provider as TunnelChoice,
+          provider: provider,
           command: custom ? command.trim() : '',
           urlTemplate: custom ? (urlTemplate ?? '').trim() : '',
           confirmed: null,

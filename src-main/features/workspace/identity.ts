@@ -65,7 +65,7 @@ export async function identify(client: ServiceClient, userName: string | null): 
     .resource('user')
     .list({ conditions: [{ key: 'userName', operator: 'EQ', value: wanted }], sort: false, page: 0, size: 5 })
     .catch(() => null);
-  const me = rows?.results.map((r) => personOf(r)).find((u) => u?.userName?.toLowerCase() === wanted!.toLowerCase());
+  const me = rows?.results.map((r) => personOf(r)).find((u) => u?.userName?.toLowerCase() === wanted.toLowerCase());
   // A user name the users list cannot confirm (a role without that list) is taken as given.
   if (rows && !me) return null;
   return { userName: me?.userName ?? wanted, name: me?.name ?? wanted };

@@ -120,7 +120,7 @@ function listen<E extends BridgeEvent>(name: E, workspace: Heard['workspace'], l
   }
   let set = listeners.get(name);
   if (!set) listeners.set(name, (set = new Set()));
-  const heard: Heard = { workspace, listener: listener as Listener<BridgeEvent> };
+  const heard: Heard = { workspace, listener: listener };
   set.add(heard);
   return () => set.delete(heard);
 }

@@ -26,7 +26,7 @@ async function queueWith(items: QueueItem[]) {
   const bridge = await installFakeBridge({
     'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
     'attendance:accept': ({ sessionId }) => ({ ...items.find((i) => i.id === sessionId)!, agentUserName: 'ana', agentName: 'Ana' }),
-    'attendance:seen': () => ({ ok: true }) as never,
+    'attendance:seen': () => ({ ok: true }),
   });
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
   const scope = await newScope();

@@ -18,7 +18,7 @@ const tree: ClassNode[] = [
 
 test('a mandatory classification is chosen by search and keyboard before the close is sent, with the comment and the kept summary', async () => {
   const bridge = await installFakeBridge({
-    'attendance:classificationTree': () => ({ mandatory: true, roots: tree }) as never,
+    'attendance:classificationTree': () => ({ mandatory: true, roots: tree }),
     'attendance:summary': () => ({ text: 'Cliente pediu reembolso de R$ 2.082,30.' }),
     'attendance:close': ({ sessionId }) => ({ id: sessionId, status: 'CLOSED' }) as never,
   });
@@ -55,7 +55,7 @@ test('a mandatory classification is chosen by search and keyboard before the clo
 
 test('a summary the attendant does not keep is not saved as a note', async () => {
   const bridge = await installFakeBridge({
-    'attendance:classificationTree': () => ({ mandatory: false, roots: tree }) as never,
+    'attendance:classificationTree': () => ({ mandatory: false, roots: tree }),
     'attendance:summary': () => ({ text: 'Resumo' }),
     'attendance:close': ({ sessionId }) => ({ id: sessionId, status: 'CLOSED' }) as never,
   });

@@ -83,7 +83,7 @@ test.beforeAll(async () => {
     project: (raw) => through(RESOURCE_SCHEMAS[key], key, raw, project),
   });
 
-  const sessions = await list(RESOURCES.userSession.list!, 60);
+  const sessions = await list(RESOURCES.userSession.list, 60);
   const groups: Rec[] = [];
   for (const id of new Set(sessions.map((s) => (s.groupConf as Rec).id))) {
     const r = await api.v2(V2_OPS.groupsUnique, { conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false });
@@ -104,7 +104,7 @@ test.beforeAll(async () => {
         withParties: toThreadMessage(m, 1, { customer: personOf({ id: 9999, userName: 'nobody' }) }),
         row: toExplorerRow(m),
       })),
-      await list(RESOURCES.message.list!, 60),
+      await list(RESOURCES.message.list, 60),
     ],
     [
       {
@@ -115,20 +115,20 @@ test.beforeAll(async () => {
       },
       groups,
     ],
-    [resource('pauseReason', (r: never) => ({ reason: toPauseReason(r), row: toExplorerRow(r) })), await list(RESOURCES.pauseReason.list!)],
-    [resource('agent', (a: never) => ({ agent: toAgentInfo(a), row: toExplorerRow(a) })), await list(RESOURCES.agent.list!)],
-    [resource('user', (u: never) => ({ person: personOf(u), row: toExplorerRow(u) })), await list(RESOURCES.user.list!)],
+    [resource('pauseReason', (r: never) => ({ reason: toPauseReason(r), row: toExplorerRow(r) })), await list(RESOURCES.pauseReason.list)],
+    [resource('agent', (a: never) => ({ agent: toAgentInfo(a), row: toExplorerRow(a) })), await list(RESOURCES.agent.list)],
+    [resource('user', (u: never) => ({ person: personOf(u), row: toExplorerRow(u) })), await list(RESOURCES.user.list)],
     [
       resource('classification', (n: never) => ({ tree: toClassNodes(n), row: toExplorerRow(n) })),
-      await list(RESOURCES.classification.list!),
+      await list(RESOURCES.classification.list),
     ],
     [
       resource('sessionComment', (c: never) => ({ note: toServiceNote(c), row: toExplorerRow(c) })),
-      await list(RESOURCES.sessionComment.list!),
+      await list(RESOURCES.sessionComment.list),
     ],
     [
       resource('attendanceTimeReport', (r: never) => ({ row: toReportRow(r), explorer: toExplorerRow(r) })),
-      await list(RESOURCES.attendanceTimeReport.list!),
+      await list(RESOURCES.attendanceTimeReport.list),
     ],
     [
       {

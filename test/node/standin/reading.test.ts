@@ -300,7 +300,7 @@ test('npm run standin takes the reading from STANDIN_READING, and --reading wins
     });
     try {
       const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once('line', resolve);
+        createInterface({ input: child.stdout }).once('line', resolve);
         child.once('exit', (code) => reject(new Error(`cli exited ${code}`)));
       });
       const info = JSON.parse(line) as { baseUrl: string; tokens: { agent: string } };

@@ -54,7 +54,7 @@ test('knowledge base: the base name follows the file until the user types one; a
     }),
     'supervisor:kbList': () => ({ bases: [] }),
     'supervisor:kbUpload': ({ name }) => base(name),
-    'supervisor:kbAsk': ({ question }) => ({ answers: [{ text: `About ${question}`, score: 0.9 }] }) as never,
+    'supervisor:kbAsk': ({ question }) => ({ answers: [{ text: `About ${question}`, score: 0.9 }] }),
   });
   const { app } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
   await app.load();
@@ -79,7 +79,7 @@ test('knowledge base: the base name follows the file until the user types one; a
   expect(kb.answers).toEqual([{ text: 'About refund', score: 0.9 }]);
 
   // The main process pushes a base's progress; another workspace's scope has a knowledge-base store of its own.
-  bridge.emit('supervisor:kb', { ...base('outra_base_pt'), state: 'indexing' } as KbBase);
+  bridge.emit('supervisor:kb', { ...base('outra_base_pt'), state: 'indexing' });
   expect(kb.bases.map((b) => b.name)).toEqual(['outra_base_pt', suggested]);
   const other = (await newScope('w-2')).use(KbStore);
   expect([other.bases.length, other.answers, other.name, other.question]).toEqual([0, null, '', '']);

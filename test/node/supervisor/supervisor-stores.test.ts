@@ -6,17 +6,16 @@ type Nps = typeof import('../../../src-renderer/src/features/supervisor/nps.svel
 type Groups = typeof import('../../../src-renderer/src/features/supervisor/groups.svelte');
 type Nav = typeof import('../../../src-renderer/src/features/supervisor/nav.svelte');
 
-const nps = (surveyName: string): NpsResult =>
-  ({
-    surveyName,
-    averageNps: 8.5,
-    positive: 6,
-    neutral: 2,
-    negative: 2,
-    totalCount: 10,
-    npsIndex: 40,
-    fetchedAt: '2026-11-23T10:00:00Z',
-  }) as NpsResult;
+const nps = (surveyName: string): NpsResult => ({
+  surveyName,
+  averageNps: 8.5,
+  positive: 6,
+  neutral: 2,
+  negative: 2,
+  totalCount: 10,
+  npsIndex: 40,
+  fetchedAt: '2026-11-23T10:00:00Z',
+});
 
 test('NPS: a survey that answered is remembered first among the known ones; the day range reaches the service as whole days', async () => {
   const bridge = await installFakeBridge({

@@ -8,9 +8,9 @@ test("voice: the language switches to the interface's when the service does not 
   let language = 'en-US';
   const notes: Array<{ sessionId: number; text: string }> = [];
   await installFakeBridge({
-    'voice:state': () => ({ enabled: true, language }) as never,
-    'voice:languages': () => ({ languages: ['pt-BR', 'es-ES'] }) as never,
-    'voice:setLanguage': (input) => ({ enabled: true, language: (language = input.language) }) as never,
+    'voice:state': () => ({ enabled: true, language }),
+    'voice:languages': () => ({ languages: ['pt-BR', 'es-ES'] }),
+    'voice:setLanguage': (input) => ({ enabled: true, language: (language = input.language) }),
     'voice:calls': () => ({ calls: [], log: [] }) as never,
     'notes:add': ({ sessionId, text }) => {
       notes.push({ sessionId, text });

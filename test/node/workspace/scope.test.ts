@@ -71,7 +71,12 @@ async function console2() {
         current.workspaces.filter((w) => w.id !== id),
         current.active === id ? 'b' : current.active,
       )),
-    'attendance:queue': () => ({ items: [session(7, 'ana')], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
+    'attendance:queue': () => ({
+      items: [session(7, 'ana')],
+      fetchedAt: '2026-11-23T10:10:00Z',
+      me: 'ana',
+      unreadable: { count: 0, first: null },
+    }),
     'attendance:transfer': ({ sessionId }) =>
       new Promise<QueueItem>((resolve) =>
         held.push({ workspaceId: bridge.calls.at(-1)!.workspaceId, answer: () => resolve(session(sessionId, 'bruno')) }),
@@ -209,7 +214,12 @@ test("seeing a workspace as someone else is a scope of its own: nothing of the f
 
 test('a store made while a view showed keeps following its state after that view is gone', async () => {
   await installFakeBridge({
-    'attendance:queue': () => ({ items: [session(7, 'ana'), session(8, null)], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
+    'attendance:queue': () => ({
+      items: [session(7, 'ana'), session(8, null)],
+      fetchedAt: '2026-11-23T10:10:00Z',
+      me: 'ana',
+      unreadable: { count: 0, first: null },
+    }),
   });
   const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');

@@ -60,7 +60,7 @@ const mineSelected = () => {
   const b = queue()?.bucketOf(s);
   return b === 'mine' || b === 'pending';
 };
-const focusId = (id: string) => queueMicrotask(() => (document.getElementById(id) as HTMLElement | null)?.focus());
+const focusId = (id: string) => queueMicrotask(() => document.getElementById(id)?.focus());
 
 export const attendanceFeature: ConsoleFeature = {
   id: 'attendance',
