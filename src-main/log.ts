@@ -44,7 +44,7 @@ export interface RootLogger extends Logger {
 }
 
 const REDACTED = '[redacted]';
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+\/=-]+/gi;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 /** Secrets shorter than this would mask ordinary words. */
 const MIN_SECRET_LENGTH = 6;
 const MAX_DEPTH = 6;

@@ -29,7 +29,6 @@ import { sessionGroupOf } from '../../../src-shared/concepts';
 import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
 
-type Rec = Record<string, unknown>;
 type Bundle = Read<MessageBundleGroup>;
 type Hsm = Read<HsmTemplate>;
 

@@ -1,4 +1,4 @@
-import type { ClassNode } from '../../../../src-shared/bridge/attendance';
+import type { ClassNode, QueueItem } from '../../../../src-shared/bridge/attendance';
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
@@ -179,7 +179,7 @@ export class WrapUpStore {
     }
   }
 
-  async close(): Promise<import('../../../../src-shared/bridge/attendance').QueueItem | null> {
+  async close(): Promise<QueueItem | null> {
     if (this.#sessionId === null || !this.canClose) return null;
     this.#busy = true;
     this.#error = null;
