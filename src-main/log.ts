@@ -50,20 +50,20 @@ const MIN_SECRET_LENGTH = 6;
 const MAX_DEPTH = 6;
 
 export class Redactor {
-  private readonly secrets = new Set<string>();
+  readonly #secrets = new Set<string>();
 
   register(secret: string): void {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return;
-    this.secrets.add(secret);
+    this.#secrets.add(secret);
     // The same secret as it appears inside a JSON string.
     const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret) this.secrets.add(escaped);
+    if (escaped !== secret) this.#secrets.add(escaped);
   }
 
   /** Masks registered secrets, bearer credentials and CPF/CNPJ in a finished line. */
   text(line: string): string {
     let out = line;
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+    for (const s of this.#secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
     out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
     return maskDocuments(out);
   }

@@ -26,18 +26,18 @@ export interface ConnectivityOptions {
  * went away is noticed before the attendant needs it.
  */
 export class ConnectivityMonitor {
-  private readonly o: Required<Omit<ConnectivityOptions, 'log'>> & { log: (message: string, detail?: unknown) => void };
-  private state: Connectivity = { state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null };
-  private readonly listeners = new Set<(c: Connectivity) => void>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private failures = 0;
-  private probing: Promise<void> | null = null;
-  private running = false;
-  private ctl: AbortController | null = null;
-  private lastError: ErrorInfo | null = null;
+  readonly #o: Required<Omit<ConnectivityOptions, 'log'>> & { log: (message: string, detail?: unknown) => void };
+  #state: Connectivity = { state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null };
+  readonly #listeners = new Set<(c: Connectivity) => void>();
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #failures = 0;
+  #probing: Promise<void> | null = null;
+  #running = false;
+  #ctl: AbortController | null = null;
+  #lastError: ErrorInfo | null = null;
 
   constructor(o: ConnectivityOptions) {
-    this.o = {
+    this.#o = {
       backoff: { baseMs: 1_000, maxMs: 8_000 },
       idleProbeMs: 20_000,
       timeoutMs: 5_000,
@@ -49,51 +49,51 @@ export class ConnectivityMonitor {
   }
 
   status(): Connectivity {
-    return { ...this.state };
+    return { ...this.#state };
   }
 
   get offline(): boolean {
-    return this.state.state === 'offline';
+    return this.#state.state === 'offline';
   }
 
   /** While offline: the network error that explains it, whole (kind included). */
   get reason(): ErrorInfo | null {
-    return this.offline ? this.lastError : null;
+    return this.offline ? this.#lastError : null;
   }
 
   /** Settles once no probe is running (after `stop()`: nothing of ours is left in flight). */
   async idle(): Promise<void> {
-    await this.probing;
+    await this.#probing;
   }
 
   subscribe(l: (c: Connectivity) => void): () => void {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
+    this.#listeners.add(l);
+    return () => this.#listeners.delete(l);
   }
 
   start(): void {
-    this.running = true;
-    this.schedule();
+    this.#running = true;
+    this.#schedule();
   }
 
   stop(): void {
-    this.running = false;
-    this.clear();
-    this.ctl?.abort();
+    this.#running = false;
+    this.#clear();
+    this.#ctl?.abort();
   }
 
   /** A new workspace: start over as online (its first calls will tell). */
   reset(): void {
-    this.failures = 0;
-    this.ctl?.abort();
-    this.set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null });
-    this.schedule();
+    this.#failures = 0;
+    this.#ctl?.abort();
+    this.#set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null });
+    this.#schedule();
   }
 
   /** The service answered (any answer, even a refusal, proves it is reachable). */
   ok(): void {
-    this.state.lastOkAt = this.o.now();
-    if (this.state.state === 'offline') this.goOnline();
+    this.#state.lastOkAt = this.#o.now();
+    if (this.#state.state === 'offline') this.#goOnline();
   }
 
   /** The outcome of a failed call: no answer at all turns the console offline. */
@@ -104,13 +104,13 @@ export class ConnectivityMonitor {
       if (isBackOff(e) || isRefused(e)) this.ok();
       return;
     }
-    this.lastError = toErrorInfo(e);
-    if (this.state.state === 'online') {
-      this.failures = 0;
-      this.set({ ...this.state, state: 'offline', since: this.o.now(), reason: this.lastError.message });
-      this.schedule();
+    this.#lastError = toErrorInfo(e);
+    if (this.#state.state === 'online') {
+      this.#failures = 0;
+      this.#set({ ...this.#state, state: 'offline', since: this.#o.now(), reason: this.#lastError.message });
+      this.#schedule();
     } else {
-      this.state.reason = this.lastError.message;
+      this.#state.reason = this.#lastError.message;
     }
   }
 
@@ -128,91 +128,91 @@ export class ConnectivityMonitor {
 
   /** "Try now": probes at once and answers the state after it. */
   async probeNow(): Promise<Connectivity> {
-    this.clear();
-    await this.runProbe();
+    this.#clear();
+    await this.#runProbe();
     return this.status();
   }
 
-  private goOnline(): void {
-    this.failures = 0;
-    this.set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: this.o.now() });
-    this.schedule();
+  #goOnline(): void {
+    this.#failures = 0;
+    this.#set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: this.#o.now() });
+    this.#schedule();
   }
 
-  private schedule(): void {
-    this.clear();
-    if (!this.running) return;
+  #schedule(): void {
+    this.#clear();
+    if (!this.#running) return;
     let delay: number;
-    if (this.state.state === 'offline') {
-      delay = backoffDelay(this.failures + 1, this.o.backoff, this.o.random);
-      this.state.nextProbeAt = this.o.now() + delay;
-      this.emit();
+    if (this.#state.state === 'offline') {
+      delay = backoffDelay(this.#failures + 1, this.#o.backoff, this.#o.random);
+      this.#state.nextProbeAt = this.#o.now() + delay;
+      this.#emit();
     } else {
-      if (this.o.idleProbeMs === null) return;
-      const idleFor = this.o.now() - (this.state.lastOkAt ?? 0);
-      delay = Math.max(1_000, this.o.idleProbeMs - idleFor);
+      if (this.#o.idleProbeMs === null) return;
+      const idleFor = this.#o.now() - (this.#state.lastOkAt ?? 0);
+      delay = Math.max(1_000, this.#o.idleProbeMs - idleFor);
     }
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#tick();
     }, delay);
-    this.timer.unref?.();
+    this.#timer.unref?.();
   }
 
-  private async tick(): Promise<void> {
-    if (this.state.state === 'online' && this.o.idleProbeMs !== null && this.o.now() - (this.state.lastOkAt ?? 0) < this.o.idleProbeMs) {
-      this.schedule();
+  async #tick(): Promise<void> {
+    if (this.#state.state === 'online' && this.#o.idleProbeMs !== null && this.#o.now() - (this.#state.lastOkAt ?? 0) < this.#o.idleProbeMs) {
+      this.#schedule();
       return;
     }
-    await this.runProbe();
+    await this.#runProbe();
   }
 
-  private runProbe(): Promise<void> {
-    this.probing ??= this.probeOnce().finally(() => {
-      this.probing = null;
-      this.schedule();
+  #runProbe(): Promise<void> {
+    this.#probing ??= this.#probeOnce().finally(() => {
+      this.#probing = null;
+      this.#schedule();
     });
-    return this.probing;
+    return this.#probing;
   }
 
-  private async probeOnce(): Promise<void> {
-    if (!this.o.canProbe()) return;
+  async #probeOnce(): Promise<void> {
+    if (!this.#o.canProbe()) return;
     const ctl = new AbortController();
-    this.ctl = ctl;
-    const timer = setTimeout(() => ctl.abort(PROBE_TIMEOUT), this.o.timeoutMs);
+    this.#ctl = ctl;
+    const timer = setTimeout(() => ctl.abort(PROBE_TIMEOUT), this.#o.timeoutMs);
     try {
-      await this.o.probe(ctl.signal);
+      await this.#o.probe(ctl.signal);
       this.ok();
     } catch (e) {
-      if (!this.running || (ctl.signal.aborted && ctl.signal.reason !== PROBE_TIMEOUT)) return;
+      if (!this.#running || (ctl.signal.aborted && ctl.signal.reason !== PROBE_TIMEOUT)) return;
       // Our own time limit ended it: the client reports that as cancelled, it means no answer.
       if (ctl.signal.reason === PROBE_TIMEOUT)
         this.report(new AppError({ kind: 'Timeout', message: 'The service did not answer in time.' }));
       else this.report(e);
-      if (this.state.state === 'offline') this.failures++;
+      if (this.#state.state === 'offline') this.#failures++;
     } finally {
       clearTimeout(timer);
-      if (this.ctl === ctl) this.ctl = null;
+      if (this.#ctl === ctl) this.#ctl = null;
     }
   }
 
-  private clear(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  #clear(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
   }
 
-  private set(next: Connectivity): void {
-    this.state = next;
-    this.emit();
+  #set(next: Connectivity): void {
+    this.#state = next;
+    this.#emit();
   }
 
-  private emit(): void {
+  #emit(): void {
     const s = this.status();
-    for (const l of this.listeners) {
+    for (const l of this.#listeners) {
       try {
         l(s);
       } catch (e) {
-        this.o.log('connectivity: listener failed', e);
+        this.#o.log('connectivity: listener failed', e);
       }
     }
   }

@@ -106,35 +106,37 @@ export interface CallSpec<T> extends OpContext {
 
 /** Waiting room in front of the pool: at most `limit` exchanges in flight per host. */
 class Gate {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+  readonly #limit: number;
+  constructor(limit: number) {
+    this.#limit = limit;}
 
   acquire(signal: AbortSignal): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
+    if (this.#active < this.#limit) {
+      this.#active++;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
       const grant = () => {
         signal.removeEventListener('abort', onAbort);
-        this.active++;
+        this.#active++;
         resolve();
       };
       const onAbort = () => {
-        const i = this.waiting.indexOf(grant);
-        if (i >= 0) this.waiting.splice(i, 1);
+        const i = this.#waiting.indexOf(grant);
+        if (i >= 0) this.#waiting.splice(i, 1);
         const r: unknown = signal.reason;
         reject(new TransportFailure(r instanceof AbortReason ? r.reason : 'cancelled', false, 'aborted while queued'));
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(grant);
+      this.#waiting.push(grant);
     });
   }
 
   release(): void {
-    this.active--;
-    const next = this.waiting.shift();
+    this.#active--;
+    const next = this.#waiting.shift();
     if (next) next();
   }
 }
@@ -199,20 +201,22 @@ function jsonBody(spec: OpContext, value: unknown, depth: number): Buffer {
 }
 
 export class Core {
-  private readonly pool: Pool;
-  private readonly prefix: string;
-  private readonly gate: Gate;
-  private readonly retry: RetryPolicy;
-  private readonly limits: AnswerLimits;
-  private readonly timeoutMs: number;
-  private closed = false;
+  readonly #pool: Pool;
+  readonly #prefix: string;
+  readonly #gate: Gate;
+  readonly #retry: RetryPolicy;
+  readonly #limits: AnswerLimits;
+  readonly #timeoutMs: number;
+  #closed = false;
   /**
    * Calls in flight, ended by `close`. A set rather than a listener per call on one shared
    * signal: a busy console has more than ten calls at once, and Node warns of a leak there.
    */
-  private readonly inFlight = new Set<AbortController>();
+  readonly #inFlight = new Set<AbortController>();
 
-  constructor(private readonly o: CoreOptions) {
+  readonly #o: CoreOptions;
+  constructor(o: CoreOptions) {
+    this.#o = o;
     let url: URL;
     try {
       url = new URL(o.baseUrl);
@@ -223,51 +227,51 @@ export class Core {
       throw new AppError({ kind: 'Invalid', message: 'The service address must start with http:// or https://.' });
     }
     const limit = Math.max(1, o.maxConcurrent ?? 6);
-    this.timeoutMs = o.timeoutMs ?? 15_000;
-    this.prefix = url.pathname.replace(/\/+$/, '');
-    this.gate = new Gate(limit);
-    this.retry = { ...DEFAULT_RETRY, ...o.retry };
-    this.limits = { ...DEFAULT_ANSWER_LIMITS, ...o.limits };
+    this.#timeoutMs = o.timeoutMs ?? 15_000;
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#gate = new Gate(limit);
+    this.#retry = { ...DEFAULT_RETRY, ...o.retry };
+    this.#limits = { ...DEFAULT_ANSWER_LIMITS, ...o.limits };
     // Our own timer bounds every attempt, so undici's own timeouts are switched off.
-    this.pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
+    this.#pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
   }
 
   /** The client's logger, for what its operations notice beyond one call (skipped records). */
   get log(): Logger | undefined {
-    return this.o.log;
+    return this.#o.log;
   }
 
   /** Ends calls in flight (a sent write comes back OutcomeUnknown) and the keep-alive sockets. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const c of this.inFlight) c.abort(new AbortReason('cancelled'));
-    this.inFlight.clear();
-    await this.pool.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const c of this.#inFlight) c.abort(new AbortReason('cancelled'));
+    this.#inFlight.clear();
+    await this.#pool.close();
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
     const retryable = !spec.write || spec.safeToRetry === true;
-    const attempts = retryable ? Math.max(1, spec.attempts ?? this.retry.attempts) : 1;
+    const attempts = retryable ? Math.max(1, spec.attempts ?? this.#retry.attempts) : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once(spec, attempt);
+        return await this.#once(spec, attempt);
       } catch (e) {
         let err: AppError;
         if (isAppError(e)) err = e;
         else {
           err = new AppError(internalError(spec.operation), { cause: e });
-          logInternal(this.o.log, err, { op: spec.operation });
+          logInternal(this.#o.log, err, { op: spec.operation });
         }
         if (attempt >= attempts || !isRetryable(err)) throw err;
         // A read that timed out is tried once more, not `attempts` times: each try costs the whole timeout.
         if (err.kind === 'Timeout' && attempt >= 2) throw err;
-        let delay = backoffDelay(attempt, { baseMs: this.retry.baseDelayMs, maxMs: this.retry.maxDelayMs });
+        let delay = backoffDelay(attempt, { baseMs: this.#retry.baseDelayMs, maxMs: this.#retry.maxDelayMs });
         if (err.kind === 'RateLimited' && err.info.retryAfterMs !== undefined) {
-          if (err.info.retryAfterMs > this.retry.maxRetryAfterMs) throw err;
+          if (err.info.retryAfterMs > this.#retry.maxRetryAfterMs) throw err;
           delay = retryAfterDelay(err.info.retryAfterMs);
         }
-        if (this.closed) throw err;
+        if (this.#closed) throw err;
         try {
           await sleep(delay, spec.signal);
         } catch {
@@ -277,18 +281,18 @@ export class Core {
     }
   }
 
-  private async once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
-    if (this.closed)
+  async #once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
+    if (this.#closed)
       throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });
     if (spec.signal?.aborted) throw new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', operation: spec.operation });
-    const token = await this.o.getToken();
+    const token = await this.#o.getToken();
     if (!token)
       throw new AppError({
         kind: 'Unauthorized',
         message: 'No token is stored for this workspace. Sign in first.',
         operation: spec.operation,
       });
-    this.o.log?.registerSecret?.(token);
+    this.#o.log?.registerSecret?.(token);
 
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, */*' };
     let body: Buffer | undefined;
@@ -297,32 +301,32 @@ export class Core {
       body = m.body;
       headers['content-type'] = m.contentType;
     } else if (spec.json !== undefined) {
-      body = jsonBody(spec, spec.json, this.limits.jsonDepth);
+      body = jsonBody(spec, spec.json, this.#limits.jsonDepth);
       headers['content-type'] = 'application/json';
     }
 
     const controller = new AbortController();
-    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = spec.timeoutMs ?? this.#timeoutMs;
     const timer = setTimeout(() => controller.abort(new AbortReason('timeout')), timeoutMs);
     const onCallerAbort = () => controller.abort(new AbortReason('cancelled'));
     spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    this.inFlight.add(controller);
+    this.#inFlight.add(controller);
 
     const started = performance.now();
-    const path = this.prefix + spec.path;
+    const path = this.#prefix + spec.path;
     const limits: ReadLimits = {
-      maxBytes: spec.answer.kind === 'bytes' ? this.limits.binary : this.limits[spec.answer.size ?? 'record'],
-      maxOtherBytes: this.limits.errorPage,
-      memory: this.o.answerMemory ?? processAnswerMemory,
-      ...(spec.answer.kind === 'json' ? { jsonDepth: this.limits.jsonDepth } : {}),
+      maxBytes: spec.answer.kind === 'bytes' ? this.#limits.binary : this.#limits[spec.answer.size ?? 'record'],
+      maxOtherBytes: this.#limits.errorPage,
+      memory: this.#o.answerMemory ?? processAnswerMemory,
+      ...(spec.answer.kind === 'json' ? { jsonDepth: this.#limits.jsonDepth } : {}),
     };
     let res: RawResponse;
     try {
-      await this.gate.acquire(controller.signal);
+      await this.#gate.acquire(controller.signal);
       try {
-        res = await exchange(this.pool, { method: spec.method, path, headers, ...(body ? { body } : {}) }, controller.signal, limits);
+        res = await exchange(this.#pool, { method: spec.method, path, headers, ...(body ? { body } : {}) }, controller.signal, limits);
       } finally {
-        this.gate.release();
+        this.#gate.release();
       }
     } catch (e) {
       const err =
@@ -332,7 +336,7 @@ export class Core {
               { kind: 'Unavailable', message: `The service could not be reached to ${spec.action}.`, operation: spec.operation },
               { cause: e },
             );
-      this.o.log?.warn('service call failed', {
+      this.#o.log?.warn('service call failed', {
         op: spec.operation,
         method: spec.method,
         path,
@@ -345,21 +349,21 @@ export class Core {
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onCallerAbort);
-      this.inFlight.delete(controller);
+      this.#inFlight.delete(controller);
     }
 
     const ms = Math.round(performance.now() - started);
     try {
-      const value = this.read(spec, res, limits);
+      const value = this.#read(spec, res, limits);
       // Writes at info (rare, and worth an audit line); reads at debug (the queue polls).
       const fields = { op: spec.operation, method: spec.method, path, status: res.status, ms, attempt };
-      if (spec.write) this.o.log?.info('service call', fields);
-      else this.o.log?.debug('service call', fields);
+      if (spec.write) this.#o.log?.info('service call', fields);
+      else this.#o.log?.debug('service call', fields);
       return value;
     } catch (err) {
       const kind = isAppError(err) ? err.kind : 'Internal';
       const field = isAppError(err) ? err.info.field : undefined;
-      this.o.log?.warn('service call refused', {
+      this.#o.log?.warn('service call refused', {
         op: spec.operation,
         method: spec.method,
         path,
@@ -369,13 +373,13 @@ export class Core {
         kind,
         ...(field ? { field } : {}),
       });
-      if (isAppError(err) && err.kind === 'Unauthorized') this.o.onUnauthorized?.();
+      if (isAppError(err) && err.kind === 'Unauthorized') this.#o.onUnauthorized?.();
       throw err;
     }
   }
 
-  private read<T>(spec: CallSpec<T>, res: RawResponse, limits: ReadLimits): T {
-    if (res.status < 200 || res.status >= 300) throw errorFromStatus(spec, res, this.o.baseUrl.replace(/\/+$/, '') + spec.path);
+  #read<T>(spec: CallSpec<T>, res: RawResponse, limits: ReadLimits): T {
+    if (res.status < 200 || res.status >= 300) throw errorFromStatus(spec, res, this.#o.baseUrl.replace(/\/+$/, '') + spec.path);
     if (res.cut === 'too-large') throw unreadable(spec, res.status, { reason: 'tooLarge', limit: limits.maxBytes });
     if (res.cut === 'too-deep') throw unreadable(spec, res.status, { reason: 'tooDeep', limit: limits.jsonDepth ?? 0 });
     if (spec.answer.kind === 'bytes') {

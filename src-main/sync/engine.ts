@@ -78,72 +78,72 @@ const later = (a: Mark | null, b: Stamped): Mark | null => {
 };
 
 export class SyncEngine<M extends Stamped, S extends Stamped> {
-  private readonly source: SyncSource<M, S>;
-  private readonly sink: SyncSink<M, S>;
-  private readonly slackMs: number;
-  private readonly queueGapMs: number;
-  private readonly threadGapMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly threads = new Map<number, Tracked>();
-  private queueMark: Mark | null = null;
+  readonly #source: SyncSource<M, S>;
+  readonly #sink: SyncSink<M, S>;
+  readonly #slackMs: number;
+  readonly #queueGapMs: number;
+  readonly #threadGapMs: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #threads = new Map<number, Tracked>();
+  #queueMark: Mark | null = null;
   /**
    * Where the queue is read from while it has no mark (a queue loaded empty, or records with no
    * stamp): the time the mark was last cleared, so a poll still finds what arrived since.
    */
-  private queueOrigin = new Date().toISOString();
-  private queueRun: Promise<boolean> | null = null;
-  private queueAgain = false;
-  private stopped = false;
+  #queueOrigin = new Date().toISOString();
+  #queueRun: Promise<boolean> | null = null;
+  #queueAgain = false;
+  #stopped = false;
 
   constructor(o: SyncOptions<M, S>) {
-    this.source = o.source;
-    this.sink = o.sink;
-    this.slackMs = o.slackMs ?? 2_000;
-    this.queueGapMs = o.queueGapMs ?? 250;
-    this.threadGapMs = o.threadGapMs ?? 100;
-    this.sleep = o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#source = o.source;
+    this.#sink = o.sink;
+    this.#slackMs = o.slackMs ?? 2_000;
+    this.#queueGapMs = o.queueGapMs ?? 250;
+    this.#threadGapMs = o.threadGapMs ?? 100;
+    this.#sleep = o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /** Starts following a session from the messages the attendant was shown. */
   track(sessionId: number, shown: readonly M[]): void {
-    let t = this.threads.get(sessionId);
+    let t = this.#threads.get(sessionId);
     if (!t) {
       t = { mark: null, floor: Number.NEGATIVE_INFINITY, seen: new Set(), running: null, again: false };
-      this.threads.set(sessionId, t);
+      this.#threads.set(sessionId, t);
     }
     for (const m of shown) {
       const at = m.stamp ? Date.parse(m.stamp) : NaN;
       if (!Number.isNaN(at) && (t.floor === Number.NEGATIVE_INFINITY || at < t.floor)) t.floor = at;
     }
-    this.absorb(t, shown);
+    this.#absorb(t, shown);
   }
 
   /** Records messages that reached the attendant another way (a reply just sent, an older page). */
   note(sessionId: number, messages: readonly M[]): void {
-    const t = this.threads.get(sessionId);
-    if (t) this.absorb(t, messages);
+    const t = this.#threads.get(sessionId);
+    if (t) this.#absorb(t, messages);
   }
 
   untrack(sessionId: number): void {
-    this.threads.delete(sessionId);
+    this.#threads.delete(sessionId);
   }
 
   tracked(): number[] {
-    return [...this.threads.keys()];
+    return [...this.#threads.keys()];
   }
 
   markOf(sessionId: number): Mark | null {
-    return this.threads.get(sessionId)?.mark ?? null;
+    return this.#threads.get(sessionId)?.mark ?? null;
   }
 
   /** The queue was loaded whole: follow it from the newest `updatedAt` seen. */
   setQueueMark(mark: Mark | null): void {
-    this.queueMark = mark;
-    if (!mark) this.queueOrigin = new Date().toISOString();
+    this.#queueMark = mark;
+    if (!mark) this.#queueOrigin = new Date().toISOString();
   }
 
   get queueMarkValue(): Mark | null {
-    return this.queueMark;
+    return this.#queueMark;
   }
 
   /**
@@ -152,13 +152,13 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
    * failed (the failure went to the sink). A session not followed needs no read: true.
    */
   hintSession(sessionId: number): Promise<boolean> {
-    const t = this.threads.get(sessionId);
-    if (!t || this.stopped) return Promise.resolve(true);
+    const t = this.#threads.get(sessionId);
+    if (!t || this.#stopped) return Promise.resolve(true);
     if (t.running) {
       t.again = true;
       return t.running;
     }
-    t.running = this.pullThread(sessionId, t).finally(() => {
+    t.running = this.#pullThread(sessionId, t).finally(() => {
       t.running = null;
     });
     return t.running;
@@ -166,15 +166,15 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
 
   /** Something happened to some session: read the queue forward from its mark (coalesced); resolves as `hintSession`. */
   hintQueue(): Promise<boolean> {
-    if (this.stopped) return Promise.resolve(true);
-    if (this.queueRun) {
-      this.queueAgain = true;
-      return this.queueRun;
+    if (this.#stopped) return Promise.resolve(true);
+    if (this.#queueRun) {
+      this.#queueAgain = true;
+      return this.#queueRun;
     }
-    this.queueRun = this.pullQueue().finally(() => {
-      this.queueRun = null;
+    this.#queueRun = this.#pullQueue().finally(() => {
+      this.#queueRun = null;
     });
-    return this.queueRun;
+    return this.#queueRun;
   }
 
   /**
@@ -183,33 +183,33 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
    * slow down when nothing changes and back off when the service asks it to.
    */
   async resyncAll(): Promise<{ found: number; errors: unknown[] }> {
-    const before = this.delivered;
+    const before = this.#delivered;
     const errors: unknown[] = [];
-    this.errorsSeen = errors;
+    this.#errorsSeen = errors;
     try {
       await Promise.all([this.hintQueue(), ...this.tracked().map((id) => this.hintSession(id))]);
     } finally {
-      if (this.errorsSeen === errors) this.errorsSeen = null;
+      if (this.#errorsSeen === errors) this.#errorsSeen = null;
     }
-    return { found: this.delivered - before, errors };
+    return { found: this.#delivered - before, errors };
   }
 
   /** Records delivered to the sink since the engine started (new messages and changed sessions). */
-  private delivered = 0;
+  #delivered = 0;
   /** Where a running resyncAll collects failures. */
-  private errorsSeen: unknown[] | null = null;
+  #errorsSeen: unknown[] | null = null;
 
-  private failed(what: string, e: unknown): void {
-    this.errorsSeen?.push(e);
-    this.sink.error?.(what, e);
+  #failed(what: string, e: unknown): void {
+    this.#errorsSeen?.push(e);
+    this.#sink.error?.(what, e);
   }
 
   stop(): void {
-    this.stopped = true;
-    this.threads.clear();
+    this.#stopped = true;
+    this.#threads.clear();
   }
 
-  private absorb(t: Tracked, messages: readonly M[]): M[] {
+  #absorb(t: Tracked, messages: readonly M[]): M[] {
     const fresh: M[] = [];
     for (const m of messages) {
       if (t.seen.has(m.id)) continue;
@@ -220,60 +220,60 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
     return fresh;
   }
 
-  private since(mark: Mark | null): string | null {
+  #since(mark: Mark | null): string | null {
     if (!mark) return null;
     const t = Date.parse(mark.stamp);
-    return Number.isNaN(t) ? mark.stamp : new Date(t - this.slackMs).toISOString();
+    return Number.isNaN(t) ? mark.stamp : new Date(t - this.#slackMs).toISOString();
   }
 
-  private async pullThread(sessionId: number, t: Tracked): Promise<boolean> {
+  async #pullThread(sessionId: number, t: Tracked): Promise<boolean> {
     // Bounded: each pass reads forward from a mark that only moves ahead; a burst of hints while
     // a pass runs costs one more pass, not one per hint.
     for (let pass = 0; pass < 50; pass++) {
-      if (pass > 0) await this.sleep(this.threadGapMs);
+      if (pass > 0) await this.#sleep(this.#threadGapMs);
       // No longer followed: nothing is left to read for it.
-      if (this.threads.get(sessionId) !== t || this.stopped) return true;
+      if (this.#threads.get(sessionId) !== t || this.#stopped) return true;
       t.again = false;
       try {
-        const got = await this.source.messagesSince(sessionId, this.since(t.mark));
-        if (this.threads.get(sessionId) !== t) return true;
+        const got = await this.#source.messagesSince(sessionId, this.#since(t.mark));
+        if (this.#threads.get(sessionId) !== t) return true;
         const floor = t.floor;
-        const fresh = this.absorb(
+        const fresh = this.#absorb(
           t,
           got.filter((m) => !m.stamp || !(Date.parse(m.stamp) < floor)),
         );
-        this.delivered += fresh.length;
-        if (fresh.length) this.sink.messages(sessionId, fresh);
+        this.#delivered += fresh.length;
+        if (fresh.length) this.#sink.messages(sessionId, fresh);
       } catch (e) {
-        this.failed(`session ${sessionId}`, e);
+        this.#failed(`session ${sessionId}`, e);
         return false;
       }
-      if (!t.again || this.stopped) return true;
+      if (!t.again || this.#stopped) return true;
     }
     return true;
   }
 
-  private async pullQueue(): Promise<boolean> {
+  async #pullQueue(): Promise<boolean> {
     for (let pass = 0; pass < 50; pass++) {
-      if (pass > 0) await this.sleep(this.queueGapMs);
-      this.queueAgain = false;
-      const mark = this.queueMark ?? { stamp: this.queueOrigin, id: 0 };
+      if (pass > 0) await this.#sleep(this.#queueGapMs);
+      this.#queueAgain = false;
+      const mark = this.#queueMark ?? { stamp: this.#queueOrigin, id: 0 };
       try {
-        const got = await this.source.sessionsSince(this.since(mark) ?? mark.stamp);
-        let next: Mark | null = this.queueMark;
+        const got = await this.#source.sessionsSince(this.#since(mark) ?? mark.stamp);
+        let next: Mark | null = this.#queueMark;
         for (const s of got) next = later(next, s);
         // Read back from before the mark (the slack), the newest records come again: only
         // those past the old mark are news.
         const news = got.filter((r) => later(mark, r) !== mark).length;
-        this.queueMark = next;
-        this.delivered += news;
-        if (got.length) this.sink.sessions(got);
-        this.sink.queueSynced?.();
+        this.#queueMark = next;
+        this.#delivered += news;
+        if (got.length) this.#sink.sessions(got);
+        this.#sink.queueSynced?.();
       } catch (e) {
-        this.failed('queue', e);
+        this.#failed('queue', e);
         return false;
       }
-      if (!this.queueAgain || this.stopped) return true;
+      if (!this.#queueAgain || this.#stopped) return true;
     }
     return true;
   }
