@@ -7,6 +7,8 @@ import type { BenchRow } from './types';
 import { launchChromium, percentile, profileWith, ROOT, spawnHost, spawnPrinting, stopHost } from './support';
 
 const RUNS = 5;
+/** The console's own start (host, services, stand-in, the reads behind each answer) may add this much to the page's. */
+const STARTUP_RATIO = 1.3;
 
 /** Renderer bundle, gzipped, as a browser would download it. */
 function bundleSizes(): { js: number; css: number } {
@@ -112,8 +114,8 @@ export async function run(): Promise<BenchRow[]> {
       unit: 'ms',
       baseline: b50,
       ratio: p50 / b50,
-      budget: '<= 1000 ms',
-      holds: p50 <= 1000,
+      budget: `<= ${STARTUP_RATIO} x static server`,
+      holds: p50 / b50 <= STARTUP_RATIO,
     },
     { figure: `cold start to interactive queue, worst of ${RUNS}`, value: Math.max(...cold), unit: 'ms', baseline: Math.max(...bare) },
     { figure: 'first start on a new profile (the demo workspace creates its data), once', value: firstStart, unit: 'ms' },
