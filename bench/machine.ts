@@ -8,14 +8,14 @@ import { cpus, loadavg } from 'node:os';
  * The machine counts as busy when work other than the bench's uses more than this share of its
  * cores before a module (sampled while the bench itself is idle)...
  */
-export const BUSY_SHARE = 0.5;
+const BUSY_SHARE = 0.5;
 /**
  * ...or this share on average while the module ran: then the module competes for the cores, and
  * a program that would take them all gets only its share of them.
  */
 export const BUSY_SHARE_DURING = 0.25;
 /** How long the bench waits for a busy machine to quiet down before a module (`BENCH_QUIET_WAIT`, seconds). */
-export const QUIET_WAIT_S = Number(process.env.BENCH_QUIET_WAIT ?? 120);
+const QUIET_WAIT_S = Number(process.env.BENCH_QUIET_WAIT ?? 120);
 const SAMPLE_MS = 2_000;
 const POLL_MS = 5_000;
 
@@ -107,7 +107,7 @@ export function cpuWatch(): { stop(): BusyReading } {
 }
 
 /** Others' CPU use over a short sample taken now (the bench idle meanwhile). */
-export async function sampleBusy(ms = SAMPLE_MS): Promise<BusyReading> {
+async function sampleBusy(ms = SAMPLE_MS): Promise<BusyReading> {
   const w = cpuWatch();
   await new Promise((r) => setTimeout(r, ms));
   return w.stop();
