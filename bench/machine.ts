@@ -17,6 +17,8 @@ export const BUSY_SHARE_DURING = 0.25;
 /** How long the bench waits for a busy machine to quiet down before a module (`BENCH_QUIET_WAIT`, seconds). */
 const QUIET_WAIT_S = Number(process.env.BENCH_QUIET_WAIT ?? 120);
 const SAMPLE_MS = 2_000;
+/** Linux's clock ticks per second in /proc (USER_HZ, 100 on every architecture Node runs on). */
+const TICKS_PER_S = 100;
 const POLL_MS = 5_000;
 
 /** Clock ticks: the whole machine's busy and total time, and the busy time of the bench's process tree. */
@@ -29,6 +31,9 @@ interface CpuTicks {
 /** What the machine was doing: `others` in cores (others' CPU use); `load1` the 1-minute load average. */
 export interface BusyReading {
   others: number;
+  /** The bench's own processes' CPU use in cores, and the seconds read (with /proc). */
+  ours?: number;
+  seconds?: number;
   load1: number;
   cores: number;
   /** How it was read: from /proc (others' CPU time) or, without /proc, the load average alone. */
@@ -100,8 +105,10 @@ export function cpuWatch(): { stop(): BusyReading } {
       const to = from && readTicks();
       const load1 = loadavg()[0]!;
       if (!from || !to || to.total <= from.total) return { others: 0, load1, cores, source: 'load' };
-      const others = Math.max(0, to.busy - from.busy - (to.ours - from.ours)) / (to.total - from.total);
-      return { others: others * cores, load1, cores, source: 'cpu' };
+      const total = to.total - from.total;
+      const ours = to.ours - from.ours;
+      const others = Math.max(0, to.busy - from.busy - ours) / total;
+      return { others: others * cores, ours: (ours / total) * cores, seconds: total / cores / TICKS_PER_S, load1, cores, source: 'cpu' };
     },
   };
 }

@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { test, expect } from '@playwright/test';
 import { benchVerdict, holdsCell, NOT_JUDGED, NOTHING_JUDGED_EXIT } from '../../../bench/verdict';
-import { isBusy, type BusyReading } from '../../../bench/machine';
+import { cpuWatch, isBusy, type BusyReading } from '../../../bench/machine';
 
 const row = (figure: string, value: number, holds?: boolean, budget = '<= 100 ms', module = 'm') => ({
   module,
@@ -80,4 +81,18 @@ test('the machine is busy when others take more than half its cores before a mod
   // Without /proc, the 1-minute load average is all there is.
   expect(isBusy(reading({ source: 'load', others: 0, load1: 1.4 }))).toBe(true);
   expect(isBusy(reading({ source: 'load', others: 0, load1: 0.3 }))).toBe(false);
+});
+
+test("on Linux the machine is read from /proc: the bench's own work is not counted as others'", async () => {
+  test.skip(process.platform !== 'linux', 'reads /proc');
+  const w = cpuWatch();
+  // 300 ms of CPU in a child process (as the bench's Chromium and hosts are), however busy the machine.
+  const spin = 'const end = 300_000; while (process.cpuUsage().user < end);';
+  const child = spawn(process.execPath, ['-e', spin]);
+  await new Promise((r) => child.once('exit', r));
+  const r = w.stop();
+  expect(r.source).toBe('cpu');
+  // The exited child's time is the bench's (its parent's reaped children), not others'.
+  expect(r.ours! * r.seconds!).toBeGreaterThanOrEqual(0.28);
+  expect(r.others + r.ours!).toBeLessThanOrEqual(r.cores * 1.05);
 });
