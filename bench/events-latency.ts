@@ -4,7 +4,7 @@
  * the time the frame showing it was painted (the store's measurement hook says which rows a
  * batch holds; the page then waits for the list to show them and for that frame's paint). The events are known ones (message.created): each is also a hint to the sync
  * engine, as in use. Baseline: the same path at a trickle (20 events/s), same run. Budget: p99
- * within 100 ms at 1,000 events/s. Everything (host, demo stand-in, sender thread, Chromium)
+ * within 100 ms at 1,000 events/s, and within 4 times the trickle's p99. Everything (host, demo stand-in, sender thread, Chromium)
  * shares this machine's cores.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -21,7 +21,10 @@ const RATE = Number(process.env.BENCH_EVENTS_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 5);
 const TRICKLE_RATE = 20;
 const TRICKLE_EVENTS = 60;
+/** What a user watching needs: an event on screen within a tenth of a second... */
 const BUDGET_MS = 100;
+/** ...and the load costing at most this over the same path at a trickle, whatever the machine. */
+const BUDGET_RATIO = 4;
 /** How long stragglers may take after the last send before they count as missing. */
 const DRAIN_MS = 5_000;
 const CONNECTIONS = 8;
@@ -108,9 +111,8 @@ if (!isMainThread && (workerData as PhaseSpec | undefined)?.role === ROLE) {
 }
 
 async function sendFromWorker(spec: Omit<PhaseSpec, 'role'>): Promise<Phase> {
-  // The worker registers the TypeScript loader itself: loader hooks do not reach workers on Node 20.
-  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
-  const worker = new Worker(boot, { eval: true, workerData: { role: ROLE, ...spec } satisfies PhaseSpec });
+  // This module again, in a worker thread: the TypeScript loader reaches workers on Node 24.
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, ...spec } satisfies PhaseSpec });
   try {
     return await new Promise<Phase>((resolve, reject) => {
       worker.once('message', resolve);
@@ -223,8 +225,8 @@ export async function run(): Promise<BenchRow[]> {
           unit: 'ms',
           baseline: base99,
           ratio: p99 / base99,
-          budget: `<= ${BUDGET_MS} ms`,
-          holds: p99 <= BUDGET_MS && reached === 1,
+          budget: `<= ${BUDGET_MS} ms and <= ${BUDGET_RATIO} x the trickle`,
+          holds: p99 <= BUDGET_MS && p99 / base99 <= BUDGET_RATIO && reached === 1,
         },
         { figure: `event to painted frame, max at ${RATE}/s`, value: Math.max(...load.latencies), unit: 'ms' },
         {

@@ -150,9 +150,8 @@ if (!isMainThread && (workerData as ServiceTask | undefined)?.role === ROLE) {
 }
 
 async function service(task: Omit<ServiceTask, 'role'>): Promise<ServiceResult> {
-  // The worker registers the TypeScript loader itself.
-  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
-  const worker = new Worker(boot, { eval: true, workerData: { role: ROLE, ...task } satisfies ServiceTask });
+  // This module again, in a worker thread: the TypeScript loader reaches workers on Node 24.
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, ...task } satisfies ServiceTask });
   try {
     return await new Promise<ServiceResult>((resolve, reject) => {
       worker.once('message', resolve);

@@ -1,13 +1,16 @@
 // npm run bench: runs every benchmark module, prints one table and writes it as JSON to
 // bench/results/latest.json (and, with --record NAME, to bench/results/<date>-NAME.json to be
-// committed). Each module measures its own baseline in the same run. The exit status is 1 when
-// a budget is missed or a module fails, and the last lines say which.
+// committed). Each module measures its own baseline in the same run. Before each module the bench
+// waits for the machine to be quiet (bench/machine.ts); a module measured while other work took
+// the machine has its missed budgets marked "not judged". The exit status is 1 when a budget is
+// missed on a quiet machine or a module fails, and the last lines say which (bench/verdict.ts).
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BenchRow } from './types';
-import { benchVerdict } from './verdict';
+import { benchVerdict, holdsCell } from './verdict';
+import { BUSY_SHARE_DURING, cpuWatch, describeBusy, isBusy, waitForQuiet, type BusyReading } from './machine';
 
 const MODULES = [
   'standin-query',
@@ -54,6 +57,10 @@ function machine() {
 const before = machine();
 const rows: Array<BenchRow & { module: string }> = [];
 const failures: string[] = [];
+/** Modules measured on a busy machine, with what it was doing. */
+const busy = new Map<string, string>();
+/** Each module's readings of the machine, before and while it ran, for the results file. */
+const readings: Record<string, { before: BusyReading; during: BusyReading }> = {};
 
 for (const name of MODULES) {
   if (only.length && !only.includes(name)) continue;
@@ -62,8 +69,12 @@ for (const name of MODULES) {
     failures.push(`${name}: not written yet`);
     continue;
   }
+  const quiet = await waitForQuiet(undefined, (r) =>
+    process.stderr.write(`bench: ${name} waits for a quiet machine (${describeBusy(r)})\n`),
+  );
   const started = Date.now();
   process.stderr.write(`bench: ${name}…\n`);
+  const watch = cpuWatch();
   try {
     const mod = (await import(file)) as { run(): Promise<BenchRow[]> };
     for (const row of await mod.run()) rows.push({ module: name, ...row });
@@ -71,6 +82,11 @@ for (const name of MODULES) {
   } catch (e) {
     failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  // While it ran, the load average counts the module's own work: only others' CPU time tells.
+  const during = watch.stop();
+  readings[name] = { before: quiet, during };
+  if (isBusy(quiet)) busy.set(name, `busy before it started: ${describeBusy(quiet)}`);
+  else if (during.source === 'cpu' && isBusy(during, BUSY_SHARE_DURING)) busy.set(name, `busy while it ran: ${describeBusy(during)}`);
 }
 
 const fmt = (v: number | undefined) =>
@@ -81,7 +97,7 @@ const table = rows.map((r) => ({
   baseline: r.baseline === undefined ? '' : `${fmt(r.baseline)} ${r.unit}`,
   ratio: fmt(r.ratio),
   budget: r.budget ?? '',
-  holds: r.holds === undefined ? '' : r.holds ? 'yes' : 'NO',
+  holds: holdsCell(r, busy),
 }));
 const headers = ['figure', 'value', 'baseline', 'ratio', 'budget', 'holds'] as const;
 const widths = headers.map((h) => Math.max(h.length, ...table.map((r) => r[h].length)));
@@ -90,7 +106,7 @@ console.log(line([...headers]));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(headers.map((h) => r[h])));
 
-const verdict = benchVerdict(rows, failures, fmt);
+const verdict = benchVerdict(rows, failures, fmt, busy);
 const at = new Date();
 const out = {
   at: at.toISOString(),
@@ -99,6 +115,9 @@ const out = {
   modules: only.length ? only : [...MODULES],
   rows,
   missed: verdict.missed,
+  notJudged: verdict.notJudged,
+  busy: Object.fromEntries(busy),
+  readings,
   failures,
 };
 const dir = join(import.meta.dirname, 'results');

@@ -1,6 +1,7 @@
 // The console's thread while the demo stand-in works: bridge calls over the loopback host (the
 // renderer's path) while the stand-in, in its worker, runs about the slowest query it accepts,
-// back to back. Budget: p99 at most 50 ms. Baseline: the same calls with the stand-in idle.
+// back to back. Baseline: the same calls with the stand-in idle. Budget: p99 at most 3 times the
+// baseline's; were the query on the console's thread, each call would wait it out (tens of ms).
 import { freshProfile, launchHost, webBridge } from '../test/support/host';
 import { openDemoSession } from '../test/support/console';
 import { seedLongNotes, slowestQuery, timedQuery } from '../test/support/standin-load';
@@ -10,6 +11,7 @@ import type { BenchRow } from './types';
 const CALLS = 300;
 const GAP_MS = 5;
 const LONG_NOTES = 20;
+const RATIO_BUDGET = 3;
 
 async function bridgeTimes(call: () => Promise<{ status: number; ms: number }>): Promise<number[]> {
   const out: number[] = [];
@@ -63,8 +65,8 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'ms',
         baseline: idle,
         ratio: p99 / idle,
-        budget: '<= 50 ms',
-        holds: p99 <= 50,
+        budget: `<= ${RATIO_BUDGET} x idle`,
+        holds: p99 / idle <= RATIO_BUDGET,
       },
     ];
   } finally {

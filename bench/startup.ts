@@ -7,11 +7,20 @@ import type { BenchRow } from './types';
 import { launchChromium, percentile, profileWith, ROOT, spawnHost, spawnPrinting, stopHost } from './support';
 
 const RUNS = 5;
+/** The console's own start (host, services, stand-in, the reads behind each answer) may add this much to the page's. */
+const STARTUP_RATIO = 1.3;
 
-/** Renderer bundle, gzipped, as a browser would download it. */
-function bundleSizes(): { js: number; css: number } {
-  const dir = join(ROOT, 'out', 'renderer', 'assets');
+/**
+ * Renderer JS, gzipped as a browser would download it: all of it, and what the first view loads
+ * (the entry script and the chunks index.html preloads; the rest waits for its view).
+ */
+function bundleSizes(): { js: number; firstJs: number; css: number } {
+  const renderer = join(ROOT, 'out', 'renderer');
+  const html = readFileSync(join(renderer, 'index.html'), 'utf8');
+  const first = new Set([...html.matchAll(/(?:src|href)="\.\/assets\/([^"]+\.js)"/g)].map((m) => m[1]));
+  const dir = join(renderer, 'assets');
   let js = 0,
+    firstJs = 0,
     css = 0;
   for (const f of readdirSync(dir)) {
     const full = join(dir, f);
@@ -19,8 +28,10 @@ function bundleSizes(): { js: number; css: number } {
     const size = gzipSync(readFileSync(full), { level: 9 }).length;
     if (f.endsWith('.js')) js += size;
     else if (f.endsWith('.css')) css += size;
+    if (first.has(f)) firstJs += size;
   }
-  return { js, css };
+  if (firstJs === 0) throw new Error('index.html names no script of out/renderer/assets');
+  return { js, firstJs, css };
 }
 
 /** What the console's page waits for: the queue on screen with its sessions. */
@@ -102,7 +113,7 @@ export async function run(): Promise<BenchRow[]> {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
   }
-  const { js, css } = bundleSizes();
+  const { js, firstJs, css } = bundleSizes();
   const p50 = percentile(cold, 50);
   const b50 = percentile(bare, 50);
   return [
@@ -112,8 +123,8 @@ export async function run(): Promise<BenchRow[]> {
       unit: 'ms',
       baseline: b50,
       ratio: p50 / b50,
-      budget: '<= 1000 ms',
-      holds: p50 <= 1000,
+      budget: `<= ${STARTUP_RATIO} x static server`,
+      holds: p50 / b50 <= STARTUP_RATIO,
     },
     { figure: `cold start to interactive queue, worst of ${RUNS}`, value: Math.max(...cold), unit: 'ms', baseline: Math.max(...bare) },
     { figure: 'first start on a new profile (the demo workspace creates its data), once', value: firstStart, unit: 'ms' },
@@ -123,7 +134,14 @@ export async function run(): Promise<BenchRow[]> {
       unit: 'ms',
       baseline: percentile(bareListening, 50),
     },
-    { figure: 'renderer JS (gzipped)', value: js / 1024, unit: 'kB', budget: '< 250 kB', holds: js / 1024 < 250 },
+    {
+      figure: "renderer JS the first view loads (gzipped; each other view's waits for it)",
+      value: firstJs / 1024,
+      unit: 'kB',
+      budget: '< 250 kB',
+      holds: firstJs / 1024 < 250,
+    },
+    { figure: 'renderer JS, every view (gzipped)', value: js / 1024, unit: 'kB' },
     { figure: 'renderer CSS (gzipped)', value: css / 1024, unit: 'kB' },
   ];
 }

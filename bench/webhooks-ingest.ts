@@ -2,13 +2,16 @@
  * Sustained ingest of signed webhook events through the listener (verify, parse, dedupe,
  * journal write, queue, onEvent) against a bare node:http server that only parses JSON, same
  * machine, same run, same client. Each server runs in its own worker thread so it does not share
- * an event loop with the client. Goal: the listener keeps at least half the bare rate; a console
- * needs hundreds of events a second, and the bare server does tens of thousands.
+ * an event loop with the client. Budget: the listener keeps at least 0.4 of the bare rate by the
+ * median of rounds, and at least 2,000 events/s whatever the machine: a busy operation's service
+ * sends hundreds of events a second and bursts of several times that.
  *
  * The speed of a shared 2-core machine drifts by a factor of two within seconds, so the two are
  * measured in many short rounds in alternation (each first in every other round), and each rate
  * is all its events over all its time: drift then lands on both sides alike, and everything the
- * listener does while sustaining the load (journal compaction included) is in its figure.
+ * listener does while sustaining the load (journal compaction included) is in its figure. The
+ * budget is the median of the rounds' ratios: one round caught by a burst of other work on either
+ * side moves it little.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -20,6 +23,7 @@ import { Pool } from 'undici';
 import { startWebhookListener } from '../src-main/webhooks/listener';
 import { signWebhook } from '../src-shared/webhook-signature';
 import type { BenchRow } from './types';
+import { percentile } from './support';
 
 const ROLE = 'webhooks-ingest-server';
 const SECRET = 'whsec_' + Buffer.from('bench secret for the webhook listener').toString('base64');
@@ -28,6 +32,10 @@ const PATH_SECRET = 'bench-path-secret';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const CONNECTIONS = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
+/** The listener's rate over the bare server's, median of the rounds. */
+const RATIO_BUDGET = 0.4;
+/** What a busy operation needs, whatever the bare server does on this machine. */
+const FLOOR_EVENTS_S = 2_000;
 const ACCEPTED = Buffer.from(JSON.stringify({ status: 'accepted' }));
 
 type Kind = 'bare' | 'listener';
@@ -116,9 +124,8 @@ function prepare(round: string, path: string): Prepared[] {
 }
 
 async function startServer(kind: Kind, stateDir: string): Promise<{ worker: Worker; port: number; path: string }> {
-  // The worker registers the TypeScript loader itself: loader hooks do not reach workers on Node 20.
-  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
-  const worker = new Worker(boot, { eval: true, workerData: { role: ROLE, kind, stateDir } satisfies ServerData });
+  // This module again, in a worker thread: the TypeScript loader reaches workers on Node 24.
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, kind, stateDir } satisfies ServerData });
   const first = await new Promise<FromServer>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -160,8 +167,6 @@ async function drive(port: number, requests: Prepared[]): Promise<{ seconds: num
   if (failures > 0) throw new Error(`${failures} requests were not answered 200`);
   return { seconds, latencies };
 }
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 export async function run(): Promise<BenchRow[]> {
   // One server of each kind for the whole run: "sustained" is the steady state, so each is warmed
@@ -216,23 +221,30 @@ export async function run(): Promise<BenchRow[]> {
   if (delivered !== sentToListener) throw new Error(`the listener delivered ${delivered} of ${sentToListener} events`);
   const baseline = (ROUNDS * EVENTS) / bareSeconds;
   const value = (ROUNDS * EVENTS) / ourSeconds;
-  const ratio = value / baseline;
   const p99 = percentile(latencies, 99);
   const spread = [...pairRatios].sort((a, b) => a - b);
+  const median = percentile(pairRatios, 50);
   return [
     {
-      figure: `webhook ingest, signed + durable (${ROUNDS} x ${EVENTS} events, ${CONNECTIONS} keep-alive connections)`,
+      figure: `webhook ingest, signed + durable (${ROUNDS} x ${EVENTS} events, ${CONNECTIONS} keep-alive connections; ratio: median of rounds)`,
       value,
       unit: 'events/s',
       baseline,
-      ratio,
-      budget: '>= 0.5 x bare JSON server',
-      holds: ratio >= 0.5,
+      ratio: median,
+      budget: `>= ${RATIO_BUDGET} x bare JSON server`,
+      holds: median >= RATIO_BUDGET,
     },
     {
-      figure: 'webhook ingest ratio per round: lowest / median / highest',
-      value: spread[Math.floor(spread.length / 2)]!,
-      unit: `(${spread[0]!.toFixed(2)} / ${spread[Math.floor(spread.length / 2)]!.toFixed(2)} / ${spread.at(-1)!.toFixed(2)})`,
+      figure: 'webhook ingest, whatever the machine',
+      value,
+      unit: 'events/s',
+      budget: `>= ${FLOOR_EVENTS_S}`,
+      holds: value >= FLOOR_EVENTS_S,
+    },
+    {
+      figure: 'webhook ingest ratio: all rounds together / lowest round / highest round',
+      value: value / baseline,
+      unit: `(${spread[0]!.toFixed(2)} / ${spread.at(-1)!.toFixed(2)})`,
     },
     {
       figure: 'webhook acknowledgement latency p50',

@@ -11,12 +11,60 @@ export interface View {
   /** A short glyph for the rail. */
   icon: string;
   order: number;
-  component: Component;
+  /** The view itself, or `lazy(...)`: loaded when first shown, so the first view's bundle leaves it out. */
+  component: Component | LazyComponent;
   /** Hidden when false (e.g. supervisor views for an agent token). */
   visible?: () => boolean;
   /** A count the rail shows on the view (what waits there), when above zero. */
   badge?: () => number;
 }
+
+/** A view's component kept in its own chunk until the view is first shown. */
+export interface LazyComponent {
+  load: () => Promise<{ default: Component }>;
+}
+
+/** Marks a view's component to be loaded on first show: `lazy(() => import('./BigView.svelte'))`. */
+export function lazy(load: () => Promise<{ default: Component }>): LazyComponent {
+  return { load };
+}
+
+/** Lazy components once loaded, and those that failed to load, by a key naming each once. */
+class LazyComponents {
+  #loaded = $state.raw<Record<string, Component>>({});
+  #failed = $state.raw<Record<string, true>>({});
+  #loading = new Set<string>();
+
+  /**
+   * The component to render: an eager one at once; a lazy one undefined while its chunk loads
+   * (the load starts here, once), then the component. `failed` says when it could not load.
+   */
+  resolve(key: string, c: Component | LazyComponent): Component | undefined {
+    if (typeof c === 'function') return c;
+    const loaded = this.#loaded[key];
+    if (!loaded && !this.#failed[key]) void this.#load(key, c);
+    return loaded;
+  }
+
+  failed(key: string): boolean {
+    return this.#failed[key] === true;
+  }
+
+  async #load(key: string, c: LazyComponent): Promise<void> {
+    if (this.#loading.has(key)) return;
+    this.#loading.add(key);
+    try {
+      const m = await c.load();
+      this.#loaded = { ...this.#loaded, [key]: m.default };
+    } catch (e) {
+      console.error(`${key} could not be loaded`, e);
+      this.#failed = { ...this.#failed, [key]: true };
+    } finally {
+      this.#loading.delete(key);
+    }
+  }
+}
+export const lazyComponents = new LazyComponents();
 
 /** Which view a workspace shows: kept by its scope, so each workspace comes back to its own view. */
 export class ViewPlace {
@@ -52,6 +100,15 @@ export class ViewRegistry {
 
   show(id: string): void {
     this.#place.current = id;
+  }
+
+  /** The component to render for a view (see `lazyComponents.resolve`). */
+  componentOf(view: View): Component | undefined {
+    return lazyComponents.resolve(view.id, view.component);
+  }
+
+  failed(view: View): boolean {
+    return lazyComponents.failed(view.id);
   }
 }
 

@@ -54,6 +54,43 @@ test('views: ordered, hidden when not visible, the first one active until anothe
   expect(nav.tab).toBe('general');
 });
 
+test('views: a lazy view loads when first shown, once, and one that cannot load says so', async () => {
+  const { ViewRegistry, lazy } = await importRunes<Views>('src-renderer/src/lib/views.svelte.ts');
+  const views = new ViewRegistry();
+  const Big = (() => undefined) as never;
+  let loads = 0;
+  let finish!: () => void;
+  const loaded = new Promise<void>((r) => (finish = r));
+  views.register({
+    id: 'big',
+    title: () => 'Big',
+    icon: '◈',
+    order: 1,
+    component: lazy(async () => {
+      loads++;
+      await loaded;
+      return { default: Big };
+    }),
+  });
+  views.register({
+    id: 'broken',
+    title: () => 'Broken',
+    icon: '!',
+    order: 2,
+    component: lazy(() => Promise.reject(new Error('chunk gone'))),
+  });
+  const [big, broken] = views.all;
+  expect(views.componentOf(big!)).toBeUndefined();
+  expect(views.componentOf(big!)).toBeUndefined();
+  finish();
+  await expect.poll(() => views.componentOf(big!)).toBe(Big);
+  expect(loads).toBe(1);
+  expect(views.failed(big!)).toBe(false);
+  expect(views.componentOf(broken!)).toBeUndefined();
+  await expect.poll(() => views.failed(broken!)).toBe(true);
+  expect(views.componentOf(broken!)).toBeUndefined();
+});
+
 test("strings: each feature's table is its own (same key, two meanings), plurals and numbers follow the language", async () => {
   const { I18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
   const i18n = new I18n();

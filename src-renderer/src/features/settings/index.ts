@@ -1,11 +1,10 @@
 import type { ConsoleFeature } from '../../lib/feature';
-import { views } from '../../lib/views.svelte';
+import { lazy, views } from '../../lib/views.svelte';
 import { i18n, LANGUAGES } from '../../lib/i18n.svelte';
 import { theme, THEMES } from '../../lib/theme.svelte';
 import { SettingsNav } from '../../lib/settings-nav.svelte';
 import { frontStore } from '../../lib/scope.svelte';
 import { st, LANGUAGE_NAMES } from './strings';
-import SettingsView from './SettingsView.svelte';
 
 const themeWord: Record<(typeof THEMES)[number], () => string> = {
   system: () => st('set.theme.system'),
@@ -14,7 +13,7 @@ const themeWord: Record<(typeof THEMES)[number], () => string> = {
 };
 export const settingsFeature: ConsoleFeature = {
   id: 'settings',
-  views: [{ id: 'settings', title: () => st('set.view'), icon: '⚙', order: 90, component: SettingsView }],
+  views: [{ id: 'settings', title: () => st('set.view'), icon: '⚙', order: 90, component: lazy(() => import('./SettingsView.svelte')) }],
   commands: [
     {
       id: 'settings.open',

@@ -1,12 +1,11 @@
 import type { ConsoleFeature } from '../../lib/feature';
-import { views } from '../../lib/views.svelte';
+import { lazy, views } from '../../lib/views.svelte';
 import { on } from '../../lib/bridge';
 import { frontStore } from '../../lib/scope.svelte';
 import { tt } from './strings';
 import { SupervisorNav } from './nav.svelte';
 import { SUPERVISOR_PANELS, SUPERVISOR_TABS, type SupervisorPanel, type SupervisorTab } from './tabs';
 import { TicketLookupStore, ticketShortcut } from './tickets.svelte';
-import SupervisorView from './SupervisorView.svelte';
 import { SupervisorAccess } from './access.svelte';
 import TicketDialog from './TicketDialog.svelte';
 import './supervisor.css';
@@ -36,7 +35,7 @@ export const supervisorFeature: ConsoleFeature = {
       title: () => tt('sup.view'),
       icon: '◈',
       order: 50,
-      component: SupervisorView,
+      component: lazy(() => import('./SupervisorView.svelte')),
       visible: allowed,
     },
   ],

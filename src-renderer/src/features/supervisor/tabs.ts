@@ -1,15 +1,10 @@
-import type { Component } from 'svelte';
 import { tt } from './strings';
-import TicketsPanel from './TicketsPanel.svelte';
-import NpsPanel from './NpsPanel.svelte';
-import ReportPanel from './ReportPanel.svelte';
-import GroupsPanel from './GroupsPanel.svelte';
-import ExplorerPanel from './ExplorerPanel.svelte';
-import KbPanel from './KbPanel.svelte';
+import { lazy, type LazyComponent } from '../../lib/views.svelte';
 
 export interface SupervisorPanel {
   title: () => string;
-  panel: Component;
+  /** Loaded when its tab is first shown: the console's first view does without it. */
+  panel: LazyComponent;
   /** The palette's command opening this tab (the ticket lookup has its own dialog instead). */
   command?: () => string;
 }
@@ -19,12 +14,12 @@ export interface SupervisorPanel {
  * palette's commands are made from. A new tool is one entry here.
  */
 export const SUPERVISOR_PANELS = {
-  tickets: { title: () => tt('sup.tab.tickets'), panel: TicketsPanel },
-  nps: { title: () => tt('sup.tab.nps'), panel: NpsPanel, command: () => tt('cmd.nps') },
-  report: { title: () => tt('sup.tab.report'), panel: ReportPanel, command: () => tt('cmd.report') },
-  groups: { title: () => tt('sup.tab.groups'), panel: GroupsPanel, command: () => tt('cmd.groups') },
-  explorer: { title: () => tt('sup.tab.explorer'), panel: ExplorerPanel, command: () => tt('cmd.explorer') },
-  kb: { title: () => tt('sup.tab.kb'), panel: KbPanel, command: () => tt('cmd.kb') },
+  tickets: { title: () => tt('sup.tab.tickets'), panel: lazy(() => import('./TicketsPanel.svelte')) },
+  nps: { title: () => tt('sup.tab.nps'), panel: lazy(() => import('./NpsPanel.svelte')), command: () => tt('cmd.nps') },
+  report: { title: () => tt('sup.tab.report'), panel: lazy(() => import('./ReportPanel.svelte')), command: () => tt('cmd.report') },
+  groups: { title: () => tt('sup.tab.groups'), panel: lazy(() => import('./GroupsPanel.svelte')), command: () => tt('cmd.groups') },
+  explorer: { title: () => tt('sup.tab.explorer'), panel: lazy(() => import('./ExplorerPanel.svelte')), command: () => tt('cmd.explorer') },
+  kb: { title: () => tt('sup.tab.kb'), panel: lazy(() => import('./KbPanel.svelte')), command: () => tt('cmd.kb') },
 } as const satisfies Record<string, SupervisorPanel>;
 
 export type SupervisorTab = keyof typeof SUPERVISOR_PANELS;

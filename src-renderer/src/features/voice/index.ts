@@ -1,9 +1,8 @@
 import type { ConsoleFeature } from '../../lib/feature';
-import { views } from '../../lib/views.svelte';
+import { lazy, views } from '../../lib/views.svelte';
 import { frontStore } from '../../lib/scope.svelte';
 import { VoiceStore } from './voice.svelte';
 import { tt } from './strings';
-import VoiceView from './VoiceView.svelte';
 import './voice.css';
 
 /** For the attendance thread: embed these with the session's id (see each file's comment). */
@@ -16,7 +15,7 @@ const voice = () => frontStore(VoiceStore);
 
 export const voiceFeature: ConsoleFeature = {
   id: 'voice',
-  views: [{ id: 'voice', title: () => tt('v.view'), icon: '◉', order: 20, component: VoiceView }],
+  views: [{ id: 'voice', title: () => tt('v.view'), icon: '◉', order: 20, component: lazy(() => import('./VoiceView.svelte')) }],
   commands: [
     { id: 'voice.open', title: () => tt('cmd.open'), group: 'Voice', run: () => views.show('voice') },
     { id: 'voice.toggle', title: () => tt('cmd.toggle'), group: 'Voice', run: () => voice()?.setEnabled(!voice()?.enabled) },
