@@ -71,7 +71,7 @@ for (const reading of READINGS) {
       for (const s of got.sessions) {
         const raw = others.find((o) => idOf(o.id) === s.id)!;
         const k = classes.find((x) => idOf(x.sessionId) === s.id);
-        expect(s.classification).toBe(k ? (k.displayName as string) : null);
+        expect(s.classification).toBe(k ? k.displayName : null);
         expect(s.survey).toEqual(answers.filter((a) => idOf(a.sessionId) === s.id).map((a) => String(a.value)));
         expect(s.ticketId).toBe(idOf(raw.ticketId));
         if (raw.closedAt)
@@ -97,7 +97,7 @@ for (const reading of READINGS) {
       const messages = await api.list('/messages', [], { size: 400 });
       const m =
         messages.find((x) => typeof x.message === 'string' && /\bPED-\d+/.test(x.message)) ??
-        messages.find((x) => typeof x.message === 'string' && (x.message as string).length > 30)!;
+        messages.find((x) => typeof x.message === 'string' && x.message.length > 30)!;
       const words = /\bPED-\d+/.exec(m.message as string)?.[0] ?? (m.message as string).slice(10, 28).trim();
       const asked = words.toUpperCase();
       const got = await c.call('history:search', { query: asked });
