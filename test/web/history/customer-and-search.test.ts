@@ -116,18 +116,10 @@ for (const reading of READINGS) {
       let words = '';
       let target: Rec | undefined;
       for (const x of messages) {
-        const text = String(x.message ?? '');
+        const text = lineOf(x);
         if (!closedElsewhere.has(sessionIdOf(x)) || text.length < 30 || /\d{3}\.?\d{3}\.?\d{3}/.test(text)) continue;
         const w = text.slice(5, 25);
-        if (
-          w.trim() !== w ||
-          messages.filter((y) =>
-            String(y.message ?? '')
-              .toLowerCase()
-              .includes(w.toLowerCase()),
-          ).length !== 1
-        )
-          continue;
+        if (w.trim() !== w || messages.filter((y) => lineOf(y).toLowerCase().includes(w.toLowerCase())).length !== 1) continue;
         words = w;
         target = sessions.find((y) => idOf(y.id) === sessionIdOf(x));
         break;
@@ -170,4 +162,5 @@ for (const reading of READINGS) {
   });
 }
 
+const lineOf = (m: Rec): string => (typeof m.message === 'string' ? m.message : '');
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
