@@ -21,6 +21,7 @@ const MODULES = [
   'renderer',
   'idle',
   'request-cost',
+  'search',
   'relay',
 ] as const;
 
