@@ -3,6 +3,7 @@ import { idOf, sessionIdOf } from '../../../src-shared/concepts';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { openConsole } from '../../support/console';
+import { snippetOf } from '../../../src-main/features/history/snippet';
 import { serviceApi, type Rec } from '../../support/web';
 
 /**
@@ -146,3 +147,13 @@ for (const reading of READINGS) {
     });
   });
 }
+
+test('a snippet shows the match with what surrounds it, and never a document in clear', () => {
+  const text = 'Bom dia! Meu pedido PED-184471 não chegou e já paguei o boleto duas vezes, veja o comprovante anexo por favor.';
+  const s = snippetOf(text, 'ped-184471');
+  expect(s.match).toBe('PED-184471');
+  expect(`${s.before}${s.match}${s.after}`.replace(/…/g, '')).toBe(text.slice(0, text.indexOf('PED') + 10 + 40));
+  const withCpf = snippetOf('Meu CPF é 123.456.789-09, pode conferir?', '123.456.789-09');
+  expect(JSON.stringify(withCpf)).not.toContain('123.456');
+  expect(snippetOf('Meu CPF é 123.456.789-09', 'CPF').after).toContain('***.***.789-09');
+});

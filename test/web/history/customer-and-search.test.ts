@@ -126,6 +126,9 @@ for (const reading of READINGS) {
       }
       expect(target, 'a line said once').toBeTruthy();
       const box = page.getByRole('searchbox', { name: 'Search sessions and messages' });
+      // The palette's shortcut puts the attendant in the search box.
+      await page.keyboard.press('Control+Shift+S');
+      await expect(box).toBeFocused();
       await box.fill(words);
       const results = page.getByRole('region', { name: 'Search results' });
       const targetName = personOf(target!.user)!.name!;
