@@ -1,5 +1,6 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { ht } from './strings';
+import './history.css';
 
 export { default as CustomerPanel } from './CustomerPanel.svelte';
 export { default as SearchBox } from './SearchBox.svelte';
