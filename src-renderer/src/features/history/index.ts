@@ -4,7 +4,7 @@ import './history.css';
 
 export { default as CustomerPanel } from './CustomerPanel.svelte';
 export { default as SearchBox } from './SearchBox.svelte';
-export { SearchStore, CustomerStore } from './history.svelte';
+export { SearchStore } from './history.svelte';
 
 /** The customer panel and the search: shown inside the attendance view; the palette's command here. */
 export const historyFeature: ConsoleFeature = {
