@@ -24,6 +24,7 @@ const MODULES = [
   'renderer',
   'idle',
   'request-cost',
+  'search',
   'relay',
 ] as const;
 

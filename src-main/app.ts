@@ -18,6 +18,7 @@ import { createLiveFeature } from './features/live';
 import { createWebhooksFeature } from './features/webhooks';
 import { createSupervisorFeature } from './features/supervisor';
 import { createPaletteFeature } from './features/palette';
+import { createHistoryFeature } from './features/history';
 import { WorkspaceFeature } from './features/workspace';
 import { createWorkspaceRuntime, type WorkspaceFeatures, type WorkspaceRuntime } from './workspaces/runtime';
 import { WorkspaceList } from './workspaces/list';
@@ -98,10 +99,12 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
   const webhooks = createWebhooksFeature(ctx, live);
   const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
   const palette = createPaletteFeature(ctx);
+  const history = createHistoryFeature(ctx, offline);
   return {
-    features: [offline, queue, notes, attendance, live, webhooks, supervisor, voice, palette],
+    features: [offline, queue, notes, attendance, history, live, webhooks, supervisor, voice, palette],
     handlers: {
       ...attendance.handlers,
+      ...history.handlers,
       ...live.handlers,
       ...notes.handlers,
       ...offline.handlers,

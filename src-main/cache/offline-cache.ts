@@ -193,6 +193,11 @@ export class OfflineCache {
     return t ? { detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt } : null;
   }
 
+  /** Every kept thread (for searching them while the service is away). */
+  *threads(): IterableIterator<CachedThread> {
+    for (const t of this.#threads.values()) yield { detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt };
+  }
+
   notes(sessionId: number): { items: ServiceNote[]; fetchedAt: string } | null {
     return this.#threads.get(sessionId)?.notes ?? null;
   }

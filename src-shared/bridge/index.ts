@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { workspaceChannels, workspaceEvents } from './workspace';
 import { attendanceChannels, attendanceEvents } from './attendance';
+import { historyChannels, historyEvents } from './history';
 import { liveChannels, liveEvents } from './live';
 import { notesChannels, notesEvents } from './notes';
 import { offlineChannels, offlineEvents } from './offline';
@@ -41,6 +42,7 @@ const slices = <
 export const features = slices({
   workspace: { channels: workspaceChannels, events: workspaceEvents },
   attendance: { channels: attendanceChannels, events: attendanceEvents },
+  history: { channels: historyChannels, events: historyEvents },
   live: { channels: liveChannels, events: liveEvents },
   notes: { channels: notesChannels, events: notesEvents },
   offline: { channels: offlineChannels, events: offlineEvents },
@@ -56,6 +58,7 @@ export type FeatureName = keyof typeof features;
 export const channels = {
   ...workspaceChannels,
   ...attendanceChannels,
+  ...historyChannels,
   ...liveChannels,
   ...notesChannels,
   ...offlineChannels,
@@ -77,6 +80,7 @@ export type FeatureChannel<F extends FeatureName> = Extract<Channel, `${F}:${str
 export const events = {
   ...workspaceEvents,
   ...attendanceEvents,
+  ...historyEvents,
   ...liveEvents,
   ...notesEvents,
   ...offlineEvents,

@@ -3,6 +3,7 @@ import { ViewPlace, views } from '../lib/views.svelte';
 import { commands } from '../lib/commands.svelte';
 import { scopes } from '../lib/scope.svelte';
 import { attendanceFeature } from './attendance';
+import { historyFeature } from './history';
 import { notesFeature } from './notes';
 import { paletteFeature } from './palette';
 import { supervisorFeature } from './supervisor';
@@ -15,6 +16,7 @@ import { workspaceFeature } from './workspace';
 export const FEATURES: readonly ConsoleFeature[] = [
   workspaceFeature,
   attendanceFeature,
+  historyFeature,
   notesFeature,
   paletteFeature,
   supervisorFeature,

@@ -1,0 +1,205 @@
+import type { ThreadMessage } from '../../../../src-shared/bridge/attendance';
+import type { CustomerHistory, PastSession, SearchHit, SearchResult } from '../../../../src-shared/bridge/history';
+import type { ServiceNote } from '../../../../src-shared/bridge/notes';
+import { tick } from 'svelte';
+import { errorMessage } from '../../lib/bridge';
+import type { Scope } from '../../lib/scope.svelte';
+import { QueueStore } from '../attendance/queue.svelte';
+import { ThreadStore } from '../attendance/thread.svelte';
+
+/** Quiet time after the last keystroke before the search asks the service. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * The customer panel beside the thread: each session's customer history, read when the panel
+ * first shows it and kept for as long as the workspace is open (a refresh reads it again), and
+ * an earlier session shown read-only in the panel, the open thread left as it is.
+ */
+export class CustomerStore {
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
+
+  #kept = $state.raw<Map<number, CustomerHistory>>(new Map());
+  #loading = $state<number | null>(null);
+  #error = $state<{ sessionId: number; message: string } | null>(null);
+
+  history(sessionId: number): CustomerHistory | null {
+    return this.#kept.get(sessionId) ?? null;
+  }
+  loading(sessionId: number): boolean {
+    return this.#loading === sessionId;
+  }
+  error(sessionId: number): string | null {
+    return this.#error?.sessionId === sessionId ? this.#error.message : null;
+  }
+
+  /** Reads the history of `sessionId`'s customer, unless it is kept already (or `fresh`). */
+  async load(sessionId: number, fresh = false): Promise<void> {
+    if ((!fresh && this.#kept.has(sessionId)) || this.#loading === sessionId) return;
+    this.#loading = sessionId;
+    this.#error = null;
+    try {
+      const got = await this.#scope.invoke('history:customer', { sessionId });
+      this.#kept = new Map(this.#kept).set(sessionId, got);
+    } catch (e) {
+      this.#error = { sessionId, message: errorMessage(e) };
+    } finally {
+      if (this.#loading === sessionId) this.#loading = null;
+    }
+  }
+
+  #viewing = $state<PastSession | null>(null);
+  #messages = $state.raw<ThreadMessage[]>([]);
+  #notes = $state.raw<ServiceNote[]>([]);
+  #viewLoading = $state(false);
+  #viewError = $state<string | null>(null);
+  #viewSeq = 0;
+
+  get viewing() {
+    return this.#viewing;
+  }
+  get messages() {
+    return this.#messages;
+  }
+  get notes() {
+    return this.#notes;
+  }
+  get viewLoading() {
+    return this.#viewLoading;
+  }
+  get viewError() {
+    return this.#viewError;
+  }
+
+  /** Shows an earlier session read-only: its messages and its notes. */
+  async view(s: PastSession): Promise<void> {
+    const seq = ++this.#viewSeq;
+    this.#viewing = s;
+    this.#messages = [];
+    this.#notes = [];
+    this.#viewError = null;
+    this.#viewLoading = true;
+    try {
+      const [page, notes] = await Promise.all([
+        this.#scope.invoke('history:session', { sessionId: s.id }),
+        this.#scope.invoke('notes:list', { sessionId: s.id }),
+      ]);
+      if (seq !== this.#viewSeq) return;
+      this.#messages = page.messages;
+      this.#notes = notes.service;
+      if (notes.serviceError) this.#viewError = notes.serviceError;
+    } catch (e) {
+      if (seq === this.#viewSeq) this.#viewError = errorMessage(e);
+    } finally {
+      if (seq === this.#viewSeq) this.#viewLoading = false;
+    }
+  }
+
+  closeView(): void {
+    this.#viewSeq++;
+    this.#viewing = null;
+    this.#messages = [];
+    this.#notes = [];
+    this.#viewError = null;
+    this.#viewLoading = false;
+  }
+}
+
+/**
+ * The search over sessions and messages: debounced as the attendant types; each search asks the
+ * main process, which cancels the one still running, and an answer older than the newest asked is
+ * never shown. `found` is the message a hit opened, marked in the thread.
+ */
+export class SearchStore {
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
+
+  #query = $state('');
+  #result = $state.raw<SearchResult | null>(null);
+  #searching = $state(false);
+  #error = $state<string | null>(null);
+  #found = $state<number | null>(null);
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #seq = 0;
+
+  get query() {
+    return this.#query;
+  }
+  get result() {
+    return this.#result;
+  }
+  get searching() {
+    return this.#searching;
+  }
+  get error() {
+    return this.#error;
+  }
+  get found() {
+    return this.#found;
+  }
+
+  /** The attendant typed: search once they pause. */
+  type(q: string): void {
+    this.#query = q;
+    if (this.#timer) clearTimeout(this.#timer);
+    if (q.trim().length < 2) {
+      this.#seq++;
+      this.#result = null;
+      this.#searching = false;
+      this.#error = null;
+      return;
+    }
+    this.#searching = true;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.run();
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  /** Searches now (Enter, or after the pause). */
+  async run(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const q = this.#query;
+    if (q.trim().length < 2) return;
+    const seq = ++this.#seq;
+    this.#searching = true;
+    this.#error = null;
+    try {
+      const got = await this.#scope.invoke('history:search', { query: q });
+      if (seq !== this.#seq || got.superseded) return;
+      this.#result = got;
+    } catch (e) {
+      if (seq === this.#seq) this.#error = errorMessage(e);
+    } finally {
+      if (seq === this.#seq) this.#searching = false;
+    }
+  }
+
+  clear(): void {
+    this.type('');
+  }
+
+  /**
+   * Opens a hit's session in the attendance view, at the message that matched (scrolled to it and
+   * marked until another hit is opened); the results stay for the next one.
+   */
+  async open(hit: SearchHit): Promise<void> {
+    const queue = this.#scope.use(QueueStore);
+    this.#found = hit.messageId;
+    // The thread opens where its reader last was: here, a little above the message found.
+    if (hit.messageId !== null)
+      this.#scope.use(ThreadStore).keepPlace(hit.sessionId, { anchor: { key: `m${hit.messageId}`, delta: 96 }, stuck: false });
+    if (queue.selectedId === hit.sessionId) {
+      // Already open: shown again, so the thread opens at the message.
+      queue.select(null);
+      await tick();
+    }
+    queue.select(hit.sessionId);
+    queue.revealSelected();
+  }
+}
