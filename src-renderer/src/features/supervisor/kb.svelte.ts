@@ -5,6 +5,7 @@ import type { Scope } from '../../lib/scope.svelte';
 import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
 import { tt } from './strings';
 import { app } from '../workspace/app.svelte';
+import { SupervisorAccess } from './access.svelte';
 
 /**
  * A workspace's knowledge bases: the upload form, the bases uploaded from this console (with
@@ -77,7 +78,25 @@ export class KbStore {
   #answers = $state<Array<{ text: string; score: number }> | null>(null);
   private listening = false;
 
+  /** Whether this account may upload (null: the service has not said): see SupervisorAccess. */
+  get mayUpload(): boolean | null {
+    return this.scope.use(SupervisorAccess).mayUploadKb;
+  }
+
+  /** A base the user picked from the list, to ask it a question. */
+  pick(name: string): void {
+    this.#askBase = name;
+  }
+
+  /** An uploaded base already has this name: sending replaces it (interface §4.5). */
+  get replaces(): boolean {
+    const name = this.#name.trim();
+    return name !== '' && this.#bases.some((b) => b.name === name);
+  }
+
   async start(): Promise<void> {
+    const access = this.scope.use(SupervisorAccess);
+    if (access.role === undefined) await access.load();
     if (!this.listening) {
       this.listening = true;
       this.scope.on('supervisor:kb', (b) => this.merge(b));
@@ -188,6 +207,7 @@ export class KbStore {
       this.#askBase = base.name;
     } catch (e) {
       this.#uploadError = errorMessage(e);
+      if (e instanceof BridgeError && e.info.status === 403) this.scope.use(SupervisorAccess).refusedKbUpload();
       this.#documentInLink = e instanceof BridgeError && e.info.field === 'url_file';
     } finally {
       this.#uploading = false;

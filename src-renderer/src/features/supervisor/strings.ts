@@ -148,6 +148,11 @@ export const tt = i18n.register({
     'explorer.badJson': 'This is not valid JSON: {reason}',
     'explorer.noSave': 'The service offers no way to save {resource}.',
     'explorer.roleRefused': 'Your role ({role}) cannot save {resource}: ask a supervisor or an administrator.',
+    'kb.notAllowed':
+      'Your role on this service may not upload knowledge bases: an administrator does. You can still ask the bases listed here.',
+    'kb.roleUnknown': 'The service has not said what your role may do: it decides when you send.',
+    'kb.replaces': 'A base named {name} was uploaded already: sending replaces it.',
+    'kb.askThis': 'Ask {name}',
     'kb.upload': 'Upload a file',
     'kb.source': 'The file is',
     'kb.fromLink': 'At a public link',
@@ -331,6 +336,11 @@ export const tt = i18n.register({
     'explorer.badJson': 'Isto não é um JSON válido: {reason}',
     'explorer.noSave': 'O serviço não oferece como salvar {resource}.',
     'explorer.roleRefused': 'Seu perfil ({role}) não pode salvar {resource}: peça a um supervisor ou administrador.',
+    'kb.notAllowed':
+      'Seu perfil neste serviço não pode enviar bases de conhecimento: isso cabe a um administrador. Você ainda pode consultar as bases listadas aqui.',
+    'kb.roleUnknown': 'O serviço não informou o que seu perfil pode fazer: ele decide no envio.',
+    'kb.replaces': 'Uma base chamada {name} já foi enviada: o envio a substitui.',
+    'kb.askThis': 'Perguntar a {name}',
     'kb.upload': 'Enviar um arquivo',
     'kb.source': 'O arquivo está',
     'kb.fromLink': 'Em um link público',
