@@ -98,8 +98,10 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     // Needs me: both, each marked with its own workspace, unread first.
     await page.locator('nav.rail').getByRole('button', { name: 'Needs me', exact: true }).click();
     const rows = needsMeList(page);
-    const rowA = rows.getByRole('button', { name: new RegExp(`^${sa.customer}, 1 unread, ${host127(a).replace('.', '\\.')}`) });
-    const rowB = rows.getByRole('button', { name: new RegExp(`^${sbs.customer}, 1 unread, ${host127(b).replace('.', '\\.')}`) });
+    // A row is named by what it shows: the workspace, the customer, the reason.
+    const named = (host: string, customer: string) => new RegExp(`^${host.replace(/\./g, '\\.')}\\s*${customer}\\b.*1 unread`);
+    const rowA = rows.getByRole('button', { name: named(host127(a), sa.customer) });
+    const rowB = rows.getByRole('button', { name: named(host127(b), sbs.customer) });
     await expect(rowA).toBeVisible({ timeout: 20_000 });
     await expect(rowB).toBeVisible({ timeout: 20_000 });
     await expect(rowA.locator('.ws-chip')).toHaveText(host127(a));

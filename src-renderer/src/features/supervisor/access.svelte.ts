@@ -7,7 +7,10 @@ import type { Scope } from '../../lib/scope.svelte';
  * call (403).
  */
 export class SupervisorAccess {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   /** undefined: not asked yet; null: the service did not say. */
   #role = $state<Role | null | undefined>(undefined);
@@ -39,7 +42,7 @@ export class SupervisorAccess {
 
   async load(): Promise<void> {
     try {
-      const answer = await this.scope.invoke('supervisor:rules', {});
+      const answer = await this.#scope.invoke('supervisor:rules', {});
       this.#role = answer.role;
       this.#rules = answer.rules;
     } catch {
