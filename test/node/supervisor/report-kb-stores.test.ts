@@ -36,7 +36,7 @@ test('report: filters reach the service trimmed, a column sorts up then down fro
   };
   expect(last).toMatchObject({ filter: { agentName: 'Ana' }, sortColumn: 'agentName', direction: 'DESC', page: 0 });
 
-  expect(await report.csv()).toBeNull();
+  expect(await report.sheet()).toBeNull();
   expect(report.error).toBe('Too many rows to export: narrow the dates.');
   expect(report.exporting).toBe(false);
 });

@@ -10,7 +10,8 @@ import { readRecord, type Read } from '../../../src-shared/envelopes';
 import { AgentSchema, SessionSchema } from '../../../src-shared/schemas/index';
 import { EventHub } from '../../../src-main/bridge/table';
 import { linkifyTickets } from '../../../src-renderer/src/features/supervisor/tickets';
-import { csvCell, toCsv } from '../../../src-renderer/src/features/supervisor/csv';
+import { csvCell } from '../../../src-renderer/src/features/supervisor/csv';
+import { sheetCsv } from '../../../src-renderer/src/features/supervisor/sheet';
 import { checkKbUpload } from '../../../src-renderer/src/features/supervisor/kb-check';
 import { toConditions, leaf, group } from '../../../src-renderer/src/features/supervisor/conditions';
 
@@ -91,7 +92,21 @@ test('CSV cells are quoted per RFC 4180 and formulas are neutralised', () => {
   expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
   expect(csvCell(-5)).toBe('-5');
   expect(csvCell(null)).toBe('');
-  expect(toCsv(['a', 'b'], [[1, 'x\ny']])).toBe('\uFEFFa,b\r\n1,"x\ny"\r\n');
+  const sheet = (rows: Array<Array<string | number | null>>) => ({
+    name: 'x',
+    columns: [
+      { header: 'a', kind: 'number', digits: 1 },
+      { header: 'b', kind: 'text' },
+      { header: 'id', kind: 'id' },
+      { header: 'time', kind: 'duration' },
+    ] as const,
+    rows,
+  });
+  expect(sheetCsv(sheet([[1.25, 'x\ny', '20261126000123', 3725]]), 'en')).toBe(
+    '\uFEFFa,b,id,time\r\n1.3,"x\ny",="20261126000123",1:02:05\r\n',
+  );
+  // pt-BR: semicolons and decimal commas; an id that is not only digits stays guarded text.
+  expect(sheetCsv(sheet([[7.535, null, '=1+1', 59.6]]), 'pt-BR')).toBe("\uFEFFa;b;id;time\r\n7,5;;'=1+1;0:01:00\r\n");
 });
 
 test('knowledge-base uploads are checked before sending: drive links, types and names', () => {

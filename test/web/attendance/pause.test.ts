@@ -19,6 +19,8 @@ test('an attendant pauses with a reason and resumes; the service holds their sta
     await expect.poll(myStatus).toBe('PAUSED');
     // How long the pause has lasted, counting.
     await expect(status).toContainText(/for [1-9]\d*s/);
+    // The reason and the time apart, as words: never "Café· for 1s".
+    await expect(status).toContainText(`Paused: ${reason} · for `);
 
     await status.getByRole('button', { name: 'Resume' }).click();
     await expect(status).toContainText('Available');

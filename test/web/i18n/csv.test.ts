@@ -54,14 +54,15 @@ test('an NPS export in pt-BR reads right in a pt-BR spreadsheet: semicolons, dec
     const text = readFileSync(await download.path(), 'utf8');
     expect(text).toContain(';');
     const [row] = readLocaleCsv(text, 'pt-BR');
+    // Headers in Portuguese; figures rounded as the screen shows them.
     expect(row).toMatchObject({
-      averageNps: summary.averageNps,
-      positive: summary.positive,
-      neutral: summary.neutral,
-      negative: summary.negative,
-      totalCount: summary.totalCount,
+      'Nota média': Math.round(summary.averageNps * 100) / 100,
+      'Positivas (9–10)': summary.positive,
+      'Neutras (7–8)': summary.neutral,
+      'Negativas (0–6)': summary.negative,
+      Respostas: summary.totalCount,
     });
-    expect(row!.npsIndex).toBeCloseTo(((summary.positive - summary.negative) / summary.totalCount) * 100, 1);
+    expect(row!['Índice NPS']).toBe(Math.round(((summary.positive - summary.negative) / summary.totalCount) * 1000) / 10);
   } finally {
     await host.close();
   }

@@ -50,7 +50,7 @@ test('NPS per survey with date and group conditions matches a count of the answe
     await shot(page, 'supervisor-nps', { fullPage: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8');
-    expect(csv.split('\r\n')[1]).toContain(`,${positive},${neutral},${negative},${answers.length},`);
+    expect(csv.split('\r\n')[1]).toContain(`,${answers.length},${positive},${neutral},${negative}`);
 
     // An unknown survey: the 404 in words.
     await page.getByLabel('Survey name').fill('no-such-survey');

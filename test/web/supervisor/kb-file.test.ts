@@ -56,7 +56,7 @@ test('a knowledge base from a file on this computer: picked or dropped, named fo
     await drop.dispatchEvent('drop', { dataTransfer: transfer });
     await expect(upload.getByText(/^Trocas e Devoluções\.txt, \d+ KB$/)).toBeVisible();
     await expect(upload.getByRole('alert')).toHaveCount(0);
-    const NAME = '127.0.0.1_trocas-e-devolucoes_data_pt';
+    const NAME = 'localhost_trocas-e-devolucoes_data_pt';
     await expect(upload.getByLabel('Knowledge base name')).toHaveValue(NAME);
     await shot(page, 'supervisor-kb-file');
 

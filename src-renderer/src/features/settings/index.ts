@@ -34,7 +34,8 @@ export const settingsFeature: ConsoleFeature = {
     })),
     ...THEMES.map((c) => ({
       id: `settings.theme.${c}`,
-      title: () => st('set.cmd.theme', { name: themeWord[c]().toLowerCase() }),
+      // "As the system" does not fit "Use the … appearance": the system choice has its own words.
+      title: () => (c === 'system' ? st('set.cmd.themeSystem') : st('set.cmd.theme', { name: themeWord[c]().toLowerCase() })),
       group: 'Settings',
       enabled: () => theme.choice !== c,
       run: () => theme.choose(c),

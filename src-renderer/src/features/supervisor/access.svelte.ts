@@ -14,6 +14,8 @@ export class SupervisorAccess {
 
   /** undefined: not asked yet; null: the service did not say. */
   #role = $state<Role | null | undefined>(undefined);
+  #rules = $state<readonly string[] | null>(null);
+  #kbRefused = $state(false);
 
   get role() {
     return this.#role;
@@ -22,9 +24,27 @@ export class SupervisorAccess {
     return this.#role !== 'agent';
   }
 
+  /**
+   * Whether this account may upload knowledge bases, known before the form is filled: an
+   * administrator's operation (the stand-in's rules name it "kb:upload"). null while the service
+   * has not said; then the service decides when the form is sent.
+   */
+  get mayUploadKb(): boolean | null {
+    if (this.#kbRefused) return false;
+    if (this.#rules?.includes('kb:upload') || this.#role === 'admin') return true;
+    return this.#role ? false : null;
+  }
+
+  /** The service refused an upload (403): the role may not, whatever the rules read before. */
+  refusedKbUpload(): void {
+    this.#kbRefused = true;
+  }
+
   async load(): Promise<void> {
     try {
-      this.#role = (await this.#scope.invoke('supervisor:rules', {})).role;
+      const answer = await this.#scope.invoke('supervisor:rules', {});
+      this.#role = answer.role;
+      this.#rules = answer.rules;
     } catch {
       this.#role = null;
     }

@@ -30,21 +30,3 @@ export function csvCell(v: CsvValue, f: CsvFormat = PLAIN): string {
   const text = FORMULA.test(v) ? `'${v}` : v;
   return /["\r\n]/.test(text) || text.includes(f.separator) ? `"${text.replace(/"/g, '""')}"` : text;
 }
-
-/** A byte-order mark first, so spreadsheet programs read accented names as UTF-8. */
-export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<CsvValue>>, f: CsvFormat = PLAIN): string {
-  const line = (r: ReadonlyArray<CsvValue>) => r.map((v) => csvCell(v, f)).join(f.separator);
-  return `\uFEFF${[line(header), ...rows.map(line)].join('\r\n')}\r\n`;
-}
-
-/** Offers the text as a file download (the browser, or Electron's save dialog). */
-export function downloadCsv(fileName: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

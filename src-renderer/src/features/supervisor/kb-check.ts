@@ -54,6 +54,16 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
 }
 
 /**
+ * The service's host as people read it in a base name: "www." dropped, a loopback address said
+ * as "localhost" (an IP in a name reads as a number, not a place).
+ */
+function readableHost(hostname: string): string {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === '::1' || /^127\./.test(host)) return 'localhost';
+  return host.replace(/^www\./, '').replace(/[^a-z0-9.-]/g, '');
+}
+
+/**
  * The base name the interface asks for, built for the user: `{hostname}_{identifier}_data_pt`
  * from the service's host and the file's name ("FAQ Março.csv" -> "faq-marco"). Null when the
  * host gives nothing usable.
@@ -61,7 +71,7 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
 export function suggestKbName(serviceUrl: string | null, fileUrl: string): string | null {
   let host: string;
   try {
-    host = serviceUrl ? new URL(serviceUrl).hostname.toLowerCase().replace(/[^a-z0-9.-]/g, '') : '';
+    host = serviceUrl ? readableHost(new URL(serviceUrl).hostname) : '';
   } catch {
     return null;
   }

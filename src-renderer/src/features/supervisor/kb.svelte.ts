@@ -5,6 +5,7 @@ import type { Scope } from '../../lib/scope.svelte';
 import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
 import { tt } from './strings';
 import { app } from '../workspace/app.svelte';
+import { SupervisorAccess } from './access.svelte';
 
 /**
  * A workspace's knowledge bases: the upload form, the bases uploaded from this console (with
@@ -80,7 +81,25 @@ export class KbStore {
   #answers = $state<Array<{ text: string; score: number }> | null>(null);
   #listening = false;
 
+  /** Whether this account may upload (null: the service has not said): see SupervisorAccess. */
+  get mayUpload(): boolean | null {
+    return this.#scope.use(SupervisorAccess).mayUploadKb;
+  }
+
+  /** A base the user picked from the list, to ask it a question. */
+  pick(name: string): void {
+    this.#askBase = name;
+  }
+
+  /** An uploaded base already has this name: sending replaces it (interface §4.5). */
+  get replaces(): boolean {
+    const name = this.#name.trim();
+    return name !== '' && this.#bases.some((b) => b.name === name);
+  }
+
   async start(): Promise<void> {
+    const access = this.#scope.use(SupervisorAccess);
+    if (access.role === undefined) await access.load();
     if (!this.#listening) {
       this.#listening = true;
       this.#scope.on('supervisor:kb', (b) => this.#merge(b));
@@ -191,6 +210,7 @@ export class KbStore {
       this.#askBase = base.name;
     } catch (e) {
       this.#uploadError = errorMessage(e);
+      if (e instanceof BridgeError && e.info.status === 403) this.#scope.use(SupervisorAccess).refusedKbUpload();
       this.#documentInLink = e instanceof BridgeError && e.info.field === 'url_file';
     } finally {
       this.#uploading = false;
@@ -219,7 +239,7 @@ function base64Of(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => {
-      const url = String(reader.result);
+      const url = typeof reader.result === 'string' ? reader.result : '';
       resolve(url.slice(url.indexOf(',') + 1));
     };
     reader.onerror = () => reject(reader.error ?? new Error(`${file.name} could not be read.`));

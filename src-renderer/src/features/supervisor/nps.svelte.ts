@@ -1,8 +1,8 @@
 import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
-import { csvFormat, toCsv } from './csv';
-import { i18n } from '../../lib/i18n.svelte';
+import type { Sheet } from './sheet';
+import { tt } from './strings';
 
 const SURVEY_KEY = 'supervisor.npsSurvey';
 /** Surveys the service answered for, most recent first: the interface has no list of surveys. */
@@ -102,13 +102,41 @@ export class NpsStore {
     }
   }
 
-  csv(groupName: string | null): string {
+  /**
+   * The figures on screen as a sheet: one row for the survey, period and group shown, rounded as
+   * shown (the index to one place, the average to two).
+   */
+  sheet(groupName: string | null): Sheet | null {
     const r = this.#result;
-    if (!r) return '';
-    return toCsv(
-      ['survey', 'from', 'to', 'group', 'averageNps', 'positive', 'neutral', 'negative', 'totalCount', 'npsIndex'],
-      [[r.surveyName, this.#from, this.#to, groupName ?? '', r.averageNps, r.positive, r.neutral, r.negative, r.totalCount, r.npsIndex]],
-      csvFormat(i18n.locale),
-    );
+    if (!r) return null;
+    return {
+      name: `nps-${r.surveyName}`,
+      columns: [
+        { header: tt('nps.survey'), kind: 'text' },
+        { header: tt('sup.from'), kind: 'text' },
+        { header: tt('sup.to'), kind: 'text' },
+        { header: tt('sup.group'), kind: 'text' },
+        { header: tt('nps.index'), kind: 'number', digits: 1 },
+        { header: tt('nps.average'), kind: 'number', digits: 2 },
+        { header: tt('nps.total'), kind: 'number', digits: 0 },
+        { header: tt('nps.positive'), kind: 'number', digits: 0 },
+        { header: tt('nps.neutral'), kind: 'number', digits: 0 },
+        { header: tt('nps.negative'), kind: 'number', digits: 0 },
+      ],
+      rows: [
+        [
+          r.surveyName,
+          this.#from,
+          this.#to,
+          groupName ?? tt('sup.allGroups'),
+          r.npsIndex,
+          r.averageNps,
+          r.totalCount,
+          r.positive,
+          r.neutral,
+          r.negative,
+        ],
+      ],
+    };
   }
 }

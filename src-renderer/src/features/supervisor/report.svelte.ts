@@ -2,9 +2,10 @@ import type { ReportColumn, ReportFilter, ReportPage } from '../../../../src-sha
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { ServerPagedStore } from './paged.svelte';
-import { csvFormat, toCsv } from './csv';
-import { i18n } from '../../lib/i18n.svelte';
+import type { Sheet, SheetKind } from './sheet';
 import { dayBoundary } from './nps.svelte';
+import { enumLabel, knownLabel } from '../../lib/enums';
+import { tt } from './strings';
 
 // The bridge module carries zod; the renderer keeps to its types, so the column list is typed here.
 export const REPORT_COLUMNS = [
@@ -19,6 +20,28 @@ export const REPORT_COLUMNS = [
   'protocolDuration',
   'lastStatus',
 ] as const satisfies readonly ReportColumn[];
+
+/** How a spreadsheet should read each column. */
+export const REPORT_KINDS: Record<(typeof REPORT_COLUMNS)[number], SheetKind> = {
+  protocol: 'id',
+  agentName: 'text',
+  groupName: 'text',
+  channelName: 'text',
+  createdAtProtocol: 'dateTime',
+  closedAtProtocol: 'dateTime',
+  waitingTime: 'duration',
+  attendanceTime: 'duration',
+  protocolDuration: 'duration',
+  lastStatus: 'text',
+};
+
+/** Codes in a row (status, channel) as the interface language words them; other cells as sent. */
+export function reportWord(c: ReportColumn, v: string | number | null | undefined): string | number | null {
+  if (v === null || v === undefined) return null;
+  if (c === 'lastStatus') return enumLabel(String(v));
+  if (c === 'channelName') return knownLabel(String(v));
+  return v;
+}
 
 /** The attendance time report: filters, sort and paging run on the service. */
 export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
@@ -107,17 +130,17 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     return this.restart();
   }
 
-  /** Every matching row, as CSV text. */
-  async csv(): Promise<string | null> {
+  /** Every matching row, as a sheet with the interface language's headers and words. */
+  async sheet(): Promise<Sheet | null> {
     this.#exporting = true;
     this.fail(null);
     try {
       const all = await this.#scope.invoke('supervisor:reportAll', { ...this.#query(), page: 0 });
-      return toCsv(
-        REPORT_COLUMNS,
-        all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])),
-        csvFormat(i18n.locale),
-      );
+      return {
+        name: tt('report.fileName'),
+        columns: REPORT_COLUMNS.map((c) => ({ header: tt(`report.col.${c}`), kind: REPORT_KINDS[c] })),
+        rows: all.rows.map((r) => REPORT_COLUMNS.map((c) => reportWord(c, r[c]))),
+      };
     } catch (e) {
       this.fail(errorMessage(e));
       return null;

@@ -1,5 +1,5 @@
 import type { ShortcutState, TicketView } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage, invoke } from '../../lib/bridge';
+import { BridgeError, errorMessage, invoke } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { accelToCombo, comboText, comboToAccel } from './shortcut';
 
@@ -124,6 +124,9 @@ export class TicketShortcutStore {
       this.draft = comboText(this.combo);
       this.#error = null;
     } catch (e) {
+      // Read at start-up, before a workspace is open: that refusal is no news to the user (the
+      // panel reads it again when shown), and must not linger as "Open a workspace first.".
+      if (e instanceof BridgeError && e.info.kind === 'Unauthorized') return;
       this.#error = errorMessage(e);
     }
   }
