@@ -30,11 +30,11 @@ export interface PlatformAdapters {
   profileDir: string;
   cipher: SecretCipher;
   /** A key-value store named `name` in `dir` (the profile when not given). */
-  openStore(name: string, dir?: string): KeyValueStore;
+  openStore: (name: string, dir?: string) => KeyValueStore;
   locale: string;
   log: Logger;
   /** Registers a secret with the log redactor so it can never be written in clear. */
-  registerSecret(secret: string): void;
+  registerSecret: (secret: string) => void;
   /**
    * The demo stand-in, already starting (the platform saw the demo workspace remembered and
    * started it while the rest loaded); used for the first opening of the demo workspace.

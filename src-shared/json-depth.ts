@@ -18,16 +18,16 @@ const CLOSE_OBJECT = 0x7d;
  * bytes (no multi-byte sequence contains an ASCII byte); a string is encoded first.
  */
 export class JsonDepthGauge {
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private over = false;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #over = false;
 
   constructor(readonly limit: number = MAX_JSON_DEPTH) {}
 
   /** Whether the text so far went deeper than the limit. */
   get exceeded(): boolean {
-    return this.over;
+    return this.#over;
   }
 
   /** Reads the next part; answers false once the text went deeper than the limit. */
@@ -35,10 +35,10 @@ export class JsonDepthGauge {
     const bytes = typeof part === 'string' ? new TextEncoder().encode(part) : part;
     const n = bytes.length;
     let i = 0;
-    while (i < n && !this.over) {
-      if (this.inString) {
-        if (this.escaped) {
-          this.escaped = false;
+    while (i < n && !this.#over) {
+      if (this.#inString) {
+        if (this.#escaped) {
+          this.#escaped = false;
           i++;
           continue;
         }
@@ -50,20 +50,20 @@ export class JsonDepthGauge {
         while (k >= i && bytes[k] === BACKSLASH) k--;
         const escapedEnd = (end - 1 - k) % 2 === 1;
         if (quote === -1) {
-          this.escaped = escapedEnd;
+          this.#escaped = escapedEnd;
           break;
         }
-        if (!escapedEnd) this.inString = false;
+        if (!escapedEnd) this.#inString = false;
         i = quote + 1;
         continue;
       }
       const c = bytes[i++]!;
-      if (c === QUOTE) this.inString = true;
+      if (c === QUOTE) this.#inString = true;
       else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-        if (++this.depth > this.limit) this.over = true;
-      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) this.depth--;
+        if (++this.#depth > this.limit) this.#over = true;
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) this.#depth--;
     }
-    return !this.over;
+    return !this.#over;
   }
 }
 

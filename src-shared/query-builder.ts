@@ -48,63 +48,67 @@ function dateValue(key: string, value: DateLike): string {
 
 /** The operator step after `where(key)`: each method adds one condition and returns the list. */
 export class FieldStep<B> {
-  constructor(
-    private readonly list: B,
-    private readonly push: (c: Condition) => void,
-    private readonly key: string,
-    private readonly logic: Logic | undefined,
-  ) {}
+  readonly #list: B;
+  readonly #push: (c: Condition) => void;
+  readonly #key: string;
+  readonly #logic: Logic | undefined;
+  constructor(list: B, push: (c: Condition) => void, key: string, logic: Logic | undefined) {
+    this.#list = list;
+    this.#push = push;
+    this.#key = key;
+    this.#logic = logic;
+  }
 
-  private add(operator: Operator, value?: string): B {
-    const c: Condition = { key: this.key, operator };
+  #add(operator: Operator, value?: string): B {
+    const c: Condition = { key: this.#key, operator };
     if (value !== undefined) c.value = value;
-    if (this.logic) c.logic = this.logic;
-    this.push(c);
-    return this.list;
+    if (this.#logic) c.logic = this.#logic;
+    this.#push(c);
+    return this.#list;
   }
 
   eq(value: string): B {
-    return this.add('EQ', textValue('EQ', this.key, value));
+    return this.#add('EQ', textValue('EQ', this.#key, value));
   }
   neq(value: string): B {
-    return this.add('NEQ', textValue('NEQ', this.key, value));
+    return this.#add('NEQ', textValue('NEQ', this.#key, value));
   }
   eqNum(value: number): B {
-    return this.add('EQNUM', numberValue(this.key, value));
+    return this.#add('EQNUM', numberValue(this.#key, value));
   }
   neqNum(value: number): B {
-    return this.add('NEQNUM', numberValue(this.key, value));
+    return this.#add('NEQNUM', numberValue(this.#key, value));
   }
   isTrue(): B {
-    return this.add('IS_TRUE');
+    return this.#add('IS_TRUE');
   }
   isFalse(): B {
-    return this.add('IS_FALSE');
+    return this.#add('IS_FALSE');
   }
   /** `%` any run, `_` one character; case-insensitive on the stand-in. */
   like(pattern: string): B {
-    return this.add('LIKE', pattern);
+    return this.#add('LIKE', pattern);
   }
   notLike(pattern: string): B {
-    return this.add('NOT_LIKE', pattern);
+    return this.#add('NOT_LIKE', pattern);
   }
   in(values: ReadonlyArray<string | number>): B {
-    return this.add('IN', listValue(this.key, values));
+    return this.#add('IN', listValue(this.#key, values));
   }
   notIn(values: ReadonlyArray<string | number>): B {
-    return this.add('NOT_IN', listValue(this.key, values));
+    return this.#add('NOT_IN', listValue(this.#key, values));
   }
   isNull(): B {
-    return this.add('IS_NULL');
+    return this.#add('IS_NULL');
   }
   notNull(): B {
-    return this.add('NOT_NULL');
+    return this.#add('NOT_NULL');
   }
   before(when: DateLike): B {
-    return this.add('BEFORE', dateValue(this.key, when));
+    return this.#add('BEFORE', dateValue(this.#key, when));
   }
   after(when: DateLike): B {
-    return this.add('AFTER', dateValue(this.key, when));
+    return this.#add('AFTER', dateValue(this.#key, when));
   }
 }
 
@@ -112,33 +116,33 @@ export class FieldStep<B> {
 export class ConditionList {
   protected readonly items: Condition[] = [];
 
-  private step(key: string, logic: Logic | undefined): FieldStep<this> {
+  #step(key: string, logic: Logic | undefined): FieldStep<this> {
     if (!key) refuse('A condition needs a key.');
     return new FieldStep(this, (c) => this.items.push(c), key, logic);
   }
 
   /** First condition (or one joined with AND). */
   where(key: string): FieldStep<this> {
-    return this.step(key, this.items.length ? 'AND' : undefined);
+    return this.#step(key, this.items.length ? 'AND' : undefined);
   }
   and(key: string): FieldStep<this> {
-    return this.step(key, 'AND');
+    return this.#step(key, 'AND');
   }
   or(key: string): FieldStep<this> {
-    return this.step(key, 'OR');
+    return this.#step(key, 'OR');
   }
 
   /** A nested group `{conditions:[...]}`, joined to the previous condition with `logic`. */
   group(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this {
-    return this.nest('conditions', fill, logic);
+    return this.#nest('conditions', fill, logic);
   }
   /** `{or:[...]}`: any of the nested conditions. */
   anyOf(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this {
-    return this.nest('or', fill, logic);
+    return this.#nest('or', fill, logic);
   }
   /** `{and:[...]}`: all of the nested conditions. */
   allOf(fill: (g: ConditionList) => unknown, logic: Logic = 'AND'): this {
-    return this.nest('and', fill, logic);
+    return this.#nest('and', fill, logic);
   }
 
   /** Adds a ready-made condition (e.g. one the explorer parsed). */
@@ -147,7 +151,7 @@ export class ConditionList {
     return this;
   }
 
-  private nest(field: 'conditions' | 'or' | 'and', fill: (g: ConditionList) => unknown, logic: Logic): this {
+  #nest(field: 'conditions' | 'or' | 'and', fill: (g: ConditionList) => unknown, logic: Logic): this {
     const inner = new ConditionList();
     fill(inner);
     const nested = inner.conditions();
@@ -164,35 +168,35 @@ export class ConditionList {
 }
 
 export class QueryBuilder extends ConditionList {
-  private sortColumn: string | undefined;
-  private direction: Direction | undefined;
-  private pageIndex: number | undefined;
-  private pageSize: number | undefined;
+  #sortColumn: string | undefined;
+  #direction: Direction | undefined;
+  #pageIndex: number | undefined;
+  #pageSize: number | undefined;
 
   sortBy(column: string, direction: Direction = 'ASC'): this {
-    this.sortColumn = column;
-    this.direction = direction;
+    this.#sortColumn = column;
+    this.#direction = direction;
     return this;
   }
 
   page(index: number): this {
     if (!Number.isInteger(index) || index < 0) refuse('page is a 0-based integer.');
-    this.pageIndex = index;
+    this.#pageIndex = index;
     return this;
   }
 
   size(n: number): this {
     if (!Number.isInteger(n) || n < 1) refuse('size is a positive integer.');
-    this.pageSize = n;
+    this.#pageSize = n;
     return this;
   }
 
   /** The body of a lookup (groups/unique, nps-summary, user-session/unique): no paging. */
   buildLookup(): LookupBody {
-    const body: LookupBody = { conditions: this.conditions(), sort: this.sortColumn !== undefined };
-    if (this.sortColumn !== undefined) {
-      body.sortColumn = this.sortColumn;
-      body.direction = this.direction ?? 'ASC';
+    const body: LookupBody = { conditions: this.conditions(), sort: this.#sortColumn !== undefined };
+    if (this.#sortColumn !== undefined) {
+      body.sortColumn = this.#sortColumn;
+      body.direction = this.#direction ?? 'ASC';
     }
     return body;
   }
@@ -200,8 +204,8 @@ export class QueryBuilder extends ConditionList {
   /** The body of a list operation. */
   build(): QueryBody {
     const body: QueryBody = this.buildLookup();
-    if (this.pageIndex !== undefined) body.page = this.pageIndex;
-    if (this.pageSize !== undefined) body.size = this.pageSize;
+    if (this.#pageIndex !== undefined) body.page = this.#pageIndex;
+    if (this.#pageSize !== undefined) body.size = this.#pageSize;
     return body;
   }
 }

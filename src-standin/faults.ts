@@ -22,41 +22,41 @@ export interface FaultDecision {
 }
 
 export class Faults {
-  private rules: Array<FaultRule & { remaining: number }> = [];
-  private readonly rng: Rng;
+  #rules: Array<FaultRule & { remaining: number }> = [];
+  readonly #rng: Rng;
 
   constructor(seed: number) {
-    this.rng = createRng(seed ^ 0x5eed);
+    this.#rng = createRng(seed ^ 0x5eed);
   }
 
   set(rules: FaultRule[]): void {
     const parsed = FaultRulesSchema.parse(rules);
-    this.rules = parsed.map((r) => ({ ...r, remaining: r.count ?? Number.POSITIVE_INFINITY }));
+    this.#rules = parsed.map((r) => ({ ...r, remaining: r.count ?? Number.POSITIVE_INFINITY }));
   }
 
   clear(): void {
-    this.rules = [];
+    this.#rules = [];
   }
 
   list(): FaultRule[] {
-    return this.rules.map(({ remaining, ...r }) => (Number.isFinite(remaining) ? { ...r, count: remaining } : r));
+    return this.#rules.map(({ remaining, ...r }) => (Number.isFinite(remaining) ? { ...r, count: remaining } : r));
   }
 
   /** Latency rules add up; the first other rule that matches (and wins its draw) decides. */
   decide(method: string, path: string): FaultDecision {
     let latencyMs = 0;
     let rule: FaultRule | null = null;
-    for (const r of this.rules) {
+    for (const r of this.#rules) {
       if (r.remaining <= 0) continue;
       if (r.match?.method && r.match.method.toUpperCase() !== method.toUpperCase()) continue;
       if (r.match?.path && !path.startsWith(r.match.path)) continue;
       if (r.kind !== 'latency' && rule) continue;
-      if (this.rng() >= (r.probability ?? 1)) continue;
+      if (this.#rng() >= (r.probability ?? 1)) continue;
       r.remaining--;
       if (r.kind === 'latency') latencyMs += r.latencyMs ?? 0;
       else rule = r;
     }
-    this.rules = this.rules.filter((r) => r.remaining > 0);
+    this.#rules = this.#rules.filter((r) => r.remaining > 0);
     return { latencyMs, rule };
   }
 }

@@ -140,16 +140,16 @@ export function checkEvent<E extends BridgeEvent>(name: E, payload: EventPayload
 export type EventSink = <E extends BridgeEvent>(name: E, payload: EventPayload<E>, workspaceId?: string) => void;
 
 export class EventHub {
-  private sinks = new Set<EventSink>();
+  #sinks = new Set<EventSink>();
   subscribe(sink: EventSink): () => void {
-    this.sinks.add(sink);
-    return () => this.sinks.delete(sink);
+    this.#sinks.add(sink);
+    return () => this.#sinks.delete(sink);
   }
   emit<E extends BridgeEvent>(name: E, payload: EventPayload<E>, workspaceId?: string): void {
     this.relay(name, checkEvent(name, payload), workspaceId);
   }
   /** Passes on an event another hub already checked. */
   relay<E extends BridgeEvent>(name: E, checked: EventPayload<E>, workspaceId?: string): void {
-    for (const sink of this.sinks) sink(name, checked, workspaceId);
+    for (const sink of this.#sinks) sink(name, checked, workspaceId);
   }
 }

@@ -35,7 +35,7 @@ export interface FeatureContext {
   isDemo(): boolean;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */
   onWorkspaceChange(listener: () => void | Promise<void>): () => void;
-  registerSecret(secret: string): void;
+  registerSecret: (secret: string) => void;
 }
 
 /**

@@ -5,7 +5,7 @@
  * the whole chain once the body is in.
  */
 import { createHash } from 'node:crypto';
-import { WEBHOOK_GROUPS, WEBHOOK_HEADERS, WebhookEventSchema, type WebhookEvent } from '../../src-shared/webhook';
+import { WEBHOOK_GROUPS, WEBHOOK_HEADERS, WebhookEventSchema } from '../../src-shared/webhook';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
 import { sameBytes, verifyWebhook } from '../../src-shared/webhook-signature';
 import type { ReceivedEvent, SignatureState } from './types';

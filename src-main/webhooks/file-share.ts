@@ -57,19 +57,21 @@ export interface FileShareOptions {
 }
 
 export class FileShare {
-  private readonly files = new Map<string, Entry>();
-  private readonly ttlMs: number;
-  private readonly maxDownloads: number;
-  private readonly maxFiles: number;
+  readonly #files = new Map<string, Entry>();
+  readonly #ttlMs: number;
+  readonly #maxDownloads: number;
+  readonly #maxFiles: number;
 
-  constructor(private readonly o: FileShareOptions = {}) {
-    this.ttlMs = o.ttlMs ?? 15 * 60_000;
-    this.maxDownloads = o.maxDownloads ?? 3;
-    this.maxFiles = o.maxFiles ?? 8;
+  readonly #o: FileShareOptions;
+  constructor(o: FileShareOptions = {}) {
+    this.#o = o;
+    this.#ttlMs = o.ttlMs ?? 15 * 60_000;
+    this.#maxDownloads = o.maxDownloads ?? 3;
+    this.#maxFiles = o.maxFiles ?? 8;
   }
 
-  private now(): number {
-    return this.o.now?.() ?? Date.now();
+  #now(): number {
+    return this.#o.now?.() ?? Date.now();
   }
 
   /** Offers a file; returns the path to append to the listener's origin. Throws on a type the service does not take. */
@@ -80,15 +82,15 @@ export class FileShare {
       throw new Error(
         `${ext ? `A .${ext} file` : 'A file without an extension'} cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`,
       );
-    this.sweep();
-    while (this.files.size >= this.maxFiles) this.files.delete(this.files.keys().next().value as string);
+    this.#sweep();
+    while (this.#files.size >= this.#maxFiles) this.#files.delete(this.#files.keys().next().value as string);
     const token = randomBytes(32).toString('base64url');
-    this.files.set(token, { name, type, bytes, expiresAt: this.now() + this.ttlMs, downloadsLeft: this.maxDownloads });
+    this.#files.set(token, { name, type, bytes, expiresAt: this.#now() + this.#ttlMs, downloadsLeft: this.#maxDownloads });
     return `${FILE_PATH_PREFIX}${token}/${encodeURIComponent(name)}`;
   }
 
   /** The token a request path names, when it is one. */
-  private tokenOf(path: string): string | null {
+  #tokenOf(path: string): string | null {
     if (!path.startsWith(FILE_PATH_PREFIX)) return null;
     const token = path.slice(FILE_PATH_PREFIX.length).split('/', 1)[0]!;
     return TOKEN_RE.test(token) ? token : null;
@@ -96,44 +98,44 @@ export class FileShare {
 
   /** The file a request path names, counting the download; null when unknown, used up or expired. */
   take(path: string): SharedFile | null {
-    const token = this.tokenOf(path);
-    const entry = this.look(path);
+    const token = this.#tokenOf(path);
+    const entry = this.#look(path);
     if (!token || !entry) return null;
     entry.downloadsLeft--;
-    if (entry.downloadsLeft <= 0) this.files.delete(token);
+    if (entry.downloadsLeft <= 0) this.#files.delete(token);
     return { name: entry.name, type: entry.type, bytes: entry.bytes };
   }
 
   /** The file a request path names, without counting a download (a HEAD reads no bytes). */
   peek(path: string): SharedFile | null {
-    const entry = this.look(path);
+    const entry = this.#look(path);
     return entry && { name: entry.name, type: entry.type, bytes: entry.bytes };
   }
 
-  private look(path: string): Entry | null {
-    this.sweep();
-    const token = this.tokenOf(path);
-    return (token && this.files.get(token)) || null;
+  #look(path: string): Entry | null {
+    this.#sweep();
+    const token = this.#tokenOf(path);
+    return (token && this.#files.get(token)) || null;
   }
 
   /** Forgets the file at this path, read or not. */
   withdraw(path: string): void {
-    const token = this.tokenOf(path);
-    if (token) this.files.delete(token);
+    const token = this.#tokenOf(path);
+    if (token) this.#files.delete(token);
   }
 
   /** Forgets every offered file (sign-out, workspace change). */
   clear(): void {
-    this.files.clear();
+    this.#files.clear();
   }
 
   get size(): number {
-    this.sweep();
-    return this.files.size;
+    this.#sweep();
+    return this.#files.size;
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [token, e] of this.files) if (e.expiresAt <= now) this.files.delete(token);
+  #sweep(): void {
+    const now = this.#now();
+    for (const [token, e] of this.#files) if (e.expiresAt <= now) this.#files.delete(token);
   }
 }

@@ -88,72 +88,74 @@ const recordOf = (p: AcceptedRecord): AcceptedRecord => RecordSchema.parse(p);
 const datasync = (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())));
 
 export class WebhookState {
-  private readonly seen: SeenWindow;
-  private readonly log: EventRing;
+  readonly #seen: SeenWindow;
+  readonly #log: EventRing;
   /** Accepted, not yet processed; a Map keeps them in the order accepted. */
-  private readonly pending = new Map<string, ReceivedEvent>();
+  readonly #pending = new Map<string, ReceivedEvent>();
   /** Accepted in this turn of the event loop, written together by `flush`. */
-  private readonly staged = new Map<string, ReceivedEvent>();
-  private readonly syncer: DirSyncer;
-  private readonly compactBytes: number;
-  private readonly write: NonNullable<WebhookStateOptions['writeJournal']>;
-  private fd: number | undefined;
-  private gen = 0;
-  private journalBytes = 0;
+  readonly #staged = new Map<string, ReceivedEvent>();
+  readonly #syncer: DirSyncer;
+  readonly #compactBytes: number;
+  readonly #write: NonNullable<WebhookStateOptions['writeJournal']>;
+  #fd: number | undefined;
+  #gen = 0;
+  #journalBytes = 0;
   /** A write failed: the journal may end in a torn record, so the next one goes to a fresh file. */
-  private needsRotate = false;
-  private syncTimer: NodeJS.Timeout | undefined;
+  #needsRotate = false;
+  #syncTimer: NodeJS.Timeout | undefined;
   /** Processed markers not yet written; a snapshot makes them moot. */
-  private markers = '';
+  #markers = '';
   /** Data syncs and closes of journals, one after another (a journal is closed after its last sync). */
-  private syncing: Promise<void> = Promise.resolve();
-  private snapshotting: Promise<boolean> | null = null;
-  private snapshotDue = false;
-  private closed = false;
+  #syncing: Promise<void> = Promise.resolve();
+  #snapshotting: Promise<boolean> | null = null;
+  #snapshotDue = false;
+  #closed = false;
 
-  private constructor(private readonly o: WebhookStateOptions) {
-    this.seen = new SeenWindow(o.seenMaxIds, o.seenMaxAgeMs);
-    this.log = new EventRing(o.logCapacity);
-    this.syncer = new DirSyncer(o.dir);
-    this.compactBytes = o.compactBytes ?? 4 * 1024 * 1024;
-    this.write = o.writeJournal ?? writeSync;
+  readonly #o: WebhookStateOptions;
+  private constructor(o: WebhookStateOptions) {
+    this.#o = o;
+    this.#seen = new SeenWindow(o.seenMaxIds, o.seenMaxAgeMs);
+    this.#log = new EventRing(o.logCapacity);
+    this.#syncer = new DirSyncer(o.dir);
+    this.#compactBytes = o.compactBytes ?? 4 * 1024 * 1024;
+    this.#write = o.writeJournal ?? writeSync;
   }
 
   static async open(o: WebhookStateOptions): Promise<WebhookState> {
     const s = new WebhookState(o);
-    await s.load();
+    await s.#load();
     return s;
   }
 
   /** Accepted within the seen window, or accepted and not yet processed (or written). */
   isSeen(id: string): boolean {
-    return this.staged.has(id) || this.pending.has(id) || this.seen.has(id, this.o.now());
+    return this.#staged.has(id) || this.#pending.has(id) || this.#seen.has(id, this.#o.now());
   }
 
   /** Staged and not yet written: a repeat of it can be answered only after `flush`. */
   isStaged(id: string): boolean {
-    return this.staged.has(id);
+    return this.#staged.has(id);
   }
 
   /** Accepted events not yet processed. */
   get queued(): number {
-    return this.pending.size + this.staged.size;
+    return this.#pending.size + this.#staged.size;
   }
 
   /** The oldest accepted event not yet processed (it stays here until `markDone`). */
   firstPending(): ReceivedEvent | undefined {
-    return this.pending.values().next().value;
+    return this.#pending.values().next().value;
   }
 
   /** Newest first, filtered. */
   eventLog(filter: EventLogFilter = {}): EventLogEntry[] {
-    return this.log.select(filter);
+    return this.#log.select(filter);
   }
 
   /** Takes an accepted event, to be written by the next `flush`. */
   stage(rec: ReceivedEvent): void {
-    if (this.closed) throw new Error('The webhook state is closed.');
-    this.staged.set(rec.id, rec);
+    if (this.#closed) throw new Error('The webhook state is closed.');
+    this.#staged.set(rec.id, rec);
   }
 
   /**
@@ -161,156 +163,156 @@ export class WebhookState {
    * Throws when they could not be written: they are then not accepted, and a retry is a new event.
    */
   flush(): void {
-    if (this.staged.size === 0) return;
-    const batch = [...this.staged.values()];
-    this.staged.clear();
-    if ((this.needsRotate || this.journalBytes >= this.compactBytes) && !this.tryRotate()) {
-      if (this.needsRotate) throw new Error('No fresh webhook journal could be started.');
+    if (this.#staged.size === 0) return;
+    const batch = [...this.#staged.values()];
+    this.#staged.clear();
+    if ((this.#needsRotate || this.#journalBytes >= this.#compactBytes) && !this.#tryRotate()) {
+      if (this.#needsRotate) throw new Error('No fresh webhook journal could be started.');
       // The journal is intact and can take more: try again after another stretch.
-      this.journalBytes = 0;
+      this.#journalBytes = 0;
     }
     const rows = batch.map(recordOf);
-    this.append(rows.map((row) => `${JSON.stringify({ k: 'e', ...row })}\n`).join(''));
-    batch.forEach((rec, i) => this.apply(rec, rows[i]));
+    this.#append(rows.map((row) => `${JSON.stringify({ k: 'e', ...row })}\n`).join(''));
+    batch.forEach((rec, i) => this.#apply(rec, rows[i]));
   }
 
   /** Marks an event processed: its marker goes out with the next record or within a second. */
   markDone(id: string): void {
-    if (!this.pending.delete(id) || this.closed) return;
-    this.markers += `${JSON.stringify({ k: 'd', id })}\n`;
-    this.syncSoon();
+    if (!this.#pending.delete(id) || this.#closed) return;
+    this.#markers += `${JSON.stringify({ k: 'd', id })}\n`;
+    this.#syncSoon();
   }
 
   /** Leaves a fresh snapshot and releases the files. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.#closed) return;
     // Anything still staged was never acknowledged: the sender sends it again.
-    this.closed = true;
-    clearTimeout(this.syncTimer);
-    await this.snapshotting;
+    this.#closed = true;
+    clearTimeout(this.#syncTimer);
+    await this.#snapshotting;
     // A snapshot of everything, so the next start reads one small file.
-    this.tryRotate();
-    await this.snapshotting;
-    if (this.fd !== undefined) this.retire(this.fd);
-    this.fd = undefined;
-    await this.syncing;
+    this.#tryRotate();
+    await this.#snapshotting;
+    if (this.#fd !== undefined) this.#retire(this.#fd);
+    this.#fd = undefined;
+    await this.#syncing;
   }
 
   /** Appends buffered markers and this record; on failure marks the journal for replacement and throws. */
-  private append(record: string): void {
-    const buf = Buffer.from(this.markers + record, 'utf8');
+  #append(record: string): void {
+    const buf = Buffer.from(this.#markers + record, 'utf8');
     try {
-      for (let off = 0; off < buf.length;) off += this.write(this.fd!, buf, off, buf.length - off);
+      for (let off = 0; off < buf.length;) off += this.#write(this.#fd!, buf, off, buf.length - off);
     } catch (e) {
-      this.needsRotate = true;
-      this.o.log.error('Could not write to the webhook journal.', { error: String(e) });
+      this.#needsRotate = true;
+      this.#o.log.error('Could not write to the webhook journal.', { error: String(e) });
       throw e;
     }
-    this.markers = '';
-    this.journalBytes += buf.length;
-    this.syncSoon();
+    this.#markers = '';
+    this.#journalBytes += buf.length;
+    this.#syncSoon();
   }
 
   /** Within a second: buffered markers written, written records flushed to the disk. */
-  private syncSoon(): void {
-    if (this.syncTimer || this.closed) return;
-    this.syncTimer = setTimeout(() => {
-      this.syncTimer = undefined;
+  #syncSoon(): void {
+    if (this.#syncTimer || this.#closed) return;
+    this.#syncTimer = setTimeout(() => {
+      this.#syncTimer = undefined;
       try {
-        if (this.markers && !this.needsRotate) this.append('');
+        if (this.#markers && !this.#needsRotate) this.#append('');
       } catch {
         // Those events replay once, unless the next snapshot covers them.
       }
-      const fd = this.fd;
+      const fd = this.#fd;
       // Chained before any later close of this journal.
-      if (fd !== undefined) this.chain(() => datasync(fd));
+      if (fd !== undefined) this.#chain(() => datasync(fd));
     }, SYNC_MS);
-    this.syncTimer.unref();
+    this.#syncTimer.unref();
   }
 
-  private chain(step: () => Promise<void>): void {
-    this.syncing = this.syncing
+  #chain(step: () => Promise<void>): void {
+    this.#syncing = this.#syncing
       .then(step)
-      .catch((e: unknown) => this.o.log.warn('Could not flush the webhook journal to disk.', { error: String(e) }));
+      .catch((e: unknown) => this.#o.log.warn('Could not flush the webhook journal to disk.', { error: String(e) }));
   }
 
-  private retire(fd: number): void {
-    this.chain(async () => {
+  #retire(fd: number): void {
+    this.#chain(async () => {
       await datasync(fd).catch(() => undefined);
       closeSync(fd);
     });
   }
 
-  private apply(rec: ReceivedEvent, row = recordOf(rec)): void {
-    this.seen.add(rec.id, rec.receivedAt, this.o.now());
-    this.log.add(row);
-    this.pending.set(rec.id, rec);
+  #apply(rec: ReceivedEvent, row = recordOf(rec)): void {
+    this.#seen.add(rec.id, rec.receivedAt, this.#o.now());
+    this.#log.add(row);
+    this.#pending.set(rec.id, rec);
   }
 
   /**
    * Moves writing to a fresh journal generation and snapshots the state in the background, so no
    * acknowledgement waits for the snapshot. Throws when the fresh journal cannot be created.
    */
-  private rotate(): void {
-    const gen = this.gen + 1;
-    const fd = openSync(join(this.o.dir, journalName(gen)), 'a', 0o600);
-    if (this.fd !== undefined) this.retire(this.fd);
-    this.fd = fd;
-    this.gen = gen;
-    this.journalBytes = 0;
-    this.needsRotate = false;
-    if (this.snapshotting) {
-      this.snapshotDue = true;
+  #rotate(): void {
+    const gen = this.#gen + 1;
+    const fd = openSync(join(this.#o.dir, journalName(gen)), 'a', 0o600);
+    if (this.#fd !== undefined) this.#retire(this.#fd);
+    this.#fd = fd;
+    this.#gen = gen;
+    this.#journalBytes = 0;
+    this.#needsRotate = false;
+    if (this.#snapshotting) {
+      this.#snapshotDue = true;
       return;
     }
     // Events marked processed are not pending in the snapshot: their markers are moot.
-    this.markers = '';
+    this.#markers = '';
     // The state in memory now is exactly what the older journals hold.
     const snapshot: Snapshot = {
       v: 2,
       nextGen: gen,
-      seen: this.seen.entries(),
-      log: this.log.entries(),
-      pending: [...this.pending.values()].map(recordOf),
+      seen: this.#seen.entries(),
+      log: this.#log.entries(),
+      pending: [...this.#pending.values()].map(recordOf),
     };
-    this.snapshotting = this.writeSnapshot(snapshot).finally(() => {
-      this.snapshotting = null;
-      if (!this.snapshotDue || this.closed) return;
-      this.snapshotDue = false;
-      this.tryRotate();
+    this.#snapshotting = this.#writeSnapshot(snapshot).finally(() => {
+      this.#snapshotting = null;
+      if (!this.#snapshotDue || this.#closed) return;
+      this.#snapshotDue = false;
+      this.#tryRotate();
     });
   }
 
   /** `rotate`, with a failure logged; false when no fresh journal could be started. */
-  private tryRotate(): boolean {
+  #tryRotate(): boolean {
     try {
-      this.rotate();
+      this.#rotate();
       return true;
     } catch (e) {
-      this.o.log.error('Could not start a new webhook journal.', { error: String(e) });
+      this.#o.log.error('Could not start a new webhook journal.', { error: String(e) });
       return false;
     }
   }
 
   /** Writes the snapshot, then removes the journals it covers; false when it could not be written. */
-  private async writeSnapshot(snapshot: Snapshot): Promise<boolean> {
+  async #writeSnapshot(snapshot: Snapshot): Promise<boolean> {
     try {
-      await writeFileDurable(this.syncer, SNAPSHOT, JSON.stringify(snapshot));
+      await writeFileDurable(this.#syncer, SNAPSHOT, JSON.stringify(snapshot));
     } catch (e) {
-      this.o.log.error('Could not write the webhook state snapshot; the journals still hold everything.', { error: String(e) });
+      this.#o.log.error('Could not write the webhook state snapshot; the journals still hold everything.', { error: String(e) });
       return false;
     }
     // Closed before removed (Windows cannot remove an open file).
-    await this.syncing;
-    for (const name of await readdir(this.o.dir).catch(() => [] as string[])) {
+    await this.#syncing;
+    for (const name of await readdir(this.#o.dir).catch(() => [] as string[])) {
       const m = JOURNAL_RE.exec(name);
-      if (m && Number(m[1]) < snapshot.nextGen) await unlink(join(this.o.dir, name)).catch(() => undefined);
+      if (m && Number(m[1]) < snapshot.nextGen) await unlink(join(this.#o.dir, name)).catch(() => undefined);
     }
     return true;
   }
 
-  private async load(): Promise<void> {
-    const { dir, log } = this.o;
+  async #load(): Promise<void> {
+    const { dir, log } = this.#o;
     await ensureDir(dir);
     // The folder may predate this rule: it holds event bodies, so only this user may read it.
     await chmod(dir, 0o700);
@@ -327,16 +329,16 @@ export class WebhookState {
         snap = SnapshotSchema.parse(JSON.parse(text));
       } catch {
         // Kept for inspection; the journals still replay what they hold.
-        const aside = `${SNAPSHOT}.unreadable-${this.o.now()}`;
+        const aside = `${SNAPSHOT}.unreadable-${this.#o.now()}`;
         await rename(join(dir, SNAPSHOT), join(dir, aside));
         log.error('The webhook state snapshot could not be read; it was set aside.', { file: aside });
       }
       if (snap) {
         nextGen = snap.nextGen;
-        const now = this.o.now();
-        for (const [id, at] of snap.seen) this.seen.add(id, at, now);
-        this.log.load(snap.log);
-        for (const p of snap.pending) this.pending.set(p.id, pendingOf(p));
+        const now = this.#o.now();
+        for (const [id, at] of snap.seen) this.#seen.add(id, at, now);
+        this.#log.load(snap.log);
+        for (const p of snap.pending) this.#pending.set(p.id, pendingOf(p));
       }
     }
 
@@ -356,17 +358,17 @@ export class WebhookState {
           skipped++;
           continue;
         }
-        if (rec.k === 'd') this.pending.delete(rec.id);
-        else if (!this.isSeen(rec.id)) this.apply(pendingOf(recordOf(rec)));
+        if (rec.k === 'd') this.#pending.delete(rec.id);
+        else if (!this.isSeen(rec.id)) this.#apply(pendingOf(recordOf(rec)));
       }
     }
     if (skipped > 0) log.warn('Skipped unreadable records in the webhook journal.', { records: skipped });
 
-    this.gen = Math.max(nextGen - 1, gens.at(-1) ?? 0);
+    this.#gen = Math.max(nextGen - 1, gens.at(-1) ?? 0);
     // A fresh journal (this throws if none can be made) and a snapshot covering every journal
     // read above, which are then removed; if the snapshot fails they stay, and so does all.
-    this.rotate();
-    await this.snapshotting;
-    if (this.pending.size > 0) log.info('Replaying webhook events accepted before the last stop.', { count: this.pending.size });
+    this.#rotate();
+    await this.#snapshotting;
+    if (this.#pending.size > 0) log.info('Replaying webhook events accepted before the last stop.', { count: this.#pending.size });
   }
 }

@@ -64,7 +64,10 @@ export class NeedsMeWatch {
   #timer: NodeJS.Timeout | null = null;
   #last = '';
 
-  constructor(private readonly o: { runtimes(): WorkspaceRuntime[]; push(n: NeedsMe): void; log: Pick<Logger, 'warn'> }) {}
+  readonly #o: { runtimes(): WorkspaceRuntime[]; push(n: NeedsMe): void; log: Pick<Logger, 'warn'> };
+  constructor(o: { runtimes(): WorkspaceRuntime[]; push(n: NeedsMe): void; log: Pick<Logger, 'warn'> }) {
+    this.#o = o;
+  }
 
   /** Something changed in some workspace (a queue delta, one opened or closed). */
   changed(): void {
@@ -72,25 +75,25 @@ export class NeedsMeWatch {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.#load();
-      const now = needsMeOf(this.o.runtimes());
+      const now = needsMeOf(this.#o.runtimes());
       const key = JSON.stringify(now);
       if (key === this.#last) return;
       this.#last = key;
-      this.o.push(now);
+      this.#o.push(now);
     }, SETTLE_MS);
   }
 
   async read(): Promise<NeedsMe> {
     this.#watching = true;
-    await Promise.all(this.o.runtimes().map((rt) => rt.loadQueue()));
-    const now = needsMeOf(this.o.runtimes());
+    await Promise.all(this.#o.runtimes().map((rt) => rt.loadQueue()));
+    const now = needsMeOf(this.#o.runtimes());
     this.#last = JSON.stringify(now);
     return now;
   }
 
   /** A workspace whose queue nobody read yet (opened in the background) is read now. */
   #load(): void {
-    for (const rt of this.o.runtimes()) {
+    for (const rt of this.#o.runtimes()) {
       if (rt.signedIn && !rt.queueLoaded) void rt.loadQueue().then((ok) => ok && this.changed());
     }
   }

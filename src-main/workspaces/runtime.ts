@@ -20,11 +20,11 @@ export interface RuntimeAdapters {
   dir: string;
   cipher: SecretCipher;
   /** A store in the workspace's folder. */
-  openStore(name: string): KeyValueStore;
+  openStore: (name: string) => KeyValueStore;
   /** The console's settings (language, shortcuts, voice); the rest are the workspace's own. */
   globalSettings: Settings;
   log: Logger;
-  registerSecret(secret: string): void;
+  registerSecret: (secret: string) => void;
   /** The demo stand-in, when it runs (only a demo workspace sees it). */
   standin(): DemoServer | null;
   /** The service refused this workspace's token, or who is signed in changed. */

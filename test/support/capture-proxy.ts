@@ -15,7 +15,7 @@ export interface Captured {
  */
 export async function startCaptureProxy(
   target: string,
-  o: { rewrite?(body: Buffer, contentType: string): Buffer } = {},
+  o: { rewrite?: (body: Buffer, contentType: string) => Buffer } = {},
 ): Promise<{ url: string; requests: Captured[]; bodiesTo(path: string): string[]; close(): Promise<void> }> {
   const to = new URL(target);
   const requests: Captured[] = [];

@@ -2,6 +2,8 @@ import { registerHooks } from 'node:module';
 import type { PreloadBridge } from '../../src-renderer/src/lib/bridge';
 import type { Channel, ChannelInput, ChannelOutput, BridgeEvent, EventPayload } from '../../src-shared/bridge';
 import type { ErrorKind } from '../../src-shared/errors';
+import type * as bridgeModule from '../../src-renderer/src/lib/bridge';
+import type * as scopeModule from '../../src-renderer/src/lib/scope.svelte';
 
 let registered = false;
 
@@ -85,7 +87,7 @@ export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
 
 /** A fresh fake bridge put in place of the renderer's transport; import the stores after it. */
 export async function installFakeBridge(handlers: Parameters<typeof fakeBridge>[0]) {
-  const { useTransport } = await importRunes<typeof import('../../src-renderer/src/lib/bridge')>('src-renderer/src/lib/bridge.ts');
+  const { useTransport } = await importRunes<typeof bridgeModule>('src-renderer/src/lib/bridge.ts');
   const bridge = fakeBridge(handlers);
   useTransport(bridge.transport);
   return bridge;
@@ -93,6 +95,6 @@ export async function installFakeBridge(handlers: Parameters<typeof fakeBridge>[
 
 /** A workspace's scope for store tests: its stores are made with `scope.use(Store)` (null: the workspace in front). */
 export async function newScope(workspaceId: string | null = null) {
-  const { Scope } = await importRunes<typeof import('../../src-renderer/src/lib/scope.svelte')>('src-renderer/src/lib/scope.svelte.ts');
+  const { Scope } = await importRunes<typeof scopeModule>('src-renderer/src/lib/scope.svelte.ts');
   return new Scope(workspaceId);
 }

@@ -45,19 +45,20 @@ export type ActivityFields = Pick<Activity, 'lastCustomerAt' | 'preview' | 'unre
  * workspace (scope) across restarts in one private file.
  */
 export class ActivityStore {
-  private all: Record<string, Record<string, Activity>> = {};
-  private scope: string | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly syncer: DirSyncer;
+  #all: Record<string, Record<string, Activity>> = {};
+  #scope: string | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #syncer: DirSyncer;
 
-  constructor(
-    private readonly file: string,
-    private readonly warn: (message: string) => void,
-  ) {
-    this.syncer = new DirSyncer(dirname(file));
+  readonly #file: string;
+  readonly #warn: (message: string) => void;
+  constructor(file: string, warn: (message: string) => void) {
+    this.#file = file;
+    this.#warn = warn;
+    this.#syncer = new DirSyncer(dirname(file));
     try {
       const parsed = FileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (parsed.success) this.all = parsed.data;
+      if (parsed.success) this.#all = parsed.data;
       else warn('attendance activity file unreadable; starting empty');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn('attendance activity file unreadable; starting empty');
@@ -66,16 +67,16 @@ export class ActivityStore {
 
   /** The workspace and attendant now signed in (null: signed out). */
   setScope(scope: string | null): void {
-    this.scope = scope;
+    this.#scope = scope;
   }
 
-  private sessions(): Record<string, Activity> | null {
-    if (this.scope === null) return null;
-    return (this.all[this.scope] ??= {});
+  #sessions(): Record<string, Activity> | null {
+    if (this.#scope === null) return null;
+    return (this.#all[this.#scope] ??= {});
   }
 
   get(sessionId: number): ActivityFields | undefined {
-    const a = this.sessions()?.[sessionId];
+    const a = this.#sessions()?.[sessionId];
     return a && { lastCustomerAt: a.lastCustomerAt, preview: a.preview, unread: a.unread };
   }
 
@@ -94,7 +95,7 @@ export class ActivityStore {
   }
 
   #take(m: ThreadMessage, news: boolean): boolean {
-    const sessions = this.sessions();
+    const sessions = this.#sessions();
     if (!sessions || !m.fromCustomer) return false;
     const key = String(m.sessionId);
     const prev = sessions[key];
@@ -111,26 +112,26 @@ export class ActivityStore {
       countedId: Math.max(m.id, prev?.countedId ?? m.id),
       counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
     };
-    this.trim(sessions);
-    this.schedule();
+    this.#trim(sessions);
+    this.#schedule();
     return true;
   }
 
   /** Whether the row of a session shows a customer's message already. */
   hasPreview(sessionId: number): boolean {
-    return !!this.sessions()?.[sessionId]?.preview;
+    return !!this.#sessions()?.[sessionId]?.preview;
   }
 
   /** The attendant saw the session's thread; true when that changed its count. */
   seen(sessionId: number): boolean {
-    const a = this.sessions()?.[sessionId];
+    const a = this.#sessions()?.[sessionId];
     if (!a || a.unread === 0) return false;
     a.unread = 0;
-    this.schedule();
+    this.#schedule();
     return true;
   }
 
-  private trim(sessions: Record<string, Activity>): void {
+  #trim(sessions: Record<string, Activity>): void {
     const keys = Object.keys(sessions);
     if (keys.length <= PER_SCOPE) return;
     // Rare (past the cap): the sessions whose customer wrote longest ago go first.
@@ -138,27 +139,27 @@ export class ActivityStore {
     for (const k of keys.slice(0, keys.length - PER_SCOPE)) delete sessions[k];
   }
 
-  private schedule(): void {
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.write();
+  #schedule(): void {
+    this.#timer ??= setTimeout(() => {
+      this.#timer = null;
+      void this.#write();
     }, WRITE_DELAY_MS);
   }
 
-  private async write(): Promise<void> {
+  async #write(): Promise<void> {
     try {
-      await ensureDir(dirname(this.file));
-      await writeFileDurable(this.syncer, basename(this.file), JSON.stringify(this.all));
+      await ensureDir(dirname(this.#file));
+      await writeFileDurable(this.#syncer, basename(this.#file), JSON.stringify(this.#all));
     } catch (e) {
-      this.warn(`attendance activity not saved: ${e instanceof Error ? e.message : String(e)}`);
+      this.#warn(`attendance activity not saved: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
   /** Writes what is pending now (on stop). */
   async flush(): Promise<void> {
-    if (!this.timer) return;
-    clearTimeout(this.timer);
-    this.timer = null;
-    await this.write();
+    if (!this.#timer) return;
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#write();
   }
 }

@@ -64,7 +64,7 @@ export function createBadgeSlot(): BadgeSlot {
 export function electronBadgeSetter(app: BadgeApp, warn: (message: string) => void): BadgeSetter {
   let warned = false;
   return (count) => {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = app.setBadgeCount(count);
     } catch {

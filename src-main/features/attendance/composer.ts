@@ -29,7 +29,6 @@ import { sessionGroupOf } from '../../../src-shared/concepts';
 import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
 
-type Rec = Record<string, unknown>;
 type Bundle = Read<MessageBundleGroup>;
 type Hsm = Read<HsmTemplate>;
 
@@ -76,47 +75,49 @@ function conversation(messages: readonly ThreadMessage[], keep: readonly string[
  * knowledge-base answers.
  */
 export class Composer {
-  private canned: { at: number; rows: Bundle[] } | null = null;
-  private templates: { at: number; rows: Hsm[] } | null = null;
+  #canned: { at: number; rows: Bundle[] } | null = null;
+  #templates: { at: number; rows: Hsm[] } | null = null;
 
-  constructor(private readonly ctx: FeatureContext) {
+  readonly #ctx: FeatureContext;
+  constructor(ctx: FeatureContext) {
+    this.#ctx = ctx;
     ctx.onWorkspaceChange(() => {
-      this.canned = null;
-      this.templates = null;
+      this.#canned = null;
+      this.#templates = null;
     });
   }
 
-  private client(): ServiceClient {
-    return this.ctx.client();
+  #client(): ServiceClient {
+    return this.#ctx.client();
   }
 
   /** Providers whose credential the user chose to keep for this run only (or had to). */
-  private sessionOnly = new Set<string>();
+  #sessionOnly = new Set<string>();
 
-  private keptOf(provider: string): CredentialKept | null {
-    if (this.credential(provider) === null) return null;
-    if (this.sessionOnly.has(provider) || this.ctx.vault.state === 'unavailable') return 'session';
-    return this.ctx.vault.state === 'encrypted' ? 'keyring' : 'weak';
+  #keptOf(provider: string): CredentialKept | null {
+    if (this.#credential(provider) === null) return null;
+    if (this.#sessionOnly.has(provider) || this.#ctx.vault.state === 'unavailable') return 'session';
+    return this.#ctx.vault.state === 'encrypted' ? 'keyring' : 'weak';
   }
 
-  private async cannedRows(): Promise<Bundle[]> {
-    if (!this.canned || Date.now() - this.canned.at > CACHE_MS) {
-      const rows = await this.client()
+  async #cannedRows(): Promise<Bundle[]> {
+    if (!this.#canned || Date.now() - this.#canned.at > CACHE_MS) {
+      const rows = await this.#client()
         .resource('messageBundleGroup')
         .pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
-      this.canned = { at: Date.now(), rows };
+      this.#canned = { at: Date.now(), rows };
     }
-    return this.canned.rows;
+    return this.#canned.rows;
   }
 
-  private async templateRows(): Promise<Hsm[]> {
-    if (!this.templates || Date.now() - this.templates.at > CACHE_MS) {
-      const rows = await this.client()
+  async #templateRows(): Promise<Hsm[]> {
+    if (!this.#templates || Date.now() - this.#templates.at > CACHE_MS) {
+      const rows = await this.#client()
         .resource('hsmTemplate')
         .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
-      this.templates = { at: Date.now(), rows };
+      this.#templates = { at: Date.now(), rows };
     }
-    return this.templates.rows;
+    return this.#templates.rows;
   }
 
   /**
@@ -125,18 +126,18 @@ export class Composer {
    * and the others are shown.
    */
   async help(sessionId: number, groupId: number | null): Promise<ComposerHelp> {
-    const client = this.client();
+    const client = this.#client();
     const settle = async <T>(p: Promise<T>, fallback: T): Promise<{ value: T; ok: boolean }> => {
       try {
         return { value: await p, ok: true };
       } catch (e) {
-        this.ctx.log.warn('composer help part failed', { error: e instanceof Error ? e.message : String(e) });
+        this.#ctx.log.warn('composer help part failed', { error: e instanceof Error ? e.message : String(e) });
         return { value: fallback, ok: false };
       }
     };
     const none = { results: [] as Read<ChatSuggestion>[] };
     const [cannedPart, ownPart, generalPart, templatePart, linksPart] = await Promise.all([
-      settle(this.cannedRows(), []),
+      settle(this.#cannedRows(), []),
       settle(
         client.chatSuggestions({
           conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
@@ -159,7 +160,7 @@ export class Composer {
         }),
         none,
       ),
-      settle(this.templateRows(), []),
+      settle(this.#templateRows(), []),
       groupId === null
         ? Promise.resolve({ value: null, ok: true })
         : settle(
@@ -196,7 +197,7 @@ export class Composer {
   }
 
   async template(id: number): Promise<{ template: string; parameterCount: number }> {
-    const row = (await this.templateRows()).find((t) => t.id === id);
+    const row = (await this.#templateRows()).find((t) => t.id === id);
     const template = str(row?.template);
     if (!row || !template) throw new AppError({ kind: 'NotFound', message: 'That template is no longer available.' });
     return { template, parameterCount: row.parameterCount ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };
@@ -204,8 +205,8 @@ export class Composer {
 
   // ---- providers and credentials --------------------------------------------------------
 
-  private credential(provider: string): ProviderCredential | null {
-    const raw = this.ctx.vault.get(providerKey(provider));
+  #credential(provider: string): ProviderCredential | null {
+    const raw = this.#ctx.vault.get(providerKey(provider));
     if (!raw) return null;
     try {
       const c = obj(JSON.parse(raw));
@@ -220,11 +221,11 @@ export class Composer {
   }
 
   async providers(): Promise<ProviderInfo[]> {
-    const models = await this.client().modelsByProviders({ provider: '', typeModality: 'text' });
+    const models = await this.#client().modelsByProviders({ provider: '', typeModality: 'text' });
     const by = new Map<string, ProviderInfo>();
     for (const m of models) {
       if (!m.active || m.typeModality !== 'text') continue;
-      const kept = by.has(m.providerName) ? null : this.keptOf(m.providerName);
+      const kept = by.has(m.providerName) ? null : this.#keptOf(m.providerName);
       const p = by.get(m.providerName) ?? { name: m.providerName, credentialSet: kept !== null, kept, models: [] };
       const meta = obj(m.metadata);
       p.models.push({ id: m.id, name: m.name, reachable: meta?.reachable !== false });
@@ -247,36 +248,36 @@ export class Composer {
     if (c.accessKey) value.access_key = c.accessKey;
     if (c.secretKey) value.secret_key = c.secretKey;
     if (c.token) value.token = c.token;
-    for (const s of [c.accessKey, c.secretKey, c.token]) if (s) this.ctx.registerSecret(s);
+    for (const s of [c.accessKey, c.secretKey, c.token]) if (s) this.#ctx.registerSecret(s);
     const key = providerKey(provider);
     const json = JSON.stringify(value);
     const empty = Object.keys(value).length === 0;
-    const state = this.ctx.vault.state;
+    const state = this.#ctx.vault.state;
     if (empty) {
-      this.ctx.vault.remove(key);
-      this.sessionOnly.delete(provider);
+      this.#ctx.vault.remove(key);
+      this.#sessionOnly.delete(provider);
     } else if (state === 'encrypted' || (state === 'weak' && allowWeak)) {
-      this.ctx.vault.put(key, json, { allowWeak: true });
-      this.sessionOnly.delete(provider);
+      this.#ctx.vault.put(key, json, { allowWeak: true });
+      this.#sessionOnly.delete(provider);
     } else {
       // This run only: a copy sealed by an earlier consent is removed so it cannot return.
-      this.ctx.vault.remove(key);
-      this.ctx.vault.put(key, json, { persist: false });
-      this.sessionOnly.add(provider);
+      this.#ctx.vault.remove(key);
+      this.#ctx.vault.put(key, json, { persist: false });
+      this.#sessionOnly.add(provider);
     }
-    return this.keptOf(provider);
+    return this.#keptOf(provider);
   }
 
-  private async ask(
+  async #ask(
     task: string,
     messages: readonly ThreadMessage[],
     choice: { provider: string; model: string },
     maxLen: number,
     reveal?: Reveal,
   ): Promise<string> {
-    const cred = this.credential(choice.provider);
+    const cred = this.#credential(choice.provider);
     const keep = kept(reveal);
-    const answer = await this.client().nlp(
+    const answer = await this.#client().nlp(
       {
         provider: choice.provider,
         model: choice.model,
@@ -294,11 +295,11 @@ export class Composer {
   }
 
   draft(messages: readonly ThreadMessage[], choice: { provider: string; model: string }, reveal?: Reveal): Promise<string> {
-    return this.ask('Sugira uma resposta curta e cordial do atendente para a última mensagem do cliente.', messages, choice, 120, reveal);
+    return this.#ask('Sugira uma resposta curta e cordial do atendente para a última mensagem do cliente.', messages, choice, 120, reveal);
   }
 
   summary(messages: readonly ThreadMessage[], choice: { provider: string; model: string }): Promise<string> {
-    return this.ask(
+    return this.#ask(
       'Resuma o atendimento abaixo em poucas linhas: o pedido do cliente, o que foi feito e o resultado.',
       messages,
       choice,
@@ -322,13 +323,13 @@ export class Composer {
           message: 'A knowledge base name looks like {hostname}_{identifier}_data_pt, for example acme.com_faq_data_pt.',
         });
       }
-      this.ctx.settings.set(KB_SETTING, index);
+      this.#ctx.settings.set(KB_SETTING, index);
     }
     const name = this.knowledgeBaseName(demo);
     if (!name) throw new AppError({ kind: 'Invalid', field: 'index', message: 'Give the name of the knowledge base to search first.' });
     try {
       const keep = kept(reveal);
-      const answers = await this.client().questions(
+      const answers = await this.#client().questions(
         { index: name, question: keep ? maskExcept(question, keep) : question, size: 5 },
         keep ? { revealDocuments: true } : {},
       );
@@ -343,7 +344,7 @@ export class Composer {
   }
 
   knowledgeBaseName(demo: boolean): string | null {
-    return this.ctx.settings.get(KB_SETTING) || (demo ? DEMO_KB : null);
+    return this.#ctx.settings.get(KB_SETTING) || (demo ? DEMO_KB : null);
   }
 }
 

@@ -23,32 +23,33 @@ export interface Me {
 }
 
 export class DirectoryCache {
-  private me: Me | null = null;
-  private groupsDone = false;
-  private pauseReasons: { reasons: PauseReasonInfo[]; unreadable: Unreadable } | null = null;
+  #me: Me | null = null;
+  #groupsDone = false;
+  #pauseReasons: { reasons: PauseReasonInfo[]; unreadable: Unreadable } | null = null;
 
-  constructor(
-    private readonly ctx: FeatureContext,
-    private readonly queue: QueueFeature,
-  ) {
+  readonly #ctx: FeatureContext;
+  readonly #queue: QueueFeature;
+  constructor(ctx: FeatureContext, queue: QueueFeature) {
+    this.#ctx = ctx;
+    this.#queue = queue;
     ctx.onWorkspaceChange(() => this.reset());
   }
 
   reset(): void {
-    this.me = null;
-    this.groupsDone = false;
-    this.pauseReasons = null;
+    this.#me = null;
+    this.#groupsDone = false;
+    this.#pauseReasons = null;
   }
 
-  private client(): ServiceClient {
-    return this.ctx.client();
+  #client(): ServiceClient {
+    return this.#ctx.client();
   }
 
   async whoAmI(): Promise<Me> {
-    const userName = this.ctx.me()?.userName;
+    const userName = this.#ctx.me()?.userName;
     if (!userName) throw new AppError({ kind: 'Invalid', message: 'The console does not know your user name: sign in again and give it.' });
-    if (this.me?.userName === userName) return this.me;
-    const users = await this.client()
+    if (this.#me?.userName === userName) return this.#me;
+    const users = await this.#client()
       .resource('user')
       .list({ conditions: [{ key: 'userName', operator: 'EQ', value: userName }], sort: false, page: 0, size: 1 });
     const user = users.results.find((u) => samePerson(personOf(u), { id: null, userName, name: null, role: null })) ?? users.results[0];
@@ -58,37 +59,37 @@ export class DirectoryCache {
     let status = str(agentRef?.status);
     if (agentId === null) {
       // The user record may not embed its agent: the agents list names its user.
-      const agents = await readAgents(this.client()).catch(() => []);
+      const agents = await readAgents(this.#client()).catch(() => []);
       const me = { id: userId, userName, name: null, role: null };
       const mine = agents.find((a) => samePerson(agentPerson(a), me));
       agentId = mine?.id ?? null;
       status = mine?.status ?? status;
     }
-    this.me = { userName, userId, agentId, status };
-    return this.me;
+    this.#me = { userName, userId, agentId, status };
+    return this.#me;
   }
 
   /** The attendant as a reference, with the user id once the service has told it. */
   async meRef(): Promise<PersonRef> {
-    const userName = myName(this.ctx);
+    const userName = myName(this.#ctx);
     const me = await this.whoAmI().catch(() => null);
     return { id: me?.userId ?? null, userName, name: null, role: 'agent' };
   }
 
   setMyStatus(status: string): void {
-    if (this.me) this.me.status = status;
+    if (this.#me) this.#me.status = status;
   }
 
   /** Groups: those seen in sessions, then the rest one lookup at a time (the v2 API lists none). */
   async groups(): Promise<GroupInfo[]> {
-    const found = this.queue.groups();
-    if (!this.groupsDone) {
+    const found = this.#queue.groups();
+    if (!this.#groupsDone) {
       // Bounded: each lookup excludes every group found so far, so each answer is a new one.
       for (let i = 0; i < 200; i++) {
         const ids = [...found.keys()];
         let g: Awaited<ReturnType<ServiceClient['groupUnique']>>;
         try {
-          g = await this.client().groupUnique({
+          g = await this.#client().groupUnique({
             // Never a multi-value NOT_IN: some servers answer those with nothing.
             conditions: ids.length ? [noneOf('id', ids)] : [],
             sort: true,
@@ -101,9 +102,9 @@ export class DirectoryCache {
         }
         const info = toGroupInfo(g);
         if (!info || found.has(info.id)) break;
-        this.queue.rememberGroup(info);
+        this.#queue.rememberGroup(info);
       }
-      this.groupsDone = true;
+      this.#groupsDone = true;
     }
     return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -113,13 +114,13 @@ export class DirectoryCache {
    * copies may come from session summaries that lack the classification settings.
    */
   async group(id: number, o: { complete?: boolean } = {}): Promise<GroupInfo | null> {
-    const known = this.queue.groups().get(id);
+    const known = this.#queue.groups().get(id);
     if (known && !o.complete) return known;
     try {
       const info = toGroupInfo(
-        await this.client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }),
+        await this.#client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }),
       );
-      if (info) this.queue.rememberGroup(info);
+      if (info) this.#queue.rememberGroup(info);
       return info;
     } catch (e) {
       if (isAppError(e) && e.kind === 'NotFound') return null;
@@ -130,7 +131,7 @@ export class DirectoryCache {
   /** The fellow attendants (bots left out), by name. */
   async agents(): Promise<AgentInfo[]> {
     const out: AgentInfo[] = [];
-    for (const a of await readAgents(this.client())) {
+    for (const a of await readAgents(this.#client())) {
       const info = toAgentInfo(a);
       if (info) out.push(info);
     }
@@ -139,8 +140,8 @@ export class DirectoryCache {
 
   /** The active pause reasons, and those the console could not read (shown as such under the picker). */
   async pauses(): Promise<{ reasons: PauseReasonInfo[]; unreadable: Unreadable }> {
-    if (!this.pauseReasons) {
-      const got = await this.client()
+    if (!this.#pauseReasons) {
+      const got = await this.#client()
         .resource('pauseReason')
         .collect({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 1_000 });
       const skips = new Skips();
@@ -152,10 +153,10 @@ export class DirectoryCache {
         // An inactive reason is not offered, and not unreadable either.
         else if (r.active !== false) skips.add(lacking('pauseReason', r, r.id == null ? 'id' : 'value'));
       }
-      skips.report(this.ctx.log, 'pause reasons');
-      this.pauseReasons = { reasons, unreadable: skips.summary() };
+      skips.report(this.#ctx.log, 'pause reasons');
+      this.#pauseReasons = { reasons, unreadable: skips.summary() };
     }
-    return this.pauseReasons;
+    return this.#pauseReasons;
   }
 
   async directory(): Promise<Directory> {
@@ -163,7 +164,7 @@ export class DirectoryCache {
     const [groups, agents, pauses] = await Promise.all([this.groups(), this.agents(), this.pauses()]);
     const mine = agents.find((a) => a.userName === me?.userName);
     if (me && mine?.status) me.status = mine.status;
-    const reason = this.ctx.settings.get('pauseReason');
+    const reason = this.#ctx.settings.get('pauseReason');
     return {
       groups,
       agents: agents.filter((a) => a.userName !== me?.userName),

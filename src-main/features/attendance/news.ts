@@ -179,7 +179,7 @@ export class News {
 
 interface PollDeps extends NewsDeps {
   source: SyncSource<StampedMessage, StampedSession>;
-  announce(sessionId: number, m: ThreadMessage): void;
+  announce: (sessionId: number, m: ThreadMessage) => void;
 }
 
 /**

@@ -11,7 +11,6 @@ import type {
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { toQueueItem } from '../../queue';
 import {
-  agentIdentityOf,
   authorOf,
   idOf,
   intOf,

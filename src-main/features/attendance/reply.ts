@@ -59,7 +59,7 @@ export class Replies {
       return e;
     };
     const client = this.#ctx.client();
-    let msg: ThreadMessage | null = null;
+    let msg: ThreadMessage | null;
     try {
       const saved = await client.resource('message').save({ session: { id: sessionId }, message: text, contentType, fromUser: false });
       msg = toThreadMessage(saved, sessionId, threads.parties.get(sessionId));

@@ -26,7 +26,7 @@ export interface Threads {
   readonly entities: Map<number, Entity[]>;
   /** Who is on each side of the sessions read so far: tells their messages' authors apart. */
   readonly parties: Map<number, Parties>;
-  noteParties(session: Read<Session>): Parties | undefined;
+  noteParties: (session: Read<Session>) => Parties | undefined;
   rememberShown(sessionId: number, messages: readonly ThreadMessage[]): void;
   /** Entities of the customer's messages, pushed while their thread is open. */
   recognise(sessionId: number, messages: readonly ThreadMessage[]): Promise<void>;

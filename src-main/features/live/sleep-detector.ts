@@ -24,7 +24,9 @@ export class SleepDetector {
   #timer: unknown = null;
   #last = 0;
 
-  constructor(private readonly o: SleepDetectorOptions = {}) {
+  readonly #o: SleepDetectorOptions;
+  constructor(o: SleepDetectorOptions = {}) {
+    this.#o = o;
     this.#tickMs = o.tickMs ?? 5_000;
     this.#gapMs = o.gapMs ?? 20_000;
     this.#clock = o.clock ?? systemClock;
@@ -62,7 +64,7 @@ export class SleepDetector {
       try {
         l();
       } catch (e) {
-        this.o.onListenerError?.(e);
+        this.#o.onListenerError?.(e);
       }
     }
   }

@@ -36,8 +36,6 @@ const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
 const TOTALS_CAP = 20_000;
 const EXPORT_CAP = 50_000;
 
-type Rec = Record<string, unknown>;
-
 /** Supervisor tools: every handler asks the service through the context's client. */
 export interface SupervisorDeps {
   /** Lends a file to the service: the address it reads it from (the live feature's listener), and the end of the loan. */

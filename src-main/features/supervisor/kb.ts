@@ -32,15 +32,18 @@ function withoutAddress(text: string, lent: LentFile, name: string): string {
 }
 
 export class KbTracker {
-  private readonly bases = new Map<string, KbBase>();
-  private readonly probes = new Map<string, AbortController>();
+  readonly #bases = new Map<string, KbBase>();
+  readonly #probes = new Map<string, AbortController>();
   /** Uploads under way: cancelled when the workspace closes or changes. */
-  private readonly uploads = new Set<AbortController>();
+  readonly #uploads = new Set<AbortController>();
 
-  constructor(private readonly o: KbTrackerOptions) {}
+  readonly #o: KbTrackerOptions;
+  constructor(o: KbTrackerOptions) {
+    this.#o = o;
+  }
 
   list(): KbBase[] {
-    return [...this.bases.values()].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
+    return [...this.#bases.values()].sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
   }
 
   /**
@@ -59,10 +62,10 @@ export class KbTracker {
     const lent = 'lent' in input ? { file: input.lent, name: input.shownAs } : null;
     const hide = (text: string) => (lent ? withoutAddress(text, lent.file, lent.name) : text);
     const abort = new AbortController();
-    this.uploads.add(abort);
+    this.#uploads.add(abort);
     let answer: { message?: string | null | undefined };
     try {
-      answer = await this.o.client().uploadFiles(
+      answer = await this.#o.client().uploadFiles(
         {
           url_file: lent ? lent.file.url : (input as { url: string }).url,
           index_engine: input.name,
@@ -83,65 +86,65 @@ export class KbTracker {
       }
       throw isAppError(e) && lent ? new AppError({ ...e.info, message: hide(e.info.message) }) : e;
     } finally {
-      this.uploads.delete(abort);
+      this.#uploads.delete(abort);
     }
     const base: KbBase = {
       name: input.name,
       url: lent ? lent.name : (input as { url: string }).url,
-      uploadedAt: new Date(this.now()).toISOString(),
+      uploadedAt: new Date(this.#now()).toISOString(),
       state: 'indexing',
       readyAt: null,
       message: answer.message ? hide(answer.message) : null,
     };
-    this.set(base);
-    this.probe(base, () => lent?.file.withdraw());
+    this.#set(base);
+    this.#probe(base, () => lent?.file.withdraw());
     return base;
   }
 
-  private now(): number {
-    return this.o.now?.() ?? Date.now();
+  #now(): number {
+    return this.#o.now?.() ?? Date.now();
   }
 
-  private set(base: KbBase): void {
-    this.bases.set(base.name, base);
-    this.o.emit(base);
+  #set(base: KbBase): void {
+    this.#bases.set(base.name, base);
+    this.#o.emit(base);
   }
 
   /** Asks the new base a question until it answers; `done` runs once the wait ends, however it ends. */
-  private probe(base: KbBase, done: () => void): void {
-    this.probes.get(base.name)?.abort();
+  #probe(base: KbBase, done: () => void): void {
+    this.#probes.get(base.name)?.abort();
     const abort = new AbortController();
     abort.signal.addEventListener('abort', done, { once: true });
-    this.probes.set(base.name, abort);
-    const started = this.now();
-    let delay = this.o.firstDelayMs ?? 300;
-    const max = this.o.maxDelayMs ?? 3_000;
+    this.#probes.set(base.name, abort);
+    const started = this.#now();
+    let delay = this.#o.firstDelayMs ?? 300;
+    const max = this.#o.maxDelayMs ?? 3_000;
     const end = () => {
-      this.probes.delete(base.name);
+      this.#probes.delete(base.name);
       done();
     };
     void (async () => {
       // Bounded by GIVE_UP_MS; each probe is one short read.
-      while (!abort.signal.aborted && this.now() - started < GIVE_UP_MS) {
+      while (!abort.signal.aborted && this.#now() - started < GIVE_UP_MS) {
         await new Promise((r) => setTimeout(r, delay));
         if (abort.signal.aborted) return;
         delay = Math.min(max, Math.round(delay * 1.5));
         try {
-          await this.o.client().questions({ index: base.name, question: PROBE, size: 1 }, { signal: abort.signal });
+          await this.#o.client().questions({ index: base.name, question: PROBE, size: 1 }, { signal: abort.signal });
           if (abort.signal.aborted) return;
-          this.set({ ...base, state: 'ready', readyAt: new Date(this.now()).toISOString() });
+          this.#set({ ...base, state: 'ready', readyAt: new Date(this.#now()).toISOString() });
           return end();
         } catch (e) {
           if (abort.signal.aborted) return;
           // 404 while indexing; anything transient is retried. Refusals end the wait.
           if (isAppError(e) && (e.kind === 'Unauthorized' || e.kind === 'Forbidden' || e.kind === 'Invalid')) {
-            this.set({ ...base, state: 'failed', message: e.message });
+            this.#set({ ...base, state: 'failed', message: e.message });
             return end();
           }
         }
       }
       if (!abort.signal.aborted) {
-        this.set({
+        this.#set({
           ...base,
           state: 'failed',
           message: 'No answers came within 5 minutes: the file may not have been readable. Check the link and upload it again.',
@@ -153,10 +156,10 @@ export class KbTracker {
 
   /** Cancels every upload and probe and forgets the bases (workspace closed or switched). */
   reset(): void {
-    for (const a of this.uploads) a.abort();
-    this.uploads.clear();
-    for (const a of this.probes.values()) a.abort();
-    this.probes.clear();
-    this.bases.clear();
+    for (const a of this.#uploads) a.abort();
+    this.#uploads.clear();
+    for (const a of this.#probes.values()) a.abort();
+    this.#probes.clear();
+    this.#bases.clear();
   }
 }

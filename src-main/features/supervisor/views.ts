@@ -11,7 +11,7 @@ import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { toQueueItem } from '../../queue';
-import { agentIdentityOf, idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
+import { idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { Agent } from '../agents';
 import type { AttendanceTimeReportRow, NpsSummary, Session, Ticket } from '../../../src-shared/schemas/index';

@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import {
   BUILT_IN_TUNNELS,
   EVENT_LOG_ROWS,
   PUSHED_RAW_CHARS,
-  TunnelChoiceSchema,
   type EventRow,
   type ListenerStatus,
-  type TunnelChoice,
 } from '../../../src-shared/bridge/webhooks';
 import { AppError } from '../../../src-shared/errors';
 import { redactJsonText } from '../../../src-shared/secret-fields';
@@ -100,7 +97,7 @@ function previewOf(t: TunnelSetting, port: number | null, path: string | undefin
 /** A custom command's URL template: an http(s) URL once its placeholders are filled. */
 function checkUrlTemplate(template: string): void {
   if (!template) return;
-  let ok = false;
+  let ok: boolean;
   try {
     const u = new URL(template.replaceAll('{port}', '1').replaceAll('{remotePort}', '1'));
     ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';

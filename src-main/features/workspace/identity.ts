@@ -20,7 +20,7 @@ async function checkAccess(client: ServiceClient): Promise<void> {
 export async function checkConnection(baseUrl: string, token: string, typed: string | null, log: Logger): Promise<UserRef | null> {
   // `probe`: a candidate token being checked; its refusal must not mark a stored one.
   const probe = createServiceClient({ baseUrl, getToken: async () => token, log });
-  let found: UserRef | null = null;
+  let found: UserRef | null;
   try {
     await checkAccess(probe);
     found = await identify(probe, typed);

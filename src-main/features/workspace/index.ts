@@ -22,7 +22,7 @@ export interface WorkspaceFeatureDeps {
   /** Where the console's own events go (the page hears them whichever workspace is in front). */
   events: EventHub;
   log: Logger;
-  registerSecret(secret: string): void;
+  registerSecret: (secret: string) => void;
 }
 
 interface ConnectInput {

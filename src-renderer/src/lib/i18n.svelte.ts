@@ -188,11 +188,11 @@ export class I18n {
   get chosen() {
     return this.#chosen;
   }
-  private system: Language = 'en';
+  #system: Language = 'en';
 
   setLocale(systemLocale: string): void {
-    this.system = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
-    this.apply();
+    this.#system = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
+    this.#apply();
   }
 
   /** The in-app switch: remembered for the next start; null goes back to the system's. */
@@ -204,11 +204,11 @@ export class I18n {
     } catch {
       // Storage refused: the choice holds for this run.
     }
-    this.apply();
+    this.#apply();
   }
 
-  private apply(): void {
-    this.#locale = this.#chosen ?? this.system;
+  #apply(): void {
+    this.#locale = this.#chosen ?? this.#system;
     // No page in the stores' unit tests.
     if (globalThis.document) document.documentElement.lang = this.#locale;
   }
@@ -231,15 +231,15 @@ export class I18n {
    * language fails the type check).
    */
   register<K extends string>(strings: Strings<K>): (key: K, params?: Record<string, string | number>) => string {
-    return (key, params) => this.format(strings, key, params);
+    return (key, params) => this.#format(strings, key, params);
   }
 
   /** The console's own strings (workspace, shell). */
   t(key: CoreKey, params: Record<string, string | number> = {}): string {
-    return this.format(core, key, params);
+    return this.#format(core, key, params);
   }
 
-  private format<K extends string>(strings: Strings<K>, key: K, params: Record<string, string | number> = {}): string {
+  #format<K extends string>(strings: Strings<K>, key: K, params: Record<string, string | number> = {}): string {
     const table: Record<string, string> = this.#locale === 'pt-BR' ? strings['pt-BR'] : strings.en;
     const count = params.count;
     // CLDR puts 0 with 1 in Portuguese ("one"); Brazilian interfaces say "0 sessões".

@@ -24,34 +24,34 @@ export class ViewPlace {
 }
 
 export class ViewRegistry {
-  private list = $state<View[]>([]);
+  #list = $state<View[]>([]);
   /** The place kept while no workspace is shown. */
   #own = new ViewPlace();
 
-  private get place(): ViewPlace {
+  get #place(): ViewPlace {
     return scopes.shown?.use(ViewPlace) ?? this.#own;
   }
 
   get current() {
-    return this.place.current;
+    return this.#place.current;
   }
 
   register(view: View): void {
-    this.list = [...this.list.filter((v) => v.id !== view.id), view].sort((a, b) => a.order - b.order);
+    this.#list = [...this.#list.filter((v) => v.id !== view.id), view].sort((a, b) => a.order - b.order);
   }
 
   get all(): View[] {
-    return this.list.filter((v) => v.visible?.() ?? true);
+    return this.#list.filter((v) => v.visible?.() ?? true);
   }
 
   /** The current view, or the first one shown when the current is hidden (a role without it). */
   get active(): View | undefined {
     const shown = this.all;
-    return shown.find((v) => v.id === this.place.current) ?? shown[0];
+    return shown.find((v) => v.id === this.#place.current) ?? shown[0];
   }
 
   show(id: string): void {
-    this.place.current = id;
+    this.#place.current = id;
   }
 }
 

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as composerModule from '../../../src-renderer/src/features/attendance/composer.svelte';
 
-type Composer = typeof import('../../../src-renderer/src/features/attendance/composer.svelte');
+type Composer = typeof composerModule;
 
 async function composerWith(drafts: Map<number, string>) {
   const bridge = await installFakeBridge({

@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as deskModule from '../../../src-renderer/src/features/attendance/desk.svelte';
+import type * as sideModule from '../../../src-renderer/src/features/attendance/side.svelte';
 
-type Desk = typeof import('../../../src-renderer/src/features/attendance/desk.svelte');
-type Side = typeof import('../../../src-renderer/src/features/attendance/side.svelte');
+type Desk = typeof deskModule;
+type Side = typeof sideModule;
 
 test('status: a pause sent once while on its way, resumed after; what needs the attendant counts on the badge and shows in the window', async () => {
   // A window that is not focused, as when the attendant works in another program.

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as queueModule from '../../../src-renderer/src/features/attendance/queue.svelte';
 
-type Queue = typeof import('../../../src-renderer/src/features/attendance/queue.svelte');
+type Queue = typeof queueModule;
 
 const item = (id: number, name: string, over: Partial<QueueItem> = {}): QueueItem => ({
   id,

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { importRunes, installFakeBridge, Refusal, newScope } from '../../support/runes';
+import type * as threadModule from '../../../src-renderer/src/features/attendance/thread.svelte';
 
-type Thread = typeof import('../../../src-renderer/src/features/attendance/thread.svelte');
+type Thread = typeof threadModule;
 
 const msg = (id: number, text: string, fromCustomer: boolean, minute: number): ThreadMessage => ({
   id,

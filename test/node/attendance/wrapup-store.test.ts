@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { ClassNode } from '../../../src-shared/bridge/attendance';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as wrapupModule from '../../../src-renderer/src/features/attendance/wrapup.svelte';
 
-type WrapUp = typeof import('../../../src-renderer/src/features/attendance/wrapup.svelte');
+type WrapUp = typeof wrapupModule;
 
 const tree: ClassNode[] = [
   {

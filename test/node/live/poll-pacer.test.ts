@@ -21,7 +21,14 @@ function pacer(o: { due?: () => boolean; eventsFlow?: () => boolean; outcomes?: 
       return next;
     },
   });
-  return { clock, p, passes, holdWith: (h: Promise<void> | null) => (hold = h) };
+  return {
+    clock,
+    p,
+    passes,
+    holdWith: (h: Promise<void> | null): void => {
+      hold = h;
+    },
+  };
 }
 
 test('the poll reads at its pace, slows while nothing changes, comes back at once when something does, and backs off when refused', async () => {

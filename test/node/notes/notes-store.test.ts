@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { LocalNote, ServiceNote } from '../../../src-shared/bridge/notes';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as notesModule from '../../../src-renderer/src/features/notes/notes.svelte';
 
-type Notes = typeof import('../../../src-renderer/src/features/notes/notes.svelte');
+type Notes = typeof notesModule;
 
 const local = (id: string, ref: string, text: string, state: LocalNote['state'], createdAt: number): LocalNote => ({
   id,

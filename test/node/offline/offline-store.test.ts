@@ -2,8 +2,10 @@ import { expect, test } from '@playwright/test';
 import type { Connectivity } from '../../../src-shared/bridge/offline';
 import type { OutboxStatusInfo } from '../../../src-shared/bridge/notes';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as offlineModule from '../../../src-renderer/src/features/offline/offline.svelte';
+import type * as i18nModule from '../../../src-renderer/src/lib/i18n.svelte';
 
-type Offline = typeof import('../../../src-renderer/src/features/offline/offline.svelte');
+type Offline = typeof offlineModule;
 
 const online: Connectivity = { state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: 1 };
 const offlineState: Connectivity = { state: 'offline', since: 2, reason: 'The service cannot be reached.', nextProbeAt: 3, lastOkAt: 1 };
@@ -41,7 +43,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
 
 test("the time an offline copy was read is written in the interface language, not the system's", async () => {
   const { clockTime } = await importRunes<Offline>('src-renderer/src/features/offline/offline.svelte.ts');
-  const { i18n } = await importRunes<typeof import('../../../src-renderer/src/lib/i18n.svelte')>('src-renderer/src/lib/i18n.svelte.ts');
+  const { i18n } = await importRunes<typeof i18nModule>('src-renderer/src/lib/i18n.svelte.ts');
   const at = new Date(2026, 10, 23, 14, 5).getTime();
   i18n.choose('pt-BR');
   expect(clockTime(at)).toBe('14:05');

@@ -5,7 +5,7 @@ import { startStandin, type Standin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { NPS_SURVEY } from '../../../src-standin/seed';
 import { openConsole } from '../../support/console';
-import { serviceApi, type Rec } from '../../support/web';
+import { serviceApi } from '../../support/web';
 
 /**
  * The attendant's main flows through the console's real handler table, against both readings of

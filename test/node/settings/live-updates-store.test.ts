@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { LiveStatus } from '../../../src-shared/bridge/live';
 import { importRunes, installFakeBridge, Refusal, newScope } from '../../support/runes';
+import type * as liveUpdatesModule from '../../../src-renderer/src/features/settings/live-updates.svelte';
 
-type Live = typeof import('../../../src-renderer/src/features/settings/live-updates.svelte');
+type Live = typeof liveUpdatesModule;
 
 const status = (state: LiveStatus['state']): LiveStatus => ({
   state,

@@ -1,10 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { importRunes } from '../../support/runes';
+import type * as commandsModule from '../../../src-renderer/src/lib/commands.svelte';
+import type * as viewsModule from '../../../src-renderer/src/lib/views.svelte';
+import type * as i18nModule from '../../../src-renderer/src/lib/i18n.svelte';
+import type * as settingsNavModule from '../../../src-renderer/src/lib/settings-nav.svelte';
+import type * as themeModule from '../../../src-renderer/src/lib/theme.svelte';
 
-type Commands = typeof import('../../../src-renderer/src/lib/commands.svelte');
-type Views = typeof import('../../../src-renderer/src/lib/views.svelte');
-type I18n = typeof import('../../../src-renderer/src/lib/i18n.svelte');
-type Nav = typeof import('../../../src-renderer/src/lib/settings-nav.svelte');
+type Commands = typeof commandsModule;
+type Views = typeof viewsModule;
+type I18n = typeof i18nModule;
+type Nav = typeof settingsNavModule;
 
 test('commands: a rebind overrides the default shortcut, a disabled command does not run, unregistering removes it', async () => {
   const { CommandRegistry } = await importRunes<Commands>('src-renderer/src/lib/commands.svelte.ts');
@@ -79,7 +84,7 @@ test("strings: each feature's table is its own (same key, two meanings), plurals
   expect(i18n.t('queue.heading')).toBe('Sessions');
 });
 
-type Theme = typeof import('../../../src-renderer/src/lib/theme.svelte');
+type Theme = typeof themeModule;
 
 test('theme: follows the system until one is chosen, and the choice is remembered', async () => {
   const { Theme } = await importRunes<Theme>('src-renderer/src/lib/theme.svelte.ts');

@@ -1,10 +1,14 @@
 import { expect, test } from '@playwright/test';
 import type { KbBase } from '../../../src-shared/bridge/supervisor';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as reportModule from '../../../src-renderer/src/features/supervisor/report.svelte';
+import type * as kbModule from '../../../src-renderer/src/features/supervisor/kb.svelte';
+import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as explorerModule from '../../../src-renderer/src/features/supervisor/explorer.svelte';
 
-type Report = typeof import('../../../src-renderer/src/features/supervisor/report.svelte');
-type Kb = typeof import('../../../src-renderer/src/features/supervisor/kb.svelte');
-type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
+type Report = typeof reportModule;
+type Kb = typeof kbModule;
+type App = typeof appModule;
 
 test('report: filters reach the service trimmed, a column sorts up then down from the first page, a failed export is said', async () => {
   const bridge = await installFakeBridge({
@@ -85,7 +89,7 @@ test('knowledge base: the base name follows the file until the user types one; a
   expect([other.bases.length, other.answers, other.name, other.question]).toEqual([0, null, '', '']);
 });
 
-type Explorer = typeof import('../../../src-renderer/src/features/supervisor/explorer.svelte');
+type Explorer = typeof explorerModule;
 
 test('explorer: a draft that is not a JSON object never reaches the service; a saved record shows as saved and the page reloads', async () => {
   const bridge = await installFakeBridge({

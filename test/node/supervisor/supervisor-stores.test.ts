@@ -1,10 +1,13 @@
 import { expect, test } from '@playwright/test';
 import type { GroupsOverview, NpsResult } from '../../../src-shared/bridge/supervisor';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as npsModule from '../../../src-renderer/src/features/supervisor/nps.svelte';
+import type * as groupsModule from '../../../src-renderer/src/features/supervisor/groups.svelte';
+import type * as navModule from '../../../src-renderer/src/features/supervisor/nav.svelte';
 
-type Nps = typeof import('../../../src-renderer/src/features/supervisor/nps.svelte');
-type Groups = typeof import('../../../src-renderer/src/features/supervisor/groups.svelte');
-type Nav = typeof import('../../../src-renderer/src/features/supervisor/nav.svelte');
+type Nps = typeof npsModule;
+type Groups = typeof groupsModule;
+type Nav = typeof navModule;
 
 const nps = (surveyName: string): NpsResult => ({
   surveyName,

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { TicketView } from '../../../src-shared/bridge/supervisor';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as ticketsModule from '../../../src-renderer/src/features/supervisor/tickets.svelte';
 
-type Tickets = typeof import('../../../src-renderer/src/features/supervisor/tickets.svelte');
+type Tickets = typeof ticketsModule;
 
 const ticket = (id: number, key: string): TicketView => ({
   id,

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { appendFile, cp, mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../../support/root';
 import { tempDirs } from '../../support/temp-dirs';
@@ -46,6 +46,8 @@ const PLANTED: Record<string, string> = {
 };
 /** knip: an export nothing uses, added to a module the console does use. */
 const UNUSED_EXPORT = { file: 'src-standin/prng.ts', name: 'plantedUnusedExport' };
+/** knip: a dependency package.json lists and no file imports (installed, as a transitive one). */
+const UNUSED_DEPENDENCY = 'ms';
 
 /** A copy of the tree (node_modules linked) with the violations planted. */
 async function plantedCopy(): Promise<string> {
@@ -58,6 +60,9 @@ async function plantedCopy(): Promise<string> {
     await writeFile(join(dir, path), text);
   }
   await appendFile(join(dir, UNUSED_EXPORT.file), `\nexport const ${UNUSED_EXPORT.name} = 1;\n`);
+  const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  pkg.dependencies[UNUSED_DEPENDENCY] = '*';
+  await writeFile(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   return dir;
 }
 
@@ -88,7 +93,12 @@ interface Violation {
   cycle?: Array<{ name: string }>;
 }
 interface KnipReport {
-  issues: Array<{ file: string; files?: Array<{ name: string }>; exports?: Array<{ name: string }> }>;
+  issues: Array<{
+    file: string;
+    files?: Array<{ name: string }>;
+    exports?: Array<{ name: string }>;
+    dependencies?: Array<{ name: string }>;
+  }>;
 }
 
 test.describe.configure({ timeout: 300_000 });
@@ -145,7 +155,7 @@ test('dependency-cruiser: each import rule of the house fails on its planted imp
   expect(plain.out).toContain('error no-circular: src-main/planted-cycle-a.ts');
 });
 
-test('knip: an export nothing uses and a file nothing imports are findings', async () => {
+test('knip: an export nothing uses, a file nothing imports and a dependency nothing imports are findings', async () => {
   const r = await run('knip', ['--no-progress', '--reporter', 'json'], copy);
   expect(r.code, r.err).toBe(1);
   const report = JSON.parse(r.out) as KnipReport;
@@ -153,6 +163,10 @@ test('knip: an export nothing uses and a file nothing imports are findings', asy
   expect(exportsOf(UNUSED_EXPORT.file)).toContain(UNUSED_EXPORT.name);
   const unusedFiles = report.issues.flatMap((i) => i.files?.map((f) => f.name) ?? []);
   expect(unusedFiles).toContain('src-main/planted-orphan.ts');
+  const unusedDependencies = report.issues
+    .filter((i) => i.file === 'package.json')
+    .flatMap((i) => i.dependencies?.map((d) => d.name) ?? []);
+  expect(unusedDependencies).toContain(UNUSED_DEPENDENCY);
 });
 
 test('Prettier: a file off the house format is a finding', async () => {

@@ -12,11 +12,11 @@ type NodeState = { state: 'ok' } | { state: 'missing' | 'stale'; why: string };
 type DebianPlan = { kind: 'none' } | { kind: 'install'; commands: string[][] } | { kind: 'ask'; line: string };
 type NodePlan = { kind: 'this' } | { kind: 'fetch'; spec: string; integrity: string } | { kind: 'none'; line: string };
 interface SetupModule {
-  nodePlan(here: { version: string; platform: string; arch: string }, pinned: { version: string; integrity: string } | null): NodePlan;
+  nodePlan: (here: { version: string; platform: string; arch: string }, pinned: { version: string; integrity: string } | null) => NodePlan;
   NODE_PACKAGE: string;
   NODE_MAJOR: number;
-  nodePackagesState(root: string): NodeState;
-  debianPlan(missing: string[], machine: { root: boolean; apt: boolean }): DebianPlan;
+  nodePackagesState: (root: string) => NodeState;
+  debianPlan: (missing: string[], machine: { root: boolean; apt: boolean }) => DebianPlan;
   TEST_DEBIAN_PACKAGES: string[];
 }
 const SCRIPT = join(ROOT, 'scripts', 'setup.mjs');

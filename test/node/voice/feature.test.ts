@@ -1,11 +1,8 @@
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createMediaPermissionSlot } from '../../../src-main/features/voice';
 import { wavInfo } from '../../../src-main/features/voice/wav';
 import { openConsole } from '../../support/console';
-import type { ErrorInfo } from '../../../src-shared/errors';
 import { Chunker, encodeWav, Resampler, toInt16 } from '../../../src-renderer/src/features/voice/pcm';
 import { speechWav, wavSamples } from '../../support/voice-audio';
 

@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as voiceModule from '../../../src-renderer/src/features/voice/voice.svelte';
+import type * as i18nModule from '../../../src-renderer/src/lib/i18n.svelte';
 
-type Voice = typeof import('../../../src-renderer/src/features/voice/voice.svelte');
-type I18n = typeof import('../../../src-renderer/src/lib/i18n.svelte');
+type Voice = typeof voiceModule;
+type I18n = typeof i18nModule;
 
 test("voice: the language switches to the interface's when the service does not offer the stored one; a transcript kept per session becomes a note once", async () => {
   let language = 'en-US';

@@ -18,7 +18,7 @@ const envelope = (over: Record<string, unknown> = {}) =>
     ...over,
   });
 
-function facts(body: string | Buffer | 'too-large', over: Partial<RequestFacts> = {}): RequestFacts {
+function facts(body: string | Buffer, over: Partial<RequestFacts> = {}): RequestFacts {
   return {
     method: 'POST',
     url: '/hooks/path-secret-1',

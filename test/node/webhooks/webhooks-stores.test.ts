@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import type { EventRow, ListenerStatus } from '../../../src-shared/bridge/webhooks';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as eventLogModule from '../../../src-renderer/src/features/webhooks/event-log.svelte';
+import type * as listenerModule from '../../../src-renderer/src/features/webhooks/listener.svelte';
 
-type EventLog = typeof import('../../../src-renderer/src/features/webhooks/event-log.svelte');
-type Listener = typeof import('../../../src-renderer/src/features/webhooks/listener.svelte');
+type EventLog = typeof eventLogModule;
+type Listener = typeof listenerModule;
 
 const row = (id: string, group: string, type: string, receivedAt: number, body = '{}'): EventRow => ({
   id,

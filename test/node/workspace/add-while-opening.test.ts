@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import type { AppState } from '../../../src-shared/bridge';
 import { importRunes, installFakeBridge } from '../../support/runes';
+import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
 
-type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
+type App = typeof appModule;
 
 const demo: AppState = {
   workspaces: [

@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
 import type { AppState } from '../../../src-shared/bridge';
 import { importRunes, installFakeBridge } from '../../support/runes';
+import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as scopeModule from '../../../src-renderer/src/lib/scope.svelte';
 
-type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
+type App = typeof appModule;
 
 const state = (signedIn: boolean, locale = 'en-US'): AppState => ({
   workspaces: [],
@@ -27,7 +29,7 @@ test("opening the demo signs in and opens its scope; signing out closes it; a re
     },
   });
   const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
-  const { Scopes } = await importRunes<typeof import('../../../src-renderer/src/lib/scope.svelte')>('src-renderer/src/lib/scope.svelte.ts');
+  const { Scopes } = await importRunes<typeof scopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const app = new AppStore(new Scopes());
   await app.load();
   expect([app.signedIn, app.shown]).toEqual([false, null]);

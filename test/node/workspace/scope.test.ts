@@ -3,13 +3,20 @@ import type { AppState, WorkspaceInfo } from '../../../src-shared/bridge';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import type { KbBase } from '../../../src-shared/bridge/supervisor';
 import { importRunes, installFakeBridge } from '../../support/runes';
+import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as scopeModule from '../../../src-renderer/src/lib/scope.svelte';
+import type * as queueModule from '../../../src-renderer/src/features/attendance/queue.svelte';
+import type * as kbModule from '../../../src-renderer/src/features/supervisor/kb.svelte';
+import type * as voiceModule from '../../../src-renderer/src/features/voice/voice.svelte';
+import type * as eventLogModule from '../../../src-renderer/src/features/webhooks/event-log.svelte';
+import type * as viewEffectModule from '../../support/view-effect.svelte';
 
-type App = typeof import('../../../src-renderer/src/features/workspace/app.svelte');
-type ScopeModule = typeof import('../../../src-renderer/src/lib/scope.svelte');
-type Queue = typeof import('../../../src-renderer/src/features/attendance/queue.svelte');
-type Kb = typeof import('../../../src-renderer/src/features/supervisor/kb.svelte');
-type Voice = typeof import('../../../src-renderer/src/features/voice/voice.svelte');
-type EventLog = typeof import('../../../src-renderer/src/features/webhooks/event-log.svelte');
+type App = typeof appModule;
+type ScopeModule = typeof scopeModule;
+type Queue = typeof queueModule;
+type Kb = typeof kbModule;
+type Voice = typeof voiceModule;
+type EventLog = typeof eventLogModule;
 
 /**
  * A workspace is a scope in the renderer: it makes its stores, keeps them while another
@@ -223,7 +230,7 @@ test('a store made while a view showed keeps following its state after that view
   });
   const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
-  const { asView } = await importRunes<typeof import('../../support/view-effect.svelte')>('test/support/view-effect.svelte.ts');
+  const { asView } = await importRunes<typeof viewEffectModule>('test/support/view-effect.svelte.ts');
   const scope = new Scope('a');
   // A view asks for the store first (and reads it), then goes.
   let queue!: InstanceType<typeof QueueStore>;

@@ -54,17 +54,20 @@ test('an error page, a redirect and an answer past its limit are each said as wh
     await expect(page.getByText(USER.name).first()).toBeVisible();
 
     service.behave('huge');
-    const before = service.requests.length;
+    // The session list's reads (the background's other reads, previews and the like, are theirs).
+    const sessionLists = () => service.requests.filter((p) => p.endsWith('/user-session')).length;
+    const before = sessionLists();
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(alert.filter({ hasText: 'larger than its limit' })).toHaveText(
+    // The queue's own read says so (other reads that met the same answer may say it too).
+    await expect(alert.filter({ hasText: 'userSession.list' })).toHaveText(
       'The service answered "userSession.list" with an answer larger than its limit of 16 MiB (reading stopped there).',
     );
     // Bounded: the answer was not asked for again and again.
-    expect(service.requests.length - before).toBeLessThanOrEqual(4);
+    expect(sessionLists() - before).toBeLessThanOrEqual(4);
 
     service.behave('good');
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(alert.filter({ hasText: 'larger than its limit' })).toHaveCount(0);
+    await expect(alert.filter({ hasText: 'userSession.list' })).toHaveCount(0);
   } finally {
     await host.close();
   }

@@ -60,10 +60,10 @@ export interface AwayReturn {
  */
 export class AwayWatch {
   #settings = $state<AwaySettings>(stored());
-  private lastActivity = Date.now();
+  #lastActivity = Date.now();
   /** From the desktop app: the system's idle seconds and lock state (null in a browser). */
-  private system: { idleSeconds: number; locked: boolean } | null = null;
-  private started = false;
+  #system: { idleSeconds: number; locked: boolean } | null = null;
+  #started = false;
 
   get settings() {
     return this.#settings;
@@ -80,16 +80,16 @@ export class AwayWatch {
 
   start(): void {
     // Once for the console's life: it watches whichever account is signed in.
-    if (this.started) return;
-    this.started = true;
-    const active = () => this.activity();
+    if (this.#started) return;
+    this.#started = true;
+    const active = () => this.#activity();
     for (const type of ACTIVITY) window.addEventListener(type, active, { capture: true, passive: true });
     window.addEventListener('focus', active);
-    setInterval(() => this.check(), CHECK_EVERY_MS);
+    setInterval(() => this.#check(), CHECK_EVERY_MS);
     on('attendance:presence', (p) => {
-      this.system = p;
+      this.#system = p;
       if (!p.locked && p.idleSeconds * 1000 < this.thresholdMs()) frontStore(AwayStore)?.back();
-      else this.check();
+      else this.#check();
     });
   }
 
@@ -97,18 +97,18 @@ export class AwayWatch {
     return this.#settings.minutes * 60_000;
   }
 
-  private activity(): void {
-    this.lastActivity = Date.now();
+  #activity(): void {
+    this.#lastActivity = Date.now();
     // In the desktop app the system says when the attendant is back (input anywhere counts).
-    if (!this.system || !this.system.locked) frontStore(AwayStore)?.back();
+    if (!this.#system || !this.#system.locked) frontStore(AwayStore)?.back();
   }
 
   idleMs(): number {
-    if (this.system) return this.system.locked ? Infinity : this.system.idleSeconds * 1000;
-    return Date.now() - this.lastActivity;
+    if (this.#system) return this.#system.locked ? Infinity : this.#system.idleSeconds * 1000;
+    return Date.now() - this.#lastActivity;
   }
 
-  private check(): void {
+  #check(): void {
     if (this.#settings.mode === 'off' || !app.signedIn) return;
     if (this.idleMs() < this.thresholdMs()) return;
     frontStore(AwayStore)?.leave(Date.now() - Math.min(this.idleMs(), this.thresholdMs()));
@@ -122,7 +122,10 @@ export const awayWatch = new AwayWatch();
  * workspaces signed in), and on return what the console resumed and who wrote meanwhile.
  */
 export class AwayStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   /** Since when the attendant is away (null: here). */
   #awaySince = $state<number | null>(null);
@@ -131,14 +134,14 @@ export class AwayStore {
   /** The console applied the pause now in force. */
   #pausedByUs = false;
   /** Unread counts of Mine when the attendant went away, to tell what came meanwhile. */
-  private unreadAtLeave = new Map<number, number>();
+  #unreadAtLeave = new Map<number, number>();
   #returned = $state<AwayReturn | null>(null);
 
-  private get desk(): DeskStore {
-    return this.scope.use(DeskStore);
+  get #desk(): DeskStore {
+    return this.#scope.use(DeskStore);
   }
-  private get queue(): QueueStore {
-    return this.scope.use(QueueStore);
+  get #queue(): QueueStore {
+    return this.#scope.use(QueueStore);
   }
 
   get settings() {
@@ -163,22 +166,22 @@ export class AwayStore {
   async pauseNow(): Promise<void> {
     this.#offering = false;
     const reason = this.reason;
-    if (reason && !this.desk.paused) await this.desk.pause(reason.id);
-    await this.pauseElsewhere(reason?.label ?? null);
+    if (reason && !this.#desk.paused) await this.#desk.pause(reason.id);
+    await this.#pauseElsewhere(reason?.label ?? null);
   }
 
   /** The console's other workspaces it paused while the attendant was away (resumed on return). */
-  private pausedElsewhere: string[] = [];
+  #pausedElsewhere: string[] = [];
 
   /**
    * The attendant is away from every workspace, not only this one: each other one signed in is
    * paused too, with its reason of the same name (else its first). One that is already paused
    * (by the attendant), or whose service does not answer, is left as it is.
    */
-  private async pauseElsewhere(label: string | null): Promise<string[]> {
+  async #pauseElsewhere(label: string | null): Promise<string[]> {
     const paused: string[] = [];
     for (const w of app.state?.workspaces ?? []) {
-      if (w.id === this.scope.workspaceId || !w.signedIn) continue;
+      if (w.id === this.#scope.workspaceId || !w.signedIn) continue;
       try {
         const dir = await invokeIn(w.id, 'attendance:directory', {});
         const reason = dir.pauseReasons.find((r) => r.label === label) ?? dir.pauseReasons[0];
@@ -199,7 +202,7 @@ export class AwayStore {
 
   /** The pause reason the console would apply: the chosen one if the service still lists it, else its first. */
   get reason(): { id: number; label: string } | null {
-    const reasons = this.desk.directory?.pauseReasons ?? [];
+    const reasons = this.#desk.directory?.pauseReasons ?? [];
     return reasons.find((r) => r.id === awayWatch.settings.reasonId) ?? reasons[0] ?? null;
   }
 
@@ -207,27 +210,27 @@ export class AwayStore {
   leave(since: number): void {
     if (this.#awaySince !== null) return;
     this.#awaySince = since;
-    this.unreadAtLeave = new Map(this.queue.mine().map((s) => [s.id, s.unread ?? 0]));
+    this.#unreadAtLeave = new Map(this.#queue.mine().map((s) => [s.id, s.unread ?? 0]));
     this.#returned = null;
     // Already paused (by the attendant): nothing to offer or apply.
-    if (this.desk.paused) return;
+    if (this.#desk.paused) return;
     const { mode, minutes } = awayWatch.settings;
-    if (mode === 'pause') void this.applyPause();
+    if (mode === 'pause') void this.#applyPause();
     else {
       // Asked until answered: coming back does not take the question away.
       this.#offering = true;
-      this.desk.attend(tt('away.offerTitle'), tt('away.offer', { minutes, reason: this.reason?.label ?? '—' }), null, undefined, false);
+      this.#desk.attend(tt('away.offerTitle'), tt('away.offer', { minutes, reason: this.reason?.label ?? '—' }), null, undefined, false);
     }
   }
 
-  private async applyPause(): Promise<void> {
+  async #applyPause(): Promise<void> {
     // The reasons come with the directory, which the sessions view loads; read it if not yet.
-    if (!this.desk.directory) await this.desk.loadDirectory();
+    if (!this.#desk.directory) await this.#desk.loadDirectory();
     const reason = this.reason;
-    if (!reason || this.desk.paused) return;
-    await this.desk.pause(reason.id);
-    this.#pausedByUs = this.desk.paused;
-    this.pausedElsewhere = await this.pauseElsewhere(reason.label);
+    if (!reason || this.#desk.paused) return;
+    await this.#desk.pause(reason.id);
+    this.#pausedByUs = this.#desk.paused;
+    this.#pausedElsewhere = await this.#pauseElsewhere(reason.label);
   }
 
   /** The attendant is back: resume what the console paused, and say who wrote meanwhile. */
@@ -237,15 +240,15 @@ export class AwayStore {
     this.#awaySince = null;
     // An open question stays for the attendant to answer; it says enough.
     if (this.#offering) return;
-    const resumed = this.#pausedByUs && this.desk.paused;
+    const resumed = this.#pausedByUs && this.#desk.paused;
     this.#pausedByUs = false;
-    const waiting = this.queue
+    const waiting = this.#queue
       .mine()
-      .filter((s) => (s.unread ?? 0) > (this.unreadAtLeave.get(s.id) ?? 0))
+      .filter((s) => (s.unread ?? 0) > (this.#unreadAtLeave.get(s.id) ?? 0))
       .map((s) => ({ id: s.id, name: s.customerName }));
     this.#returned = { awayMs: Date.now() - since, resumed, waiting };
-    if (resumed) void this.desk.resume();
-    for (const id of this.pausedElsewhere) void invokeIn(id, 'attendance:resume', {}).catch(() => undefined);
-    this.pausedElsewhere = [];
+    if (resumed) void this.#desk.resume();
+    for (const id of this.#pausedElsewhere) void invokeIn(id, 'attendance:resume', {}).catch(() => undefined);
+    this.#pausedElsewhere = [];
   }
 }

@@ -6,31 +6,31 @@ import { invoke } from '../../lib/bridge';
  * in the others. Shown in the page title, and by the main process on the dock or taskbar.
  */
 export class AttentionBadge {
-  private here = 0;
-  private elsewhere = 0;
-  private baseTitle: string | null = null;
-  private sent: number | null = null;
+  #here = 0;
+  #elsewhere = 0;
+  #baseTitle: string | null = null;
+  #sent: number | null = null;
 
   /** The workspace in front's count (its desk sets it; zero while its sessions view is not shown). */
   setHere(count: number): void {
-    if (count === this.here) return;
-    this.here = count;
+    if (count === this.#here) return;
+    this.#here = count;
     this.update();
   }
 
   /** Sessions with unread customer messages in the console's other workspaces. */
   setElsewhere(count: number): void {
-    if (count === this.elsewhere) return;
-    this.elsewhere = count;
+    if (count === this.#elsewhere) return;
+    this.#elsewhere = count;
     this.update();
   }
 
   update(): void {
-    const count = this.here + this.elsewhere;
-    this.baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
-    document.title = count > 0 ? `(${count}) ${this.baseTitle}` : this.baseTitle;
-    if (this.sent !== count) {
-      this.sent = count;
+    const count = this.#here + this.#elsewhere;
+    this.#baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');
+    document.title = count > 0 ? `(${count}) ${this.#baseTitle}` : this.#baseTitle;
+    if (this.#sent !== count) {
+      this.#sent = count;
       void invoke('attendance:badge', { count }).catch(() => undefined);
     }
   }

@@ -18,7 +18,10 @@ export function slashToken(text: string, caret: number): { start: number; token:
  * knowledge-base answers.
  */
 export class ComposerStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #sessionId = $state<number | null>(null);
   #text = $state('');
@@ -114,12 +117,12 @@ export class ComposerStore {
   requestFocus(): void {
     this.#focusRequest++;
   }
-  private saveTimer: ReturnType<typeof setTimeout> | null = null;
-  private loadGen = 0;
+  #saveTimer: ReturnType<typeof setTimeout> | null = null;
+  #loadGen = 0;
 
   async open(sessionId: number): Promise<void> {
     this.flush();
-    const gen = ++this.loadGen;
+    const gen = ++this.#loadGen;
     this.#sessionId = sessionId;
     this.#text = '';
     this.#heldAt = null;
@@ -129,31 +132,31 @@ export class ComposerStore {
     this.#kbAnswers = [];
     this.#kbError = null;
     // The draft is on this computer: shown at once, not after the help (which needs the service).
-    const draft = this.scope.invoke('notes:draft', { sessionId }).then(
+    const draft = this.#scope.invoke('notes:draft', { sessionId }).then(
       (d) => {
         // The attendant may have started typing while the draft loaded: their keystrokes win.
-        if (gen === this.loadGen && !this.#text) this.#text = d.reply;
+        if (gen === this.#loadGen && !this.#text) this.#text = d.reply;
       },
       () => undefined,
     );
-    const [help] = await Promise.allSettled([this.scope.invoke('attendance:help', { sessionId }), draft]);
-    if (gen !== this.loadGen) return;
+    const [help] = await Promise.allSettled([this.#scope.invoke('attendance:help', { sessionId }), draft]);
+    if (gen !== this.#loadGen) return;
     if (help.status === 'fulfilled') this.#help = help.value;
     else this.#helpError = errorMessage(help.reason);
   }
 
   setText(text: string): void {
     this.#text = text;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
+    if (this.#saveTimer) clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
   }
 
   /** Sends the draft to the main process now (also before switching sessions). */
   flush(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
+    if (this.#saveTimer) clearTimeout(this.#saveTimer);
+    this.#saveTimer = null;
     if (this.#sessionId !== null)
-      void this.scope.invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
+      void this.#scope.invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'reply', text: this.#text }).catch(() => undefined);
   }
 
   clear(): void {
@@ -177,9 +180,9 @@ export class ComposerStore {
       this.flush();
       return;
     }
-    const d = await this.scope.invoke('notes:draft', { sessionId }).catch(() => null);
+    const d = await this.#scope.invoke('notes:draft', { sessionId }).catch(() => null);
     if (d && merged(d.reply) !== d.reply)
-      await this.scope.invoke('notes:setDraft', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
+      await this.#scope.invoke('notes:setDraft', { sessionId, kind: 'reply', text: merged(d.reply) }).catch(() => undefined);
   }
 
   /** The failed reply was sent after all, or discarded: its copy in the draft goes too. */
@@ -189,8 +192,9 @@ export class ComposerStore {
       if (this.#text.trim() === t) this.clear();
       return;
     }
-    const d = await this.scope.invoke('notes:draft', { sessionId }).catch(() => null);
-    if (d && d.reply.trim() === t) await this.scope.invoke('notes:setDraft', { sessionId, kind: 'reply', text: '' }).catch(() => undefined);
+    const d = await this.#scope.invoke('notes:draft', { sessionId }).catch(() => null);
+    if (d && d.reply.trim() === t)
+      await this.#scope.invoke('notes:setDraft', { sessionId, kind: 'reply', text: '' }).catch(() => undefined);
   }
 
   /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
@@ -250,7 +254,7 @@ export class ComposerStore {
 
   async loadProviders(): Promise<void> {
     try {
-      this.#providers = (await this.scope.invoke('attendance:providers', {})).providers;
+      this.#providers = (await this.#scope.invoke('attendance:providers', {})).providers;
       const current = this.#providers.find((p) => p.name === this.#provider);
       if (!current && this.#providers[0]) {
         this.#provider = this.#providers[0].name;
@@ -270,7 +274,7 @@ export class ComposerStore {
     this.#aiBusy = true;
     this.#aiError = null;
     try {
-      const { text } = await this.scope.invoke('attendance:aiDraft', {
+      const { text } = await this.#scope.invoke('attendance:aiDraft', {
         sessionId: this.#sessionId,
         choice: { provider: this.#provider, model: this.#model },
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
@@ -291,7 +295,7 @@ export class ComposerStore {
   ): Promise<boolean> {
     this.#aiError = null;
     try {
-      const { credentialSet, kept } = await this.scope.invoke('attendance:setCredential', { provider, ...c, allowWeakStorage });
+      const { credentialSet, kept } = await this.#scope.invoke('attendance:setCredential', { provider, ...c, allowWeakStorage });
       this.#providers = this.#providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
       this.#credentialKept = kept;
       return true;
@@ -302,7 +306,7 @@ export class ComposerStore {
   }
 
   async clearCredential(provider: string): Promise<void> {
-    const { credentialSet, kept } = await this.scope.invoke('attendance:clearCredential', { provider });
+    const { credentialSet, kept } = await this.#scope.invoke('attendance:clearCredential', { provider });
     this.#providers = this.#providers.map((p) => (p.name === provider ? { ...p, credentialSet, kept } : p));
     this.#credentialKept = null;
   }
@@ -313,7 +317,7 @@ export class ComposerStore {
     this.#kbBusy = true;
     this.#kbError = null;
     try {
-      const got = await this.scope.invoke('attendance:kbAnswer', {
+      const got = await this.#scope.invoke('attendance:kbAnswer', {
         question,
         ...(index !== undefined ? { index } : {}),
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
@@ -335,7 +339,7 @@ export class ComposerStore {
   /** The sessions view leaves: the draft is saved and the box let go (the draft comes back from the main process). */
   suspend(): void {
     this.flush();
-    this.loadGen++;
+    this.#loadGen++;
     this.#sessionId = null;
     this.#text = '';
     this.#heldAt = null;

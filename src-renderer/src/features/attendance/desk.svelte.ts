@@ -11,7 +11,10 @@ import { badge } from './badge.svelte';
  * (notifications when the window is not focused, and the badge count).
  */
 export class DeskStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #directory = $state<Directory | null>(null);
   #status = $state<string | null>(null);
@@ -25,23 +28,23 @@ export class DeskStore {
   /** In-window notices (also where a notification goes when the system refuses it). */
   /** `open`: what a click does instead of opening `sessionId` here (a session of another workspace). */
   #toasts = $state<Array<{ id: number; text: string; sessionId: number | null; open?: () => void }>>([]);
-  private toastSeq = 0;
-  private unsubscribe: Array<() => void> = [];
+  #toastSeq = 0;
+  #unsubscribe: Array<() => void> = [];
 
   async start(): Promise<void> {
-    if (!this.unsubscribe.length) {
-      this.unsubscribe.push(this.scope.on('live:status', (s) => (this.#live = s)));
+    if (!this.#unsubscribe.length) {
+      this.#unsubscribe.push(this.#scope.on('live:status', (s) => (this.#live = s)));
       const onFocus = () => {
         this.#focused = true;
         this.#unseen = 0;
         this.updateBadge();
       };
       const onBlur = () => (this.#focused = false);
-      const onOnline = () => void this.scope.invoke('live:resync', {}).catch(() => undefined);
+      const onOnline = () => void this.#scope.invoke('live:resync', {}).catch(() => undefined);
       window.addEventListener('focus', onFocus);
       window.addEventListener('blur', onBlur);
       window.addEventListener('online', onOnline);
-      this.unsubscribe.push(() => {
+      this.#unsubscribe.push(() => {
         window.removeEventListener('focus', onFocus);
         window.removeEventListener('blur', onBlur);
         window.removeEventListener('online', onOnline);
@@ -50,12 +53,12 @@ export class DeskStore {
       this.#focused = document.hasFocus();
       this.#notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
     }
-    await Promise.allSettled([this.loadDirectory(), this.scope.invoke('live:status', {}).then((s) => (this.#live = s))]);
+    await Promise.allSettled([this.loadDirectory(), this.#scope.invoke('live:status', {}).then((s) => (this.#live = s))]);
   }
 
   async loadDirectory(): Promise<void> {
     try {
-      this.#directory = await this.scope.invoke('attendance:directory', {});
+      this.#directory = await this.#scope.invoke('attendance:directory', {});
       this.#status = this.#directory.myStatus;
       this.#pauseReason = this.#directory.myPauseReason;
     } catch (e) {
@@ -108,14 +111,14 @@ export class DeskStore {
   }
 
   pause(reasonId: number): Promise<void> {
-    return this.changeStatus(() => this.scope.invoke('attendance:pause', { reasonId }));
+    return this.#changeStatus(() => this.#scope.invoke('attendance:pause', { reasonId }));
   }
 
   resume(): Promise<void> {
-    return this.changeStatus(() => this.scope.invoke('attendance:resume', {}));
+    return this.#changeStatus(() => this.#scope.invoke('attendance:resume', {}));
   }
 
-  private async changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
+  async #changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
     if (this.#changingStatus) return;
     this.#changingStatus = true;
     try {
@@ -135,7 +138,7 @@ export class DeskStore {
 
   async setLive(running: boolean): Promise<void> {
     try {
-      this.#live = await this.scope.invoke('live:setRunning', { running });
+      this.#live = await this.#scope.invoke('live:setRunning', { running });
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -178,7 +181,7 @@ export class DeskStore {
   }
 
   toast(text: string, sessionId: number | null, open?: () => void): void {
-    const id = ++this.toastSeq;
+    const id = ++this.#toastSeq;
     this.#toasts = [...this.#toasts.slice(-3), { id, text, sessionId, ...(open ? { open } : {}) }];
     setTimeout(() => this.dismiss(id), 8_000);
   }
@@ -188,27 +191,27 @@ export class DeskStore {
   }
 
   /** Sessions of mine with customer messages not yet seen: they count on the badge until read. */
-  private unreadSessions = 0;
+  #unreadSessions = 0;
   setUnreadSessions(count: number): void {
-    if (count === this.unreadSessions) return;
-    this.unreadSessions = count;
+    if (count === this.#unreadSessions) return;
+    this.#unreadSessions = count;
     this.updateBadge();
   }
 
   /** What this workspace adds to the console's badge (its sessions view is in front while this runs). */
   updateBadge(): void {
-    badge.setHere(this.#unseen + this.unreadSessions);
+    badge.setHere(this.#unseen + this.#unreadSessions);
   }
 
   /** The sessions view leaves: listening stops, the directory and notices go, and this workspace no longer counts on the badge. */
   suspend(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
     this.#directory = null;
     this.#pausedSince = null;
     this.#live = null;
     this.#unseen = 0;
-    this.unreadSessions = 0;
+    this.#unreadSessions = 0;
     this.#toasts = [];
     this.updateBadge();
   }

@@ -63,11 +63,14 @@ export function createdAtMs(s: QueueItem): number {
  * session) is kept while the view is away, the workspace's scope holding the store.
  */
 export class QueueStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
-  private map = new Map<number, QueueItem>();
+  #map = new Map<number, QueueItem>();
   /** Bumped on every change of `map` (the map itself is not reactive). */
-  private version = $state(0);
+  #version = $state(0);
   #me = $state<string | null>(null);
   #fetchedAt = $state<string | null>(null);
   /** Sessions the last full read could not list (a quiet note under the queue). */
@@ -93,7 +96,7 @@ export class QueueStore {
    * customer messages in Mine's order, else the first not waiting for the customer; null if none.
    */
   nextNeedingAttention(except: number | null): number | null {
-    const mine = this.byBucket.mine.items.filter((s) => s.id !== except);
+    const mine = this.#byBucket.mine.items.filter((s) => s.id !== except);
     return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
   }
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
@@ -103,41 +106,41 @@ export class QueueStore {
    * Which tab holds each session, kept as the map changes, and a version per tab: a delta
    * touching a session of mine sorts Mine again, not the tens of thousands waiting elsewhere.
    */
-  private members: Record<VisibleBucket, Set<number>> = { waiting: new Set(), mine: new Set(), others: new Set() };
+  #members: Record<VisibleBucket, Set<number>> = { waiting: new Set(), mine: new Set(), others: new Set() };
   #tabVersions = $state<Record<VisibleBucket, number>>({ waiting: 0, mine: 0, others: 0 });
   /** How many sessions name each group and channel; the filter menus change when one comes or goes. */
-  private groupCounts = new Map<number, { name: string; n: number }>();
-  private channelCounts = new Map<string, number>();
+  #groupCounts = new Map<number, { name: string; n: number }>();
+  #channelCounts = new Map<string, number>();
   #facetVersion = $state(0);
 
   /** The tab a session shows in (Mine holds every session assigned to me, those waiting for the customer included). */
-  private tabOf(item: QueueItem): VisibleBucket | null {
+  #tabOf(item: QueueItem): VisibleBucket | null {
     return tabOfBucket(bucketOf(item, this.#me));
   }
 
   /** Moves one session between tabs and facet counts (either side may be absent), adding the tabs it touched to `touched`. */
-  private place(prev: QueueItem | undefined, next: QueueItem | undefined, touched: Set<VisibleBucket>): void {
-    const from = prev ? this.tabOf(prev) : null;
-    const to = next ? this.tabOf(next) : null;
+  #place(prev: QueueItem | undefined, next: QueueItem | undefined, touched: Set<VisibleBucket>): void {
+    const from = prev ? this.#tabOf(prev) : null;
+    const to = next ? this.#tabOf(next) : null;
     if (prev && from) {
-      this.members[from].delete(prev.id);
+      this.#members[from].delete(prev.id);
       touched.add(from);
     }
     if (next && to) {
-      this.members[to].add(next.id);
+      this.#members[to].add(next.id);
       touched.add(to);
     }
     let facetsChanged = false;
     if (prev?.groupId != null) {
-      const g = this.groupCounts.get(prev.groupId);
+      const g = this.#groupCounts.get(prev.groupId);
       if (g && --g.n === 0) {
-        this.groupCounts.delete(prev.groupId);
+        this.#groupCounts.delete(prev.groupId);
         facetsChanged = true;
       }
     }
     if (next?.groupId != null) {
       const name = next.groupName ?? `#${next.groupId}`;
-      const g = this.groupCounts.get(next.groupId);
+      const g = this.#groupCounts.get(next.groupId);
       if (g) {
         g.n++;
         if (g.name !== name) {
@@ -145,63 +148,63 @@ export class QueueStore {
           facetsChanged = true;
         }
       } else {
-        this.groupCounts.set(next.groupId, { name, n: 1 });
+        this.#groupCounts.set(next.groupId, { name, n: 1 });
         facetsChanged = true;
       }
     }
     if (prev?.channel) {
-      const n = (this.channelCounts.get(prev.channel) ?? 1) - 1;
+      const n = (this.#channelCounts.get(prev.channel) ?? 1) - 1;
       if (n <= 0) {
-        this.channelCounts.delete(prev.channel);
+        this.#channelCounts.delete(prev.channel);
         facetsChanged = true;
-      } else this.channelCounts.set(prev.channel, n);
+      } else this.#channelCounts.set(prev.channel, n);
     }
     if (next?.channel) {
-      const n = this.channelCounts.get(next.channel) ?? 0;
+      const n = this.#channelCounts.get(next.channel) ?? 0;
       if (n === 0) facetsChanged = true;
-      this.channelCounts.set(next.channel, n + 1);
+      this.#channelCounts.set(next.channel, n + 1);
     }
     if (facetsChanged) this.#facetVersion++;
   }
 
   /** Every tab and facet again, from the whole map (a snapshot, another attendant, an empty store). */
-  private rebuild(): void {
-    this.members = { waiting: new Set(), mine: new Set(), others: new Set() };
-    this.groupCounts = new Map();
-    this.channelCounts = new Map();
+  #rebuild(): void {
+    this.#members = { waiting: new Set(), mine: new Set(), others: new Set() };
+    this.#groupCounts = new Map();
+    this.#channelCounts = new Map();
     const touched = new Set<VisibleBucket>();
-    for (const item of this.map.values()) this.place(undefined, item, touched);
+    for (const item of this.#map.values()) this.#place(undefined, item, touched);
     this.#facetVersion++;
-    this.bump(new Set(VISIBLE_BUCKETS));
+    this.#bump(new Set(VISIBLE_BUCKETS));
   }
 
   /** The tabs to sort again: each version is its own signal (a deep state object's properties). */
-  private bump(tabs: Set<VisibleBucket>): void {
+  #bump(tabs: Set<VisibleBucket>): void {
     for (const t of tabs) this.#tabVersions[t]++;
   }
 
-  private build(b: VisibleBucket): { items: QueueItem[]; hay: string[] } {
+  #build(b: VisibleBucket): { items: QueueItem[]; hay: string[] } {
     void this.#tabVersions[b];
     const order =
-      b === 'mine' ? this.mineOrder() : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+      b === 'mine' ? this.#mineOrder() : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     const items: QueueItem[] = [];
-    for (const id of this.members[b]) {
-      const item = this.map.get(id);
+    for (const id of this.#members[b]) {
+      const item = this.#map.get(id);
       if (item) items.push(item);
     }
     items.sort(order);
     return { items, hay: items.map(haystack) };
   }
 
-  private waitingTab = $derived.by(() => this.build('waiting'));
-  private mineTab = $derived.by(() => this.build('mine'));
-  private othersTab = $derived.by(() => this.build('others'));
+  #waitingTab = $derived.by(() => this.#build('waiting'));
+  #mineTab = $derived.by(() => this.#build('mine'));
+  #othersTab = $derived.by(() => this.#build('others'));
 
-  private get byBucket(): Record<VisibleBucket, { items: QueueItem[]; hay: string[] }> {
-    return { waiting: this.waitingTab, mine: this.mineTab, others: this.othersTab };
+  get #byBucket(): Record<VisibleBucket, { items: QueueItem[]; hay: string[] }> {
+    return { waiting: this.#waitingTab, mine: this.#mineTab, others: this.#othersTab };
   }
 
-  private mineOrder(): (x: QueueItem, y: QueueItem) => number {
+  #mineOrder(): (x: QueueItem, y: QueueItem) => number {
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     if (this.#mineSort === 'waiting') return byAge;
     if (this.#mineSort === 'sla') {
@@ -214,49 +217,49 @@ export class QueueStore {
 
   /** The sessions in Mine, in its order. */
   mine(): QueueItem[] {
-    return this.byBucket.mine.items;
+    return this.#byBucket.mine.items;
   }
 
   /** Sessions of mine with customer messages the attendant has not seen (the badge counts them). */
   get unreadSessions(): number {
     let n = 0;
-    for (const s of this.byBucket.mine.items) if (s.unread) n++;
+    for (const s of this.#byBucket.mine.items) if (s.unread) n++;
     return n;
   }
 
   /** The previous filter's matches: typing forward narrows them instead of scanning again. */
-  private lastFilter: { items: QueueItem[]; key: string; needle: string; idx: number[] } | null = null;
+  #lastFilter: { items: QueueItem[]; key: string; needle: string; idx: number[] } | null = null;
 
   get counts(): Record<VisibleBucket, number> {
-    const g = this.byBucket;
+    const g = this.#byBucket;
     return { waiting: g.waiting.items.length, mine: g.mine.items.length, others: g.others.items.length };
   }
 
   get total(): number {
-    void this.version;
-    return this.map.size;
+    void this.#version;
+    return this.#map.size;
   }
 
   /** Groups and channels present in the queue, for the filter menus. */
   facets = $derived.by(() => {
     void this.#facetVersion;
     return {
-      groups: [...this.groupCounts].map(([id, g]) => ({ id, name: g.name })).sort((a, b) => a.name.localeCompare(b.name)),
-      channels: [...this.channelCounts.keys()].sort(),
+      groups: [...this.#groupCounts].map(([id, g]) => ({ id, name: g.name })).sort((a, b) => a.name.localeCompare(b.name)),
+      channels: [...this.#channelCounts.keys()].sort(),
     };
   });
 
   visible = $derived.by(() => {
-    const { items, hay } = this.byBucket[this.#bucket];
+    const { items, hay } = this.#byBucket[this.#bucket];
     const g = this.#groupFilter;
     const c = this.#channelFilter;
     const needle = this.#filter.trim().toLowerCase();
     if (g === null && c === null && !needle) {
-      this.lastFilter = null;
+      this.#lastFilter = null;
       return items;
     }
     const key = `${g}|${c}`;
-    const prev = this.lastFilter;
+    const prev = this.#lastFilter;
     let idx: number[];
     if (prev && prev.items === items && prev.key === key && needle.startsWith(prev.needle)) {
       idx = needle === prev.needle ? prev.idx : prev.idx.filter((i) => hay[i]!.includes(needle));
@@ -267,28 +270,28 @@ export class QueueStore {
         if ((g === null || s.groupId === g) && (c === null || s.channel === c) && (!needle || hay[i]!.includes(needle))) idx.push(i);
       }
     }
-    this.lastFilter = { items, key, needle, idx };
+    this.#lastFilter = { items, key, needle, idx };
     return idx.map((i) => items[i]!);
   });
 
   get selected(): QueueItem | null {
-    void this.version;
-    return this.#selectedId === null ? null : (this.map.get(this.#selectedId) ?? null);
+    void this.#version;
+    return this.#selectedId === null ? null : (this.#map.get(this.#selectedId) ?? null);
   }
 
   item(id: number): QueueItem | undefined {
-    void this.version;
-    return this.map.get(id);
+    void this.#version;
+    return this.#map.get(id);
   }
 
   bucketOf(item: QueueItem): QueueBucket {
     return bucketOf(item, this.#me);
   }
 
-  private unsubscribe: (() => void) | null = null;
+  #unsubscribe: (() => void) | null = null;
 
   async start(): Promise<void> {
-    this.unsubscribe ??= this.scope.on('attendance:queueDelta', (d) => this.apply(d));
+    this.#unsubscribe ??= this.#scope.on('attendance:queueDelta', (d) => this.apply(d));
     await this.refresh();
   }
 
@@ -297,16 +300,16 @@ export class QueueStore {
     this.#loading = true;
     this.#error = null;
     try {
-      const snap = await this.scope.invoke('attendance:queue', fresh ? { fresh } : {});
-      this.map = new Map(snap.items.map((i) => [i.id, i]));
+      const snap = await this.#scope.invoke('attendance:queue', fresh ? { fresh } : {});
+      this.#map = new Map(snap.items.map((i) => [i.id, i]));
       this.#me = snap.me;
-      this.rebuild();
+      this.#rebuild();
       this.#fetchedAt = snap.fetchedAt;
       this.#unreadable = snap.unreadable;
-      this.version++;
+      this.#version++;
       // The session left open is open again if the queue still holds it.
-      if (this.#selectedId !== null && !this.map.has(this.#selectedId)) this.#selectedId = null;
-      this.openWanted();
+      if (this.#selectedId !== null && !this.#map.has(this.#selectedId)) this.#selectedId = null;
+      this.#openWanted();
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -320,24 +323,24 @@ export class QueueStore {
     if (d.me) this.#me = d.me;
     const touched = new Set<VisibleBucket>();
     for (const id of d.remove) {
-      this.place(this.map.get(id), undefined, touched);
-      this.map.delete(id);
+      this.#place(this.#map.get(id), undefined, touched);
+      this.#map.delete(id);
     }
     for (const item of d.upsert) {
-      const prev = this.map.get(item.id);
+      const prev = this.#map.get(item.id);
       const was = prev ? bucketOf(prev, this.#me) : null;
       const now = bucketOf(item, this.#me);
       if (now === 'waiting' && was !== 'waiting') arrivals.push({ id: item.id, kind: 'waiting' });
       else if (now === 'mine' && was !== 'mine' && was !== 'pending' && item.id !== this.#acceptingId)
         arrivals.push({ id: item.id, kind: 'assigned' });
-      this.place(prev, item, touched);
-      this.map.set(item.id, item);
+      this.#place(prev, item, touched);
+      this.#map.set(item.id, item);
     }
     // Another attendant: every session may change tabs.
-    if (meChanged) this.rebuild();
-    else this.bump(touched);
+    if (meChanged) this.#rebuild();
+    else this.#bump(touched);
     this.#fetchedAt = new Date().toISOString();
-    this.version++;
+    this.#version++;
     if (arrivals.length) this.#arrivals = arrivals;
     if (this.#selectedId !== null && d.upsert.some((i) => i.id === this.#selectedId && i.unread)) this.markSeen();
   }
@@ -410,7 +413,7 @@ export class QueueStore {
     if (this.#acceptingId !== null) return null;
     this.#acceptingId = id;
     try {
-      const item = await this.scope.invoke('attendance:accept', { sessionId: id });
+      const item = await this.#scope.invoke('attendance:accept', { sessionId: id });
       this.apply({ upsert: [item], remove: [], me: this.#me });
       this.#error = null;
       return item;
@@ -422,20 +425,20 @@ export class QueueStore {
     }
   }
 
-  private transferring = false;
+  #transferring = false;
 
   async transfer(id: number, to: { groupId: number } | { agentUserName: string }): Promise<boolean> {
-    if (this.transferring) return false;
-    this.transferring = true;
+    if (this.#transferring) return false;
+    this.#transferring = true;
     try {
-      const item = await this.scope.invoke('attendance:transfer', { sessionId: id, ...to });
+      const item = await this.#scope.invoke('attendance:transfer', { sessionId: id, ...to });
       this.apply({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
       this.#error = errorMessage(e);
       return false;
     } finally {
-      this.transferring = false;
+      this.#transferring = false;
     }
   }
 
@@ -447,7 +450,7 @@ export class QueueStore {
 
   select(id: number | null): void {
     this.#selectedId = id;
-    const item = id === null ? undefined : this.map.get(id);
+    const item = id === null ? undefined : this.#map.get(id);
     if (item) {
       const tab = tabOfBucket(bucketOf(item, this.#me));
       if (tab && tab !== this.#bucket) this.#bucket = tab;
@@ -466,24 +469,24 @@ export class QueueStore {
 
   /** The open session's unread messages are seen once the attendant can see them. */
   markSeen(): void {
-    const item = this.#selectedId === null ? undefined : this.map.get(this.#selectedId);
-    if (item?.unread && document.hasFocus()) void this.scope.invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
+    const item = this.#selectedId === null ? undefined : this.#map.get(this.#selectedId);
+    if (item?.unread && document.hasFocus()) void this.#scope.invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
   }
 
   /** A session to open once the queue holds it ("Needs me" opening one in this workspace). */
-  private wanted: number | null = null;
+  #wanted: number | null = null;
 
   /** Opens session `id` now if the queue holds it, else once the queue is read. */
   openWhenShown(id: number): void {
-    this.wanted = id;
-    if (this.map.size) this.openWanted();
+    this.#wanted = id;
+    if (this.#map.size) this.#openWanted();
   }
 
-  private openWanted(): void {
-    const id = this.wanted;
-    if (id === null || !this.map.size) return;
-    this.wanted = null;
-    if (!this.map.has(id)) return;
+  #openWanted(): void {
+    const id = this.#wanted;
+    if (id === null || !this.#map.size) return;
+    this.#wanted = null;
+    if (!this.#map.has(id)) return;
     this.select(id);
     this.revealSelected();
   }
@@ -502,11 +505,11 @@ export class QueueStore {
    * keeping the attendant's place (tab, filters, open session) for when it comes back.
    */
   suspend(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    this.map = new Map();
-    this.version++;
-    this.rebuild();
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#map = new Map();
+    this.#version++;
+    this.#rebuild();
     this.#arrivals = [];
   }
 }

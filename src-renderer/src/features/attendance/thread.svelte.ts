@@ -51,21 +51,24 @@ export interface ThreadPlace {
  * retried with the same client id, so it is never sent twice).
  */
 export class ThreadStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
-  private get composer(): ComposerStore {
-    return this.scope.use(ComposerStore);
+  get #composer(): ComposerStore {
+    return this.#scope.use(ComposerStore);
   }
 
   /** Where the reader was in each thread opened in this workspace (not reactive: read when a thread shows). */
-  private places = new Map<number, ThreadPlace>();
+  #places = new Map<number, ThreadPlace>();
 
   placeOf(sessionId: number): ThreadPlace | null {
-    return this.places.get(sessionId) ?? null;
+    return this.#places.get(sessionId) ?? null;
   }
 
   keepPlace(sessionId: number, place: ThreadPlace): void {
-    this.places.set(sessionId, place);
+    this.#places.set(sessionId, place);
   }
   #sessionId = $state<number | null>(null);
   #detail = $state<SessionDetail | null>(null);
@@ -129,17 +132,17 @@ export class ThreadStore {
   get lastOpenMs() {
     return this.#lastOpenMs;
   }
-  private nextPage = 1;
-  private generation = 0;
-  private unsubscribe: Array<() => void> = [];
+  #nextPage = 1;
+  #generation = 0;
+  #unsubscribe: Array<() => void> = [];
 
-  private listen(): void {
-    if (this.unsubscribe.length) return;
-    this.unsubscribe.push(
-      this.scope.on('attendance:messages', ({ sessionId, messages }) => {
-        if (sessionId === this.#sessionId) this.merge(messages);
+  #listen(): void {
+    if (this.#unsubscribe.length) return;
+    this.#unsubscribe.push(
+      this.#scope.on('attendance:messages', ({ sessionId, messages }) => {
+        if (sessionId === this.#sessionId) this.#merge(messages);
       }),
-      this.scope.on('attendance:entities', ({ sessionId, messageId, entities }) => {
+      this.#scope.on('attendance:entities', ({ sessionId, messageId, entities }) => {
         if (sessionId !== this.#sessionId) return;
         const next = new Map(this.#entities);
         next.set(messageId, entities);
@@ -149,10 +152,10 @@ export class ThreadStore {
   }
 
   async open(sessionId: number): Promise<void> {
-    this.listen();
+    this.#listen();
     if (this.#sessionId !== null && this.#sessionId !== sessionId)
-      void this.scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
-    const gen = ++this.generation;
+      void this.#scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
+    const gen = ++this.#generation;
     this.#sessionId = sessionId;
     this.#detail = null;
     this.#rows = [];
@@ -164,28 +167,28 @@ export class ThreadStore {
     this.#loading = true;
     this.#hasMore = false;
     this.#unreadable = NONE_UNREADABLE;
-    this.nextPage = 1;
+    this.#nextPage = 1;
     const started = performance.now();
     try {
-      const got = await this.scope.invoke('attendance:openThread', { sessionId });
-      if (gen !== this.generation) return;
+      const got = await this.#scope.invoke('attendance:openThread', { sessionId });
+      if (gen !== this.#generation) return;
       this.#detail = got.detail;
       this.#fetchedAt = got.fetchedAt;
       this.#offlineCopy = got.offline;
       this.#hasMore = got.page.hasMore;
       this.#unreadable = got.page.unreadable;
-      this.merge(got.page.messages);
+      this.#merge(got.page.messages);
       this.#lastOpenMs = performance.now() - started;
     } catch (e) {
-      if (gen === this.generation) this.#error = errorMessage(e);
+      if (gen === this.#generation) this.#error = errorMessage(e);
     } finally {
-      if (gen === this.generation) this.#loading = false;
+      if (gen === this.#generation) this.#loading = false;
     }
   }
 
   close(): void {
-    if (this.#sessionId !== null) void this.scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
-    this.generation++;
+    if (this.#sessionId !== null) void this.#scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
+    this.#generation++;
     this.#sessionId = null;
     this.#detail = null;
     this.#rows = [];
@@ -197,19 +200,19 @@ export class ThreadStore {
 
   async older(): Promise<void> {
     if (this.#loadingOlder || !this.#hasMore || this.#sessionId === null) return;
-    const gen = this.generation;
+    const gen = this.#generation;
     const sessionId = this.#sessionId;
     this.#loadingOlder = true;
     try {
-      const got = await this.scope.invoke('attendance:olderMessages', { sessionId, page: this.nextPage });
-      if (gen !== this.generation) return;
-      this.nextPage++;
+      const got = await this.#scope.invoke('attendance:olderMessages', { sessionId, page: this.#nextPage });
+      if (gen !== this.#generation) return;
+      this.#nextPage++;
       this.#hasMore = got.hasMore;
       const more = got.unreadable;
       if (more.count) this.#unreadable = { count: this.#unreadable.count + more.count, first: this.#unreadable.first ?? more.first };
-      this.merge(got.messages);
+      this.#merge(got.messages);
     } catch (e) {
-      if (gen === this.generation) this.#error = errorMessage(e);
+      if (gen === this.#generation) this.#error = errorMessage(e);
     } finally {
       this.#loadingOlder = false;
     }
@@ -240,7 +243,7 @@ export class ThreadStore {
   }
 
   /** Adds or updates service messages; keeps the order by time, then id. */
-  private merge(messages: readonly ThreadMessage[]): void {
+  #merge(messages: readonly ThreadMessage[]): void {
     if (!messages.length) return;
     const byKey = new Map(this.#rows.map((r) => [r.key, r]));
     for (const m of messages) {
@@ -251,7 +254,7 @@ export class ThreadStore {
     this.#rows = sortRows([...byKey.values()]);
   }
 
-  private replace(clientKey: string, next: ThreadRow | null): void {
+  #replace(clientKey: string, next: ThreadRow | null): void {
     const rows = this.#rows.filter((r) => r.key !== clientKey);
     if (next && !rows.some((r) => r.key === next.key)) rows.push(next);
     else if (next) {
@@ -285,7 +288,7 @@ export class ThreadStore {
       send: { state: 'sending', clientId, ...(template ? { template } : {}) },
     };
     this.#rows = [...this.#rows, pending];
-    return this.deliver(pending);
+    return this.#deliver(pending);
   }
 
   /** A reply that would reach the customer this late asks the attendant first (LATE_REPLY_MS). */
@@ -300,41 +303,41 @@ export class ThreadStore {
     const again: ThreadRow = { ...row, send: { ...row.send, state: 'sending' } };
     delete again.send!.error;
     delete again.send!.kept;
-    this.replace(row.key, again);
-    return this.deliver(again);
+    this.#replace(row.key, again);
+    return this.#deliver(again);
   }
 
   /** Drops a failed reply, and the copy of it kept in the draft (it is not to be sent). */
   discard(row: ThreadRow): void {
     if (row.send?.state !== 'failed' && row.send?.state !== 'unconfirmed') return;
     this.#rows = this.#rows.filter((r) => r.key !== row.key);
-    void this.composer.forgetUnsent(row.message.sessionId, row.message.text);
+    void this.#composer.forgetUnsent(row.message.sessionId, row.message.text);
   }
 
-  private async deliver(row: ThreadRow): Promise<boolean> {
+  async #deliver(row: ThreadRow): Promise<boolean> {
     const sessionId = row.message.sessionId;
     const send = row.send!;
     try {
       const saved = send.template
-        ? await this.scope.invoke('attendance:sendTemplate', {
+        ? await this.#scope.invoke('attendance:sendTemplate', {
             sessionId,
             templateId: send.template.id,
             params: send.template.params,
             clientId: send.clientId,
           })
-        : await this.scope.invoke('attendance:send', { sessionId, text: row.message.text, clientId: send.clientId });
-      void this.composer.forgetUnsent(sessionId, row.message.text);
+        : await this.#scope.invoke('attendance:send', { sessionId, text: row.message.text, clientId: send.clientId });
+      void this.#composer.forgetUnsent(sessionId, row.message.text);
       if (this.#sessionId !== sessionId) return true;
-      this.replace(row.key, { key: `m${saved.id}`, message: saved, send: { state: 'sent', clientId: send.clientId } });
+      this.#replace(row.key, { key: `m${saved.id}`, message: saved, send: { state: 'sent', clientId: send.clientId } });
       return true;
     } catch (e) {
       // The service was not reached: the reply goes back into the saved draft, so a restart
       // (which forgets this bubble) cannot lose it. Refused replies stay on the bubble only.
       const unconfirmed = e instanceof BridgeError && e.info.kind === 'OutcomeUnknown';
       const kept = !unconfirmed && isNetworkFailure(e) && !send.template;
-      if (kept) void this.composer.keepUnsent(sessionId, row.message.text);
+      if (kept) void this.#composer.keepUnsent(sessionId, row.message.text);
       if (this.#sessionId === sessionId)
-        this.replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
+        this.#replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
       return false;
     }
   }
@@ -346,8 +349,8 @@ export class ThreadStore {
 
   /** The sessions view leaves: the thread is let go and listening stops (the reader's place in it is kept). */
   suspend(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
     this.close();
     this.#error = null;
   }

@@ -1,4 +1,4 @@
-import type { ClassNode } from '../../../../src-shared/bridge/attendance';
+import type { ClassNode, QueueItem } from '../../../../src-shared/bridge/attendance';
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
@@ -31,7 +31,10 @@ const fold = (s: string) =>
  * the group says so, the AI summary offered as a note, and the close itself.
  */
 export class WrapUpStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #sessionId = $state<number | null>(null);
   #open = $state(false);
@@ -108,19 +111,19 @@ export class WrapUpStore {
     return this.#error;
   }
 
-  private all = $derived(flatten(this.#roots));
+  #all = $derived(flatten(this.#roots));
 
   /** Leaves and branches matching the search (all of them when empty). */
   shown = $derived.by(() => {
     const q = fold(this.#search.trim());
-    if (!q) return this.all;
-    return this.all.filter((f) => f.labels.some((l) => fold(l).includes(q)));
+    if (!q) return this.#all;
+    return this.#all.filter((f) => f.labels.some((l) => fold(l).includes(q)));
   });
 
   get chosenLabels(): string[] {
     const c = this.#chosen;
     if (!c) return [];
-    return this.all.find((f) => f.path.length === c.length && f.path.every((id, i) => id === c[i]))?.labels ?? [];
+    return this.#all.find((f) => f.path.length === c.length && f.path.every((id, i) => id === c[i]))?.labels ?? [];
   }
 
   get canClose(): boolean {
@@ -139,7 +142,7 @@ export class WrapUpStore {
     this.#summary = '';
     this.#keepSummary = false;
     try {
-      const got = await this.scope.invoke('attendance:classificationTree', { sessionId });
+      const got = await this.#scope.invoke('attendance:classificationTree', { sessionId });
       this.#mandatory = got.mandatory;
       this.#roots = got.roots;
     } catch (e) {
@@ -168,7 +171,7 @@ export class WrapUpStore {
     this.#summaryBusy = true;
     try {
       // Saved as a note only when the attendant ticks it.
-      this.#summary = (await this.scope.invoke('attendance:summary', { sessionId: this.#sessionId })).text;
+      this.#summary = (await this.#scope.invoke('attendance:summary', { sessionId: this.#sessionId })).text;
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -176,12 +179,12 @@ export class WrapUpStore {
     }
   }
 
-  async close(): Promise<import('../../../../src-shared/bridge/attendance').QueueItem | null> {
+  async close(): Promise<QueueItem | null> {
     if (this.#sessionId === null || !this.canClose) return null;
     this.#busy = true;
     this.#error = null;
     try {
-      const item = await this.scope.invoke('attendance:close', {
+      const item = await this.#scope.invoke('attendance:close', {
         sessionId: this.#sessionId,
         ...(this.#chosen ? { classification: this.#chosen } : {}),
         ...(this.#comment.trim() ? { comment: this.#comment.trim() } : {}),

@@ -12,7 +12,10 @@ export type NoteView = { kind: 'service'; key: string; note: ServiceNote } | { k
  * lost: it is journaled before `add` returns, and a failed one waits to be edited or discarded.
  */
 export class NotesStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #sessionId = $state<number | null>(null);
   #service = $state.raw<ServiceNote[]>([]);
@@ -48,9 +51,9 @@ export class NotesStore {
   get draft() {
     return this.#draft;
   }
-  private draftTimer: ReturnType<typeof setTimeout> | null = null;
-  private unsubscribe: Array<() => void> = [];
-  private gen = 0;
+  #draftTimer: ReturnType<typeof setTimeout> | null = null;
+  #unsubscribe: Array<() => void> = [];
+  #gen = 0;
 
   /** Service notes and outbox notes, once each (a confirmed note shows as the service's). */
   get all(): NoteView[] {
@@ -72,30 +75,30 @@ export class NotesStore {
     return this.#status !== null && this.#status.connectivity !== 'online';
   }
 
-  private listen(): void {
-    if (this.unsubscribe.length) return;
-    this.unsubscribe.push(
-      this.scope.on('notes:changed', ({ sessionId, note, removedId }) => {
+  #listen(): void {
+    if (this.#unsubscribe.length) return;
+    this.#unsubscribe.push(
+      this.#scope.on('notes:changed', ({ sessionId, note, removedId }) => {
         if (sessionId !== this.#sessionId) return;
         if (removedId) this.#local = this.#local.filter((n) => n.id !== removedId);
         if (note) {
           const others = this.#local.filter((n) => n.id !== note.id);
           this.#local = [...others, note].sort((a, b) => a.createdAt - b.createdAt);
-          if (note.state === 'confirmed') void this.refreshService();
+          if (note.state === 'confirmed') void this.#refreshService();
         }
       }),
-      this.scope.on('notes:status', (s) => (this.#status = s)),
+      this.#scope.on('notes:status', (s) => (this.#status = s)),
     );
-    void this.scope
+    void this.#scope
       .invoke('notes:status', {})
       .then((s) => (this.#status = s))
       .catch(() => undefined);
   }
 
   async open(sessionId: number): Promise<void> {
-    this.listen();
+    this.#listen();
     this.flushDraft();
-    const gen = ++this.gen;
+    const gen = ++this.#gen;
     this.#sessionId = sessionId;
     this.#service = [];
     this.#local = [];
@@ -103,10 +106,10 @@ export class NotesStore {
     this.#error = null;
     this.#cachedAt = null;
     const [list, drafts] = await Promise.allSettled([
-      this.scope.invoke('notes:list', { sessionId }),
-      this.scope.invoke('notes:draft', { sessionId }),
+      this.#scope.invoke('notes:list', { sessionId }),
+      this.#scope.invoke('notes:draft', { sessionId }),
     ]);
-    if (gen !== this.gen) return;
+    if (gen !== this.#gen) return;
     if (list.status === 'fulfilled') {
       this.#service = list.value.service;
       this.#local = list.value.local;
@@ -118,14 +121,14 @@ export class NotesStore {
 
   /** Reads the session's notes again (the service is back). */
   reload(): Promise<void> {
-    return this.refreshService();
+    return this.#refreshService();
   }
 
-  private async refreshService(): Promise<void> {
+  async #refreshService(): Promise<void> {
     const sessionId = this.#sessionId;
     if (sessionId === null) return;
     try {
-      const got = await this.scope.invoke('notes:list', { sessionId });
+      const got = await this.#scope.invoke('notes:list', { sessionId });
       if (sessionId !== this.#sessionId) return;
       this.#service = got.service;
       this.#serviceError = got.serviceError;
@@ -137,22 +140,22 @@ export class NotesStore {
 
   setDraft(text: string): void {
     this.#draft = text;
-    if (this.draftTimer) clearTimeout(this.draftTimer);
-    this.draftTimer = setTimeout(() => this.flushDraft(), 300);
+    if (this.#draftTimer) clearTimeout(this.#draftTimer);
+    this.#draftTimer = setTimeout(() => this.flushDraft(), 300);
   }
 
   flushDraft(): void {
-    if (this.draftTimer) clearTimeout(this.draftTimer);
-    this.draftTimer = null;
+    if (this.#draftTimer) clearTimeout(this.#draftTimer);
+    this.#draftTimer = null;
     if (this.#sessionId !== null)
-      void this.scope.invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
+      void this.#scope.invoke('notes:setDraft', { sessionId: this.#sessionId, kind: 'note', text: this.#draft }).catch(() => undefined);
   }
 
   async add(): Promise<boolean> {
     const text = this.#draft.trim();
     if (!text || this.#sessionId === null) return false;
     try {
-      const note = await this.scope.invoke('notes:add', { sessionId: this.#sessionId, text });
+      const note = await this.#scope.invoke('notes:add', { sessionId: this.#sessionId, text });
       if (!this.#local.some((n) => n.id === note.id)) this.#local = [...this.#local, note];
       this.#draft = '';
       this.#error = null;
@@ -165,7 +168,7 @@ export class NotesStore {
 
   async retry(id: string, text?: string): Promise<void> {
     try {
-      const note = await this.scope.invoke('notes:retry', { id, ...(text ? { text } : {}) });
+      const note = await this.#scope.invoke('notes:retry', { id, ...(text ? { text } : {}) });
       this.#local = this.#local.map((n) => (n.id === id ? note : n));
     } catch (e) {
       this.#error = errorMessage(e);
@@ -174,7 +177,7 @@ export class NotesStore {
 
   async discard(id: string): Promise<void> {
     try {
-      await this.scope.invoke('notes:discard', { id });
+      await this.#scope.invoke('notes:discard', { id });
       this.#local = this.#local.filter((n) => n.id !== id);
     } catch (e) {
       this.#error = errorMessage(e);
@@ -183,10 +186,10 @@ export class NotesStore {
 
   /** The sessions view leaves: the note typed is saved, listening stops, the notes shown go. */
   suspend(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
     this.flushDraft();
-    this.gen++;
+    this.#gen++;
     this.#sessionId = null;
     this.#service = [];
     this.#local = [];

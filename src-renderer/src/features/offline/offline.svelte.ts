@@ -9,7 +9,10 @@ import type { Scope } from '../../lib/scope.svelte';
  * catch up when the service is back register with `onBack`.
  */
 export class OfflineStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #status = $state<Connectivity | null>(null);
   #outbox = $state<OutboxStatusInfo | null>(null);
@@ -29,8 +32,8 @@ export class OfflineStore {
   get backCount() {
     return this.#backCount;
   }
-  private unsubscribe: Array<() => void> = [];
-  private readonly backHooks = new Set<() => void>();
+  #unsubscribe: Array<() => void> = [];
+  readonly #backHooks = new Set<() => void>();
 
   get offline(): boolean {
     return this.#status?.state === 'offline';
@@ -43,39 +46,39 @@ export class OfflineStore {
   }
 
   onBack(hook: () => void): () => void {
-    this.backHooks.add(hook);
-    return () => this.backHooks.delete(hook);
+    this.#backHooks.add(hook);
+    return () => this.#backHooks.delete(hook);
   }
 
-  private apply(s: Connectivity): void {
+  #apply(s: Connectivity): void {
     const was = this.#status?.state;
     this.#status = s;
     if (was === 'offline' && s.state === 'online') {
       this.#backCount++;
-      for (const hook of this.backHooks) hook();
+      for (const hook of this.#backHooks) hook();
     }
   }
 
   async start(): Promise<void> {
-    if (!this.unsubscribe.length) {
-      this.unsubscribe.push(
-        this.scope.on('offline:status', (s) => this.apply(s)),
-        this.scope.on('notes:status', (s) => (this.#outbox = s)),
+    if (!this.#unsubscribe.length) {
+      this.#unsubscribe.push(
+        this.#scope.on('offline:status', (s) => this.#apply(s)),
+        this.#scope.on('notes:status', (s) => (this.#outbox = s)),
       );
       // The system says the network is back: probe now rather than at the next scheduled probe.
       const online = () => void this.retry();
       globalThis.window?.addEventListener('online', online);
-      this.unsubscribe.push(() => globalThis.window?.removeEventListener('online', online));
+      this.#unsubscribe.push(() => globalThis.window?.removeEventListener('online', online));
     }
-    const [c, o] = await Promise.allSettled([this.scope.invoke('offline:status', {}), this.scope.invoke('notes:status', {})]);
-    if (c.status === 'fulfilled') this.apply(c.value);
+    const [c, o] = await Promise.allSettled([this.#scope.invoke('offline:status', {}), this.#scope.invoke('notes:status', {})]);
+    if (c.status === 'fulfilled') this.#apply(c.value);
     if (o.status === 'fulfilled') this.#outbox = o.value;
   }
 
   async retry(): Promise<void> {
     this.#retrying = true;
     try {
-      this.apply(await this.scope.invoke('offline:retry', {}));
+      this.#apply(await this.#scope.invoke('offline:retry', {}));
     } catch {
       // The state arrives as an event anyway.
     } finally {
@@ -85,8 +88,8 @@ export class OfflineStore {
 
   /** The sessions view leaves: listening stops until it shows again. */
   suspend(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
     this.#status = null;
     this.#outbox = null;
   }

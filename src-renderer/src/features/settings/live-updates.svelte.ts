@@ -4,7 +4,10 @@ import type { Scope } from '../../lib/scope.svelte';
 
 /** The "live updates" switch of the settings: events and the safety-net poll, on or paused. */
 export class LiveUpdatesStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #status = $state<LiveStatus | null>(null);
   #busy = $state(false);
@@ -27,7 +30,7 @@ export class LiveUpdatesStore {
 
   async load(): Promise<void> {
     try {
-      this.#status = await this.scope.invoke('live:status', {});
+      this.#status = await this.#scope.invoke('live:status', {});
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -37,7 +40,7 @@ export class LiveUpdatesStore {
     this.#busy = true;
     this.#error = null;
     try {
-      this.#status = await this.scope.invoke('live:setRunning', { running });
+      this.#status = await this.#scope.invoke('live:setRunning', { running });
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {

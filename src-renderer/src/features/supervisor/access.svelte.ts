@@ -7,7 +7,10 @@ import type { Scope } from '../../lib/scope.svelte';
  * call (403).
  */
 export class SupervisorAccess {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   /** undefined: not asked yet; null: the service did not say. */
   #role = $state<Role | null | undefined>(undefined);
@@ -21,7 +24,7 @@ export class SupervisorAccess {
 
   async load(): Promise<void> {
     try {
-      this.#role = (await this.scope.invoke('supervisor:rules', {})).role;
+      this.#role = (await this.#scope.invoke('supervisor:rules', {})).role;
     } catch {
       this.#role = null;
     }

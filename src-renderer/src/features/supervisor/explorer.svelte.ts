@@ -90,8 +90,10 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     return this.#split;
   }
 
-  constructor(private readonly scope: Scope) {
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
     super({ sortColumn: null, direction: 'ASC', size: 20, clearOnError: true });
+    this.#scope = scope;
   }
 
   columns = $derived(columnsOf(this.data?.results ?? []));
@@ -112,7 +114,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
 
   async loadRules(): Promise<void> {
     try {
-      this.#rules = await this.scope.invoke('supervisor:rules', {});
+      this.#rules = await this.#scope.invoke('supervisor:rules', {});
     } catch {
       this.#rules = null;
     }
@@ -130,7 +132,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
 
   protected fetch(): Promise<ExplorerPage> {
-    return this.scope.invoke('supervisor:explore', {
+    return this.#scope.invoke('supervisor:explore', {
       resource: this.#resource,
       conditions: toConditions(this.#nodes),
       ...(this.sortColumn ? { sortColumn: this.sortColumn, direction: this.direction } : {}),
@@ -182,14 +184,14 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
       this.#advanced = true;
       return;
     }
-    const record = this.readJson(parseError);
+    const record = this.#readJson(parseError);
     if (!record) return;
     this.#draft = record;
     this.#advanced = false;
   }
 
   /** The JSON view's text as a record, or null with the reason shown. */
-  private readJson(parseError: (reason: string) => string): Rec | null {
+  #readJson(parseError: (reason: string) => string): Rec | null {
     this.#saveError = null;
     let record: unknown;
     try {
@@ -207,13 +209,13 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
 
   async save(parseError: (reason: string) => string, savedText: (id: string) => string): Promise<void> {
     this.#saved = null;
-    const record = this.#advanced ? this.readJson(parseError) : this.#draft;
+    const record = this.#advanced ? this.#readJson(parseError) : this.#draft;
     if (!record) return;
     this.#saveError = null;
     this.#draft = record;
     this.#saving = true;
     try {
-      const out = await this.scope.invoke('supervisor:save', { resource: this.#resource, record });
+      const out = await this.#scope.invoke('supervisor:save', { resource: this.#resource, record });
       this.edit(out.record);
       this.#saved = savedText(String(out.record.id ?? ''));
       // A new record may be what a picker offers next.
@@ -233,14 +235,14 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
 
   /** Reads a picker's list unless it is read or being read (once per resource shown). */
   wantOptions(target: RefTarget): void {
-    if (!this.#options[target]) void this.readOptions(target);
+    if (!this.#options[target]) void this.#readOptions(target);
   }
 
-  private async readOptions(target: RefTarget): Promise<void> {
+  async #readOptions(target: RefTarget): Promise<void> {
     this.#options = { ...this.#options, [target]: { state: 'loading' } };
     let next: RefOptions;
     try {
-      next = { state: 'ready', options: target === 'group' ? await this.groupOptions() : await this.listOptions(target) };
+      next = { state: 'ready', options: target === 'group' ? await this.#groupOptions() : await this.#listOptions(target) };
     } catch (e) {
       next = { state: 'failed', reason: errorMessage(e) };
     }
@@ -248,8 +250,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
 
   /** The newest records of a list, as picker choices. */
-  private async listOptions(resource: ResourceKey): Promise<RefOption[]> {
-    const page = await this.scope.invoke('supervisor:explore', {
+  async #listOptions(resource: ResourceKey): Promise<RefOption[]> {
+    const page = await this.#scope.invoke('supervisor:explore', {
       resource,
       conditions: [],
       sortColumn: 'id',
@@ -266,8 +268,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
 
   /** Groups have no list operation (interface §4.4): the ones the attendance directory found. */
-  private async groupOptions(): Promise<RefOption[]> {
-    const desk = this.scope.use(DeskStore);
+  async #groupOptions(): Promise<RefOption[]> {
+    const desk = this.#scope.use(DeskStore);
     if (!desk.directory) await desk.loadDirectory();
     return (desk.directory?.groups ?? []).map((g) => ({ id: g.id, label: optionLabel(g) }));
   }

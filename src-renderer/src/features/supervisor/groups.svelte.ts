@@ -8,7 +8,10 @@ const EVENT_DELAY_MS = 1_500;
 
 /** Groups overview; also the source of group names for the NPS and report filters. */
 export class GroupsStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #data = $state<GroupsOverview | null>(null);
   #loading = $state(false);
@@ -28,7 +31,7 @@ export class GroupsStore {
     this.#loading = true;
     this.#error = null;
     try {
-      this.#data = await this.scope.invoke('supervisor:groups', {});
+      this.#data = await this.#scope.invoke('supervisor:groups', {});
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -42,7 +45,7 @@ export class GroupsStore {
     let soon: ReturnType<typeof setTimeout> | null = null;
     const poll = setInterval(() => void this.load(), POLL_MS);
     // Queue changes come in bursts: one reload shortly after the first of them.
-    const off = this.scope.on('attendance:queueDelta', () => {
+    const off = this.#scope.on('attendance:queueDelta', () => {
       soon ??= setTimeout(() => {
         soon = null;
         void this.load();

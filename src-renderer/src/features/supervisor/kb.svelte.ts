@@ -11,11 +11,14 @@ import { app } from '../workspace/app.svelte';
  * their indexing state, pushed by the main process) and the test question.
  */
 export class KbStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   /** This workspace's service address: base names are built from its host. */
-  private get baseUrl(): string | null {
-    return app.state?.workspaces.find((w) => w.id === this.scope.workspaceId)?.baseUrl ?? app.state?.baseUrl ?? null;
+  get #baseUrl(): string | null {
+    return app.state?.workspaces.find((w) => w.id === this.#scope.workspaceId)?.baseUrl ?? app.state?.baseUrl ?? null;
   }
 
   #url = $state('');
@@ -30,7 +33,7 @@ export class KbStore {
   /** A new file address: the base name follows it until the user types one. */
   setUrl(url: string): void {
     this.#url = url;
-    if (!this.#nameTyped) this.#name = suggestKbName(this.baseUrl, url.trim()) ?? '';
+    if (!this.#nameTyped) this.#name = suggestKbName(this.#baseUrl, url.trim()) ?? '';
   }
 
   get source() {
@@ -41,7 +44,7 @@ export class KbStore {
     this.#problems = [];
     if (!this.#nameTyped)
       this.#name =
-        (v === 'file' ? this.#file && suggestKbName(this.baseUrl, this.#file.name) : suggestKbName(this.baseUrl, this.#url.trim())) ?? '';
+        (v === 'file' ? this.#file && suggestKbName(this.#baseUrl, this.#file.name) : suggestKbName(this.#baseUrl, this.#url.trim())) ?? '';
   }
   get file() {
     return this.#file;
@@ -51,11 +54,11 @@ export class KbStore {
   setFile(file: File | null): void {
     this.#file = file;
     this.#source = 'file';
-    this.#problems = file ? this.fileProblems(file) : [];
-    if (file && !this.#nameTyped) this.#name = suggestKbName(this.baseUrl, file.name) ?? '';
+    this.#problems = file ? this.#fileProblems(file) : [];
+    if (file && !this.#nameTyped) this.#name = suggestKbName(this.#baseUrl, file.name) ?? '';
   }
 
-  private fileProblems(file: File): KbProblem[] {
+  #fileProblems(file: File): KbProblem[] {
     const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
     if (!(KB_FILE_TYPES as readonly string[]).includes(ext))
       return [{ field: 'file', message: tt('kb.fileType', { name: file.name, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') }) }];
@@ -75,21 +78,21 @@ export class KbStore {
   #asking = $state(false);
   #askError = $state<string | null>(null);
   #answers = $state<Array<{ text: string; score: number }> | null>(null);
-  private listening = false;
+  #listening = false;
 
   async start(): Promise<void> {
-    if (!this.listening) {
-      this.listening = true;
-      this.scope.on('supervisor:kb', (b) => this.merge(b));
+    if (!this.#listening) {
+      this.#listening = true;
+      this.#scope.on('supervisor:kb', (b) => this.#merge(b));
     }
     try {
-      for (const b of (await this.scope.invoke('supervisor:kbList', {})).bases) this.merge(b);
+      for (const b of (await this.#scope.invoke('supervisor:kbList', {})).bases) this.#merge(b);
     } catch (e) {
       this.#uploadError = errorMessage(e);
     }
   }
 
-  private merge(b: KbBase): void {
+  #merge(b: KbBase): void {
     this.#bases = [b, ...this.#bases.filter((x) => x.name !== b.name)];
     if (!this.#askBase) this.#askBase = b.name;
   }
@@ -167,7 +170,7 @@ export class KbStore {
     if (this.#source === 'file') {
       const nameProblems = checkKbUpload('https://example.com/x.csv', this.#name).filter((p) => p.field === 'name');
       // Without a file there is no name to check yet: the name is built from the file.
-      this.#problems = file ? [...this.fileProblems(file), ...nameProblems] : [{ field: 'file', message: tt('kb.noFile') }];
+      this.#problems = file ? [...this.#fileProblems(file), ...nameProblems] : [{ field: 'file', message: tt('kb.noFile') }];
     } else this.#problems = checkKbUpload(this.#url, this.#name);
     if (this.#problems.length) return;
     this.#uploading = true;
@@ -178,13 +181,13 @@ export class KbStore {
     };
     try {
       const base = file
-        ? await this.scope.invoke('supervisor:kbUploadFile', { fileName: file.name, contentBase64: await base64Of(file), ...rest })
-        : await this.scope.invoke('supervisor:kbUpload', {
+        ? await this.#scope.invoke('supervisor:kbUploadFile', { fileName: file.name, contentBase64: await base64Of(file), ...rest })
+        : await this.#scope.invoke('supervisor:kbUpload', {
             url: this.#url.trim(),
             ...rest,
             ...(revealDocuments ? { revealDocuments: true } : {}),
           });
-      this.merge(base);
+      this.#merge(base);
       this.#askBase = base.name;
     } catch (e) {
       this.#uploadError = errorMessage(e);
@@ -201,7 +204,7 @@ export class KbStore {
     this.#asking = true;
     this.#askError = null;
     try {
-      this.#answers = (await this.scope.invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
+      this.#answers = (await this.#scope.invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
     } catch (e) {
       this.#answers = null;
       this.#askError = errorMessage(e);

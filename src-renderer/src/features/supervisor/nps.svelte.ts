@@ -26,7 +26,10 @@ export function dayBoundary(day: string, end: boolean): string | undefined {
 }
 
 export class NpsStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
   #known = $state<string[]>(storedSurveys());
@@ -82,7 +85,7 @@ export class NpsStore {
     try {
       const from = dayBoundary(this.#from, false);
       const to = dayBoundary(this.#to, true);
-      this.#result = await this.scope.invoke('supervisor:nps', {
+      this.#result = await this.#scope.invoke('supervisor:nps', {
         surveyName,
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),

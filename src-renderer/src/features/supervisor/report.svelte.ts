@@ -70,11 +70,13 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     return this.#exporting;
   }
 
-  constructor(private readonly scope: Scope) {
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
     super({ sortColumn: 'createdAtProtocol', direction: 'DESC', size: 25, clearOnError: false });
+    this.#scope = scope;
   }
 
-  private filter(): ReportFilter {
+  #filter(): ReportFilter {
     const from = dayBoundary(this.#from, false);
     const to = dayBoundary(this.#to, true);
     return {
@@ -87,9 +89,9 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     };
   }
 
-  private query() {
+  #query() {
     return {
-      filter: this.filter(),
+      filter: this.#filter(),
       sortColumn: this.sortColumn ?? 'createdAtProtocol',
       direction: this.direction,
       page: this.page,
@@ -98,7 +100,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
   }
 
   protected fetch(): Promise<ReportPage> {
-    return this.scope.invoke('supervisor:report', this.query());
+    return this.#scope.invoke('supervisor:report', this.#query());
   }
 
   apply(): Promise<void> {
@@ -110,7 +112,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
     this.#exporting = true;
     this.fail(null);
     try {
-      const all = await this.scope.invoke('supervisor:reportAll', { ...this.query(), page: 0 });
+      const all = await this.#scope.invoke('supervisor:reportAll', { ...this.#query(), page: 0 });
       return toCsv(
         REPORT_COLUMNS,
         all.rows.map((r) => REPORT_COLUMNS.map((c) => r[c])),

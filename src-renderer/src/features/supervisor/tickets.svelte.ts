@@ -8,7 +8,10 @@ const DEFAULT_COMBO = 'Mod+Shift+T';
 
 /** The ticket lookup of one workspace: its dialog, the ticket shown and the recent list. */
 export class TicketLookupStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #open = $state(false);
   #loading = $state(false);
@@ -35,11 +38,11 @@ export class TicketLookupStore {
   }
 
   /** Where focus was before the dialog opened: it goes back there on close. */
-  private returnFocus: HTMLElement | null = null;
+  #returnFocus: HTMLElement | null = null;
 
   show(idOrKey?: string): void {
     // No page in the store's unit tests: nothing to return focus to.
-    if (!this.#open) this.returnFocus = (globalThis.document?.activeElement as HTMLElement | null | undefined) ?? null;
+    if (!this.#open) this.#returnFocus = (globalThis.document?.activeElement as HTMLElement | null | undefined) ?? null;
     this.#open = true;
     void this.loadRecent();
     if (idOrKey) {
@@ -50,8 +53,8 @@ export class TicketLookupStore {
 
   close(): void {
     this.#open = false;
-    const back = this.returnFocus;
-    this.returnFocus = null;
+    const back = this.#returnFocus;
+    this.#returnFocus = null;
     if (back?.isConnected) queueMicrotask(() => back.focus());
   }
 
@@ -61,7 +64,7 @@ export class TicketLookupStore {
     this.#loading = true;
     this.#error = null;
     try {
-      this.#result = await this.scope.invoke('supervisor:ticket', { idOrKey });
+      this.#result = await this.#scope.invoke('supervisor:ticket', { idOrKey });
       void this.loadRecent();
     } catch (e) {
       this.#result = null;
@@ -73,7 +76,7 @@ export class TicketLookupStore {
 
   async loadRecent(): Promise<void> {
     try {
-      this.#recent = (await this.scope.invoke('supervisor:recentTickets', {})).tickets;
+      this.#recent = (await this.#scope.invoke('supervisor:recentTickets', {})).tickets;
     } catch {
       // The recent list is a convenience: the lookup itself reports errors.
     }

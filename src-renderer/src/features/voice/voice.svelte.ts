@@ -71,7 +71,10 @@ function speechMessage(e: unknown, what: 'stt' | 'tts'): string {
  * calls with their live transcript. One microphone, so one recording at a time.
  */
 export class VoiceStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #enabled = $state(false);
   #language = $state('en-US');
@@ -189,33 +192,33 @@ export class VoiceStore {
     return this.#callsLoading;
   }
 
-  private work = new Map<number, SessionWork>();
-  private recorder: MicRecorder | null = null;
-  private seq = 0;
+  #work = new Map<number, SessionWork>();
+  #recorder: MicRecorder | null = null;
+  #seq = 0;
   /** Which session the chunks now in flight belong to (the attendant may switch meanwhile). */
-  private recordingFor: number | null = null;
-  private unsubscribe: Array<() => void> = [];
-  private gen = 0;
+  #recordingFor: number | null = null;
+  #unsubscribe: Array<() => void> = [];
+  #gen = 0;
 
   get canSave(): boolean {
     return this.#sessionId !== null && this.#transcript.trim().length > 0 && !this.#saving;
   }
 
   async init(): Promise<void> {
-    if (this.unsubscribe.length === 0) {
-      this.unsubscribe.push(
-        this.scope.on('voice:state', (s) => {
+    if (this.#unsubscribe.length === 0) {
+      this.#unsubscribe.push(
+        this.#scope.on('voice:state', (s) => {
           this.#enabled = s.enabled;
           this.#language = s.language;
         }),
-        this.scope.on('voice:transcript', (line) => {
+        this.#scope.on('voice:transcript', (line) => {
           if (line.sessionId !== this.#sessionId || this.#live.some((l) => l.key === line.key)) return;
           this.#live = [...this.#live, line].slice(-200);
         }),
       );
     }
     try {
-      const s = await this.scope.invoke('voice:state', {});
+      const s = await this.#scope.invoke('voice:state', {});
       this.#enabled = s.enabled;
       this.#language = s.language;
       this.#loaded = true;
@@ -231,7 +234,7 @@ export class VoiceStore {
    */
   async loadLanguages(): Promise<void> {
     try {
-      this.#offered = (await this.scope.invoke('voice:languages', {})).languages;
+      this.#offered = (await this.#scope.invoke('voice:languages', {})).languages;
     } catch {
       this.#offered = null; // the service did not answer: recording reports its own errors
     }
@@ -246,7 +249,7 @@ export class VoiceStore {
     this.#sessionsLoading = true;
     this.#sessionsError = null;
     try {
-      const snap = await this.scope.invoke('attendance:queue', {});
+      const snap = await this.#scope.invoke('attendance:queue', {});
       this.#sessions = snap.items
         .filter((s) => {
           const b = bucketOf(s, snap.me);
@@ -264,7 +267,7 @@ export class VoiceStore {
     this.#error = null;
     if (!enabled && this.#recording) await this.stop();
     try {
-      const s = await this.scope.invoke('voice:setEnabled', { enabled });
+      const s = await this.#scope.invoke('voice:setEnabled', { enabled });
       this.#enabled = s.enabled;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -273,7 +276,7 @@ export class VoiceStore {
 
   async setLanguage(language: string): Promise<void> {
     try {
-      const s = await this.scope.invoke('voice:setLanguage', { language });
+      const s = await this.#scope.invoke('voice:setLanguage', { language });
       this.#language = s.language;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -285,21 +288,21 @@ export class VoiceStore {
     if (sessionId === this.#sessionId) return;
     // The last chunk's words land in the session that was recorded before it is put aside.
     if (this.#recording) await this.stop();
-    this.keep();
-    const gen = ++this.gen;
+    this.#keep();
+    const gen = ++this.#gen;
     this.#sessionId = sessionId;
-    const w = sessionId === null ? undefined : this.work.get(sessionId);
+    const w = sessionId === null ? undefined : this.#work.get(sessionId);
     this.#heard = w?.heard ?? [];
     this.#transcript = w?.transcript ?? '';
     this.#failed = [];
     this.#error = null;
     this.#notice = null;
-    this.clearCalls();
-    if (sessionId !== null && gen === this.gen) await this.loadCalls();
+    this.#clearCalls();
+    if (sessionId !== null && gen === this.#gen) await this.loadCalls();
   }
 
   /** Forgets the shown session's calls, their log and the live call lines. */
-  private clearCalls(): void {
+  #clearCalls(): void {
     this.#calls = [];
     this.#callLog = [];
     this.#live = [];
@@ -309,11 +312,11 @@ export class VoiceStore {
   async loadCalls(): Promise<void> {
     const sessionId = this.#sessionId;
     if (sessionId === null) return;
-    const gen = this.gen;
+    const gen = this.#gen;
     this.#callsLoading = true;
     try {
-      const r = await this.scope.invoke('voice:calls', { sessionId });
-      if (gen !== this.gen) return;
+      const r = await this.#scope.invoke('voice:calls', { sessionId });
+      if (gen !== this.#gen) return;
       this.#calls = r.calls;
       this.#callLog = r.log;
       // Lines pushed while the list was loading are kept.
@@ -321,9 +324,9 @@ export class VoiceStore {
       this.#live = [...r.live, ...this.#live.filter((l) => !keys.has(l.key))];
       this.#callsError = r.error;
     } catch (e) {
-      if (gen === this.gen) this.#callsError = errorMessage(e);
+      if (gen === this.#gen) this.#callsError = errorMessage(e);
     } finally {
-      if (gen === this.gen) this.#callsLoading = false;
+      if (gen === this.#gen) this.#callsLoading = false;
     }
   }
 
@@ -342,15 +345,15 @@ export class VoiceStore {
     }
     this.#starting = true;
     const recorder = new MicRecorder({
-      chunk: (c) => void this.send(c),
+      chunk: (c) => void this.#send(c),
       level: (rms) => {
         this.#level = Math.min(1, rms * 4);
       },
     });
     try {
       await recorder.start();
-      this.recorder = recorder;
-      this.recordingFor = this.#sessionId;
+      this.#recorder = recorder;
+      this.#recordingFor = this.#sessionId;
       this.#recording = true;
     } catch (e) {
       this.#error = e instanceof RecorderFailure ? recorderMessage(e) : errorMessage(e);
@@ -360,40 +363,40 @@ export class VoiceStore {
   }
 
   async stop(): Promise<void> {
-    const recorder = this.recorder;
-    this.recorder = null;
+    const recorder = this.#recorder;
+    this.#recorder = null;
     this.#recording = false;
     this.#level = 0;
     const last = await recorder?.stop();
-    if (last) await this.send(last);
+    if (last) await this.#send(last);
   }
 
   async retry(): Promise<void> {
     const list = this.#failed;
     this.#failed = [];
     this.#error = null;
-    await Promise.all(list.map((f) => this.transcribe(f.seq, f.audio, f.at, this.#sessionId)));
+    await Promise.all(list.map((f) => this.#transcribe(f.seq, f.audio, f.at, this.#sessionId)));
   }
 
-  private async send(chunk: Chunk): Promise<void> {
+  async #send(chunk: Chunk): Promise<void> {
     const audio = bytesToBase64(encodeWav(chunk.samples));
-    await this.transcribe(this.seq++, audio, chunk.offset, this.recordingFor ?? this.#sessionId);
+    await this.#transcribe(this.#seq++, audio, chunk.offset, this.#recordingFor ?? this.#sessionId);
   }
 
-  private async transcribe(seq: number, audio: string, at: number, sessionId: number | null): Promise<void> {
+  async #transcribe(seq: number, audio: string, at: number, sessionId: number | null): Promise<void> {
     if (sessionId === null) return;
     this.#inFlight++;
     try {
-      const r = await this.scope.invoke('voice:transcribe', { seq, audio });
+      const r = await this.#scope.invoke('voice:transcribe', { seq, audio });
       const segments: HeardSegment[] = r.segments.map((s, i) => ({ ...s, key: `${seq}:${i}`, seq, at: at + s.start }));
       if (sessionId === this.#sessionId) {
         this.#heard = [...this.#heard, ...segments].sort((a, b) => a.seq - b.seq || a.at - b.at);
         if (r.text) this.#transcript = `${this.#transcript.trimEnd()} ${r.text}`.trim();
       } else {
-        const w = this.work.get(sessionId) ?? { heard: [], transcript: '' };
+        const w = this.#work.get(sessionId) ?? { heard: [], transcript: '' };
         w.heard = [...w.heard, ...segments];
         if (r.text) w.transcript = `${w.transcript.trimEnd()} ${r.text}`.trim();
-        this.work.set(sessionId, w);
+        this.#work.set(sessionId, w);
       }
     } catch (e) {
       if (sessionId === this.#sessionId) {
@@ -413,10 +416,10 @@ export class VoiceStore {
     this.#saving = true;
     this.#error = null;
     try {
-      await this.scope.invoke('notes:add', { sessionId, text });
+      await this.#scope.invoke('notes:add', { sessionId, text });
       this.#transcript = '';
       this.#heard = [];
-      this.work.delete(sessionId);
+      this.#work.delete(sessionId);
       this.#notice = tt('v.saved');
     } catch (e) {
       this.#error = errorMessage(e);
@@ -430,7 +433,7 @@ export class VoiceStore {
     this.#heard = [];
     this.#failed = [];
     this.#notice = null;
-    if (this.#sessionId !== null) this.work.delete(this.#sessionId);
+    if (this.#sessionId !== null) this.#work.delete(this.#sessionId);
   }
 
   /** Reads text aloud with the service's text-to-speech. */
@@ -440,7 +443,7 @@ export class VoiceStore {
     this.#speaking = owner;
     this.#speechError = null;
     try {
-      const r = await this.scope.invoke('voice:speak', { text: clean.slice(0, 3000) });
+      const r = await this.#scope.invoke('voice:speak', { text: clean.slice(0, 3000) });
       const blob = new Blob([base64ToBytes(r.audio) as Uint8Array<ArrayBuffer>], { type: 'audio/wav' });
       if (this.#speech) URL.revokeObjectURL(this.#speech.url);
       this.#speech = { url: URL.createObjectURL(blob), bytes: r.bytes, seconds: r.seconds, owner };
@@ -451,10 +454,11 @@ export class VoiceStore {
     }
   }
 
-  private keep(): void {
+  #keep(): void {
     if (this.#sessionId === null) return;
-    if (this.#transcript.trim() || this.#heard.length) this.work.set(this.#sessionId, { heard: this.#heard, transcript: this.#transcript });
-    else this.work.delete(this.#sessionId);
+    if (this.#transcript.trim() || this.#heard.length)
+      this.#work.set(this.#sessionId, { heard: this.#heard, transcript: this.#transcript });
+    else this.#work.delete(this.#sessionId);
   }
 
   /**
@@ -462,11 +466,11 @@ export class VoiceStore {
    * the speech made is freed, and nothing of what was heard stays.
    */
   dispose(): void {
-    this.gen++;
-    void this.recorder?.stop();
-    this.recorder = null;
+    this.#gen++;
+    void this.#recorder?.stop();
+    this.#recorder = null;
     if (this.#speech) URL.revokeObjectURL(this.#speech.url);
     this.#speech = null;
-    this.work.clear();
+    this.#work.clear();
   }
 }

@@ -18,7 +18,10 @@ const FILTER_DEBOUNCE_MS = 200;
  * frame, not one per event. Reading the log again (a filter change) replaces the rows.
  */
 export class EventLogStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #rows = $state.raw<EventRow[]>([]);
   #filter = $state<RowFilter>({ ...NO_FILTER });
@@ -56,11 +59,11 @@ export class EventLogStore {
     return this.#types;
   }
 
-  private inbox: EventRow[] = [];
-  private frame = 0;
-  private off: (() => void) | null = null;
-  private gen = 0;
-  private debounce: ReturnType<typeof setTimeout> | null = null;
+  #inbox: EventRow[] = [];
+  #frame = 0;
+  #off: (() => void) | null = null;
+  #gen = 0;
+  #debounce: ReturnType<typeof setTimeout> | null = null;
 
   get selected(): EventRow | null {
     const id = this.#selectedId;
@@ -75,22 +78,22 @@ export class EventLogStore {
 
   /** Starts listening for pushed rows (once). */
   listen(): void {
-    this.off ??= this.scope.on('webhooks:events', ({ entries }) => this.receive(entries));
+    this.#off ??= this.#scope.on('webhooks:events', ({ entries }) => this.#receive(entries));
   }
 
-  private receive(entries: EventRow[]): void {
-    for (const e of entries) this.inbox.push(e);
+  #receive(entries: EventRow[]): void {
+    for (const e of entries) this.#inbox.push(e);
     // A hidden window gets no frames: keep only what the list could show.
-    if (this.inbox.length > LOG_ROWS * 2) this.inbox = this.inbox.slice(-LOG_ROWS);
-    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+    if (this.#inbox.length > LOG_ROWS * 2) this.#inbox = this.#inbox.slice(-LOG_ROWS);
+    if (!this.#frame) this.#frame = requestAnimationFrame(() => this.#flush());
   }
 
-  private flush(): void {
-    this.frame = 0;
-    const incoming = this.inbox;
-    this.inbox = [];
+  #flush(): void {
+    this.#frame = 0;
+    const incoming = this.#inbox;
+    this.#inbox = [];
     if (!incoming.length) return;
-    this.noteTypes(incoming);
+    this.#noteTypes(incoming);
     const f = { ...this.#filter };
     const fresh: EventRow[] = [];
     for (let i = incoming.length - 1; i >= 0; i--) {
@@ -110,7 +113,7 @@ export class EventLogStore {
       );
   }
 
-  private noteTypes(rows: EventRow[]): void {
+  #noteTypes(rows: EventRow[]): void {
     let added = false;
     const known = new Set(this.#types);
     for (const r of rows) {
@@ -125,37 +128,37 @@ export class EventLogStore {
   /** Reads the log from the listener with the current filter. */
   async load(): Promise<void> {
     this.listen();
-    const gen = ++this.gen;
+    const gen = ++this.#gen;
     this.#loading = true;
     this.#error = null;
     const f = { ...this.#filter };
     try {
-      const { entries } = await this.scope.invoke('webhooks:log', {
+      const { entries } = await this.#scope.invoke('webhooks:log', {
         ...(f.group ? { group: f.group } : {}),
         ...(f.type ? { type: f.type } : {}),
         ...(f.text ? { text: f.text } : {}),
       });
-      if (gen !== this.gen) return;
+      if (gen !== this.#gen) return;
       // Rows pushed meanwhile are newer than the read: they stay in front.
       const ids = new Set(entries.map((e) => e.id));
       const newer = this.#rows.filter((r) => !ids.has(r.id) && r.receivedAt >= (entries[0]?.receivedAt ?? 0) && matches(r, f));
       this.#rows = [...newer, ...entries].slice(0, LOG_ROWS);
-      this.noteTypes(entries);
+      this.#noteTypes(entries);
       this.#loaded = true;
     } catch (e) {
-      if (gen === this.gen) this.#error = errorMessage(e);
+      if (gen === this.#gen) this.#error = errorMessage(e);
     } finally {
-      if (gen === this.gen) this.#loading = false;
+      if (gen === this.#gen) this.#loading = false;
     }
   }
 
   setFilter(change: Partial<RowFilter>): void {
     this.#filter = { ...this.#filter, ...change };
-    if (this.debounce) clearTimeout(this.debounce);
+    if (this.#debounce) clearTimeout(this.#debounce);
     // Typing in the search box reads the log once the user pauses.
-    this.debounce = setTimeout(
+    this.#debounce = setTimeout(
       () => {
-        this.debounce = null;
+        this.#debounce = null;
         void this.load();
       },
       change.text !== undefined ? FILTER_DEBOUNCE_MS : 0,
@@ -172,7 +175,7 @@ export class EventLogStore {
     const row = id === null ? null : this.#rows.find((r) => r.id === id);
     if (!row?.cut) return;
     try {
-      const { entry } = await this.scope.invoke('webhooks:entry', { id: row.id });
+      const { entry } = await this.#scope.invoke('webhooks:entry', { id: row.id });
       if (this.#selectedId === row.id && entry) this.#full = entry;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -181,10 +184,10 @@ export class EventLogStore {
 
   /** The workspace closed: nothing left to apply. */
   dispose(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    if (this.debounce) clearTimeout(this.debounce);
-    this.frame = 0;
-    this.debounce = null;
-    this.inbox = [];
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    if (this.#debounce) clearTimeout(this.#debounce);
+    this.#frame = 0;
+    this.#debounce = null;
+    this.#inbox = [];
   }
 }

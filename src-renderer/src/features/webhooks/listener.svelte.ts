@@ -9,7 +9,10 @@ export type EventsTab = 'log' | 'listener' | 'source';
  * the tunnel, and a signing secret just made, held only until the user says they copied it.
  */
 export class ListenerStore {
-  constructor(private readonly scope: Scope) {}
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   #status = $state.raw<ListenerStatus | null>(null);
   /** Shown once: the user copies it to the service. Never stored anywhere in the renderer. */
@@ -49,8 +52,8 @@ export class ListenerStore {
     };
   }
 
-  private off: (() => void) | null = null;
-  private loadingOnce: Promise<void> | null = null;
+  #off: (() => void) | null = null;
+  #loadingOnce: Promise<void> | null = null;
 
   /** Signing is off while a workspace is open: the standing warning shows. */
   get unsigned(): boolean {
@@ -60,20 +63,20 @@ export class ListenerStore {
 
   /** Loads the status once and follows its pushes. */
   ensure(): Promise<void> {
-    this.off ??= this.scope.on('webhooks:status', (s) => (this.#status = s));
-    this.loadingOnce ??= this.load();
-    return this.loadingOnce;
+    this.#off ??= this.#scope.on('webhooks:status', (s) => (this.#status = s));
+    this.#loadingOnce ??= this.load();
+    return this.#loadingOnce;
   }
 
   async load(): Promise<void> {
     try {
-      this.#status = await this.scope.invoke('webhooks:status', {});
+      this.#status = await this.#scope.invoke('webhooks:status', {});
     } catch (e) {
       this.#error = { area: 'load', message: errorMessage(e) };
     }
   }
 
-  private async run(area: 'port' | 'signing' | 'tunnel', action: () => Promise<void>): Promise<boolean> {
+  async #run(area: 'port' | 'signing' | 'tunnel', action: () => Promise<void>): Promise<boolean> {
     this.#busy = area;
     this.#error = null;
     try {
@@ -88,22 +91,22 @@ export class ListenerStore {
   }
 
   setPort(port: number): Promise<boolean> {
-    return this.run('port', async () => {
-      this.#status = await this.scope.invoke('webhooks:setPort', { port });
+    return this.#run('port', async () => {
+      this.#status = await this.#scope.invoke('webhooks:setPort', { port });
     });
   }
 
   setSigning(enabled: boolean): Promise<boolean> {
-    return this.run('signing', async () => {
-      const r = await this.scope.invoke('webhooks:setSigning', { enabled });
+    return this.#run('signing', async () => {
+      const r = await this.#scope.invoke('webhooks:setSigning', { enabled });
       this.#status = r.status;
       this.#newSecret = r.newSecret;
     });
   }
 
   rotateSecret(): Promise<boolean> {
-    return this.run('signing', async () => {
-      const r = await this.scope.invoke('webhooks:newSecret', {});
+    return this.#run('signing', async () => {
+      const r = await this.#scope.invoke('webhooks:newSecret', {});
       this.#status = r.status;
       this.#newSecret = r.newSecret;
     });
@@ -115,21 +118,21 @@ export class ListenerStore {
   }
 
   saveTunnel(provider: TunnelChoice, command: string, urlTemplate: string): Promise<boolean> {
-    return this.run('tunnel', async () => {
-      this.#status = await this.scope.invoke('webhooks:setTunnel', { provider, command, urlTemplate });
+    return this.#run('tunnel', async () => {
+      this.#status = await this.#scope.invoke('webhooks:setTunnel', { provider, command, urlTemplate });
     });
   }
 
   /** `confirm`: the saved command line the user was shown and accepted. */
   startTunnel(confirm?: string): Promise<boolean> {
-    return this.run('tunnel', async () => {
-      this.#status = await this.scope.invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm });
+    return this.#run('tunnel', async () => {
+      this.#status = await this.#scope.invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm });
     });
   }
 
   stopTunnel(): Promise<boolean> {
-    return this.run('tunnel', async () => {
-      this.#status = await this.scope.invoke('webhooks:stopTunnel', {});
+    return this.#run('tunnel', async () => {
+      this.#status = await this.#scope.invoke('webhooks:stopTunnel', {});
     });
   }
 }

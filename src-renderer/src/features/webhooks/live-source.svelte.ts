@@ -19,7 +19,8 @@ export class LiveSourceStore {
   #busy = $state(false);
   #error = $state<{ field: string | null; message: string } | null>(null);
   #saved = $state(false);
-  #off: (() => void) | null = null;
+  /** Following the live status (the scope removes the listener when the workspace closes). */
+  #following = false;
   #loadingOnce: Promise<void> | null = null;
 
   get status() {
@@ -42,7 +43,10 @@ export class LiveSourceStore {
 
   /** Loads the choice once and follows the live status. */
   ensure(): Promise<void> {
-    this.#off ??= this.#scope.on('live:status', (s) => (this.#live = s));
+    if (!this.#following) {
+      this.#scope.on('live:status', (s) => (this.#live = s));
+      this.#following = true;
+    }
     this.#loadingOnce ??= this.#load();
     return this.#loadingOnce;
   }

@@ -7,7 +7,10 @@ import { tick } from 'svelte';
 /** Which workspace is open and who is signed in: the root of every other state. */
 export class AppStore {
   /** `scopes`: the workspaces' scopes this store opens and closes (the page's own, or a test's). */
-  constructor(private readonly scopes: Scopes = pageScopes) {}
+  readonly #scopes: Scopes;
+  constructor(scopes: Scopes = pageScopes) {
+    this.#scopes = scopes;
+  }
 
   #state = $state<AppState | null>(null);
   #busy = $state(false);
@@ -38,9 +41,9 @@ export class AppStore {
   }
 
   async load(): Promise<void> {
-    on('workspace:state', (s) => this.apply(s));
+    on('workspace:state', (s) => this.#apply(s));
     try {
-      this.apply(await invoke('workspace:state', {}));
+      this.#apply(await invoke('workspace:state', {}));
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -52,58 +55,58 @@ export class AppStore {
    * thread let go, a draft saved) goes to their own workspace, never to the next.
    */
   get shown(): Scope | null {
-    return this.scopes.shown;
+    return this.#scopes.shown;
   }
   #entering = 0;
 
-  private apply(s: AppState): void {
+  #apply(s: AppState): void {
     const before = scopeOf(this.#state);
     const after = scopeOf(s);
     this.#state = s;
     i18n.setLocale(s.locale);
     if (before === after) {
       if (after === null) setWorkspace(s.active);
-      this.closeGone(s);
+      this.#closeGone(s);
       return;
     }
     // The views leave first (their last calls still for their workspace)...
-    this.scopes.show(null, null);
+    this.#scopes.show(null, null);
     const entering = ++this.#entering;
     // ...then, once the page no longer shows them, the scopes of workspaces signed out (or now
     // signed in as someone else) close, and the next workspace's views come.
     void tick().then(() => {
       if (entering !== this.#entering) return;
-      this.closeGone(s);
+      this.#closeGone(s);
       setWorkspace(s.active);
-      this.scopes.show(after, s.active);
+      this.#scopes.show(after, s.active);
     });
   }
 
   /** Closes the scope of every workspace no longer signed in as the same person. */
-  private closeGone(s: AppState): void {
+  #closeGone(s: AppState): void {
     const live = new Set<string>();
     for (const w of s.workspaces) {
       const key = scopeKey(w);
       if (key !== null) live.add(key);
     }
-    this.scopes.keepOnly(live);
+    this.#scopes.keepOnly(live);
   }
 
   /** The scope of a workspace signed in (null when it is not): opened now if it is not open yet. */
   scopeOf(workspaceId: string): Scope | null {
     const w = this.#state?.workspaces.find((x) => x.id === workspaceId);
     const key = w ? scopeKey(w) : null;
-    return key === null ? null : this.scopes.of(key, workspaceId);
+    return key === null ? null : this.#scopes.of(key, workspaceId);
   }
 
-  private async run(action: () => Promise<AppState>): Promise<boolean> {
+  async #run(action: () => Promise<AppState>): Promise<boolean> {
     this.#busy = true;
     this.#error = null;
     // The workspace shows (its state event) before the call that opened it returns; an "Add a
     // workspace" chosen in between stays open: only an action taken from that screen closes it.
     const fromAdding = this.#adding;
     try {
-      this.apply(await action());
+      this.#apply(await action());
       if (fromAdding) this.#adding = false;
       return true;
     } catch (e) {
@@ -116,7 +119,7 @@ export class AppStore {
 
   /** The demo workspace, seen as its attendant (the default) or as the operation's supervisor. */
   openDemo(as?: DemoPersona): Promise<boolean> {
-    return this.run(() => invoke('workspace:openDemo', as ? { as } : {}));
+    return this.#run(() => invoke('workspace:openDemo', as ? { as } : {}));
   }
 
   /** Who the open demo workspace is seen as (null when another workspace is open). */
@@ -139,23 +142,23 @@ export class AppStore {
     const s = this.#state;
     const front = s?.workspaces.find((w) => w.id === s.active);
     const replace = !this.#adding && front && !front.signedIn && front.workspace.kind === 'remote' ? { replace: front.id } : {};
-    return this.run(() => invoke('workspace:connect', { ...input, ...replace }));
+    return this.#run(() => invoke('workspace:connect', { ...input, ...replace }));
   }
 
   /** Brings a workspace to the front. */
   focus(id: string): Promise<boolean> {
     if (this.#state?.active === id && !this.#adding) return Promise.resolve(true);
-    return this.run(() => invoke('workspace:focus', { id }));
+    return this.#run(() => invoke('workspace:focus', { id }));
   }
 
   /** Who the attendant is on the service, picked from its attendants. */
   setUser(userName: string): Promise<boolean> {
-    return this.run(() => invoke('workspace:setUser', { userName }));
+    return this.#run(() => invoke('workspace:setUser', { userName }));
   }
 
   /** Signs out of one workspace (the one in front when none is named); the others stay. */
   signOut(id?: string): Promise<boolean> {
-    return this.run(() => invoke('workspace:signOut', id ? { id } : {}));
+    return this.#run(() => invoke('workspace:signOut', id ? { id } : {}));
   }
 }
 

@@ -53,7 +53,7 @@ export class NeedsMeStore {
     return n;
   }
 
-  private apply(n: NeedsMe): void {
+  #apply(n: NeedsMe): void {
     this.#rows = n.rows;
     this.#more = n.more;
     this.#counts = n.counts;
@@ -64,13 +64,13 @@ export class NeedsMeStore {
     if (!on_) {
       this.#off?.();
       this.#off = null;
-      this.apply({ rows: [], more: 0, counts: {} });
+      this.#apply({ rows: [], more: 0, counts: {} });
       return;
     }
     if (this.#off) return;
-    this.#off = on('workspace:needsMe', (n) => this.apply(n));
+    this.#off = on('workspace:needsMe', (n) => this.#apply(n));
     try {
-      this.apply(await invoke('workspace:needsMe', {}));
+      this.#apply(await invoke('workspace:needsMe', {}));
       this.#error = null;
     } catch (e) {
       this.#error = errorMessage(e);
