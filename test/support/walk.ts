@@ -120,9 +120,9 @@ export async function visibleTexts(page: Page): Promise<string[]> {
       const t = n.textContent?.replace(/\s+/g, ' ').trim();
       if (t && el && shown(el) && !raw(el) && !el.closest('script, style')) out.add(t);
     }
-    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
       if (!shown(el) || raw(el)) continue;
-      for (const a of ['aria-label', 'title', 'placeholder']) {
+      for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
         const v = el.getAttribute(a)?.trim();
         if (v) out.add(v);
       }
