@@ -120,14 +120,54 @@ export async function visibleTexts(page: Page): Promise<string[]> {
       const t = n.textContent?.replace(/\s+/g, ' ').trim();
       if (t && el && shown(el) && !raw(el) && !el.closest('script, style')) out.add(t);
     }
-    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
       if (!shown(el) || raw(el)) continue;
-      for (const a of ['aria-label', 'title', 'placeholder']) {
+      for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
         const v = el.getAttribute(a)?.trim();
         if (v) out.add(v);
       }
     }
     for (const el of document.querySelectorAll('option')) if (el.textContent?.trim()) out.add(el.textContent.trim());
     return [...out];
+  });
+}
+
+/**
+ * Labels the user cannot read whole: text cut by an ellipsis or hidden overflow, a drop-down
+ * whose chosen option is wider than the box, a table wider than its frame (a sideways scroll).
+ * Each as "text (where)".
+ */
+export async function clippedLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const shown = (el: Element) => (el as HTMLElement).checkVisibility?.({ checkOpacity: true, checkVisibilityCSS: true }) ?? true;
+    const where = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+    const canvas = document.createElement('canvas').getContext('2d')!;
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      if (!shown(el) || el.closest('pre, code, textarea, [data-raw]')) continue;
+      const css = getComputedStyle(el);
+      if (el instanceof HTMLSelectElement) {
+        const text = el.selectedOptions[0]?.textContent?.trim() ?? '';
+        canvas.font = `${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+        // The box's room for text: its width less its padding and the arrow (about 20 px).
+        const room = el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
+        if (text && canvas.measureText(text).width > room + 1) out.push(`${text} (${where(el)})`);
+        continue;
+      }
+      if (el instanceof HTMLTableElement) {
+        const frame = el.parentElement;
+        if (frame && frame.scrollWidth > frame.clientWidth + 1 && getComputedStyle(frame).overflowX !== 'visible') {
+          out.push(`${el.getAttribute('aria-label') ?? el.querySelector('caption, th')?.textContent?.trim() ?? 'table'} (sideways scroll)`);
+        }
+        continue;
+      }
+      const cuts = css.textOverflow === 'ellipsis' || (css.overflowX === 'hidden' && css.whiteSpace === 'nowrap');
+      const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (cuts && ownText && el.scrollWidth > el.clientWidth + 1 && !el.classList.contains('sr-only')) {
+        out.push(`${el.textContent?.replace(/\s+/g, ' ').trim()} (${where(el)})`);
+      }
+    }
+    return out;
   });
 }

@@ -44,6 +44,12 @@ const en: Record<string, string> = {
   ADMIN: 'Administrator',
   CUSTOMER: 'Customer',
   BOT: 'Bot',
+  INBOUND: 'Incoming',
+  OUTBOUND: 'Outgoing',
+  RINGING: 'Ringing',
+  HANGUP: 'Hung up',
+  AUDIO: 'Audio',
+  VIDEO: 'Video',
 };
 const ptBR: Record<string, string> = {
   OPEN: 'Aberto',
@@ -84,6 +90,12 @@ const ptBR: Record<string, string> = {
   ADMIN: 'Administrador',
   CUSTOMER: 'Cliente',
   BOT: 'Robô',
+  INBOUND: 'Recebida',
+  OUTBOUND: 'Realizada',
+  RINGING: 'Chamando',
+  HANGUP: 'Desligada',
+  AUDIO: 'Áudio',
+  VIDEO: 'Vídeo',
 };
 
 const codeOf = (value: string) =>

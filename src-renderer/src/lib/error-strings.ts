@@ -21,6 +21,16 @@ const et = i18n.register({
     'err.paging': '{message}',
     'err.internal': '{message}',
     'err.page': 'Something went wrong in this window. The details are in its developer console.',
+    'err.kind.Unauthorized': '{message}',
+    'err.kind.Forbidden': '{message}',
+    'err.kind.NotFound': '{message}',
+    'err.kind.RateLimited': '{message}',
+    'err.kind.Unavailable': '{message}',
+    'err.kind.Timeout': '{message}',
+    'err.kind.OutcomeUnknown': '{message}',
+    'err.kind.BadResponse': '{message}',
+    'err.kind.Cancelled': '{message}',
+    'err.kind.Internal': '{message}',
   },
   'pt-BR': {
     'err.unreachable': 'Não foi possível alcançar o serviço. Verifique o endereço e a sua conexão.',
@@ -36,6 +46,16 @@ const et = i18n.register({
     'err.paging': 'As páginas do serviço não terminavam (uma página não trouxe nada novo); a lista parou ali.',
     'err.internal': 'Algo deu errado dentro do console. Os detalhes estão no registro.',
     'err.page': 'Algo deu errado nesta janela. Os detalhes estão no console de desenvolvedor dela.',
+    'err.kind.Unauthorized': 'O serviço recusou a sua sessão (401). Entre de novo.',
+    'err.kind.Forbidden': 'O seu perfil não tem permissão para isto no serviço (403).',
+    'err.kind.NotFound': 'O serviço não encontrou o que foi pedido (404).',
+    'err.kind.RateLimited': 'O serviço pediu para esperar antes de tentar de novo (429).',
+    'err.kind.Unavailable': 'O serviço está indisponível agora. Tente de novo em instantes.',
+    'err.kind.Timeout': 'O serviço não respondeu a tempo. Tente de novo em instantes.',
+    'err.kind.OutcomeUnknown': 'O pedido foi enviado, mas a resposta não chegou; o console confere o resultado antes de repetir.',
+    'err.kind.BadResponse': 'O serviço respondeu com dados que o console não consegue ler.',
+    'err.kind.Cancelled': 'A operação foi cancelada.',
+    'err.kind.Internal': 'Algo deu errado dentro do console. Os detalhes estão no registro.',
   },
 });
 
@@ -53,7 +73,8 @@ const KEYS: Record<ErrorReason, Parameters<typeof et>[0]> = {
 
 /** An error value from the main process, in the user's language. */
 export function errorText(info: ErrorInfo): string {
-  if (!info.reason) return info.message;
+  // Without a reason, the kind says what happened; the service's own words (Invalid) are its data.
+  if (!info.reason) return info.kind === 'Invalid' ? info.message : et(`err.kind.${info.kind}`, { message: info.message });
   let key = KEYS[info.reason];
   if (key === 'err.redirect' && !info.location) key = 'err.redirectNowhere';
   const limit = info.limit === undefined ? '' : info.reason === 'tooLarge' ? sizeWords(info.limit) : String(info.limit);

@@ -59,9 +59,9 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
       message: 'Oi, voltei. Conseguiram ver meu pedido?',
       fromUser: true,
     });
-    await expect(page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}, 1 unread`) })).toHaveCount(
-      1,
-    );
+    await expect(
+      page.getByRole('list', { name: 'Mine' }).getByRole('button', { name: new RegExp(`^${customer}\\s*, 1 unread`) }),
+    ).toHaveCount(1);
 
     // Back: one move of the mouse resumes, and one line says what happened.
     await page.mouse.move(400, 300);

@@ -32,7 +32,7 @@ test("the stand-in's events and a signed event show in the event log, the signed
     await sb.simulator.step();
     await page.getByRole('tab', { name: 'Event log' }).click();
     const list = page.getByRole('list', { name: 'Events' });
-    await expect(list.getByRole('button', { name: /Signed, received/ }).first()).toBeVisible();
+    await expect(list.getByRole('button', { name: /\bSigned$/ }).first()).toBeVisible();
 
     // The listener's address and a new signing secret, shown once to copy to the service.
     await page.getByRole('tab', { name: 'Listener' }).click();
@@ -94,7 +94,7 @@ test("the stand-in's events and a signed event show in the event log, the signed
     await search.fill('evt_console_forged_1');
     await expect(page.getByText('No events match these filters.')).toBeVisible();
     await search.fill('evt_console_test_1');
-    const row = list.getByRole('button', { name: /^message\.created, messages, Signed, received/ });
+    const row = list.getByRole('button', { name: /\bmessages\s*message\.created\s*Signed$/ });
     await expect(row).toHaveCount(1);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     // Nothing arrived after our event: it is the newest row.
@@ -102,7 +102,7 @@ test("the stand-in's events and a signed event show in the event log, the signed
     const detail = page.getByRole('region', { name: 'Event details' });
     await expect(detail).toContainText('evt_console_test_1');
     await expect(detail.getByLabel('Raw JSON')).toContainText(`"message": "${text}"`);
-    await expect(list.getByRole('button', { name: /Signed, received/ })).not.toHaveCount(1);
+    await expect(list.getByRole('button', { name: /\bSigned$/ })).not.toHaveCount(1);
     await shot(page, 'events-log');
 
     // Filtering by group reads the listener's log again.
@@ -143,9 +143,7 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
     ).toBe(200);
     await page.getByRole('tab', { name: 'Event log' }).click();
     await page.getByRole('searchbox', { name: 'Search events' }).fill('evt_unsigned_1');
-    await expect(
-      page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /^bot\.tag, bot, Unsigned, received/ }),
-    ).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /\bbot\s*bot\.tag\s*Unsigned$/ })).toBeVisible();
     await shot(page, 'events-unsigned');
 
     // Back on: a new secret to copy, and the warning goes.

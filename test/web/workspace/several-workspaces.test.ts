@@ -6,7 +6,7 @@ import { splitRef } from '../../../src-shared/note-ref';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, repliesOn, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 import { bridgeCalls } from '../../support/console';
-import { seriousViolations } from '../../support/axe';
+import { axeViolations } from '../../support/axe';
 import { POLL_PACE } from '../../../src-main/features/live/poll-pace';
 
 /**
@@ -111,10 +111,10 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     await expect(list.getByRole('button', { name: `${host127(b)}: 1 session with unread messages` })).toBeVisible();
     await shot(page, 'workspaces-needs-me');
     // The sidebar and the view are usable by everyone, in both appearances.
-    expect(await seriousViolations(page, 'needs me, light')).toEqual([]);
+    expect(await axeViolations(page, 'needs me, light')).toEqual([]);
     await page.locator('.shell-theme').click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    expect(await seriousViolations(page, 'needs me, dark')).toEqual([]);
+    expect(await axeViolations(page, 'needs me, dark')).toEqual([]);
     await shot(page, 'workspaces-needs-me-dark');
 
     // Opening A's row brings A to the front with that session open; reply and note go to A only.
