@@ -82,10 +82,12 @@ export default {
       name: 'no-circular',
       comment:
         'A cycle makes the load order matter and the parts impossible to understand (or test) alone. A component that ' +
-        'renders itself (a tree of nested conditions) imports itself: that is recursion, not a cycle between parts.',
+        'renders itself (a tree of nested conditions) imports itself: that is recursion, not a cycle between parts. ' +
+        'Only what runs counts: a type named across modules (the concept readers and the record types their schemas ' +
+        'make) is erased at build time and orders nothing.',
       severity: 'error',
       from: { path: '(.+)' },
-      to: { circular: true, pathNot: '^$1$' },
+      to: { circular: true, pathNot: '^$1$', dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],
   options: {

@@ -92,8 +92,8 @@ export async function connectAttendant(
 
 /** One bridge call from the page, as its own script makes them; the result. */
 export async function bridgeCall(page: Page, channel: string): Promise<Record<string, unknown>> {
-  const envelope = (await page.evaluate(
+  const envelope = await page.evaluate<{ result: Record<string, unknown> }>(
     `fetch('/bridge/' + encodeURIComponent(${JSON.stringify(channel)}), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json())`,
-  )) as { result: Record<string, unknown> };
+  );
   return envelope.result;
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
-import { createElectronStore } from './vault/electron-store';
+import ElectronStore from 'electron-store';
+import type { KeyValueStore } from './vault/types';
 import { decidePermission } from './shell-policy';
 import { hardenWebContents } from './security/web-contents';
 import { hardenedWebPreferences } from './security/window-options';
@@ -88,7 +89,7 @@ if (!app.requestSingleInstanceLock()) {
     const consoleApp = createApp({
       profileDir,
       cipher: createSafeStorageCipher(safeStorage, process.platform),
-      openStore: (name, dir) => createElectronStore(dir ?? profileDir, name),
+      openStore: (name, dir) => electronStore(dir ?? profileDir, name),
       locale: app.getLocale(),
       log,
       registerSecret: (s) => log.registerSecret(s),
@@ -141,4 +142,17 @@ if (!app.requestSingleInstanceLock()) {
       void consoleApp.close().finally(() => app.quit());
     });
   });
+}
+
+/**
+ * The key-value store inside Electron: electron-store, which is conf with Electron's defaults, so
+ * it writes the same file in the same place as the plain-Node host's conf store
+ * (`vault/conf-store.ts`) for one profile; private to this user like it.
+ */
+function electronStore(dir: string, name: string): KeyValueStore {
+  const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 });
+  // electron-store answers a raw ipcMain channel for renderers that open a store themselves. The
+  // page never does (it reaches the main process only through the bridge): the channel is closed.
+  ipcMain.removeAllListeners('electron-store-get-data');
+  return { get: (key) => store.get(key), set: (key, value) => store.set(key, value), delete: (key) => store.delete(key) };
 }

@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { inspect } from 'node:util';
 import { toErrorInfo, type ErrorInfo } from '../src-shared/errors';
 import { maskDocuments } from '../src-shared/redact';
 import { carriesSecret } from '../src-shared/secret-fields';
@@ -44,7 +45,7 @@ export interface RootLogger extends Logger {
 }
 
 const REDACTED = '[redacted]';
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+\/=-]+/gi;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 /** Secrets shorter than this would mask ordinary words. */
 const MIN_SECRET_LENGTH = 6;
 const MAX_DEPTH = 6;
@@ -142,7 +143,7 @@ function stackOf(e: unknown): string {
   const parts: string[] = [];
   let at: unknown = e;
   for (let depth = 0; at !== undefined && at !== null && depth < 5; depth++) {
-    parts.push(at instanceof Error ? (at.stack ?? `${at.name}: ${at.message}`) : String(at));
+    parts.push(at instanceof Error ? (at.stack ?? `${at.name}: ${at.message}`) : inspect(at, { depth: 2 }));
     at = at instanceof Error ? at.cause : undefined;
   }
   return parts.join('\nCaused by: ');

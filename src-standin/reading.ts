@@ -203,7 +203,7 @@ function variantReading(model: Model): Reading {
       if (!isPlainObject(body)) return body;
       if (shape.kind === 'record') return record(shape.coll, body, shape.omit);
       const asked = isPlainObject(request) && typeof request.size === 'number' ? request.size : DEFAULT_PAGE_SIZE;
-      const results = Array.isArray(body.results) ? body.results : [];
+      const results: unknown[] = Array.isArray(body.results) ? body.results : [];
       return { ...body, size: asked, results: results.map((r) => (isPlainObject(r) ? record(shape.coll, r) : r)) };
     },
   };

@@ -331,7 +331,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
 
   // Customers: enough to recur across sessions, few enough to seed 100k sessions fast.
   const customerCount = Math.max(60, Math.ceil(opts.sessions / 8));
-  const customers: Array<{ rec: Rec; first: string; email: string; phone: string; cpf: string; handle: string }> = [];
+  const customers: Array<{ rec: Rec; name: string; first: string; email: string; phone: string; cpf: string; handle: string }> = [];
   const firstCustomerId = staff.length + 1;
   for (let i = 0; i < customerCount; i++) {
     const first = pick(rng, FIRST_NAMES);
@@ -361,7 +361,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       createdBy: 'system',
     };
     c.user.put(rec);
-    customers.push({ rec, first, email, phone, cpf, handle: `@${local}` });
+    customers.push({ rec, name: `${first} ${last}`, first, email, phone, cpf, handle: `@${local}` });
   }
 
   const scriptsByGroup = new Map<string, Script[]>();
@@ -620,8 +620,8 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       projectId: k % 2 === 0 ? 10 : 20,
       description:
         id === DEMO_TICKET_ID
-          ? `${cust.rec.name} (CPF ${cust.cpf}) foi cobrado duas vezes no boleto de março, ${money(18990)} cada. Contato: ${cust.email}.`
-          : `Aberto a partir do atendimento ${sessionId}. Cliente ${cust.rec.name}, e-mail ${cust.email}.`,
+          ? `${cust.name} (CPF ${cust.cpf}) foi cobrado duas vezes no boleto de março, ${money(18990)} cada. Contato: ${cust.email}.`
+          : `Aberto a partir do atendimento ${sessionId}. Cliente ${cust.name}, e-mail ${cust.email}.`,
       requester: cust.rec.name,
       sessionId,
       createdAt: iso(at),
@@ -775,11 +775,13 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     createdBy: 'admin',
   });
   for (const g of groups) {
+    // The groups were made above with a numeric id and a name.
+    const { id: gid, name } = g as { id: number; name: string };
     c.chatWebConfiguration.put({
       id: g.id,
       chatGroupConf: { id: g.id },
-      token: `web-${g.id}-${(opts.seed >>> 0).toString(36)}`,
-      initialMessage: `Olá! Bem-vindo ao ${g.name} da Vila Serena.`,
+      token: `web-${gid}-${(opts.seed >>> 0).toString(36)}`,
+      initialMessage: `Olá! Bem-vindo ao ${name} da Vila Serena.`,
       configuration: { color: '#2b6cb0', position: 'right' },
       cssScript: '',
       htmlScript: '',

@@ -3,7 +3,7 @@ import type { KeyValueStore } from './types';
 
 /**
  * The key-value store of the plain-Node host (electron-store cannot be imported outside
- * Electron; `electron-store.ts` is Electron's): the same file in the same place whichever of
+ * Electron; `src-main/index.ts` opens Electron's): the same file in the same place whichever of
  * them opens a profile.
  */
 export function createConfStore(dir: string, name: string): KeyValueStore {

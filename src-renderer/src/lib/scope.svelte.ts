@@ -72,7 +72,8 @@ export class Scope {
           if (this.#pending.delete(closed)) resolve(v);
         },
         (e: unknown) => {
-          if (this.#pending.delete(closed)) reject(e);
+          // The bridge rejects with a BridgeError; anything else is wrapped, never lost.
+          if (this.#pending.delete(closed)) reject(e instanceof Error ? e : new Error('The bridge call failed.', { cause: e }));
         },
       );
     });

@@ -215,7 +215,7 @@ for (const [name, how] of dialects()) {
       if (JSON.stringify(got) === JSON.stringify(want)) continue;
       const d = diff(want, got);
       const where = `${kind.name} ${d.slice(0, d.indexOf(':'))}`;
-      if (!wrong.has(where)) wrong.set(where, `${kind.name} ${String(raw.id ?? '')}: ${d}`);
+      if (!wrong.has(where)) wrong.set(where, `${kind.name} ${JSON.stringify(raw.id ?? '')}: ${d}`);
     }
     expect([...wrong.values()]).toEqual([]);
   });
@@ -243,7 +243,7 @@ test('random mixes of the encodings, field by field, project as the canonical en
     fc.property(fc.integer({ min: 0, max: all.length - 1 }), fc.integer(), (i, seed) => {
       const { kind, raw, want } = all[i]!;
       const got = kind.project(encodeWith(kind.spec, raw, mix(seed)));
-      expect(got, `${kind.name} ${String(raw.id ?? '')} mix ${seed}`).toEqual(want);
+      expect(got, `${kind.name} ${JSON.stringify(raw.id ?? '')} mix ${seed}`).toEqual(want);
     }),
     { numRuns: 1500, seed: 29 },
   );

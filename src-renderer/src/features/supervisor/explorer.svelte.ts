@@ -217,7 +217,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     try {
       const out = await this.#scope.invoke('supervisor:save', { resource: this.#resource, record });
       this.edit(out.record);
-      this.#saved = savedText(String(out.record.id ?? ''));
+      const id = out.record.id;
+      this.#saved = savedText(typeof id === 'number' || typeof id === 'string' ? String(id) : '');
       // A new record may be what a picker offers next.
       this.#options = {};
       await this.load();

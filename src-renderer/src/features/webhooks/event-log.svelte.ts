@@ -61,7 +61,8 @@ export class EventLogStore {
 
   #inbox: EventRow[] = [];
   #frame = 0;
-  #off: (() => void) | null = null;
+  /** Following the pushed rows (the scope stops it when it closes). */
+  #following = false;
   #gen = 0;
   #debounce: ReturnType<typeof setTimeout> | null = null;
 
@@ -78,7 +79,10 @@ export class EventLogStore {
 
   /** Starts listening for pushed rows (once). */
   listen(): void {
-    this.#off ??= this.#scope.on('webhooks:events', ({ entries }) => this.#receive(entries));
+    if (!this.#following) {
+      this.#following = true;
+      this.#scope.on('webhooks:events', ({ entries }) => this.#receive(entries));
+    }
   }
 
   #receive(entries: EventRow[]): void {

@@ -52,7 +52,8 @@ export class ListenerStore {
     };
   }
 
-  #off: (() => void) | null = null;
+  /** Following the pushed status (the scope stops it when it closes). */
+  #following = false;
   #loadingOnce: Promise<void> | null = null;
 
   /** Signing is off while a workspace is open: the standing warning shows. */
@@ -63,7 +64,10 @@ export class ListenerStore {
 
   /** Loads the status once and follows its pushes. */
   ensure(): Promise<void> {
-    this.#off ??= this.#scope.on('webhooks:status', (s) => (this.#status = s));
+    if (!this.#following) {
+      this.#following = true;
+      this.#scope.on('webhooks:status', (s) => (this.#status = s));
+    }
     this.#loadingOnce ??= this.load();
     return this.#loadingOnce;
   }

@@ -1,0 +1,31 @@
+import { errorMessage, invoke } from '../../lib/bridge';
+
+/**
+ * The attendants of the workspace in front whose name or user name matches what was typed, for
+ * the "who are you" picker. Only the newest search's answer is kept.
+ */
+export class PeopleSearch {
+  #people = $state.raw<Array<{ userName: string; name: string }>>([]);
+  #error = $state<string | null>(null);
+  #seq = 0;
+
+  get people() {
+    return this.#people;
+  }
+  get error() {
+    return this.#error;
+  }
+
+  async find(search: string): Promise<void> {
+    const mine = ++this.#seq;
+    try {
+      const got = await invoke('workspace:people', { search });
+      if (mine === this.#seq) {
+        this.#people = got.people;
+        this.#error = null;
+      }
+    } catch (e) {
+      if (mine === this.#seq) this.#error = errorMessage(e);
+    }
+  }
+}
