@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { startRelaySource, type RelaySource } from '../src-main/relay/console-source';
 import { relayUser } from '../src-main/relay/permissions';
 import { ensureStream } from '../src-main/relay/stream';

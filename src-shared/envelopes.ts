@@ -85,4 +85,3 @@ export const pageEnvelope = <T>(item: z.ZodType<T>, resource: string) => RawPage
 
 /** Envelope with a status: SUCCESS, or ERROR with message and errorCode (interface §7.3). */
 export const ErrorEnvelopeSchema = z.object({ status: z.literal('ERROR'), message: str(), errorCode: str() }).loose();
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;

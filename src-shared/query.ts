@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Condition } from './operators';
-export { OPERATORS, NO_VALUE_OPERATORS, type Operator, type Logic, type Condition } from './operators';
+export { OPERATORS, type Operator, type Logic, type Condition } from './operators';
 
 export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.object({

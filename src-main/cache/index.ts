@@ -1,2 +1,2 @@
-export { OfflineCache, type CachedThread, type OfflineCacheOptions } from './offline-cache';
-export { ConnectivityMonitor, type ConnectivityOptions } from './connectivity';
+export { OfflineCache } from './offline-cache';
+export { ConnectivityMonitor } from './connectivity';

@@ -1,5 +1,5 @@
-export { Outbox, type OutboxOptions, type Backoff } from './outbox';
-export { DraftStore, type DraftKind, type Draft, type DraftStoreOptions } from './drafts';
-export { withRef, refOf, splitRef } from './ref';
+export { Outbox } from './outbox';
+export { DraftStore } from './drafts';
+export { refOf } from './ref';
 export { createCommentTransport } from './transport';
-export type { CommentTransport, Clock, NoteRecord, NoteState, OutboxEvent, OutboxProblem, OutboxStatus, SendingState } from './types';
+export type { NoteRecord, OutboxStatus } from './types';

@@ -5,7 +5,7 @@ import { REF_ALPHABET, REF_LENGTH } from '../../src-shared/note-ref';
  * The reference rules live in src-shared/note-ref.ts (the renderer hides the suffix with them);
  * only making a new reference needs Node's crypto, so it stays here.
  */
-export { REF_LENGTH, REF_PATTERN, withRef, refOf, splitRef } from '../../src-shared/note-ref';
+export { REF_PATTERN, withRef, refOf, splitRef } from '../../src-shared/note-ref';
 
 /** 40 random bits: a collision inside one session's comments is beyond any practical concern. */
 export function newRef(): string {

@@ -19,7 +19,7 @@ import {
   type ConsumerMessages,
   type JsMsg,
 } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { describeBody } from '../webhooks/check-request';
 import { SeenWindow } from '../webhooks/seen-window';
 import type { ReceivedEvent, WebhookLogger } from '../webhooks/types';

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError } from '../../src-shared/errors';
 import { checkHead, checkRequest, type CheckContext, type Rejection } from '../webhooks/check-request';
 import { listenLoopback, readBody, requestFacts, requestHead, send, validPort } from '../webhooks/http';

@@ -7,12 +7,8 @@ import { createOmnichannelOps, type OmnichannelOps } from './omnichannel';
 import { createResourceClient, type ResourceClient } from './resources';
 import { createTicketOps, type TicketOps } from './ticket';
 
-export type { CallOptions, WriteOptions, RetryPolicy } from './core';
-export type { Page, PageAllOptions, Collected, ResourceClient } from './resources';
-export { RESOURCE_LABELS } from './resources';
-export type { LookupInput, UserTarget } from './omnichannel';
-export type { Hook } from './hooks';
-export type { NlpRequest, NlpMessage, ProviderCredential, UploadRequest, SttRequest, TtsRequest, PersonalDataOptions } from './ai';
+export type { ResourceClient } from './resources';
+export type { NlpMessage, ProviderCredential } from './ai';
 
 /** The client's options are its core's (documented there). */
 export type ServiceClientOptions = CoreOptions;

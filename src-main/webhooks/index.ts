@@ -1,22 +1,10 @@
-export { startWebhookListener, newPathSecret, newSigningSecret } from './listener';
-export type { WebhookListener, WebhookListenerOptions, WebhookStats } from './listener';
-export { checkHead, checkRequest } from './check-request';
+export { startWebhookListener, newPathSecret } from './listener';
+export type { WebhookListener } from './listener';
 export { FileShare } from './file-share';
 export type { LentFile } from './file-share';
-export type { Verdict, RequestFacts, CheckContext } from './check-request';
-export {
-  startTunnel,
-  detectTunnels,
-  buildTunnelCommand,
-  parseCommandLine,
-  findPublicUrl,
-  findOnPath,
-  fillUrlTemplate,
-  installHint,
-  TUNNEL_PROGRAMS,
-} from './tunnel';
-export type { TunnelCommand, TunnelOptions, TunnelProvider, TunnelRunner, TunnelState } from './tunnel';
+export { startTunnel, detectTunnels, buildTunnelCommand, parseCommandLine, installHint, TUNNEL_PROGRAMS } from './tunnel';
+export type { TunnelCommand, TunnelProvider } from './tunnel';
 export { superviseTunnel } from './tunnel-supervisor';
-export type { SupervisedTunnelState, SupervisorOptions, TunnelSupervisor } from './tunnel-supervisor';
+export type { SupervisedTunnelState, TunnelSupervisor } from './tunnel-supervisor';
 export { checkThroughTunnel } from './tunnel-check';
-export type { ReceivedEvent, EventLogEntry, EventLogFilter, SignatureState, WebhookLogger } from './types';
+export type { ReceivedEvent, EventLogEntry, EventLogFilter, WebhookLogger } from './types';

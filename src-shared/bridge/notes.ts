@@ -33,7 +33,6 @@ export type ServiceNote = z.infer<typeof ServiceNoteSchema>;
 export const OutboxProblemSchema = z
   .object({ kind: z.literal('quarantined'), file: z.string(), movedTo: z.string(), message: z.string(), at: z.number() })
   .strict();
-export type OutboxProblemInfo = z.infer<typeof OutboxProblemSchema>;
 
 export const OutboxStatusSchema = z
   .object({

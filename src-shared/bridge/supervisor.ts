@@ -65,7 +65,6 @@ export const NpsQuerySchema = z
     groupId: z.number().int().optional(),
   })
   .strict();
-export type NpsQuery = z.infer<typeof NpsQuerySchema>;
 
 export const NpsResultSchema = z
   .object({
@@ -119,7 +118,6 @@ export const ReportQuerySchema = z
     size: z.number().int().min(1).max(500).default(25),
   })
   .strict();
-export type ReportQuery = z.input<typeof ReportQuerySchema>;
 
 export const ReportRowSchema = z
   .object({
@@ -149,7 +147,6 @@ export const ReportTotalsSchema = z
     truncated: z.boolean(),
   })
   .strict();
-export type ReportTotals = z.infer<typeof ReportTotalsSchema>;
 
 export const ReportPageSchema = z
   .object({
@@ -223,7 +220,6 @@ export const ExplorerQuerySchema = z
     split: z.boolean().default(false),
   })
   .strict();
-export type ExplorerQuery = z.input<typeof ExplorerQuerySchema>;
 
 export const ExplorerPageSchema = z
   .object({

@@ -14,7 +14,6 @@ export const MAX_CHUNK_SECONDS = 10;
 export const MAX_AUDIO_BASE64 = 600_000;
 /** Text read aloud at once; espeak-ng's WAV of it stays a few MB. */
 export const MAX_SPEAK_CHARS = 3000;
-export { LOW_CONFIDENCE } from '../voice';
 
 const id = z.number().int();
 const base64 = (max: number) =>

@@ -33,7 +33,6 @@ export const TunnelProgramSchema = z
     install: z.string(),
   })
   .strict();
-export type TunnelProgram = z.infer<typeof TunnelProgramSchema>;
 /** Raw bodies pushed with new rows are cut here; `webhooks:entry` gives the whole stored body. */
 export const PUSHED_RAW_CHARS = 4096;
 /** Rows the renderer keeps (the listener's log holds as many). */
@@ -132,7 +131,6 @@ export const EventFilterSchema = z
     limit: z.number().int().min(1).max(EVENT_LOG_ROWS).optional(),
   })
   .strict();
-export type EventFilter = z.infer<typeof EventFilterSchema>;
 
 const WithSecret = z
   .object({

@@ -38,14 +38,10 @@ export const SttSegmentSchema = z.object({ start: num(), end: num(), text: str()
 export const SttAnswerSchema = z.object({ text: z.string(), language: str(), segments: list(SttSegmentSchema) }).loose();
 
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
-export type ModelsAnswer = z.infer<typeof ModelsAnswerSchema>;
 export type AnswerItem = z.infer<typeof AnswerItemSchema>;
-export type QuestionsAnswer = z.infer<typeof QuestionsAnswerSchema>;
-export type NerEntity = z.infer<typeof NerEntitySchema>;
 export type NerAnswer = z.infer<typeof NerAnswerSchema>;
 export type NlpAnswer = z.infer<typeof NlpAnswerSchema>;
 export type UploadAnswer = z.infer<typeof UploadAnswerSchema>;
-export type SttSegment = z.infer<typeof SttSegmentSchema>;
 export type SttAnswer = z.infer<typeof SttAnswerSchema>;
 
-export { KNOWLEDGE_BASE_NAME, isKnowledgeBaseName } from '../kb-name';
+export { isKnowledgeBaseName } from '../kb-name';

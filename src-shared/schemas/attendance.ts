@@ -135,15 +135,8 @@ export const BotTagSchema = z
   })
   .loose();
 
-export type Attribute = z.infer<typeof AttributeSchema>;
-export type UserAttribute = z.infer<typeof UserAttributeSchema>;
-export type UserAttributeHistory = z.infer<typeof UserAttributeHistorySchema>;
-export type UserAgent = z.infer<typeof UserAgentSchema>;
 export type AttendanceTimeReportRow = z.infer<typeof AttendanceTimeReportRowSchema>;
 export type PauseReason = z.infer<typeof PauseReasonSchema>;
 export type MessageBundleGroup = z.infer<typeof MessageBundleGroupSchema>;
 export type HsmTemplate = z.infer<typeof HsmTemplateSchema>;
 export type HsmTemplateGroup = z.infer<typeof HsmTemplateGroupSchema>;
-export type HolidayOperation = z.infer<typeof HolidayOperationSchema>;
-export type WorkSchedule = z.infer<typeof WorkScheduleSchema>;
-export type BotTag = z.infer<typeof BotTagSchema>;

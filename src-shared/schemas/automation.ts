@@ -3,7 +3,7 @@ import { anyValue, audit, bool, created, dateTime, externalId, flagOrRef, int, n
 import { GroupConfigurationSchema } from './group';
 import { AgentSchema, UserSchema } from './people';
 import { SessionSchema } from './session';
-export { CognitionSchema, type Cognition } from './cognition';
+export { CognitionSchema } from './cognition';
 
 /**
  * Bots, calls, chat widgets, classification services, cognition and direct messages (§2.9).
@@ -141,11 +141,4 @@ export const DirectMessageSchema = z
   })
   .loose();
 
-export type Bot = z.infer<typeof BotSchema>;
-export type BotAnswer = z.infer<typeof BotAnswerSchema>;
-export type Call = z.infer<typeof CallSchema>;
-export type CallLogHistory = z.infer<typeof CallLogHistorySchema>;
-export type ChatAnswer = z.infer<typeof ChatAnswerSchema>;
-export type ChatWebConfiguration = z.infer<typeof ChatWebConfigurationSchema>;
 export type ClassificationService = z.infer<typeof ClassificationServiceSchema>;
-export type DirectMessage = z.infer<typeof DirectMessageSchema>;

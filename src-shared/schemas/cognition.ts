@@ -16,5 +16,3 @@ export const CognitionSchema = z
     ...created,
   })
   .loose();
-
-export type Cognition = z.infer<typeof CognitionSchema>;

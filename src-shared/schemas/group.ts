@@ -94,5 +94,4 @@ export const GroupConfigurationSchema = z
   })
   .loose();
 
-export type ChannelRef = z.infer<typeof ChannelRefSchema>;
 export type GroupConfiguration = z.infer<typeof GroupConfigurationSchema>;

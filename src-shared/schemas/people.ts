@@ -113,10 +113,6 @@ export const UserSchema = z
   })
   .loose();
 
-export type GroupCompany = z.infer<typeof GroupCompanySchema>;
-export type Company = z.infer<typeof CompanySchema>;
-export type Operation = z.infer<typeof OperationSchema>;
-export type Profile = z.infer<typeof ProfileSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type User = z.infer<typeof UserSchema>;
 

@@ -40,4 +40,3 @@ export const TicketSchema = z
 export const TicketEnvelopeSchema = z.object({ status: str(), message: str(), data: nested(TicketSchema) }).loose();
 
 export type Ticket = z.infer<typeof TicketSchema>;
-export type TicketEnvelope = z.infer<typeof TicketEnvelopeSchema>;

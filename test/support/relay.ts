@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { connectOptions } from '../../src-main/relay/connection';
 import { consoleUser, relayUser } from '../../src-main/relay/permissions';
 import { readRelayState } from '../../src-main/relay/state-file';

@@ -29,9 +29,6 @@ import {
 import { hasMultiValueIn, splitMultiValueIn } from '../../../src-shared/query-builder';
 import { Skips } from '../../../src-shared/unreadable';
 
-export { bindTicketShortcut } from './global-shortcut';
-export { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
-
 const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
 const TOTALS_CAP = 20_000;
 const EXPORT_CAP = 50_000;

@@ -19,8 +19,8 @@ import type { MediaPermissionSlot } from './permission';
 import { wavInfo } from './wav';
 import { shownError } from '../../log';
 
-export { mediaPermissionKey, createMediaPermissionSlot } from './permission';
-export type { MediaPermissionSetter, MediaPermissionSlot } from './permission';
+export { createMediaPermissionSlot } from './permission';
+export type { MediaPermissionSlot } from './permission';
 
 export interface VoiceFeature extends Feature<'voice'> {
   /** Each accepted webhook event; the voice group's call transcripts are kept and pushed. */

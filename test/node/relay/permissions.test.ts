@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { startRelay, type Relay } from '../../../src-main/relay/relay';
 import { relayUser } from '../../../src-main/relay/permissions';
 import { natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';

@@ -8,7 +8,6 @@ import { WrapUpStore } from './wrapup.svelte';
 import { ComposerStore } from './composer.svelte';
 import AttendanceView from './AttendanceView.svelte';
 import { SidePanel } from './side.svelte';
-import { tt } from './strings';
 import { i18n } from '../../lib/i18n.svelte';
 import './attendance.css';
 
@@ -164,7 +163,6 @@ export const attendanceFeature: ConsoleFeature = {
   ],
 };
 
-export { tt };
 export { chime } from './chime.svelte';
 export { awayWatch, AWAY_MODES } from './away.svelte';
 export { DeskStore } from './desk.svelte';

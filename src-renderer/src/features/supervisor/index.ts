@@ -10,7 +10,7 @@ import { SupervisorAccess } from './access.svelte';
 import TicketDialog from './TicketDialog.svelte';
 import './supervisor.css';
 
-export { linkifyTickets, type TextPart } from './tickets';
+export { linkifyTickets } from './tickets';
 
 /**
  * Opens the ticket lookup from anywhere in the console (a session's ticketId, a reference in a

@@ -9,7 +9,6 @@ import './voice.css';
 export { default as VoicePanel } from './VoicePanel.svelte';
 export { default as SessionCalls } from './SessionCalls.svelte';
 export { default as ReadAloud } from './ReadAloud.svelte';
-export { VoiceStore } from './voice.svelte';
 
 const voice = () => frontStore(VoiceStore);
 

@@ -10,11 +10,8 @@ import './webhooks.css';
 export { default as ListenerWarning } from './ListenerWarning.svelte';
 /** For the live indicator: the tunnel's state while one runs. */
 export { default as TunnelIndicator } from './TunnelIndicator.svelte';
-export { ListenerStore } from './listener.svelte';
-export { EventLogStore } from './event-log.svelte';
 /** Integration plumbing, not attendance: the settings view shows it under "Developer / integration". */
 export { default as EventsView } from './EventsView.svelte';
-export { showEvents } from './show';
 const showTab = (tab: 'log' | 'listener' | 'source') => () => showEvents(tab);
 export const webhooksFeature: ConsoleFeature = {
   id: 'webhooks',
