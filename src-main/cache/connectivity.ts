@@ -160,7 +160,11 @@ export class ConnectivityMonitor {
   }
 
   async #tick(): Promise<void> {
-    if (this.#state.state === 'online' && this.#o.idleProbeMs !== null && this.#o.now() - (this.#state.lastOkAt ?? 0) < this.#o.idleProbeMs) {
+    if (
+      this.#state.state === 'online' &&
+      this.#o.idleProbeMs !== null &&
+      this.#o.now() - (this.#state.lastOkAt ?? 0) < this.#o.idleProbeMs
+    ) {
       this.#schedule();
       return;
     }

@@ -110,7 +110,8 @@ class Gate {
   readonly #waiting: Array<() => void> = [];
   readonly #limit: number;
   constructor(limit: number) {
-    this.#limit = limit;}
+    this.#limit = limit;
+  }
 
   acquire(signal: AbortSignal): Promise<void> {
     if (this.#active < this.#limit) {
