@@ -150,9 +150,8 @@ if (!app.requestSingleInstanceLock()) {
  * (`vault/conf-store.ts`) for one profile; private to this user like it.
  */
 function electronStore(dir: string, name: string): KeyValueStore {
+  // electron-store also answers a channel of its own for renderers that open a store themselves:
+  // the page cannot (sandboxed, context-isolated, its preload exposes the bridge alone).
   const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 });
-  // electron-store answers a raw ipcMain channel for renderers that open a store themselves. The
-  // page never does (it reaches the main process only through the bridge): the channel is closed.
-  ipcMain.removeAllListeners('electron-store-get-data');
   return { get: (key) => store.get(key), set: (key, value) => store.set(key, value), delete: (key) => store.delete(key) };
 }

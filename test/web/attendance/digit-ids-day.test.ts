@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { authorOf, idOf, personOf } from '../../../src-shared/concepts';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, railButton, serviceApi, shot, type Rec } from '../../support/web';
+import { connectToService, railButton, READY_MS, serviceApi, shot, type Rec } from '../../support/web';
 
 /**
  * A supervisor who attends too works a day against a server written from the same interface by
@@ -46,7 +46,8 @@ test("the attendant's day against a service that writes ids as strings of digits
       await api.list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(waitingNow[0]!.id) }], { sortColumn: 'createdAt' })
     ).find((m) => authorOf(m).role === 'customer')!;
     const firstRow = waiting.locator('.session-item').filter({ hasText: personOf(waitingNow[0]!.user)!.name! });
-    await expect(firstRow.locator('.preview')).toContainText(String(opening.message).slice(0, 20));
+    // Previews are read in the background after the queue: one generous limit.
+    await expect(firstRow.locator('.preview')).toContainText(String(opening.message).slice(0, 20), { timeout: READY_MS });
     // Every waiting row shows a customer's line, not the group and channel it shows without one.
     await expect(waiting.locator('.preview').filter({ hasText: ' · ' })).toHaveCount(0);
     // The channel, from whichever connection field names it (this server: the instance).

@@ -42,7 +42,7 @@ test('a transferred session waits and is accepted; a session with a bot is shown
     const others = page.getByRole('list', { name: 'Others' });
     for (const s of [botWord, onlyBot]) {
       await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
-      const row = others.getByRole('button', { name: new RegExp(`^${name(s)}, .*With a bot`) });
+      const row = others.getByRole('button', { name: new RegExp(`^${name(s)}\\b.*With a bot`) });
       await expect(row).toBeVisible();
       await row.click();
       await expect(page.getByRole('status').filter({ hasText: 'A bot is handling this session' })).toBeVisible();
