@@ -126,8 +126,8 @@ test('a session shows its calls with their call log, and call transcript lines a
     const callList = page.getByRole('list', { name: 'Calls' });
     await expect(callList).toContainText(callId);
     const log = page.getByRole('list', { name: `Call log ${callId}` });
-    await expect(log).toContainText('RINGING');
-    await expect(log).toContainText('ANSWERED');
+    await expect(log).toContainText('Ringing');
+    await expect(log).toContainText('Answered');
 
     // A customer line on a voice session reaches the console as a call transcript event.
     const said = 'Hello, my card was charged twice this month';
