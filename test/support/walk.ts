@@ -17,6 +17,8 @@ export async function walkViews(page: Page, visit: (stop: string) => Promise<voi
     const name = (await button.innerText()).replace(/\s+/g, ' ').trim();
     await button.click();
     await expect(button).toHaveAttribute('aria-current', 'page');
+    // Views load on first use: the walk reads the view once it is there (beside its heading).
+    await expect(page.locator('.view > :not(h1)').first()).toBeVisible();
     await visitTabs(page, page.locator('.view'), name, visit, stops, 0);
   }
   return stops;

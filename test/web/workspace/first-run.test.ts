@@ -75,6 +75,8 @@ test('the choice is remembered: a restarted console goes straight to the queue',
   await page.goto(first.url);
   await page.getByRole('button', { name: 'Open the demo workspace' }).click();
   await consoleReady(page);
+  // The page leaves before its host stops: it would otherwise try to reconnect under the next goto.
+  await page.goto('about:blank');
   await first.close();
 
   const second = await launchHost(profile);
