@@ -35,8 +35,6 @@ const RECENT_MESSAGES = 500;
 /** Sessions whose newest messages one read asks for (an OR group of their ids), and reads per pass. */
 const PREVIEW_CHUNK = 40;
 const PREVIEW_CHUNKS_PER_LOAD = 5;
-/** Reads beyond those groups for sessions a full page left out (each halves the group). */
-const PREVIEW_RETRIES = 6;
 
 /** The queue part of the attendance slice. */
 export interface QueueFeature {
@@ -285,11 +283,8 @@ class SessionQueue implements QueueFeature {
    */
   async #readPreviews(ids: readonly number[], chunks: number, gen: number): Promise<void> {
     const client = this.#ctx.client();
-    const waiting = [...ids];
-    let size = PREVIEW_CHUNK;
-    // `chunks` groups, and a few more reads (halving) for the quieter sessions a full page left out.
-    for (let read = 0, groups = 0; groups < chunks && read < chunks + PREVIEW_RETRIES && waiting.length; read++) {
-      const chunk = waiting.splice(0, size);
+    for (let i = 0; i < chunks && i * PREVIEW_CHUNK < ids.length; i++) {
+      const chunk = ids.slice(i * PREVIEW_CHUNK, (i + 1) * PREVIEW_CHUNK);
       const page = await client.resource('message').list({
         conditions: [oneOf('session.id', chunk)],
         sort: true,
@@ -300,16 +295,6 @@ class SessionQueue implements QueueFeature {
       });
       if (gen !== this.#generation) return;
       this.#showPreviews(page.results);
-      // A full page may end before the quieter sessions' newest messages (busy ones fill it):
-      // those still without a preview are read again first, in a group half the size.
-      const missed = page.results.length + page.skipped >= RECENT_MESSAGES ? chunk.filter((id) => !this.#activity.hasPreview(id)) : [];
-      if (missed.length && chunk.length > 1) {
-        waiting.unshift(...missed);
-        size = Math.max(1, Math.floor(chunk.length / 2));
-      } else {
-        groups++;
-        size = PREVIEW_CHUNK;
-      }
     }
   }
 

@@ -71,13 +71,14 @@ test('a customer message to one of 24 sessions marks it unread, moves it up and 
     expect(target, lastProtocol).toBeTruthy();
     const protocol = String(target!.protocol);
     await customerSays(target!.id as number, 'Preciso da segunda via do boleto, meu CPF é 123.456.789-09');
+    // The toast first: it stays a few seconds only.
+    await expect(page.getByRole('status').filter({ hasText: `Message from ${name}` })).toContainText('Preciso da segunda via');
 
     const first = list.getByRole('listitem').first().getByRole('button').first();
     await list.evaluate((el) => (el.scrollTop = 0));
     await expect(first).toHaveAccessibleName(new RegExp(`, 1 unread ${protocol}\\b`));
     await expect(first).toContainText('***.***.789-09');
     await expect(first).not.toContainText('123.456.789-09');
-    await expect(page.getByRole('status').filter({ hasText: `Message from ${name}` })).toContainText('Preciso da segunda via');
 
     // A second customer writes: they go to the top, the first comes second, both unread.
     const other = mine.find((s) => s.id !== target!.id)!;
