@@ -9,6 +9,10 @@ import { consoleUser, relayUser } from '../../src-main/relay/permissions';
 import { readRelayState } from '../../src-main/relay/state-file';
 import { consoleInbox, operationSubjects, relayInbox, streamName } from '../../src-main/relay/subjects';
 import { signWebhook } from '../../src-shared/webhook-signature';
+import { startRelay, type Relay } from '../../src-main/relay/relay';
+import { hookRegistry } from '../../src-main/webhooks/registration';
+import { startStandin, type Standin } from '../../src-standin/index';
+import { startNats, type NatsServer, type testUsers } from './nats';
 import { ROOT } from './root';
 
 /** A signed delivery as the service sends it: the same bytes and id on every attempt. */
@@ -168,6 +172,46 @@ export async function spawnRelay(o: {
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+    },
+  };
+}
+
+/** The parts every relay test starts: a nats-server, the stand-in, a relay of operation "vila", registered with the stand-in. */
+export interface RelayStack {
+  nats: NatsServer;
+  sb: Standin;
+  relay: Relay;
+  close(): Promise<void>;
+}
+
+export async function startRelayStack(o: {
+  dir: string;
+  accounts: ReturnType<typeof testUsers>;
+  signingSecret: string;
+  pathSecret: string;
+  groups: string[];
+}): Promise<RelayStack> {
+  const nats = await startNats(o.dir, { users: o.accounts.users });
+  const sb = await startStandin({ port: 0, simulator: false, webhookRetry: { attempts: 12, baseDelayMs: 100, timeoutMs: 2_000 } });
+  const relay = await startRelay({
+    operation: 'vila',
+    port: 0,
+    pathSecret: o.pathSecret,
+    signingSecret: o.signingSecret,
+    nats: {
+      address: nats.address,
+      credentials: { kind: 'user', user: relayUser('vila'), password: o.accounts.password(relayUser('vila')) },
+    },
+  });
+  await hookRegistry(sb.baseUrl, sb.tokens.admin).create({ url: relay.url, secret: o.signingSecret, groups: o.groups });
+  return {
+    nats,
+    sb,
+    relay,
+    close: async () => {
+      await relay.close();
+      await sb.close();
+      await nats.stop();
     },
   };
 }

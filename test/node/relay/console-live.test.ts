@@ -1,12 +1,10 @@
 import { test, expect } from '@playwright/test';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startRelay, type Relay } from '../../../src-main/relay/relay';
-import { relayUser } from '../../../src-main/relay/permissions';
-import { hookRegistry } from '../../../src-main/webhooks/registration';
-import { startStandin, type Standin } from '../../../src-standin/index';
+import type { Standin } from '../../../src-standin/index';
 import type { LiveSource, RelaySetting } from '../../../src-shared/bridge/live';
-import { natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';
+import { natsMissing, testUsers, type NatsServer } from '../../support/nats';
+import { startRelayStack, type RelayStack } from '../../support/relay';
 import { openConsole } from '../../support/console';
 import { customerSays } from '../../support/customer';
 import { tempDirs } from '../../support/temp-dirs';
@@ -21,23 +19,19 @@ const pollPace = { pollingMs: 500, pollingIdleMaxMs: 1_000, liveMs: 2_000, liveI
 
 let nats: NatsServer;
 let sb: Standin;
-let relay: Relay;
+let stack: RelayStack | undefined;
 test.beforeAll(async () => {
-  nats = await startNats(await tempDir(), { users: accounts.users });
-  sb = await startStandin({ port: 0, simulator: false, webhookRetry: { attempts: 12, baseDelayMs: 100, timeoutMs: 2_000 } });
-  relay = await startRelay({
-    operation: 'vila',
-    port: 0,
-    pathSecret: 'console-live-path-secret',
+  stack = await startRelayStack({
+    dir: await tempDir(),
+    accounts,
     signingSecret: SECRET,
-    nats: { address: nats.address, credentials: { kind: 'user', user: relayUser('vila'), password: accounts.password(relayUser('vila')) } },
+    pathSecret: 'console-live-path-secret',
+    groups: ['messages', 'sessions'],
   });
-  await hookRegistry(sb.baseUrl, sb.tokens.admin).create({ url: relay.url, secret: SECRET, groups: ['messages', 'sessions'] });
+  ({ nats, sb } = stack);
 });
 test.afterAll(async () => {
-  await relay?.close();
-  await sb?.close();
-  await nats?.stop();
+  await stack?.close();
 });
 
 const relaySetting = (name: string): RelaySetting => ({

@@ -1,10 +1,8 @@
 import { test, expect, type Browser, type Page } from '@playwright/test';
-import { startRelay, type Relay } from '../../../src-main/relay/relay';
-import { relayUser } from '../../../src-main/relay/permissions';
-import { hookRegistry } from '../../../src-main/webhooks/registration';
-import { startStandin, type Standin } from '../../../src-standin/index';
+import type { Standin } from '../../../src-standin/index';
 import type { Host } from '../../../src-main/host/start-host';
-import { natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';
+import { natsMissing, testUsers, type NatsServer } from '../../support/nats';
+import { startRelayStack, type RelayStack } from '../../support/relay';
 import { freshProfile, launchHost } from '../../support/host';
 import { customerSays } from '../../support/customer';
 import { connectToService, openEvents, ownOpenSessions, railButton, selectSession, shot } from '../../support/web';
@@ -20,23 +18,19 @@ const pollPace = { pollingMs: 1_000, pollingIdleMaxMs: 2_000, liveMs: 3_000, liv
 
 let nats: NatsServer;
 let sb: Standin;
-let relay: Relay;
+let stack: RelayStack | undefined;
 test.beforeAll(async () => {
-  nats = await startNats(await tempDir(), { users: accounts.users });
-  sb = await startStandin({ port: 0, simulator: false, webhookRetry: { attempts: 12, baseDelayMs: 100, timeoutMs: 2_000 } });
-  relay = await startRelay({
-    operation: 'vila',
-    port: 0,
-    pathSecret: 'web-relay-path-secret',
+  stack = await startRelayStack({
+    dir: await tempDir(),
+    accounts,
     signingSecret: SECRET,
-    nats: { address: nats.address, credentials: { kind: 'user', user: relayUser('vila'), password: accounts.password(relayUser('vila')) } },
+    pathSecret: 'web-relay-path-secret',
+    groups: ['messages'],
   });
-  await hookRegistry(sb.baseUrl, sb.tokens.admin).create({ url: relay.url, secret: SECRET, groups: ['messages'] });
+  ({ nats, sb } = stack);
 });
 test.afterAll(async () => {
-  await relay?.close();
-  await sb?.close();
-  await nats?.stop();
+  await stack?.close();
 });
 
 /** A console of its own (host and page), signed in, its live source set to the relay in the settings as a user would. */
