@@ -8,7 +8,10 @@ import { customerSays } from '../../support/customer';
 
 test('accept, reply, live customer messages and a gap-free resync after live updates were off', async () => {
   test.setTimeout(90_000);
-  const { app, call, events } = await openConsole();
+  // The safety-net poll also brings news while live updates are off; here it waits past the test,
+  // so what brings the missed messages is the resync on resume.
+  const quietPoll = { pollingMs: 600_000, pollingIdleMaxMs: 600_000, liveMs: 600_000, liveIdleMaxMs: 600_000, errorMaxMs: 600_000 };
+  const { app, call, events } = await openConsole(undefined, { pollPace: quietPoll });
   try {
     await call('workspace:openDemo', {});
     const sb = app.standin!;
