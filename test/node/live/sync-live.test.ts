@@ -47,6 +47,19 @@ test('accept, reply, live customer messages and a gap-free resync after live upd
     // Live updates off for a while: the customer keeps writing, nothing is pushed...
     const off = await call('live:setRunning', { running: false });
     expect(off.state).toBe('stopped');
+    // Reads that events from before the pause asked for finish first: nothing pushed for a second.
+    let pushed = -1;
+    await expect
+      .poll(
+        () => {
+          const now = events('attendance:messages').length + events('attendance:queueDelta').length;
+          const settled = now === pushed;
+          pushed = now;
+          return settled;
+        },
+        { intervals: [1_000], timeout: 15_000 },
+      )
+      .toBe(true);
     const missed: number[] = [];
     for (let i = 0; i < 3; i++)
       missed.push(await customerSays(sb.baseUrl, sb.tokens.admin, waiting.id, `Mensagem ${i + 1} enquanto a escuta estava parada.`));

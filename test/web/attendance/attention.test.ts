@@ -63,10 +63,14 @@ test('a customer message to one of 24 sessions marks it unread, moves it up and 
     expect(await rowsInView(list)).toBeGreaterThanOrEqual(12);
 
     // The row now at the bottom of the list: the customer writes, with a CPF.
-    const last = list.getByRole('listitem').last();
     await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
-    const lastProtocol = ((await last.locator('.protocol').textContent()) ?? '').trim();
-    const name = ((await last.locator('.name').textContent()) ?? '').trim();
+    // The rows re-render as the list scrolls: the last row's protocol and name are read together.
+    const { lastProtocol, name } = await list.evaluate((el) => {
+      const rows = el.querySelectorAll('[role=listitem]');
+      const row = rows[rows.length - 1];
+      const text = (sel: string) => (row?.querySelector(sel)?.textContent ?? '').trim();
+      return { lastProtocol: text('.protocol'), name: text('.name') };
+    });
     const target = mine.find((s) => String(s.protocol) === lastProtocol);
     expect(target, lastProtocol).toBeTruthy();
     const protocol = String(target!.protocol);
