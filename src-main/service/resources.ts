@@ -33,12 +33,29 @@ export interface Collected<T> {
   pages: number;
 }
 
+/** A page read on its own, and whether the records matching may go on past it. */
+export interface ListedPage<T> extends Page<T> {
+  /**
+   * As long as the longest page this service has answered for the resource (or as asked): more
+   * may match beyond it. Servers honour less than the size asked for without saying so.
+   */
+  cut: boolean;
+}
+
+/**
+ * Whether a page of `n` records may be followed by more: it holds records and is no shorter than
+ * the longest page the server answered for the query (the page size it really honours).
+ */
+function pageMayContinue(n: number, longest: number): boolean {
+  return n > 0 && n >= longest;
+}
+
 export interface ResourceClient<K extends ResourceKey> {
   readonly key: K;
   readonly canList: boolean;
   readonly canSave: boolean;
   /** One page, as the server answered it. */
-  list(query?: QueryInput, options?: CallOptions): Promise<Page<ResourceRecord<K>>>;
+  list(query?: QueryInput, options?: CallOptions): Promise<ListedPage<ResourceRecord<K>>>;
   /** Every record matching the query, paging until a short page. */
   pageAll(query?: QueryInput, options?: PageAllOptions): Promise<Read<ResourceRecord<K>>[]>;
   /** `pageAll` that also says whether the cap cut the list short. */
@@ -126,7 +143,14 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
     return { raw: raw.results, page };
   };
 
-  const list = async (input?: QueryInput, o: CallOptions = {}): Promise<Page<ResourceRecord<K>>> => (await fetchPage(input, o)).page;
+  /** The longest page the server has answered for this resource: the page size it honours. */
+  let honoured = 0;
+  const list = async (input?: QueryInput, o: CallOptions = {}): Promise<ListedPage<ResourceRecord<K>>> => {
+    const { raw, page } = await fetchPage(input, o);
+    honoured = Math.max(honoured, raw.length);
+    const asked = toQueryBody(input).size ?? Infinity;
+    return { ...page, cut: pageMayContinue(raw.length, Math.min(asked, honoured)) };
+  };
 
   const stopped = (message: string) => new AppError({ kind: 'BadResponse', reason: 'paging', message, operation, field: 'page' });
 
@@ -185,7 +209,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
         records.length = Math.min(records.length, cap);
         return { records, truncated: true, pages, skipped, first };
       }
-      if (n === 0 || n < longest) return { records, truncated: false, pages, skipped, first };
+      if (!pageMayContinue(n, longest)) return { records, truncated: false, pages, skipped, first };
       longest = Math.max(longest, n);
       if (positions === cap) {
         // Exactly at the cap: only another page can say whether more exist.

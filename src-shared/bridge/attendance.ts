@@ -46,6 +46,8 @@ export const QueueSnapshotSchema = z
     me: z.string().nullable(),
     /** Sessions the last full read could not use (no id, not a record); the rest are listed. */
     unreadable: UnreadableSchema,
+    /** The last delta this snapshot includes (`QueueDelta.seq`): later ones apply on top of it. */
+    seq: z.number().int().nonnegative(),
   })
   .strict();
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
@@ -202,7 +204,14 @@ export const ClassNodeSchema: z.ZodType<ClassNode> = z.lazy(() =>
   z.object({ id, label: z.string(), children: z.array(ClassNodeSchema) }).strict(),
 );
 
-export const QueueDeltaSchema = z.object({ upsert: z.array(QueueItemSchema), remove: z.array(id), me: z.string().nullable() }).strict();
+/**
+ * Changes to the queue since a snapshot, numbered in the order the main process made them: a
+ * delta that reaches the renderer before the snapshot it follows (events and answers travel apart)
+ * is applied after it, and one the snapshot already includes is not applied again.
+ */
+export const QueueDeltaSchema = z
+  .object({ upsert: z.array(QueueItemSchema), remove: z.array(id), me: z.string().nullable(), seq: z.number().int().positive() })
+  .strict();
 export type QueueDelta = z.infer<typeof QueueDeltaSchema>;
 
 const SendInput = z.object({ sessionId: id, text: z.string().trim().min(1).max(4096), clientId: z.string().min(1).max(64) }).strict();

@@ -1,3 +1,4 @@
+import type { LiveStatus } from '../../src-shared/bridge/live';
 import { registerHooks } from 'node:module';
 import type { PreloadBridge } from '../../src-renderer/src/lib/bridge';
 import type { Channel, ChannelInput, ChannelOutput, BridgeEvent, EventPayload } from '../../src-shared/bridge';
@@ -97,4 +98,20 @@ export async function installFakeBridge(handlers: Parameters<typeof fakeBridge>[
 export async function newScope(workspaceId: string | null = null) {
   const { Scope } = await importRunes<typeof scopeModule>('src-renderer/src/lib/scope.svelte.ts');
   return new Scope(workspaceId);
+}
+
+/** The live status the main process pushes, in `state` (the rest as a running listener shows it). */
+export function liveStatus(state: LiveStatus['state']): LiveStatus {
+  return {
+    state,
+    url: null,
+    signed: true,
+    registered: true,
+    detail: null,
+    lastEventAt: null,
+    lastResyncAt: null,
+    accepted: 0,
+    source: 'listener',
+    relay: null,
+  };
 }

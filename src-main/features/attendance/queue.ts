@@ -8,6 +8,7 @@ import { AppError } from '../../../src-shared/errors';
 import { isUnreachable } from '../../../src-shared/error-kinds';
 import {
   groupIsComplete,
+  msOf,
   samePerson,
   sessionAgentOf,
   sessionCustomerOf,
@@ -35,6 +36,8 @@ const RECENT_MESSAGES = 500;
 /** Sessions whose newest messages one read asks for (an OR group of their ids), and reads per pass. */
 const PREVIEW_CHUNK = 40;
 const PREVIEW_CHUNKS_PER_LOAD = 5;
+/** Reads beyond those groups for sessions a full page left out (each halves the group). */
+const PREVIEW_RETRIES = 6;
 
 /** The queue part of the attendance slice. */
 export interface QueueFeature {
@@ -100,6 +103,8 @@ class SessionQueue implements QueueFeature {
   #copyServed = false;
   readonly #activity: ActivityStore;
   readonly #deltas: Coalescer<'delta', { upsert?: QueueItem; remove?: number }>;
+  /** The number of the last delta sent (snapshots name it: see `QueueDelta.seq`). */
+  #seq = 0;
 
   constructor(ctx: FeatureContext, offline: OfflineFeature) {
     this.#ctx = ctx;
@@ -118,8 +123,9 @@ class SessionQueue implements QueueFeature {
           upsert.delete(c.remove);
         }
       }
-      const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null };
-      if (delta.upsert.length || delta.remove.length) ctx.events.emit('attendance:queueDelta', delta);
+      if (!upsert.size && !remove.size) return;
+      const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null, seq: ++this.#seq };
+      ctx.events.emit('attendance:queueDelta', delta);
     });
     ctx.onWorkspaceChange(() => {
       this.#activity.setScope(scopeOf(ctx));
@@ -281,10 +287,13 @@ class SessionQueue implements QueueFeature {
    * their newest messages, read for many sessions at once (an OR group of their ids, newest
    * first), the customer's newest of each shown and never counted as unread.
    */
-  async #readPreviews(ids: readonly number[], chunks: number, gen: number): Promise<void> {
+  async #readPreviews(ids: readonly number[], chunks: number, gen: number, upTo = Infinity): Promise<void> {
     const client = this.#ctx.client();
-    for (let i = 0; i < chunks && i * PREVIEW_CHUNK < ids.length; i++) {
-      const chunk = ids.slice(i * PREVIEW_CHUNK, (i + 1) * PREVIEW_CHUNK);
+    const waiting = [...ids];
+    let size = PREVIEW_CHUNK;
+    // `chunks` groups, and a few more reads (halving) for the quieter sessions a full page left out.
+    for (let read = 0, groups = 0; groups < chunks && read < chunks + PREVIEW_RETRIES && waiting.length; read++) {
+      const chunk = waiting.splice(0, size);
       const page = await client.resource('message').list({
         conditions: [oneOf('session.id', chunk)],
         sort: true,
@@ -294,16 +303,30 @@ class SessionQueue implements QueueFeature {
         size: RECENT_MESSAGES,
       });
       if (gen !== this.#generation) return;
-      this.#showPreviews(page.results);
+      this.#showPreviews(page.results, upTo);
+      // A full page may end before the quieter sessions' newest messages (busy ones fill it):
+      // those still without a preview are read again first, in a group half the size.
+      const missed = page.cut && chunk.length > 1 ? chunk.filter((id) => !this.#activity.hasPreview(id)) : [];
+      if (missed.length) {
+        waiting.unshift(...missed);
+        size = Math.max(1, Math.floor(chunk.length / 2));
+      } else {
+        groups++;
+        size = PREVIEW_CHUNK;
+      }
     }
   }
 
-  /** Messages read newest first: the customer's newest of each session becomes its row's preview. */
-  #showPreviews(records: Iterable<Read<Message>>): void {
+  /**
+   * Messages read newest first: the customer's newest of each session becomes its row's preview.
+   * Only those written up to `upTo` (epoch ms, the service's clock): a later one reaches the
+   * attendant as news (counted unread) and must not be taken as already known.
+   */
+  #showPreviews(records: Iterable<Read<Message>>, upTo = Infinity): void {
     const done = new Set<number>();
     for (const r of records) {
       const m = toThreadMessage(r);
-      if (!m?.fromCustomer || done.has(m.sessionId)) continue;
+      if (!m?.fromCustomer || writtenAt(m) > upTo || done.has(m.sessionId)) continue;
       done.add(m.sessionId);
       if (this.#cache.has(m.sessionId) && this.#activity.known(m)) this.#touch(m.sessionId);
     }
@@ -321,13 +344,16 @@ class SessionQueue implements QueueFeature {
       .list({ conditions: [], sort: true, sortColumn: 'createdAt', direction: 'DESC', page: 0, size: RECENT_MESSAGES });
     if (gen !== this.#generation) return;
     this.#showPreviews(recent.results);
+    // When the newest message was written as the queue was read (the service's clock, not ours):
+    // the reads that follow take none written later as a preview.
+    const upTo = Math.max(-Infinity, ...recent.results.map((r) => writtenAt({ createdAt: r.createdAt ?? null })));
     const me = this.#ctx.me()?.userName ?? null;
     const rank = (i: QueueItem) => (i.agentUserName === me && me !== null ? 0 : i.agentUserName === null && !i.withBot ? 1 : 2);
     const missing = [...this.#cache.values()]
       .filter((i) => !this.#activity.hasPreview(i.id))
       .sort((a, b) => rank(a) - rank(b) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))
       .map((i) => i.id);
-    await this.#readPreviews(missing, PREVIEW_CHUNKS_PER_LOAD, gen);
+    await this.#readPreviews(missing, PREVIEW_CHUNKS_PER_LOAD, gen, upTo);
   }
 
   #changed(): void {
@@ -381,7 +407,7 @@ class SessionQueue implements QueueFeature {
   #offlineCopy(): QueueSnapshot | null {
     const copy = this.#offline.cache.queue();
     return copy
-      ? { items: copy.items, fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, unreadable: NONE_UNREADABLE }
+      ? { items: copy.items, fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, unreadable: NONE_UNREADABLE, seq: this.#seq }
       : null;
   }
 
@@ -432,7 +458,7 @@ class SessionQueue implements QueueFeature {
     if (input.fresh && !offline.monitor.offline && !this.#loading) this.#loaded = false;
     if (offline.monitor.offline) {
       // What the console last knew, stamped with when the service last confirmed it.
-      if (this.#loaded) return { items: this.#sorted(), fetchedAt: this.#freshAt, me, unreadable: this.#unreadable };
+      if (this.#loaded) return { items: this.#sorted(), fetchedAt: this.#freshAt, me, unreadable: this.#unreadable, seq: this.#seq };
       const copy = this.#offlineCopy();
       if (copy) return copy;
     }
@@ -453,7 +479,7 @@ class SessionQueue implements QueueFeature {
     if (!this.#loaded)
       throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     this.#deltas.run();
-    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, unreadable: this.#unreadable };
+    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, unreadable: this.#unreadable, seq: this.#seq };
   }
 }
 
@@ -512,4 +538,10 @@ export function sessionHandlers(
       return refreshSession(sessionId);
     },
   };
+}
+
+/** When a message was written (epoch ms); one without a readable time counts as written long ago. */
+function writtenAt(m: { createdAt: string | null }): number {
+  const t = msOf(m.createdAt);
+  return Number.isNaN(t) ? -Infinity : t;
 }

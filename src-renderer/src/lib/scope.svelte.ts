@@ -12,6 +12,14 @@ export class WorkspaceClosed extends Error {
   }
 }
 
+/** A pushed value being followed (`Scope.follow`). */
+export interface Followed<T> {
+  /** Asks for the value now; applies the answer unless a push came meanwhile. */
+  readonly read: (ask: () => Promise<T>) => Promise<void>;
+  /** Stops following before the scope closes (a plain function: it can be handed on as it is). */
+  readonly stop: () => void;
+}
+
 /** A store that belongs to one workspace: made by its scope, given the scope to work through. */
 export type ScopedStore<T> = new (scope: Scope) => T;
 
@@ -89,6 +97,27 @@ export class Scope {
     };
     this.#cleanups.add(stop);
     return stop;
+  }
+
+  /**
+   * Follows a value the main process pushes as `name` whenever it changes, and answers when asked:
+   * `read` asks for it, and applies the answer only when no push came while it was on its way
+   * (pushes and answers travel apart; an answer overtaken by a push is older than what it shows).
+   */
+  follow<E extends BridgeEvent>(name: E, apply: (value: EventPayload<E>) => void): Followed<EventPayload<E>> {
+    let pushes = 0;
+    const stop = this.on(name, (v) => {
+      pushes++;
+      apply(v);
+    });
+    return {
+      stop,
+      read: async (ask) => {
+        const at = pushes;
+        const v = await ask();
+        if (pushes === at) apply(v);
+      },
+    };
   }
 
   /** Runs `cleanup` when the scope closes (a timer, a page listener, a device to let go of). */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import { importRunes, installFakeBridge, liveStatus, newScope } from '../../support/runes';
 import type * as deskModule from '../../../src-renderer/src/features/attendance/desk.svelte';
 import type * as sideModule from '../../../src-renderer/src/features/attendance/side.svelte';
 
@@ -15,18 +15,7 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
     const bridge = await installFakeBridge({
       'attendance:directory': () =>
         ({ myStatus: 'ONLINE', myPauseReason: null, groups: [], agents: [], pauses: [{ id: 3, label: 'Almoço', minutes: 60 }] }) as never,
-      'live:status': () => ({
-        state: 'running',
-        url: null,
-        signed: true,
-        registered: true,
-        detail: null,
-        lastEventAt: null,
-        lastResyncAt: null,
-        accepted: 0,
-        source: 'listener',
-        relay: null,
-      }),
+      'live:status': () => liveStatus('running'),
       'attendance:pause': () => ({ status: 'PAUSED', reason: 'Almoço' }),
       'attendance:resume': () => ({ status: 'ONLINE', reason: null }),
       'attendance:badge': ({ count }) => (badges.push(count), { count }),

@@ -25,7 +25,7 @@ const item = (id: number, name: string, over: Partial<QueueItem> = {}): QueueIte
 
 async function queueWith(items: QueueItem[]) {
   const bridge = await installFakeBridge({
-    'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null } }),
+    'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null }, seq: 0 }),
     'attendance:accept': ({ sessionId }) => ({ ...items.find((i) => i.id === sessionId)!, agentUserName: 'ana', agentName: 'Ana' }),
     'attendance:seen': () => ({ ok: true }),
   });
@@ -63,6 +63,7 @@ test('a customer message marks the session unread and moves it first in Mine; th
     upsert: [item(2, 'Carlos', { unread: 2, lastCustomerAt: '2026-11-23T11:00:00Z', preview: 'Oi?' })],
     remove: [],
     me: 'ana',
+    seq: 1,
   });
   expect(queue.visible.map((s) => s.id)).toEqual([2, 7, 5]);
   expect(queue.unreadSessions).toBe(1);
@@ -137,6 +138,7 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
   const live = new Map<number, QueueItem>();
   for (let id = 1; id <= 60; id++) live.set(id, make(id));
   const { queue, bridge, scope } = await queueWith([...live.values()]);
+  let seq = 0;
   for (let step = 0; step < 200; step++) {
     const upsert: QueueItem[] = [];
     const remove: number[] = [];
@@ -151,7 +153,12 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
         upsert.push(next);
       }
     }
-    bridge.emit('attendance:queueDelta', { upsert, remove: remove.filter((id) => !upsert.some((u) => u.id === id)), me: 'ana' });
+    bridge.emit('attendance:queueDelta', {
+      upsert,
+      remove: remove.filter((id) => !upsert.some((u) => u.id === id)),
+      me: 'ana',
+      seq: ++seq,
+    });
   }
   const { queue: fresh, scope: freshScope } = await queueWith([...live.values()]);
   expect(queue.counts).toEqual(fresh.counts);
@@ -166,4 +173,31 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
   }
   scope.close();
   freshScope.close();
+});
+
+test('a change that overtakes the snapshot it follows is shown after it; one the snapshot includes is not applied again', async () => {
+  const carlos = item(2, 'Carlos');
+  let answer: (() => void) | null = null;
+  const bridge = await installFakeBridge({
+    'attendance:queue': () =>
+      new Promise((resolve) => {
+        answer = () =>
+          resolve({ items: [carlos], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null }, seq: 4 });
+      }),
+  });
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const queue = (await newScope()).use(QueueStore);
+  const started = queue.start();
+  await expect.poll(() => answer !== null).toBe(true);
+  // While the snapshot (as of change 4) is on its way: change 4 (in it already), then change 5.
+  bridge.emit('attendance:queueDelta', { upsert: [{ ...carlos, preview: 'old news' }], remove: [], me: 'ana', seq: 4 });
+  bridge.emit('attendance:queueDelta', { upsert: [{ ...carlos, preview: 'Oi, ainda não chegou.' }], remove: [], me: 'ana', seq: 5 });
+  answer!();
+  await started;
+  expect(queue.item(2)?.preview).toBe('Oi, ainda não chegou.');
+  // A late copy of change 5, or an older one, changes nothing.
+  bridge.emit('attendance:queueDelta', { upsert: [{ ...carlos, preview: 'old news' }], remove: [], me: 'ana', seq: 3 });
+  expect(queue.item(2)?.preview).toBe('Oi, ainda não chegou.');
+  bridge.emit('attendance:queueDelta', { upsert: [], remove: [2], me: 'ana', seq: 6 });
+  expect(queue.item(2)).toBeUndefined();
 });

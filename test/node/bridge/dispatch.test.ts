@@ -30,7 +30,13 @@ function table(calls: string[]): HandlerTable {
       throw new AppError({ kind: 'Unauthorized', message: 'The service refused this token (401).' });
     },
     'workspace:signOut': async () => state,
-    'attendance:queue': async () => ({ items: [], fetchedAt: new Date(0).toISOString(), me: null, unreadable: { count: 0, first: null } }),
+    'attendance:queue': async () => ({
+      items: [],
+      fetchedAt: new Date(0).toISOString(),
+      me: null,
+      unreadable: { count: 0, first: null },
+      seq: 0,
+    }),
   };
   return core as HandlerTable;
 }

@@ -80,7 +80,7 @@ test('groups: choices are the named groups with an id, sorted; a queue change re
   try {
     await expect.poll(() => store.choices.map((c) => c.name)).toEqual(['Suporte', 'Vendas']);
     const before = reads;
-    for (let i = 0; i < 5; i++) bridge.emit('attendance:queueDelta', { upsert: [], remove: [], me: null });
+    for (let i = 0; i < 5; i++) bridge.emit('attendance:queueDelta', { upsert: [], remove: [], me: null, seq: i + 1 });
     await expect.poll(() => reads, { timeout: 5_000 }).toBe(before + 1);
   } finally {
     stop();

@@ -83,6 +83,7 @@ async function console2() {
       fetchedAt: '2026-11-23T10:10:00Z',
       me: 'ana',
       unreadable: { count: 0, first: null },
+      seq: 0,
     }),
     'attendance:transfer': ({ sessionId }) =>
       new Promise<QueueItem>((resolve) =>
@@ -189,8 +190,8 @@ test('closing a workspace disposes every store its scope made, its listeners sto
     expect(await transfer).toBe(false);
     held[0]!.answer();
     // A's listeners hear nothing more; B's stores are B's own.
-    bridge.emit('attendance:queueDelta', { upsert: [session(9, 'ana')], remove: [], me: 'ana' }, 'a');
-    bridge.emit('attendance:queueDelta', { upsert: [session(9, 'ana')], remove: [], me: 'ana' });
+    bridge.emit('attendance:queueDelta', { upsert: [session(9, 'ana')], remove: [], me: 'ana', seq: 1 }, 'a');
+    bridge.emit('attendance:queueDelta', { upsert: [session(9, 'ana')], remove: [], me: 'ana', seq: 1 });
     expect(queue.item(9)).toBeUndefined();
     const kbB = app.shown!.use(KbStore);
     await kbB.start();
@@ -226,6 +227,7 @@ test('a store made while a view showed keeps following its state after that view
       fetchedAt: '2026-11-23T10:10:00Z',
       me: 'ana',
       unreadable: { count: 0, first: null },
+      seq: 0,
     }),
   });
   const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');

@@ -2,7 +2,7 @@ import type { Directory } from '../../../../src-shared/bridge/attendance';
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
 import { maskDocuments } from '../../../../src-shared/redact';
 import { errorMessage } from '../../lib/bridge';
-import type { Scope } from '../../lib/scope.svelte';
+import type { Followed, Scope } from '../../lib/scope.svelte';
 import { badge } from './badge.svelte';
 
 /**
@@ -20,6 +20,8 @@ export class DeskStore {
   #status = $state<string | null>(null);
   #pauseReason = $state<string | null>(null);
   #live = $state<LiveStatus | null>(null);
+  /** The live status as pushed, while the sessions view is in front (`start` to `suspend`). */
+  #liveFollowed: Followed<LiveStatus> | null = null;
   #error = $state<string | null>(null);
   /** Things that happened while the window was not focused. */
   #unseen = $state(0);
@@ -33,7 +35,9 @@ export class DeskStore {
 
   async start(): Promise<void> {
     if (!this.#unsubscribe.length) {
-      this.#unsubscribe.push(this.#scope.on('live:status', (s) => (this.#live = s)));
+      const live = this.#scope.follow('live:status', (s) => (this.#live = s));
+      this.#liveFollowed = live;
+      this.#unsubscribe.push(() => live.stop());
       const onFocus = () => {
         this.#focused = true;
         this.#unseen = 0;
@@ -53,7 +57,7 @@ export class DeskStore {
       this.#focused = document.hasFocus();
       this.#notifications = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
     }
-    await Promise.allSettled([this.loadDirectory(), this.#scope.invoke('live:status', {}).then((s) => (this.#live = s))]);
+    await Promise.allSettled([this.loadDirectory(), this.#liveFollowed?.read(() => this.#scope.invoke('live:status', {}))]);
   }
 
   async loadDirectory(): Promise<void> {
@@ -138,7 +142,9 @@ export class DeskStore {
 
   async setLive(running: boolean): Promise<void> {
     try {
-      this.#live = await this.#scope.invoke('live:setRunning', { running });
+      const ask = () => this.#scope.invoke('live:setRunning', { running });
+      if (this.#liveFollowed) await this.#liveFollowed.read(ask);
+      else this.#live = await ask();
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -207,6 +213,7 @@ export class DeskStore {
   suspend(): void {
     for (const u of this.#unsubscribe) u();
     this.#unsubscribe = [];
+    this.#liveFollowed = null;
     this.#directory = null;
     this.#pausedSince = null;
     this.#live = null;

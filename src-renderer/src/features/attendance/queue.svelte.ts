@@ -295,13 +295,23 @@ export class QueueStore {
     await this.refresh();
   }
 
+  /** The last delta applied or included in the snapshot shown (`QueueDelta.seq`). */
+  #seq = 0;
+  /** Deltas received while a snapshot is on its way: those it does not include follow it. */
+  #inFlight: QueueDelta[] | null = null;
+
   /** `fresh`: the service is read again (the refresh button), not the main process's copy. */
   async refresh(fresh = false): Promise<void> {
     this.#loading = true;
     this.#error = null;
     try {
-      const snap = await this.#scope.invoke('attendance:queue', fresh ? { fresh } : {});
+      const arrived: QueueDelta[] = [];
+      this.#inFlight = arrived;
+      const snap = await this.#scope.invoke('attendance:queue', fresh ? { fresh } : {}).finally(() => {
+        if (this.#inFlight === arrived) this.#inFlight = null;
+      });
       this.#map = new Map(snap.items.map((i) => [i.id, i]));
+      this.#seq = snap.seq;
       this.#me = snap.me;
       this.#rebuild();
       this.#fetchedAt = snap.fetchedAt;
@@ -310,6 +320,8 @@ export class QueueStore {
       // The session left open is open again if the queue still holds it.
       if (this.#selectedId !== null && !this.#map.has(this.#selectedId)) this.#selectedId = null;
       this.#openWanted();
+      // Changes that overtook the snapshot on their way here, and are newer than it.
+      for (const d of arrived) this.apply(d);
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {
@@ -317,7 +329,16 @@ export class QueueStore {
     }
   }
 
+  /** A delta from the main process: applied once, in order with the snapshot it follows. */
   apply(d: QueueDelta): void {
+    this.#inFlight?.push(d);
+    if (d.seq <= this.#seq) return;
+    this.#seq = d.seq;
+    this.#change(d);
+  }
+
+  /** Items changed or gone, from a delta or from an answer to the attendant's own action. */
+  #change(d: Omit<QueueDelta, 'seq'>): void {
     const arrivals: Array<{ id: number; kind: 'waiting' | 'assigned' }> = [];
     const meChanged = !!d.me && d.me !== this.#me;
     if (d.me) this.#me = d.me;
@@ -414,7 +435,7 @@ export class QueueStore {
     this.#acceptingId = id;
     try {
       const item = await this.#scope.invoke('attendance:accept', { sessionId: id });
-      this.apply({ upsert: [item], remove: [], me: this.#me });
+      this.#change({ upsert: [item], remove: [], me: this.#me });
       this.#error = null;
       return item;
     } catch (e) {
@@ -432,7 +453,7 @@ export class QueueStore {
     this.#transferring = true;
     try {
       const item = await this.#scope.invoke('attendance:transfer', { sessionId: id, ...to });
-      this.apply({ upsert: [item], remove: [], me: this.#me });
+      this.#change({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -444,8 +465,8 @@ export class QueueStore {
 
   /** Puts an item the main process answered (e.g. after close). */
   put(item: QueueItem): void {
-    if (statusKind(item.status) === 'closed') this.apply({ upsert: [], remove: [item.id], me: this.#me });
-    else this.apply({ upsert: [item], remove: [], me: this.#me });
+    if (statusKind(item.status) === 'closed') this.#change({ upsert: [], remove: [item.id], me: this.#me });
+    else this.#change({ upsert: [item], remove: [], me: this.#me });
   }
 
   select(id: number | null): void {

@@ -1,7 +1,11 @@
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../../src-shared/bridge/notes';
+import type { EventPayload } from '../../../../src-shared/bridge';
 import { refOf, splitRef } from '../../../../src-shared/note-ref';
 import { errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
+
+/** A note of the outbox that changed state or left it. */
+type NoteChange = EventPayload<'notes:changed'>;
 
 /** A service note as shown: `text` without the outbox's "· ref XXXXXXXX" suffix. */
 export type NoteView = { kind: 'service'; key: string; note: ServiceNote } | { kind: 'local'; key: string; note: LocalNote };
@@ -78,21 +82,28 @@ export class NotesStore {
   #listen(): void {
     if (this.#unsubscribe.length) return;
     this.#unsubscribe.push(
-      this.#scope.on('notes:changed', ({ sessionId, note, removedId }) => {
-        if (sessionId !== this.#sessionId) return;
-        if (removedId) this.#local = this.#local.filter((n) => n.id !== removedId);
-        if (note) {
-          const others = this.#local.filter((n) => n.id !== note.id);
-          this.#local = [...others, note].sort((a, b) => a.createdAt - b.createdAt);
-          if (note.state === 'confirmed') void this.#refreshService();
-        }
+      this.#scope.on('notes:changed', (change) => {
+        if (change.sessionId !== this.#sessionId) return;
+        this.#arrived?.push(change);
+        this.#change(change);
       }),
-      this.#scope.on('notes:status', (s) => (this.#status = s)),
     );
-    void this.#scope
-      .invoke('notes:status', {})
-      .then((s) => (this.#status = s))
-      .catch(() => undefined);
+    const status = this.#scope.follow('notes:status', (s) => (this.#status = s));
+    this.#unsubscribe.push(status.stop);
+    void status.read(() => this.#scope.invoke('notes:status', {})).catch(() => undefined);
+  }
+
+  /** Changes heard while the session's list is on its way: applied again on top of it, in order. */
+  #arrived: NoteChange[] | null = null;
+
+  /** A note of the outbox changed state, or left it. */
+  #change({ note, removedId }: NoteChange): void {
+    if (removedId) this.#local = this.#local.filter((n) => n.id !== removedId);
+    if (note) {
+      const others = this.#local.filter((n) => n.id !== note.id);
+      this.#local = [...others, note].sort((a, b) => a.createdAt - b.createdAt);
+      if (note.state === 'confirmed') void this.#refreshService();
+    }
   }
 
   async open(sessionId: number): Promise<void> {
@@ -105,16 +116,21 @@ export class NotesStore {
     this.#draft = '';
     this.#error = null;
     this.#cachedAt = null;
+    const arrived: NoteChange[] = [];
+    this.#arrived = arrived;
     const [list, drafts] = await Promise.allSettled([
       this.#scope.invoke('notes:list', { sessionId }),
       this.#scope.invoke('notes:draft', { sessionId }),
     ]);
+    if (this.#arrived === arrived) this.#arrived = null;
     if (gen !== this.#gen) return;
     if (list.status === 'fulfilled') {
       this.#service = list.value.service;
       this.#local = list.value.local;
       this.#serviceError = list.value.serviceError;
       this.#cachedAt = list.value.cachedAt;
+      // Events overtake answers: what changed while the list travelled is newer than it or in it.
+      for (const c of arrived) this.#change(c);
     } else this.#error = errorMessage(list.reason);
     if (drafts.status === 'fulfilled' && !this.#draft) this.#draft = drafts.value.note;
   }

@@ -1,7 +1,7 @@
 import { i18n } from '../../lib/i18n.svelte';
 import type { OutboxStatusInfo } from '../../../../src-shared/bridge/notes';
 import type { Connectivity } from '../../../../src-shared/bridge/offline';
-import type { Scope } from '../../lib/scope.svelte';
+import type { Followed, Scope } from '../../lib/scope.svelte';
 
 /**
  * Whether the service can be reached (as the main process sees it) and what the outbox holds:
@@ -33,6 +33,8 @@ export class OfflineStore {
     return this.#backCount;
   }
   #unsubscribe: Array<() => void> = [];
+  /** The pushed states, followed while the sessions view shows (`start` to `suspend`). */
+  #followed: { connectivity: Followed<Connectivity>; outbox: Followed<OutboxStatusInfo> } | null = null;
   readonly #backHooks = new Set<() => void>();
 
   get offline(): boolean {
@@ -61,24 +63,29 @@ export class OfflineStore {
 
   async start(): Promise<void> {
     if (!this.#unsubscribe.length) {
-      this.#unsubscribe.push(
-        this.#scope.on('offline:status', (s) => this.#apply(s)),
-        this.#scope.on('notes:status', (s) => (this.#outbox = s)),
-      );
+      const connectivity = this.#scope.follow('offline:status', (s) => this.#apply(s));
+      const outbox = this.#scope.follow('notes:status', (s) => (this.#outbox = s));
+      this.#followed = { connectivity, outbox };
+      this.#unsubscribe.push(connectivity.stop, outbox.stop);
       // The system says the network is back: probe now rather than at the next scheduled probe.
       const online = () => void this.retry();
       globalThis.window?.addEventListener('online', online);
       this.#unsubscribe.push(() => globalThis.window?.removeEventListener('online', online));
     }
-    const [c, o] = await Promise.allSettled([this.#scope.invoke('offline:status', {}), this.#scope.invoke('notes:status', {})]);
-    if (c.status === 'fulfilled') this.#apply(c.value);
-    if (o.status === 'fulfilled') this.#outbox = o.value;
+    const f = this.#followed;
+    if (!f) return;
+    await Promise.allSettled([
+      f.connectivity.read(() => this.#scope.invoke('offline:status', {})),
+      f.outbox.read(() => this.#scope.invoke('notes:status', {})),
+    ]);
   }
 
   async retry(): Promise<void> {
     this.#retrying = true;
     try {
-      this.#apply(await this.#scope.invoke('offline:retry', {}));
+      const ask = () => this.#scope.invoke('offline:retry', {});
+      if (this.#followed) await this.#followed.connectivity.read(ask);
+      else this.#apply(await ask());
     } catch {
       // The state arrives as an event anyway.
     } finally {
@@ -90,6 +97,7 @@ export class OfflineStore {
   suspend(): void {
     for (const u of this.#unsubscribe) u();
     this.#unsubscribe = [];
+    this.#followed = null;
     this.#status = null;
     this.#outbox = null;
   }

@@ -1,12 +1,14 @@
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
 import { errorMessage } from '../../lib/bridge';
-import type { Scope } from '../../lib/scope.svelte';
+import type { Followed, Scope } from '../../lib/scope.svelte';
 
 /** The "live updates" switch of the settings: events and the safety-net poll, on or paused. */
 export class LiveUpdatesStore {
   readonly #scope: Scope;
+  readonly #live: Followed<LiveStatus>;
   constructor(scope: Scope) {
     this.#scope = scope;
+    this.#live = scope.follow('live:status', (s) => (this.#status = s));
   }
 
   #status = $state<LiveStatus | null>(null);
@@ -30,7 +32,7 @@ export class LiveUpdatesStore {
 
   async load(): Promise<void> {
     try {
-      this.#status = await this.#scope.invoke('live:status', {});
+      await this.#live.read(() => this.#scope.invoke('live:status', {}));
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -40,7 +42,7 @@ export class LiveUpdatesStore {
     this.#busy = true;
     this.#error = null;
     try {
-      this.#status = await this.#scope.invoke('live:setRunning', { running });
+      await this.#live.read(() => this.#scope.invoke('live:setRunning', { running }));
     } catch (e) {
       this.#error = errorMessage(e);
     } finally {

@@ -1,10 +1,10 @@
 import { i18n } from '../../lib/i18n.svelte';
 import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import { bucketOf } from '../../../../src-shared/queue';
-import type { CallLogView, CallView, LiveTranscript, TranscriptSegment } from '../../../../src-shared/bridge/voice';
+import type { CallLogView, CallView, LiveTranscript, TranscriptSegment, VoiceState } from '../../../../src-shared/bridge/voice';
 import { LOW_CONFIDENCE } from '../../../../src-shared/voice';
 import { BridgeError, errorMessage } from '../../lib/bridge';
-import type { Scope } from '../../lib/scope.svelte';
+import type { Followed, Scope } from '../../lib/scope.svelte';
 import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
 import { MicRecorder, RecorderFailure } from './recorder';
 import { tt } from './strings';
@@ -198,6 +198,8 @@ export class VoiceStore {
   /** Which session the chunks now in flight belong to (the attendant may switch meanwhile). */
   #recordingFor: number | null = null;
   #unsubscribe: Array<() => void> = [];
+  /** The voice settings as pushed (on, language), followed from `init`. */
+  #state: Followed<VoiceState> | null = null;
   #gen = 0;
 
   get canSave(): boolean {
@@ -207,20 +209,19 @@ export class VoiceStore {
   async init(): Promise<void> {
     if (this.#unsubscribe.length === 0) {
       this.#unsubscribe.push(
-        this.#scope.on('voice:state', (s) => {
-          this.#enabled = s.enabled;
-          this.#language = s.language;
-        }),
         this.#scope.on('voice:transcript', (line) => {
           if (line.sessionId !== this.#sessionId || this.#live.some((l) => l.key === line.key)) return;
           this.#live = [...this.#live, line].slice(-200);
         }),
       );
+      this.#state = this.#scope.follow('voice:state', (s) => {
+        this.#enabled = s.enabled;
+        this.#language = s.language;
+      });
+      this.#unsubscribe.push(this.#state.stop);
     }
     try {
-      const s = await this.#scope.invoke('voice:state', {});
-      this.#enabled = s.enabled;
-      this.#language = s.language;
+      await this.#state?.read(() => this.#scope.invoke('voice:state', {}));
       this.#loaded = true;
     } catch (e) {
       this.#error = errorMessage(e);
@@ -263,12 +264,19 @@ export class VoiceStore {
     }
   }
 
+  /** A changed setting as the main process answered it (unless a later push already showed it). */
+  async #answer(ask: () => Promise<VoiceState>): Promise<void> {
+    if (this.#state) return this.#state.read(ask);
+    const s = await ask();
+    this.#enabled = s.enabled;
+    this.#language = s.language;
+  }
+
   async setEnabled(enabled: boolean): Promise<void> {
     this.#error = null;
     if (!enabled && this.#recording) await this.stop();
     try {
-      const s = await this.#scope.invoke('voice:setEnabled', { enabled });
-      this.#enabled = s.enabled;
+      await this.#answer(() => this.#scope.invoke('voice:setEnabled', { enabled }));
     } catch (e) {
       this.#error = errorMessage(e);
     }
@@ -276,8 +284,7 @@ export class VoiceStore {
 
   async setLanguage(language: string): Promise<void> {
     try {
-      const s = await this.#scope.invoke('voice:setLanguage', { language });
-      this.#language = s.language;
+      await this.#answer(() => this.#scope.invoke('voice:setLanguage', { language }));
     } catch (e) {
       this.#error = errorMessage(e);
     }

@@ -1,6 +1,6 @@
 import type { ListenerStatus, TunnelChoice } from '../../../../src-shared/bridge/webhooks';
 import { errorMessage } from '../../lib/bridge';
-import type { Scope } from '../../lib/scope.svelte';
+import type { Followed, Scope } from '../../lib/scope.svelte';
 
 export type EventsTab = 'log' | 'listener' | 'source';
 
@@ -10,8 +10,11 @@ export type EventsTab = 'log' | 'listener' | 'source';
  */
 export class ListenerStore {
   readonly #scope: Scope;
+  /** The status the main process pushes on every change (the scope stops following when it closes). */
+  readonly #followed: Followed<ListenerStatus>;
   constructor(scope: Scope) {
     this.#scope = scope;
+    this.#followed = scope.follow('webhooks:status', (s) => (this.#status = s));
   }
 
   #status = $state.raw<ListenerStatus | null>(null);
@@ -52,8 +55,6 @@ export class ListenerStore {
     };
   }
 
-  /** Following the pushed status (the scope stops it when it closes). */
-  #following = false;
   #loadingOnce: Promise<void> | null = null;
 
   /** Signing is off while a workspace is open: the standing warning shows. */
@@ -64,17 +65,13 @@ export class ListenerStore {
 
   /** Loads the status once and follows its pushes. */
   ensure(): Promise<void> {
-    if (!this.#following) {
-      this.#following = true;
-      this.#scope.on('webhooks:status', (s) => (this.#status = s));
-    }
     this.#loadingOnce ??= this.load();
     return this.#loadingOnce;
   }
 
   async load(): Promise<void> {
     try {
-      this.#status = await this.#scope.invoke('webhooks:status', {});
+      await this.#followed.read(() => this.#scope.invoke('webhooks:status', {}));
     } catch (e) {
       this.#error = { area: 'load', message: errorMessage(e) };
     }
@@ -96,23 +93,27 @@ export class ListenerStore {
 
   setPort(port: number): Promise<boolean> {
     return this.#run('port', async () => {
-      this.#status = await this.#scope.invoke('webhooks:setPort', { port });
+      await this.#followed.read(() => this.#scope.invoke('webhooks:setPort', { port }));
     });
   }
 
   setSigning(enabled: boolean): Promise<boolean> {
     return this.#run('signing', async () => {
-      const r = await this.#scope.invoke('webhooks:setSigning', { enabled });
-      this.#status = r.status;
-      this.#newSecret = r.newSecret;
+      await this.#followed.read(async () => {
+        const r = await this.#scope.invoke('webhooks:setSigning', { enabled });
+        this.#newSecret = r.newSecret;
+        return r.status;
+      });
     });
   }
 
   rotateSecret(): Promise<boolean> {
     return this.#run('signing', async () => {
-      const r = await this.#scope.invoke('webhooks:newSecret', {});
-      this.#status = r.status;
-      this.#newSecret = r.newSecret;
+      await this.#followed.read(async () => {
+        const r = await this.#scope.invoke('webhooks:newSecret', {});
+        this.#newSecret = r.newSecret;
+        return r.status;
+      });
     });
   }
 
@@ -123,20 +124,20 @@ export class ListenerStore {
 
   saveTunnel(provider: TunnelChoice, command: string, urlTemplate: string): Promise<boolean> {
     return this.#run('tunnel', async () => {
-      this.#status = await this.#scope.invoke('webhooks:setTunnel', { provider, command, urlTemplate });
+      await this.#followed.read(() => this.#scope.invoke('webhooks:setTunnel', { provider, command, urlTemplate }));
     });
   }
 
   /** `confirm`: the saved command line the user was shown and accepted. */
   startTunnel(confirm?: string): Promise<boolean> {
     return this.#run('tunnel', async () => {
-      this.#status = await this.#scope.invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm });
+      await this.#followed.read(() => this.#scope.invoke('webhooks:startTunnel', confirm === undefined ? {} : { confirm }));
     });
   }
 
   stopTunnel(): Promise<boolean> {
     return this.#run('tunnel', async () => {
-      this.#status = await this.#scope.invoke('webhooks:stopTunnel', {});
+      await this.#followed.read(() => this.#scope.invoke('webhooks:stopTunnel', {}));
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { LiveSource, LiveSourceStatus, LiveStatus } from '../../../../src-shared/bridge/live';
 import { BridgeError, errorMessage } from '../../lib/bridge';
-import type { Scope } from '../../lib/scope.svelte';
+import type { Followed, Scope } from '../../lib/scope.svelte';
 
 /**
  * Where the workspace's live events come from (this computer's listener, a team relay, or the
@@ -10,8 +10,11 @@ import type { Scope } from '../../lib/scope.svelte';
  */
 export class LiveSourceStore {
   readonly #scope: Scope;
+  /** The live status as pushed (the scope stops following when the workspace closes). */
+  readonly #followed: Followed<LiveStatus>;
   constructor(scope: Scope) {
     this.#scope = scope;
+    this.#followed = scope.follow('live:status', (s) => (this.#live = s));
   }
 
   #status = $state.raw<LiveSourceStatus | null>(null);
@@ -19,8 +22,6 @@ export class LiveSourceStore {
   #busy = $state(false);
   #error = $state<{ field: string | null; message: string } | null>(null);
   #saved = $state(false);
-  /** Following the live status (the scope removes the listener when the workspace closes). */
-  #following = false;
   #loadingOnce: Promise<void> | null = null;
 
   get status() {
@@ -43,19 +44,17 @@ export class LiveSourceStore {
 
   /** Loads the choice once and follows the live status. */
   ensure(): Promise<void> {
-    if (!this.#following) {
-      this.#scope.on('live:status', (s) => (this.#live = s));
-      this.#following = true;
-    }
     this.#loadingOnce ??= this.#load();
     return this.#loadingOnce;
   }
 
   async #load(): Promise<void> {
     try {
-      const [status, live] = await Promise.all([this.#scope.invoke('live:source', {}), this.#scope.invoke('live:status', {})]);
+      const [status] = await Promise.all([
+        this.#scope.invoke('live:source', {}),
+        this.#followed.read(() => this.#scope.invoke('live:status', {})),
+      ]);
       this.#status = status;
-      this.#live = live;
     } catch (e) {
       this.#error = { field: null, message: errorMessage(e) };
     }
