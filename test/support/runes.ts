@@ -5,6 +5,7 @@ import type { Channel, ChannelInput, ChannelOutput, BridgeEvent, EventPayload } 
 import type { ErrorKind } from '../../src-shared/errors';
 import type * as bridgeModule from '../../src-renderer/src/lib/bridge';
 import type * as scopeModule from '../../src-renderer/src/lib/scope.svelte';
+import type * as i18nModule from '../../src-renderer/src/lib/i18n.svelte';
 
 let registered = false;
 
@@ -86,8 +87,14 @@ export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
   };
 }
 
-/** A fresh fake bridge put in place of the renderer's transport; import the stores after it. */
+/**
+ * A fresh fake bridge put in place of the renderer's transport; import the stores after it. The
+ * interface language starts as English on an English system, whatever an earlier test chose.
+ */
 export async function installFakeBridge(handlers: Parameters<typeof fakeBridge>[0]) {
+  const { i18n } = await importRunes<typeof i18nModule>('src-renderer/src/lib/i18n.svelte.ts');
+  i18n.setLocale('en-US');
+  i18n.choose(null);
   const { useTransport } = await importRunes<typeof bridgeModule>('src-renderer/src/lib/bridge.ts');
   const bridge = fakeBridge(handlers);
   useTransport(bridge.transport);
