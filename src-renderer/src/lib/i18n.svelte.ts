@@ -213,8 +213,9 @@ export class I18n {
 
   #apply(): void {
     this.#locale = this.#chosen ?? this.#system;
-    // No page in the stores' unit tests.
-    if (globalThis.document) document.documentElement.lang = this.#locale;
+    // No page (or a stand-in without a root element) in the stores' unit tests.
+    const root = globalThis.document?.documentElement;
+    if (root) root.lang = this.#locale;
   }
 
   number(value: number, digits?: number): string {
