@@ -54,7 +54,8 @@ export const notesChannels = {
       .object({
         service: z.array(ServiceNoteSchema),
         local: z.array(LocalNoteSchema),
-        serviceError: z.string().nullable(),
+        /** Why the service's notes could not be read: worded by the page, in its language. */
+        serviceError: ErrorInfoSchema.nullable(),
         /** Set when `service` is the offline copy kept on this computer: when it was read (ISO). */
         cachedAt: z.string().nullable(),
       })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorInfoSchema } from '../errors';
 
 /**
  * Voice: the microphone switch, speech-to-text of recorded chunks, text-to-speech, a session's
@@ -123,7 +124,8 @@ export const voiceChannels = {
         calls: z.array(CallViewSchema),
         log: z.array(CallLogViewSchema),
         live: z.array(LiveTranscriptSchema),
-        error: z.string().nullable(),
+        /** Why the calls could not be read: worded by the page, in its language. */
+        error: ErrorInfoSchema.nullable(),
       })
       .strict(),
   },

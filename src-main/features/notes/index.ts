@@ -99,7 +99,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
       return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
     } catch (e) {
       if (isUnreachable(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
-      return { service: [], local, serviceError: shownError(ctx.log, e, { op: 'notes.list' }).message, cachedAt: null };
+      return { service: [], local, serviceError: shownError(ctx.log, e, { op: 'notes.list' }), cachedAt: null };
     }
   }
 

@@ -9,7 +9,7 @@ import type {
   VoiceState,
 } from '../../../src-shared/bridge/voice';
 import { LanguageSchema, MAX_CHUNK_SECONDS } from '../../../src-shared/bridge/voice';
-import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
+import { AppError, isAppError, toErrorInfo, type ErrorInfo } from '../../../src-shared/errors';
 import type { SttAnswer } from '../../../src-shared/schemas/index';
 import { boolOf, idOf, instantOf, record, sessionIdOf, stringOf } from '../../../src-shared/concepts';
 import { oneOf } from '../../../src-shared/query-builder';
@@ -142,7 +142,7 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     const client = ctx.client();
     let callRows: CallView[] = [];
     let log: CallLogView[] = [];
-    let error: string | null = null;
+    let error: ErrorInfo | null = null;
     try {
       const rows = await client.resource('call').pageAll(
         {
@@ -187,7 +187,7 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
       }
     } catch (e) {
       if (isAppError(e) && e.kind === 'Unauthorized') throw e;
-      error = shownError(ctx.log, e, { op: 'voice.calls' }).message;
+      error = shownError(ctx.log, e, { op: 'voice.calls' });
     }
     return { calls: callRows, log, live: [...(live.get(sessionId) ?? [])], error };
   }

@@ -135,9 +135,27 @@ export function onIn<E extends BridgeEvent>(workspaceId: string | null, name: E,
   return listen(name, workspaceId ?? FRONT, listener);
 }
 
-/** What to tell the user of a failed call, in their language; a fault of the page itself goes to its console. */
-export function errorMessage(e: unknown): string {
-  if (e instanceof BridgeError) return errorText(e.info);
+/**
+ * What a store keeps of a failure: a wording, not worded text. It is called each time the page
+ * shows it, so an error on screen follows a switch of language (a store getter that calls it
+ * inside a component's render is re-read when the language changes).
+ */
+export type Worded = () => string;
+
+/** An error value the main process sent inside an answer, to be worded when shown. */
+export const wordingOf =
+  (info: ErrorInfo): Worded =>
+  () =>
+    errorText(info);
+
+/** A failed call, to be worded when shown; a fault of the page itself goes to its console. */
+export function failure(e: unknown): Worded {
+  if (e instanceof BridgeError) {
+    return wordingOf(e.info);
+  }
   console.error(e);
-  return pageErrorText();
+  return pageErrorText;
 }
+
+/** A wording kept by a store, worded now (null stays null). */
+export const worded = (w: Worded | null): string | null => (w ? w() : null);

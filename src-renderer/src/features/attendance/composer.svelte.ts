@@ -1,5 +1,5 @@
 import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Template } from '../../../../src-shared/bridge/attendance';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
 const SAVE_DELAY_MS = 300;
@@ -26,19 +26,19 @@ export class ComposerStore {
   #sessionId = $state<number | null>(null);
   #text = $state('');
   #help = $state<ComposerHelp | null>(null);
-  #helpError = $state<string | null>(null);
+  #helpError = $state.raw<Worded | null>(null);
   #providers = $state<ProviderInfo[]>([]);
   #provider = $state('local');
   #model = $state('local-extractive');
   #aiBusy = $state(false);
-  #aiError = $state<string | null>(null);
+  #aiError = $state.raw<Worded | null>(null);
   /** Where the provider credential just saved is kept (the form says so); null before a save. */
   #credentialKept = $state<CredentialKept | null>(null);
   #kbQuestion = $state('');
   #kbIndex = $state<string | null>(null);
   #kbAnswers = $state<Array<{ text: string; score: number }>>([]);
   #kbBusy = $state(false);
-  #kbError = $state<string | null>(null);
+  #kbError = $state.raw<Worded | null>(null);
   /**
    * Set when Send was pressed while the service could not be reached: the reply was not sent and
    * stays in the box (and in the draft on disk). When the service is back the console asks
@@ -60,7 +60,7 @@ export class ComposerStore {
     return this.#help;
   }
   get helpError() {
-    return this.#helpError;
+    return worded(this.#helpError);
   }
   get providers() {
     return this.#providers;
@@ -81,7 +81,7 @@ export class ComposerStore {
     return this.#aiBusy;
   }
   get aiError() {
-    return this.#aiError;
+    return worded(this.#aiError);
   }
   get credentialKept() {
     return this.#credentialKept;
@@ -102,7 +102,7 @@ export class ComposerStore {
     return this.#kbBusy;
   }
   get kbError() {
-    return this.#kbError;
+    return worded(this.#kbError);
   }
   get heldAt() {
     return this.#heldAt;
@@ -142,7 +142,7 @@ export class ComposerStore {
     const [help] = await Promise.allSettled([this.#scope.invoke('attendance:help', { sessionId }), draft]);
     if (gen !== this.#loadGen) return;
     if (help.status === 'fulfilled') this.#help = help.value;
-    else this.#helpError = errorMessage(help.reason);
+    else this.#helpError = failure(help.reason);
   }
 
   setText(text: string): void {
@@ -261,7 +261,7 @@ export class ComposerStore {
         this.#model = this.#providers[0].models[0]?.id ?? '';
       }
     } catch (e) {
-      this.#aiError = errorMessage(e);
+      this.#aiError = failure(e);
     }
   }
 
@@ -281,7 +281,7 @@ export class ComposerStore {
       });
       this.replaceWith(text);
     } catch (e) {
-      this.#aiError = errorMessage(e);
+      this.#aiError = failure(e);
     } finally {
       this.#aiBusy = false;
     }
@@ -300,7 +300,7 @@ export class ComposerStore {
       this.#credentialKept = kept;
       return true;
     } catch (e) {
-      this.#aiError = errorMessage(e);
+      this.#aiError = failure(e);
       return false;
     }
   }
@@ -325,7 +325,7 @@ export class ComposerStore {
       this.#kbIndex = got.index;
       this.#kbAnswers = got.answers;
     } catch (e) {
-      this.#kbError = errorMessage(e);
+      this.#kbError = failure(e);
       this.#kbAnswers = [];
     } finally {
       this.#kbBusy = false;

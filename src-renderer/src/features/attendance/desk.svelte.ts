@@ -1,7 +1,7 @@
 import type { Directory } from '../../../../src-shared/bridge/attendance';
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
 import { maskDocuments } from '../../../../src-shared/redact';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Followed, Scope } from '../../lib/scope.svelte';
 import { badge } from './badge.svelte';
 
@@ -22,7 +22,7 @@ export class DeskStore {
   #live = $state<LiveStatus | null>(null);
   /** The live status as pushed, while the sessions view is in front (`start` to `suspend`). */
   #liveFollowed: Followed<LiveStatus> | null = null;
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   /** Things that happened while the window was not focused. */
   #unseen = $state(0);
   #focused = $state(true);
@@ -66,7 +66,7 @@ export class DeskStore {
       this.#status = this.#directory.myStatus;
       this.#pauseReason = this.#directory.myPauseReason;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -96,7 +96,7 @@ export class DeskStore {
     return this.#live;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get unseen() {
     return this.#unseen;
@@ -134,7 +134,7 @@ export class DeskStore {
       this.#pauseReason = r.reason;
       this.#error = null;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#changingStatus = false;
     }
@@ -146,7 +146,7 @@ export class DeskStore {
       if (this.#liveFollowed) await this.#liveFollowed.read(ask);
       else this.#live = await ask();
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 

@@ -3,7 +3,7 @@ import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
 import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
 /**
@@ -76,7 +76,7 @@ export class QueueStore {
   /** Sessions the last full read could not list (a quiet note under the queue). */
   #unreadable = $state<Unreadable>(NONE_UNREADABLE);
   #loading = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #bucket = $state<VisibleBucket>('waiting');
   #filter = $state('');
   #groupFilter = $state<number | null>(null);
@@ -323,7 +323,7 @@ export class QueueStore {
       // Changes that overtook the snapshot on their way here, and are newer than it.
       for (const d of arrived) this.apply(d);
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#loading = false;
     }
@@ -385,7 +385,7 @@ export class QueueStore {
     return this.#loading;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get bucket() {
     return this.#bucket;
@@ -439,7 +439,7 @@ export class QueueStore {
       this.#error = null;
       return item;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
       return null;
     } finally {
       this.#acceptingId = null;
@@ -456,7 +456,7 @@ export class QueueStore {
       this.#change({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
       return false;
     } finally {
       this.#transferring = false;

@@ -1,6 +1,6 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
 import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
-import { BridgeError, errorMessage } from '../../lib/bridge';
+import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { isTemporary } from '../../../../src-shared/error-kinds';
 import type { Scope } from '../../lib/scope.svelte';
 import { ComposerStore } from './composer.svelte';
@@ -19,7 +19,8 @@ export interface ThreadRow {
   send?: {
     state: SendState;
     clientId: string;
-    error?: string;
+    /** Why it failed, worded when shown. */
+    error?: Worded;
     template?: { id: number; params: string[] };
     /** The failed reply was put back into the saved draft (it survives a restart). */
     kept?: boolean;
@@ -79,7 +80,7 @@ export class ThreadStore {
   #hasMore = $state(false);
   /** Records of the loaded pages that could not be read as messages (shown as a quiet note). */
   #unreadable = $state<Unreadable>(NONE_UNREADABLE);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   /** When the shown thread was read from the service (ISO). */
   #fetchedAt = $state<string | null>(null);
   /** true: the service could not be reached and this is the copy kept on this computer. */
@@ -118,7 +119,7 @@ export class ThreadStore {
     return this.#unreadable;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get fetchedAt() {
     return this.#fetchedAt;
@@ -180,7 +181,7 @@ export class ThreadStore {
       this.#merge(got.page.messages);
       this.#lastOpenMs = performance.now() - started;
     } catch (e) {
-      if (gen === this.#generation) this.#error = errorMessage(e);
+      if (gen === this.#generation) this.#error = failure(e);
     } finally {
       if (gen === this.#generation) this.#loading = false;
     }
@@ -212,7 +213,7 @@ export class ThreadStore {
       if (more.count) this.#unreadable = { count: this.#unreadable.count + more.count, first: this.#unreadable.first ?? more.first };
       this.#merge(got.messages);
     } catch (e) {
-      if (gen === this.#generation) this.#error = errorMessage(e);
+      if (gen === this.#generation) this.#error = failure(e);
     } finally {
       this.#loadingOlder = false;
     }
@@ -337,7 +338,7 @@ export class ThreadStore {
       const kept = !unconfirmed && isNetworkFailure(e) && !send.template;
       if (kept) void this.#composer.keepUnsent(sessionId, row.message.text);
       if (this.#sessionId === sessionId)
-        this.#replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: errorMessage(e), kept } });
+        this.#replace(row.key, { ...row, send: { ...send, state: unconfirmed ? 'unconfirmed' : 'failed', error: failure(e), kept } });
       return false;
     }
   }

@@ -1,5 +1,5 @@
 import type { ClassNode, QueueItem } from '../../../../src-shared/bridge/attendance';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
 export interface FlatNode {
@@ -51,7 +51,7 @@ export class WrapUpStore {
   #keepSummary = $state(false);
   #summaryBusy = $state(false);
   #busy = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
 
   get sessionId() {
     return this.#sessionId;
@@ -108,7 +108,7 @@ export class WrapUpStore {
     return this.#busy;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   #all = $derived(flatten(this.#roots));
@@ -146,7 +146,7 @@ export class WrapUpStore {
       this.#mandatory = got.mandatory;
       this.#roots = got.roots;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#loading = false;
     }
@@ -173,7 +173,7 @@ export class WrapUpStore {
       // Saved as a note only when the attendant ticks it.
       this.#summary = (await this.#scope.invoke('attendance:summary', { sessionId: this.#sessionId })).text;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#summaryBusy = false;
     }
@@ -193,7 +193,7 @@ export class WrapUpStore {
       this.#open = false;
       return item;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
       return null;
     } finally {
       this.#busy = false;

@@ -2,7 +2,7 @@ import type { ThreadMessage } from '../../../../src-shared/bridge/attendance';
 import type { CustomerHistory, PastSession, SearchHit, SearchResult } from '../../../../src-shared/bridge/history';
 import type { ServiceNote } from '../../../../src-shared/bridge/notes';
 import { tick } from 'svelte';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded, wordingOf } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { QueueStore } from '../attendance/queue.svelte';
 import { ThreadStore } from '../attendance/thread.svelte';
@@ -23,7 +23,7 @@ export class CustomerStore {
 
   #kept = $state.raw<Map<number, CustomerHistory>>(new Map());
   #loading = $state<number | null>(null);
-  #error = $state<{ sessionId: number; message: string } | null>(null);
+  #error = $state.raw<{ sessionId: number; message: Worded } | null>(null);
 
   history(sessionId: number): CustomerHistory | null {
     return this.#kept.get(sessionId) ?? null;
@@ -32,7 +32,7 @@ export class CustomerStore {
     return this.#loading === sessionId;
   }
   error(sessionId: number): string | null {
-    return this.#error?.sessionId === sessionId ? this.#error.message : null;
+    return this.#error?.sessionId === sessionId ? this.#error.message() : null;
   }
 
   /** Reads the history of `sessionId`'s customer, unless it is kept already (or `fresh`). */
@@ -44,7 +44,7 @@ export class CustomerStore {
       const got = await this.#scope.invoke('history:customer', { sessionId });
       this.#kept = new Map(this.#kept).set(sessionId, got);
     } catch (e) {
-      this.#error = { sessionId, message: errorMessage(e) };
+      this.#error = { sessionId, message: failure(e) };
     } finally {
       if (this.#loading === sessionId) this.#loading = null;
     }
@@ -54,7 +54,7 @@ export class CustomerStore {
   #messages = $state.raw<ThreadMessage[]>([]);
   #notes = $state.raw<ServiceNote[]>([]);
   #viewLoading = $state(false);
-  #viewError = $state<string | null>(null);
+  #viewError = $state.raw<Worded | null>(null);
   #viewSeq = 0;
 
   get viewing() {
@@ -70,7 +70,7 @@ export class CustomerStore {
     return this.#viewLoading;
   }
   get viewError() {
-    return this.#viewError;
+    return worded(this.#viewError);
   }
 
   /** Shows an earlier session read-only: its messages and its notes. */
@@ -89,9 +89,9 @@ export class CustomerStore {
       if (seq !== this.#viewSeq) return;
       this.#messages = page.messages;
       this.#notes = notes.service;
-      if (notes.serviceError) this.#viewError = notes.serviceError;
+      if (notes.serviceError) this.#viewError = wordingOf(notes.serviceError);
     } catch (e) {
-      if (seq === this.#viewSeq) this.#viewError = errorMessage(e);
+      if (seq === this.#viewSeq) this.#viewError = failure(e);
     } finally {
       if (seq === this.#viewSeq) this.#viewLoading = false;
     }
@@ -121,7 +121,7 @@ export class SearchStore {
   #query = $state('');
   #result = $state.raw<SearchResult | null>(null);
   #searching = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #found = $state<number | null>(null);
   #timer: ReturnType<typeof setTimeout> | null = null;
   #seq = 0;
@@ -136,7 +136,7 @@ export class SearchStore {
     return this.#searching;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get found() {
     return this.#found;
@@ -174,7 +174,7 @@ export class SearchStore {
       if (seq !== this.#seq || got.superseded) return;
       this.#result = got;
     } catch (e) {
-      if (seq === this.#seq) this.#error = errorMessage(e);
+      if (seq === this.#seq) this.#error = failure(e);
     } finally {
       if (seq === this.#seq) this.#searching = false;
     }

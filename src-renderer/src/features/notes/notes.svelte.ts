@@ -1,7 +1,9 @@
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../../src-shared/bridge/notes';
 import type { EventPayload } from '../../../../src-shared/bridge';
 import { refOf, splitRef } from '../../../../src-shared/note-ref';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
+import { errorText } from '../../lib/error-strings';
+import type { ErrorInfo } from '../../../../src-shared/errors';
 import type { Scope } from '../../lib/scope.svelte';
 
 /** A note of the outbox that changed state or left it. */
@@ -24,11 +26,11 @@ export class NotesStore {
   #sessionId = $state<number | null>(null);
   #service = $state.raw<ServiceNote[]>([]);
   #local = $state.raw<LocalNote[]>([]);
-  #serviceError = $state<string | null>(null);
+  #serviceError = $state.raw<ErrorInfo | null>(null);
   /** Set when the service notes shown are the offline copy: when they were read (ISO). */
   #cachedAt = $state<string | null>(null);
   #status = $state<OutboxStatusInfo | null>(null);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #draft = $state('');
 
   get sessionId() {
@@ -41,7 +43,7 @@ export class NotesStore {
     return this.#local;
   }
   get serviceError() {
-    return this.#serviceError;
+    return this.#serviceError && errorText(this.#serviceError);
   }
   get cachedAt() {
     return this.#cachedAt;
@@ -50,7 +52,7 @@ export class NotesStore {
     return this.#status;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get draft() {
     return this.#draft;
@@ -131,7 +133,7 @@ export class NotesStore {
       this.#cachedAt = list.value.cachedAt;
       // Events overtake answers: what changed while the list travelled is newer than it or in it.
       for (const c of arrived) this.#change(c);
-    } else this.#error = errorMessage(list.reason);
+    } else this.#error = failure(list.reason);
     if (drafts.status === 'fulfilled' && !this.#draft) this.#draft = drafts.value.note;
   }
 
@@ -177,7 +179,7 @@ export class NotesStore {
       this.#error = null;
       return true;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
       return false;
     }
   }
@@ -187,7 +189,7 @@ export class NotesStore {
       const note = await this.#scope.invoke('notes:retry', { id, ...(text ? { text } : {}) });
       this.#local = this.#local.map((n) => (n.id === id ? note : n));
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -196,7 +198,7 @@ export class NotesStore {
       await this.#scope.invoke('notes:discard', { id });
       this.#local = this.#local.filter((n) => n.id !== id);
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 

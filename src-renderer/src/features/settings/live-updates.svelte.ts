@@ -1,5 +1,5 @@
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Followed, Scope } from '../../lib/scope.svelte';
 
 /** The "live updates" switch of the settings: events and the safety-net poll, on or paused. */
@@ -13,7 +13,7 @@ export class LiveUpdatesStore {
 
   #status = $state<LiveStatus | null>(null);
   #busy = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
 
   get status() {
     return this.#status;
@@ -22,7 +22,7 @@ export class LiveUpdatesStore {
     return this.#busy;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   /** Paused by the attendant (not merely failing or idle). */
@@ -34,7 +34,7 @@ export class LiveUpdatesStore {
     try {
       await this.#live.read(() => this.#scope.invoke('live:status', {}));
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -44,7 +44,7 @@ export class LiveUpdatesStore {
     try {
       await this.#live.read(() => this.#scope.invoke('live:setRunning', { running }));
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#busy = false;
     }

@@ -1,7 +1,7 @@
 import type { ExplorerPage, Rules } from '../../../../src-shared/bridge/supervisor';
 import { RESOURCES, type ResourceKey } from '../../../../src-shared/paths';
 import { idOf } from '../../../../src-shared/concepts';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { ServerPagedStore } from './paged.svelte';
 import { saveAllowed } from './explorer-rules';
@@ -20,7 +20,7 @@ export interface RefOption {
   label: string;
 }
 /** A picker's list: loading, loaded, or why it could not be read. */
-export type RefOptions = { state: 'loading' } | { state: 'ready'; options: RefOption[] } | { state: 'failed'; reason: string };
+export type RefOptions = { state: 'loading' } | { state: 'ready'; options: RefOption[] } | { state: 'failed'; reason: Worded };
 /** How many records a picker offers: the newest first. */
 const PICKER_SIZE = 200;
 
@@ -40,8 +40,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #advanced = $state(false);
   #options = $state.raw<Partial<Record<RefTarget, RefOptions>>>({});
   #saving = $state(false);
-  #saveError = $state<string | null>(null);
-  #saved = $state<string | null>(null);
+  #saveError = $state.raw<Worded | null>(null);
+  #saved = $state.raw<Worded | null>(null);
   #rules = $state<Rules | null>(null);
   /** The split reading of multi-value "is one of" conditions, asked for once they found nothing. */
   #split = $state(false);
@@ -78,10 +78,10 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     return this.#saving;
   }
   get saveError() {
-    return this.#saveError;
+    return worded(this.#saveError);
   }
   get saved() {
-    return this.#saved;
+    return worded(this.#saved);
   }
   get rules() {
     return this.#rules;
@@ -197,11 +197,12 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     try {
       record = JSON.parse(this.#json);
     } catch (e) {
-      this.#saveError = parseError(e instanceof Error ? e.message : String(e));
+      const reason = e instanceof Error ? e.message : String(e);
+      this.#saveError = () => parseError(reason);
       return null;
     }
     if (!record || typeof record !== 'object' || Array.isArray(record)) {
-      this.#saveError = parseError('a record is a JSON object { … }');
+      this.#saveError = () => parseError('a record is a JSON object { … }');
       return null;
     }
     return record as Rec;
@@ -218,12 +219,13 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
       const out = await this.#scope.invoke('supervisor:save', { resource: this.#resource, record });
       this.edit(out.record);
       const id = out.record.id;
-      this.#saved = savedText(typeof id === 'number' || typeof id === 'string' ? String(id) : '');
+      const shown = typeof id === 'number' || typeof id === 'string' ? String(id) : '';
+      this.#saved = () => savedText(shown);
       // A new record may be what a picker offers next.
       this.#options = {};
       await this.load();
     } catch (e) {
-      this.#saveError = errorMessage(e);
+      this.#saveError = failure(e);
     } finally {
       this.#saving = false;
     }
@@ -245,7 +247,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     try {
       next = { state: 'ready', options: target === 'group' ? await this.#groupOptions() : await this.#listOptions(target) };
     } catch (e) {
-      next = { state: 'failed', reason: errorMessage(e) };
+      next = { state: 'failed', reason: failure(e) };
     }
     this.#options = { ...this.#options, [target]: next };
   }

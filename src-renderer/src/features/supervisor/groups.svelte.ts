@@ -1,5 +1,5 @@
 import type { GroupsOverview } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 
 /** Live: a short poll (waits grow on their own) and a reload soon after any queue change. */
@@ -15,7 +15,7 @@ export class GroupsStore {
 
   #data = $state<GroupsOverview | null>(null);
   #loading = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
 
   get data() {
     return this.#data;
@@ -24,7 +24,7 @@ export class GroupsStore {
     return this.#loading;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   async load(): Promise<void> {
@@ -33,7 +33,7 @@ export class GroupsStore {
     try {
       this.#data = await this.#scope.invoke('supervisor:groups', {});
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#loading = false;
     }

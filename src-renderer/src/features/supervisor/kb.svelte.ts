@@ -1,6 +1,6 @@
 import type { KbBase } from '../../../../src-shared/bridge/supervisor';
 import { KB_FILE_MAX_BYTES } from '../../../../src-shared/kb-name';
-import { BridgeError, errorMessage } from '../../lib/bridge';
+import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
 import { tt } from './strings';
@@ -72,12 +72,12 @@ export class KbStore {
   #idColumn = $state('');
   #problems = $state<KbProblem[]>([]);
   #uploading = $state(false);
-  #uploadError = $state<string | null>(null);
+  #uploadError = $state.raw<Worded | null>(null);
   #bases = $state<KbBase[]>([]);
   #askBase = $state('');
   #question = $state('');
   #asking = $state(false);
-  #askError = $state<string | null>(null);
+  #askError = $state.raw<Worded | null>(null);
   #answers = $state<Array<{ text: string; score: number }> | null>(null);
   #listening = false;
 
@@ -107,7 +107,7 @@ export class KbStore {
     try {
       for (const b of (await this.#scope.invoke('supervisor:kbList', {})).bases) this.#merge(b);
     } catch (e) {
-      this.#uploadError = errorMessage(e);
+      this.#uploadError = failure(e);
     }
   }
 
@@ -152,7 +152,7 @@ export class KbStore {
     return this.#uploading;
   }
   get uploadError() {
-    return this.#uploadError;
+    return worded(this.#uploadError);
   }
   get bases() {
     return this.#bases;
@@ -173,7 +173,7 @@ export class KbStore {
     return this.#asking;
   }
   get askError() {
-    return this.#askError;
+    return worded(this.#askError);
   }
   get answers() {
     return this.#answers;
@@ -209,7 +209,7 @@ export class KbStore {
       this.#merge(base);
       this.#askBase = base.name;
     } catch (e) {
-      this.#uploadError = errorMessage(e);
+      this.#uploadError = failure(e);
       if (e instanceof BridgeError && e.info.status === 403) this.#scope.use(SupervisorAccess).refusedKbUpload();
       this.#documentInLink = e instanceof BridgeError && e.info.field === 'url_file';
     } finally {
@@ -227,7 +227,7 @@ export class KbStore {
       this.#answers = (await this.#scope.invoke('supervisor:kbAsk', { name, question, size: 5 })).answers;
     } catch (e) {
       this.#answers = null;
-      this.#askError = errorMessage(e);
+      this.#askError = failure(e);
     } finally {
       this.#asking = false;
     }

@@ -1,5 +1,5 @@
 import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import type { Sheet } from './sheet';
 import { tt } from './strings';
@@ -38,7 +38,7 @@ export class NpsStore {
   #groupId = $state<number | null>(null);
   #result = $state<NpsResult | null>(null);
   #loading = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
 
   get surveyName() {
     return this.#surveyName;
@@ -74,7 +74,7 @@ export class NpsStore {
     return this.#loading;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   async load(): Promise<void> {
@@ -96,7 +96,7 @@ export class NpsStore {
       localStorage.setItem(KNOWN_KEY, JSON.stringify(this.#known));
     } catch (e) {
       this.#result = null;
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#loading = false;
     }

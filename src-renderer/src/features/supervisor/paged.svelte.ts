@@ -1,4 +1,4 @@
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 
 /**
  * A table whose filtering, sorting and paging run on the service: the explorer and the report
@@ -11,7 +11,7 @@ export abstract class ServerPagedStore<C extends string, D> {
   #size = $state(20);
   #data = $state<D | null>(null);
   #loading = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
 
   get sortColumn() {
     return this.#sortColumn;
@@ -32,10 +32,10 @@ export abstract class ServerPagedStore<C extends string, D> {
     return this.#loading;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   /** A failure of a subclass's own call (an export), shown where the table's errors show. */
-  protected fail(message: string | null): void {
+  protected fail(message: Worded | null): void {
     this.#error = message;
   }
 
@@ -58,7 +58,7 @@ export abstract class ServerPagedStore<C extends string, D> {
       this.#data = await this.fetch();
     } catch (e) {
       if (this.#defaults.clearOnError) this.#data = null;
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#loading = false;
     }

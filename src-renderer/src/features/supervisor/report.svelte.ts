@@ -1,5 +1,5 @@
 import type { ReportColumn, ReportFilter, ReportPage } from '../../../../src-shared/bridge/supervisor';
-import { errorMessage } from '../../lib/bridge';
+import { failure } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { ServerPagedStore } from './paged.svelte';
 import type { Sheet, SheetKind } from './sheet';
@@ -142,7 +142,7 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
         rows: all.rows.map((r) => REPORT_COLUMNS.map((c) => reportWord(c, r[c]))),
       };
     } catch (e) {
-      this.fail(errorMessage(e));
+      this.fail(failure(e));
       return null;
     } finally {
       this.#exporting = false;

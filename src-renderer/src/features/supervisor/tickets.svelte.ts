@@ -1,5 +1,5 @@
 import type { ShortcutState, TicketView } from '../../../../src-shared/bridge/supervisor';
-import { BridgeError, errorMessage, invoke } from '../../lib/bridge';
+import { BridgeError, failure, invoke, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { accelToCombo, comboText, comboToAccel } from './shortcut';
 
@@ -15,7 +15,7 @@ export class TicketLookupStore {
 
   #open = $state(false);
   #loading = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #result = $state<TicketView | null>(null);
   #recent = $state<TicketView[]>([]);
   /** The key typed in the dialog (bound to its field). */
@@ -28,7 +28,7 @@ export class TicketLookupStore {
     return this.#loading;
   }
   get error(): string | null {
-    return this.#error;
+    return worded(this.#error);
   }
   get result(): TicketView | null {
     return this.#result;
@@ -68,7 +68,7 @@ export class TicketLookupStore {
       void this.loadRecent();
     } catch (e) {
       this.#result = null;
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#loading = false;
     }
@@ -90,7 +90,7 @@ export class TicketLookupStore {
 export class TicketShortcutStore {
   #shortcut = $state<ShortcutState | null>(null);
   #message = $state<string | null>(null);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   /** The shortcut being edited in the tickets panel (bound to its field). */
   draft = $state('');
 
@@ -102,7 +102,7 @@ export class TicketShortcutStore {
     return this.#message;
   }
   get error(): string | null {
-    return this.#error;
+    return worded(this.#error);
   }
 
   /** The shortcut as the palette matches it: the same one the desktop app registers globally. */
@@ -127,7 +127,7 @@ export class TicketShortcutStore {
       // Read at start-up, before a workspace is open: that refusal is no news to the user (the
       // panel reads it again when shown), and must not linger as "Open a workspace first.".
       if (e instanceof BridgeError && e.info.kind === 'Unauthorized') return;
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -139,7 +139,7 @@ export class TicketShortcutStore {
       this.draft = comboText(this.combo);
       this.#message = this.combo;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 }

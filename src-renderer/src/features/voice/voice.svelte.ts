@@ -3,7 +3,7 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment, VoiceState } from '../../../../src-shared/bridge/voice';
 import { LOW_CONFIDENCE } from '../../../../src-shared/voice';
-import { BridgeError, errorMessage } from '../../lib/bridge';
+import { BridgeError, failure, type Worded, worded, wordingOf } from '../../lib/bridge';
 import type { Followed, Scope } from '../../lib/scope.svelte';
 import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
 import { MicRecorder, RecorderFailure } from './recorder';
@@ -23,7 +23,7 @@ interface SessionWork {
 
 export const isLow = (confidence: number | null): boolean => confidence !== null && confidence < LOW_CONFIDENCE;
 
-function recorderMessage(e: RecorderFailure): string {
+function recorderText(e: RecorderFailure): string {
   switch (e.reason) {
     case 'no-microphone':
       return tt('err.noMic');
@@ -42,8 +42,12 @@ function recorderMessage(e: RecorderFailure): string {
  * A speech call's failure in the interface language: what happened, said by its kind, with the
  * service's own words kept only where they say what to change (a refused request).
  */
-function speechMessage(e: unknown, what: 'stt' | 'tts'): string {
-  if (!(e instanceof BridgeError)) return errorMessage(e);
+function speechMessage(e: unknown, what: 'stt' | 'tts'): Worded {
+  if (!(e instanceof BridgeError)) return failure(e);
+  return () => speechText(e, what);
+}
+
+function speechText(e: BridgeError, what: 'stt' | 'tts'): string {
   const op = tt(what === 'stt' ? 'err.op.stt' : 'err.op.tts');
   const detail = e.info.message.replace(/^(Speech-to-text|Text-to-speech) failed\.\s*/, '');
   switch (e.info.kind) {
@@ -61,7 +65,7 @@ function speechMessage(e: unknown, what: 'stt' | 'tts'): string {
     case 'NotFound':
       return tt('err.speechRefused', { op, detail });
     default:
-      return errorMessage(e);
+      return failure(e)();
   }
 }
 
@@ -90,24 +94,24 @@ export class VoiceStore {
   #heard = $state.raw<HeardSegment[]>([]);
   #transcript = $state('');
   #failed = $state.raw<Array<{ seq: number; audio: string; at: number }>>([]);
-  #error = $state<string | null>(null);
-  #notice = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
+  #notice = $state.raw<Worded | null>(null);
   #saving = $state(false);
 
   #speech = $state<{ url: string; bytes: number; seconds: number; owner: string } | null>(null);
   /** Which read-aloud control asked (each shows its own player). */
   #speaking = $state<string | null>(null);
-  #speechError = $state<{ owner: string; message: string } | null>(null);
+  #speechError = $state.raw<{ owner: string; message: Worded } | null>(null);
 
   /** The attendant's own open sessions, voice calls first (from the queue snapshot). */
   #sessions = $state.raw<QueueItem[]>([]);
   #sessionsLoading = $state(false);
-  #sessionsError = $state<string | null>(null);
+  #sessionsError = $state.raw<Worded | null>(null);
 
   #calls = $state.raw<CallView[]>([]);
   #callLog = $state.raw<CallLogView[]>([]);
   #live = $state.raw<LiveTranscript[]>([]);
-  #callsError = $state<string | null>(null);
+  #callsError = $state.raw<Worded | null>(null);
   #callsLoading = $state(false);
 
   get enabled() {
@@ -150,10 +154,10 @@ export class VoiceStore {
     return this.#failed;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get notice() {
-    return this.#notice;
+    return worded(this.#notice);
   }
   get saving() {
     return this.#saving;
@@ -165,7 +169,8 @@ export class VoiceStore {
     return this.#speaking;
   }
   get speechError() {
-    return this.#speechError;
+    const e = this.#speechError;
+    return e && { owner: e.owner, message: e.message() };
   }
   get sessions() {
     return this.#sessions;
@@ -174,7 +179,7 @@ export class VoiceStore {
     return this.#sessionsLoading;
   }
   get sessionsError() {
-    return this.#sessionsError;
+    return worded(this.#sessionsError);
   }
   get calls() {
     return this.#calls;
@@ -186,7 +191,7 @@ export class VoiceStore {
     return this.#live;
   }
   get callsError() {
-    return this.#callsError;
+    return worded(this.#callsError);
   }
   get callsLoading() {
     return this.#callsLoading;
@@ -224,7 +229,7 @@ export class VoiceStore {
       await this.#state?.read(() => this.#scope.invoke('voice:state', {}));
       this.#loaded = true;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
     await this.loadLanguages();
   }
@@ -258,7 +263,7 @@ export class VoiceStore {
         })
         .sort((a, b) => Number(b.channel === 'voice') - Number(a.channel === 'voice') || a.customerName.localeCompare(b.customerName));
     } catch (e) {
-      this.#sessionsError = errorMessage(e);
+      this.#sessionsError = failure(e);
     } finally {
       this.#sessionsLoading = false;
     }
@@ -278,7 +283,7 @@ export class VoiceStore {
     try {
       await this.#answer(() => this.#scope.invoke('voice:setEnabled', { enabled }));
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -286,7 +291,7 @@ export class VoiceStore {
     try {
       await this.#answer(() => this.#scope.invoke('voice:setLanguage', { language }));
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -329,9 +334,9 @@ export class VoiceStore {
       // Lines pushed while the list was loading are kept.
       const keys = new Set(r.live.map((l) => l.key));
       this.#live = [...r.live, ...this.#live.filter((l) => !keys.has(l.key))];
-      this.#callsError = r.error;
+      this.#callsError = r.error && wordingOf(r.error);
     } catch (e) {
-      if (gen === this.#gen) this.#callsError = errorMessage(e);
+      if (gen === this.#gen) this.#callsError = failure(e);
     } finally {
       if (gen === this.#gen) this.#callsLoading = false;
     }
@@ -347,7 +352,7 @@ export class VoiceStore {
     this.#error = null;
     this.#notice = null;
     if (!this.#enabled) {
-      this.#error = tt('err.off');
+      this.#error = () => tt('err.off');
       return;
     }
     this.#starting = true;
@@ -363,7 +368,7 @@ export class VoiceStore {
       this.#recordingFor = this.#sessionId;
       this.#recording = true;
     } catch (e) {
-      this.#error = e instanceof RecorderFailure ? recorderMessage(e) : errorMessage(e);
+      this.#error = e instanceof RecorderFailure ? () => recorderText(e) : failure(e);
     } finally {
       this.#starting = false;
     }
@@ -427,9 +432,9 @@ export class VoiceStore {
       this.#transcript = '';
       this.#heard = [];
       this.#work.delete(sessionId);
-      this.#notice = tt('v.saved');
+      this.#notice = () => tt('v.saved');
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     } finally {
       this.#saving = false;
     }

@@ -1,5 +1,5 @@
 import type { EventRow } from '../../../../src-shared/bridge/webhooks';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { LOG_ROWS, matches, NO_FILTER, type RowFilter } from './rows';
 
@@ -27,7 +27,7 @@ export class EventLogStore {
   #filter = $state<RowFilter>({ ...NO_FILTER });
   #loading = $state(false);
   #loaded = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #selectedId = $state<string | null>(null);
   /** The selected event's whole body, when the pushed row was cut. */
   #full = $state.raw<EventRow | null>(null);
@@ -47,7 +47,7 @@ export class EventLogStore {
     return this.#loaded;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
   get selectedId() {
     return this.#selectedId;
@@ -150,7 +150,7 @@ export class EventLogStore {
       this.#noteTypes(entries);
       this.#loaded = true;
     } catch (e) {
-      if (gen === this.#gen) this.#error = errorMessage(e);
+      if (gen === this.#gen) this.#error = failure(e);
     } finally {
       if (gen === this.#gen) this.#loading = false;
     }
@@ -182,7 +182,7 @@ export class EventLogStore {
       const { entry } = await this.#scope.invoke('webhooks:entry', { id: row.id });
       if (this.#selectedId === row.id && entry) this.#full = entry;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 

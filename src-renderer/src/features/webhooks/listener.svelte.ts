@@ -1,5 +1,5 @@
 import type { ListenerStatus, TunnelChoice } from '../../../../src-shared/bridge/webhooks';
-import { errorMessage } from '../../lib/bridge';
+import { failure, type Worded } from '../../lib/bridge';
 import type { Followed, Scope } from '../../lib/scope.svelte';
 
 export type EventsTab = 'log' | 'listener' | 'source';
@@ -21,7 +21,7 @@ export class ListenerStore {
   /** Shown once: the user copies it to the service. Never stored anywhere in the renderer. */
   #newSecret = $state<string | null>(null);
   #busy = $state<null | 'port' | 'signing' | 'tunnel'>(null);
-  #error = $state<{ area: 'port' | 'signing' | 'tunnel' | 'load'; message: string } | null>(null);
+  #error = $state.raw<{ area: 'port' | 'signing' | 'tunnel' | 'load'; message: Worded } | null>(null);
   #tab = $state<EventsTab>('log');
   /** Banners mounted by the shell; the view's own copy shows only while there is none. */
   #shellBanners = $state(0);
@@ -36,7 +36,8 @@ export class ListenerStore {
     return this.#busy;
   }
   get error() {
-    return this.#error;
+    const e = this.#error;
+    return e && { ...e, message: e.message() };
   }
   get tab() {
     return this.#tab;
@@ -73,7 +74,7 @@ export class ListenerStore {
     try {
       await this.#followed.read(() => this.#scope.invoke('webhooks:status', {}));
     } catch (e) {
-      this.#error = { area: 'load', message: errorMessage(e) };
+      this.#error = { area: 'load', message: failure(e) };
     }
   }
 
@@ -84,7 +85,7 @@ export class ListenerStore {
       await action();
       return true;
     } catch (e) {
-      this.#error = { area, message: errorMessage(e) };
+      this.#error = { area, message: failure(e) };
       return false;
     } finally {
       this.#busy = null;

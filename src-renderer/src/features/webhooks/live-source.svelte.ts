@@ -1,5 +1,5 @@
 import type { LiveSource, LiveSourceStatus, LiveStatus } from '../../../../src-shared/bridge/live';
-import { BridgeError, errorMessage } from '../../lib/bridge';
+import { BridgeError, failure, type Worded } from '../../lib/bridge';
 import type { Followed, Scope } from '../../lib/scope.svelte';
 
 /**
@@ -20,7 +20,7 @@ export class LiveSourceStore {
   #status = $state.raw<LiveSourceStatus | null>(null);
   #live = $state.raw<LiveStatus | null>(null);
   #busy = $state(false);
-  #error = $state<{ field: string | null; message: string } | null>(null);
+  #error = $state.raw<{ field: string | null; message: Worded } | null>(null);
   #saved = $state(false);
   #loadingOnce: Promise<void> | null = null;
 
@@ -35,7 +35,8 @@ export class LiveSourceStore {
     return this.#busy;
   }
   get error() {
-    return this.#error;
+    const e = this.#error;
+    return e && { ...e, message: e.message() };
   }
   /** The last save went through (cleared by the next change). */
   get saved() {
@@ -56,7 +57,7 @@ export class LiveSourceStore {
       ]);
       this.#status = status;
     } catch (e) {
-      this.#error = { field: null, message: errorMessage(e) };
+      this.#error = { field: null, message: failure(e) };
     }
   }
 
@@ -70,7 +71,7 @@ export class LiveSourceStore {
       this.#saved = true;
       return true;
     } catch (e) {
-      this.#error = { field: e instanceof BridgeError ? (e.info.field ?? null) : null, message: errorMessage(e) };
+      this.#error = { field: e instanceof BridgeError ? (e.info.field ?? null) : null, message: failure(e) };
       return false;
     } finally {
       this.#busy = false;

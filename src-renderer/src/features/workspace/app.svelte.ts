@@ -1,6 +1,6 @@
 import type { AppState, DemoPersona, WorkspaceInfo } from '../../../../src-shared/bridge';
 import { scopes as pageScopes, type Scope, type Scopes } from '../../lib/scope.svelte';
-import { errorMessage, invoke, on, setWorkspace } from '../../lib/bridge';
+import { failure, invoke, on, setWorkspace, type Worded, worded } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
 import { tick } from 'svelte';
 
@@ -14,7 +14,7 @@ export class AppStore {
 
   #state = $state<AppState | null>(null);
   #busy = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
 
   get state() {
     return this.#state;
@@ -23,7 +23,7 @@ export class AppStore {
     return this.#busy;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   get signedIn(): boolean {
@@ -45,7 +45,7 @@ export class AppStore {
     try {
       this.#apply(await invoke('workspace:state', {}));
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 
@@ -110,7 +110,7 @@ export class AppStore {
       if (fromAdding) this.#adding = false;
       return true;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
       return false;
     } finally {
       this.#busy = false;

@@ -1,5 +1,5 @@
 import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
-import { errorMessage, invoke, on } from '../../lib/bridge';
+import { failure, invoke, on, type Worded, worded } from '../../lib/bridge';
 import { t } from '../../lib/i18n.svelte';
 import { QueueStore } from '../attendance/queue.svelte';
 import { ViewPlace } from '../../lib/views.svelte';
@@ -21,7 +21,7 @@ export class NeedsMeStore {
   #rows = $state.raw<NeedsMeRow[]>([]);
   #more = $state(0);
   #counts = $state.raw<NeedsMe['counts']>({});
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #off: (() => void) | null = null;
 
   get rows() {
@@ -31,7 +31,7 @@ export class NeedsMeStore {
     return this.#more;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   /** Sessions with unread customer messages in a workspace (its sidebar badge). */
@@ -73,7 +73,7 @@ export class NeedsMeStore {
       this.#apply(await invoke('workspace:needsMe', {}));
       this.#error = null;
     } catch (e) {
-      this.#error = errorMessage(e);
+      this.#error = failure(e);
     }
   }
 

@@ -1,4 +1,4 @@
-import { errorMessage, invoke } from '../../lib/bridge';
+import { failure, invoke, type Worded, worded } from '../../lib/bridge';
 
 /**
  * The attendants of the workspace in front whose name or user name matches what was typed, for
@@ -6,14 +6,14 @@ import { errorMessage, invoke } from '../../lib/bridge';
  */
 export class PeopleSearch {
   #people = $state.raw<Array<{ userName: string; name: string }>>([]);
-  #error = $state<string | null>(null);
+  #error = $state.raw<Worded | null>(null);
   #seq = 0;
 
   get people() {
     return this.#people;
   }
   get error() {
-    return this.#error;
+    return worded(this.#error);
   }
 
   async find(search: string): Promise<void> {
@@ -25,7 +25,7 @@ export class PeopleSearch {
         this.#error = null;
       }
     } catch (e) {
-      if (mine === this.#seq) this.#error = errorMessage(e);
+      if (mine === this.#seq) this.#error = failure(e);
     }
   }
 }
