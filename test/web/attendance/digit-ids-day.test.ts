@@ -203,7 +203,7 @@ test("the attendant's day against a service that writes ids as strings of digits
     await page.getByRole('tab', { name: 'Explorer' }).click();
     await page.getByRole('region', { name: 'Conditions' }).getByRole('button', { name: 'Search' }).click();
     const results = page.getByRole('table', { name: 'Results' });
-    await results.getByRole('button', { name: 'Sort by id' }).click();
+    await results.getByRole('button', { name: 'Sort by ID' }).click();
     await expect(results).toHaveAttribute('aria-busy', 'false');
     await expect(results.locator('tbody tr td:first-child').first()).toHaveText(/^\d+$/);
     await expect(page.getByText(/could not be read/)).toHaveCount(0);

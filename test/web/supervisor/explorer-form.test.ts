@@ -199,7 +199,7 @@ test('the condition builder filters sessions by a date typed in a date input and
     await query.getByRole('button', { name: 'Search' }).click();
 
     const results = page.getByRole('table', { name: 'Results' });
-    await results.getByRole('button', { name: 'Sort by id' }).click();
+    await results.getByRole('button', { name: 'Sort by ID' }).click();
     await expect(results).toHaveAttribute('aria-busy', 'false');
     await expect(results.locator('tbody tr td:first-child')).toHaveText(expected);
   });
@@ -218,7 +218,7 @@ test('a record in another reading of the interface opens in the form as it is: o
     });
     await page.getByRole('region', { name: 'Conditions' }).getByRole('button', { name: 'Search' }).click();
     const results = page.getByRole('table', { name: 'Results' });
-    await results.getByRole('button', { name: 'Sort by id' }).click();
+    await results.getByRole('button', { name: 'Sort by ID' }).click();
     await expect(results.locator('tbody tr td:first-child').first()).toHaveText(String(first!.id));
     await results.locator('tbody tr').first().getByRole('button').click();
     await page.getByRole('button', { name: 'Edit this record' }).click();

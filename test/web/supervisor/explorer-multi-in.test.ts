@@ -47,7 +47,7 @@ test('a multi-value "is one of" answered with nothing: the explorer says why and
 
     await notice.getByRole('button', { name: 'Read each value on its own' }).click();
     await expect(page.getByText('Shown: each value of "is one of" read on its own.')).toBeVisible();
-    await results.getByRole('button', { name: 'Sort by id' }).click();
+    await results.getByRole('button', { name: 'Sort by ID' }).click();
     await expect(results).toHaveAttribute('aria-busy', 'false');
     await expect(results.locator('tbody tr td:first-child').first()).toHaveText(String(expected[0]!.id));
     await expect(notice).toHaveCount(0);

@@ -61,6 +61,8 @@ const LEADING_COLUMNS = [
   'protocol',
   'name',
   'userName',
+  // A person's document tells two of the same name apart (shown masked until clicked).
+  'cpf',
   'displayName',
   'value',
   'code',

@@ -9,6 +9,7 @@ import { columnsOf, leaf, toConditions, type Node } from './conditions';
 import { conditionFields as fieldsToTest, formFields, type RefTarget } from './resource-fields';
 import { optionLabel, setPath } from './record-form';
 import { DeskStore } from '../attendance/desk.svelte';
+import { maskedJson, unmaskJson } from './explorer-cells';
 
 export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Leaf, type Node } from './conditions';
 
@@ -25,7 +26,8 @@ export type RefOptions = { state: 'loading' } | { state: 'ready'; options: RefOp
 const PICKER_SIZE = 200;
 
 type Rec = Record<string, unknown>;
-const show = (record: Rec) => JSON.stringify(record, null, 2);
+/** The advanced view's text: documents masked there too (put back on reading it, when left as they were). */
+const show = (record: Rec) => maskedJson(record);
 
 export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #resource = $state<ResourceKey>('userSession');
@@ -43,6 +45,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   #saveError = $state.raw<Worded | null>(null);
   #saved = $state.raw<Worded | null>(null);
   #rules = $state<Rules | null>(null);
+  /** Documents the user revealed in the results and the record view (keys from `revealKey`). */
+  #revealed = $state.raw<ReadonlySet<string>>(new Set());
   /** The split reading of multi-value "is one of" conditions, asked for once they found nothing. */
   #split = $state(false);
 
@@ -120,8 +124,20 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     }
   }
 
+  /** Whether a document in a shown field was revealed; hidden until the user asks. */
+  isRevealed(key: string): boolean {
+    return this.#revealed.has(key);
+  }
+
+  toggleReveal(key: string): void {
+    const next = new Set(this.#revealed);
+    if (!next.delete(key)) next.add(key);
+    this.#revealed = next;
+  }
+
   setResource(key: ResourceKey): void {
     this.#resource = key;
+    this.#revealed = new Set();
     this.#split = false;
     this.#nodes = [leaf()];
     this.resetPaging();
@@ -205,7 +221,8 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
       this.#saveError = () => parseError('a record is a JSON object { … }');
       return null;
     }
-    return record as Rec;
+    // A document left masked keeps its value: the masked text is what was shown, not an edit.
+    return unmaskJson(record, this.#draft) as Rec;
   }
 
   async save(parseError: (reason: string) => string, savedText: (id: string) => string): Promise<void> {
