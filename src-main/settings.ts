@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WorkspaceSchema } from '../src-shared/bridge';
+import { WorkspaceNameSchema, WorkspaceSchema } from '../src-shared/bridge';
 import { LiveSourceSchema } from '../src-shared/bridge/live';
 import { LanguageSchema } from '../src-shared/bridge/voice';
 import { TunnelChoiceSchema } from '../src-shared/bridge/webhooks';
@@ -12,6 +12,8 @@ export const WorkspaceEntrySchema = z
     id: z.string().regex(/^[a-z0-9-]{1,40}$/),
     workspace: WorkspaceSchema,
     color: z.number().int().min(0).max(7),
+    /** The name the user gave it (else it goes by its service and account). */
+    name: WorkspaceNameSchema.optional(),
   })
   .strict();
 export type WorkspaceEntry = z.infer<typeof WorkspaceEntrySchema>;

@@ -59,6 +59,18 @@ export class WorkspaceList {
     this.#entries = next;
   }
 
+  /** Names a workspace; a blank name gives it back its service and account's name. */
+  rename(id: string, name: string): void {
+    const trimmed = name.trim();
+    this.save(
+      this.#entries.map((e) => {
+        if (e.id !== id) return e;
+        const { name: _old, ...rest } = e;
+        return trimmed ? { ...rest, name: trimmed } : rest;
+      }),
+    );
+  }
+
   focus(id: string | null): void {
     this.#active = id;
     this.#o.settings.set('activeWorkspace', id);
@@ -127,6 +139,7 @@ export class WorkspaceList {
       id: e.id,
       workspace: rt?.workspace ?? e.workspace,
       label: labelOf(e.workspace),
+      name: e.name ?? null,
       color: e.color,
       baseUrl: rt?.baseUrl ?? (e.workspace.kind === 'remote' ? e.workspace.baseUrl : null),
       signedIn: rt?.signedIn ?? false,

@@ -23,17 +23,39 @@ function reasonOf(item: QueueItem, me: string | null): Row['reason'] | null {
   return null;
 }
 
-/** Every workspace's sessions that need the attendant, nearest SLA first. */
+/** One service, however its address is written: two accounts of it share its waiting queue. */
+function serviceOf(baseUrl: string | null): string | null {
+  if (!baseUrl) return null;
+  try {
+    const u = new URL(baseUrl);
+    return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/**
+ * Every workspace's sessions that need the attendant, nearest SLA first. A session waiting for
+ * an attendant is the service's, not an account's: with two accounts of one service open it is
+ * listed and counted once (in the first of them); each account's own sessions count in each.
+ */
 export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
   const found: Array<{ row: Row; due: number; created: number }> = [];
   const counts: NeedsMe['counts'] = {};
+  const waiting = new Set<string>();
   for (const rt of runtimes) {
     const c = (counts[rt.id] = { unread: 0, needsMe: 0 });
     if (!rt.signedIn) continue;
     const me = rt.user?.userName ?? null;
+    const service = serviceOf(rt.baseUrl);
     for (const item of rt.queueItems()) {
       const reason = reasonOf(item, me);
       if (!reason) continue;
+      if (reason === 'waiting' && service !== null) {
+        const key = `${service}#${item.id}`;
+        if (waiting.has(key)) continue;
+        waiting.add(key);
+      }
       c.needsMe++;
       if (reason === 'unread') c.unread++;
       found.push({

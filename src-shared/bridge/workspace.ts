@@ -27,14 +27,21 @@ export type Workspace = z.infer<typeof WorkspaceSchema>;
 /** A workspace's id: short, safe as a folder name. */
 export const WorkspaceIdSchema = z.string().regex(/^[a-z0-9-]{1,40}$/);
 const UserSchema = z.object({ userName: z.string(), name: z.string() }).strict();
+/** A name the user gives a workspace: one line, short enough for a sidebar's tooltip and a row's chip. */
+export const WorkspaceNameSchema = z
+  .string()
+  .max(80)
+  .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127), 'one line of text');
 
 /** One workspace of the console, as its sidebar lists it. */
 export const WorkspaceInfoSchema = z
   .object({
     id: WorkspaceIdSchema,
     workspace: WorkspaceSchema,
-    /** What the sidebar and each of its sessions' rows call it: the service's host, or "Demo". */
+    /** The service's host, or "Demo": with the account, what it goes by unless the user named it. */
     label: z.string(),
+    /** The name the user gave it; null: its service and account name it. */
+    name: z.string().nullable(),
     /** One of eight workspace colors (theme variables `--ws-0` to `--ws-7`). */
     color: z.number().int().min(0).max(7),
     baseUrl: z.string().nullable(),
@@ -118,6 +125,8 @@ export const workspaceChannels = {
     input: z.object({ search: z.string().max(200).default('') }).strict(),
     output: z.object({ people: z.array(z.object({ userName: z.string(), name: z.string() }).strict()) }).strict(),
   },
+  /** Names a workspace (an empty name: its service and account name it again); kept across restarts. */
+  'workspace:rename': { input: z.object({ id: WorkspaceIdSchema, name: WorkspaceNameSchema }).strict(), output: AppStateSchema },
   /** The attendant picks who they are on the service (remembered per workspace). */
   'workspace:setUser': { input: z.object({ userName: z.string().min(1).max(200) }).strict(), output: AppStateSchema },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;

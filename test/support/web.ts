@@ -164,5 +164,7 @@ export async function openEvents(page: Page): Promise<void> {
 
 /** A workspace's button in the sidebar, by its host (its name, then its unread count when it has some). */
 export const workspaceButton = (page: Page, host: string) =>
-  // Its name: the short label shown (":port" for an address in numbers), then the whole address.
-  page.getByRole('group', { name: 'Workspaces' }).getByRole('button', { name: new RegExp(`(^|, )${host.replaceAll('.', '\\.')}(,|$)`) });
+  // Its name: the short label shown (the account), then the whole name ("host · account").
+  page
+    .getByRole('group', { name: 'Workspaces' })
+    .getByRole('button', { name: new RegExp(`(^|, )${host.replaceAll('.', '\\.')}( · [^,:]+)?(,|:|$)`) });

@@ -68,6 +68,13 @@ export class WorkspaceFeature {
         return list.state();
       },
       'workspace:needsMe': async () => needsMe.read(),
+      'workspace:rename': async ({ id: named, name }) => {
+        if (!list.entries().some((e) => e.id === named))
+          throw new AppError({ kind: 'NotFound', message: 'That workspace is no longer in this console.' });
+        list.rename(named, name);
+        this.pushState();
+        return list.state();
+      },
       'workspace:people': async ({ search }) => {
         const client = openClient(target(), this.#d.log);
         return { people: await people(client, search).finally(() => client.close()) };

@@ -138,6 +138,7 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'workspace:connect': () => null, // made first, apart (it carries the token the user typed)
   'workspace:signOut': () => null, // made last, apart
   'workspace:focus': () => null, // filled with the workspace's id
+  'workspace:rename': () => null, // filled with the workspace's id
   'workspace:needsMe': () => ({}),
   'workspace:people': () => ({ search: 'a' }),
   'workspace:setUser': (s) => ({ userName: s.demoAgent }),
@@ -345,7 +346,13 @@ test('every channel of the bridge, through both transports, against a service fu
         continue;
       }
       const input =
-        channel === 'workspace:focus' ? { id: wsId } : channel === 'webhooks:entry' ? { id: 'evt-sweep-1' } : INPUTS[channel](scene);
+        channel === 'workspace:focus'
+          ? { id: wsId }
+          : channel === 'workspace:rename'
+            ? { id: wsId, name: 'Sweep' }
+            : channel === 'webhooks:entry'
+              ? { id: 'evt-sweep-1' }
+              : INPUTS[channel](scene);
       count(channel, await both(channel, input));
     }
     count('workspace:signOut', await both('workspace:signOut', {}));

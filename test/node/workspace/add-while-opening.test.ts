@@ -11,6 +11,7 @@ const demo: AppState = {
       id: 'demo',
       workspace: { kind: 'demo' },
       label: 'Demo',
+      name: null,
       color: 0,
       baseUrl: 'http://127.0.0.1:1',
       signedIn: true,

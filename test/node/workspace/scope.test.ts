@@ -27,6 +27,7 @@ const ws = (id: string, userName = 'ana'): WorkspaceInfo => ({
   id,
   workspace: { kind: 'remote', baseUrl: `https://${id}.example` },
   label: `${id}.example`,
+  name: null,
   color: 0,
   baseUrl: `https://${id}.example`,
   signedIn: true,

@@ -99,16 +99,21 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     await page.locator('nav.rail').getByRole('button', { name: 'Needs me', exact: true }).click();
     const rows = needsMeList(page);
     // A row is named by what it shows: the workspace, the customer, the reason.
-    const named = (host: string, customer: string) => new RegExp(`^${host.replace(/\./g, '\\.')}\\s*${customer}\\b.*1 unread`);
+    const named = (host: string, customer: string) => new RegExp(`^${host.replace(/\./g, '\\.')} · \\S+\\s*${customer}\\b.*1 unread`);
     const rowA = rows.getByRole('button', { name: named(host127(a), sa.customer) });
     const rowB = rows.getByRole('button', { name: named(host127(b), sbs.customer) });
     await expect(rowA).toBeVisible({ timeout: 20_000 });
     await expect(rowB).toBeVisible({ timeout: 20_000 });
-    await expect(rowA.locator('.ws-chip')).toHaveText(host127(a));
-    await expect(rowB.locator('.ws-chip')).toHaveText(host127(b));
+    // Each workspace named by its service and account.
+    await expect(rowA.locator('.ws-chip')).toHaveText(`${host127(a)} · ${a.demoAgent.userName}`);
+    await expect(rowB.locator('.ws-chip')).toHaveText(`${host127(b)} · ${b.demoAgent.userName}`);
     // The sidebar counts each workspace's unread sessions.
-    await expect(list.getByRole('button', { name: `${host127(a)}: 1 session with unread messages` })).toBeVisible();
-    await expect(list.getByRole('button', { name: `${host127(b)}: 1 session with unread messages` })).toBeVisible();
+    await expect(
+      list.getByRole('button', { name: `${host127(a)} · ${a.demoAgent.userName}: 1 session with unread messages` }),
+    ).toBeVisible();
+    await expect(
+      list.getByRole('button', { name: `${host127(b)} · ${b.demoAgent.userName}: 1 session with unread messages` }),
+    ).toBeVisible();
     await shot(page, 'workspaces-needs-me');
     // The sidebar and the view are usable by everyone, in both appearances.
     expect(await axeViolations(page, 'needs me, light')).toEqual([]);

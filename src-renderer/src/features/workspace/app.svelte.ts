@@ -156,6 +156,11 @@ export class AppStore {
     return this.#run(() => invoke('workspace:setUser', { userName }));
   }
 
+  /** Names a workspace (an empty name: its service and account name it again). */
+  rename(id: string, name: string): Promise<boolean> {
+    return this.#run(() => invoke('workspace:rename', { id, name }));
+  }
+
   /** Signs out of one workspace (the one in front when none is named); the others stay. */
   signOut(id?: string): Promise<boolean> {
     return this.#run(() => invoke('workspace:signOut', id ? { id } : {}));

@@ -7,9 +7,25 @@ import { app } from './app.svelte';
 
 export type NeedsMeRow = NeedsMe['rows'][number];
 
-/** What a workspace is called in the sidebar and on its sessions' rows. */
-export function workspaceName(w: Pick<WorkspaceInfo, 'workspace' | 'label'>): string {
-  return w.workspace.kind === 'demo' ? t('ws.demo') : w.label;
+/** What a workspace is called in the sidebar and on its sessions' rows: the user's name for it, or its service and account. */
+export function workspaceName(w: Pick<WorkspaceInfo, 'workspace' | 'label' | 'name' | 'user'>): string {
+  return w.name || serviceAccountName(w);
+}
+
+/** "Acme · ana.souza": the service's host (or "Demo") and the account signed in there, which tell two accounts of one service apart. */
+export function serviceAccountName(w: Pick<WorkspaceInfo, 'workspace' | 'label' | 'user'>): string {
+  const service = w.workspace.kind === 'demo' ? t('ws.demo') : w.label;
+  return w.user ? `${service} · ${w.user.userName}` : service;
+}
+
+/**
+ * A workspace's mark: two letters of its name in a coloured square (letters only: digits beside
+ * an unread count would read as one), the first of its first two words, or of one word.
+ */
+export function workspaceInitials(name: string): string {
+  const words = name.split(/[\s·.:@_/\\-]+/).filter((w) => /^\p{L}/u.test(w));
+  const letters = words.length > 1 ? `${words[0]![0]}${words[1]![0]}` : (words[0]?.replace(/[^\p{L}]/gu, '').slice(0, 2) ?? '');
+  return letters.toUpperCase() || '◆';
 }
 
 /**
