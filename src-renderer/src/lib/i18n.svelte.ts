@@ -26,6 +26,8 @@ const en = {
   'connect.checking': 'Checking…',
   'vault.weak': 'This machine has no keyring: the token can only be stored with weak protection.',
   'vault.unavailable': 'Encryption is unavailable: you will sign in again at every start.',
+  'vault.weakNotice':
+    'No OS keyring is reachable: secrets are encrypted with a key kept in your profile folder, so anyone who can read that folder can read them.',
   'queue.heading': 'Sessions',
   'queue.waiting': 'Waiting',
   'queue.mine': 'Mine',
@@ -105,6 +107,8 @@ const ptBR: Record<CoreKey, string> = {
   'connect.checking': 'Verificando…',
   'vault.weak': 'Esta máquina não tem chaveiro: o token só pode ser guardado com proteção fraca.',
   'vault.unavailable': 'Criptografia indisponível: você entrará novamente a cada início.',
+  'vault.weakNotice':
+    'Nenhum chaveiro do sistema está disponível: os segredos são cifrados com uma chave guardada na pasta do seu perfil, e quem puder ler essa pasta poderá lê-los.',
   'queue.heading': 'Sessões',
   'queue.waiting': 'Aguardando',
   'queue.mine': 'Minhas',

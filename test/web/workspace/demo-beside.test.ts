@@ -30,7 +30,7 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
     await expect(list.getByRole('button')).toHaveCount(3);
 
     // Back to the demo from the sidebar: its attendant's session opens there.
-    await list.getByRole('button', { name: /^Demo/ }).click();
+    await list.getByRole('button', { name: /Demo · / }).click();
     await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
     const [own] = await ownOpenSessions(host.app.standin!, 1);
     const name = await selectSession(page, own!);
@@ -57,7 +57,7 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
     await notice.getByRole('button').first().click();
     await expect(page.locator('.workspace-badge')).toContainText(sb.baseUrl);
     await expect(page.getByRole('log', { name: new RegExp(`Messages with ${customer}`) })).toContainText('Ainda aguardo o reembolso.');
-    await list.getByRole('button', { name: /^Demo/ }).click();
+    await list.getByRole('button', { name: /Demo · / }).click();
     await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
 
     // A restart: both workspaces again, the demo in front as it was left.
