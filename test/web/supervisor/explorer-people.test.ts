@@ -4,6 +4,7 @@ import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
 import { instantOf } from '../../../src-shared/concepts';
 import { axeViolations } from '../../support/axe';
+import { exploreOne, recordField } from '../../support/explorer';
 
 /**
  * The explorer as a supervisor reads it: columns and fields by their words, instants in local
@@ -46,14 +47,7 @@ for (const reading of ['default', 'variant'] as const) {
 
       await page.goto(host.url);
       await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.admin });
-      await page.getByRole('button', { name: 'Supervisor' }).click();
-      await page.getByRole('tab', { name: 'Explorer' }).click();
-      await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Users' });
-      const query = page.getByRole('region', { name: 'Conditions' });
-      await query.getByLabel('Field').fill('User name');
-      await query.getByLabel('Value').fill(who);
-      await query.getByRole('button', { name: 'Search' }).click();
-      const results = page.getByRole('table', { name: 'Results' });
+      const results = await exploreOne(page, 'Users', 'User name', who);
       await expect(results.locator('tbody tr')).toHaveCount(1);
 
       // Columns by their words, never the service's keys.
@@ -80,12 +74,7 @@ for (const reading of ['default', 'variant'] as const) {
 
       // The record view: the same words, the CPF masked there too.
       await results.locator('tbody tr').first().locator('td').first().getByRole('button').click();
-      const record = page.getByRole('region', { name: 'Record', exact: true });
-      const field = (label: string) =>
-        record
-          .locator('dl > div')
-          .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
-          .locator('dd');
+      const field = (label: string) => recordField(page, label);
       await expect(field('User type')).toHaveText('Attendant');
       await expect(field('Access key')).toHaveText('hidden');
       await expect(field('Last sign-in')).toHaveText(await localWords(page, lastLogin, 'en'));
@@ -109,12 +98,7 @@ for (const reading of ['default', 'variant'] as const) {
       const resultados = page.getByRole('table', { name: 'Resultados' });
       await expect(await columnCell(resultados, 'Criado em')).toHaveText(await localWords(page, createdAt, 'pt-BR'));
       await expect(await columnCell(resultados, 'Chave de acesso')).toHaveText('oculto');
-      const registro = page.getByRole('region', { name: 'Registro', exact: true });
-      const campo = (label: string) =>
-        registro
-          .locator('dl > div')
-          .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
-          .locator('dd');
+      const campo = (label: string) => recordField(page, label, 'Registro');
       await expect(campo('Tipo de usuário')).toHaveText('Atendente');
       await expect(campo('Último acesso em')).toHaveText(await localWords(page, lastLogin, 'pt-BR'));
       await expect(campo('Ativo')).toHaveText('Sim');

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { connectToService, serviceApi } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
+import { exploreOne, recordField } from '../../support/explorer';
 
 test("an administrator's explorer shows users' access keys as hidden, in both languages; a save keeps a hidden key, and a key typed in replaces it", async ({
   page,
@@ -15,15 +16,7 @@ test("an administrator's explorer shows users' access keys as hidden, in both la
     expect(key).toMatch(/^sbx_bruno/);
     await page.goto(host.url);
     await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.admin });
-    await page.getByRole('button', { name: 'Supervisor' }).click();
-    await page.getByRole('tab', { name: 'Explorer' }).click();
-    await page.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Users' });
-    const query = page.getByRole('region', { name: 'Conditions' });
-    await query.getByLabel('Field').fill('userName');
-    await query.getByLabel('Value').fill('bruno.lima');
-    await query.getByRole('button', { name: 'Search' }).click();
-
-    const results = page.getByRole('table', { name: 'Results' });
+    const results = await exploreOne(page, 'Users', 'userName', 'bruno.lima');
     const header = await results.locator('thead th').allTextContents();
     const column = header.findIndex((h) => h.startsWith('Access key'));
     expect(column).toBeGreaterThan(0);
@@ -31,12 +24,7 @@ test("an administrator's explorer shows users' access keys as hidden, in both la
     await expect(row.locator('td').nth(column)).toHaveText('hidden');
     await row.locator('td').first().getByRole('button').click();
     const record = page.getByRole('region', { name: 'Record', exact: true });
-    const field = (label: string) =>
-      record
-        .locator('dl > div')
-        .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
-        .locator('dd');
-    await expect(field('Access key')).toHaveText('hidden');
+    await expect(recordField(page, 'Access key')).toHaveText('hidden');
     // No key of anyone is anywhere in the page.
     for (const secret of [key, sb.tokens.admin]) expect(await page.content()).not.toContain(secret);
 
