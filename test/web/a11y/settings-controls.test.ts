@@ -14,7 +14,13 @@ test.use({ viewport: { width: 1280, height: 800 } });
 const look = (l: Locator) =>
   l.evaluate((el) => {
     const s = getComputedStyle(el);
-    return { background: s.backgroundColor, border: s.borderTopColor, radius: s.borderTopLeftRadius, accent: s.accentColor, scheme: s.colorScheme };
+    return {
+      background: s.backgroundColor,
+      border: s.borderTopColor,
+      radius: s.borderTopLeftRadius,
+      accent: s.accentColor,
+      scheme: s.colorScheme,
+    };
   });
 
 test("Settings' native controls take the console's look in light and dark, in English and Portuguese", async ({ page }) => {
@@ -39,7 +45,12 @@ test("Settings' native controls take the console's look in light and dark, in En
     await page.locator('.shell-theme').click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     for (const control of [reason, minutes]) {
-      expect(await look(control)).toMatchObject({ background: 'rgb(15, 20, 32)', border: 'rgb(46, 55, 73)', radius: '6px', scheme: 'dark' });
+      expect(await look(control)).toMatchObject({
+        background: 'rgb(15, 20, 32)',
+        border: 'rgb(46, 55, 73)',
+        radius: '6px',
+        scheme: 'dark',
+      });
     }
     expect((await look(sound)).accent).toBe('rgb(134, 164, 255)');
     expect(await axeViolations(page, 'settings, dark')).toEqual([]);
