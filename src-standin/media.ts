@@ -105,7 +105,13 @@ export function receiptPdf(): Buffer {
 /** The seeded media, by name. */
 export const MEDIA: readonly MediaFile[] = [
   { name: 'foto-da-caixa.png', contentType: 'image/png', kind: 'image', caption: 'A caixa chegou amassada', bytes: () => parcelPng() },
-  { name: 'audio-do-cliente.wav', contentType: 'audio/wav', kind: 'audio', caption: 'Ouve o meu áudio, por favor', bytes: () => voiceNoteWav() },
+  {
+    name: 'audio-do-cliente.wav',
+    contentType: 'audio/wav',
+    kind: 'audio',
+    caption: 'Ouve o meu áudio, por favor',
+    bytes: () => voiceNoteWav(),
+  },
   { name: 'nota-fiscal.pdf', contentType: 'application/pdf', kind: 'document', caption: 'Segue a nota fiscal', bytes: () => receiptPdf() },
 ];
 

@@ -612,14 +612,14 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     MEDIA.forEach((file, k) => {
       c.message.put({
         id: messageId++,
-        session: { id: mediaSession!.id },
+        session: { id: mediaSession.id },
         message: `${MEDIA_PATH}${file.name}`,
         contentType: file.kind,
         caption: file.caption,
         fromUser: true,
-        sendBy: mediaSession!.customer,
-        toUser: mediaSession!.agent,
-        createdAt: iso(mediaSession!.at + (k + 1) * 1000),
+        sendBy: mediaSession.customer,
+        toUser: mediaSession.agent,
+        createdAt: iso(mediaSession.at + (k + 1) * 1000),
         cognition: false,
         errorConversation: false,
         sentBySuperAgent: false,

@@ -26,10 +26,16 @@ export function mediaPathOf(baseUrl: string, raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new AppError({ kind: 'Invalid', message: `Media at a ${url.protocol.replace(/:$/, '')}: address is not opened by the console.` });
   if (url.origin !== base.origin || url.username || url.password)
-    throw new AppError({ kind: 'Invalid', message: `This media is on another host (${url.host}): the console reads media from the service only.` });
+    throw new AppError({
+      kind: 'Invalid',
+      message: `This media is on another host (${url.host}): the console reads media from the service only.`,
+    });
   const prefix = base.pathname.replace(/\/+$/, '');
   if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
-    throw new AppError({ kind: 'Invalid', message: 'This media is outside the service address: the console reads media from the service only.' });
+    throw new AppError({
+      kind: 'Invalid',
+      message: 'This media is outside the service address: the console reads media from the service only.',
+    });
   return url.pathname.slice(prefix.length) + url.search;
 }
 

@@ -270,7 +270,10 @@ export const attendanceChannels = {
   /** A media message's bytes, read by the main process from the service (its own address only), within the media cap. */
   'attendance:media': { input: z.object({ url: z.string().min(1).max(4096) }).strict(), output: MediaBytesSchema },
   /** A link of a message, handed to the system browser after the external-link checks (never opened in the console). */
-  'attendance:openLink': { input: z.object({ url: z.string().min(1).max(4096) }).strict(), output: z.object({ opened: z.boolean() }).strict() },
+  'attendance:openLink': {
+    input: z.object({ url: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ opened: z.boolean() }).strict(),
+  },
   'attendance:send': { input: SendInput, output: ThreadMessageSchema },
   'attendance:sendTemplate': {
     input: z

@@ -4,9 +4,7 @@ import type { Scope } from '../../lib/scope.svelte';
 
 /** A message's media as the page holds it: read by the main process, shown from a blob URL of ours. */
 export type MediaState =
-  | { state: 'loading' }
-  | { state: 'ready'; url: string; type: string; size: number }
-  | { state: 'failed'; error: string };
+  { state: 'loading' } | { state: 'ready'; url: string; type: string; size: number } | { state: 'failed'; error: string };
 
 /** Media kept at once; the least recently shown are let go first (their blobs freed). */
 const KEPT = 60;

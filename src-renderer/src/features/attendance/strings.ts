@@ -495,5 +495,11 @@ export function stampOf(iso: string | null, now: number): string {
   if (!iso) return '';
   if (dayOf(iso) === dayOf(now)) return timeOf(iso);
   const sameYear = new Date(iso).getFullYear() === new Date(now).getFullYear();
-  return i18n.dateTime(iso, { day: '2-digit', month: '2-digit', ...(sameYear ? {} : { year: 'numeric' }), hour: '2-digit', minute: '2-digit' });
+  return i18n.dateTime(iso, {
+    day: '2-digit',
+    month: '2-digit',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }

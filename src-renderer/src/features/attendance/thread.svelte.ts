@@ -34,6 +34,9 @@ export interface ThreadRow {
  */
 export const LATE_REPLY_MS = 60_000;
 
+/** Older pages read at once at most, when the reader keeps scrolling back (see `older`). */
+const OLDER_BATCH_MAX = 8;
+
 let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -189,6 +192,7 @@ export class ThreadStore {
     this.#hasMore = false;
     this.#unreadable = NONE_UNREADABLE;
     this.#nextPage = 1;
+    this.#olderBatch = 1;
     const started = performance.now();
     try {
       const got = await this.#scope.invoke('attendance:openThread', { sessionId });
@@ -219,19 +223,38 @@ export class ThreadStore {
     this.#offlineCopy = false;
   }
 
+  /**
+   * Older pages read at once, and merged in one change: one page at first, twice as many each
+   * time the reader keeps going back (up to OLDER_BATCH_MAX). Scrolling a long thread back then
+   * costs a few renders and overlapping reads, not a render and a round trip per page; a glance
+   * at the previous page still reads one.
+   */
+  #olderBatch = 1;
+
   async older(): Promise<void> {
     if (this.#loadingOlder || !this.#hasMore || this.#sessionId === null) return;
     const gen = this.#generation;
     const sessionId = this.#sessionId;
+    const first = this.#nextPage;
+    const count = this.#olderBatch;
     this.#loadingOlder = true;
     try {
-      const got = await this.#scope.invoke('attendance:olderMessages', { sessionId, page: this.#nextPage });
+      const pages = await Promise.all(
+        Array.from({ length: count }, (_, i) => this.#scope.invoke('attendance:olderMessages', { sessionId, page: first + i })),
+      );
       if (gen !== this.#generation) return;
-      this.#nextPage++;
-      this.#hasMore = got.hasMore;
-      const more = got.unreadable;
-      if (more.count) this.#unreadable = { count: this.#unreadable.count + more.count, first: this.#unreadable.first ?? more.first };
-      this.#merge(got.messages);
+      // Pages after a short one hold nothing new: the thread's beginning is in this batch.
+      const end = pages.findIndex((p) => !p.hasMore);
+      const used = end < 0 ? pages : pages.slice(0, end + 1);
+      this.#nextPage = first + used.length;
+      this.#hasMore = end < 0;
+      this.#olderBatch = Math.min(OLDER_BATCH_MAX, count * 2);
+      let unreadable = this.#unreadable;
+      for (const p of used)
+        if (p.unreadable.count)
+          unreadable = { count: unreadable.count + p.unreadable.count, first: unreadable.first ?? p.unreadable.first };
+      this.#unreadable = unreadable;
+      this.#merge(used.flatMap((p) => p.messages));
     } catch (e) {
       if (gen === this.#generation) this.#error = errorMessage(e);
     } finally {
