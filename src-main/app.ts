@@ -51,7 +51,7 @@ export interface PlatformAdapters {
   /** The microphone grant the platform applies (none given: the browser asks the user itself). */
   microphone?: MediaPermissionSlot;
   /** The system browser for links in messages (none given: links are not opened, and the page says so). */
-  openExternal?: LinkOpener;
+  openLink?: LinkOpener;
 }
 
 export interface ConsoleApp {
@@ -135,7 +135,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     locale: p.locale,
     badge: p.badge ?? createBadgeSlot(),
     microphone: p.microphone ?? createMediaPermissionSlot(),
-    openLink: p.openExternal ?? (() => false),
+    openLink: p.openLink ?? (() => false),
     ...(p.pollPace ? { pollPace: p.pollPace } : {}),
   };
   const demo = new DemoStandin(p.profileDir, p.log, p.demoStandin);

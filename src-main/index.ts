@@ -96,7 +96,7 @@ if (!app.requestSingleInstanceLock()) {
       badge,
       microphone,
       // Links in messages: the same policy as the window's own link handling (checked before this is called).
-      openExternal: async (url) => {
+      openLink: async (url) => {
         await shell.openExternal(url);
         return true;
       },

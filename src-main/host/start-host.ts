@@ -52,7 +52,7 @@ export interface HostOptions {
   /** The safety-net poll's pace (benchmarks run it faster). */
   pollPace?: PollPace;
   /** Where links in messages go (tests record them); none: the host has no system browser to hand them to. */
-  openExternal?: LinkOpener;
+  openLink?: LinkOpener;
 }
 
 export interface Host {
@@ -109,7 +109,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         registerSecret: (s) => rootLog.registerSecret(s),
         events,
         ...(o.pollPace ? { pollPace: o.pollPace } : {}),
-        ...(o.openExternal ? { openExternal: o.openExternal } : {}),
+        ...(o.openLink ? { openLink: o.openLink } : {}),
       });
       await app.start();
       return app;

@@ -18,7 +18,7 @@ export function freshProfile(): string {
 export async function launchHost(
   profileDir: string,
   locale = 'en-US',
-  o: { pollPace?: HostOptions['pollPace']; openExternal?: HostOptions['openExternal'] } = {},
+  o: { pollPace?: HostOptions['pollPace']; openLink?: HostOptions['openLink'] } = {},
 ): Promise<Host> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');
@@ -29,7 +29,7 @@ export async function launchHost(
     port: 0,
     locale,
     ...(o.pollPace ? { pollPace: o.pollPace } : {}),
-    ...(o.openExternal ? { openExternal: o.openExternal } : {}),
+    ...(o.openLink ? { openLink: o.openLink } : {}),
   });
 }
 

@@ -4,7 +4,7 @@ import { isSafeExternalUrl } from '../../shell-policy';
 import type { FeatureContext } from '../context';
 
 /**
- * Hands a URL to the system browser (Electron's shell.openExternal); false when this platform
+ * Hands a URL to the system browser (Electron's shell, in src-main/index.ts); false when this platform
  * has none (the web host). Called only with URLs the external-link policy accepts.
  */
 export type LinkOpener = (url: string) => Promise<boolean> | boolean;

@@ -98,16 +98,12 @@ test('media is read from the service only: paths under its address; other hosts,
       return { kind: e.kind, message: e.message };
     }
   };
-  expect(refused('https://svc.example', 'file:///etc/passwd')).toEqual({
-    kind: 'Invalid',
-    message: expect.stringContaining('file:') as string,
-  });
+  expect(refused('https://svc.example', 'file:///etc/passwd')?.kind).toBe('Invalid');
+  expect(refused('https://svc.example', 'file:///etc/passwd')?.message).toContain('file:');
   expect(refused('https://svc.example', 'data:image/png;base64,AAAA')?.kind).toBe('Invalid');
   expect(refused('https://svc.example', 'javascript:alert(1)')?.kind).toBe('Invalid');
-  expect(refused('https://svc.example', 'https://cdn.example/a.png')).toEqual({
-    kind: 'Invalid',
-    message: expect.stringContaining('cdn.example') as string,
-  });
+  expect(refused('https://svc.example', 'https://cdn.example/a.png')?.kind).toBe('Invalid');
+  expect(refused('https://svc.example', 'https://cdn.example/a.png')?.message).toContain('cdn.example');
   expect(refused('https://svc.example', 'https://user:pw@svc.example/a.png')?.kind).toBe('Invalid');
   expect(refused('https://svc.example/base', 'https://svc.example/other/a.png')?.kind).toBe('Invalid');
   expect(refused('http://svc.example', 'https://svc.example/a.png')?.kind).toBe('Invalid');

@@ -94,7 +94,7 @@ test('days in the thread, links to the system browser, and a reply sent while re
   test.setTimeout(150_000);
   const sb = await startStandin({ port: 0, sessions: 40 });
   const opened: string[] = [];
-  const host = await launchHost(freshProfile(), 'en-US', { openExternal: (url) => (opened.push(url), true) });
+  const host = await launchHost(freshProfile(), 'en-US', { openLink: (url) => (opened.push(url), true) });
   try {
     const api = serviceApi(sb.baseUrl, sb.tokens.agent);
     const session = (await ownOpenSessions(sb))[0]!;
