@@ -1,6 +1,4 @@
 import { test, expect } from '@playwright/test';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mediaOf } from '../../../src-shared/concepts';
 import { isAppError } from '../../../src-shared/errors';
 import { createServiceClient, type ServiceClient } from '../../../src-main/service/index';
@@ -10,6 +8,7 @@ import { toThreadMessage } from '../../../src-main/features/attendance/project';
 import type { FeatureContext } from '../../../src-main/features/context';
 import { linksOf } from '../../../src-renderer/src/features/attendance/segments';
 import { failure } from '../../support/errors';
+import { local, type Local } from '../../support/local-service';
 
 /**
  * A message's media and links, in the main process: which records are media (interface §2.9
@@ -18,33 +17,6 @@ import { failure } from '../../support/errors';
  */
 
 const TOKEN = 'media-token-41c9';
-
-interface Local {
-  baseUrl: string;
-  seen: Array<{ url: string; auth: string | undefined }>;
-  close(): Promise<void>;
-}
-
-/** A loopback service answering every GET with `reply`. */
-async function local(reply: (url: string, res: ServerResponse) => void): Promise<Local> {
-  const seen: Local['seen'] = [];
-  const server = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', auth: req.headers.authorization });
-    req.resume();
-    reply(req.url ?? '', res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
@@ -110,7 +82,8 @@ test('media is read from the service only: paths under its address; other hosts,
 });
 
 test('the media handler hands over the bytes with a type the page may use, with the token sent to the service only', async () => {
-  server = await local((url, res) => {
+  server = await local((req, _body, res) => {
+    const url = req.url ?? '';
     if (url.endsWith('/a.png')) res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     else if (url.endsWith('/b.bin')) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<script>x</script>');
     else if (url.endsWith('/c.bin')) res.writeHead(200).end('no type');
@@ -120,7 +93,7 @@ test('the media handler hands over the bytes with a type the page may use, with 
   const h = mediaHandlers(ctxWith(client), () => true);
   const png = await h['attendance:media']({ url: '/media/a.png' });
   expect(png).toEqual({ contentType: 'image/png', data: PNG.toString('base64'), size: PNG.length });
-  expect(server.seen[0]).toEqual({ url: '/media/a.png', auth: `Bearer ${TOKEN}` });
+  expect(server.seen[0]).toMatchObject({ method: 'GET', url: '/media/a.png', auth: `Bearer ${TOKEN}` });
   // A page the server calls text/html is handed over as the type it says (a blob shown as an
   // image or a download runs nothing); a type that is not a MIME type becomes opaque bytes.
   expect((await h['attendance:media']({ url: '/media/b.bin' })).contentType).toBe('text/html');
@@ -137,7 +110,7 @@ test('the media handler hands over the bytes with a type the page may use, with 
 });
 
 test('media past the cap is not read whole: the call fails naming the limit', async () => {
-  server = await local((_url, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(64 * 1024, 1)));
+  server = await local((_req, _body, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(64 * 1024, 1)));
   client = createServiceClient({ baseUrl: server.baseUrl, getToken: async () => TOKEN, limits: { media: 16 * 1024 } });
   const e = await failure(mediaHandlers(ctxWith(client), () => true)['attendance:media']({ url: '/v.mp4' }));
   expect(e.info).toMatchObject({ reason: 'tooLarge', limit: 16 * 1024 });
