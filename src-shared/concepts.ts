@@ -97,12 +97,32 @@ const EPOCH_DIGITS = /^\d{9,}(\.\d+)?$/;
 /** A date and a time apart by a space, as SQL writes them: read as ISO 8601. */
 const SPACED = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/;
 
+/** What `instantOf` writes: `2026-11-26T18:45:00.000Z`. */
+const CANONICAL_INSTANT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Already in the form `instantOf` writes, and a real day (the 30th of February is read on as the
+ * 2nd of March, as `Date.parse` reads it): most date-times a service sends, kept as they are
+ * without a round trip through `Date` (reading a page of records is mostly reading its dates).
+ */
+function isCanonicalInstant(v: string): boolean {
+  if (v.length !== 24 || !CANONICAL_INSTANT.test(v)) return false;
+  const month = Number(v.slice(5, 7));
+  const day = Number(v.slice(8, 10));
+  if (day <= DAYS_IN_MONTH[month - 1]!) return true;
+  const year = Number(v.slice(0, 4));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && day === 29 && leap;
+}
+
 /**
  * A date-time as an ISO 8601 string in UTC (milliseconds), from an ISO string with or without
  * an offset or fraction, or an epoch number in seconds or milliseconds (as a number or digits).
  * Null when it is not a date.
  */
 export function instantOf(v: unknown): string | null {
+  if (typeof v === 'string' && isCanonicalInstant(v)) return v;
   let ms: number;
   if (typeof v === 'number' && Number.isFinite(v)) ms = Math.abs(v) < SECONDS_LIMIT ? v * 1000 : v;
   else if (typeof v === 'string' && v.trim()) {

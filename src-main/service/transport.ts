@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { JsonDepthGauge } from '../../src-shared/json-depth';
 import type { AnswerMemory, AnswerReader } from './answer-memory';
+import { collectNow } from './collector';
 
 /**
  * One HTTP exchange on an undici dispatcher, through its low-level handler interface. We use
@@ -64,6 +65,8 @@ export class AbortReason extends Error {
 
 /** Bytes read before other work gets its turn. */
 const YIELD_EVERY_BYTES = 256 * 1024;
+/** An answer dropped past its limit after this much was read is collected at once. */
+const COLLECT_AFTER_BYTES = 1024 * 1024;
 
 const errorDetail = (err: unknown): string => {
   if (err instanceof Error) {
@@ -125,6 +128,8 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
       if (cut !== 'truncated') chunks = [];
       finish(cut);
       abortRequest?.(new AbortReason('cancelled'));
+      // What was read of an answer over its limit is dead now: return it at once (collector.ts).
+      if (cut === 'too-large' && received >= COLLECT_AFTER_BYTES) collectNow();
     };
 
     if (signal.aborted) {

@@ -52,11 +52,12 @@ const inputFor = (channel: string) =>
 /**
  * fc.assert, minus its report: a counterexample thousands of levels deep cannot be printed, so
  * the failure is reported as the property's own error (which names the channel and input).
+ * Every case runs: the test's own timeout is the one limit, so a busy machine makes the run
+ * slower, never shorter.
  */
 async function checkAll<T>(property: fc.IAsyncProperty<T>, params: fc.Parameters<T>): Promise<void> {
   const out = await fc.check(property, params);
   if (out.failed) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
-  if (out.interrupted && out.numRuns === 0) throw new Error('the fuzz run was interrupted before any case ran');
 }
 
 /** Channels that end the demo workspace are fuzzed, then the workspace is opened again. */
@@ -80,7 +81,7 @@ test.afterAll(async () => {
 });
 
 test('every channel answers thousands of malformed inputs with a result or a clear error', async () => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   const outcomes = new Map<string, number>();
   const reached = new Set<string>();
   let cases = 0;
@@ -113,7 +114,7 @@ test('every channel answers thousands of malformed inputs with a result or a cle
         if (RESETS.has(channel)) await dispatch(host.app.handlers, 'workspace:openDemo', {});
       },
     ),
-    { seed: SEED, numRuns: 3_000, endOnFailure: true, interruptAfterTimeLimit: 240_000 },
+    { seed: SEED, numRuns: 3_000, endOnFailure: true },
   );
 
   // Unknown channels and hostile channel names.
@@ -149,7 +150,7 @@ test('every channel answers thousands of malformed inputs with a result or a cle
 });
 
 test('the web transport answers malformed HTTP bridge calls with clear errors and keeps serving', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(420_000);
   // Sign in as the browser would: the launch URL sets the secret cookie.
   const first = await fetch(host.url, { redirect: 'manual' });
   expect(first.status).toBe(303);
@@ -197,7 +198,7 @@ test('the web transport answers malformed HTTP bridge calls with clear errors an
       if ('error' in answer) expect(unclearError(answer.error)).toBeNull();
       else expect(res.status).toBe(200);
     }),
-    { seed: SEED, numRuns: 1_200, endOnFailure: true, interruptAfterTimeLimit: 150_000 },
+    { seed: SEED, numRuns: 1_200, endOnFailure: true },
   );
   expect(cases).toBeGreaterThanOrEqual(1_200);
   // Still serving, still refusing strangers.

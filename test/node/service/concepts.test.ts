@@ -103,6 +103,28 @@ test('date-times with or without offsets, fractions or zone, and epoch numbers, 
   expect(instantOf(Date.parse('2026-11-23T20:04:05.123Z') / 1000)).toBe('2026-11-23T20:04:05.123Z');
 });
 
+test('a date-time already written as the console writes it reads to itself, and a day past its month rolls on as Date does', () => {
+  const viaDate = (s: string) => new Date(Date.parse(s)).toISOString();
+  const days = [
+    '2024-02-29',
+    '2026-02-28',
+    '2026-02-29',
+    '2026-02-30',
+    '1900-02-29',
+    '2000-02-29',
+    '2026-04-30',
+    '2026-04-31',
+    '2026-12-31',
+  ];
+  for (const day of days) {
+    for (const time of ['00:00:00.000', '23:59:59.999', '24:00:00.000']) {
+      const s = `${day}T${time}Z`;
+      expect(instantOf(s), s).toBe(viaDate(s));
+    }
+  }
+  for (const s of ['2026-13-01T00:00:00.000Z', '2026-00-10T00:00:00.000Z', '2026-01-01T23:60:00.000Z']) expect(instantOf(s), s).toBeNull();
+});
+
 test('people: objects, ids, user names; null and booleans are no one', () => {
   expect(personOf(customer)).toEqual({ id: 501, userName: 'fernanda.lima', name: 'Fernanda Lima', role: 'customer' });
   expect(personOf({ id: 12, displayName: 'Ana', agent: { id: 3 } })).toEqual({ id: 12, userName: null, name: 'Ana', role: 'agent' });

@@ -78,7 +78,7 @@ test.afterAll(async () => {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 test('thousands of malformed webhook requests each get a clear answer, and the listener keeps working', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const port = listener.port;
   const statuses = new Map<number, number>();
   let cases = 0;
@@ -174,7 +174,7 @@ test('thousands of malformed webhook requests each get a clear answer, and the l
         expect(answer.message).not.toMatch(/\n\s+at\s|node_modules|\/work\//);
       }
     }),
-    { seed: SEED, numRuns: 2_000, endOnFailure: true, interruptAfterTimeLimit: 180_000 },
+    { seed: SEED, numRuns: 2_000, endOnFailure: true },
   );
   if (out.failed) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
 
