@@ -20,7 +20,7 @@ test.use({ viewport: { width: 1280, height: 720 } });
 async function mediaSession(sb: Standin): Promise<Rec> {
   const api = serviceApi(sb.baseUrl, sb.tokens.agent);
   const [media] = await api.list('/messages', [{ key: 'message', operator: 'LIKE', value: '%/media/%' }], { size: 1 });
-  const sessionId = idOf((media!.session) ?? media!.sessionId);
+  const sessionId = idOf(media!.session ?? media!.sessionId);
   const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]);
   return session!;
 }
@@ -105,6 +105,15 @@ test('days in the thread, links to the system browser, and a reply sent while re
     // Three days of conversation (the seeded lines sort among them by their own dates).
     const older = daysAgo(3, 9);
     await save('Comprei na loja três dias atrás, o pedido está aqui: http://loja.example/pedido/123.', older);
+    // A photo kept on another host: the console does not read it (its token goes to the service only).
+    await api.post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: session.id },
+      message: 'https://cdn.example/fotos/caixa.jpg',
+      contentType: 'image',
+      caption: 'Foto no outro site',
+      fromUser: true,
+      createdAt: daysAgo(3, 10).toISOString(),
+    });
     await save('Olá! Ontem mandei o comprovante pelo site https://rastreio.example/abc, viu?', daysAgo(1, 10));
     for (let i = 1; i <= 30; i++)
       await save(`Hoje: mensagem ${i} do cliente, ainda aguardando.`, new Date(now.getTime() - (31 - i) * 1000));
@@ -137,6 +146,13 @@ test('days in the thread, links to the system browser, and a reply sent while re
     );
     expect(tops[0]).toBeLessThan(tops[1]!);
 
+    // The photo on another host says why it is not shown, and offers the browser instead.
+    const foreign = log.getByRole('article').filter({ hasText: 'Foto no outro site' });
+    await expect(foreign.getByRole('alert')).toHaveText(
+      'The media could not be read: This media is not on the service (cdn.example): the console reads media from the service only.',
+    );
+    await expect(foreign.getByRole('img')).toHaveCount(0);
+
     // An https link goes to the system browser at once; nothing opens inside the console.
     const pages = page.context().pages().length;
     await log.getByRole('link', { name: 'https://rastreio.example/abc' }).click();
@@ -151,6 +167,8 @@ test('days in the thread, links to the system browser, and a reply sent while re
     await log.getByRole('link', { name: 'http://loja.example/pedido/123' }).click();
     await ask.getByRole('button', { name: 'Open in the browser' }).click();
     await expect.poll(() => opened).toEqual(['https://rastreio.example/abc', 'http://loja.example/pedido/123']);
+    await foreign.getByRole('button', { name: 'Open it in the browser' }).click();
+    await expect.poll(() => opened.at(-1)).toBe('https://cdn.example/fotos/caixa.jpg');
     expect(page.context().pages().length).toBe(pages);
     expect(page.url().startsWith(host.origin)).toBe(true);
 

@@ -1,4 +1,4 @@
-import { errorMessage } from '../../lib/bridge';
+import { BridgeError, errorMessage } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { tt } from './strings';
 
@@ -60,7 +60,7 @@ export class LinkStore {
       const { opened } = await this.#scope.invoke('attendance:openLink', { url });
       this.#notice = opened ? null : tt('k.notOpened', { url });
     } catch (e) {
-      this.#notice = errorMessage(e);
+      this.#notice = e instanceof BridgeError && e.info.kind === 'Invalid' ? tt('k.refused') : errorMessage(e);
     }
   }
 }

@@ -1,10 +1,19 @@
 import { SvelteMap } from 'svelte/reactivity';
-import { errorMessage } from '../../lib/bridge';
+import { BridgeError, errorMessage } from '../../lib/bridge';
+import { tt } from './strings';
 import type { Scope } from '../../lib/scope.svelte';
 
 /** A message's media as the page holds it: read by the main process, shown from a blob URL of ours. */
 export type MediaState =
   { state: 'loading' } | { state: 'ready'; url: string; type: string; size: number } | { state: 'failed'; error: string };
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
 
 /** Media kept at once; the least recently shown are let go first (their blobs freed). */
 const KEPT = 60;
@@ -57,7 +66,9 @@ export class MediaStore {
       this.#items.set(url, { state: 'ready', url: blob, type: got.contentType, size: got.size });
       this.#trim();
     } catch (e) {
-      this.#items.set(url, { state: 'failed', error: errorMessage(e) });
+      // Refused before reading (another host, another scheme): said in the attendant's language.
+      const refused = e instanceof BridgeError && e.info.kind === 'Invalid';
+      this.#items.set(url, { state: 'failed', error: refused ? tt('m.notFromService', { host: hostOf(url) }) : errorMessage(e) });
     }
   }
 
