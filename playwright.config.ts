@@ -1,10 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from './test/support/chromium';
-import { WEB_TEST_MS } from './test/support/ready';
+import { SHOWN_MS, WEB_TEST_MS } from './test/support/ready';
 
 export default defineConfig({
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  expect: { timeout: SHOWN_MS },
   workers: 2,
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./test/support/summary-reporter.ts']],
@@ -16,7 +16,7 @@ export default defineConfig({
       testDir: 'test/web',
       // Each starts the console (and a service) once or more: a busy machine is slow at that.
       timeout: WEB_TEST_MS,
-      use: { browserName: 'chromium', launchOptions: CHROMIUM_LAUNCH, viewport: { width: 1280, height: 800 } },
+      use: { browserName: 'chromium', launchOptions: CHROMIUM_LAUNCH, viewport: { width: 1280, height: 800 }, actionTimeout: SHOWN_MS },
     },
     { name: 'electron', testDir: 'test/electron' },
   ],

@@ -11,6 +11,7 @@ import { createOfflineFeature } from './features/offline';
 import { createQueueFeature } from './features/attendance/queue';
 import { createNotesFeature } from './features/notes';
 import { createAttendanceFeature } from './features/attendance';
+import type { LinkOpener } from './features/attendance/media';
 import { createBadgeSlot, type BadgeSlot } from './features/attendance/badge';
 import { createVoiceFeature } from './features/voice';
 import { createMediaPermissionSlot, type MediaPermissionSlot } from './features/voice/permission';
@@ -49,6 +50,8 @@ export interface PlatformAdapters {
   badge?: BadgeSlot;
   /** The microphone grant the platform applies (none given: the browser asks the user itself). */
   microphone?: MediaPermissionSlot;
+  /** The system browser for links in messages (none given: links are not opened, and the page says so). */
+  openLink?: LinkOpener;
 }
 
 export interface ConsoleApp {
@@ -71,6 +74,7 @@ interface SharedAdapters {
   locale: string;
   badge: BadgeSlot;
   microphone: MediaPermissionSlot;
+  openLink: LinkOpener;
   pollPace?: PollPace;
 }
 
@@ -82,7 +86,7 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
   const offline = createOfflineFeature(ctx);
   const queue = createQueueFeature(ctx, offline);
   const notes = createNotesFeature(ctx, offline);
-  const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge });
+  const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink });
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });
   const live = createLiveFeature(ctx, {
     onEvent: (e) => {
@@ -131,6 +135,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     locale: p.locale,
     badge: p.badge ?? createBadgeSlot(),
     microphone: p.microphone ?? createMediaPermissionSlot(),
+    openLink: p.openLink ?? (() => false),
     ...(p.pollPace ? { pollPace: p.pollPace } : {}),
   };
   const demo = new DemoStandin(p.profileDir, p.log, p.demoStandin);

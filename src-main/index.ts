@@ -95,6 +95,11 @@ if (!app.requestSingleInstanceLock()) {
       registerSecret: (s) => log.registerSecret(s),
       badge,
       microphone,
+      // Links in messages: the same policy as the window's own link handling (checked before this is called).
+      openLink: async (url) => {
+        await shell.openExternal(url);
+        return true;
+      },
     });
 
     registerIpcBridge({

@@ -287,6 +287,56 @@ export function sentimentOf(v: unknown): string | null {
   return sentimentOf(r.label ?? r.value ?? r.sentiment ?? r.name ?? r.score);
 }
 
+/** What a media message shows: a picture, a player, or a file to save. */
+export type MediaKind = 'image' | 'audio' | 'video' | 'file';
+
+/** Where a media message's bytes are (a URL or a path on the service), and what they are. */
+export interface MediaRef {
+  kind: MediaKind;
+  url: string;
+  /** The MIME type when the record gives one (`contentType` "image/png"), else null. */
+  mime: string | null;
+  /** A file name for the download card: the URL's last segment. */
+  name: string;
+}
+
+/**
+ * Words servers use in `contentType` (interface §2.9 names the field, not its values): a kind
+ * ("IMAGE", "ptt"), a MIME type ("image/jpeg", "application/pdf") or a channel's own word.
+ */
+const MEDIA_WORDS: ReadonlyArray<[RegExp, MediaKind]> = [
+  [/^(image|photo|picture|sticker|gif)$/, 'image'],
+  [/^(audio|voice|ptt|voice_?note)$/, 'audio'],
+  [/^video$/, 'video'],
+  [/^(file|document|attachment|doc|pdf)$/, 'file'],
+];
+
+/**
+ * The media of a message, or null for text (and for a media record whose `message` holds no
+ * address to read it from: it is shown as text, as before). The address is the `message` field
+ * when that is a URL or an absolute path; `caption` stays the message's caption.
+ */
+export function mediaOf(m: Pick<Message, 'contentType' | 'message'>): MediaRef | null {
+  const type = text(m.contentType)?.toLowerCase() ?? '';
+  const slash = type.indexOf('/');
+  const mime = slash > 0 ? type.split(';', 1)[0]!.trim() : null;
+  const word = mime ? mime.slice(0, slash) : type;
+  let kind: MediaKind | null = null;
+  if (mime) kind = word === 'image' || word === 'audio' || word === 'video' ? word : 'file';
+  else for (const [re, k] of MEDIA_WORDS) if (re.test(word)) kind = k;
+  if (!kind) return null;
+  const url = text(m.message);
+  if (!url || /\s/.test(url) || !(/^https?:\/\//i.test(url) || url.startsWith('/'))) return null;
+  const path = url.replace(/[?#].*$/, '');
+  let name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: the name as written.
+  }
+  return { kind, url, mime, name: name || kind };
+}
+
 /** A session's attendance group: `groupConf` as a whole group, a summary, a bare id. */
 export function sessionGroupOf(
   s: Pick<Session, 'groupConf'>,

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Rec } from './query-engine';
 import type { Store } from './store';
+import { MEDIA, MEDIA_PATH } from './media';
 import {
   CANNED_REPLIES,
   CITIES,
@@ -382,6 +383,8 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
     classServiceId = 1,
     callLogId = 1;
   let activeCount = 0;
+  /** The demo attendant's first conversation: the customer sends a photo, a voice note and a document in it. */
+  let mediaSession: { id: number; at: number; customer: unknown; agent: unknown } | null = null;
   const detailed = Math.min(opts.sessions, 2000);
   for (let i = 0; i < opts.sessions; i++) {
     const id = i + 1;
@@ -447,6 +450,8 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       });
       lastFromUser = fromUser;
     }
+    if (!mediaSession && state === 'active' && agentUser === demo && lineCount >= 2)
+      mediaSession = { id, at: createdAt, customer: cust.rec.userName, agent: demo.userName };
     const lastAt = closedAt ?? t;
     const session: Rec = {
       id,
@@ -601,6 +606,27 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       }
     }
   }
+  // Media messages take the ids after all others (the rest of the seed keeps its ids), timed
+  // just after the customer's opening message.
+  if (mediaSession)
+    MEDIA.forEach((file, k) => {
+      c.message.put({
+        id: messageId++,
+        session: { id: mediaSession.id },
+        message: `${MEDIA_PATH}${file.name}`,
+        contentType: file.kind,
+        caption: file.caption,
+        fromUser: true,
+        sendBy: mediaSession.customer,
+        toUser: mediaSession.agent,
+        createdAt: iso(mediaSession.at + (k + 1) * 1000),
+        cognition: false,
+        errorConversation: false,
+        sentBySuperAgent: false,
+        repliedMessage: null,
+        sentiment: 'NEUTRAL',
+      });
+    });
 
   // Tickets 4700..4749 with unique keys SUP-<id>; 4711 is the one the demo talks about.
   const statuses = ['OPEN', 'IN_PROGRESS', 'WAITING_CUSTOMER', 'RESOLVED', 'CLOSED'];

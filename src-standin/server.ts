@@ -15,6 +15,7 @@ import type { Rec } from './query-engine';
 import type { Reading, WireShape } from './reading';
 import type { Simulator } from './simulator';
 import { HookInputSchema, type WebhookHub } from './webhooks';
+import { mediaFile } from './media';
 
 export type Family = 'v2' | 'ticket' | 'ai' | 'control';
 
@@ -281,6 +282,16 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
   });
   const aiAll = aiRoute(ALL);
   const aiUpload = aiRoute(ADMIN);
+  // A media message's bytes (src-standin/media.ts): GET, with the token like every v2 path.
+  const mediaRoute: Route = {
+    family: 'v2',
+    roles: ALL,
+    json: false,
+    run: ({ params }) => {
+      const file = mediaFile(params[0] ?? '');
+      return file ? { status: 200, headers: { 'content-type': file.contentType }, body: file.body } : { status: 404 };
+    },
+  };
   const npsRoute = v2(ALL, ({ params, body }) => ({ status: 200, body: model.npsSummary(params[0] ?? '', body) }));
 
   /** The route of a path, or the methods it allows (405), or nothing (404). */
@@ -294,6 +305,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
       [/^\/chatapi\/1\.0\/api\/v2\/user-session\/survey\/nps-summary\/([^/]+)$/, 'POST', npsRoute],
       [/^\/chatapi\/1\.0\/api\/v2\/hook\/([^/]+)$/, 'DELETE', hookDelete],
       [/^\/ticketapi\/1\.0\/api\/v1\/tickets\/([^/]+)$/, 'GET', ticketRoute],
+      [/^\/chatapi\/1\.0\/api\/v2\/media\/([^/]+)$/, 'GET', mediaRoute],
     ];
     for (const [re, verb, route] of patterns) {
       const hit = re.exec(path);

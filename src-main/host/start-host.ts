@@ -4,6 +4,7 @@ import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { EventHub, whenStarted } from '../bridge/table';
 import type { PollPace } from '../features/live/poll-pace';
+import type { LinkOpener } from '../features/attendance/media';
 import { closeServer, listenLoopback, startWebTransport, type WebTransport } from './server';
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
@@ -50,6 +51,8 @@ export interface HostOptions {
   serveWhileStarting?: boolean;
   /** The safety-net poll's pace (benchmarks run it faster). */
   pollPace?: PollPace;
+  /** Where links in messages go (tests record them); none: the host has no system browser to hand them to. */
+  openLink?: LinkOpener;
 }
 
 export interface Host {
@@ -106,6 +109,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         registerSecret: (s) => rootLog.registerSecret(s),
         events,
         ...(o.pollPace ? { pollPace: o.pollPace } : {}),
+        ...(o.openLink ? { openLink: o.openLink } : {}),
       });
       await app.start();
       return app;

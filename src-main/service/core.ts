@@ -37,6 +37,8 @@ export interface AnswerLimits {
   record: number;
   /** Binary answers (synthesised speech). */
   binary: number;
+  /** A message's media (image, audio, video, file), handed to the page whole. */
+  media: number;
   /** The part of an error answer read (what it says comes first; the rest is not needed). */
   errorPage: number;
   jsonDepth: number;
@@ -47,6 +49,7 @@ export const DEFAULT_ANSWER_LIMITS: AnswerLimits = {
   list: 16 * MiB,
   record: 4 * MiB,
   binary: 32 * MiB,
+  media: 16 * MiB,
   errorPage: 64 * 1024,
   jsonDepth: MAX_JSON_DEPTH,
 };
@@ -87,9 +90,17 @@ export interface Multipart {
   files: Array<{ name: string; filename: string; contentType: string; data: Uint8Array }>;
 }
 
-/** A JSON answer is read within the `list` or the `record` limit (the default); bytes within `binary`. */
+/** A JSON answer is read within the `list` or the `record` limit (the default); bytes within `binary`; a file within `media`. */
 export type Answer<T> =
-  { kind: 'json'; schema: z.ZodType<T>; size?: 'list' | 'record' } | { kind: 'bytes'; check(body: Buffer): string | null };
+  | { kind: 'json'; schema: z.ZodType<T>; size?: 'list' | 'record' }
+  | { kind: 'bytes'; check(body: Buffer): string | null }
+  | { kind: 'file' };
+
+/** A file read whole (the `file` answer): its bytes and the type the server gave them. */
+export interface FileAnswer {
+  bytes: Uint8Array;
+  contentType: string | null;
+}
 
 export interface CallSpec<T> extends OpContext {
   method: 'GET' | 'POST' | 'DELETE';
@@ -316,7 +327,12 @@ export class Core {
     const started = performance.now();
     const path = this.#prefix + spec.path;
     const limits: ReadLimits = {
-      maxBytes: spec.answer.kind === 'bytes' ? this.#limits.binary : this.#limits[spec.answer.size ?? 'record'],
+      maxBytes:
+        spec.answer.kind === 'bytes'
+          ? this.#limits.binary
+          : spec.answer.kind === 'file'
+            ? this.#limits.media
+            : this.#limits[spec.answer.size ?? 'record'],
       maxOtherBytes: this.#limits.errorPage,
       memory: this.#o.answerMemory ?? processAnswerMemory,
       ...(spec.answer.kind === 'json' ? { jsonDepth: this.#limits.jsonDepth } : {}),
@@ -388,6 +404,10 @@ export class Core {
       if (problem) throw unreadable(spec, res.status, { reason: 'malformed', what: problem });
       // A copy: the chunk may share its memory with other socket reads.
       return new Uint8Array(res.body) as T;
+    }
+    if (spec.answer.kind === 'file') {
+      const file: FileAnswer = { bytes: new Uint8Array(res.body), contentType: res.headers.contentType ?? null };
+      return file as T;
     }
     let data: unknown;
     try {

@@ -3,6 +3,7 @@ import { RESOURCE_KEYS } from '../../src-shared/paths';
 import { createAiOps, type AiOps } from './ai';
 import { Core, type CoreOptions } from './core';
 import { createHookOps, type HookOps } from './hooks';
+import { createMediaOps, type MediaOps } from './media';
 import { createOmnichannelOps, type OmnichannelOps } from './omnichannel';
 import { createResourceClient, type ResourceClient } from './resources';
 import { createTicketOps, type TicketOps } from './ticket';
@@ -13,7 +14,7 @@ export type { NlpMessage, ProviderCredential } from './ai';
 /** The client's options are its core's (documented there). */
 export type ServiceClientOptions = CoreOptions;
 
-export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps, HookOps {
+export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps, HookOps, MediaOps {
   readonly baseUrl: string;
   /** List, page through and save any of the 27 resources of §4.4. */
   resource<K extends ResourceKey>(key: K): ResourceClient<K>;
@@ -37,5 +38,6 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     ...createAiOps(core, o.log),
     ...createTicketOps(core),
     ...createHookOps(core),
+    ...createMediaOps(core, o.baseUrl),
   };
 }

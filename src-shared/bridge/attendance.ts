@@ -88,6 +88,25 @@ export const DirectorySchema = z
   .strict();
 export type Directory = z.infer<typeof DirectorySchema>;
 
+export const MediaRefSchema = z
+  .object({
+    kind: z.enum(['image', 'audio', 'video', 'file']),
+    url: z.string().max(4096),
+    mime: z.string().max(200).nullable(),
+    name: z.string().max(1000),
+  })
+  .strict();
+
+/** Media bytes read by the main process, for the page to show from a blob (the page loads no foreign URL). */
+export const MediaBytesSchema = z
+  .object({
+    contentType: z.string(),
+    /** Base64. */
+    data: z.string(),
+    size: z.number().int().min(0),
+  })
+  .strict();
+
 export const ThreadMessageSchema = z
   .object({
     id,
@@ -104,6 +123,8 @@ export const ThreadMessageSchema = z
     sentiment: z.string().nullable(),
     bySupervisor: z.boolean(),
     failed: z.boolean(),
+    /** An image, audio, video or file the message carries (src-shared/concepts.ts `mediaOf`); absent in copies kept before. */
+    media: MediaRefSchema.nullable().optional(),
   })
   .strict();
 export type ThreadMessage = z.infer<typeof ThreadMessageSchema>;
@@ -246,6 +267,13 @@ export const attendanceChannels = {
   /** Older messages: page N of the newest-first order (N >= 1); duplicates are possible, gaps are not. */
   'attendance:olderMessages': { input: z.object({ sessionId: id, page: z.number().int().min(1) }).strict(), output: ThreadPageSchema },
   'attendance:closeThread': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
+  /** A media message's bytes, read by the main process from the service (its own address only), within the media cap. */
+  'attendance:media': { input: z.object({ url: z.string().min(1).max(4096) }).strict(), output: MediaBytesSchema },
+  /** A link of a message, handed to the system browser after the external-link checks (never opened in the console). */
+  'attendance:openLink': {
+    input: z.object({ url: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ opened: z.boolean() }).strict(),
+  },
   'attendance:send': { input: SendInput, output: ThreadMessageSchema },
   'attendance:sendTemplate': {
     input: z

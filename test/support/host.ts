@@ -15,11 +15,22 @@ export function freshProfile(): string {
  * Starts the loopback host (the same services as the Electron shell) on a profile folder.
  * `pollPace`: the safety-net poll's pace, for tests that wait on it (a service with no way to push).
  */
-export async function launchHost(profileDir: string, locale = 'en-US', o: { pollPace?: HostOptions['pollPace'] } = {}): Promise<Host> {
+export async function launchHost(
+  profileDir: string,
+  locale = 'en-US',
+  o: { pollPace?: HostOptions['pollPace']; openLink?: HostOptions['openLink'] } = {},
+): Promise<Host> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');
   }
-  return startHost({ profileDir, rendererDir: RENDERER_DIR, port: 0, locale, ...(o.pollPace ? { pollPace: o.pollPace } : {}) });
+  return startHost({
+    profileDir,
+    rendererDir: RENDERER_DIR,
+    port: 0,
+    locale,
+    ...(o.pollPace ? { pollPace: o.pollPace } : {}),
+    ...(o.openLink ? { openLink: o.openLink } : {}),
+  });
 }
 
 /**

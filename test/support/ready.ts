@@ -9,3 +9,11 @@ export const READY_MS = 60_000;
 
 /** A web test's limit: a few starts of the console and what the test does between them. */
 export const WEB_TEST_MS = 3 * READY_MS;
+
+/**
+ * How long a test waits for what the user sees to follow an action (a row, a status, a toast,
+ * an element to click): playwright's expect and action limit, the one such limit. Generous, so
+ * that a machine under a CPU hog is slower, never failing; a test still waits only as long as the
+ * console takes. Waits for a console to start use READY_MS.
+ */
+export const SHOWN_MS = 30_000;

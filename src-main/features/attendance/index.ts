@@ -7,6 +7,7 @@ import type { BadgeSlot } from './badge';
 import { closeHandlers } from './close';
 import { Composer, composerHandlers } from './composer';
 import { DirectoryCache, directoryHandlers } from './directory';
+import { mediaHandlers, type LinkOpener } from './media';
 import { News } from './news';
 import { sessionHandlers, type QueueFeature } from './queue';
 import type { StampedMessage, StampedSession } from './reads';
@@ -30,6 +31,8 @@ export interface AttendanceDeps {
   offline: OfflineFeature;
   /** The attention badge the platform shows (the dock or taskbar count). */
   badge: BadgeSlot;
+  /** The system browser, for links in messages. */
+  openLink: LinkOpener;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface AttendanceDeps {
  * status); this function only builds them and joins their handlers.
  */
 export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDeps): AttendanceFeature {
-  const { queue, notes, offline, badge } = deps;
+  const { queue, notes, offline, badge, openLink } = deps;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
   const threads = createThreads(ctx);
@@ -59,6 +62,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
     ...threadHandlers(ctx, { threads, sync, queue, offline }),
     ...composerHandlers(ctx, { composer, replies, threads, queue, notes, offline }),
     ...closeHandlers(ctx, { directory, composer, threads, queue, notes }),
+    ...mediaHandlers(ctx, openLink),
     'attendance:badge': async ({ count }) => ({ count: badge.set(count) }),
   };
 

@@ -14,6 +14,7 @@ import {
   authorOf,
   idOf,
   intOf,
+  mediaOf,
   msOf,
   record as obj,
   sentimentOf,
@@ -63,10 +64,12 @@ export function toThreadMessage(m: Read<Message>, fallbackSessionId?: number, pa
   const sessionId = sessionIdOf(m) ?? fallbackSessionId ?? null;
   if (id === null || sessionId === null) return null;
   const author = authorOf(m, parties);
+  const media = mediaOf(m);
   return {
     id,
     sessionId,
-    text: m.message ?? '',
+    // A media message's `message` is its address, not words to show or quote (its caption is).
+    text: media ? '' : (m.message ?? ''),
     caption: str(m.caption),
     contentType: str(m.contentType) ?? 'text',
     createdAt: m.createdAt ?? null,
@@ -76,6 +79,7 @@ export function toThreadMessage(m: Read<Message>, fallbackSessionId?: number, pa
     sentiment: sentimentOf(m.sentiment),
     bySupervisor: m.sentBySuperAgent === true,
     failed: m.errorConversation === true || (typeof m.errorConversation === 'string' && m.errorConversation.trim().length > 0),
+    media,
   };
 }
 

@@ -227,11 +227,21 @@ export class I18n {
     return new Intl.NumberFormat(this.#locale, o).format(value);
   }
 
+  /** Formatters made so far, per language and options: making one costs far more than using it (a long thread formats thousands of times). */
+  readonly #dateFormats = new Map<string, Intl.DateTimeFormat>();
+
   /** A date and time in the interface language ('' for nothing or not a date). */
   dateTime(value: string | number | null | undefined, o: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'short' }): string {
     if (value === null || value === undefined) return '';
     const d = new Date(value);
-    return Number.isNaN(d.getTime()) ? '' : new Intl.DateTimeFormat(this.#locale, o).format(d);
+    if (Number.isNaN(d.getTime())) return '';
+    const key = `${this.#locale}|${JSON.stringify(o)}`;
+    let f = this.#dateFormats.get(key);
+    if (!f) {
+      f = new Intl.DateTimeFormat(this.#locale, o);
+      this.#dateFormats.set(key, f);
+    }
+    return f.format(d);
   }
 
   /**

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { Agent, fetch } from 'undici';
 import { ROOT } from '../../support/root';
 import { FAQ, PARSED_FORMATS } from '../../support/kb-files';
 import { fileServer } from '../standin/ai-helpers';
@@ -208,8 +209,12 @@ async function uploadEachFormat(script: string): Promise<void> {
         else if (m.type === 'failed') reject(new Error(m.message));
       });
     });
+    // A connection per call: a kept-alive one the worker's server closes as its idle time ends
+    // can meet the next call on a busy machine (a reset that is neither side's error).
+    const once = new Agent({ pipelining: 0 });
     const ai = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
       const res = await fetch(`${sb.baseUrl}/transformersapi/1.0/${path}`, {
+        dispatcher: once,
         method,
         headers: { authorization: `Bearer ${sb.tokens.admin}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),

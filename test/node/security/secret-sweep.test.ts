@@ -8,6 +8,7 @@ import { HIDDEN, isSecretField, redactJsonText, redactSecrets } from '../../../s
 import { registerIpcBridge, type IpcEventLike } from '../../../src-main/bridge/electron';
 import { startHost, type Host } from '../../../src-main/host/start-host';
 import { startStandin, type Standin } from '../../../src-standin/index';
+import { MEDIA, MEDIA_PATH } from '../../../src-standin/media';
 import { freshProfile, RENDERER_DIR, webBridge } from '../../support/host';
 import { serviceApi, type Rec } from '../../support/web';
 import { speechWav } from '../../support/voice-audio';
@@ -150,6 +151,8 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'attendance:openThread': (s) => ({ sessionId: s.sessionId }),
   'attendance:olderMessages': (s) => ({ sessionId: s.sessionId, page: 1 }),
   'attendance:closeThread': (s) => ({ sessionId: s.sessionId }),
+  'attendance:media': () => ({ url: `${MEDIA_PATH}${MEDIA[0]!.name}` }),
+  'attendance:openLink': () => ({ url: 'https://example.com/pedido' }),
   'attendance:send': (s) => ({ sessionId: s.sessionId, text: 'Um momento, por favor.', clientId: `sweep-${Math.random()}` }),
   'attendance:sendTemplate': (s) => ({
     sessionId: s.sessionId,

@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { createLogger } from '../../../src-main/log';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../../src-main/service/index';
 import { failure } from '../../support/errors';
+import { local, type Local } from '../../support/local-service';
 
 /**
  * Answers the stand-in cannot give on purpose (broken schemas, capped pages, hanging
@@ -11,38 +11,6 @@ import { failure } from '../../support/errors';
  */
 
 const TOKEN = 'local-token-7f3a9c';
-
-type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
-
-interface Local {
-  baseUrl: string;
-  seen: Array<{ method: string; url: string; auth: string | undefined; body: string }>;
-  close(): Promise<void>;
-}
-
-async function local(handler: Handler): Promise<Local> {
-  const seen: Local['seen'] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization, body });
-      handler(req, body, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -37,13 +37,11 @@ test('a LIKE built to make a regex backtrack answers at once over a 10,000-chara
   const saved = await agent.v2('/session-comment/save', { sessionId: 2, comment: note });
   expect(saved.status).toBe(201);
   const body = { conditions: [{ key: 'comment', operator: 'LIKE', value: '%a%a%a%a%a%X' }], sort: false };
-  await agent.v2('/session-comment', body); // warm the route once
-  const started = performance.now();
   const r = await agent.v2('/session-comment', body);
-  const ms = performance.now() - started;
   expect(r.status).toBe(200);
   expect(r.json<{ results: unknown[] }>().results).toEqual([]);
-  expect(ms).toBeLessThan(100);
+  // That it answers at all is the check: a matcher that backtracks would try about 10,000^5 ways
+  // before giving up, far beyond the test's time on any machine (no clock here to miss when busy).
   // The same shape that does match is found.
   const hit = await agent.v2('/session-comment', {
     conditions: [{ key: 'comment', operator: 'LIKE', value: '%a%a%a%a%a%a' }],

@@ -112,7 +112,6 @@ test('a customer message to one of 24 sessions marks it unread, moves it up and 
               { key: 'id', operator: 'EQNUM', value: String(target!.id) },
             ])
           )[0]?.pending,
-        { timeout: 15_000 },
       )
       .toBe(true);
     await page.getByRole('button', { name: 'Refresh' }).click();

@@ -166,7 +166,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
 
     // The service is back: Send on the kept draft retries that reply, so it goes once.
     await sb.faults.clear();
-    await expect(offline).toBeHidden({ timeout: 30_000 });
+    await expect(offline).toBeHidden();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(log.getByRole('article').filter({ hasText: first }).getByText('Sent')).toBeVisible();
     await expect(log.getByRole('article').filter({ hasText: first })).toHaveCount(1);
@@ -179,7 +179,7 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'reset' }]);
     await box.fill(second);
     await box.press('Enter');
-    await expect(log.getByRole('article').filter({ hasText: second }).getByRole('alert')).toContainText('Not sent', { timeout: 20_000 });
+    await expect(log.getByRole('article').filter({ hasText: second }).getByRole('alert')).toContainText('Not sent');
     await expect(log.getByRole('article').filter({ hasText: second })).toContainText('Kept in your reply draft');
     await expect.poll(() => existsSync(draftFile) && readFileSync(draftFile, 'utf8').includes(second)).toBe(true);
     await host.close();

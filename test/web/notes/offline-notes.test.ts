@@ -154,8 +154,8 @@ test('the service goes away: notes wait and are stored once when it is back, the
     // The stand-in comes back on the same address with the same data.
     sb = await startStandin({ port, dataDir });
     standinUp = true;
-    await expect(banner).toBeHidden({ timeout: 30_000 });
-    await expect.poll(async () => (await notesOn(sb, aId)).filter((t) => offlineNotes.includes(t)).length, { timeout: 30_000 }).toBe(2);
+    await expect(banner).toBeHidden();
+    await expect.poll(async () => (await notesOn(sb, aId)).filter((t) => offlineNotes.includes(t)).length).toBe(2);
     for (const text of offlineNotes)
       await expect(notes.getByRole('listitem').filter({ hasText: text })).not.toContainText('Waiting to send');
     const stored = await notesOn(sb, aId);

@@ -76,9 +76,7 @@ test('two consoles on one relay show a customer’s message; with NATS stopped t
     await nats.stop();
     try {
       for (const { page } of [ana, bruno])
-        await expect(page.getByRole('status', { name: 'Team relay unreachable · checking every 30 to 60 s' })).toBeVisible({
-          timeout: 20_000,
-        });
+        await expect(page.getByRole('status', { name: 'Team relay unreachable · checking every 30 to 60 s' })).toBeVisible();
       await shot(ana.page, 'relay-unreachable');
       // The safety-net poll carries on: what the customer writes now still shows.
       await customerSays(sb.baseUrl, sb.tokens.admin, Number(mine.id), 'Alguém aí? Enviei foto do pacote.');
@@ -87,8 +85,7 @@ test('two consoles on one relay show a customer’s message; with NATS stopped t
     } finally {
       await nats.start();
     }
-    for (const { page } of [ana, bruno])
-      await expect(page.getByRole('status', { name: 'Live · team relay' })).toBeVisible({ timeout: 30_000 });
+    for (const { page } of [ana, bruno]) await expect(page.getByRole('status', { name: 'Live · team relay' })).toBeVisible();
     await customerSays(sb.baseUrl, sb.tokens.admin, Number(mine.id), 'Obrigada pela ajuda!');
     for (const { page } of [ana, bruno])
       await expect(page.getByRole('log', { name: /Messages with/ }).getByText('Obrigada pela ajuda!')).toBeVisible();

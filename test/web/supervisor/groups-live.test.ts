@@ -28,7 +28,7 @@ test("the groups overview follows the service without a click, and drills down t
     const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(firstId) }]);
     const { agent: _agent, ...withoutAgent } = session!;
     await api.post('/chatapi/1.0/api/v2/user-session/save', { ...withoutAgent, status: 'CLOSED' });
-    await expect(waiting).toHaveText(String(before - 1), { timeout: 20_000 });
+    await expect(waiting).toHaveText(String(before - 1));
     await expect(list.getByRole('button', { name: new RegExp(`#${firstId} `) })).toHaveCount(0);
 
     // Drill-down: a waiting session opens in the attendance view.

@@ -13,7 +13,6 @@ import type { Host } from '../../../src-main/host/start-host';
 const SENTENCE = 'I would like to cancel my order';
 
 // An action that cannot happen fails with its reason instead of waiting for the test's end.
-test.use({ actionTimeout: 15_000 });
 
 async function launch(flags: string[]): Promise<Browser> {
   return chromium.launch({ ...CHROMIUM_LAUNCH, args: [...(CHROMIUM_LAUNCH.args ?? []), ...flags] });
@@ -92,7 +91,7 @@ test('a spoken sentence is recorded, transcribed by the stand-in, corrected and 
     await expect(panel.getByRole('status').filter({ hasText: 'Saved as a note' })).toBeVisible();
     await expect(transcript).toHaveValue('');
 
-    await expect.poll(async () => (await serviceNotes(host, sessionId)).some((c) => c.includes(corrected)), { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => (await serviceNotes(host, sessionId)).some((c) => c.includes(corrected))).toBe(true);
   } finally {
     await host.close();
     await browser.close();
@@ -131,14 +130,14 @@ test('a session shows its calls with their call log, and call transcript lines a
 
     // A customer line on a voice session reaches the console as a call transcript event.
     const said = 'Hello, my card was charged twice this month';
-    await expect.poll(async () => (await host.app.handlers['live:status']({})).registered, { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => (await host.app.handlers['live:status']({})).registered).toBe(true);
     const res = await fetch(`${sb.baseUrl}/chatapi/1.0/api/v2/messages/save`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sb.tokens.agent}`, 'content-type': 'application/json' },
       body: JSON.stringify({ session: { id: sessionId }, message: said, fromUser: true }),
     });
     expect(res.status).toBe(201);
-    await expect(page.getByRole('list', { name: 'Live call transcript' })).toContainText(said, { timeout: 20_000 });
+    await expect(page.getByRole('list', { name: 'Live call transcript' })).toContainText(said);
     await page.screenshot({ path: 'test-results/screenshots/voice-calls.png' });
   } finally {
     await host.close();
@@ -159,10 +158,8 @@ test('text is read aloud: the speech the service synthesised comes back as audio
     await expect(audio).toHaveCount(1);
     await expect(box.getByRole('status')).toContainText(/\d+\.\d s of speech/);
     // The browser decoded it: a WAV of several seconds, and it plays.
-    await expect
-      .poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0)), { timeout: 10_000 })
-      .toBeGreaterThan(2);
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0))).toBeGreaterThan(2);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0);
     await page.screenshot({ path: 'test-results/screenshots/voice-read-aloud.png' });
   } finally {
     await host.close();

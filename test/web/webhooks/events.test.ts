@@ -131,6 +131,9 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
     await expect(warning).toBeVisible();
     await expect(page.getByText('Unsigned events are accepted.', { exact: false })).toBeVisible();
 
+    // The listener takes the change as it restarts: deliveries wait until it says it runs.
+    const running = page.getByRole('status', { name: 'Listener state: Running' });
+    await expect(running).toBeVisible();
     const local = await page.getByRole('textbox', { name: 'Local address', exact: true }).inputValue();
     expect(
       await deliver(local, {
@@ -151,6 +154,7 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
     await require.check();
     await expect(page.getByRole('textbox', { name: 'Signing secret', exact: true })).toHaveValue(/^whsec_/);
     await expect(warning).toHaveCount(0);
+    await expect(running).toBeVisible();
     expect(
       await deliver(local, { id: 'evt_unsigned_2', group: 'bot', type: 'bot.tag', occurredAt: new Date().toISOString(), data: {} }),
     ).toBe(401);
@@ -165,7 +169,7 @@ test('signing off shows the standing warning and takes unsigned events; a taken 
     await expect(page.getByRole('status', { name: 'Listener state: Not running' })).toBeVisible();
     await port.fill('0');
     await page.getByRole('button', { name: 'Apply port' }).click();
-    await expect(page.getByRole('status', { name: 'Listener state: Running' })).toBeVisible();
+    await expect(running).toBeVisible();
     // The tunnel (test/web/webhooks/tunnel.test.ts) stays off.
     await expect(page.getByRole('status', { name: 'Tunnel state: Stopped' })).toBeVisible();
   } finally {

@@ -53,7 +53,7 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
       fromUser: true,
     });
     const notice = page.getByRole('status').filter({ hasText: `Message from ${customer} in ${new URL(sb.baseUrl).host}` });
-    await expect(notice).toBeVisible({ timeout: 15_000 });
+    await expect(notice).toBeVisible();
     await notice.getByRole('button').first().click();
     await expect(page.locator('.workspace-badge')).toContainText(sb.baseUrl);
     await expect(page.getByRole('log', { name: new RegExp(`Messages with ${customer}`) })).toContainText('Ainda aguardo o reembolso.');

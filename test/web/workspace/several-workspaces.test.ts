@@ -102,8 +102,8 @@ test('two service accounts in one console: Needs me, replies and notes at the ri
     const named = (host: string, customer: string) => new RegExp(`^${host.replace(/\./g, '\\.')} · \\S+\\s*${customer}\\b.*1 unread`);
     const rowA = rows.getByRole('button', { name: named(host127(a), sa.customer) });
     const rowB = rows.getByRole('button', { name: named(host127(b), sbs.customer) });
-    await expect(rowA).toBeVisible({ timeout: 20_000 });
-    await expect(rowB).toBeVisible({ timeout: 20_000 });
+    await expect(rowA).toBeVisible();
+    await expect(rowB).toBeVisible();
     // Each workspace named by its service and account.
     await expect(rowA.locator('.ws-chip')).toHaveText(`${host127(a)} · ${a.demoAgent.userName}`);
     await expect(rowB.locator('.ws-chip')).toHaveText(`${host127(b)} · ${b.demoAgent.userName}`);

@@ -44,3 +44,36 @@ export function masked(text: string): string {
   const m = maskDocuments(text);
   return m === text ? text.replace(/\d/g, '•') : m;
 }
+
+/** A piece of plain text: words, or a link (`url` is the address it opens). */
+export interface LinkPart {
+  text: string;
+  url: string | null;
+}
+
+/**
+ * Web addresses and e-mail links in a message: http(s)://…, www.… (opened as https) and
+ * mailto:…; punctuation closing a sentence is not part of the address.
+ */
+const LINK = /\b(?:https?:\/\/|www\.|mailto:)[^\s<>"']+/gi;
+
+export function linksOf(text: string): LinkPart[] {
+  const out: LinkPart[] = [];
+  let at = 0;
+  for (const m of text.matchAll(LINK)) {
+    let raw = m[0];
+    // A closing bracket stays only when the address opened one (a wiki page "…_(band)").
+    for (;;) {
+      const last = raw.at(-1) ?? '';
+      const open = raw.split('(').length;
+      if ('.,;:!?]}'.includes(last) || (last === ')' && open < raw.split(')').length)) raw = raw.slice(0, -1);
+      else break;
+    }
+    if (raw.length < 5) continue;
+    if (m.index > at) out.push({ text: text.slice(at, m.index), url: null });
+    out.push({ text: raw, url: /^www\./i.test(raw) ? `https://${raw}` : raw });
+    at = m.index + raw.length;
+  }
+  if (at < text.length) out.push({ text: text.slice(at), url: null });
+  return out;
+}

@@ -85,6 +85,27 @@ export const tt = i18n.register({
     't.classified': 'Closed, classified as {path}.',
     't.windowClosed': 'The 24-hour messaging window is closed: only an approved template can be sent.',
     't.caption': 'Caption',
+    't.today': 'Today',
+    't.yesterday': 'Yesterday',
+    'm.image': 'Image {name}: open it larger',
+    'm.imageAlt': 'Image sent in the conversation',
+    'm.close': 'Close the image',
+    'm.audio': 'Audio message',
+    'm.video': 'Video',
+    'm.file': 'File',
+    'm.download': 'Download {name}',
+    'm.loading': 'Loading the media…',
+    'm.failed': 'The media could not be read: {error}',
+    'm.retry': 'Try again',
+    'm.elsewhere': 'Open it in the browser',
+    'm.notFromService': 'This media is not on the service ({host}): the console reads media from the service only.',
+    'k.refused': 'This link is not opened: only http, https and e-mail links go to the browser.',
+    'k.ask': 'Open this link in your browser?',
+    'k.notHttps': 'This link is not a secure (https) address: check where it goes before opening it.',
+    'k.host': 'Goes to',
+    'k.open': 'Open in the browser',
+    'k.cancel': 'Cancel',
+    'k.notOpened': 'The link was not opened: this console has no browser to hand it to. Its address: {url}',
     'c.label': 'Reply to {name}',
     'c.placeholder': 'Type a reply — “/” for canned replies',
     'c.send': 'Send',
@@ -291,6 +312,27 @@ export const tt = i18n.register({
     't.classified': 'Encerrada, classificada como {path}.',
     't.windowClosed': 'A janela de 24 horas está fechada: só é possível enviar um modelo aprovado.',
     't.caption': 'Legenda',
+    't.today': 'Hoje',
+    't.yesterday': 'Ontem',
+    'm.image': 'Imagem {name}: ampliar',
+    'm.imageAlt': 'Imagem enviada na conversa',
+    'm.close': 'Fechar a imagem',
+    'm.audio': 'Mensagem de áudio',
+    'm.video': 'Vídeo',
+    'm.file': 'Arquivo',
+    'm.download': 'Baixar {name}',
+    'm.loading': 'Carregando a mídia…',
+    'm.failed': 'Não foi possível ler a mídia: {error}',
+    'm.retry': 'Tentar de novo',
+    'm.elsewhere': 'Abrir no navegador',
+    'm.notFromService': 'Esta mídia não está no serviço ({host}): o console lê mídias só do serviço.',
+    'k.refused': 'Este link não é aberto: só links http, https e de e-mail vão para o navegador.',
+    'k.ask': 'Abrir este link no navegador?',
+    'k.notHttps': 'Este link não é um endereço seguro (https): confira para onde ele leva antes de abrir.',
+    'k.host': 'Vai para',
+    'k.open': 'Abrir no navegador',
+    'k.cancel': 'Cancelar',
+    'k.notOpened': 'O link não foi aberto: este console não tem um navegador para entregá-lo. Endereço: {url}',
     'c.label': 'Responder a {name}',
     'c.placeholder': 'Digite uma resposta — “/” para respostas prontas',
     'c.send': 'Enviar',
@@ -430,7 +472,38 @@ export const channelName = (c: string | null): string =>
   c ? (tt(`ch.${c}` as 'ch.chatApp') === `ch.${c}` ? c : tt(`ch.${c}` as 'ch.chatApp')) : '—';
 
 export function timeOf(iso: string | null): string {
+  return i18n.dateTime(iso, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The local calendar day of an instant (ISO or ms), as a number (20261124); null for no date. */
+export function dayOf(value: string | number | null): number | null {
+  if (value === null || value === '') return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.getFullYear() * 10_000 + (d.getMonth() + 1) * 100 + d.getDate();
+}
+
+/** A day as a thread separator says it: "Today", "Yesterday", "24/11" (with the year when not this one). */
+export function dayLabel(iso: string, now: number): string {
+  const day = dayOf(iso);
+  const today = dayOf(now);
+  const before = new Date(now);
+  before.setDate(before.getDate() - 1);
+  if (day === today) return tt('t.today');
+  if (day === dayOf(before.getTime())) return tt('t.yesterday');
+  const sameYear = day !== null && today !== null && Math.floor(day / 10_000) === Math.floor(today / 10_000);
+  return i18n.dateTime(iso, sameYear ? { day: '2-digit', month: '2-digit' } : { day: '2-digit', month: '2-digit', year: 'numeric' });
+}
+
+/** When a message was written: the time for today's, the day and time for any other (older ones say their date). */
+export function stampOf(iso: string | null, now: number): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(i18n.locale, { hour: '2-digit', minute: '2-digit' });
+  if (dayOf(iso) === dayOf(now)) return timeOf(iso);
+  const sameYear = new Date(iso).getFullYear() === new Date(now).getFullYear();
+  return i18n.dateTime(iso, {
+    day: '2-digit',
+    month: '2-digit',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }

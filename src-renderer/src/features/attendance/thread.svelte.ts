@@ -4,6 +4,7 @@ import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { isTemporary } from '../../../../src-shared/error-kinds';
 import type { Scope } from '../../lib/scope.svelte';
 import { ComposerStore } from './composer.svelte';
+import { dayOf } from './strings';
 
 /** Failures that say nothing about the reply itself: the service was not reached, or could not take it now. */
 const isNetworkFailure = (e: unknown) => e instanceof BridgeError && isTemporary(e);
@@ -33,6 +34,9 @@ export interface ThreadRow {
  * one retried later than this, asks "send now?" first: a stale answer is never sent silently.
  */
 export const LATE_REPLY_MS = 60_000;
+
+/** Older pages read at once at most, when the reader keeps scrolling back (see `older`). */
+const OLDER_BATCH_MAX = 8;
 
 let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -93,6 +97,8 @@ export class ThreadStore {
   #revealed = $state.raw<Map<string, string>>(new Map());
   /** Time to open the last thread (bridge call to rows in state), for the bench. */
   #lastOpenMs = $state<number | null>(null);
+  /** Counts the attendant's sends: the view goes to the newest message on each. */
+  #follow = $state(0);
 
   get sessionId() {
     return this.#sessionId;
@@ -133,6 +139,24 @@ export class ThreadStore {
   get lastOpenMs() {
     return this.#lastOpenMs;
   }
+  get follow() {
+    return this.#follow;
+  }
+  /** Rows that begin a day in the thread (a date separator goes above each): by key. */
+  get dayStarts(): ReadonlySet<string> {
+    return this.#dayStarts;
+  }
+  readonly #dayStarts = $derived.by(() => {
+    const starts = new Set<string>();
+    let previous: number | null = null;
+    for (const r of this.#rows) {
+      const day = stampOf(r.message).day;
+      if (day === null) continue;
+      if (day !== previous) starts.add(r.key);
+      previous = day;
+    }
+    return starts;
+  });
   #nextPage = 1;
   #generation = 0;
   #unsubscribe: Array<() => void> = [];
@@ -169,6 +193,7 @@ export class ThreadStore {
     this.#hasMore = false;
     this.#unreadable = NONE_UNREADABLE;
     this.#nextPage = 1;
+    this.#olderBatch = 1;
     const started = performance.now();
     try {
       const got = await this.#scope.invoke('attendance:openThread', { sessionId });
@@ -199,19 +224,38 @@ export class ThreadStore {
     this.#offlineCopy = false;
   }
 
+  /**
+   * Older pages read at once, and merged in one change: one page at first, twice as many each
+   * time the reader keeps going back (up to OLDER_BATCH_MAX). Scrolling a long thread back then
+   * costs a few renders and overlapping reads, not a render and a round trip per page; a glance
+   * at the previous page still reads one.
+   */
+  #olderBatch = 1;
+
   async older(): Promise<void> {
     if (this.#loadingOlder || !this.#hasMore || this.#sessionId === null) return;
     const gen = this.#generation;
     const sessionId = this.#sessionId;
+    const first = this.#nextPage;
+    const count = this.#olderBatch;
     this.#loadingOlder = true;
     try {
-      const got = await this.#scope.invoke('attendance:olderMessages', { sessionId, page: this.#nextPage });
+      const pages = await Promise.all(
+        Array.from({ length: count }, (_, i) => this.#scope.invoke('attendance:olderMessages', { sessionId, page: first + i })),
+      );
       if (gen !== this.#generation) return;
-      this.#nextPage++;
-      this.#hasMore = got.hasMore;
-      const more = got.unreadable;
-      if (more.count) this.#unreadable = { count: this.#unreadable.count + more.count, first: this.#unreadable.first ?? more.first };
-      this.#merge(got.messages);
+      // Pages after a short one hold nothing new: the thread's beginning is in this batch.
+      const end = pages.findIndex((p) => !p.hasMore);
+      const used = end < 0 ? pages : pages.slice(0, end + 1);
+      this.#nextPage = first + used.length;
+      this.#hasMore = end < 0;
+      this.#olderBatch = Math.min(OLDER_BATCH_MAX, count * 2);
+      let unreadable = this.#unreadable;
+      for (const p of used)
+        if (p.unreadable.count)
+          unreadable = { count: unreadable.count + p.unreadable.count, first: unreadable.first ?? p.unreadable.first };
+      this.#unreadable = unreadable;
+      this.#merge(used.flatMap((p) => p.messages));
     } catch (e) {
       if (gen === this.#generation) this.#error = failure(e);
     } finally {
@@ -243,16 +287,29 @@ export class ThreadStore {
     return this.#rows.find((r) => r.send?.state === 'failed' && r.message.text.trim() === t);
   }
 
-  /** Adds or updates service messages; keeps the order by time, then id. */
+  /**
+   * Adds or updates service messages; keeps the order by time, then id. The rows are kept in
+   * order, so new ones are sorted among themselves and merged in one pass: a page of older
+   * messages costs its own size, not the whole thread's sorting again.
+   */
   #merge(messages: readonly ThreadMessage[]): void {
     if (!messages.length) return;
-    const byKey = new Map(this.#rows.map((r) => [r.key, r]));
+    const at = new Map<string, number>();
+    for (const [i, r] of this.#rows.entries()) at.set(r.key, i);
+    const rows = this.#rows.slice();
+    const fresh = new Map<string, ThreadRow>();
+    let moved = false;
     for (const m of messages) {
       const key = `m${m.id}`;
-      const prev = byKey.get(key);
-      byKey.set(key, prev ? { ...prev, message: m } : { key, message: m });
+      const i = at.get(key);
+      if (i === undefined) {
+        fresh.set(key, { key, message: m });
+        continue;
+      }
+      if (rows[i]!.message.createdAt !== m.createdAt) moved = true;
+      rows[i] = { ...rows[i]!, message: m };
     }
-    this.#rows = sortRows([...byKey.values()]);
+    this.#rows = moved ? sortRows([...rows, ...fresh.values()]) : mergeRows(rows, sortRows([...fresh.values()]));
   }
 
   #replace(clientKey: string, next: ThreadRow | null): void {
@@ -289,6 +346,7 @@ export class ThreadStore {
       send: { state: 'sending', clientId, ...(template ? { template } : {}) },
     };
     this.#rows = [...this.#rows, pending];
+    this.#follow++;
     return this.#deliver(pending);
   }
 
@@ -357,8 +415,35 @@ export class ThreadStore {
   }
 }
 
+/** A message's instant (ms, 0 when unknown) and local day, worked out once per message record. */
+const stamps = new WeakMap<ThreadMessage, { ms: number; day: number | null }>();
+function stampOf(m: ThreadMessage): { ms: number; day: number | null } {
+  let s = stamps.get(m);
+  if (!s) {
+    const ms = m.createdAt ? Date.parse(m.createdAt) : NaN;
+    s = Number.isNaN(ms) ? { ms: 0, day: null } : { ms, day: dayOf(ms) };
+    stamps.set(m, s);
+  }
+  return s;
+}
+
+// Replies still on their way stay at the end, in the order they were sent.
+const timeOfRow = (r: ThreadRow) => (r.message.id < 0 ? Number.MAX_SAFE_INTEGER : stampOf(r.message).ms);
+const before = (a: ThreadRow, b: ThreadRow) => timeOfRow(a) - timeOfRow(b) || a.message.id - b.message.id;
+
 function sortRows(rows: ThreadRow[]): ThreadRow[] {
-  // Replies still on their way stay at the end, in the order they were sent.
-  const time = (r: ThreadRow) => (r.message.id < 0 ? Number.MAX_SAFE_INTEGER : r.message.createdAt ? Date.parse(r.message.createdAt) : 0);
-  return rows.sort((a, b) => time(a) - time(b) || a.message.id - b.message.id);
+  return rows.sort(before);
+}
+
+/** Two lists in thread order, as one (linear: the usual case is a page of older rows before all the others). */
+function mergeRows(a: ThreadRow[], b: ThreadRow[]): ThreadRow[] {
+  if (!b.length) return a;
+  if (!a.length || before(b[b.length - 1]!, a[0]!) <= 0) return [...b, ...a];
+  const out: ThreadRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(before(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }

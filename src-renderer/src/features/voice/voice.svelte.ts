@@ -76,8 +76,14 @@ function speechText(e: BridgeError, what: 'stt' | 'tts'): string {
  */
 export class VoiceStore {
   readonly #scope: Scope;
+  /** The voice settings as pushed (on, language); an answer to a change is taken unless a later push came first. */
+  readonly #state: Followed<VoiceState>;
   constructor(scope: Scope) {
     this.#scope = scope;
+    this.#state = scope.follow('voice:state', (s) => {
+      this.#enabled = s.enabled;
+      this.#language = s.language;
+    });
   }
 
   #enabled = $state(false);
@@ -203,8 +209,6 @@ export class VoiceStore {
   /** Which session the chunks now in flight belong to (the attendant may switch meanwhile). */
   #recordingFor: number | null = null;
   #unsubscribe: Array<() => void> = [];
-  /** The voice settings as pushed (on, language), followed from `init`. */
-  #state: Followed<VoiceState> | null = null;
   #gen = 0;
 
   get canSave(): boolean {
@@ -219,14 +223,9 @@ export class VoiceStore {
           this.#live = [...this.#live, line].slice(-200);
         }),
       );
-      this.#state = this.#scope.follow('voice:state', (s) => {
-        this.#enabled = s.enabled;
-        this.#language = s.language;
-      });
-      this.#unsubscribe.push(this.#state.stop);
     }
     try {
-      await this.#state?.read(() => this.#scope.invoke('voice:state', {}));
+      await this.#state.read(() => this.#scope.invoke('voice:state', {}));
       this.#loaded = true;
     } catch (e) {
       this.#error = failure(e);
@@ -269,19 +268,11 @@ export class VoiceStore {
     }
   }
 
-  /** A changed setting as the main process answered it (unless a later push already showed it). */
-  async #answer(ask: () => Promise<VoiceState>): Promise<void> {
-    if (this.#state) return this.#state.read(ask);
-    const s = await ask();
-    this.#enabled = s.enabled;
-    this.#language = s.language;
-  }
-
   async setEnabled(enabled: boolean): Promise<void> {
     this.#error = null;
     if (!enabled && this.#recording) await this.stop();
     try {
-      await this.#answer(() => this.#scope.invoke('voice:setEnabled', { enabled }));
+      await this.#state.read(() => this.#scope.invoke('voice:setEnabled', { enabled }));
     } catch (e) {
       this.#error = failure(e);
     }
@@ -289,7 +280,7 @@ export class VoiceStore {
 
   async setLanguage(language: string): Promise<void> {
     try {
-      await this.#answer(() => this.#scope.invoke('voice:setLanguage', { language }));
+      await this.#state.read(() => this.#scope.invoke('voice:setLanguage', { language }));
     } catch (e) {
       this.#error = failure(e);
     }
