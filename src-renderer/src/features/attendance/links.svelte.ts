@@ -1,4 +1,4 @@
-import { BridgeError, errorMessage } from '../../lib/bridge';
+import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { tt } from './strings';
 
@@ -15,7 +15,7 @@ export interface LinkAsk {
 export class LinkStore {
   readonly #scope: Scope;
   #asking = $state<LinkAsk | null>(null);
-  #notice = $state<string | null>(null);
+  #notice = $state.raw<Worded | null>(null);
   constructor(scope: Scope) {
     this.#scope = scope;
   }
@@ -25,7 +25,7 @@ export class LinkStore {
   }
   /** Why the last link was not opened, if it was not. */
   get notice() {
-    return this.#notice;
+    return worded(this.#notice);
   }
 
   open(url: string): void {
@@ -34,7 +34,7 @@ export class LinkStore {
     try {
       parsed = new URL(url);
     } catch {
-      this.#notice = tt('k.notOpened', { url });
+      this.#notice = () => tt('k.notOpened', { url });
       return;
     }
     if (parsed.protocol === 'https:') void this.#hand(url);
@@ -58,9 +58,9 @@ export class LinkStore {
   async #hand(url: string): Promise<void> {
     try {
       const { opened } = await this.#scope.invoke('attendance:openLink', { url });
-      this.#notice = opened ? null : tt('k.notOpened', { url });
+      this.#notice = opened ? null : () => tt('k.notOpened', { url });
     } catch (e) {
-      this.#notice = e instanceof BridgeError && e.info.kind === 'Invalid' ? tt('k.refused') : errorMessage(e);
+      this.#notice = e instanceof BridgeError && e.info.kind === 'Invalid' ? () => tt('k.refused') : failure(e);
     }
   }
 }

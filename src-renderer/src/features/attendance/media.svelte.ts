@@ -1,11 +1,11 @@
 import { SvelteMap } from 'svelte/reactivity';
-import { BridgeError, errorMessage } from '../../lib/bridge';
+import { BridgeError, failure, type Worded } from '../../lib/bridge';
 import { tt } from './strings';
 import type { Scope } from '../../lib/scope.svelte';
 
 /** A message's media as the page holds it: read by the main process, shown from a blob URL of ours. */
 export type MediaState =
-  { state: 'loading' } | { state: 'ready'; url: string; type: string; size: number } | { state: 'failed'; error: string };
+  { state: 'loading' } | { state: 'ready'; url: string; type: string; size: number } | { state: 'failed'; error: Worded };
 
 const hostOf = (url: string): string => {
   try {
@@ -68,7 +68,7 @@ export class MediaStore {
     } catch (e) {
       // Refused before reading (another host, another scheme): said in the attendant's language.
       const refused = e instanceof BridgeError && e.info.kind === 'Invalid';
-      this.#items.set(url, { state: 'failed', error: refused ? tt('m.notFromService', { host: hostOf(url) }) : errorMessage(e) });
+      this.#items.set(url, { state: 'failed', error: refused ? () => tt('m.notFromService', { host: hostOf(url) }) : failure(e) });
     }
   }
 
