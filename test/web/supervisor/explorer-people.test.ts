@@ -109,6 +109,8 @@ for (const reading of ['default', 'variant'] as const) {
       await condicoes.getByLabel('Campo').fill('status');
       await condicoes.getByLabel('Valor').fill('CLOSED');
       await condicoes.getByRole('button', { name: 'Pesquisar' }).click();
+      // The sessions' columns replace the users' once the page has them.
+      await expect(resultados.locator('thead th', { hasText: 'Protocolo' })).toBeVisible();
       await expect(await columnCell(resultados, 'Situação')).toHaveText('Encerrado');
       await shot(page, `explorer-people-sessions-pt-${reading}`);
     } finally {
