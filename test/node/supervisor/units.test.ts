@@ -111,12 +111,17 @@ test('CSV cells are quoted per RFC 4180 and formulas are neutralised', () => {
 
 test('knowledge-base uploads are checked before sending: drive links, types and names', () => {
   expect(checkKbUpload('http://127.0.0.1:8080/faq.txt', '127.0.0.1_faq_data_pt')).toEqual([]);
-  expect(checkKbUpload('https://drive.google.com/file/d/1/view', 'acme.com_faq_data_pt')[0]?.message).toContain(
-    'Google Drive links are refused',
-  );
-  expect(checkKbUpload('https://acme.com/faq.exe', 'acme.com_faq_data_pt')[0]?.message).toContain('.exe files cannot be indexed');
+  expect(checkKbUpload('https://drive.google.com/file/d/1/view', 'acme.com_faq_data_pt')[0]).toEqual({
+    field: 'url',
+    key: 'kb.drive',
+    params: { drive: 'Google Drive' },
+  });
+  expect(checkKbUpload('https://acme.com/faq.exe', 'acme.com_faq_data_pt')[0]).toMatchObject({
+    key: 'kb.extension',
+    params: { ext: 'exe' },
+  });
   expect(checkKbUpload('https://acme.com/faq.csv', 'faq')[0]).toMatchObject({ field: 'name' });
-  expect(checkKbUpload('https://acme.com/faq.csv', 'Acme.com_faq_data_pt')[0]?.message).toContain('lower case');
+  expect(checkKbUpload('https://acme.com/faq.csv', 'Acme.com_faq_data_pt')[0]).toMatchObject({ field: 'name', key: 'kb.lowerCase' });
 });
 
 test('the condition builder writes nested OR/AND groups; empty leaves are dropped', () => {

@@ -14,30 +14,40 @@ const DRIVES: Array<[RegExp, string]> = [
   [/(^|\.)(wetransfer\.com|we\.tl)$/i, 'WeTransfer'],
 ];
 
-export type KbProblem = { field: 'url' | 'name' | 'file'; message: string };
+/**
+ * A problem with what is about to be sent: the key of its wording in the supervisor's strings
+ * (`kb.*`) and its values, worded by the store when shown, so it follows the interface language.
+ */
+export type KbCheck = {
+  field: 'url' | 'name';
+  key: 'kb.notUrl' | 'kb.notHttp' | 'kb.drive' | 'kb.extension' | 'kb.lowerCase' | 'kb.nameShape';
+  params?: Record<string, string>;
+};
 
-export function checkKbUpload(url: string, name: string): KbProblem[] {
-  const problems: KbProblem[] = [];
+export function checkKbUpload(url: string, name: string): KbCheck[] {
+  const problems: KbCheck[] = [];
   let parsed: URL | null = null;
   try {
     parsed = new URL(url.trim());
   } catch {
-    problems.push({ field: 'url', message: 'The file address is not a URL. Give a public http(s) link to the file.' });
+    problems.push({ field: 'url', key: 'kb.notUrl' });
   }
   if (parsed) {
     const drive = DRIVES.find(([re]) => re.test(parsed.hostname))?.[1];
     const ext = /\.([a-z0-9]+)$/i.exec(parsed.pathname)?.[1]?.toLowerCase();
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      problems.push({ field: 'url', message: 'The file address must be an http(s) link.' });
+      problems.push({ field: 'url', key: 'kb.notHttp' });
     } else if (drive) {
       problems.push({
         field: 'url',
-        message: `${drive} links are refused: they open a viewer page, not the file itself. Give a direct public link to the file.`,
+        key: 'kb.drive',
+        params: { drive },
       });
     } else if (ext && !(KB_FILE_TYPES as readonly string[]).includes(ext)) {
       problems.push({
         field: 'url',
-        message: `.${ext} files cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`,
+        key: 'kb.extension',
+        params: { ext, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') },
       });
     }
   }
@@ -45,9 +55,9 @@ export function checkKbUpload(url: string, name: string): KbProblem[] {
   if (!isKnowledgeBaseName(n)) {
     problems.push({
       field: 'name',
-      message: isKnowledgeBaseName(n.toLowerCase())
-        ? 'Use lower case letters in the name: search indexes are lower case.'
-        : 'The name must look like {hostname}_{identifier}_data_pt in lower case, for example vilaserena.com.br_faq_data_pt.',
+      ...(isKnowledgeBaseName(n.toLowerCase())
+        ? { key: 'kb.lowerCase' as const }
+        : { key: 'kb.nameShape' as const, params: { shape: '{hostname}_{identifier}_data_pt', example: 'vilaserena.com.br_faq_data_pt' } }),
     });
   }
   return problems;

@@ -2,7 +2,11 @@ import type { KbBase } from '../../../../src-shared/bridge/supervisor';
 import { KB_FILE_MAX_BYTES } from '../../../../src-shared/kb-name';
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
-import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbProblem } from './kb-check';
+import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbCheck } from './kb-check';
+
+/** A problem with the upload as shown: its field, and its words when shown (they follow the language). */
+export type KbProblem = { field: 'url' | 'name' | 'file'; message: Worded };
+const wordedChecks = (checks: KbCheck[]): KbProblem[] => checks.map((c) => ({ field: c.field, message: () => tt(c.key, c.params) }));
 import { tt } from './strings';
 import { app } from '../workspace/app.svelte';
 import { SupervisorAccess } from './access.svelte';
@@ -62,10 +66,12 @@ export class KbStore {
   #fileProblems(file: File): KbProblem[] {
     const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
     if (!(KB_FILE_TYPES as readonly string[]).includes(ext))
-      return [{ field: 'file', message: tt('kb.fileType', { name: file.name, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') }) }];
+      return [
+        { field: 'file', message: () => tt('kb.fileType', { name: file.name, types: KB_FILE_TYPES.map((t) => `.${t}`).join(', ') }) },
+      ];
     if (file.size > KB_FILE_MAX_BYTES)
-      return [{ field: 'file', message: tt('kb.fileTooBig', { name: file.name, max: KB_FILE_MAX_BYTES / 1024 / 1024 }) }];
-    if (file.size === 0) return [{ field: 'file', message: tt('kb.fileEmpty', { name: file.name }) }];
+      return [{ field: 'file', message: () => tt('kb.fileTooBig', { name: file.name, max: KB_FILE_MAX_BYTES / 1024 / 1024 }) }];
+    if (file.size === 0) return [{ field: 'file', message: () => tt('kb.fileEmpty', { name: file.name }) }];
     return [];
   }
   #separator = $state('');
@@ -187,10 +193,10 @@ export class KbStore {
     this.#documentInLink = false;
     const file = this.#source === 'file' ? this.#file : null;
     if (this.#source === 'file') {
-      const nameProblems = checkKbUpload('https://example.com/x.csv', this.#name).filter((p) => p.field === 'name');
+      const nameProblems = wordedChecks(checkKbUpload('https://example.com/x.csv', this.#name).filter((p) => p.field === 'name'));
       // Without a file there is no name to check yet: the name is built from the file.
-      this.#problems = file ? [...this.#fileProblems(file), ...nameProblems] : [{ field: 'file', message: tt('kb.noFile') }];
-    } else this.#problems = checkKbUpload(this.#url, this.#name);
+      this.#problems = file ? [...this.#fileProblems(file), ...nameProblems] : [{ field: 'file', message: () => tt('kb.noFile') }];
+    } else this.#problems = wordedChecks(checkKbUpload(this.#url, this.#name));
     if (this.#problems.length) return;
     this.#uploading = true;
     const rest = {
