@@ -88,7 +88,9 @@ test("the stand-in's events and a signed event show in the event log, the signed
     await openEvents(page);
     await page.getByRole('tab', { name: 'Event log' }).click();
     const counters = page.getByRole('region', { name: 'Listener counters' });
-    await expect(counters).toContainText('bad signature: 1');
+    // At least ours: deliveries the stand-in signed with the secret before the renewal (and its
+    // retries of them) are refused the same way, as many as were on their way.
+    await expect(counters).toContainText(/bad signature: [1-9]\d*/);
     await expect(counters).toContainText(/Last refused at .*: bad signature \(401\)/);
     const search = page.getByRole('searchbox', { name: 'Search events' });
     await search.fill('evt_console_forged_1');
