@@ -5,7 +5,7 @@ import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec, o
 import { freshProfile, launchHost } from '../../support/host';
 
 /** Posts an event to the listener as a sender would; signed when a secret is given. */
-async function deliver(url: string, event: Rec, secret?: string): Promise<number> {
+async function deliverOnce(url: string, event: Rec, secret?: string): Promise<number> {
   const body = JSON.stringify(event);
   const id = String(event.id);
   const ts = Math.floor(Date.now() / 1000);
@@ -14,6 +14,16 @@ async function deliver(url: string, event: Rec, secret?: string): Promise<number
   const res = await fetch(url, { method: 'POST', headers, body });
   await res.arrayBuffer();
   return res.status;
+}
+
+/**
+ * Delivers as a service does: again while nothing answers (a settings change restarts the
+ * listener on its address, and the page may still show it running), until the listener answers.
+ */
+async function deliver(url: string, event: Rec, secret?: string): Promise<number> {
+  let status = 0;
+  await expect.poll(async () => (status = await deliverOnce(url, event, secret).catch(() => 0))).toBeGreaterThan(0);
+  return status;
 }
 
 const rail = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
