@@ -163,7 +163,10 @@ test('an event is acknowledged only after it was applied: a failed apply and one
   const held = stuck.start();
   await live(held);
   await post(r.url, delivery(SECRET, { id: 'evt_stuck', group: 'messages' }));
-  await expect.poll(() => held.stats().applied + held.stats().failed, { timeout: 2_000 }).toBe(0);
+  // The apply has begun (and hangs) before the console closes: on a busy machine the event may
+  // reach the console only later, and closing before that would test nothing.
+  await expect.poll(() => attempts).toBe(1);
+  expect(held.stats().applied + held.stats().failed).toBe(0);
   await held.close();
   release();
   const again = stuck.start();
