@@ -129,7 +129,10 @@ test('away with several workspaces: every workspace signed in is paused, each wi
     await connectToService(page, { baseUrl: other.baseUrl, token: other.tokens.agent });
     await expect(page.locator('.workspace-badge')).toContainText(other.baseUrl);
     // Back to the demo, where the attendant sets the away rule.
-    await page.getByRole('group', { name: 'Workspaces' }).getByRole('button', { name: /Demo · / }).click();
+    await page
+      .getByRole('group', { name: 'Workspaces' })
+      .getByRole('button', { name: /Demo · / })
+      .click();
     await expect(page.locator('.workspace-badge')).toHaveText('Demo workspace');
     const reason = (await pauseReasonNames(sb)).at(-1)!;
     expect(await pauseReasonNames(other)).toContain(reason);
