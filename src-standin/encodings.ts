@@ -7,8 +7,7 @@
  * spec (fields.ts): one encoding for all fields (the variant reading, a dialect test) or one
  * chosen per field (a mix). Stored records are never changed: these rewrite copies.
  */
-import { SPECS, type CollectionName, type FieldType, type Spec } from './fields';
-import { isPlainObject } from './model';
+import { SPECS, isPlainObject, type CollectionName, type FieldType, type Spec } from './fields';
 import type { Rec } from './query-engine';
 
 export const INT_ENCODINGS = ['number', 'digits'] as const;

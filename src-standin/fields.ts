@@ -563,3 +563,6 @@ export const COMPOSITE_KEYS: Partial<Record<CollectionName, { field: string; par
   hsmTemplateGroup: { field: 'hsmTemplateGroupId', parts: ['groupConfId', 'hsmTemplateId'] },
   holidayOperation: { field: 'holidayOperationId', parts: ['holidayId', 'operationId'] },
 };
+
+/** A JSON object (not null, not an array). */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,7 +6,7 @@
 import type { Role } from '../src-shared/paths';
 import { LookupBodySchema, QueryBodySchema, type LookupBody, type QueryBody } from '../src-shared/query';
 import type { WebhookGroup } from '../src-shared/webhook';
-import { COMPOSITE_KEYS, SPECS, type CollectionName, type FieldType, type Spec } from './fields';
+import { COMPOSITE_KEYS, SPECS, isPlainObject, type CollectionName, type FieldType, type Spec } from './fields';
 import { QueryError, checkConditionTree, runQuery, type PageResult, type Rec } from './query-engine';
 import { scalarText, shownValue } from './scalar';
 import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
@@ -41,8 +41,6 @@ export type EntityRecognizer = (text: string) => unknown;
 
 const ROLE_OF_TYPE: Record<string, Role> = { ADMINISTRATOR: 'admin', SUPERVISOR: 'supervisor', AGENT: 'agent' };
 export const roleOfUser = (user: Rec): Role | null => ROLE_OF_TYPE[String(user.typeUser)] ?? null;
-
-export const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Fields a save does not accept (interface §9.8, §9.10): the session's agent, the agent's user. */
 export const NOT_SAVABLE: Partial<Record<CollectionName, readonly string[]>> = {
