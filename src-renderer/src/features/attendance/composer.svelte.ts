@@ -209,6 +209,8 @@ export class ComposerStore {
   clear(): void {
     this.#heldAt = null;
     this.#text = '';
+    // Sent (or emptied): what Undo would have given back is not a reply to restore any more.
+    this.#undo = null;
     // At once, not after the typing delay: a failed send puts the reply back into the draft,
     // and a late empty save must not overwrite it.
     this.flush();
