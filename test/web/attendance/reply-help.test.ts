@@ -7,7 +7,17 @@ import { MEDIA, MEDIA_PATH } from '../../../src-standin/media';
 import { READINGS } from '../../../src-standin/reading';
 import { startCaptureProxy } from '../../support/capture-proxy';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, consoleReady, selectSession, serviceApi, shot, type Rec } from '../../support/web';
+import {
+  connectToService,
+  consoleReady,
+  mediaSession,
+  openSessionInPortuguese,
+  ownOpenSessions,
+  selectSession,
+  serviceApi,
+  shot,
+  type Rec,
+} from '../../support/web';
 
 /**
  * Help that respects the reply: an AI draft or a knowledge-base answer over typed text asks
@@ -54,25 +64,9 @@ async function indexCsvBase(sb: Standin, fileUrl: string): Promise<void> {
   await expect.poll(async () => (await ai(`/indexes/${CSV_BASE}`)).state).toBe('ready');
 }
 
-/** The session holding the stand-in's photo (the demo attendant's first conversation). */
-async function photoSession(sb: Standin): Promise<Rec> {
-  const api = serviceApi(sb.baseUrl, sb.tokens.agent);
-  const [photo] = await api.list('/messages', [{ key: 'contentType', operator: 'EQ', value: 'image' }], { size: 1 });
-  const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(idOf(photo!.session)) }]);
-  return session!;
-}
-
 /** An open session of the demo attendant's whose group offers no canned reply starting with /bol. */
 async function sessionWithoutBoleto(sb: Standin): Promise<Rec> {
-  const api = serviceApi(sb.baseUrl, sb.tokens.agent);
-  const mine = await api.list(
-    '/user-session',
-    [
-      { key: 'status', operator: 'EQ', value: 'OPEN' },
-      { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName, logic: 'AND' },
-    ],
-    { direction: 'DESC', size: 50 },
-  );
+  const mine = await ownOpenSessions(sb, 50);
   const s = mine.find((x) => sessionGroupOf(x as never)?.name !== 'Financeiro' && sessionGroupOf(x as never)?.name);
   expect(s, 'a session outside Financeiro').toBeTruthy();
   return s!;
@@ -101,7 +95,7 @@ for (const reading of READINGS) {
     try {
       await indexCsvBase(sb, files.url);
       const api = serviceApi(sb.baseUrl, sb.tokens.agent);
-      const s = await photoSession(sb);
+      const s = await mediaSession(sb);
       const sessionId = Number(idOf(s.id));
       // A password problem, then a vague line whose words alone would match the delivery time.
       for (const message of ['Não consigo entrar no aplicativo, diz que minha senha está errada.', 'Quanto tempo mais vai demorar?'])
@@ -232,7 +226,7 @@ for (const reading of READINGS) {
       await box.fill('');
 
       // The photo: described by the service's AI, marked as AI, from the service's own address.
-      const s = await photoSession(sb);
+      const s = await mediaSession(sb);
       await selectSession(page, s);
       const log = page.getByRole('log', { name: /Messages with/ });
       const photo = log.getByRole('article').filter({ has: page.getByRole('button', { name: `Image ${PHOTO.name}: open it larger` }) });
@@ -277,21 +271,14 @@ test('the question, Undo and an image description in Portuguese, light and dark,
   const sb = await startStandin({ port: 0, sessions: 40 });
   const host = await launchHost(freshProfile(), 'pt-BR');
   try {
-    const s = await photoSession(sb);
+    const s = await mediaSession(sb);
     await serviceApi(sb.baseUrl, sb.tokens.agent).post('/chatapi/1.0/api/v2/messages/save', {
       session: { id: Number(idOf(s.id)) },
       message: 'Esqueci minha senha e não consigo entrar no aplicativo.',
       fromUser: true,
     });
     await page.goto(host.url);
-    await page.getByLabel('Endereço do serviço').fill(sb.baseUrl);
-    await page.getByLabel('Token de acesso').fill(sb.tokens.agent);
-    await page.getByLabel('Guardar o token com proteção fraca nesta máquina').check();
-    await page.getByRole('button', { name: 'Conectar', exact: true }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessões' })).toBeVisible({ timeout: 60_000 });
-    await page.getByRole('searchbox', { name: 'Filtrar sessões' }).fill(String(s.protocol));
-    await page.getByRole('tab', { name: /Minhas/ }).click();
-    await page.getByRole('list', { name: 'Minhas' }).getByRole('button').first().click();
+    await openSessionInPortuguese(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent, protocol: String(s.protocol) });
     const log = page.getByRole('log');
     const photo = log.getByRole('article').filter({ has: page.getByRole('button', { name: `Imagem ${PHOTO.name}: ampliar` }) });
     await photo.scrollIntoViewIfNeeded();
