@@ -223,7 +223,7 @@ function topicOfLine(line: string): (typeof TOPICS)[number] | null {
 }
 
 /** The conversation's topic: that of the customer's latest line that has one, and that line. */
-export function topicOf(customerLines: readonly string[]): { name: string; words: RegExp; line: string } | null {
+function topicOf(customerLines: readonly string[]): { name: string; words: RegExp; line: string } | null {
   for (let i = customerLines.length - 1; i >= 0; i--) {
     const line = customerLines[i]!;
     const t = topicOfLine(line);

@@ -287,7 +287,7 @@ test('the question, Undo and an image description in Portuguese, light and dark,
 
     const box = page.getByRole('textbox', { name: /Responder a/ });
     await box.fill('Olá! Já verifico.');
-    await page.getByRole('complementary').getByRole('tab', { name: 'Ajuda' }).click();
+    await page.getByRole('complementary', { name: 'Detalhes da sessão' }).getByRole('tab', { name: 'Ajuda' }).click();
     const help = page.getByRole('region', { name: 'Ajuda para responder' });
     await help.getByRole('tab', { name: 'Rascunho com IA' }).click();
     await help.getByRole('button', { name: 'Escrever um rascunho' }).click();

@@ -7,9 +7,9 @@ const SAVE_DELAY_MS = 300;
 /** Where help goes in a reply that already has text. */
 export type Placement = 'replace' | 'insert' | 'append';
 /** Where help came from (the question names it). */
-export type HelpSource = 'ai' | 'kb' | 'suggestion' | 'canned';
+type HelpSource = 'ai' | 'kb' | 'suggestion' | 'canned';
 /** A reply as the attendant had it: its text and selection. */
-export interface Typed {
+interface Typed {
   text: string;
   start: number;
   end: number;

@@ -4,7 +4,7 @@ import type { Scope } from '../../lib/scope.svelte';
 import { tt } from './strings';
 
 /** An image's description by the service's AI, as the thread shows it under the image. */
-export type Description = { state: 'busy' } | { state: 'ready'; text: string } | { state: 'failed'; error: Worded };
+type Description = { state: 'busy' } | { state: 'ready'; text: string } | { state: 'failed'; error: Worded };
 
 /**
  * Descriptions of the images in the threads, by message: asked for one at a time by the
