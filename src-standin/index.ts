@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AiMount } from './ai-mount';
 import { Faults } from './faults';
+import { mediaDescription } from './media';
 import { Model, type Actor } from './model';
 import { scalarText } from './scalar';
 import { seedStore, SUPERVISOR_USER_NAME } from './seed';
@@ -84,6 +85,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   });
   const ai = new AiMount({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    describeMedia: mediaDescription,
     cannedTexts: () =>
       [
         ...[...store.c.messageBundleGroup.values()].map((m) => scalarText(m.text) ?? ''),

@@ -15,6 +15,8 @@ export interface MediaFile {
   /** The message's `contentType`. */
   kind: string;
   caption: string;
+  /** What the picture shows, as the stand-in's AI describes it (images only). */
+  description?: { pt: string; en: string };
   bytes: () => Buffer;
 }
 
@@ -104,7 +106,17 @@ export function receiptPdf(): Buffer {
 
 /** The seeded media, by name. */
 export const MEDIA: readonly MediaFile[] = [
-  { name: 'foto-da-caixa.png', contentType: 'image/png', kind: 'image', caption: 'A caixa chegou amassada', bytes: () => parcelPng() },
+  {
+    name: 'foto-da-caixa.png',
+    contentType: 'image/png',
+    kind: 'image',
+    caption: 'A caixa chegou amassada',
+    description: {
+      pt: 'Uma caixa de papelão marrom, fechada com fita adesiva clara, sobre uma prateleira cinza, contra um fundo azul-claro.',
+      en: 'A brown cardboard box sealed with light tape, on a grey shelf, against a light blue background.',
+    },
+    bytes: () => parcelPng(),
+  },
   {
     name: 'audio-do-cliente.wav',
     contentType: 'audio/wav',
@@ -116,6 +128,22 @@ export const MEDIA: readonly MediaFile[] = [
 ];
 
 const cache = new Map<string, Buffer>();
+
+/**
+ * What an image the stand-in holds shows, for its AI (`nlp` with an `image_url` item): the
+ * address must be one of its own media paths (on whatever host it was reached); null otherwise.
+ */
+export function mediaDescription(url: string): { pt: string; en: string } | null {
+  let path: string;
+  try {
+    path = new URL(url, 'http://standin.invalid').pathname;
+  } catch {
+    return null;
+  }
+  if (!path.startsWith(MEDIA_PATH)) return null;
+  const name = decodeURIComponent(path.slice(MEDIA_PATH.length));
+  return MEDIA.find((m) => m.name === name)?.description ?? null;
+}
 
 /** The bytes and type of a seeded media file, or null for a name the stand-in does not have. */
 export function mediaFile(name: string): { contentType: string; body: Buffer } | null {

@@ -168,6 +168,19 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
       for (const c of request.token ?? []) {
         for (const secret of [c.access_key, c.secret_key, c.token]) if (secret) log?.registerSecret?.(secret);
       }
+      // An image's address is a link like an upload's: masking would break it, so one that names
+      // a CPF or CNPJ leaves only when the attendant chose to send documents (the same consent).
+      if (
+        o.revealDocuments !== true &&
+        request.messages.some((m) => m.content.some((c) => c.image_url && carriesDocument(c.image_url.url)))
+      ) {
+        throw new AppError({
+          kind: 'Invalid',
+          field: 'image_url',
+          operation: 'ai.nlp',
+          message: 'The image address contains a CPF or CNPJ, so it was not sent to the language model.',
+        });
+      }
       const outgoing = o.revealDocuments === true ? request : maskNlp(request);
       return post('ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
     },

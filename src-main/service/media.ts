@@ -39,6 +39,14 @@ export function mediaPathOf(baseUrl: string, raw: string): string {
   return url.pathname.slice(prefix.length) + url.search;
 }
 
+/**
+ * The whole address of a message's media on the service (the same checks as `mediaPathOf`):
+ * what the service is given when it is asked about its own media (an image to describe).
+ */
+export function mediaAddressOf(baseUrl: string, raw: string): string {
+  return baseUrl.replace(/\/+$/, '') + mediaPathOf(baseUrl, raw);
+}
+
 export function createMediaOps(core: Core, baseUrl: string): MediaOps {
   return {
     media: (url, o = {}) =>

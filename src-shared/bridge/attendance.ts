@@ -304,6 +304,11 @@ export const attendanceChannels = {
     input: z.object({ sessionId: id, choice: AiChoiceSchema, ...RevealFields }).strict(),
     output: z.object({ text: z.string() }).strict(),
   },
+  /** What an image message shows, described by the service's AI for the attendant (never sent to the customer). */
+  'attendance:describeImage': {
+    input: z.object({ sessionId: id, messageId: id, choice: AiChoiceSchema }).strict(),
+    output: z.object({ text: z.string() }).strict(),
+  },
   'attendance:kbAnswer': {
     input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional(), ...RevealFields }).strict(),
     output: z.object({ index: z.string().nullable(), answers: z.array(KbAnswerSchema) }).strict(),

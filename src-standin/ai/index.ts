@@ -29,6 +29,8 @@ export type { KbStatus } from './kb';
 export interface AiContext {
   dataDir?: string;
   cannedTexts(): string[];
+  /** Optional: what an image the stand-in itself holds shows (by its address), for `nlp` image items. */
+  describeMedia?: (url: string) => { pt: string; en: string } | null;
   /** Optional: other paths for the speech tools (tests use it to see the missing-tool answer). */
   voiceBinaries?: Partial<VoiceBinaries>;
   /** Optional: where to note background failures (indexing). */
@@ -167,7 +169,13 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
     if (provider !== LOCAL_PROVIDER) {
       return failure(502, `provider ${provider} is unreachable from this machine`, 'PROVIDER_UNREACHABLE');
     }
-    return ok(runLocal(body, { indexes: kb.readyIndexes(), cannedTexts: ctx.cannedTexts() }));
+    return ok(
+      runLocal(body, {
+        indexes: kb.readyIndexes(),
+        cannedTexts: ctx.cannedTexts(),
+        ...(ctx.describeMedia ? { describeImage: ctx.describeMedia } : {}),
+      }),
+    );
   }
 
   function upload(body: z.infer<typeof UploadBody>): AiResponse {

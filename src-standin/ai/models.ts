@@ -63,7 +63,7 @@ export function catalogue(voice: VoiceAvailability): ModelEntry[] {
         languages: ['pt-BR', 'en'],
         tasks: ['summary', 'reply-draft'],
         tokenUnit: 'word',
-        note: 'Extractive: it picks sentences from the conversation and answers from the knowledge bases and the canned texts. It cannot see images.',
+        note: 'Extractive: it picks sentences from the conversation and answers from the knowledge bases and the canned texts, on the conversation’s topic. It describes only the images the stand-in itself holds.',
       },
       depreciatedDate: null,
       active: true,

@@ -166,25 +166,114 @@ function lastCustomerText(turns: Turn[]): string {
   return lastUser.text.trim();
 }
 
+/** Every line of the customer's, oldest first (the speaker words of `lastCustomerText`). */
+function customerLines(turns: Turn[]): string[] {
+  return transcript(turns)
+    .filter((l) => CUSTOMER_NAMES.test(l.speaker) || !AGENT_NAMES.test(l.speaker))
+    .map((l) => l.text);
+}
+
 const KB_MIN_SCORE = 0.12;
 const CANNED_MIN_SCORE = 0.15;
 
 export interface DraftSources {
   indexes: VectorIndex[];
   cannedTexts: string[];
+  /** What an image shows, by its address (the stand-in's own media); null when it does not know. */
+  describeImage?: (url: string) => { pt: string; en: string } | null;
 }
 
-export function draftReply(customerText: string, sources: DraftSources, maxWords: number): string {
+/** Words as a pattern that starts at a word's start (JS `\b` knows no accented letters). */
+const keywords = (alternatives: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})`, 'iu');
+
+/**
+ * What attendance conversations are about, by keywords: a draft answers the conversation's
+ * topic, so "Quanto tempo mais vai demorar?" after a password problem gets a password answer,
+ * not the delivery time its words alone would match. Deterministic, as the stand-in must be.
+ */
+const TOPICS: ReadonlyArray<{ name: string; words: RegExp }> = [
+  {
+    name: 'access',
+    words: keywords('senha|password|login|logar|entrar n[oa] (?:app|aplicativo|conta|site)|acessar (?:a|minha) conta|redefini|esqueci'),
+  },
+  {
+    name: 'delivery',
+    words: keywords('entrega|entregue|rastre|transportadora|frete|correios|n[aã]o chegou|delivery|tracking|shipping|shipped'),
+  },
+  { name: 'billing', words: keywords('boleto|pix|pagamento|pagar|fatura|cobran[çc]a|parcela|invoice|payment') },
+  { name: 'refund', words: keywords('reembols|estorn|refund') },
+  { name: 'exchange', words: keywords('defeito|garantia|devolu|devolv|troca(?:r)? (?:o|um|de) produto|exchange|defect|warranty') },
+  { name: 'cancel', words: keywords('cancel') },
+  { name: 'connection', words: keywords('internet|roteador|conex[aã]o|wi-?fi|sinal|instabilidade|router') },
+  { name: 'receipt', words: keywords('nota fiscal|nf-?e|receipt') },
+];
+
+/** The topic of a line: the one with the most keyword hits (ties go to the earlier topic). */
+function topicOfLine(line: string): (typeof TOPICS)[number] | null {
+  let best: (typeof TOPICS)[number] | null = null;
+  let bestHits = 0;
+  for (const t of TOPICS) {
+    const hits = line.match(new RegExp(t.words.source, 'giu'))?.length ?? 0;
+    if (hits > bestHits) {
+      best = t;
+      bestHits = hits;
+    }
+  }
+  return best;
+}
+
+/** The conversation's topic: that of the customer's latest line that has one, and that line. */
+function topicOf(customerLines: readonly string[]): { name: string; words: RegExp; line: string } | null {
+  for (let i = customerLines.length - 1; i >= 0; i--) {
+    const line = customerLines[i]!;
+    const t = topicOfLine(line);
+    if (t) return { ...t, line };
+  }
+  return null;
+}
+
+/** The closest text of `texts` to `query` among those `allowed`: by similarity, else the first allowed. */
+function closest(
+  hits: ReadonlyArray<{ text: string; score: number }>,
+  all: readonly string[],
+  allowed: (t: string) => boolean,
+  floor: number,
+) {
+  const hit = hits.find((h) => allowed(h.text));
+  if (hit) return { text: hit.text, score: Math.max(hit.score, floor) };
+  const first = all.find(allowed);
+  return first ? { text: first, score: floor } : null;
+}
+
+/**
+ * A reply to the customer's last words, from the knowledge bases and the canned texts. `earlier`:
+ * the customer's earlier lines, oldest first; they give the topic when the last line has none.
+ */
+export function draftReply(customerText: string, sources: DraftSources, maxWords: number, earlier: readonly string[] = []): string {
   const english = looksEnglish(customerText);
   const greeting = english ? 'Hello!' : 'Olá!';
   if (!customerText) return english ? 'Hello! How can I help you?' : 'Olá! Como posso ajudar?';
 
+  const topic = topicOf([...earlier, customerText]);
+  const query = topic?.line ?? customerText;
   let best: { text: string; score: number } | null = null;
-  for (const index of sources.indexes) {
-    const top = index.search(customerText, 1)[0];
-    if (top && (!best || top.score > best.score)) best = top;
+  let canned: { text: string; score: number } | null | undefined;
+  if (topic) {
+    // On a known topic only what speaks of it may answer; the closest of those wins.
+    const onTopic = (t: string) => topic.words.test(answerPart(t));
+    for (const index of sources.indexes) {
+      const top = closest(index.search(query, 50), index.chunks, onTopic, KB_MIN_SCORE);
+      if (top && (!best || top.score > best.score)) best = top;
+    }
+    const texts = sources.cannedTexts.filter(onTopic);
+    canned = closest(texts.length ? new VectorIndex(texts).search(query, 1) : [], texts, () => true, CANNED_MIN_SCORE);
+  } else {
+    for (const index of sources.indexes) {
+      const top = index.search(query, 1)[0];
+      if (top && (!best || top.score > best.score)) best = top;
+    }
+    canned = sources.cannedTexts.length ? new VectorIndex(sources.cannedTexts).search(query, 1)[0] : undefined;
   }
-  const canned = sources.cannedTexts.length ? new VectorIndex(sources.cannedTexts).search(customerText, 1)[0] : undefined;
 
   const parts: string[] = [greeting];
   if (best && best.score >= KB_MIN_SCORE) parts.push(answerPart(best.text));
@@ -214,18 +303,29 @@ export function runLocal(req: NlpRequest, sources: DraftSources): NlpAnswer {
   const wantsSummary = asksForSummary(turns);
 
   const parts: string[] = [];
-  if (images.length) {
+  const described = images.map((url) => ({ url, seen: sources.describeImage?.(url) ?? null }));
+  for (const d of described) {
+    if (d.seen) parts.push(english ? `Image: ${d.seen.en}` : `Imagem: ${d.seen.pt}`);
+  }
+  const unseen = described.filter((d) => !d.seen).map((d) => d.url);
+  if (unseen.length) {
     parts.push(
       english
-        ? `${CANNOT_SEE_IMAGES_EN}, so it cannot describe ${images.length === 1 ? 'the image' : `the ${images.length} images`} sent (${images.join(', ')}).`
-        : `${CANNOT_SEE_IMAGES_PT}, por isso não consegue descrever ${images.length === 1 ? 'a imagem enviada' : `as ${images.length} imagens enviadas`} (${images.join(', ')}).`,
+        ? `${CANNOT_SEE_IMAGES_EN}, so it cannot describe ${unseen.length === 1 ? 'the image' : `the ${unseen.length} images`} sent (${unseen.join(', ')}).`
+        : `${CANNOT_SEE_IMAGES_PT}, por isso não consegue descrever ${unseen.length === 1 ? 'a imagem enviada' : `as ${unseen.length} imagens enviadas`} (${unseen.join(', ')}).`,
     );
   }
   if (wantsSummary) parts.push(summarise(transcript(turns), Math.max(1, maxWords - countTokens(parts.join(' '))), english));
   else {
     const customer = lastCustomerText(turns);
-    const onlyDescribe = images.length > 0 && (!customer || DESCRIBE_ASK.test(customer));
-    if (!onlyDescribe) parts.push(draftReply(customer, sources, Math.max(1, maxWords - countTokens(parts.join(' ')))));
+    // Asked (by the instructions or the customer) to describe an image: the description is the answer.
+    const asked = turns.some((t) => t.role === 'system' && DESCRIBE_ASK.test(t.text)) || DESCRIBE_ASK.test(customer);
+    const onlyDescribe = images.length > 0 && (!customer || asked);
+    if (!onlyDescribe) {
+      const lines = customerLines(turns);
+      const earlier = lines.at(-1) === customer ? lines.slice(0, -1) : lines;
+      parts.push(draftReply(customer, sources, Math.max(1, maxWords - countTokens(parts.join(' '))), earlier));
+    }
   }
   const message = truncateWords(parts.join('\n'), maxWords);
   return { message, tool_calls: null, used_tokens: countTokens(allText) + countTokens(message) };

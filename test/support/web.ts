@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import type { Host } from '../../src-main/host/start-host';
 import type { Standin } from '../../src-standin/index';
-import { authorOf } from '../../src-shared/concepts';
+import { authorOf, idOf } from '../../src-shared/concepts';
 import { READY_MS } from './ready';
 
 /** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
@@ -21,6 +21,21 @@ export async function connectToService(page: Page, o: { baseUrl: string; token: 
   if (o.userName) await page.getByLabel('Your user name (optional)').fill(o.userName);
   await page.getByLabel('Keep the token with weak protection on this machine').check();
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+/**
+ * In a console shown in Portuguese: connects to a service (weak protection agreed, as
+ * `connectToService`), then opens a session of the attendant's by its protocol, as a user would.
+ */
+export async function openSessionInPortuguese(page: Page, o: { baseUrl: string; token: string; protocol: string }): Promise<void> {
+  await page.getByLabel('Endereço do serviço').fill(o.baseUrl);
+  await page.getByLabel('Token de acesso').fill(o.token);
+  await page.getByLabel('Guardar o token com proteção fraca nesta máquina').check();
+  await page.getByRole('button', { name: 'Conectar', exact: true }).click();
+  await expect(page.getByRole('tablist', { name: 'Sessões' })).toBeVisible({ timeout: READY_MS });
+  await page.getByRole('searchbox', { name: 'Filtrar sessões' }).fill(o.protocol);
+  await page.getByRole('tab', { name: /Minhas/ }).click();
+  await page.getByRole('list', { name: 'Minhas' }).getByRole('button').first().click();
 }
 
 export { READY_MS } from './ready';
@@ -168,3 +183,12 @@ export const workspaceButton = (page: Page, host: string) =>
   page
     .getByRole('group', { name: 'Workspaces' })
     .getByRole('button', { name: new RegExp(`(^|, )${host.replaceAll('.', '\\.')}( · [^,:]+)?(,|:|$)`) });
+
+/** The session the stand-in seeds with media messages (its customer sends a photo, a voice note and a document). */
+export async function mediaSession(sb: Standin): Promise<Rec> {
+  const api = serviceApi(sb.baseUrl, sb.tokens.agent);
+  const [media] = await api.list('/messages', [{ key: 'message', operator: 'LIKE', value: '%/media/%' }], { size: 1 });
+  const sessionId = idOf(media!.session ?? media!.sessionId);
+  const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]);
+  return session!;
+}

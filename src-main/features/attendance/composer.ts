@@ -28,6 +28,7 @@ import type { Threads } from './thread';
 import { sessionGroupOf } from '../../../src-shared/concepts';
 import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
+import { mediaAddressOf } from '../../service/media';
 
 type Bundle = Read<MessageBundleGroup>;
 type Hsm = Read<HsmTemplate>;
@@ -307,6 +308,47 @@ export class Composer {
     );
   }
 
+  /**
+   * What an image in the thread shows, described by the service's AI for the attendant
+   * (interface §4.1: an `image_url` content item). The service is given its own address of the
+   * image (it holds the media; the token stays here); the caption, as text, goes masked like
+   * any text, and the address goes only under the same consent as documents in text (ai.ts).
+   */
+  async describe(message: ThreadMessage, choice: { provider: string; model: string }): Promise<string> {
+    const media = message.media;
+    if (media?.kind !== 'image') throw new AppError({ kind: 'Invalid', field: 'messageId', message: 'Only an image can be described.' });
+    const url = mediaAddressOf(this.#client().baseUrl, media.url);
+    const cred = this.#credential(choice.provider);
+    const caption = (message.caption ?? '').trim();
+    const answer = await this.#client().nlp({
+      provider: choice.provider,
+      model: choice.model,
+      max_len: 120,
+      temperature: 0.2,
+      messages: [
+        {
+          role: 'system',
+          content: [{ type: 'text', text: 'Descreva a imagem para o atendente em poucas frases, só o que se vê, sem inventar detalhes.' }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url } },
+            ...(caption ? [{ type: 'text', text: `Legenda do cliente: ${caption}` }] : []),
+          ],
+        },
+      ],
+      ...(cred ? { token: [cred] } : {}),
+    });
+    const text = (answer.message ?? '').trim();
+    if (!text)
+      throw new AppError({
+        kind: 'BadResponse',
+        message: 'The language model answered with no description. Try again or pick another model.',
+      });
+    return text;
+  }
+
   // ---- knowledge base --------------------------------------------------------------------
 
   async knowledge(
@@ -412,6 +454,7 @@ type ComposerChannel =
   | 'attendance:setCredential'
   | 'attendance:clearCredential'
   | 'attendance:aiDraft'
+  | 'attendance:describeImage'
   | 'attendance:kbAnswer';
 
 export interface ComposerDeps {
@@ -466,6 +509,11 @@ export function composerHandlers(ctx: FeatureContext, d: ComposerDeps): Pick<Han
     'attendance:aiDraft': async ({ sessionId, choice, revealDocuments, revealed }) => ({
       text: await composer.draft(await threads.forAi(sessionId), choice, { revealDocuments, revealed }),
     }),
+    'attendance:describeImage': async ({ sessionId, messageId, choice }) => {
+      const message = (await threads.forAi(sessionId)).find((m) => m.id === messageId);
+      if (!message) throw new AppError({ kind: 'NotFound', message: 'That message is not in the open conversation any more.' });
+      return { text: await composer.describe(message, choice) };
+    },
     'attendance:kbAnswer': async ({ question, index, revealDocuments, revealed }) =>
       composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
   };

@@ -52,10 +52,6 @@ test('canned replies: matched by code prefix, placeholders filled, the /code tok
   const caret = composer.expand(3, 5, text);
   expect(composer.text).toBe(`Oi ${text}!`);
   expect(caret).toBe(3 + text.length);
-  const before = composer.focusRequest;
-  composer.insert('Posso ajudar?');
-  expect(composer.text).toBe(`Oi ${text}! Posso ajudar?`);
-  expect(composer.focusRequest).toBe(before + 1);
   composer.suspend();
 });
 
@@ -75,16 +71,53 @@ test("a reply that could not be sent goes back into its session's draft once, an
   composer.suspend();
 });
 
-test('an AI draft is handed to the reply box as a whole replacement, once', async () => {
+test('help goes straight into an empty reply; over typed text it waits for the attendant to say where, once', async () => {
   const { composer } = await composerWith(new Map());
   await composer.open(7);
-  composer.setText('Olá');
   composer.provider = 'local';
   composer.model = 'local-extractive';
+  // An empty box: the draft goes in at once, as a whole.
   await composer.aiDraft();
-  expect(composer.replacement?.text).toBe('Seu pedido chega amanhã.');
+  expect(composer.offered).toBeNull();
+  expect(composer.takeEdit()).toEqual({ how: 'replace', text: 'Seu pedido chega amanhã.' });
+  expect(composer.takeEdit()).toBeNull();
+  // Text typed: nothing moves until the attendant chooses.
+  composer.setText('Olá');
+  await composer.aiDraft();
+  expect(composer.offered).toEqual({ text: 'Seu pedido chega amanhã.', source: 'ai' });
+  expect(composer.edit).toBeNull();
   expect(composer.text).toBe('Olá');
-  expect(composer.takeReplacement()).toBe('Seu pedido chega amanhã.');
-  expect(composer.takeReplacement()).toBeNull();
+  composer.place('append');
+  expect(composer.offered).toBeNull();
+  expect(composer.takeEdit()).toEqual({ how: 'append', text: 'Seu pedido chega amanhã.' });
+  // Kept as typed: nothing goes in.
+  composer.offer('Resposta da base', 'kb');
+  composer.dismissOffer();
+  expect(composer.offered).toBeNull();
+  expect(composer.edit).toBeNull();
+  // Undo gives back what the box had, until the attendant edits again; another session starts clean.
+  composer.applied({ text: 'Olá', start: 1, end: 2 });
+  expect(composer.canUndo).toBe(true);
+  composer.undo();
+  expect(composer.canUndo).toBe(false);
+  expect(composer.takeRestore()).toEqual({ text: 'Olá', start: 1, end: 2 });
+  composer.applied({ text: 'Olá', start: 3, end: 3 });
+  composer.edited();
+  expect(composer.canUndo).toBe(false);
+  composer.offer('x', 'suggestion');
+  await composer.open(8);
+  expect(composer.offered).toBeNull();
   composer.suspend();
+});
+
+test('where help goes: over the whole reply, at the caret (or over the selection), or after it, words kept apart', async () => {
+  const { placement } = await importRunes<Composer>('src-renderer/src/features/attendance/composer.svelte.ts');
+  const typed = 'Bom dia, Carla.';
+  const apply = (p: { from: number; to: number; insert: string }) => typed.slice(0, p.from) + p.insert + typed.slice(p.to);
+  expect(apply(placement(typed, 4, 4, 'replace', 'Olá!'))).toBe('Olá!');
+  expect(apply(placement(typed, 8, 8, 'insert', 'tudo bem?'))).toBe('Bom dia, tudo bem? Carla.');
+  expect(apply(placement(typed, 3, 3, 'insert', 'X'))).toBe('Bom X dia, Carla.');
+  expect(apply(placement(typed, 9, 14, 'insert', 'Ana'))).toBe('Bom dia, Ana.');
+  expect(apply(placement(typed, 0, 0, 'append', 'Seu pedido chega amanhã.'))).toBe('Bom dia, Carla. Seu pedido chega amanhã.');
+  expect(apply(placement(typed, 99, 120, 'insert', 'fim'))).toBe('Bom dia, Carla. fim');
 });

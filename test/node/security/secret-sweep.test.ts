@@ -115,6 +115,7 @@ interface Scene {
   audio: string;
   file: string;
   demoAgent: string;
+  image: { sessionId: number; messageId: number };
 }
 
 /** The knowledge base the stand-in is seeded with. */
@@ -168,6 +169,7 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'attendance:setCredential': () => ({ provider: 'acme', accessKey: 'typed-provider-key-1', secretKey: 'typed-provider-secret-1' }),
   'attendance:clearCredential': () => ({ provider: 'acme' }),
   'attendance:aiDraft': (s) => ({ sessionId: s.sessionId, choice: { provider: 'local', model: 'local-extractive' } }),
+  'attendance:describeImage': (s) => ({ ...s.image, choice: { provider: 'local', model: 'local-extractive' } }),
   'attendance:kbAnswer': () => ({ question: 'Como troco a senha?', index: KB }),
   'attendance:classificationTree': (s) => ({ sessionId: s.sessionId }),
   'attendance:summary': (s) => ({ sessionId: s.sessionId }),
@@ -300,6 +302,7 @@ test('every channel of the bridge, through both transports, against a service fu
       result: { groups: Array<{ id: number }>; pauseReasons: Array<{ id: number }> };
     };
     const [template] = await admin.list('/hsm-template');
+    const [image] = await admin.list('/messages', [{ key: 'contentType', operator: 'EQ', value: 'image' }]);
     type Node = { id: number; children: Node[] };
     const tree = (await through('web', 'attendance:classificationTree', { sessionId: mine[2]!.id })) as { result: { roots: Node[] } };
     const path: number[] = [];
@@ -322,6 +325,7 @@ test('every channel of the bridge, through both transports, against a service fu
       audio: readFileSync(speechWav('hello').file).toString('base64'),
       file: Buffer.from('pergunta;resposta\nEntregam sábado?;Sim\n').toString('base64'),
       demoAgent: sb.demoAgent.userName,
+      image: { sessionId: (image!.session as { id: number }).id, messageId: image!.id as number },
     };
 
     // A delivery carrying secrets, for the event log's channels.

@@ -222,3 +222,80 @@ test('the extractive summary keeps Brazilian amounts and masked documents whole 
   ]);
   expect(sentences('Pedido 1.234.567 entregue…\nNota: 4.5 estrelas')).toEqual(['Pedido 1.234.567 entregue…', 'Nota: 4.5 estrelas']);
 });
+
+test('a reply draft answers the conversation’s topic: a password problem gets a password answer, even after a vague last line', async () => {
+  const kb = aiService({
+    cannedTexts: () => [
+      'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.',
+      'Enviei um link de redefinição de senha para o seu e-mail. Ele vale por 30 minutos.',
+    ],
+  });
+  try {
+    const draft = async (...lines: string[]) => {
+      const r = await call(kb, AI_PATHS.nlp, {
+        messages: [
+          {
+            role: 'system',
+            content: [{ type: 'text', text: 'Sugira uma resposta curta e cordial do atendente para a última mensagem do cliente.' }],
+          },
+          ...lines.map((l) => ({
+            role: l.startsWith('Atendente:') ? 'assistant' : 'user',
+            content: [{ type: 'text', text: l }],
+          })),
+        ],
+        provider: 'local',
+      });
+      return String((r.json as { message: string }).message);
+    };
+    const password = await draft(
+      'Cliente: Não consigo entrar no aplicativo, diz que minha senha está errada.',
+      'Atendente: Vou verificar, um momento.',
+      'Cliente: Quanto tempo mais vai demorar?',
+    );
+    expect(password).toContain('senha');
+    expect(password).not.toMatch(/entrega/i);
+    // The same vague line alone, and a delivery question, keep to their own topic; the same input, the same draft.
+    const delivery = await draft('Cliente: Meu pedido não chegou, qual o prazo de entrega?');
+    expect(delivery).toMatch(/entrega/i);
+    expect(delivery).not.toContain('senha');
+    expect(await draft('Cliente: Meu pedido não chegou, qual o prazo de entrega?')).toBe(delivery);
+  } finally {
+    await kb.close();
+  }
+});
+
+test('the local provider describes an image it holds, deterministically; an image it does not hold it says it cannot see', async () => {
+  const seen = aiService({
+    describeMedia: (url) =>
+      url.endsWith('/media/foto.png') ? { pt: 'Uma caixa de papelão sobre uma prateleira.', en: 'A cardboard box on a shelf.' } : null,
+  });
+  try {
+    const describe = async (url: string, text = 'Descreva a imagem para o atendente.') => {
+      const r = await call(seen, AI_PATHS.nlp, {
+        messages: [
+          { role: 'system', content: [{ type: 'text', text }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url } },
+              { type: 'text', text: 'Legenda do cliente: chegou assim' },
+            ],
+          },
+        ],
+        provider: 'local',
+      });
+      return String((r.json as { message: string }).message);
+    };
+    expect(await describe('http://127.0.0.1:9/chatapi/1.0/api/v2/media/foto.png')).toBe(
+      'Imagem: Uma caixa de papelão sobre uma prateleira.',
+    );
+    expect(await describe('http://127.0.0.1:9/chatapi/1.0/api/v2/media/foto.png', 'Describe the image for the agent.')).toBe(
+      'Image: A cardboard box on a shelf.',
+    );
+    const unknown = await describe('http://127.0.0.1:9/outra.png');
+    expect(unknown).toContain('O provedor local não enxerga imagens');
+    expect(unknown).toContain('http://127.0.0.1:9/outra.png');
+  } finally {
+    await seen.close();
+  }
+});

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { launchHost, freshProfile } from '../../support/host';
 import { openDemo, ownOpenSessions, selectSession } from '../../support/web';
 
-test('an AI draft replaces the reply as one edit: Ctrl+Z gives back exactly the text typed before', async ({ page }) => {
+test('an AI draft over typed text asks first; replacing is one edit: Ctrl+Z gives back exactly the text typed before', async ({ page }) => {
   const host = await launchHost(freshProfile());
   try {
     const sb = await openDemo(page, host);
@@ -13,6 +13,8 @@ test('an AI draft replaces the reply as one edit: Ctrl+Z gives back exactly the 
     const help = page.getByRole('region', { name: 'Composer help' });
     await help.getByRole('tab', { name: 'AI draft' }).click();
     await help.getByRole('button', { name: 'Write a draft' }).click();
+    const ask = page.getByRole('group', { name: 'Your reply already has text. Where should the AI draft go?' });
+    await ask.getByRole('button', { name: 'Replace my text' }).click();
     await expect(box).not.toHaveValue('Olá, um momento por favor');
     const draft = await box.inputValue();
     expect(draft).not.toContain('Olá, um momento por favor');

@@ -1,9 +1,17 @@
 import { test, expect, type Page } from '@playwright/test';
-import { idOf } from '../../../src-shared/concepts';
-import { startStandin, type Standin } from '../../../src-standin/index';
+import { startStandin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, consoleReady, ownOpenSessions, selectSession, serviceApi, shot, type Rec } from '../../support/web';
+import {
+  connectToService,
+  consoleReady,
+  mediaSession,
+  openSessionInPortuguese,
+  ownOpenSessions,
+  selectSession,
+  serviceApi,
+  shot,
+} from '../../support/web';
 
 /**
  * The thread as an attendant reads it: the customer's photo as a thumbnail that opens larger, a
@@ -15,15 +23,6 @@ import { connectToService, consoleReady, ownOpenSessions, selectSession, service
  */
 
 test.use({ viewport: { width: 1280, height: 720 } });
-
-/** The session the stand-in seeds with media messages (its customer sends a photo, a voice note and a document). */
-async function mediaSession(sb: Standin): Promise<Rec> {
-  const api = serviceApi(sb.baseUrl, sb.tokens.agent);
-  const [media] = await api.list('/messages', [{ key: 'message', operator: 'LIKE', value: '%/media/%' }], { size: 1 });
-  const sessionId = idOf(media!.session ?? media!.sessionId);
-  const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]);
-  return session!;
-}
 
 /** Every address the page asked for, to check none is foreign. */
 function requestsOf(page: Page): string[] {
@@ -201,14 +200,7 @@ test('the thread in Portuguese, light and dark: Hoje, Ontem, a photo, a player a
     });
     await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: session.id }, message: 'Hoje a caixa chegou.', fromUser: true });
     await page.goto(host.url);
-    await page.getByLabel('Endereço do serviço').fill(sb.baseUrl);
-    await page.getByLabel('Token de acesso').fill(sb.tokens.agent);
-    await page.getByLabel('Guardar o token com proteção fraca nesta máquina').check();
-    await page.getByRole('button', { name: 'Conectar', exact: true }).click();
-    await expect(page.getByRole('tablist', { name: 'Sessões' })).toBeVisible({ timeout: 60_000 });
-    await page.getByRole('searchbox', { name: 'Filtrar sessões' }).fill(String(session.protocol));
-    await page.getByRole('tab', { name: /Minhas/ }).click();
-    await page.getByRole('list', { name: 'Minhas' }).getByRole('button').first().click();
+    await openSessionInPortuguese(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent, protocol: String(session.protocol) });
     const log = page.getByRole('log');
     await expect(log.getByRole('separator', { name: 'Hoje' })).toBeVisible({ timeout: 30_000 });
     await expect(log.getByRole('separator', { name: 'Ontem' })).toBeVisible();

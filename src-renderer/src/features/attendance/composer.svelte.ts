@@ -4,6 +4,37 @@ import type { Scope } from '../../lib/scope.svelte';
 
 const SAVE_DELAY_MS = 300;
 
+/** Where help goes in a reply that already has text. */
+export type Placement = 'replace' | 'insert' | 'append';
+/** Where help came from (the question names it). */
+type HelpSource = 'ai' | 'kb' | 'suggestion' | 'canned';
+/** A reply as the attendant had it: its text and selection. */
+interface Typed {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The edit that puts `help` into `text` whose selection is `start`..`end`: the range to replace
+ * and what goes there. At the caret and after the reply, a space keeps words apart.
+ */
+export function placement(
+  text: string,
+  start: number,
+  end: number,
+  how: Placement,
+  help: string,
+): { from: number; to: number; insert: string } {
+  if (how === 'replace') return { from: 0, to: text.length, insert: help };
+  const from = how === 'append' ? text.length : Math.max(0, Math.min(start, text.length));
+  const to = how === 'append' ? text.length : Math.max(from, Math.min(end, text.length));
+  // A word or a sentence's end before, a word after: a space between (never before punctuation).
+  const before = from > 0 && /[\p{L}\p{N}.,;:!?)\]]/u.test(text[from - 1]!) ? ' ' : '';
+  const after = to < text.length && /[\p{L}\p{N}(]/u.test(text[to]!) ? ' ' : '';
+  return { from, to, insert: before + help + after };
+}
+
 /** The `/code` being typed at the caret, if any. */
 export function slashToken(text: string, caret: number): { start: number; token: string } | null {
   const before = text.slice(0, caret);
@@ -47,8 +78,14 @@ export class ComposerStore {
   #heldAt = $state<number | null>(null);
   /** Set by components that own the textarea: focus it and put the caret at the end. */
   #focusRequest = $state(0);
-  /** A whole new draft waiting for the reply box to apply it (see `replaceWith`). */
-  #replacement = $state<{ text: string; seq: number } | null>(null);
+  /** Help waiting for the attendant to say where it goes (the box has text). */
+  #offer = $state<{ text: string; source: HelpSource } | null>(null);
+  /** Help on its way into the box, applied there as an edit of its own (see `offer`). */
+  #edit = $state<{ how: Placement; text: string; seq: number } | null>(null);
+  /** The reply as it was before the last help went in: what Undo gives back. */
+  #undo = $state<Typed | null>(null);
+  /** A reply to put back (Undo), for the box to apply with its caret. */
+  #restore = $state<(Typed & { seq: number }) | null>(null);
 
   get sessionId() {
     return this.#sessionId;
@@ -110,8 +147,17 @@ export class ComposerStore {
   get focusRequest() {
     return this.#focusRequest;
   }
-  get replacement() {
-    return this.#replacement;
+  get offered() {
+    return this.#offer;
+  }
+  get edit() {
+    return this.#edit;
+  }
+  get canUndo() {
+    return this.#undo !== null;
+  }
+  get restore() {
+    return this.#restore;
   }
   /** Asks the reply box to take the keyboard (it watches this counter). */
   requestFocus(): void {
@@ -131,6 +177,7 @@ export class ComposerStore {
     this.#aiError = null;
     this.#kbAnswers = [];
     this.#kbError = null;
+    this.#forgetHelp();
     // The draft is on this computer: shown at once, not after the help (which needs the service).
     const draft = this.#scope.invoke('notes:draft', { sessionId }).then(
       (d) => {
@@ -162,6 +209,8 @@ export class ComposerStore {
   clear(): void {
     this.#heldAt = null;
     this.#text = '';
+    // Sent (or emptied): what Undo would have given back is not a reply to restore any more.
+    this.#undo = null;
     // At once, not after the typing delay: a failed send puts the reply back into the draft,
     // and a late empty save must not overwrite it.
     this.flush();
@@ -230,26 +279,64 @@ export class ComposerStore {
   }
 
   /**
-   * The whole draft becomes `text` (the AI draft). The reply box applies it as an edit of its own,
-   * so Ctrl+Z right after gives back exactly the previous text (it waits for the box if none shows).
+   * Help for the reply (an AI draft, a knowledge-base answer, a suggestion, a canned reply).
+   * An empty box takes it at once; over text already typed the attendant is asked where it goes
+   * (`place`), so nothing typed is lost without their say.
    */
-  replaceWith(text: string): void {
-    this.#replacement = { text, seq: (this.#replacement?.seq ?? 0) + 1 };
-    this.#focusRequest++;
+  offer(text: string, source: HelpSource): void {
+    if (!text.trim()) return;
+    if (!this.#text.trim()) {
+      this.#offer = null;
+      this.#queueEdit('replace', text);
+    } else this.#offer = { text, source };
   }
 
-  /** The box took the replacement (or there is none to take): it is not applied twice. */
-  takeReplacement(): string | null {
-    const r = this.#replacement;
-    this.#replacement = null;
-    return r?.text ?? null;
+  /** Where the offered help goes: over the whole reply, at the caret, or after the reply. */
+  place(how: Placement): void {
+    const o = this.#offer;
+    this.#offer = null;
+    if (o) this.#queueEdit(how, o.text);
   }
 
-  /** Inserts text at the end (suggestion, knowledge-base answer). */
-  insert(text: string): void {
-    const sep = this.#text && !/\s$/.test(this.#text) ? ' ' : '';
-    this.setText(this.#text + sep + text);
-    this.#focusRequest++;
+  /** The attendant keeps their reply as it is. */
+  dismissOffer(): void {
+    this.#offer = null;
+  }
+
+  // No focus request here: the box takes the keyboard as it applies the edit, without first
+  // moving the caret (help "at the cursor" goes where the attendant left it).
+  #queueEdit(how: Placement, text: string): void {
+    this.#edit = { how, text, seq: (this.#edit?.seq ?? 0) + 1 };
+  }
+
+  /** The box takes the edit waiting for it (applied as an edit of its own, so Ctrl+Z undoes it). */
+  takeEdit(): { how: Placement; text: string } | null {
+    const e = this.#edit;
+    this.#edit = null;
+    return e ? { how: e.how, text: e.text } : null;
+  }
+
+  /** The box applied help over `before`: Undo gives that back, until the attendant edits again. */
+  applied(before: Typed): void {
+    this.#undo = before;
+  }
+
+  /** The attendant edited the reply themselves: what Undo would give back is gone. */
+  edited(): void {
+    this.#undo = null;
+  }
+
+  /** Gives back the reply as it was before the help went in (the box restores it, caret included). */
+  undo(): void {
+    const before = this.#undo;
+    this.#undo = null;
+    if (before) this.#restore = { ...before, seq: (this.#restore?.seq ?? 0) + 1 };
+  }
+
+  takeRestore(): Typed | null {
+    const r = this.#restore;
+    this.#restore = null;
+    return r ? { text: r.text, start: r.start, end: r.end } : null;
   }
 
   async loadProviders(): Promise<void> {
@@ -279,7 +366,7 @@ export class ComposerStore {
         choice: { provider: this.#provider, model: this.#model },
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
       });
-      this.replaceWith(text);
+      this.offer(text, 'ai');
     } catch (e) {
       this.#aiError = failure(e);
     } finally {
@@ -347,5 +434,14 @@ export class ComposerStore {
     this.#kbAnswers = [];
     this.#kbQuestion = '';
     this.#credentialKept = null;
+    this.#forgetHelp();
+  }
+
+  /** Another session's reply: help offered or applied to the last one does not carry over. */
+  #forgetHelp(): void {
+    this.#offer = null;
+    this.#edit = null;
+    this.#undo = null;
+    this.#restore = null;
   }
 }
