@@ -448,11 +448,12 @@ export class QueueStore {
 
   #transferring = false;
 
-  async transfer(id: number, to: { groupId: number } | { agentUserName: string }): Promise<boolean> {
+  /** Moves a session to a group or an attendant, with an optional note for whoever takes it next. */
+  async transfer(id: number, to: { groupId: number } | { agentUserName: string }, note = ''): Promise<boolean> {
     if (this.#transferring) return false;
     this.#transferring = true;
     try {
-      const item = await this.#scope.invoke('attendance:transfer', { sessionId: id, ...to });
+      const item = await this.#scope.invoke('attendance:transfer', { sessionId: id, ...to, ...(note.trim() ? { note: note.trim() } : {}) });
       this.#change({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
