@@ -118,7 +118,7 @@ for (const reading of READINGS) {
       await side.getByRole('tab', { name: new RegExp(`^${w.notesTab}`) }).click();
       await side.getByRole('textbox', { name: w.newNote }).fill(noteText);
       await side.getByRole('button', { name: w.addNote, exact: true }).click();
-      const inTimeline = log.getByRole('article', { name: w.noteBy(w.you) }).filter({ hasText: noteText });
+      const inTimeline = log.getByRole('note', { name: w.noteBy(w.you) }).filter({ hasText: noteText });
       await expect(inTimeline).toBeVisible();
       await expect(inTimeline).toContainText(w.internal);
       const comments = () =>
@@ -170,7 +170,8 @@ for (const reading of READINGS) {
       await expect(handover).toContainText(handoverText);
       expect((await handover.boundingBox())!.y).toBeLessThan((await theirLog.boundingBox())!.y);
       // Both notes in their timeline, by Ana; Ana's lines under her name there, "You" for no one.
-      await expect(theirLog.getByRole('article', { name: w.noteBy(shownName(ana)) })).toHaveCount(2);
+      for (const text of [noteText, handoverText])
+        await expect(theirLog.getByRole('note', { name: w.noteBy(shownName(ana)) }).filter({ hasText: text })).toBeVisible();
       await expect(theirLog.getByRole('article').filter({ hasText: fromJuliana }).locator('.msg-who')).toHaveText(shownName(juliana));
       const theirLabels = await staffLabels(theirLog);
       expect(theirLabels, theirLabels.join(', ')).not.toContain(w.you);
