@@ -213,6 +213,13 @@ test('customers writing: a waiting row shows its unread mark beside Accept, and 
         .filter({ hasText: `Message from ${mineName}` })
         .filter({ hasText: text });
       await expect(notice).toBeVisible();
+      // Readable where it is: at least its title and the start of the message.
+      expect(await showsAtLeast(notice.locator('.toast-body'), 24), 'the notice is cut to nothing').toBe(true);
+      // And it pushes nothing of the bar out of the window (the live status stays whole).
+      const bar = page.locator('.desk-bar');
+      expect(
+        await bar.evaluate((b) => b.scrollWidth <= b.clientWidth + 1 && b.getBoundingClientRect().right <= window.innerWidth + 0.5),
+      ).toBe(true);
       return notice;
     };
     const first = await noticeOverQueue(await noticeNow());
