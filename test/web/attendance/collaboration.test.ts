@@ -3,7 +3,7 @@ import { idOf } from '../../../src-shared/concepts';
 import { startStandin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, consoleReady, intersects, ownOpenSessions, serviceApi, shot, type Rec } from '../../support/web';
+import { connectToService, consoleReady, intersects, ownOpenSessions, serviceApi, shot, showsAtLeast, type Rec } from '../../support/web';
 
 /**
  * Two attendants and a supervisor around one conversation: a colleague's line under their own
@@ -150,6 +150,13 @@ for (const reading of READINGS) {
       await expect(done).toBeVisible();
       const [doneBox, queueBox] = await Promise.all([done.boundingBox(), page.locator('aside.queue').boundingBox()]);
       expect(intersects(doneBox!, queueBox!), 'the notice covers the queue').toBe(false);
+      // Readable, and nothing of the bar pushed out of the window.
+      expect(await showsAtLeast(done.locator('.toast-body'), 20)).toBe(true);
+      expect(
+        await page
+          .locator('.desk-bar')
+          .evaluate((b) => b.scrollWidth <= b.clientWidth + 1 && b.getBoundingClientRect().right <= window.innerWidth + 0.5),
+      ).toBe(true);
       await shot(page, `collab-transferred-1280x720-${reading}`);
 
       // At the service: the session is the fellow's, the note is the session's, nothing reached the customer.
