@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int, list, num, reqBool, reqNum, str } from './common';
+import { int, list, num, reqBool, reqNum, str, readObject } from './common';
 
 /**
  * AI family answers (§2.5, §4.1, DESIGN.md §2). A list the answer is made of (entities,
@@ -7,35 +7,33 @@ import { int, list, num, reqBool, reqNum, str } from './common';
  */
 
 /** Model entry: every field required (metadata and depreciatedDate may be null). */
-export const ModelEntrySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    typeModality: z.string(),
-    flgFunction: reqBool(),
-    providerName: z.string(),
-    metadata: z.unknown().optional(),
-    depreciatedDate: z.unknown().optional(),
-    active: reqBool(),
-  })
-  .loose();
+export const ModelEntrySchema = readObject({
+  id: z.string(),
+  name: z.string(),
+  typeModality: z.string(),
+  flgFunction: reqBool(),
+  providerName: z.string(),
+  metadata: z.unknown().optional(),
+  depreciatedDate: z.unknown().optional(),
+  active: reqBool(),
+});
 
-export const ModelsAnswerSchema = z.object({ Results: z.array(ModelEntrySchema) }).loose();
+export const ModelsAnswerSchema = readObject({ Results: z.array(ModelEntrySchema) });
 
 /** Answer item of the semantic search: text and score required, closest first. */
-export const AnswerItemSchema = z.object({ text: z.string(), score: reqNum() }).loose();
-export const QuestionsAnswerSchema = z.object({ answer: z.array(AnswerItemSchema) }).loose();
+export const AnswerItemSchema = readObject({ text: z.string(), score: reqNum() });
+export const QuestionsAnswerSchema = readObject({ answer: z.array(AnswerItemSchema) });
 
-export const NerEntitySchema = z.object({ text: z.string(), label: z.string(), start: int(), end: int(), score: num() }).loose();
-export const NerAnswerSchema = z.object({ entities: z.array(NerEntitySchema) }).loose();
+export const NerEntitySchema = readObject({ text: z.string(), label: z.string(), start: int(), end: int(), score: num() });
+export const NerAnswerSchema = readObject({ entities: z.array(NerEntitySchema) });
 
-export const NlpAnswerSchema = z.object({ message: str(), tool_calls: z.unknown().optional(), used_tokens: num() }).loose();
+export const NlpAnswerSchema = readObject({ message: str(), tool_calls: z.unknown().optional(), used_tokens: num() });
 
 /** Knowledge-base upload: `{message}` saying indexing has started. */
-export const UploadAnswerSchema = z.object({ message: str() }).loose();
+export const UploadAnswerSchema = readObject({ message: str() });
 
-export const SttSegmentSchema = z.object({ start: num(), end: num(), text: str(), confidence: num() }).loose();
-export const SttAnswerSchema = z.object({ text: z.string(), language: str(), segments: list(SttSegmentSchema) }).loose();
+export const SttSegmentSchema = readObject({ start: num(), end: num(), text: str(), confidence: num() });
+export const SttAnswerSchema = readObject({ text: z.string(), language: str(), segments: list(SttSegmentSchema) });
 
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type AnswerItem = z.infer<typeof AnswerItemSchema>;

@@ -27,6 +27,62 @@ function refuse(ctx: Ctx, v: unknown): typeof z.NEVER {
 const refuses = (issue: z.core.$ZodIssue): boolean =>
   issue.code === 'custom' && (issue as { params?: Record<string, unknown> }).params?.[REFUSES] === true;
 
+/**
+ * Direct reading. Every builder here registers, beside its zod schema, a plain function that reads
+ * a value the same way (`readObject` below runs them field by field in one loop): zod's per-field
+ * pipes cost several times JSON.parse on a list page, and a page of sessions is the console's
+ * hottest read. The zod schema stays the definition and the only source of issues: a record the
+ * direct read cannot take (a refusal, a required field missing) is parsed again by zod for its
+ * exact issues. `test/node/shared/direct-read.test.ts` holds the two to the same outputs.
+ */
+const REFUSED = Symbol('refuses the record');
+const INVALID = Symbol('fails this value');
+type Failure = typeof REFUSED | typeof INVALID;
+type Direct = (v: unknown) => unknown;
+const directs = new WeakMap<z.ZodType, Direct>();
+/**
+ * The values a field's reader gives back unchanged, by kind (a string for a string field, a safe
+ * integer for an integer field): `readObject` keeps those without calling the reader, which is
+ * most fields of most records. The reader stays the rule; this only says where it is the identity.
+ */
+type Keeps = 'nothing' | 'strings' | 'booleans' | 'safe integers' | 'finite numbers';
+const keeps = new WeakMap<z.ZodType, Keeps>();
+/** Fields read even when absent (the required ones: absence is their failure). */
+const mustRead = new WeakSet<z.ZodType>();
+
+let direct = true;
+/** Whether records are read directly (on) or by zod alone (off): tests hold the two to one outcome. */
+export function readDirectly(on: boolean): void {
+  direct = on;
+}
+
+function withDirect<S extends z.ZodType>(schema: S, read: Direct): S {
+  directs.set(schema, read);
+  return schema;
+}
+
+/** The direct reader of `schema`, or a safeParse that says the same when it has none. */
+function directOf(schema: z.ZodType): Direct {
+  const own = directs.get(schema);
+  if (own) return own;
+  if (schema instanceof z.ZodLazy) {
+    let inner: Direct | undefined;
+    return (v) => (inner ??= directOf(schema.unwrap() as z.ZodType))(v);
+  }
+  return (v) => {
+    const r = schema.safeParse(v);
+    return r.success ? r.data : r.error.issues.some(refuses) ? REFUSED : INVALID;
+  };
+}
+
+const hasDirect = (schema: z.ZodType): boolean => directs.has(schema) || schema instanceof z.ZodLazy;
+
+/** `inner` read directly: a failure that does not refuse the record leaves the value absent. */
+function innerDirect(read: Direct, v: unknown): unknown {
+  const got = read(v);
+  return got === INVALID ? undefined : got;
+}
+
 /** A nested parse: its data, or its record-refusing issues passed on, or absent. */
 function inner<T>(schema: z.ZodType<T>, v: unknown, ctx: Ctx): T | undefined {
   const r = schema.safeParse(v);
@@ -43,38 +99,50 @@ const noneUnsafe: Unsafe = () => false;
 const unsafeNumber: Unsafe = (v) => typeof v === 'number' && isUnsafeInteger(v);
 
 /** A field read by `reader`: null stays null, what it cannot read is absent. */
-const field = <T>(reader: Reader<T>, unsafe: Unsafe) =>
-  z
-    .unknown()
-    .transform((v, ctx): T | null | undefined => {
-      if (v === null) return null;
-      if (unsafe(v)) return refuse(ctx, v);
-      return reader(v) ?? undefined;
-    })
-    .optional();
+const field = <T>(reader: Reader<T>, unsafe: Unsafe, kept: Keeps = 'nothing') => {
+  const schema = withDirect(
+    z
+      .unknown()
+      .transform((v, ctx): T | null | undefined => {
+        if (v === null) return null;
+        if (unsafe(v)) return refuse(ctx, v);
+        return reader(v) ?? undefined;
+      })
+      .optional(),
+    (v) => (v === undefined ? undefined : v === null ? null : unsafe(v) ? REFUSED : (reader(v) ?? undefined)),
+  );
+  keeps.set(schema, kept);
+  return schema;
+};
 
 /** A field the interface marks required: `reader` must read it, else the answer is broken. */
-const required = <T>(reader: Reader<T>, what: string, unsafe: Unsafe) =>
-  z.unknown().transform((v, ctx): T => {
-    if (unsafe(v)) return refuse(ctx, v);
-    const out = reader(v);
-    if (out === null) {
-      ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`, input: v });
-      return z.NEVER;
-    }
-    return out;
-  });
+const required = <T>(reader: Reader<T>, what: string, unsafe: Unsafe) => {
+  const schema = withDirect(
+    z.unknown().transform((v, ctx): T => {
+      if (unsafe(v)) return refuse(ctx, v);
+      const out = reader(v);
+      if (out === null) {
+        ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`, input: v });
+        return z.NEVER;
+      }
+      return out;
+    }),
+    (v) => (unsafe(v) ? REFUSED : (reader(v) ?? INVALID)),
+  );
+  mustRead.add(schema);
+  return schema;
+};
 
 /** Integers: ids and counters (int64 / int32 in the interface). */
-export const int = () => field(intOf, isUnsafeInteger);
+export const int = () => field(intOf, isUnsafeInteger, 'safe integers');
 /** Doubles and durations whose unit the interface does not give. */
-export const num = () => field(numOf, noneUnsafe);
-export const str = () => field(stringOf, unsafeNumber);
-export const bool = () => field(boolOf, noneUnsafe);
+export const num = () => field(numOf, noneUnsafe, 'finite numbers');
+export const str = () => field(stringOf, unsafeNumber, 'strings');
+export const bool = () => field(boolOf, noneUnsafe, 'booleans');
 /** Date-times, kept as ISO 8601 in UTC: every shape reads to one instant. */
 export const dateTime = () => field(instantOf, noneUnsafe);
 /** A field whose type the interface does not show at all: kept as it comes, read by concepts.ts. */
-export const anyValue = () => z.unknown().optional();
+export const anyValue = () => withDirect(z.unknown().optional(), (v) => v);
 
 export const reqInt = () => required(intOf, 'an integer', isUnsafeInteger);
 export const reqNum = () => required(numOf, 'a number', noneUnsafe);
@@ -82,43 +150,73 @@ export const reqStr = () => required(stringOf, 'a string', unsafeNumber);
 export const reqBool = () => required(boolOf, 'a boolean', noneUnsafe);
 
 /** A nested object of a known shape; anything else (a string, a number) is absent. */
-export const nested = <T>(schema: z.ZodType<T>) =>
-  z
-    .unknown()
-    .transform((v, ctx): T | null | undefined => (v === null ? null : record(v) ? inner(schema, v, ctx) : undefined))
-    .optional();
+export const nested = <T>(schema: z.ZodType<T>) => {
+  const read = directOf(schema);
+  return withDirect(
+    z
+      .unknown()
+      .transform((v, ctx): T | null | undefined => (v === null ? null : record(v) ? inner(schema, v, ctx) : undefined))
+      .optional(),
+    (v) => (v === null ? null : record(v) ? innerDirect(read, v) : undefined),
+  );
+};
 
 /** A list: its readable items (an item that cannot be read is left out); null stays null. */
-export const list = <T>(item: z.ZodType<T>) =>
-  z
-    .unknown()
-    .transform((v, ctx): T[] | null | undefined => {
+export const list = <T>(item: z.ZodType<T>) => {
+  const read = directOf(item);
+  return withDirect(
+    z
+      .unknown()
+      .transform((v, ctx): T[] | null | undefined => {
+        if (v === null) return null;
+        if (!Array.isArray(v)) return undefined;
+        const out: T[] = [];
+        for (const x of v) {
+          const got = inner(item, x, ctx);
+          if (got !== undefined) out.push(got);
+        }
+        return out;
+      })
+      .optional(),
+    (v) => {
       if (v === null) return null;
       if (!Array.isArray(v)) return undefined;
-      const out: T[] = [];
+      const out: unknown[] = [];
       for (const x of v) {
-        const got = inner(item, x, ctx);
+        const got = innerDirect(read, x);
+        if (got === REFUSED) return REFUSED;
         if (got !== undefined) out.push(got);
       }
       return out;
-    })
-    .optional();
+    },
+  );
+};
 
 /**
  * A reference whose shape servers choose: the whole record (read by `schema`), a bare id (an
  * integer or digits, kept as a number) or a name (a user name, a role word: kept as it comes).
  * Read further by the concept functions (`personOf`, `sessionGroupOf`, `sessionIdOf`).
  */
-export const ref = <T>(schema: z.ZodType<T>) =>
-  z
-    .unknown()
-    .transform((v, ctx): T | number | string | null | undefined => {
-      if (v === null) return null;
-      if (record(v)) return inner(schema, v, ctx);
-      if (isUnsafeInteger(v)) return refuse(ctx, v);
+export const ref = <T>(schema: z.ZodType<T>) => {
+  const read = directOf(schema);
+  return withDirect(
+    z
+      .unknown()
+      .transform((v, ctx): T | number | string | null | undefined => {
+        if (v === null) return null;
+        if (record(v)) return inner(schema, v, ctx);
+        if (isUnsafeInteger(v)) return refuse(ctx, v);
+        return intOf(v) ?? text(v) ?? undefined;
+      })
+      .optional(),
+    (v) => {
+      if (v === undefined || v === null) return v;
+      if (record(v)) return innerDirect(read, v);
+      if (isUnsafeInteger(v)) return REFUSED;
       return intOf(v) ?? text(v) ?? undefined;
-    })
-    .optional();
+    },
+  );
+};
 
 /**
  * A scalar field named without a type (§2.9) that servers fill with a flag, a number or a word
@@ -126,38 +224,106 @@ export const ref = <T>(schema: z.ZodType<T>) =>
  * its digits as a number, anything else as it comes.
  */
 export const scalar = () =>
-  z
-    .unknown()
-    .transform((v, ctx): unknown => {
-      if (v === null) return null;
-      if (isUnsafeInteger(v)) return refuse(ctx, v);
-      return boolOf(v) ?? intOf(v) ?? v;
-    })
-    .optional();
+  withDirect(
+    z
+      .unknown()
+      .transform((v, ctx): unknown => {
+        if (v === null) return null;
+        if (isUnsafeInteger(v)) return refuse(ctx, v);
+        return boolOf(v) ?? intOf(v) ?? v;
+      })
+      .optional(),
+    (v) => (v === undefined || v === null ? v : isUnsafeInteger(v) ? REFUSED : (boolOf(v) ?? intOf(v) ?? v)),
+  );
 
 /** A flag that may also carry a reason (message `errorConversation`: true, or the error's text). */
-export const flagOrText = () =>
-  z
-    .unknown()
-    .transform((v): boolean | string | null | undefined => (v === null ? null : (boolOf(v) ?? text(v) ?? undefined)))
-    .optional();
+export const flagOrText = () => {
+  const read = (v: unknown): boolean | string | null | undefined => (v === null ? null : (boolOf(v) ?? text(v) ?? undefined));
+  return withDirect(z.unknown().transform(read).optional(), (v) => (v === undefined ? undefined : read(v)));
+};
 
 /** A user reference or a flag (message `fromUser`: true for the customer's line, or who wrote it). */
 export const flagOrRef = <T>(schema: z.ZodType<T>) => {
   const asRef = ref(schema);
-  return z
-    .unknown()
-    .transform((v, ctx): boolean | T | number | string | null | undefined => {
+  const refDirect = directOf(asRef);
+  return withDirect(
+    z
+      .unknown()
+      .transform((v, ctx): boolean | T | number | string | null | undefined => {
+        const flag = boolOf(v);
+        if (flag !== null) return flag;
+        const r = asRef.safeParse(v);
+        if (r.success) return r.data;
+        for (const i of r.error.issues)
+          ctx.addIssue({ code: 'custom', message: i.message, path: i.path, input: i.input, params: { [REFUSES]: true } });
+        return z.NEVER;
+      })
+      .optional(),
+    (v) => {
+      if (v === undefined) return undefined;
       const flag = boolOf(v);
       if (flag !== null) return flag;
-      const r = asRef.safeParse(v);
-      if (r.success) return r.data;
-      for (const i of r.error.issues)
-        ctx.addIssue({ code: 'custom', message: i.message, path: i.path, input: i.input, params: { [REFUSES]: true } });
-      return z.NEVER;
-    })
-    .optional();
+      const got = refDirect(v);
+      return got === INVALID ? REFUSED : got;
+    },
+  );
 };
+
+/**
+ * A record of the interface: the fields of `shape`, and every field we do not know about kept as
+ * it comes (`.loose()`). Read directly when every field of the shape can be (see "Direct
+ * reading" above); zod parses it again only to say why a record failed.
+ */
+export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType<z.output<z.ZodObject<S, z.core.$loose>>> {
+  const slow = z.object(shape).loose();
+  const entries = Object.entries(shape) as [string, z.ZodType][];
+  if (!entries.every(([, s]) => hasDirect(s))) return slow;
+  const fields = new Map(entries.map(([k, s]) => [k, { read: directOf(s), kept: keeps.get(s) ?? 'nothing' }]));
+  // Work follows the fields a record has, not the shape's length; a required field is read absent too.
+  const needed = entries.filter(([, s]) => mustRead.has(s)).map(([k, s]) => [k, directOf(s)] as const);
+  const read = (v: unknown): unknown => {
+    const r = record(v);
+    if (!r) return INVALID;
+    const out: Record<string, unknown> = {};
+    let failed: Failure | null = null;
+    for (const k in r) {
+      const f = fields.get(k);
+      const x = r[k];
+      if (!f) {
+        if (k !== '__proto__') out[k] = x;
+        continue;
+      }
+      if (
+        (f.kept === 'strings' && typeof x === 'string') ||
+        (f.kept === 'booleans' && typeof x === 'boolean') ||
+        (f.kept === 'safe integers' && Number.isSafeInteger(x)) ||
+        (f.kept === 'finite numbers' && Number.isFinite(x))
+      ) {
+        out[k] = x;
+        continue;
+      }
+      const got = f.read(x);
+      if (got === REFUSED) failed = REFUSED;
+      else if (got === INVALID) failed ??= INVALID;
+      else out[k] = got;
+    }
+    for (const [k, d] of needed) if (!(k in r) && d(undefined) === INVALID) failed ??= INVALID;
+    return failed ?? out;
+  };
+  type Out = z.output<typeof slow>;
+  const schema = z.unknown().transform((v, ctx): Out => {
+    const got = direct ? read(v) : INVALID;
+    if (got !== REFUSED && got !== INVALID) return got as Out;
+    const again = slow.safeParse(v);
+    if (again.success) return again.data;
+    for (const i of again.error.issues) {
+      const params = refuses(i) ? { [REFUSES]: true } : undefined;
+      ctx.addIssue({ code: 'custom', message: i.message, path: i.path, input: i.input, ...(params ? { params } : {}) });
+    }
+    return z.NEVER;
+  });
+  return withDirect(schema, read);
+}
 
 /** The four audit fields (interface §2.9, "audit"). */
 export const audit = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { audit, bool, int, list, nested, ref, str } from './common';
+import { audit, bool, int, list, nested, ref, str, readObject } from './common';
 import { OperationSchema, UserSchema } from './people';
 
 /**
@@ -21,77 +21,73 @@ export interface ClassificationNode {
 }
 
 export const ClassificationNodeSchema: z.ZodType<ClassificationNode> = z.lazy(() =>
-  z
-    .object({
-      active: bool(),
-      children: list(z.union([ClassificationNodeSchema, z.string()])),
-      parent: nested(ClassificationNodeSchema),
-      id: int(),
-      nodeId: int(),
-      value: str(),
-      ...audit,
-    })
-    .loose(),
+  readObject({
+    active: bool(),
+    children: list(z.union([ClassificationNodeSchema, z.string()])),
+    parent: nested(ClassificationNodeSchema),
+    id: int(),
+    nodeId: int(),
+    value: str(),
+    ...audit,
+  }),
 );
 
-export const ChannelRefSchema = z.object({ id: int(), name: str() }).loose();
+export const ChannelRefSchema = readObject({ id: int(), name: str() });
 
 /** Attendance group configuration (§2.6). `timeUnit` stays a free string. */
-export const GroupConfigurationSchema = z
-  .object({
-    acceptedMedias: str(),
-    active: bool(),
-    agentExpireSession: bool(),
-    agentReplyMaxDelay: int(),
-    broker: str(),
-    businessUnit: str(),
-    channels: list(ChannelRefSchema),
-    classificationTree: ref(ClassificationNodeSchema),
-    configInactivity: bool(),
-    configInactivityTime: int(),
-    defaultAgent: ref(UserSchema),
-    emailActiveShipping: bool(),
-    finalAgent: ref(UserSchema),
-    gatewayQueue: str(),
-    id: int(),
-    inactivityAction: str(),
-    inactivityAgent: ref(UserSchema),
-    inactivityGroup: int(),
-    pushShipping: bool(),
-    interactQueueDelay: int(),
-    limitTimeWaitingForInteract: int(),
-    mandatoryClassificationTree: bool(),
-    mandatoryFinalAgent: bool(),
-    name: str(),
-    offlineAttendance: bool(),
-    onlyBot: bool(),
-    onlyReceptive: bool(),
-    operation: nested(OperationSchema),
-    pausedTransfer: bool(),
-    pending: bool(),
-    queueControl: str(),
-    queueScheduleStrategy: bool(),
-    redirectAttendanceAgentDisconnect: bool(),
-    scheduleActiveSendTime: int(),
-    scheduleName: str(),
-    skipQueue: bool(),
-    sla: int(),
-    smsActiveShipping: bool(),
-    survey: int(),
-    messengerActiveShipping: bool(),
-    timeMaxAttendance: int(),
-    timePending: int(),
-    timeUnit: str(),
-    uraActiveShipping: bool(),
-    visible: bool(),
-    voiceActiveShipping: bool(),
-    warningRatio: int(),
-    smsPartnerFlag: bool(),
-    chatAppActiveShipping: bool(),
-    chatAppPartner: bool(),
-    chatAppPartnerInactivity: int(),
-    ...audit,
-  })
-  .loose();
+export const GroupConfigurationSchema = readObject({
+  acceptedMedias: str(),
+  active: bool(),
+  agentExpireSession: bool(),
+  agentReplyMaxDelay: int(),
+  broker: str(),
+  businessUnit: str(),
+  channels: list(ChannelRefSchema),
+  classificationTree: ref(ClassificationNodeSchema),
+  configInactivity: bool(),
+  configInactivityTime: int(),
+  defaultAgent: ref(UserSchema),
+  emailActiveShipping: bool(),
+  finalAgent: ref(UserSchema),
+  gatewayQueue: str(),
+  id: int(),
+  inactivityAction: str(),
+  inactivityAgent: ref(UserSchema),
+  inactivityGroup: int(),
+  pushShipping: bool(),
+  interactQueueDelay: int(),
+  limitTimeWaitingForInteract: int(),
+  mandatoryClassificationTree: bool(),
+  mandatoryFinalAgent: bool(),
+  name: str(),
+  offlineAttendance: bool(),
+  onlyBot: bool(),
+  onlyReceptive: bool(),
+  operation: nested(OperationSchema),
+  pausedTransfer: bool(),
+  pending: bool(),
+  queueControl: str(),
+  queueScheduleStrategy: bool(),
+  redirectAttendanceAgentDisconnect: bool(),
+  scheduleActiveSendTime: int(),
+  scheduleName: str(),
+  skipQueue: bool(),
+  sla: int(),
+  smsActiveShipping: bool(),
+  survey: int(),
+  messengerActiveShipping: bool(),
+  timeMaxAttendance: int(),
+  timePending: int(),
+  timeUnit: str(),
+  uraActiveShipping: bool(),
+  visible: bool(),
+  voiceActiveShipping: bool(),
+  warningRatio: int(),
+  smsPartnerFlag: bool(),
+  chatAppActiveShipping: bool(),
+  chatAppPartner: bool(),
+  chatAppPartnerInactivity: int(),
+  ...audit,
+});
 
 export type GroupConfiguration = z.infer<typeof GroupConfigurationSchema>;

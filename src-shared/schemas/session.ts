@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyValue, bool, dateTime, flagOrRef, flagOrText, int, ref, reqInt, reqNum, str } from './common';
+import { anyValue, bool, dateTime, flagOrRef, flagOrText, int, ref, reqInt, reqNum, str, readObject } from './common';
 import { CognitionSchema } from './cognition';
 import { GroupConfigurationSchema } from './group';
 import { UserSchema } from './people';
@@ -11,46 +11,44 @@ import { UserSchema } from './people';
  * each is read as a reference and then through src-shared/concepts.ts (`sessionAgentOf`,
  * `sessionCustomerOf`, `sessionGroupOf`).
  */
-export const SessionSchema = z
-  .object({
-    agent: ref(UserSchema),
-    agentConnectedInstance: str(),
-    agentConnectedResource: str(),
-    attendedAt: dateTime(),
-    availableAt: dateTime(),
-    closedAt: dateTime(),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-    closedBy: str(),
-    updatedBy: str(),
-    customProtocol: str(),
-    externalProtocol: str(),
-    protocol: str(),
-    directMessageId: int(),
-    externalOrderId: int(),
-    id: int(),
-    ticketId: int(),
-    groupConf: ref(GroupConfigurationSchema),
-    groupList: str(),
-    inactivity: str(),
-    lastAgent: str(),
-    properties: str(),
-    status: str(),
-    hasReservedWord: bool(),
-    onlyBot: bool(),
-    pending: bool(),
-    priority: bool(),
-    tma: int(),
-    tme: int(),
-    tmi: int(),
-    tmia: int(),
-    tmic: int(),
-    tmaTicket: int(),
-    user: ref(UserSchema),
-    userConnectedInstance: str(),
-    userConnectedResource: str(),
-  })
-  .loose();
+export const SessionSchema = readObject({
+  agent: ref(UserSchema),
+  agentConnectedInstance: str(),
+  agentConnectedResource: str(),
+  attendedAt: dateTime(),
+  availableAt: dateTime(),
+  closedAt: dateTime(),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+  closedBy: str(),
+  updatedBy: str(),
+  customProtocol: str(),
+  externalProtocol: str(),
+  protocol: str(),
+  directMessageId: int(),
+  externalOrderId: int(),
+  id: int(),
+  ticketId: int(),
+  groupConf: ref(GroupConfigurationSchema),
+  groupList: str(),
+  inactivity: str(),
+  lastAgent: str(),
+  properties: str(),
+  status: str(),
+  hasReservedWord: bool(),
+  onlyBot: bool(),
+  pending: bool(),
+  priority: bool(),
+  tma: int(),
+  tme: int(),
+  tmi: int(),
+  tmia: int(),
+  tmic: int(),
+  tmaTicket: int(),
+  user: ref(UserSchema),
+  userConnectedInstance: str(),
+  userConnectedResource: str(),
+});
 
 /**
  * Message (§2.9: field names only). Who wrote it (`fromUser`, `toUser`, `sendBy`,
@@ -58,44 +56,38 @@ export const SessionSchema = z
  * reference here and then through src-shared/concepts.ts (`authorOf`, `sessionIdOf`);
  * `sentiment` (a word, an object, a score) is read by `sentimentOf`.
  */
-export const MessageSchema = z
-  .object({
-    caption: str(),
-    cognition: flagOrRef(CognitionSchema),
-    contentType: str(),
-    createdAt: dateTime(),
-    errorConversation: flagOrText(),
-    fromUser: flagOrRef(UserSchema),
-    id: int(),
-    message: str(),
-    repliedMessage: ref(z.lazy((): z.ZodType => MessageSchema)),
-    sendBy: ref(UserSchema),
-    sentBySuperAgent: bool(),
-    sentiment: anyValue(),
-    session: ref(SessionSchema),
-    sessionId: int(),
-    toUser: ref(UserSchema),
-  })
-  .loose();
+export const MessageSchema = readObject({
+  caption: str(),
+  cognition: flagOrRef(CognitionSchema),
+  contentType: str(),
+  createdAt: dateTime(),
+  errorConversation: flagOrText(),
+  fromUser: flagOrRef(UserSchema),
+  id: int(),
+  message: str(),
+  repliedMessage: ref(z.lazy((): z.ZodType => MessageSchema)),
+  sendBy: ref(UserSchema),
+  sentBySuperAgent: bool(),
+  sentiment: anyValue(),
+  session: ref(SessionSchema),
+  sessionId: int(),
+  toUser: ref(UserSchema),
+});
 
 /** Session comment (§2.9): an internal note. */
-export const SessionCommentSchema = z
-  .object({ comment: str(), id: int(), sessionId: int(), createdAt: dateTime(), createdBy: str() })
-  .loose();
+export const SessionCommentSchema = readObject({ comment: str(), id: int(), sessionId: int(), createdAt: dateTime(), createdBy: str() });
 
 /** Chat suggestion item (§2.7); `session` is a Session by the interface, often only `{id}`. */
-export const ChatSuggestionSchema = z.object({ createdAt: dateTime(), id: int(), session: ref(SessionSchema), suggestion: str() }).loose();
+export const ChatSuggestionSchema = readObject({ createdAt: dateTime(), id: int(), session: ref(SessionSchema), suggestion: str() });
 
 /** NPS summary (§2.3): every field required. */
-export const NpsSummarySchema = z
-  .object({
-    averageNps: reqNum(),
-    negative: reqInt(),
-    neutral: reqInt(),
-    positive: reqInt(),
-    totalCount: reqInt(),
-  })
-  .loose();
+export const NpsSummarySchema = readObject({
+  averageNps: reqNum(),
+  negative: reqInt(),
+  neutral: reqInt(),
+  positive: reqInt(),
+  totalCount: reqInt(),
+});
 
 export type Session = z.infer<typeof SessionSchema>;
 export type Message = z.infer<typeof MessageSchema>;

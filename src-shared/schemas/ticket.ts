@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { anyValue, dateTime, int, nested, ref, str } from './common';
+import type { z } from 'zod';
+import { anyValue, dateTime, int, nested, ref, str, readObject } from './common';
 import { SessionSchema } from './session';
 
 /**
@@ -7,36 +7,34 @@ import { SessionSchema } from './session';
  * add and the ticket view shows: its unique key, who asked, who handles it, its session and its
  * dates, under the names they are known to use.
  */
-export const TicketSchema = z
-  .object({
-    id: int(),
-    title: str(),
-    description: str(),
-    status: str(),
-    priority: str(),
-    projectId: int(),
-    key: str(),
-    uniqueKey: str(),
-    requester: anyValue(),
-    requesterName: anyValue(),
-    customer: anyValue(),
-    user: anyValue(),
-    assignee: anyValue(),
-    assignedTo: anyValue(),
-    responsible: anyValue(),
-    agent: anyValue(),
-    sessionId: int(),
-    session: ref(SessionSchema),
-    createdAt: dateTime(),
-    creationDate: dateTime(),
-    openedAt: dateTime(),
-    updatedAt: dateTime(),
-    lastUpdate: dateTime(),
-    modifiedAt: dateTime(),
-  })
-  .loose();
+export const TicketSchema = readObject({
+  id: int(),
+  title: str(),
+  description: str(),
+  status: str(),
+  priority: str(),
+  projectId: int(),
+  key: str(),
+  uniqueKey: str(),
+  requester: anyValue(),
+  requesterName: anyValue(),
+  customer: anyValue(),
+  user: anyValue(),
+  assignee: anyValue(),
+  assignedTo: anyValue(),
+  responsible: anyValue(),
+  agent: anyValue(),
+  sessionId: int(),
+  session: ref(SessionSchema),
+  createdAt: dateTime(),
+  creationDate: dateTime(),
+  openedAt: dateTime(),
+  updatedAt: dateTime(),
+  lastUpdate: dateTime(),
+  modifiedAt: dateTime(),
+});
 
 /** Lookup envelope: SUCCESS with `data`, or ERROR with message and errorCode. */
-export const TicketEnvelopeSchema = z.object({ status: str(), message: str(), data: nested(TicketSchema) }).loose();
+export const TicketEnvelopeSchema = readObject({ status: str(), message: str(), data: nested(TicketSchema) });
 
 export type Ticket = z.infer<typeof TicketSchema>;

@@ -78,6 +78,33 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
   }
 });
 
+test('back while the pause is still on its way: once it is in force it is ended, and the welcome line says so', async ({ page }) => {
+  await page.clock.install();
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const myStatus = demoAgentStatus(sb);
+    await chooseAway(page, 'Pause me, and resume when I am back', 3);
+    const status = page.getByRole('group', { name: 'Your status' });
+    await expect(status).toContainText('Available');
+    // The service takes its time with the attendant's status: the attendant is back before it answers.
+    await sb.faults.set([
+      { match: { method: 'POST', path: '/chatapi/1.0/api/v2/agent/save' }, kind: 'latency', latencyMs: 3000, count: 1 },
+    ]);
+    await page.clock.fastForward('03:10');
+    // The pause is on its way (the status control is busy with it) when the attendant moves the mouse.
+    await expect(status.getByRole('button', { name: 'Pause', exact: true })).toHaveAttribute('aria-busy', 'true');
+    await page.mouse.move(400, 300);
+    await page.mouse.move(420, 310);
+    const notice = page.getByRole('status').filter({ hasText: 'Welcome back' });
+    await expect(notice).toContainText('paused meanwhile, and are available again');
+    await expect(status).toContainText('Available');
+    await expect.poll(myStatus).toBe('ONLINE');
+  } finally {
+    await host.close();
+  }
+});
+
 test('away with "offer" asks first; a pause the attendant took is left alone on return', async ({ page }) => {
   await page.clock.install();
   const host = await launchHost(freshProfile());

@@ -82,7 +82,10 @@ export class AwayWatch {
     // Once for the console's life: it watches whichever account is signed in.
     if (this.#started) return;
     this.#started = true;
-    const active = () => this.#activity();
+    const active = (e: Event) => {
+      if (e instanceof PointerEvent && e.type === 'pointermove' && !this.#moved(e)) return;
+      this.#activity();
+    };
     for (const type of ACTIVITY) window.addEventListener(type, active, { capture: true, passive: true });
     window.addEventListener('focus', active);
     setInterval(() => this.#check(), CHECK_EVERY_MS);
@@ -95,6 +98,14 @@ export class AwayWatch {
 
   thresholdMs(): number {
     return this.#settings.minutes * 60_000;
+  }
+
+  /** Where the pointer was last seen: the browser also sends a move when the page changes under a still pointer. */
+  #pointer: { x: number; y: number } | null = null;
+  #moved(e: PointerEvent): boolean {
+    const was = this.#pointer;
+    this.#pointer = { x: e.screenX, y: e.screenY };
+    return !was || was.x !== e.screenX || was.y !== e.screenY;
   }
 
   #activity(): void {
@@ -133,6 +144,8 @@ export class AwayStore {
   #offering = $state(false);
   /** The console applied the pause now in force. */
   #pausedByUs = false;
+  /** The console's pause on its way to the services (a return meanwhile waits for it, then resumes). */
+  #pausing: Promise<void> | null = null;
   /** Unread counts of Mine when the attendant went away, to tell what came meanwhile. */
   #unreadAtLeave = new Map<number, number>();
   #returned = $state<AwayReturn | null>(null);
@@ -215,8 +228,12 @@ export class AwayStore {
     // Already paused (by the attendant): nothing to offer or apply.
     if (this.#desk.paused) return;
     const { mode, minutes } = awayWatch.settings;
-    if (mode === 'pause') void this.#applyPause();
-    else {
+    if (mode === 'pause') {
+      const pausing = this.#applyPause().finally(() => {
+        if (this.#pausing === pausing) this.#pausing = null;
+      });
+      this.#pausing = pausing;
+    } else {
       // Asked until answered: coming back does not take the question away.
       this.#offering = true;
       this.#desk.attend(tt('away.offerTitle'), tt('away.offer', { minutes, reason: this.reason?.label ?? '—' }), null, undefined, false);
@@ -227,7 +244,8 @@ export class AwayStore {
     // The reasons come with the directory, which the sessions view loads; read it if not yet.
     if (!this.#desk.directory) await this.#desk.loadDirectory();
     const reason = this.reason;
-    if (!reason || this.#desk.paused) return;
+    // Back already: nothing to pause.
+    if (!reason || this.#desk.paused || this.#awaySince === null) return;
     await this.#desk.pause(reason.id);
     this.#pausedByUs = this.#desk.paused;
     this.#pausedElsewhere = await this.#pauseElsewhere(reason.label);
@@ -240,13 +258,22 @@ export class AwayStore {
     this.#awaySince = null;
     // An open question stays for the attendant to answer; it says enough.
     if (this.#offering) return;
-    const resumed = this.#pausedByUs && this.#desk.paused;
-    this.#pausedByUs = false;
+    const awayMs = Date.now() - since;
     const waiting = this.#queue
       .mine()
       .filter((s) => (s.unread ?? 0) > (this.#unreadAtLeave.get(s.id) ?? 0))
       .map((s) => ({ id: s.id, name: s.customerName }));
-    this.#returned = { awayMs: Date.now() - since, resumed, waiting };
+    // Back while the pause was on its way: once it is in force, it is ended like any other.
+    if (this.#pausing) void this.#pausing.then(() => this.#resumeOnReturn(awayMs, waiting));
+    else this.#resumeOnReturn(awayMs, waiting);
+  }
+
+  #resumeOnReturn(awayMs: number, waiting: AwayReturn['waiting']): void {
+    // Away again meanwhile: that spell's return will resume.
+    if (this.#awaySince !== null) return;
+    const resumed = this.#pausedByUs && this.#desk.paused;
+    this.#pausedByUs = false;
+    this.#returned = { awayMs, resumed, waiting };
     if (resumed) void this.#desk.resume();
     for (const id of this.#pausedElsewhere) void invokeIn(id, 'attendance:resume', {}).catch(() => undefined);
     this.#pausedElsewhere = [];
