@@ -240,6 +240,8 @@ export interface Authorship {
   role: Role | null;
   /** The author's name as the record gives it, if it gives one. */
   name: string | null;
+  /** The author's login, when the record names one: how the console tells who wrote it. */
+  userName: string | null;
 }
 
 /**
@@ -257,6 +259,7 @@ export function authorOf(m: Pick<Message, 'fromUser' | 'toUser' | 'sendBy' | 'se
   // A login names the author; the session's party with that login gives the name people read.
   const party = named ? [parties.agent, parties.customer].find((p) => p && samePerson(named, p)) : undefined;
   const name = (party?.name && party.name !== party.userName ? party.name : null) ?? from?.name ?? by?.name ?? null;
+  const userName = party?.userName ?? named?.userName ?? null;
   const side = (p: PersonRef | null): Role | null => {
     if (!p) return null;
     if (p.role) return p.role;
@@ -264,16 +267,16 @@ export function authorOf(m: Pick<Message, 'fromUser' | 'toUser' | 'sendBy' | 'se
     if (samePerson(p, parties.agent ?? null)) return 'agent';
     return null;
   };
-  if (sendByRole === 'bot' || sendByRole === 'system') return { role: sendByRole, name };
-  if (fromFlag !== null) return { role: fromFlag ? 'customer' : 'agent', name };
-  if (sendByRole) return { role: sendByRole, name };
+  if (sendByRole === 'bot' || sendByRole === 'system') return { role: sendByRole, name, userName };
+  if (fromFlag !== null) return { role: fromFlag ? 'customer' : 'agent', name, userName };
+  if (sendByRole) return { role: sendByRole, name, userName };
   const fromSide = side(from) ?? side(by);
-  if (fromSide) return { role: fromSide, name };
+  if (fromSide) return { role: fromSide, name, userName };
   const to = side(personOf(m.toUser));
-  if (to === 'customer') return { role: 'agent', name };
-  if (to === 'agent' || to === 'bot') return { role: 'customer', name };
-  if (boolOf(m.sentBySuperAgent) === true) return { role: 'agent', name };
-  return { role: null, name };
+  if (to === 'customer') return { role: 'agent', name, userName };
+  if (to === 'agent' || to === 'bot') return { role: 'customer', name, userName };
+  if (boolOf(m.sentBySuperAgent) === true) return { role: 'agent', name, userName };
+  return { role: null, name, userName };
 }
 
 /** A sentiment label from a word, an object `{label|value|sentiment, score}` or a number. */

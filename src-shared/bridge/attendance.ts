@@ -119,7 +119,10 @@ export const ThreadMessageSchema = z
     fromCustomer: z.boolean(),
     /** Who wrote it, as far as the record tells (src-shared/concepts.ts `authorOf`). */
     author: z.enum(['customer', 'agent', 'bot', 'system']).nullable(),
+    /** The author's name as the record gives it (shown through the renderer's one naming rule, `staffName`). */
     sender: z.string().nullable(),
+    /** The author's login when the record names one; absent in copies kept before. */
+    senderUserName: z.string().nullable().optional(),
     sentiment: z.string().nullable(),
     bySupervisor: z.boolean(),
     failed: z.boolean(),
@@ -246,7 +249,13 @@ export const attendanceChannels = {
   'attendance:seen': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
   'attendance:transfer': {
     input: z
-      .object({ sessionId: id, groupId: id.optional(), agentUserName: z.string().min(1).max(200).optional() })
+      .object({
+        sessionId: id,
+        groupId: id.optional(),
+        agentUserName: z.string().min(1).max(200).optional(),
+        /** For whoever takes the session next: saved as the session's note (through the outbox). */
+        note: z.string().trim().max(8000).optional(),
+      })
       .strict()
       .refine((v) => (v.groupId === undefined) !== (v.agentUserName === undefined), 'Pick a group or an attendant.'),
     output: QueueItemSchema,

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Host } from '../../src-main/host/start-host';
 import type { Standin } from '../../src-standin/index';
 import { authorOf, idOf } from '../../src-shared/concepts';
@@ -15,12 +15,18 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
  * Signs in through "Connect to a service" as a user would. The host has no keyring, so the
  * weak-protection consent is ticked (tests that check that consent do it by hand).
  */
-export async function connectToService(page: Page, o: { baseUrl: string; token: string; userName?: string }): Promise<void> {
-  await page.getByLabel('Service address').fill(o.baseUrl);
-  await page.getByLabel('Access token').fill(o.token);
+export async function connectToService(
+  page: Page,
+  o: { baseUrl: string; token: string; userName?: string; locale?: 'en-US' | 'pt-BR' },
+): Promise<void> {
+  const pt = o.locale === 'pt-BR';
+  await page.getByLabel(pt ? 'Endereço do serviço' : 'Service address').fill(o.baseUrl);
+  await page.getByLabel(pt ? 'Token de acesso' : 'Access token').fill(o.token);
   if (o.userName) await page.getByLabel('Your user name (optional)').fill(o.userName);
-  await page.getByLabel('Keep the token with weak protection on this machine').check();
-  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page
+    .getByLabel(pt ? 'Guardar o token com proteção fraca nesta máquina' : 'Keep the token with weak protection on this machine')
+    .check();
+  await page.getByRole('button', { name: pt ? 'Conectar' : 'Connect', exact: true }).click();
 }
 
 /**
@@ -42,7 +48,7 @@ export { READY_MS } from './ready';
 
 /** Waits until the console shows a signed-in workspace as its user sees it: the queue's tabs. */
 export async function consoleReady(page: Page): Promise<void> {
-  await expect(page.getByRole('tablist', { name: 'Sessions' })).toBeVisible({ timeout: READY_MS });
+  await expect(page.getByRole('tablist', { name: /^(Sessions|Sessões)$/ })).toBeVisible({ timeout: READY_MS });
 }
 
 /**
@@ -191,4 +197,33 @@ export async function mediaSession(sb: Standin): Promise<Rec> {
   const sessionId = idOf(media!.session ?? media!.sessionId);
   const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]);
   return session!;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Whether two boxes on the page overlap (touching edges do not). */
+export const intersects = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * Whether an element shows at least `chars` characters of its text: all of it, or, when it is
+ * ellipsized, a box wide enough for that many characters and the ellipsis after them.
+ */
+export function showsAtLeast(el: Locator, chars: number): Promise<boolean> {
+  return el.evaluate((node, n) => {
+    if (node.scrollWidth <= node.clientWidth + 1) return true;
+    const text = [...node.childNodes].find((c) => c.nodeType === Node.TEXT_NODE && (c.textContent ?? '').trim());
+    if (!text) return false;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, Math.min(n, (text.textContent ?? '').length));
+    const probe = document.createElement('span');
+    probe.textContent = '…';
+    probe.style.font = getComputedStyle(node).font;
+    probe.style.position = 'absolute';
+    document.body.append(probe);
+    const ellipsis = probe.getBoundingClientRect().width;
+    probe.remove();
+    return node.getBoundingClientRect().width + 0.5 >= range.getBoundingClientRect().width + ellipsis;
+  }, chars);
 }

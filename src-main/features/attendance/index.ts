@@ -57,7 +57,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
 
   const handlers: Feature<'attendance'>['handlers'] = {
     ...queue.handlers,
-    ...sessionHandlers(ctx, { queue, directory }),
+    ...sessionHandlers(ctx, { queue, directory, notes }),
     ...directoryHandlers(ctx, directory),
     ...threadHandlers(ctx, { threads, sync, queue, offline }),
     ...composerHandlers(ctx, { composer, replies, threads, queue, notes, offline }),

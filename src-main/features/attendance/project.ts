@@ -76,6 +76,7 @@ export function toThreadMessage(m: Read<Message>, fallbackSessionId?: number, pa
     fromCustomer: author.role === 'customer',
     author: author.role,
     sender: author.name,
+    senderUserName: author.userName,
     sentiment: sentimentOf(m.sentiment),
     bySupervisor: m.sentBySuperAgent === true,
     failed: m.errorConversation === true || (typeof m.errorConversation === 'string' && m.errorConversation.trim().length > 0),

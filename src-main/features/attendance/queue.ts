@@ -29,6 +29,7 @@ import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { ActivityStore } from './activity';
 import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
+import type { NotesFeature } from '../notes';
 
 const QUEUE_CAP = 100_000;
 /** The newest messages read with each whole read of the queue, for the rows' previews. */
@@ -488,9 +489,9 @@ type SessionChannel = 'attendance:accept' | 'attendance:transfer' | 'attendance:
 /** What the attendant does to a session in the queue: accept it, transfer it, mark it seen. */
 export function sessionHandlers(
   ctx: FeatureContext,
-  d: { queue: QueueFeature; directory: DirectoryCache },
+  d: { queue: QueueFeature; directory: DirectoryCache; notes: Pick<NotesFeature, 'add'> },
 ): Pick<HandlerTable, SessionChannel> {
-  const { queue, directory } = d;
+  const { queue, directory, notes } = d;
 
   async function refreshSession(sessionId: number): Promise<QueueItem> {
     const rec = await readSession(ctx.client(), sessionId);
@@ -532,9 +533,21 @@ export function sessionHandlers(
       return refreshSession(sessionId);
     },
 
-    'attendance:transfer': async ({ sessionId, groupId, agentUserName }) => {
+    'attendance:transfer': async ({ sessionId, groupId, agentUserName, note }) => {
       if (groupId !== undefined) await ctx.client().saveSession({ id: sessionId, groupConf: { id: groupId } });
       else if (agentUserName) await ctx.client().saveSession({ id: sessionId, lastAgent: agentUserName });
+      // The note for whoever takes the session next: once the move is made (a refused transfer
+      // leaves no note behind to be sent), journaled by the notes' outbox, which sends it once.
+      if (note) {
+        try {
+          await notes.add(sessionId, note);
+        } catch (e) {
+          throw new AppError({
+            kind: 'Invalid',
+            message: `The session was transferred, but its note could not be kept: ${e instanceof Error ? e.message : String(e)}. Add it in the Notes tab.`,
+          });
+        }
+      }
       return refreshSession(sessionId);
     },
   };

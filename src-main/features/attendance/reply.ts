@@ -64,7 +64,8 @@ export class Replies {
       const saved = await client.resource('message').save({ session: { id: sessionId }, message: text, contentType, fromUser: false });
       msg = toThreadMessage(saved, sessionId, threads.parties.get(sessionId));
       // Our own reply: whatever shape the server gives its sender, the author is the attendant.
-      if (msg) msg = { ...msg, author: 'agent', fromCustomer: false };
+      if (msg)
+        msg = { ...msg, author: 'agent', fromCustomer: false, senderUserName: msg.senderUserName ?? this.#ctx.me()?.userName ?? null };
     } catch (e) {
       if (!isAppError(e) || e.kind !== 'OutcomeUnknown') throw e;
       // The answer was lost: read the thread back before saying anything, so a retry never

@@ -10,6 +10,7 @@ import type {
 import type { Condition } from '../../../src-shared/query';
 import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
+import { slaState } from '../../../src-shared/sla';
 import { toQueueItem } from '../../queue';
 import { idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
@@ -201,6 +202,8 @@ export function groupsOverview(
     }
     if (bucket === 'waiting') {
       g.waiting++;
+      // Late by the one SLA rule the queue's timers follow (src-shared/sla.ts).
+      if (slaState(item, now).state === 'red') g.overSla = true;
       const since = msOf(item.createdAt);
       const wait = Number.isNaN(since) ? null : Math.max(0, Math.round((now - since) / 1000));
       if (wait !== null) g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
@@ -230,7 +233,6 @@ export function groupsOverview(
     rest.waitingSessions = rest.waitingSessions
       .sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1))
       .slice(0, WAITING_LISTED);
-    rest.overSla = rest.slaSeconds !== null && rest.longestWaitSeconds !== null && rest.longestWaitSeconds > rest.slaSeconds;
     rest.agents = [...agentSessions.entries()]
       .map(([userName, n]) => ({
         userName,

@@ -178,10 +178,12 @@ test('who wrote a message, in every shape of fromUser, toUser and sendBy', () =>
     agent: personOf({ id: 12, userName: 'ana.souza', displayName: 'Ana' }),
     customer: personOf({ id: 501, userName: 'fernanda.lima', name: 'Fernanda Lima' }),
   };
-  expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }, withNames)).toEqual({ role: 'agent', name: 'Ana' });
-  expect(authorOf({ fromUser: 12 }, withNames)).toEqual({ role: 'agent', name: 'Ana' });
-  expect(authorOf({ sendBy: 'fernanda.lima' }, withNames)).toEqual({ role: 'customer', name: 'Fernanda Lima' });
-  expect(authorOf({ fromUser: false, sendBy: 'bruno.lima' }, withNames).name).toBe('bruno.lima');
+  // And by their login, which tells the attendant's own lines from a colleague's (an id alone, through the party).
+  expect(authorOf({ fromUser: false, sendBy: 'ana.souza' }, withNames)).toEqual({ role: 'agent', name: 'Ana', userName: 'ana.souza' });
+  expect(authorOf({ fromUser: 12 }, withNames)).toEqual({ role: 'agent', name: 'Ana', userName: 'ana.souza' });
+  expect(authorOf({ sendBy: 'fernanda.lima' }, withNames)).toEqual({ role: 'customer', name: 'Fernanda Lima', userName: 'fernanda.lima' });
+  expect(authorOf({ fromUser: false, sendBy: 'bruno.lima' }, withNames)).toMatchObject({ name: 'bruno.lima', userName: 'bruno.lima' });
+  expect(authorOf({ fromUser: 999 }, withNames).userName).toBeNull();
 });
 
 test('a message belongs to its session whatever the shape of the reference', () => {

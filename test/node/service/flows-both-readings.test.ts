@@ -120,6 +120,20 @@ for (const reading of READINGS) {
       const moved = await c.call('attendance:transfer', { sessionId: waiting[1]!.id, groupId: target.id });
       expect(moved.groupId).toBe(target.id);
 
+      // With a note for whoever takes it next: the move made, the note is the session's, once; a
+      // refused move leaves no note behind.
+      const noted = waiting[2]!.id;
+      const comments = async () =>
+        (await api.listAll('/session-comment', [{ key: 'sessionId', operator: 'EQNUM', value: String(noted) }])).map((n) =>
+          String(n.comment),
+        );
+      await c.fail('attendance:transfer', { sessionId: noted, groupId: 987_654, note: 'Nunca salva' });
+      const note = `Cliente aguarda retorno do financeiro (${reading}).`;
+      expect((await c.call('attendance:transfer', { sessionId: noted, groupId: target.id, note })).groupId).toBe(target.id);
+      await expect.poll(async () => (await comments()).filter((t) => t.includes(note)).length).toBe(1);
+      expect((await c.call('notes:list', { sessionId: noted })).local.map((n) => n.text)).not.toContain('Nunca salva');
+      expect(await comments()).not.toContainEqual(expect.stringContaining('Nunca salva'));
+
       // Close in a group that requires a classification: refused without one, saved with it.
       const mandatoryGroups: number[] = [];
       for (const g of dir.groups) {

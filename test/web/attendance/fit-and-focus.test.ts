@@ -1,5 +1,5 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { openDemo, ownOpenSessions, selectSession, serviceApi, shot } from '../../support/web';
+import { intersects, openDemo, ownOpenSessions, selectSession, serviceApi, showsAtLeast, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
 /** Presses Tab (and then Shift+Tab) many times; focus must never leave `dialog`. */
@@ -20,11 +20,6 @@ const wholeInWindow = (el: Locator) =>
     const clipped = node.scrollWidth > node.clientWidth + 1;
     return !clipped && b.left >= 0 && b.top >= 0 && b.right <= window.innerWidth + 0.5 && b.bottom <= window.innerHeight + 0.5;
   });
-
-const intersects = (
-  a: { x: number; y: number; width: number; height: number },
-  b: { x: number; y: number; width: number; height: number },
-) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('every dialog keeps focus inside while it is open and closes on Escape: transfer, commands, ticket lookup', async ({ page }) => {
   const host = await launchHost(freshProfile());
@@ -62,7 +57,7 @@ for (const viewport of [
   { width: 1280, height: 720 },
   { width: 1440, height: 900 },
 ]) {
-  test(`at ${viewport.width}×${viewport.height} nothing is cut, the newest message shows beside a notice, and replies carry the attendant's name`, async ({
+  test(`at ${viewport.width}×${viewport.height} nothing is cut, the newest message shows beside a notice, and the attendant's replies read You`, async ({
     page,
   }) => {
     await page.setViewportSize(viewport);
@@ -75,12 +70,13 @@ for (const viewport of [
       const log = page.getByRole('log', { name: /Messages with/ });
       await expect(log.getByRole('article').first()).toBeVisible();
 
-      // The reply is shown under the attendant's display name, not their login.
+      // The reply is the attendant's own: "You", as every line of theirs (never their login).
       const words = `Tudo certo, ${viewport.width}.`;
       await page.getByRole('textbox', { name: /Reply to/ }).fill(words);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       const sent = log.getByRole('article').filter({ hasText: words });
-      await expect(sent.locator('.msg-who')).toHaveText('Ana');
+      await expect(sent.locator('.msg-who')).toHaveText('You');
+      await expect(log.locator('.msg-who').filter({ hasText: /^(ana\.souza|Ana)$/ })).toHaveCount(0);
 
       // A customer of another session writes: a notice shows, and the newest message of the open
       // thread stays in view, not under it.
@@ -105,9 +101,9 @@ for (const viewport of [
       for (const tab of sideTabs) expect(await wholeInWindow(tab), await tab.innerText()).toBe(true);
       for (const tab of await page.getByRole('tablist', { name: 'Sessions' }).getByRole('tab').all())
         expect(await wholeInWindow(tab), await tab.innerText()).toBe(true);
-      for (const protocol of await page.getByRole('list', { name: 'Mine' }).locator('.protocol').all()) {
-        if (await protocol.isVisible())
-          expect(await protocol.evaluate((n) => n.scrollWidth <= n.clientWidth + 1), await protocol.innerText()).toBe(true);
+      // The queue's names: at least 12 characters each (the protocol gives way first).
+      for (const name of await page.getByRole('list', { name: 'Mine' }).locator('.name').all()) {
+        if (await name.isVisible()) expect(await showsAtLeast(name, 12), await name.innerText()).toBe(true);
       }
     } finally {
       await host.close();

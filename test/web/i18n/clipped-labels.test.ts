@@ -4,9 +4,10 @@ import { freshProfile, launchHost } from '../../support/host';
 import { clippedLabels, walkViews } from '../../support/walk';
 
 // Service data cut on purpose in a queue row of fixed height, whole elsewhere: a message's first
-// line (the thread shows it all) and a long customer name, shortened so the protocol customers
-// quote stays whole (the name is whole in the row's tooltip, its accessible name and the thread).
-const DATA_CUT = /\(span\.(?:preview|name)\)$/;
+// line (the thread shows it all), the protocol, which gives way first, and then a long customer
+// name, never below 12 characters (both whole in the row's tooltip, its accessible name and the
+// thread's header).
+const DATA_CUT = /\(span\.(?:preview|name|protocol)\)$/;
 
 test.use({ viewport: { width: 1280, height: 720 } });
 

@@ -2,6 +2,7 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
+import { slaDue } from '../../../../src-shared/sla';
 import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
 import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
@@ -208,9 +209,10 @@ export class QueueStore {
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     if (this.#mineSort === 'waiting') return byAge;
     if (this.#mineSort === 'sla') {
-      // Time left before the SLA ends; sessions without one go last.
-      const left = (s: QueueItem) => (s.slaSeconds === null ? Infinity : (createdAtMs(s) || 0) + s.slaSeconds * 1000);
-      return (x, y) => left(x) - left(y) || byAge(x, y);
+      // Nearest SLA end first (the one SLA rule, read once per session); sessions without one go last.
+      const dues = new Map<QueueItem, number>();
+      const due = (s: QueueItem) => dues.get(s) ?? dues.set(s, slaDue(s)).get(s)!;
+      return (x, y) => due(x) - due(y) || byAge(x, y);
     }
     return (x, y) => activityMs(y) - activityMs(x) || byAge(x, y);
   }
@@ -448,11 +450,12 @@ export class QueueStore {
 
   #transferring = false;
 
-  async transfer(id: number, to: { groupId: number } | { agentUserName: string }): Promise<boolean> {
+  /** Moves a session to a group or an attendant, with an optional note for whoever takes it next. */
+  async transfer(id: number, to: { groupId: number } | { agentUserName: string }, note = ''): Promise<boolean> {
     if (this.#transferring) return false;
     this.#transferring = true;
     try {
-      const item = await this.#scope.invoke('attendance:transfer', { sessionId: id, ...to });
+      const item = await this.#scope.invoke('attendance:transfer', { sessionId: id, ...to, ...(note.trim() ? { note: note.trim() } : {}) });
       this.#change({ upsert: [item], remove: [], me: this.#me });
       return true;
     } catch (e) {
