@@ -278,37 +278,35 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
   const slow = z.object(shape).loose();
   const entries = Object.entries(shape) as [string, z.ZodType][];
   if (!entries.every(([, s]) => hasDirect(s))) return slow;
-  const fields = new Map(entries.map(([k, s]) => [k, { read: directOf(s), kept: keeps.get(s) ?? 'nothing' }]));
-  // Work follows the fields a record has, not the shape's length; a required field is read absent too.
-  const needed = entries.filter(([, s]) => mustRead.has(s)).map(([k, s]) => [k, directOf(s)] as const);
+  const fields = entries.map(([k, s]) => ({ k, read: directOf(s), kept: keeps.get(s) ?? 'nothing', needed: mustRead.has(s) }));
+  const known = new Set(entries.map(([k]) => k));
+  // The shape's fields first, in its order, then the others as they come: the order zod gives,
+  // which what lists a record's fields (the explorer's columns) follows.
   const read = (v: unknown): unknown => {
     const r = record(v);
     if (!r) return INVALID;
     const out: Record<string, unknown> = {};
     let failed: Failure | null = null;
-    for (const k in r) {
-      const f = fields.get(k);
-      const x = r[k];
-      if (!f) {
-        if (k !== '__proto__') out[k] = x;
-        continue;
-      }
+    for (const f of fields) {
+      const x = r[f.k];
+      if (x === undefined && !f.needed && !(f.k in r)) continue;
       if (
         (f.kept === 'strings' && typeof x === 'string') ||
         (f.kept === 'booleans' && typeof x === 'boolean') ||
         (f.kept === 'safe integers' && Number.isSafeInteger(x)) ||
         (f.kept === 'finite numbers' && Number.isFinite(x))
       ) {
-        out[k] = x;
+        out[f.k] = x;
         continue;
       }
       const got = f.read(x);
       if (got === REFUSED) failed = REFUSED;
       else if (got === INVALID) failed ??= INVALID;
-      else out[k] = got;
+      else if (got !== undefined || f.k in r) out[f.k] = got;
     }
-    for (const [k, d] of needed) if (!(k in r) && d(undefined) === INVALID) failed ??= INVALID;
-    return failed ?? out;
+    if (failed) return failed;
+    for (const k in r) if (!known.has(k) && k !== '__proto__') out[k] = r[k];
+    return out;
   };
   type Out = z.output<typeof slow>;
   const schema = z.unknown().transform((v, ctx): Out => {
@@ -322,7 +320,14 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
     }
     return z.NEVER;
   });
+  objects.set(schema, slow);
   return withDirect(schema, read);
+}
+
+const objects = new WeakMap<z.ZodType, z.ZodObject>();
+/** The object schema a record schema of `readObject` reads by (its fields by name); null for others. */
+export function objectOf(schema: z.ZodType): z.ZodObject | null {
+  return schema instanceof z.ZodObject ? schema : (objects.get(schema) ?? null);
 }
 
 /** The four audit fields (interface §2.9, "audit"). */

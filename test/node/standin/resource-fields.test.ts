@@ -1,12 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { z } from 'zod';
+import { objectOf } from '../../../src-shared/schemas/common';
 import { RESOURCE_SCHEMAS } from '../../../src-shared/schemas/resources';
 import { SPECS } from '../../../src-standin/fields';
 
 /** The top-level field names a resource schema describes (a recursive one is unwrapped once). */
 function fieldNames(schema: z.ZodType): string[] {
-  const inner = schema instanceof z.ZodLazy ? (schema.unwrap() as z.ZodType) : schema;
-  if (!(inner instanceof z.ZodObject)) throw new Error(`not an object schema: ${inner.constructor.name}`);
+  const inner = objectOf(schema instanceof z.ZodLazy ? (schema.unwrap() as z.ZodType) : schema);
+  if (!inner) throw new Error(`not a record schema: ${schema.constructor.name}`);
   return Object.keys(inner.shape).sort();
 }
 
