@@ -39,16 +39,19 @@ const REFUSED = Symbol('refuses the record');
 const INVALID = Symbol('fails this value');
 type Failure = typeof REFUSED | typeof INVALID;
 type Direct = (v: unknown) => unknown;
-const directs = new WeakMap<z.ZodType, Direct>();
 /**
  * The values a field's reader gives back unchanged, by kind (a string for a string field, a safe
  * integer for an integer field): `readObject` keeps those without calling the reader, which is
  * most fields of most records. The reader stays the rule; this only says where it is the identity.
  */
 type Keeps = 'nothing' | 'strings' | 'booleans' | 'safe integers' | 'finite numbers';
-const keeps = new WeakMap<z.ZodType, Keeps>();
-/** Fields read even when absent (the required ones: absence is their failure). */
-const mustRead = new WeakSet<z.ZodType>();
+/** A builder's direct reading: its reader, what it keeps as it comes, and whether it reads an absent field (a required one: absence is its failure). */
+interface DirectField {
+  read: Direct;
+  kept: Keeps;
+  needed: boolean;
+}
+const directs = new WeakMap<z.ZodType, DirectField>();
 
 let direct = true;
 /** Whether records are read directly (on) or by zod alone (off): tests hold the two to one outcome. */
@@ -56,15 +59,15 @@ export function readDirectly(on: boolean): void {
   direct = on;
 }
 
-function withDirect<S extends z.ZodType>(schema: S, read: Direct): S {
-  directs.set(schema, read);
+function withDirect<S extends z.ZodType>(schema: S, read: Direct, o: { kept?: Keeps; needed?: boolean } = {}): S {
+  directs.set(schema, { read, kept: o.kept ?? 'nothing', needed: o.needed ?? false });
   return schema;
 }
 
 /** The direct reader of `schema`, or a safeParse that says the same when it has none. */
 function directOf(schema: z.ZodType): Direct {
   const own = directs.get(schema);
-  if (own) return own;
+  if (own) return own.read;
   if (schema instanceof z.ZodLazy) {
     let inner: Direct | undefined;
     return (v) => (inner ??= directOf(schema.unwrap() as z.ZodType))(v);
@@ -99,8 +102,8 @@ const noneUnsafe: Unsafe = () => false;
 const unsafeNumber: Unsafe = (v) => typeof v === 'number' && isUnsafeInteger(v);
 
 /** A field read by `reader`: null stays null, what it cannot read is absent. */
-const field = <T>(reader: Reader<T>, unsafe: Unsafe, kept: Keeps = 'nothing') => {
-  const schema = withDirect(
+const field = <T>(reader: Reader<T>, unsafe: Unsafe, kept: Keeps = 'nothing') =>
+  withDirect(
     z
       .unknown()
       .transform((v, ctx): T | null | undefined => {
@@ -110,14 +113,12 @@ const field = <T>(reader: Reader<T>, unsafe: Unsafe, kept: Keeps = 'nothing') =>
       })
       .optional(),
     (v) => (v === undefined ? undefined : v === null ? null : unsafe(v) ? REFUSED : (reader(v) ?? undefined)),
+    { kept },
   );
-  keeps.set(schema, kept);
-  return schema;
-};
 
 /** A field the interface marks required: `reader` must read it, else the answer is broken. */
-const required = <T>(reader: Reader<T>, what: string, unsafe: Unsafe) => {
-  const schema = withDirect(
+const required = <T>(reader: Reader<T>, what: string, unsafe: Unsafe) =>
+  withDirect(
     z.unknown().transform((v, ctx): T => {
       if (unsafe(v)) return refuse(ctx, v);
       const out = reader(v);
@@ -128,10 +129,8 @@ const required = <T>(reader: Reader<T>, what: string, unsafe: Unsafe) => {
       return out;
     }),
     (v) => (unsafe(v) ? REFUSED : (reader(v) ?? INVALID)),
+    { needed: true },
   );
-  mustRead.add(schema);
-  return schema;
-};
 
 /** Integers: ids and counters (int64 / int32 in the interface). */
 export const int = () => field(intOf, isUnsafeInteger, 'safe integers');
@@ -278,7 +277,12 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
   const slow = z.object(shape).loose();
   const entries = Object.entries(shape) as [string, z.ZodType][];
   if (!entries.every(([, s]) => hasDirect(s))) return slow;
-  const fields = entries.map(([k, s]) => ({ k, read: directOf(s), kept: keeps.get(s) ?? 'nothing', needed: mustRead.has(s) }));
+  const fields = entries.map(([k, s]) => ({
+    k,
+    read: directOf(s),
+    kept: directs.get(s)?.kept ?? 'nothing',
+    needed: directs.get(s)?.needed ?? false,
+  }));
   const known = new Set(entries.map(([k]) => k));
   // The shape's fields first, in its order, then the others as they come: the order zod gives,
   // which what lists a record's fields (the explorer's columns) follows.
