@@ -96,3 +96,31 @@ test("on Linux the machine is read from /proc: the bench's own work is not count
   expect(r.ours! * r.seconds!).toBeGreaterThanOrEqual(0.28);
   expect(r.others + r.ours!).toBeLessThanOrEqual(r.cores * 1.05);
 });
+
+test("a process the bench started stays the bench's after its parent exits (a closed browser's renderers are re-parented)", async () => {
+  test.skip(process.platform !== 'linux', 'reads /proc');
+  const w = cpuWatch(100);
+  // A child starts a grandchild that works for 1.2 s of CPU, and exits at once: the grandchild is
+  // re-parented to init, out of the bench's process tree, while it works.
+  const grandchild = 'const end = 1_200_000; while (process.cpuUsage().user < end);';
+  const starter = `const c = process.getBuiltinModule('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { detached: true, stdio: 'ignore' }); process.stdout.write(String(c.pid)); c.unref();`;
+  const child = spawn(process.execPath, ['-e', starter]);
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  await new Promise((r) => child.once('close', r));
+  const pid = Number(out.trim());
+  expect(pid).toBeGreaterThan(0);
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 200 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(alive()).toBe(false);
+  const r = w.stop();
+  expect(r.ours! * r.seconds!).toBeGreaterThanOrEqual(1.1);
+  expect(r.others + r.ours!).toBeLessThanOrEqual(r.cores * 1.05);
+});
