@@ -45,6 +45,13 @@ export default tseslint.config(
             ':matches(PropertyDefinition, MethodDefinition[kind!="constructor"], AccessorProperty, TSParameterProperty)[accessibility="private"]',
           message: 'Use an ECMAScript private member (#name), not the TypeScript `private` keyword.',
         },
+        {
+          // A store's action run from an effect makes the effect follow what the action reads,
+          // and re-run when the action writes it (a failed load retried without end).
+          selector: "CallExpression[callee.name='$effect'] UnaryExpression[operator='void'] > CallExpression",
+          message:
+            'Run an action from onChange (src-renderer/src/lib/effects.svelte.ts), not from $effect: only what it watches makes it run again.',
+        },
       ],
       // An async function without await is how a promise-returning interface is implemented
       // so that a throw becomes a rejection: removing `async` would change what callers see.

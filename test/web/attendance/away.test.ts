@@ -24,6 +24,21 @@ async function chooseAway(page: Page, mode: string, minutes: number, reason?: st
   await railButton(page, 'Sessions').click();
 }
 
+/**
+ * The status says paused with `reason`; when it does not, the failure also tells what the page
+ * shows as alerts and notices (why the console did not pause).
+ */
+async function expectPaused(page: Page, reason: string): Promise<void> {
+  try {
+    await expect(page.getByRole('group', { name: 'Your status' })).toContainText(`Paused: ${reason}`);
+  } catch (e) {
+    const shown = [...(await page.getByRole('alert').allInnerTexts()), ...(await page.getByRole('status').allInnerTexts())];
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\nAlerts and notices on the page: ${JSON.stringify(shown)}`, {
+      cause: e,
+    });
+  }
+}
+
 test('away for the chosen minutes pauses with the chosen reason at the service; coming back resumes it and names who wrote meanwhile', async ({
   page,
 }) => {
@@ -50,7 +65,7 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
 
     // Past three: paused at the service with the chosen reason.
     await page.clock.fastForward('01:10');
-    await expect(status).toContainText(`Paused: ${reason}`);
+    await expectPaused(page, reason);
     await expect.poll(myStatus).toBe('PAUSED');
 
     // A customer of the attendant writes while they are away.
@@ -100,6 +115,44 @@ test('back while the pause is still on its way: once it is in force it is ended,
     await expect(notice).toContainText('paused meanwhile, and are available again');
     await expect(status).toContainText('Available');
     await expect.poll(myStatus).toBe('ONLINE');
+  } finally {
+    await host.close();
+  }
+});
+
+test('a pause the service refused is tried again while the attendant stays away; events a script sends are not the attendant coming back', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const myStatus = demoAgentStatus(sb);
+    const reason = (await pauseReasonNames(sb)).at(-1)!;
+    await chooseAway(page, 'Pause me, and resume when I am back', 3, reason);
+    const status = page.getByRole('group', { name: 'Your status' });
+    await expect(status).toContainText('Available');
+    // The service refuses status changes for a while.
+    await sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/agent/save' }, kind: 'status', status: 503 }]);
+    await page.clock.fastForward('03:10');
+    await expect(page.getByRole('alert').first()).toBeVisible();
+    expect(await myStatus()).toBe('ONLINE');
+    await expect(status).toContainText('Available');
+    // It takes them again; the attendant is still away at the next check: paused this time.
+    await sb.faults.clear();
+    await page.clock.fastForward('00:06');
+    await expectPaused(page, reason);
+    await expect.poll(myStatus).toBe('PAUSED');
+    // A script's focus, key or pointer event is not the attendant.
+    await page.evaluate(() => {
+      window.dispatchEvent(new FocusEvent('focus'));
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'a' }));
+      window.dispatchEvent(new PointerEvent('pointerdown'));
+    });
+    await page.clock.fastForward('00:06');
+    await expectPaused(page, reason);
+    expect(await myStatus()).toBe('PAUSED');
+    await expect(page.getByRole('status').filter({ hasText: 'Welcome back' })).toHaveCount(0);
   } finally {
     await host.close();
   }
@@ -169,7 +222,7 @@ test('away with several workspaces: every workspace signed in is paused, each wi
     expect([await here(), await there()]).toEqual(['ONLINE', 'ONLINE']);
 
     await page.clock.fastForward('03:10');
-    await expect(page.getByRole('group', { name: 'Your status' })).toContainText(`Paused: ${reason}`);
+    await expectPaused(page, reason);
     await expect.poll(here).toBe('PAUSED');
     await expect.poll(there).toBe('PAUSED');
     // The other workspace took its own reason of that name (the service keeps the status only).

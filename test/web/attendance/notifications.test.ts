@@ -59,6 +59,19 @@ test('a customer message while the window is not focused becomes one desktop not
       .toEqual([{ title: `Message from ${customer}`, body: 'Preciso da nota fiscal do pedido, por favor.' }]);
     // The window's title counts what waits for the attendant.
     await expect(page).toHaveTitle(/^\(1\) /);
+
+    // A customer arrives while the window is still not focused: one notification for that
+    // session, the badge told once per change, and the page keeps answering.
+    const badgeCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/bridge/attendance%3Abadge')) badgeCalls.push(r.postData() ?? '');
+    });
+    await sb.simulator.step();
+    await expect.poll(() => page.evaluate(() => window.shownNotifications.filter((n) => n.title === 'New session waiting').length)).toBe(1);
+    // Nothing raises it again meanwhile (a notice that raised notices kept the page busy for good).
+    await page.waitForTimeout(1500);
+    expect(await page.evaluate(() => window.shownNotifications.filter((n) => n.title === 'New session waiting').length)).toBe(1);
+    expect(badgeCalls.length).toBeLessThanOrEqual(10);
   } finally {
     await host.close();
   }

@@ -83,11 +83,23 @@ export class AwayWatch {
     if (this.#started) return;
     this.#started = true;
     const active = (e: Event) => {
+      // The attendant's own input only: not an event a script dispatched, not a move in place.
+      if (!e.isTrusted) return;
       if (e instanceof PointerEvent && e.type === 'pointermove' && !this.#moved(e)) return;
       this.#activity();
     };
     for (const type of ACTIVITY) window.addEventListener(type, active, { capture: true, passive: true });
-    window.addEventListener('focus', active);
+    // Coming back to the window counts; a focus without having left it (the page taking it at
+    // load, a dialog closing) does not.
+    let left = false;
+    window.addEventListener('blur', (e) => {
+      if (e.target === window) left = true;
+    });
+    window.addEventListener('focus', (e) => {
+      if (e.target !== window || !left) return;
+      left = false;
+      active(e);
+    });
     setInterval(() => this.#check(), CHECK_EVERY_MS);
     on('attendance:presence', (p) => {
       this.#system = p;
@@ -244,10 +256,16 @@ export class AwayStore {
     // The reasons come with the directory, which the sessions view loads; read it if not yet.
     if (!this.#desk.directory) await this.#desk.loadDirectory();
     const reason = this.reason;
-    // Back already: nothing to pause.
-    if (!reason || this.#desk.paused || this.#awaySince === null) return;
-    await this.#desk.pause(reason.id);
-    this.#pausedByUs = this.#desk.paused;
+    // Back already, or paused meanwhile by the attendant: nothing to pause.
+    if (this.#awaySince === null || this.#desk.paused) return;
+    if (reason) await this.#desk.pause(reason.id);
+    if (!reason || !this.#desk.paused) {
+      // Not paused (no reason to pause with, the service refused or did not answer; the desk
+      // shows why): this spell ends here, so the next check, still away, tries again.
+      this.#awaySince = null;
+      return;
+    }
+    this.#pausedByUs = true;
     this.#pausedElsewhere = await this.#pauseElsewhere(reason.label);
   }
 
