@@ -19,6 +19,8 @@ const SESSIONS = Number(process.env.BENCH_RENDERER_SESSIONS ?? 100_000);
 const THREAD_MESSAGES = Number(process.env.BENCH_RENDERER_MESSAGES ?? 10_000);
 const KEYSTROKES = 'mariana souza'.split('');
 const SCROLL_LIMIT_MS = 180_000;
+/** Scrolling a long thread back to its oldest message may cost this much over reading its pages raw. */
+const SCROLL_BACK_RATIO = 3;
 /**
  * Customer messages timed for the unread figure. Its p95 over 20 was the second-slowest sample, so
  * one collection pause on this shared machine decided it (31 to 72 ms across runs of the same
@@ -420,8 +422,8 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'ms',
         baseline: bareToOldest,
         ratio: toOldest / bareToOldest,
-        budget: `reaches it within ${SCROLL_LIMIT_MS / 1000} s`,
-        holds: Number.isFinite(toOldest),
+        budget: `<= ${SCROLL_BACK_RATIO} x the raw page reads`,
+        holds: Number.isFinite(toOldest) && toOldest / bareToOldest <= SCROLL_BACK_RATIO,
       },
       {
         figure: 'thread rows in the DOM with the oldest message shown (virtualised)',
