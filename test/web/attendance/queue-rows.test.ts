@@ -207,6 +207,8 @@ test('customers writing: a waiting row shows its unread mark beside Accept, and 
     let n = 0;
     const noticeNow = async () => {
       const text = `Ainda estou aguardando (${++n}).`;
+      const workTop = () => page.locator('.work').evaluate((w) => w.getBoundingClientRect().top);
+      const before = await workTop();
       await customerSays(sb.baseUrl, sb.tokens.admin, idOf(mine!.id)!, text);
       const notice = page
         .getByRole('status')
@@ -220,6 +222,8 @@ test('customers writing: a waiting row shows its unread mark beside Accept, and 
       expect(
         await bar.evaluate((b) => b.scrollWidth <= b.clientWidth + 1 && b.getBoundingClientRect().right <= window.innerWidth + 0.5),
       ).toBe(true);
+      // Nor moves what is under the bar: the queue and the thread the attendant reads stay put.
+      expect(await workTop(), 'the notice moved the queue and the thread').toBe(before);
       return notice;
     };
     const first = await noticeOverQueue(await noticeNow());

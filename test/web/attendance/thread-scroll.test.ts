@@ -15,13 +15,16 @@ const atBottom = async (log: Locator) => {
   return s.top + s.client >= s.height - 2;
 };
 
-/** The first message whose top edge is inside the thread: the one the reader is looking at. */
+/**
+ * The first message whose top edge is inside the thread: the one the reader is looking at, and
+ * where it is in the thread's view (a notice or banner moving the whole view is another test's).
+ */
 const topMessage = (page: Page, log: Locator) =>
   log.evaluate((el) => {
     const box = el.getBoundingClientRect();
     for (const a of el.querySelectorAll('article')) {
       const r = a.getBoundingClientRect();
-      if (r.top >= box.top && r.bottom > box.top) return { text: a.querySelector('.msg-text')?.textContent ?? '', top: r.top };
+      if (r.top >= box.top && r.bottom > box.top) return { text: a.querySelector('.msg-text')?.textContent ?? '', top: r.top - box.top };
     }
     return null;
   });

@@ -459,7 +459,7 @@ export const tt = i18n.register({
     'd.live.relayDown': 'Relay da equipe inacessível · verificando a cada 30 a 60 s',
     'd.live.relayRefused': 'O relay da equipe recusou este console · verificando a cada 30 a 60 s',
     'd.live.resume': 'Retomar atualizações ao vivo',
-    'd.notifyOff': 'As notificações da área de trabalho estão desligadas.',
+    'd.notifyOff': 'Notificações desligadas.',
     'd.notifyOn': 'Ligar',
     'd.dismiss': 'Dispensar',
     'd.moreNotices': '{count} avisos anteriores',
