@@ -54,3 +54,40 @@ test("the side panel shows help first, and keeps the tab chosen; another workspa
   expect(scope.use(SidePanel).tab).toBe('notes');
   expect((await newScope('b')).use(SidePanel).tab).toBe('help');
 });
+
+test('a pause sent while the directory was being read is not taken back by the older answer', async () => {
+  let answer: (() => void) | null = null;
+  let status = 'ONLINE';
+  await installFakeBridge({
+    'attendance:directory': () =>
+      new Promise((resolve) => {
+        // What the service said when asked: the status of that moment.
+        const said = {
+          myStatus: status,
+          myPauseReason: null,
+          groups: [],
+          agents: [],
+          pauseReasons: [{ id: 3, label: 'Almoço', minutes: 60 }],
+        };
+        answer = () => resolve(said as never);
+      }),
+    'attendance:pause': () => ((status = 'PAUSED'), { status, reason: 'Almoço' }),
+  });
+  const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
+  const desk = (await newScope()).use(DeskStore);
+  const reading = desk.loadDirectory();
+  await expect.poll(() => answer !== null).toBe(true);
+  // The console pauses the attendant (away) while the directory read is on its way back.
+  await desk.pause(3);
+  answer!();
+  await reading;
+  expect([desk.paused, desk.pauseReason]).toEqual([true, 'Almoço']);
+  // Read again with nothing sent meanwhile: the service's word shows.
+  answer = null;
+  status = 'ONLINE';
+  const again = desk.loadDirectory();
+  await expect.poll(() => answer !== null).toBe(true);
+  answer!();
+  await again;
+  expect(desk.paused).toBe(false);
+});

@@ -26,16 +26,18 @@ async function chooseAway(page: Page, mode: string, minutes: number, reason?: st
 
 /**
  * The status says paused with `reason`; when it does not, the failure also tells what the page
- * shows as alerts and notices (why the console did not pause).
+ * shows as alerts and notices and what the service holds (why the console did not pause, or
+ * whether it paused and shows otherwise).
  */
-async function expectPaused(page: Page, reason: string): Promise<void> {
+async function expectPaused(page: Page, reason: string, atService: () => Promise<unknown>): Promise<void> {
   try {
     await expect(page.getByRole('group', { name: 'Your status' })).toContainText(`Paused: ${reason}`);
   } catch (e) {
     const shown = [...(await page.getByRole('alert').allInnerTexts()), ...(await page.getByRole('status').allInnerTexts())];
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\nAlerts and notices on the page: ${JSON.stringify(shown)}`, {
-      cause: e,
-    });
+    throw new Error(
+      `${e instanceof Error ? e.message : String(e)}\nAlerts and notices on the page: ${JSON.stringify(shown)}; the service has the attendant ${String(await atService())}`,
+      { cause: e },
+    );
   }
 }
 
@@ -65,7 +67,7 @@ test('away for the chosen minutes pauses with the chosen reason at the service; 
 
     // Past three: paused at the service with the chosen reason.
     await page.clock.fastForward('01:10');
-    await expectPaused(page, reason);
+    await expectPaused(page, reason, myStatus);
     await expect.poll(myStatus).toBe('PAUSED');
 
     // A customer of the attendant writes while they are away.
@@ -141,7 +143,7 @@ test('a pause the service refused is tried again while the attendant stays away;
     // It takes them again; the attendant is still away at the next check: paused this time.
     await sb.faults.clear();
     await page.clock.fastForward('00:06');
-    await expectPaused(page, reason);
+    await expectPaused(page, reason, myStatus);
     await expect.poll(myStatus).toBe('PAUSED');
     // A script's focus, key or pointer event is not the attendant.
     await page.evaluate(() => {
@@ -150,7 +152,7 @@ test('a pause the service refused is tried again while the attendant stays away;
       window.dispatchEvent(new PointerEvent('pointerdown'));
     });
     await page.clock.fastForward('00:06');
-    await expectPaused(page, reason);
+    await expectPaused(page, reason, myStatus);
     expect(await myStatus()).toBe('PAUSED');
     await expect(page.getByRole('status').filter({ hasText: 'Welcome back' })).toHaveCount(0);
   } finally {
@@ -222,7 +224,7 @@ test('away with several workspaces: every workspace signed in is paused, each wi
     expect([await here(), await there()]).toEqual(['ONLINE', 'ONLINE']);
 
     await page.clock.fastForward('03:10');
-    await expectPaused(page, reason);
+    await expectPaused(page, reason, here);
     await expect.poll(here).toBe('PAUSED');
     await expect.poll(there).toBe('PAUSED');
     // The other workspace took its own reason of that name (the service keeps the status only).

@@ -61,10 +61,14 @@ export class DeskStore {
   }
 
   async loadDirectory(): Promise<void> {
+    const changes = this.#statusChanges;
     try {
       this.#directory = await this.#scope.invoke('attendance:directory', {});
-      this.#status = this.#directory.myStatus;
-      this.#pauseReason = this.#directory.myPauseReason;
+      // A pause or resume sent since this read began is newer than what it says of the status.
+      if (changes === this.#statusChanges) {
+        this.#status = this.#directory.myStatus;
+        this.#pauseReason = this.#directory.myPauseReason;
+      }
     } catch (e) {
       this.#error = failure(e);
     }
@@ -122,9 +126,13 @@ export class DeskStore {
     return this.#changeStatus(() => this.#scope.invoke('attendance:resume', {}));
   }
 
+  /** Pauses and resumes sent so far: a directory read older than the last one does not set the status. */
+  #statusChanges = 0;
+
   async #changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
     if (this.#changingStatus) return;
     this.#changingStatus = true;
+    this.#statusChanges++;
     try {
       const r = await call();
       const wasPaused = this.paused;
