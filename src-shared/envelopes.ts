@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf, listOf, record } from './concepts';
-import { reqInt, str } from './schemas/common';
+import { readingOwned, reqInt, str } from './schemas/common';
 import { notARecord, type SkippedRecord } from './unreadable';
 
 /**
@@ -69,14 +69,17 @@ export function readPage<T>(raw: z.infer<typeof RawPageSchema>, item: z.ZodType<
   const results: Read<T>[] = [];
   let first: SkippedRecord | null = null;
   let skipped = 0;
-  for (const r of raw.results) {
-    const got = readRecord(item, r, resource);
-    if (got.ok) results.push(got.record);
-    else {
-      skipped++;
-      first ??= got.skip;
+  // A page's records were parsed from its answer and belong to this read alone.
+  readingOwned(() => {
+    for (const r of raw.results) {
+      const got = readRecord(item, r, resource);
+      if (got.ok) results.push(got.record);
+      else {
+        skipped++;
+        first ??= got.skip;
+      }
     }
-  }
+  });
   return { page: raw.page, size: raw.size, results, skipped, first };
 }
 

@@ -59,6 +59,23 @@ export function readDirectly(on: boolean): void {
   direct = on;
 }
 
+let owned = false;
+/**
+ * Runs `read` with the records it reads owned by the reader: values parsed from an answer that
+ * nothing else holds (a list page). Such a record is read where it is, its few changed fields
+ * written back, not copied field by field: most of a page's fields are kept as they come, and the
+ * copy cost three times the rest of the reading. Both give one outcome, fields in one order.
+ */
+export function readingOwned<T>(read: () => T): T {
+  const was = owned;
+  owned = true;
+  try {
+    return read();
+  } finally {
+    owned = was;
+  }
+}
+
 function withDirect<S extends z.ZodType>(schema: S, read: Direct, o: { kept?: Keeps; needed?: boolean } = {}): S {
   directs.set(schema, { read, kept: o.kept ?? 'nothing', needed: o.needed ?? false });
   return schema;
@@ -283,33 +300,58 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
     kept: directs.get(s)?.kept ?? 'nothing',
     needed: directs.get(s)?.needed ?? false,
   }));
-  const known = new Set(entries.map(([k]) => k));
-  // The shape's fields first, in its order, then the others as they come: the order zod gives,
-  // which what lists a record's fields (the explorer's columns) follows.
-  const read = (v: unknown): unknown => {
-    const r = record(v);
-    if (!r) return INVALID;
-    const out: Record<string, unknown> = {};
+  const byName = new Map(fields.map((f) => [f.k, f]));
+  const needed = fields.filter((f) => f.needed);
+  const kept = (f: (typeof fields)[number], x: unknown): boolean =>
+    (f.kept === 'strings' && typeof x === 'string') ||
+    (f.kept === 'booleans' && typeof x === 'boolean') ||
+    (f.kept === 'safe integers' && Number.isSafeInteger(x)) ||
+    (f.kept === 'finite numbers' && Number.isFinite(x));
+  /** An owned record read where it is: its changed fields written back, in their places. */
+  const inPlace = (r: Record<string, unknown>): unknown => {
+    let changed: unknown[] | null = null;
     let failed: Failure | null = null;
     for (const f of fields) {
       const x = r[f.k];
-      if (x === undefined && !f.needed && !(f.k in r)) continue;
-      if (
-        (f.kept === 'strings' && typeof x === 'string') ||
-        (f.kept === 'booleans' && typeof x === 'boolean') ||
-        (f.kept === 'safe integers' && Number.isSafeInteger(x)) ||
-        (f.kept === 'finite numbers' && Number.isFinite(x))
-      ) {
-        out[f.k] = x;
+      if (x === undefined && !f.needed && !Object.hasOwn(r, f.k)) continue;
+      if (kept(f, x)) continue;
+      const got = f.read(x);
+      if (got === REFUSED) failed = REFUSED;
+      else if (got === INVALID) failed ??= INVALID;
+      else if (got !== x) (changed ??= []).push(f.k, got);
+    }
+    if (failed) return failed;
+    if (changed) for (let i = 0; i < changed.length; i += 2) r[changed[i] as string] = changed[i + 1];
+    return r;
+  };
+  // A copy, its fields in the order the record gives them (the service's order, which what lists
+  // a record's fields follows: the explorer's columns); a required field it lacks fails it.
+  const read = (v: unknown): unknown => {
+    const r = record(v);
+    if (!r) return INVALID;
+    if (owned && !Object.hasOwn(r, '__proto__')) return inPlace(r);
+    const out: Record<string, unknown> = {};
+    let failed: Failure | null = null;
+    for (const k in r) {
+      const f = byName.get(k);
+      const x = r[k];
+      if (f === undefined || kept(f, x)) {
+        if (k !== '__proto__') out[k] = x;
         continue;
       }
       const got = f.read(x);
       if (got === REFUSED) failed = REFUSED;
       else if (got === INVALID) failed ??= INVALID;
-      else if (got !== undefined || f.k in r) out[f.k] = got;
+      else out[k] = got;
+    }
+    for (const f of needed) {
+      if (Object.hasOwn(r, f.k)) continue;
+      const got = f.read(undefined);
+      if (got === REFUSED) failed = REFUSED;
+      else if (got === INVALID) failed ??= INVALID;
+      else if (got !== undefined) out[f.k] = got;
     }
     if (failed) return failed;
-    for (const k in r) if (!known.has(k) && k !== '__proto__') out[k] = r[k];
     return out;
   };
   type Out = z.output<typeof slow>;
@@ -317,7 +359,7 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
     const got = direct ? read(v) : INVALID;
     if (got !== REFUSED && got !== INVALID) return got as Out;
     const again = slow.safeParse(v);
-    if (again.success) return again.data;
+    if (again.success) return inOrderOf(v, again.data);
     for (const i of again.error.issues) {
       const params = refuses(i) ? { [REFUSES]: true } : undefined;
       ctx.addIssue({ code: 'custom', message: i.message, path: i.path, input: i.input, ...(params ? { params } : {}) });
@@ -326,6 +368,17 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
   });
   objects.set(schema, slow);
   return withDirect(schema, read);
+}
+
+/** `data` with its fields in the order `input` gives them (zod puts the shape's first), then any others. */
+function inOrderOf<T>(input: unknown, data: T): T {
+  const r = record(input);
+  const d = record(data);
+  if (!r || !d) return data;
+  const out: Record<string, unknown> = {};
+  for (const k in r) if (k !== '__proto__' && Object.hasOwn(d, k)) out[k] = d[k];
+  for (const k in d) if (k !== '__proto__' && !Object.hasOwn(out, k)) out[k] = d[k];
+  return out as T;
 }
 
 const objects = new WeakMap<z.ZodType, z.ZodObject>();
