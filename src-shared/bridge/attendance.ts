@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NoInput } from './no-input';
 import { UnreadableSchema } from './unreadable';
+import { OLDER_PAGES_MAX } from '../thread-pages';
 
 /**
  * The attendant's console: queue deltas, threads, composer help, classification and close,
@@ -273,8 +274,16 @@ export const attendanceChannels = {
       })
       .strict(),
   },
-  /** Older messages: page N of the newest-first order (N >= 1); duplicates are possible, gaps are not. */
-  'attendance:olderMessages': { input: z.object({ sessionId: id, page: z.number().int().min(1) }).strict(), output: ThreadPageSchema },
+  /**
+   * Older messages: pages N to N + count - 1 of the newest-first order (N >= 1), in that order;
+   * duplicates are possible, gaps are not. Pages after a short one may be there, empty.
+   */
+  'attendance:olderMessages': {
+    input: z
+      .object({ sessionId: id, page: z.number().int().min(1), count: z.number().int().min(1).max(OLDER_PAGES_MAX).default(1) })
+      .strict(),
+    output: z.object({ pages: z.array(ThreadPageSchema) }).strict(),
+  },
   'attendance:closeThread': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
   /** A media message's bytes, read by the main process from the service (its own address only), within the media cap. */
   'attendance:media': { input: z.object({ url: z.string().min(1).max(4096) }).strict(), output: MediaBytesSchema },

@@ -145,11 +145,17 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       return { detail, page: { ...page, page: 0 }, fetchedAt, offline: false };
     },
 
-    'attendance:olderMessages': async ({ sessionId, page }) => {
-      const got = await threadPage(ctx.client(), sessionId, page, threads.parties.get(sessionId));
-      threads.rememberShown(sessionId, got.messages);
-      sync.note(sessionId, got.messages.map(stampMessage));
-      return { ...got, page };
+    'attendance:olderMessages': async ({ sessionId, page, count }) => {
+      const client = ctx.client();
+      const who = threads.parties.get(sessionId);
+      const pages = await Promise.all(Array.from({ length: count }, (_, i) => threadPage(client, sessionId, page + i, who)));
+      return {
+        pages: pages.map((got, i) => {
+          threads.rememberShown(sessionId, got.messages);
+          sync.note(sessionId, got.messages.map(stampMessage));
+          return { ...got, page: page + i };
+        }),
+      };
     },
 
     'attendance:closeThread': async ({ sessionId }) => {

@@ -1,4 +1,6 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
+import { OLDER_PAGES_MAX } from '../../../../src-shared/thread-pages';
+import type { ChannelOutput } from '../../../../src-shared/bridge';
 import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { isTemporary } from '../../../../src-shared/error-kinds';
@@ -35,8 +37,7 @@ export interface ThreadRow {
  */
 export const LATE_REPLY_MS = 60_000;
 
-/** Older pages read at once at most, when the reader keeps scrolling back (see `older`). */
-const OLDER_BATCH_MAX = 8;
+type OlderPage = ChannelOutput<'attendance:olderMessages'>['pages'][number];
 
 let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -194,6 +195,7 @@ export class ThreadStore {
     this.#unreadable = NONE_UNREADABLE;
     this.#nextPage = 1;
     this.#olderBatch = 1;
+    this.#ahead = null;
     const started = performance.now();
     try {
       const got = await this.#scope.invoke('attendance:openThread', { sessionId });
@@ -215,6 +217,7 @@ export class ThreadStore {
   close(): void {
     if (this.#sessionId !== null) void this.#scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     this.#generation++;
+    this.#ahead = null;
     this.#sessionId = null;
     this.#detail = null;
     this.#rows = [];
@@ -226,30 +229,47 @@ export class ThreadStore {
 
   /**
    * Older pages read at once, and merged in one change: one page at first, twice as many each
-   * time the reader keeps going back (up to OLDER_BATCH_MAX). Scrolling a long thread back then
+   * time the reader keeps going back (up to OLDER_PAGES_MAX). Scrolling a long thread back then
    * costs a few renders and overlapping reads, not a render and a round trip per page; a glance
-   * at the previous page still reads one.
+   * at the previous page still reads one. From the second batch on, the next one is read while
+   * this one is shown (`#ahead`): the main process reads while the page renders.
    */
   #olderBatch = 1;
+  /** The next batch, read ahead while the reader keeps going back. */
+  #ahead: { first: number; count: number; pages: Promise<OlderPage[]> } | null = null;
+
+  async #readOlder(sessionId: number, first: number, count: number): Promise<OlderPage[]> {
+    return (await this.#scope.invoke('attendance:olderMessages', { sessionId, page: first, count })).pages;
+  }
 
   async older(): Promise<void> {
     if (this.#loadingOlder || !this.#hasMore || this.#sessionId === null) return;
     const gen = this.#generation;
     const sessionId = this.#sessionId;
     const first = this.#nextPage;
-    const count = this.#olderBatch;
+    const ahead = this.#ahead?.first === first ? this.#ahead : null;
+    this.#ahead = null;
+    const count = ahead?.count ?? this.#olderBatch;
     this.#loadingOlder = true;
     try {
-      const pages = await Promise.all(
-        Array.from({ length: count }, (_, i) => this.#scope.invoke('attendance:olderMessages', { sessionId, page: first + i })),
-      );
+      const pages = await (ahead?.pages ?? this.#readOlder(sessionId, first, count));
       if (gen !== this.#generation) return;
       // Pages after a short one hold nothing new: the thread's beginning is in this batch.
       const end = pages.findIndex((p) => !p.hasMore);
       const used = end < 0 ? pages : pages.slice(0, end + 1);
       this.#nextPage = first + used.length;
       this.#hasMore = end < 0;
-      this.#olderBatch = Math.min(OLDER_BATCH_MAX, count * 2);
+      this.#olderBatch = Math.min(OLDER_PAGES_MAX, count * 2);
+      if (this.#hasMore && count > 1) {
+        const next = {
+          first: this.#nextPage,
+          count: this.#olderBatch,
+          pages: this.#readOlder(sessionId, this.#nextPage, this.#olderBatch),
+        };
+        // Its failure is told when the reader gets there, not before.
+        next.pages.catch(() => undefined);
+        this.#ahead = next;
+      }
       let unreadable = this.#unreadable;
       for (const p of used)
         if (p.unreadable.count)
