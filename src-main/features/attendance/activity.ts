@@ -19,7 +19,7 @@ const ActivitySchema = z
     lastCustomerAt: z.string().nullable(),
     preview: z.string().nullable(),
     unread: z.number().int().min(0),
-    /** The newest customer message counted. */
+    /** The newest customer message counted or shown (the one the row shows). */
     countedId: z.number().int(),
     /**
      * The last customer messages counted: a webhook and a sync read of one count it once, and two
@@ -82,35 +82,56 @@ export class ActivityStore {
 
   /** A customer message reached the console; true when it is news (not counted before). */
   customerMessage(m: ThreadMessage): boolean {
-    return this.#take(m, true);
+    return this.#take(m, 'news');
   }
 
   /**
-   * A customer message the console read without it being news (the newest of a session that
-   * existed before the console started, or of a thread opened): the row shows it when it is
-   * newer than what the row shows, and it is never counted as unread. True when the row changed.
+   * A customer message the attendant has before their eyes (the newest of a thread opened): the
+   * row shows it when it is newer than what the row shows, and it is never counted as unread, also
+   * when its news reaches the console afterwards. True when the row changed.
    */
   known(m: ThreadMessage): boolean {
-    return this.#take(m, false);
+    return this.#take(m, 'known');
   }
 
-  #take(m: ThreadMessage, news: boolean): boolean {
+  /**
+   * A customer message read for the row's preview. Whether it is old or news still on its way (its
+   * event or a sync read may come a moment later) cannot be told from the read, so it is only
+   * shown: the row shows it when it is the newest, and its news, if any comes, counts it once.
+   * True when the row changed.
+   */
+  shown(m: ThreadMessage): boolean {
+    return this.#take(m, 'shown');
+  }
+
+  #take(m: ThreadMessage, how: 'news' | 'known' | 'shown'): boolean {
     const sessions = this.#sessions();
     if (!sessions || !m.fromCustomer) return false;
     const key = String(m.sessionId);
     const prev = sessions[key];
     // A file written before `counted` existed knows only the newest id counted.
     if (prev && (prev.counted ? prev.counted.includes(m.id) : m.id <= prev.countedId)) return false;
+    const news = how === 'news';
+    const record = how !== 'shown';
     // An older message reaching the console late is counted, but the row keeps showing the newest;
-    // one that is not news changes nothing unless it is the newest.
+    // one that is not news changes nothing on the row unless it is the newest.
     const newest = !prev || m.id > prev.countedId;
-    if (!news && !newest) return false;
+    if (!news && !newest) {
+      // The message the row already shows (as a preview), now before the attendant: its news no longer counts.
+      if (record && prev) {
+        prev.counted = [...(prev.counted ?? []), m.id].slice(-COUNTED_IDS);
+        this.#schedule();
+      }
+      return false;
+    }
+    const counted = prev?.counted ?? [];
     sessions[key] = {
       lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date().toISOString() : null)) : prev.lastCustomerAt,
       preview: newest ? previewOf(m) : prev.preview,
       unread: (prev?.unread ?? 0) + (news ? 1 : 0),
+      // The newest message the row knows of, counted or shown.
       countedId: Math.max(m.id, prev?.countedId ?? m.id),
-      counted: [...(prev?.counted ?? []), m.id].slice(-COUNTED_IDS),
+      counted: record ? [...counted, m.id].slice(-COUNTED_IDS) : counted,
     };
     this.#trim(sessions);
     this.#schedule();

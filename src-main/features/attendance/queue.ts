@@ -8,7 +8,6 @@ import { AppError } from '../../../src-shared/errors';
 import { isUnreachable } from '../../../src-shared/error-kinds';
 import {
   groupIsComplete,
-  msOf,
   samePerson,
   sessionAgentOf,
   sessionCustomerOf,
@@ -286,9 +285,9 @@ class SessionQueue implements QueueFeature {
   /**
    * The rows' previews for sessions that existed before the console saw their customer write:
    * their newest messages, read for many sessions at once (an OR group of their ids, newest
-   * first), the customer's newest of each shown and never counted as unread.
+   * first), the customer's newest of each shown (not counted: its news, if still on the way, counts it).
    */
-  async #readPreviews(ids: readonly number[], chunks: number, gen: number, upTo = Infinity): Promise<void> {
+  async #readPreviews(ids: readonly number[], chunks: number, gen: number): Promise<void> {
     const client = this.#ctx.client();
     const waiting = [...ids];
     let size = PREVIEW_CHUNK;
@@ -304,7 +303,7 @@ class SessionQueue implements QueueFeature {
         size: RECENT_MESSAGES,
       });
       if (gen !== this.#generation) return;
-      this.#showPreviews(page.results, upTo);
+      this.#showPreviews(page.results);
       // A full page may end before the quieter sessions' newest messages (busy ones fill it):
       // those still without a preview are read again first, in a group half the size.
       const missed = page.cut && chunk.length > 1 ? chunk.filter((id) => !this.#activity.hasPreview(id)) : [];
@@ -319,17 +318,16 @@ class SessionQueue implements QueueFeature {
   }
 
   /**
-   * Messages read newest first: the customer's newest of each session becomes its row's preview.
-   * Only those written up to `upTo` (epoch ms, the service's clock): a later one reaches the
-   * attendant as news (counted unread) and must not be taken as already known.
+   * Messages read newest first: the customer's newest of each session becomes its row's preview,
+   * shown only: one written a moment ago may have its news still on the way, which counts it.
    */
-  #showPreviews(records: Iterable<Read<Message>>, upTo = Infinity): void {
+  #showPreviews(records: Iterable<Read<Message>>): void {
     const done = new Set<number>();
     for (const r of records) {
       const m = toThreadMessage(r);
-      if (!m?.fromCustomer || writtenAt(m) > upTo || done.has(m.sessionId)) continue;
+      if (!m?.fromCustomer || done.has(m.sessionId)) continue;
       done.add(m.sessionId);
-      if (this.#cache.has(m.sessionId) && this.#activity.known(m)) this.#touch(m.sessionId);
+      if (this.#cache.has(m.sessionId) && this.#activity.shown(m)) this.#touch(m.sessionId);
     }
   }
 
@@ -345,16 +343,13 @@ class SessionQueue implements QueueFeature {
       .list({ conditions: [], sort: true, sortColumn: 'createdAt', direction: 'DESC', page: 0, size: RECENT_MESSAGES });
     if (gen !== this.#generation) return;
     this.#showPreviews(recent.results);
-    // When the newest message was written as the queue was read (the service's clock, not ours):
-    // the reads that follow take none written later as a preview.
-    const upTo = Math.max(-Infinity, ...recent.results.map((r) => writtenAt({ createdAt: r.createdAt ?? null })));
     const me = this.#ctx.me()?.userName ?? null;
     const rank = (i: QueueItem) => (i.agentUserName === me && me !== null ? 0 : i.agentUserName === null && !i.withBot ? 1 : 2);
     const missing = [...this.#cache.values()]
       .filter((i) => !this.#activity.hasPreview(i.id))
       .sort((a, b) => rank(a) - rank(b) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))
       .map((i) => i.id);
-    await this.#readPreviews(missing, PREVIEW_CHUNKS_PER_LOAD, gen, upTo);
+    await this.#readPreviews(missing, PREVIEW_CHUNKS_PER_LOAD, gen);
   }
 
   #changed(): void {
@@ -551,10 +546,4 @@ export function sessionHandlers(
       return refreshSession(sessionId);
     },
   };
-}
-
-/** When a message was written (epoch ms); one without a readable time counts as written long ago. */
-function writtenAt(m: { createdAt: string | null }): number {
-  const t = msOf(m.createdAt);
-  return Number.isNaN(t) ? -Infinity : t;
 }

@@ -40,3 +40,27 @@ test('customer messages count once each, also when they reach the console out of
   expect(again.customerMessage(customer(41, 'Pode me ajudar?', 2))).toBe(false);
   expect(again.get(7)?.unread).toBe(0);
 });
+
+test("a preview read that overtakes a message's news does not swallow it: the row shows it at once, its news counts it once; one read in an open thread is never counted", async () => {
+  const store = new ActivityStore(join(await tempDir(), 'activity.json'), () => undefined);
+  store.setScope('demo|ana');
+  // The preview read sees the customer's message before its event has been handled.
+  expect(store.shown(customer(50, 'Alguém aí?', 5))).toBe(true);
+  expect(store.get(7)).toEqual({ lastCustomerAt: '2026-11-23T10:05:00Z', preview: 'Alguém aí?', unread: 0 });
+  // Another preview read of it changes nothing.
+  expect(store.shown(customer(50, 'Alguém aí?', 5))).toBe(false);
+  // Then its event: news, counted once, however often it is repeated.
+  expect(store.customerMessage(customer(50, 'Alguém aí?', 5))).toBe(true);
+  expect(store.customerMessage(customer(50, 'Alguém aí?', 5))).toBe(false);
+  expect(store.get(7)).toEqual({ lastCustomerAt: '2026-11-23T10:05:00Z', preview: 'Alguém aí?', unread: 1 });
+  // An older preview never replaces the newest one on the row.
+  expect(store.shown(customer(49, 'Oi', 4))).toBe(false);
+  expect(store.get(7)?.preview).toBe('Alguém aí?');
+
+  // A message shown as a preview, then read in the thread the attendant opened: its late event counts nothing.
+  expect(store.shown(customer(51, 'Pode me ajudar?', 6))).toBe(true);
+  expect(store.seen(7)).toBe(true);
+  store.known(customer(51, 'Pode me ajudar?', 6));
+  expect(store.customerMessage(customer(51, 'Pode me ajudar?', 6))).toBe(false);
+  expect(store.get(7)).toEqual({ lastCustomerAt: '2026-11-23T10:06:00Z', preview: 'Pode me ajudar?', unread: 0 });
+});
