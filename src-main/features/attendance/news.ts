@@ -32,6 +32,11 @@ export class News {
   readonly #ctx: FeatureContext;
   readonly #d: NewsDeps;
   readonly #pushes: Coalescer<number, ThreadMessage>;
+  /**
+   * Sessions whose customer wrote, to call the attendant for: one call per session per push, so
+   * a customer's burst of messages (or a burst of events) is one notice showing the newest.
+   */
+  readonly #calls: Coalescer<number, true>;
   readonly #poll: ReturnType<typeof pollNews>;
   /** Session reads under way to tell a message's author, one per session. */
   readonly #partyReads = new Map<number, Promise<void>>();
@@ -45,6 +50,7 @@ export class News {
       for (const m of messages) byId.set(m.id, m);
       ctx.events.emit('attendance:messages', { sessionId, messages: [...byId.values()] });
     });
+    this.#calls = new Coalescer<number, true>((sessionId) => this.#call(sessionId));
     const source = syncSource(
       () => ctx.client(),
       (id) => threads.parties.get(id),
@@ -110,10 +116,12 @@ export class News {
     for (const id of this.sync.tracked()) this.sync.untrack(id);
     this.sync.setQueueMark(null);
     this.#pushes.clear();
+    this.#calls.clear();
   }
 
   stop(): void {
     this.#pushes.clear();
+    this.#calls.clear();
     this.sync.stop();
   }
 
@@ -168,9 +176,12 @@ export class News {
 
   /** A customer's message counts once on its row, and calls the attendant when the session is theirs. */
   #announce(sessionId: number, m: ThreadMessage): void {
-    const { queue } = this.#d;
-    if (!m.fromCustomer || !queue.customerMessage(m)) return;
-    const item = queue.item(sessionId);
+    if (m.fromCustomer && this.#d.queue.customerMessage(m)) this.#calls.push(sessionId, true);
+  }
+
+  /** Calls the attendant for a session whose customer wrote, with what its row shows now. */
+  #call(sessionId: number): void {
+    const item = this.#d.queue.item(sessionId);
     if (item?.agentUserName && item.agentUserName === this.#ctx.me()?.userName) {
       this.#ctx.events.emit('attendance:customerMessage', { sessionId, customerName: item.customerName, preview: item.preview ?? '' });
     }
