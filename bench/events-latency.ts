@@ -7,15 +7,14 @@
  * within 100 ms at 1,000 events/s, and within 4 times the trickle's p99. Everything (host, demo stand-in, sender thread, Chromium)
  * shares this machine's cores.
  */
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { Pool } from 'undici';
+import { Worker, isMainThread } from 'node:worker_threads';
 import type { BenchRow } from './types';
 import { percentile } from './support';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from '../test/support/chromium';
 import { freshProfile, launchHost } from '../test/support/host';
 import { openEvents } from '../test/support/web';
-import { signWebhook } from '../src-shared/webhook-signature';
+import type { Phase, PhaseSpec } from './events-sender';
 
 const RATE = Number(process.env.BENCH_EVENTS_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 5);
@@ -27,104 +26,41 @@ const BUDGET_MS = 100;
 const BUDGET_RATIO = 4;
 /** How long stragglers may take after the last send before they count as missing. */
 const DRAIN_MS = 5_000;
-const CONNECTIONS = 8;
-
 const now = () => performance.timeOrigin + performance.now();
 
-interface PhaseSpec {
-  role: typeof ROLE;
-  origin: string;
-  path: string;
-  secret: string;
-  prefix: string;
-  rate: number;
-  count: number;
-  sessionId: number;
-  /** 'messages': a known event (the sync engine reads the queue on it); another group: logged only. */
-  group: string;
-}
-interface Phase {
-  sent: Array<[string, number]>;
-  elapsedMs: number;
-  failures: number;
-}
-const ROLE = 'events-latency-sender';
-
-/**
- * Sends `count` events at `rate` per second (catching up when a timer fires late), bounded in
- * time. Runs in a worker thread: the sender is the service, not part of the console's event loop.
- */
-async function sendPhase(o: PhaseSpec): Promise<Phase> {
-  const pool = new Pool(o.origin, { connections: CONNECTIONS, pipelining: 1 });
-  const sent: Array<[string, number]> = [];
-  const inFlight = new Set<Promise<void>>();
-  const started = now();
-  const deadline = started + (o.count / o.rate) * 1000 + 10_000;
-  let i = 0;
-  let failures = 0;
-  try {
-    while (i < o.count && now() < deadline) {
-      const due = Math.min(o.count, Math.floor(((now() - started) / 1000) * o.rate) + 1);
-      for (; i < due; i++) {
-        const id = `${o.prefix}_${i}`;
-        const at = now();
-        const body = JSON.stringify({
-          id,
-          group: o.group,
-          type: o.group === 'messages' ? 'message.created' : 'bench.tick',
-          occurredAt: new Date(at).toISOString(),
-          data: { sessionId: o.sessionId, sentAt: at, message: { id: 900_000_000 + i, message: `bench ${i}`, fromUser: true } },
-        });
-        const ts = Math.floor(at / 1000);
-        sent.push([id, at]);
-        const p: Promise<void> = pool
-          .request({
-            method: 'POST',
-            path: o.path,
-            body,
-            headers: {
-              'content-type': 'application/json',
-              'webhook-id': id,
-              'webhook-timestamp': String(ts),
-              'webhook-signature': signWebhook(o.secret, id, ts, body),
-            },
-          })
-          .then(async (res) => {
-            await res.body.dump();
-            if (res.statusCode !== 200) failures++;
-          })
-          .catch(() => void failures++)
-          .finally(() => inFlight.delete(p));
-        inFlight.add(p);
-      }
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await Promise.all(inFlight);
-  } finally {
-    await pool.close();
-  }
-  return { sent, elapsedMs: now() - started, failures: failures + (o.count - i) };
-}
-
-if (!isMainThread && (workerData as PhaseSpec | undefined)?.role === ROLE) {
-  void sendPhase(workerData as PhaseSpec).then((r) => parentPort!.postMessage(r));
-}
-
-async function sendFromWorker(spec: Omit<PhaseSpec, 'role'>): Promise<Phase> {
-  // This module again, in a worker thread: the TypeScript loader reaches workers on Node 24.
-  const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, ...spec } satisfies PhaseSpec });
-  try {
-    return await new Promise<Phase>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the sender exited (${code})`)));
-    });
-  } finally {
-    await worker.terminate();
-  }
+/** The sender thread, warm and ready: each phase is one message there and its answer back. */
+async function startSender(): Promise<{ send(spec: PhaseSpec): Promise<Phase>; stop(): Promise<number> }> {
+  const worker = new Worker(new URL('./events-sender.ts', import.meta.url));
+  let failed: ((e: Error) => void) | null = null;
+  const fail = (e: Error) => failed?.(e);
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the sender exited (${code})`)));
+  await new Promise<void>((resolve, reject) => {
+    failed = reject;
+    worker.once('message', () => resolve());
+  });
+  return {
+    send: (spec) =>
+      new Promise<Phase>((resolve, reject) => {
+        failed = reject;
+        worker.once('message', resolve);
+        worker.postMessage(spec);
+      }),
+    stop: () => worker.terminate(),
+  };
 }
 
 export async function run(): Promise<BenchRow[]> {
+  // Warmed up before the console starts: its warm-up is not measured alongside anything.
+  const sender = await startSender();
+  try {
+    return await measureAll(sender);
+  } finally {
+    await sender.stop();
+  }
+}
+
+async function measureAll(sender: Awaited<ReturnType<typeof startSender>>): Promise<BenchRow[]> {
   const host = await launchHost(freshProfile());
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
@@ -177,19 +113,19 @@ export async function run(): Promise<BenchRow[]> {
       for (const r of (payload as { entries: Array<{ id: string }> }).entries) pushedAt.set(r.id, at);
     });
     const measure = async (prefix: string, rate: number, count: number, group = 'messages') => {
-      const phase = await sendFromWorker({ origin: url.origin, path: url.pathname, secret, prefix, rate, count, sessionId: 1, group });
+      const phase = await sender.send({ origin: url.origin, path: url.pathname, secret, prefix, rate, count, sessionId: 1, group });
       if (phase.failures) throw new Error(`${phase.failures} of ${count} events were not accepted`);
       const sentAt = new Map(phase.sent);
       const until = now() + DRAIN_MS;
-      let seen: Array<[string, number]> = [];
-      // Bounded wait for the last rows to reach the store.
+      const ofPhase = `window.__eventLogSeen.filter(([id]) => id.startsWith(${JSON.stringify(prefix + '_')}))`;
+      // Bounded wait for the last rows to reach the screen. Only a count crosses meanwhile: the
+      // times themselves (thousands) are read once all are in, so their transfer, in the page and
+      // in this process (the console's host runs here), does not hold up the phase's last events.
       while (now() < until) {
-        seen = await page.evaluate<Array<[string, number]>>(
-          `window.__eventLogSeen.filter(([id]) => id.startsWith(${JSON.stringify(prefix + '_')}))`,
-        );
-        if (seen.length >= count) break;
+        if ((await page.evaluate<number>(`${ofPhase}.length`)) >= count) break;
         await new Promise((r) => setTimeout(r, 100));
       }
+      const seen = await page.evaluate<Array<[string, number]>>(ofPhase);
       const latencies: number[] = [];
       const inMain: number[] = [];
       for (const [id, at] of seen) {
