@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { splitRef } from '../../../src-shared/note-ref';
 import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot, consoleReady } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
+import { tempDirs } from '../../support/temp-dirs';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
 const api = (baseUrl: string, token: string, path: string, body: unknown) =>
@@ -25,11 +25,14 @@ const notesOn = async (sb: Standin, sessionId: number) =>
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
+/** The stand-in's data folder, kept across its restart within the test and removed after the file. */
+const standinData = tempDirs('standin-offline-');
+
 test('the service goes away: notes wait and are stored once when it is back, the queue and thread stay readable as offline copies, a draft and a held reply survive a restart', async ({
   page,
 }) => {
   test.setTimeout(240_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'standin-offline-'));
+  const dataDir = await standinData();
   let sb: Standin = await startStandin({ port: 0, dataDir });
   const port = Number(new URL(sb.baseUrl).port);
   const me = sb.demoAgent;
