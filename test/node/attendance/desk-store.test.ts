@@ -91,3 +91,18 @@ test('a pause sent while the directory was being read is not taken back by the o
   await again;
   expect(desk.paused).toBe(false);
 });
+
+test('the views that need the directory and ask for it at once share one read; once it is here they read nothing', async () => {
+  const bridge = await installFakeBridge({
+    'attendance:directory': async () =>
+      ({ myStatus: 'ONLINE', myPauseReason: null, groups: [{ id: 4, name: 'Suporte' }], agents: [], pauses: [] }) as never,
+  });
+  const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
+  const desk = (await newScope()).use(DeskStore);
+  // The transfer dialog, the settings and the explorer open while nothing was read yet.
+  await Promise.all([desk.ensureDirectory(), desk.ensureDirectory(), desk.ensureDirectory()]);
+  expect(bridge.calls.filter((c) => c.channel === 'attendance:directory')).toHaveLength(1);
+  expect(desk.directory?.groups).toEqual([{ id: 4, name: 'Suporte' }]);
+  await desk.ensureDirectory();
+  expect(bridge.calls.filter((c) => c.channel === 'attendance:directory')).toHaveLength(1);
+});

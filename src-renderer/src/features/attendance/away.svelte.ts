@@ -254,7 +254,7 @@ export class AwayStore {
 
   async #applyPause(): Promise<void> {
     // The reasons come with the directory, which the sessions view loads; read it if not yet.
-    if (!this.#desk.directory) await this.#desk.loadDirectory();
+    await this.#desk.ensureDirectory();
     const reason = this.reason;
     // Back already, or paused meanwhile by the attendant: nothing to pause.
     if (this.#awaySince === null || this.#desk.paused) return;

@@ -60,6 +60,15 @@ export class DeskStore {
     await Promise.allSettled([this.loadDirectory(), this.#liveFollowed?.read(() => this.#scope.invoke('live:status', {}))]);
   }
 
+  /** The directory read under way for `ensureDirectory`, shared by whoever asks meanwhile. */
+  #directoryRead: Promise<void> | null = null;
+
+  /** Reads the directory unless it is here already (the views that need it call this); one read at a time. */
+  ensureDirectory(): Promise<void> {
+    if (this.#directory) return Promise.resolve();
+    return (this.#directoryRead ??= this.loadDirectory().finally(() => (this.#directoryRead = null)));
+  }
+
   async loadDirectory(): Promise<void> {
     const changes = this.#statusChanges;
     try {

@@ -290,7 +290,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   /** Groups have no list operation (interface §4.4): the ones the attendance directory found. */
   async #groupOptions(): Promise<RefOption[]> {
     const desk = this.#scope.use(DeskStore);
-    if (!desk.directory) await desk.loadDirectory();
+    await desk.ensureDirectory();
     return (desk.directory?.groups ?? []).map((g) => ({ id: g.id, label: optionLabel(g) }));
   }
 }
