@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort } from 'node:worker_threads';
 import { Pool } from 'undici';
-import { signWebhook } from '../src-shared/webhook-signature';
+import { signedHeaders } from '../test/support/webhooks';
 
 const CONNECTIONS = 8;
 
@@ -62,12 +62,7 @@ async function sendPhase(o: PhaseSpec): Promise<Phase> {
             method: 'POST',
             path: o.path,
             body,
-            headers: {
-              'content-type': 'application/json',
-              'webhook-id': id,
-              'webhook-timestamp': String(ts),
-              'webhook-signature': signWebhook(o.secret, id, ts, body),
-            },
+            headers: { 'content-type': 'application/json', ...signedHeaders(o.secret, id, body, ts) },
           })
           .then(async (res) => {
             await res.body.dump();

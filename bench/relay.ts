@@ -28,7 +28,7 @@ import { startRelaySource, type RelaySource } from '../src-main/relay/console-so
 import { relayUser } from '../src-main/relay/permissions';
 import { ensureStream } from '../src-main/relay/stream';
 import { eventSubject, operationSubjects, streamName } from '../src-main/relay/subjects';
-import { signWebhook } from '../src-shared/webhook-signature';
+import { signedHeaders } from '../test/support/webhooks';
 import { startNats, testUsers, type NatsServer } from '../test/support/nats';
 import { asConsole, asRelay, spawnRelay, type RelayProcess } from '../test/support/relay';
 import { freePort } from '../test/support/sshd';
@@ -90,12 +90,7 @@ async function serve(task: ServiceTask): Promise<ServiceResult> {
         if (attempt) await sleep(Math.min(5_000, 100 * 2 ** (attempt - 1)));
         const ts = Math.floor(Date.now() / 1000);
         try {
-          const headers = {
-            'content-type': 'application/json',
-            'webhook-id': id,
-            'webhook-timestamp': String(ts),
-            'webhook-signature': signWebhook(secret, id, ts, body),
-          };
+          const headers = { 'content-type': 'application/json', ...signedHeaders(secret, id, body, ts) };
           const res = await pool.request({
             method: 'POST',
             path: target.pathname,

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { startWebhookListener } from '../src-main/webhooks/listener';
-import { signWebhook } from '../src-shared/webhook-signature';
+import { signedHeaders } from '../test/support/webhooks';
 import type { BenchRow } from './types';
 import { percentile } from './support';
 
@@ -113,12 +113,7 @@ function prepare(round: string, path: string): Prepared[] {
     return {
       path,
       body,
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(ts),
-        'webhook-signature': signWebhook(SECRET, id, ts, body),
-      },
+      headers: { 'content-type': 'application/json', ...signedHeaders(SECRET, id, body, ts) },
     };
   });
 }

@@ -8,12 +8,12 @@ import { connectOptions } from '../../src-main/relay/connection';
 import { consoleUser, relayUser } from '../../src-main/relay/permissions';
 import { readRelayState } from '../../src-main/relay/state-file';
 import { consoleInbox, operationSubjects, relayInbox, streamName } from '../../src-main/relay/subjects';
-import { signWebhook } from '../../src-shared/webhook-signature';
 import { startRelay, type Relay } from '../../src-main/relay/relay';
 import { hookRegistry } from '../../src-main/webhooks/registration';
 import { startStandin, type Standin } from '../../src-standin/index';
 import { startNats, type NatsServer, type testUsers } from './nats';
 import { ROOT } from './root';
+import { signedHeaders } from './webhooks';
 
 /** A signed delivery as the service sends it: the same bytes and id on every attempt. */
 export function delivery(secret: string, event: { id: string; group: string; type?: string; data?: unknown }) {
@@ -23,12 +23,7 @@ export function delivery(secret: string, event: { id: string; group: string; typ
     body,
     headers(now = Date.now()) {
       const ts = Math.floor(now / 1000);
-      return {
-        'content-type': 'application/json',
-        'webhook-id': event.id,
-        'webhook-timestamp': String(ts),
-        'webhook-signature': signWebhook(secret, event.id, ts, body),
-      };
+      return { 'content-type': 'application/json', ...signedHeaders(secret, event.id, body, ts) };
     },
   };
 }

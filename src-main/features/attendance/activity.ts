@@ -37,6 +37,11 @@ function previewOf(m: ThreadMessage): string | null {
   return text ? maskDocuments(text).slice(0, PREVIEW_CHARS) : null;
 }
 
+/** The ids counted, with one more: the newest `COUNTED_IDS` are kept. */
+function withCounted(counted: readonly number[], id: number): number[] {
+  return [...counted, id].slice(-COUNTED_IDS);
+}
+
 /** What a queue row shows of a session's activity. */
 export type ActivityFields = Pick<Activity, 'lastCustomerAt' | 'preview' | 'unread'>;
 
@@ -119,7 +124,7 @@ export class ActivityStore {
     if (!news && !newest) {
       // The message the row already shows (as a preview), now before the attendant: its news no longer counts.
       if (record && prev) {
-        prev.counted = [...(prev.counted ?? []), m.id].slice(-COUNTED_IDS);
+        prev.counted = withCounted(prev.counted ?? [], m.id);
         this.#schedule();
       }
       return false;
@@ -131,7 +136,7 @@ export class ActivityStore {
       unread: (prev?.unread ?? 0) + (news ? 1 : 0),
       // The newest message the row knows of, counted or shown.
       countedId: Math.max(m.id, prev?.countedId ?? m.id),
-      counted: record ? [...counted, m.id].slice(-COUNTED_IDS) : counted,
+      counted: record ? withCounted(counted, m.id) : counted,
     };
     this.#trim(sessions);
     this.#schedule();

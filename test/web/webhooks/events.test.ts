@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:net';
-import { signWebhook } from '../../../src-shared/webhook-signature';
+import { signedHeaders } from '../../support/webhooks';
 import { openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec, openEvents } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
@@ -9,8 +9,8 @@ async function deliverOnce(url: string, event: Rec, secret?: string): Promise<nu
   const body = JSON.stringify(event);
   const id = String(event.id);
   const ts = Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts) };
-  if (secret) headers['webhook-signature'] = signWebhook(secret, id, ts, body);
+  const identity = secret ? signedHeaders(secret, id, body, ts) : { 'webhook-id': id, 'webhook-timestamp': String(ts) };
+  const headers = { 'content-type': 'application/json', ...identity };
   const res = await fetch(url, { method: 'POST', headers, body });
   await res.arrayBuffer();
   return res.status;

@@ -60,16 +60,19 @@ export class DeskStore {
     await Promise.allSettled([this.loadDirectory(), this.#liveFollowed?.read(() => this.#scope.invoke('live:status', {}))]);
   }
 
-  /** The directory read under way for `ensureDirectory`, shared by whoever asks meanwhile. */
-  #directoryRead: Promise<void> | null = null;
-
-  /** Reads the directory unless it is here already (the views that need it call this); one read at a time. */
+  /** Reads the directory unless it is here already (the views that need it call this). */
   ensureDirectory(): Promise<void> {
-    if (this.#directory) return Promise.resolve();
-    return (this.#directoryRead ??= this.loadDirectory().finally(() => (this.#directoryRead = null)));
+    return this.#directory ? Promise.resolve() : this.loadDirectory();
   }
 
-  async loadDirectory(): Promise<void> {
+  /** The directory read under way: whoever asks meanwhile (the desk starting, a view) shares it. */
+  #directoryRead: Promise<void> | null = null;
+
+  loadDirectory(): Promise<void> {
+    return (this.#directoryRead ??= this.#readDirectory().finally(() => (this.#directoryRead = null)));
+  }
+
+  async #readDirectory(): Promise<void> {
     const changes = this.#statusChanges;
     try {
       this.#directory = await this.#scope.invoke('attendance:directory', {});
