@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchHost } from '../../support/host';
+import { launchHost, webBridge } from '../../support/host';
 import { tempDirs } from '../../support/temp-dirs';
 import { openDemoSession } from '../../support/console';
 import { serviceApi } from '../../support/web';
@@ -109,4 +109,46 @@ test('the lock of a console that is gone is taken over', async () => {
   } finally {
     await host.close();
   }
+});
+
+test("a console's second start reuses the code its first compiled (Node's compile cache, in the temporary folder)", async () => {
+  const tmp = await tempDir();
+  const profile = join(await tempDir(), 'profile');
+  const { NODE_COMPILE_CACHE: _set, ...env } = process.env;
+  /** Starts the built console, has it start its services (a bridge call waits for them), stops it. */
+  const startAndStop = async () => {
+    const child = spawn(process.execPath, [HOST_JS, '--profile', profile], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...env, TMPDIR: tmp },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+          const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?k=\S+/.exec(out);
+          if (m) resolve(m[0]);
+        });
+      });
+      const call = await webBridge({ url, origin: new URL(url).origin });
+      expect((await call('workspace:state')).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      clearTimeout(timer);
+    }
+  };
+  const cached = () =>
+    readdirSync(join(tmp, 'node-compile-cache'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort();
+  await startAndStop();
+  const first = cached();
+  // The services' modules (the app, the service client, the stores) were compiled and kept.
+  expect(first.length).toBeGreaterThan(8);
+  await startAndStop();
+  expect(cached()).toEqual(first);
 });
