@@ -30,40 +30,38 @@ export class JsonDepthGauge {
     return this.#over;
   }
 
-  /** Reads the next part; answers false once the text went deeper than the limit. */
+  /**
+   * Reads the next part; answers false once the text went deeper than the limit. One pass over
+   * the bytes: inside a string only a backslash (which skips the byte after it, perhaps in the
+   * next part) and the closing quote matter; outside, the quote and the brackets.
+   */
   feed(part: Uint8Array | string): boolean {
+    if (this.#over) return false;
     const bytes = typeof part === 'string' ? new TextEncoder().encode(part) : part;
     const n = bytes.length;
-    let i = 0;
-    while (i < n && !this.#over) {
-      if (this.#inString) {
-        if (this.#escaped) {
-          this.#escaped = false;
-          i++;
-          continue;
-        }
-        // Strings are skipped whole, up to their closing quote: one that an odd run of
-        // backslashes precedes is escaped, and the string goes on after it.
-        const quote = bytes.indexOf(QUOTE, i);
-        const end = quote === -1 ? n : quote;
-        let k = end - 1;
-        while (k >= i && bytes[k] === BACKSLASH) k--;
-        const escapedEnd = (end - 1 - k) % 2 === 1;
-        if (quote === -1) {
-          this.#escaped = escapedEnd;
-          break;
-        }
-        if (!escapedEnd) this.#inString = false;
-        i = quote + 1;
-        continue;
-      }
-      const c = bytes[i++]!;
-      if (c === QUOTE) this.#inString = true;
+    const limit = this.limit;
+    let depth = this.#depth;
+    let inString = this.#inString;
+    // A backslash that ended the last part escapes this part's first byte.
+    let i = this.#escaped ? 1 : 0;
+    for (; i < n; i++) {
+      const c = bytes[i];
+      if (inString) {
+        if (c === BACKSLASH) i++;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
       else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-        if (++this.#depth > this.limit) this.#over = true;
-      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) this.#depth--;
+        if (++depth > limit) {
+          this.#over = true;
+          return false;
+        }
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
     }
-    return !this.#over;
+    // Past the end: the last byte was a backslash, and the byte it escapes comes next.
+    this.#escaped = i > n;
+    this.#depth = depth;
+    this.#inString = inString;
+    return true;
   }
 }
 
