@@ -33,6 +33,8 @@ export interface AiContext {
   describeMedia?: (url: string) => { pt: string; en: string } | null;
   /** Optional: other paths for the speech tools (tests use it to see the missing-tool answer). */
   voiceBinaries?: Partial<VoiceBinaries>;
+  /** Where speech jobs make their scratch folders (the system's temporary folder by default). */
+  voiceScratchDir?: string;
   /** Optional: where to note background failures (indexing). */
   log?: (line: string) => void;
 }
@@ -95,7 +97,10 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
       },
     ],
   });
-  const voice = new VoiceService({ ...DEFAULT_BINARIES, ...ctx.voiceBinaries });
+  const voice = new VoiceService(
+    { ...DEFAULT_BINARIES, ...ctx.voiceBinaries },
+    ctx.voiceScratchDir ? { scratchDir: ctx.voiceScratchDir } : {},
+  );
 
   const models = async () => catalogue(await voice.availability());
 
@@ -198,7 +203,9 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
         return failure(500, 'The AI operation failed inside the stand-in.', 'INTERNAL');
       }
     },
-    close: () => kb.close(),
+    close: async () => {
+      await Promise.all([kb.close(), voice.close()]);
+    },
   };
 }
 

@@ -65,9 +65,10 @@ interface RunResult {
   stderr: string;
 }
 
-function run(file: string, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+/** Runs a tool to its end; `signal` stops it (the promise then rejects). */
+function run(file: string, args: string[], opts: { input?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { shell: false, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { shell: false, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.signal ? { signal: opts.signal } : {}) });
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';
@@ -264,10 +265,44 @@ function parseVariantList(out: string): string[] {
 export class VoiceService {
   readonly #gate = new Gate();
   #voices: Promise<{ languages: string[]; variants: string[] }> | null = null;
+  /** Aborted by `close`: stops the tools still running. */
+  readonly #closing = new AbortController();
+  /** Jobs under way, each removing its scratch folder as it ends. */
+  readonly #jobs = new Set<Promise<AiResponse>>();
 
   readonly #bin: VoiceBinaries;
-  constructor(bin: VoiceBinaries = DEFAULT_BINARIES) {
+  readonly #scratchDir: string;
+  /** `scratchDir`: where each job's scratch folder is made (the system's temporary folder by default). */
+  constructor(bin: VoiceBinaries = DEFAULT_BINARIES, o: { scratchDir?: string } = {}) {
     this.#bin = bin;
+    this.#scratchDir = o.scratchDir ?? tmpdir();
+  }
+
+  /**
+   * A job in a scratch folder of its own, removed when the job ends, however it ends: closing the
+   * service stops its tools and waits for that, so no folder outlives the stand-in.
+   */
+  #job(prefix: string, work: (dir: string, signal: AbortSignal) => Promise<AiResponse>): Promise<AiResponse> {
+    const signal = this.#closing.signal;
+    const job = this.#gate.use(async () => {
+      if (signal.aborted) return failure(503, 'The speech service is stopping.', 'VOICE_FAILED');
+      const dir = await mkdtemp(join(this.#scratchDir, prefix));
+      try {
+        return await work(dir, signal);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+    this.#jobs.add(job);
+    const done = () => void this.#jobs.delete(job);
+    job.then(done, done);
+    return job;
+  }
+
+  /** Stops the jobs under way and waits until each has removed its scratch folder. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await Promise.allSettled([...this.#jobs]);
   }
 
   async availability(): Promise<{ sttLanguages: string[]; sttReady: boolean; ttsReady: boolean }> {
@@ -322,38 +357,24 @@ export class VoiceService {
       );
     }
 
-    return this.#gate.use(async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'standin-stt-'));
-      try {
-        const input = join(dir, `input.${audioExtension(file)}`);
-        const wav = join(dir, 'speech16k.wav');
-        await writeFile(input, Buffer.from(await file.arrayBuffer()));
-        const conv = await run(sox, [input, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', wav]);
-        if (conv.code !== 0) {
-          const why = conv.stderr.split('\n').find((l) => l.trim()) ?? `sox exited with ${conv.code}`;
-          return badRequest(`The audio could not be read: ${why.replace(/^sox (FAIL|WARN) \w+: /, '')}`, 'AUDIO_UNREADABLE');
-        }
-        const rec = await run(sphinx, [
-          '-infile',
-          wav,
-          '-time',
-          'yes',
-          '-logfn',
-          '/dev/null',
-          '-hmm',
-          model.hmm,
-          '-lm',
-          model.lm,
-          '-dict',
-          model.dict,
-        ]);
-        if (rec.code !== 0) return failure(500, `Speech recognition failed (pocketsphinx exited with ${rec.code}).`, 'VOICE_FAILED');
-        const segments = parsePocketsphinx(rec.stdout.toString('utf8'));
-        const answer: SttAnswer = { text: segments.map((s) => s.text).join(' '), language: langLabel(model.language), segments };
-        return { status: 200, body: answer };
-      } finally {
-        await rm(dir, { recursive: true, force: true });
+    return this.#job('standin-stt-', async (dir, signal) => {
+      const input = join(dir, `input.${audioExtension(file)}`);
+      const wav = join(dir, 'speech16k.wav');
+      await writeFile(input, Buffer.from(await file.arrayBuffer()));
+      const conv = await run(sox, [input, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', wav], { signal });
+      if (conv.code !== 0) {
+        const why = conv.stderr.split('\n').find((l) => l.trim()) ?? `sox exited with ${conv.code}`;
+        return badRequest(`The audio could not be read: ${why.replace(/^sox (FAIL|WARN) \w+: /, '')}`, 'AUDIO_UNREADABLE');
       }
+      const rec = await run(
+        sphinx,
+        ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', '-hmm', model.hmm, '-lm', model.lm, '-dict', model.dict],
+        { signal },
+      );
+      if (rec.code !== 0) return failure(500, `Speech recognition failed (pocketsphinx exited with ${rec.code}).`, 'VOICE_FAILED');
+      const segments = parsePocketsphinx(rec.stdout.toString('utf8'));
+      const answer: SttAnswer = { text: segments.map((s) => s.text).join(' '), language: langLabel(model.language), segments };
+      return { status: 200, body: answer };
     });
   }
 
@@ -387,18 +408,13 @@ export class VoiceService {
       }
       voice = `${voiceLang}+${variant}`;
     }
-    return this.#gate.use(async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'standin-tts-'));
-      try {
-        const out = join(dir, 'speech.wav');
-        // The text goes through stdin so it can never be read as an option.
-        const r = await run(espeak, ['-v', voice, '-w', out, '--stdin'], { input: req.text });
-        if (r.code !== 0) return failure(500, `Speech synthesis failed (espeak-ng exited with ${r.code}).`, 'VOICE_FAILED');
-        const wav = await readFile(out);
-        return { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav };
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+    return this.#job('standin-tts-', async (dir, signal) => {
+      const out = join(dir, 'speech.wav');
+      // The text goes through stdin so it can never be read as an option.
+      const r = await run(espeak, ['-v', voice, '-w', out, '--stdin'], { input: req.text, signal });
+      if (r.code !== 0) return failure(500, `Speech synthesis failed (espeak-ng exited with ${r.code}).`, 'VOICE_FAILED');
+      const wav = await readFile(out);
+      return { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav };
     });
   }
 }

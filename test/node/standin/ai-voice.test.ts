@@ -1,9 +1,13 @@
 import { test, expect } from '@playwright/test';
+import { readdirSync } from 'node:fs';
 import { SttAnswerSchema } from '../../../src-shared/schemas/ai';
 import { parsePocketsphinx } from '../../../src-standin/ai/voice';
 import { AI_PATHS, aiService, call, type AiService } from './ai-helpers';
+import { tempDirs } from '../../support/temp-dirs';
 
 /** Speech through Debian's espeak-ng (TTS) and pocketsphinx (STT). */
+
+const tempDir = tempDirs('voice-scratch-');
 
 let svc: AiService;
 test.beforeEach(() => {
@@ -199,5 +203,31 @@ test('a missing speech tool answers 503 naming the Debian package', async () => 
     expect(s.json).toMatchObject({ message: expect.stringContaining('pocketsphinx-en-us') });
   } finally {
     await noModel.close();
+  }
+});
+
+test('closing the stand-in during a recognition stops it and leaves no scratch folder behind', async () => {
+  const scratch = await tempDir();
+  const own = aiService({ voiceScratchDir: scratch });
+  try {
+    // A long recording keeps pocketsphinx busy for a while.
+    const spoken = await call(own, AI_PATHS.tts, { text: 'I would like to cancel my order. '.repeat(12), language: 'en-US' });
+    expect(spoken.status).toBe(200);
+    const form = multipart([{ name: 'file', value: spoken.raw, filename: 'long.wav', type: 'audio/wav' }]);
+    const recognising = call(own, AI_PATHS.stt, form.body, { headers: { 'content-type': form.contentType } }).then(
+      (r) => r.status,
+      () => 'failed',
+    );
+    await expect.poll(() => readdirSync(scratch).filter((n) => n.startsWith('standin-stt-')).length).toBe(1);
+    await own.close();
+    // The recognition ended (it never answers 200 once closed) and its folder went with it.
+    expect(await recognising).not.toBe(200);
+    expect(readdirSync(scratch)).toEqual([]);
+    // A job asked after closing gets a clear refusal and makes no folder.
+    const late = await call(own, AI_PATHS.tts, { text: 'Olá' });
+    expect(late.status).toBe(503);
+    expect(readdirSync(scratch)).toEqual([]);
+  } finally {
+    await own.close();
   }
 });
