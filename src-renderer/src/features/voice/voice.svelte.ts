@@ -1,4 +1,5 @@
 import { i18n } from '../../lib/i18n.svelte';
+import { onChange } from '../../lib/effects.svelte';
 import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import { bucketOf } from '../../../../src-shared/queue';
 import type { CallLogView, CallView, LiveTranscript, TranscriptSegment, VoiceState } from '../../../../src-shared/bridge/voice';
@@ -67,6 +68,19 @@ function speechText(e: BridgeError, what: 'stt' | 'tts'): string {
     default:
       return failure(e)();
   }
+}
+
+/**
+ * Keeps the voice store on the session a component shows, from that component's script: the
+ * store opens it whenever the component's session is not the one it holds.
+ */
+export function followSession(voice: VoiceStore, sessionId: () => number): void {
+  onChange(
+    () => (voice.sessionId === sessionId() ? null : sessionId()),
+    (id) => {
+      if (id !== null) void voice.open(id);
+    },
+  );
 }
 
 /**
