@@ -5,12 +5,50 @@
  */
 export const MAX_JSON_DEPTH = 128;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_ARRAY = 0x5d;
-const CLOSE_OBJECT = 0x7d;
+/** What a byte is to the gauge: most bytes are none of these, and cost one lookup. */
+const OTHER = 0;
+const QUOTE = 1;
+const BACKSLASH = 2;
+const OPEN = 3;
+const CLOSE = 4;
+const KIND = new Uint8Array(256);
+KIND[0x22] = QUOTE;
+KIND[0x5c] = BACKSLASH;
+KIND[0x5b] = OPEN; // [
+KIND[0x7b] = OPEN; // {
+KIND[0x5d] = CLOSE; // ]
+KIND[0x7d] = CLOSE; // }
+
+/** Where `scan` stopped: its depth, whether inside a string, and the index after the last byte read. */
+const scanned = { depth: 0, inString: false, end: 0 };
+
+/**
+ * One pass over `bytes` from `start`; false as soon as the depth passes `limit`, else the state
+ * at the end is in `scanned`. Inside a string only a backslash (which skips the byte after it,
+ * perhaps past the end) and the closing quote matter; outside, the quote and the brackets. (A
+ * plain function: V8 runs this loop about twice as fast here as in a method.)
+ */
+function scan(bytes: Uint8Array, start: number, depthBefore: number, inStringBefore: boolean, limit: number): boolean {
+  let depth = depthBefore;
+  let inString = inStringBefore;
+  const n = bytes.length;
+  let i = start;
+  for (; i < n; i++) {
+    const kind = KIND[bytes[i]!]!;
+    if (kind === OTHER) continue;
+    if (inString) {
+      if (kind === BACKSLASH) i++;
+      else if (kind === QUOTE) inString = false;
+    } else if (kind === QUOTE) inString = true;
+    else if (kind === OPEN) {
+      if (++depth > limit) return false;
+    } else if (kind === CLOSE) depth--;
+  }
+  scanned.depth = depth;
+  scanned.inString = inString;
+  scanned.end = i;
+  return true;
+}
 
 /**
  * Measures the nesting of JSON text as it arrives, chunk by chunk, without parsing it: text
@@ -30,37 +68,19 @@ export class JsonDepthGauge {
     return this.#over;
   }
 
-  /**
-   * Reads the next part; answers false once the text went deeper than the limit. One pass over
-   * the bytes: inside a string only a backslash (which skips the byte after it, perhaps in the
-   * next part) and the closing quote matter; outside, the quote and the brackets.
-   */
+  /** Reads the next part; answers false once the text went deeper than the limit. */
   feed(part: Uint8Array | string): boolean {
     if (this.#over) return false;
     const bytes = typeof part === 'string' ? new TextEncoder().encode(part) : part;
-    const n = bytes.length;
-    const limit = this.limit;
-    let depth = this.#depth;
-    let inString = this.#inString;
     // A backslash that ended the last part escapes this part's first byte.
-    let i = this.#escaped ? 1 : 0;
-    for (; i < n; i++) {
-      const c = bytes[i];
-      if (inString) {
-        if (c === BACKSLASH) i++;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-        if (++depth > limit) {
-          this.#over = true;
-          return false;
-        }
-      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+    if (!scan(bytes, this.#escaped ? 1 : 0, this.#depth, this.#inString, this.limit)) {
+      this.#over = true;
+      return false;
     }
     // Past the end: the last byte was a backslash, and the byte it escapes comes next.
-    this.#escaped = i > n;
-    this.#depth = depth;
-    this.#inString = inString;
+    this.#escaped = scanned.end > bytes.length;
+    this.#depth = scanned.depth;
+    this.#inString = scanned.inString;
     return true;
   }
 }
