@@ -39,6 +39,7 @@ test("an administrator's explorer shows users' access keys as hidden, in both la
   const results = await exploreOne(page, 'Users', 'userName', 'bruno.lima');
   const row = results.locator('tbody tr').first();
   // A column for the key, when the table shows one, says hidden (the columns follow the service's field order).
+  await expect(results.locator('thead th').first()).not.toBeEmpty();
   const header = await results.locator('thead th').allTextContents();
   const column = header.findIndex((h) => h.startsWith('Access key'));
   if (column >= 0) await expect(row.locator('td').nth(column)).toHaveText('hidden');
