@@ -74,6 +74,23 @@ export default tseslint.config(
     },
   },
   {
+    // The console's start: an ES import of node:http(s) builds the module's whole export list,
+    // and its lazy exports load Node's bundled fetch client (about 20 ms a thread).
+    files: ['src-main/**', 'src-standin/**', 'src-shared/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http', 'node:https', 'https'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'Take createServer from src-shared/node-http.ts (process.getBuiltinModule); import only types from here.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['src-renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
   },

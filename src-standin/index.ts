@@ -2,7 +2,8 @@
  * The service stand-in: the whole service interface as a local HTTP server on 127.0.0.1, with
  * seeded demo data, a customer simulator, webhooks and fault injection (README.md here).
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from '../src-shared/node-http';
 import type { AddressInfo } from 'node:net';
 import { AiMount } from './ai-mount';
 import { Faults } from './faults';

@@ -11,7 +11,8 @@
  * side by side, once. What is published is the body as received, byte for byte, and that id:
  * nothing the webhook did not carry.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from '../../src-shared/node-http';
 import type { AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';

@@ -13,7 +13,10 @@ import { runInNewContext } from 'node:vm';
  * `--expose-gc` set at run time reaches contexts made after it, hence the new context; the flag
  * changes nothing else (it only adds the `gc` function).
  */
-export const collectNow: () => void = (() => {
+let collector: (() => void) | null = null;
+
+/** The collector, found the first time one is needed (a new context costs a few ms of a start). */
+function findCollector(): () => void {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
@@ -22,4 +25,9 @@ export const collectNow: () => void = (() => {
     // A runtime that refuses the flag collects on its own schedule.
   }
   return () => undefined;
-})();
+}
+
+export function collectNow(): void {
+  collector ??= findCollector();
+  collector();
+}

@@ -4,7 +4,8 @@
  * and hands events to `onEvent` one at a time, in order, from a bounded queue.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from '../../src-shared/node-http';
 import { FILE_PATH_PREFIX, type FileShare } from './file-share';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../src-shared/errors';

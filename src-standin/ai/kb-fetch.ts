@@ -1,4 +1,3 @@
-import { fetch } from 'undici';
 import { KNOWLEDGE_BASE_NAME } from '../../src-shared/kb-name';
 
 /**
@@ -118,6 +117,8 @@ export async function download(
   opts: { signal: AbortSignal; maxBytes: number; timeoutMs: number },
 ): Promise<Downloaded> {
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+  // undici is loaded by the first download, not when the stand-in starts (about 10 ms of its start).
+  const { fetch } = await import('undici');
   let res;
   try {
     res = await fetch(url, { signal, redirect: 'follow' });

@@ -7,7 +7,7 @@
 import type { LiveSource, LiveSourceStatus, RelaySetting, RelayStatus } from '../../../src-shared/bridge/live';
 import { AppError } from '../../../src-shared/errors';
 import { parseNatsAddress, type NatsCredentials } from '../../relay/connection';
-import { startRelaySource, type RelaySource } from '../../relay/console-source';
+import type { RelaySource, RelaySourceOptions } from '../../relay/console-source';
 import { EventRing } from '../../webhooks/event-log';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent } from '../../webhooks/types';
 import type { FeatureContext } from '../context';
@@ -92,7 +92,7 @@ export function openRelayLink(
     warn: (m: string, f?: object) => ctx.log.warn(m, f as Record<string, unknown> | undefined),
     error: (m: string, f?: object) => ctx.log.error(m, f as Record<string, unknown> | undefined),
   };
-  const source: RelaySource = startRelaySource({
+  const options: RelaySourceOptions = {
     address: setting.address,
     credentials,
     operation: setting.operation,
@@ -109,16 +109,40 @@ export function openRelayLink(
       if (state === 'live') wasLive = true;
       o.onChange();
     },
-  });
+  };
+  // The NATS client is loaded only for a workspace that reads a relay (it is about 20 ms of a
+  // start that does not need it); until it has loaded, the source is connecting.
+  // A client that could not load (a broken install) leaves the relay unreachable: the poll keeps
+  // its quick pace.
+  let source: RelaySource | null = null;
+  let unloadable = false;
+  let closed = false;
+  const started = import('../../relay/console-source').then(
+    ({ startRelaySource }) => {
+      if (!closed) source = startRelaySource(options);
+    },
+    (e: unknown) => {
+      unloadable = true;
+      ctx.log.error('live: the team relay client could not be loaded', { error: String(e) });
+      o.onChange();
+    },
+  );
   return {
     get status(): RelayStatus {
+      if (!source)
+        return { state: unloadable ? 'unreachable' : 'connecting', reason: unloadable ? 'unreachable' : null, address: setting.address };
       const state = source.state === 'stopped' ? 'unreachable' : source.state;
       return { state, reason: source.reason, address: setting.address };
     },
     get live() {
+      if (!source) return !unloadable;
       return source.state === 'live' || source.state === 'connecting';
     },
     eventLog: (filter) => ring.select(filter),
-    close: () => source.close(),
+    close: async () => {
+      closed = true;
+      await started;
+      await source?.close();
+    },
   };
 }
