@@ -405,19 +405,28 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     await open();
   }
 
-  ctx.onWorkspaceChange(() =>
-    serial(async () => {
+  ctx.onWorkspaceChange(async () => {
+    // The old workspace's events stop before the change goes on (its hook is removed while its
+    // service still runs)...
+    await serial(async () => {
       await close();
-      state = 'idle';
+      state = ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) ? 'stopped' : 'idle';
       detail = null;
       // A tunnel belongs to the workspace it was started for, and so do the files lent through it.
       publicUrl = null;
       files.clear();
-      if (ctx.hasWorkspace() && !ctx.settings.get(PAUSED_SETTING)) await open();
-      else if (ctx.hasWorkspace()) state = 'stopped';
       pushStatus();
-    }),
-  );
+    });
+    // ...and the new one's are set up behind it: its views do not wait for the listener, the
+    // hook's registration and the catch-up read. Its status says when events flow.
+    if (!ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING)) return;
+    void serial(async () => {
+      await open();
+      pushStatus();
+    }).catch((e: unknown) =>
+      ctx.log.error('live: could not start for the workspace', { error: e instanceof Error ? e.message : String(e) }),
+    );
+  });
 
   return {
     get listener() {
