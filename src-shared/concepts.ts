@@ -101,6 +101,13 @@ const SPACED = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/;
 const CANONICAL_INSTANT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** The number written by the `count` ASCII digits of `v` from `at`. */
+function digits(v: string, at: number, count: number): number {
+  let n = 0;
+  for (let i = at; i < at + count; i++) n = n * 10 + v.charCodeAt(i) - 48;
+  return n;
+}
+
 /**
  * Already in the form `instantOf` writes, and a real day (the 30th of February is read on as the
  * 2nd of March, as `Date.parse` reads it): most date-times a service sends, kept as they are
@@ -108,10 +115,12 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  */
 function isCanonicalInstant(v: string): boolean {
   if (v.length !== 24 || !CANONICAL_INSTANT.test(v)) return false;
-  const month = Number(v.slice(5, 7));
-  const day = Number(v.slice(8, 10));
+  // Digits read from their character codes (the pattern said they are digits): slicing them out
+  // made three small strings per date, most of what reading a page allocated.
+  const month = digits(v, 5, 2);
+  const day = digits(v, 8, 2);
   if (day <= DAYS_IN_MONTH[month - 1]!) return true;
-  const year = Number(v.slice(0, 4));
+  const year = digits(v, 0, 4);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return month === 2 && day === 29 && leap;
 }
