@@ -76,6 +76,10 @@ export function readingOwned<T>(read: () => T): T {
   }
 }
 
+/** Of a record's failures, the one that decides: a refusal over a failed value. */
+const worst = (a: Failure | null, b: unknown): Failure | null =>
+  a === REFUSED || b === REFUSED ? REFUSED : (a ?? (b === INVALID ? INVALID : null));
+
 function withDirect<S extends z.ZodType>(schema: S, read: Direct, o: { kept?: Keeps; needed?: boolean } = {}): S {
   directs.set(schema, { read, kept: o.kept ?? 'nothing', needed: o.needed ?? false });
   return schema;
@@ -307,20 +311,41 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
     (f.kept === 'booleans' && typeof x === 'boolean') ||
     (f.kept === 'safe integers' && Number.isSafeInteger(x)) ||
     (f.kept === 'finite numbers' && Number.isFinite(x));
-  /** An owned record read where it is: its changed fields written back, in their places. */
+  /** The required fields `r` lacks, each read from nothing: name/value pairs to add (null: none), or why the record fails. */
+  const absentNeeded = (r: Record<string, unknown>): unknown[] | Failure | null => {
+    let add: unknown[] | null = null;
+    let failed: Failure | null = null;
+    for (const f of needed) {
+      if (Object.hasOwn(r, f.k)) continue;
+      const got = f.read(undefined);
+      if (got === REFUSED) failed = REFUSED;
+      else if (got === INVALID) failed ??= INVALID;
+      else if (got !== undefined) (add ??= []).push(f.k, got);
+    }
+    return failed ?? add;
+  };
+  /**
+   * An owned record read where it is: its changed fields written back, in their places. Its own
+   * keys are walked (then the required ones it lacks), not the shape's fields: reading each field
+   * by a name that changes every step was most of the time a record took.
+   */
   const inPlace = (r: Record<string, unknown>): unknown => {
     let changed: unknown[] | null = null;
     let failed: Failure | null = null;
-    for (const f of fields) {
-      const x = r[f.k];
-      if (x === undefined && !f.needed && !Object.hasOwn(r, f.k)) continue;
+    for (const k in r) {
+      const f = byName.get(k);
+      if (f === undefined) continue;
+      const x = r[k];
       if (kept(f, x)) continue;
       const got = f.read(x);
       if (got === REFUSED) failed = REFUSED;
       else if (got === INVALID) failed ??= INVALID;
-      else if (got !== x) (changed ??= []).push(f.k, got);
+      else if (got !== x) (changed ??= []).push(k, got);
     }
-    if (failed) return failed;
+    const absent = absentNeeded(r);
+    const fails = worst(failed, absent);
+    if (fails) return fails;
+    if (Array.isArray(absent)) (changed ??= []).push(...absent);
     if (changed) for (let i = 0; i < changed.length; i += 2) r[changed[i] as string] = changed[i + 1];
     return r;
   };
@@ -344,14 +369,10 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
       else if (got === INVALID) failed ??= INVALID;
       else out[k] = got;
     }
-    for (const f of needed) {
-      if (Object.hasOwn(r, f.k)) continue;
-      const got = f.read(undefined);
-      if (got === REFUSED) failed = REFUSED;
-      else if (got === INVALID) failed ??= INVALID;
-      else if (got !== undefined) out[f.k] = got;
-    }
-    if (failed) return failed;
+    const absent = absentNeeded(r);
+    const fails = worst(failed, absent);
+    if (fails) return fails;
+    if (Array.isArray(absent)) for (let i = 0; i < absent.length; i += 2) out[absent[i] as string] = absent[i + 1];
     return out;
   };
   type Out = z.output<typeof slow>;
