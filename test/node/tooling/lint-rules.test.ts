@@ -25,6 +25,8 @@ const PLANTED: Record<string, string> = {
   'src-main/planted-private.ts': `export class Counter {\n  private n = 0;\n  next(): number {\n    return ++this.n;\n  }\n}\n`,
   'src-renderer/src/planted-private.svelte.ts': `export class Store {\n  private n = $state(0);\n  get value(): number {\n    return this.n;\n  }\n}\n`,
   'src-renderer/src/PlantedFloating.svelte': `<script lang="ts">\n  async function load(): Promise<void> {}\n  load();\n</script>\n`,
+  'src-standin/planted-http.ts': `import { createServer } from 'node:http';\nexport const serve = createServer;\n`,
+  'src-main/planted-http-type.ts': `import type { Server } from 'node:http';\nexport type PlantedServer = Server;\n`,
   // dependency-cruiser
   'src-renderer/src/planted-main.ts': `import * as log from '../../src-main/log';\nexport const l = log;\n`,
   'src-renderer/src/planted-standin.ts': `import * as prng from '../../src-standin/prng';\nexport const p = prng;\n`,
@@ -109,7 +111,7 @@ test.beforeAll(async () => {
 });
 
 test('ESLint: each named rule fails on its planted violation, in TypeScript and in Svelte', async () => {
-  const files = Object.keys(PLANTED).filter((p) => /planted-(floating|misused|switch|type-import|private)|PlantedFloating/.test(p));
+  const files = Object.keys(PLANTED).filter((p) => /planted-(floating|misused|switch|type-import|private|http)|PlantedFloating/.test(p));
   const r = await run('eslint', ['--format', 'json', ...files], copy);
   expect(r.code, r.err).toBe(1);
   const results = JSON.parse(r.out) as EslintResult[];
@@ -123,6 +125,9 @@ test('ESLint: each named rule fails on its planted violation, in TypeScript and 
   expect(rulesIn('src-main/planted-private.ts')).toContain('no-restricted-syntax');
   const privateMessage = results.flatMap((x) => x.messages).find((m) => m.ruleId === 'no-restricted-syntax')?.message;
   expect(privateMessage).toMatch(/#name/);
+  // node:http's values come from src-shared/node-http.ts (its ES import costs a start ~20 ms a thread); its types may be imported.
+  expect(rulesIn('src-standin/planted-http.ts')).toContain('@typescript-eslint/no-restricted-imports');
+  expect(rulesIn('src-main/planted-http-type.ts')).not.toContain('@typescript-eslint/no-restricted-imports');
   // Svelte: components and rune modules are read with the TypeScript parser and its types.
   expect(rulesIn('src-renderer/src/planted-private.svelte.ts')).toContain('no-restricted-syntax');
   expect(rulesIn('src-renderer/src/PlantedFloating.svelte')).toContain('@typescript-eslint/no-floating-promises');
