@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { openDemo, ownOpenSessions, railButton, selectSession, serviceApi, type Rec, shot } from '../../support/web';
+import { consoleReady, openDemo, ownOpenSessions, railButton, selectSession, serviceApi, type Rec, shot } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -54,6 +54,40 @@ test('after live updates were off for a while, resuming shows every message the 
     await expect(log.getByRole('button', { name: 'Hide CPF' })).toHaveText('123.456.789-09');
   } finally {
     await host.close();
+  }
+});
+
+test('a restarted console shows its queue, then follows the service live: one registration at the service, a customer line arrives by itself', async ({
+  page,
+}) => {
+  const profile = freshProfile();
+  const first = await launchHost(profile);
+  try {
+    await openMine(page, first);
+    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
+    // The page leaves before its host stops: it would otherwise try to reconnect under the next goto.
+    await page.goto('about:blank');
+  } finally {
+    await first.close();
+  }
+
+  // The opening no longer waits for the listener and its registration: they follow it.
+  const second = await launchHost(profile);
+  try {
+    await page.goto(second.url);
+    await consoleReady(page);
+    const sb = second.app.standin!;
+    await sb.simulator.stop();
+    const mine = (await ownOpenSessions(sb))[0]!;
+    await selectSession(page, mine);
+    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
+    // One registration at the service, this run's (the first run's went when it closed): each event comes once.
+    const hooks = (await serviceApi(sb.baseUrl, sb.tokens.admin).get('/chatapi/1.0/api/v2/hook')).results as Rec[];
+    expect(hooks).toHaveLength(1);
+    await customerSays(sb, mine.id as number, 'Voltei, ainda preciso de ajuda.');
+    await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('Voltei, ainda preciso de ajuda.');
+  } finally {
+    await second.close();
   }
 });
 
