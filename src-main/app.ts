@@ -26,6 +26,7 @@ import { WorkspaceList } from './workspaces/list';
 import { adoptSingleWorkspace, workspaceDir } from './workspaces/registry';
 import { workspaceRouter } from './workspaces/routing';
 import { NeedsMeWatch } from './workspaces/needs-me';
+import { FirstView } from './first-view';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -52,6 +53,12 @@ export interface PlatformAdapters {
   microphone?: MediaPermissionSlot;
   /** The system browser for links in messages (none given: links are not opened, and the page says so). */
   openLink?: LinkOpener;
+  /**
+   * The platform shows a page at launch: what its first view does not need (live updates, the
+   * service's read behind a kept queue) waits until the page says that view is on screen, or this
+   * long. None: nothing waits (tests, a console serving no window).
+   */
+  firstViewWithinMs?: number;
 }
 
 export interface ConsoleApp {
@@ -139,6 +146,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     ...(p.pollPace ? { pollPace: p.pollPace } : {}),
   };
   const demo = new DemoStandin(p.profileDir, p.log, p.demoStandin);
+  const firstView = new FirstView(p.firstViewWithinMs ?? null);
   const list: WorkspaceList = new WorkspaceList({
     profileDir: p.profileDir,
     settings,
@@ -155,6 +163,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     list,
     settings,
     demo,
+    firstView,
     badge: shared.badge,
     needsMe,
     events,
@@ -171,6 +180,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       globalSettings: settings,
       log: p.log,
       registerSecret: p.registerSecret,
+      firstViewShown: firstView.shown,
       standin: () => demo.current,
       onStateChange: () => workspace.pushState(),
       features: (ctx) => workspaceFeatures(ctx, shared),
@@ -204,6 +214,8 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       await workspace.start();
     },
     async close() {
+      // What still waits for the page's first view is not started only to be stopped.
+      firstView.drop();
       needsMe.stop();
       await workspace.stop();
       await list.stopAll();

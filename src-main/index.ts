@@ -20,6 +20,7 @@ import { makePrivate } from './outbox/fsutil';
 import { bindTicketShortcut } from './features/supervisor/global-shortcut';
 import { createMediaPermissionSlot, mediaPermissionKey } from './features/voice/permission';
 import { createBadgeSlot, electronBadgeSetter } from './features/attendance/badge';
+import { FIRST_VIEW_WITHIN_MS } from './first-view';
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 // Every renderer sandboxed, whatever window or frame opens it (the checklist's belt and braces).
@@ -95,6 +96,8 @@ if (!app.requestSingleInstanceLock()) {
       registerSecret: (s) => log.registerSecret(s),
       badge,
       microphone,
+      // The window's page says when its first view is up; live updates and the catch-up read follow it.
+      firstViewWithinMs: FIRST_VIEW_WITHIN_MS,
       // Links in messages: the same policy as the window's own link handling (checked before this is called).
       openLink: async (url) => {
         await shell.openExternal(url);

@@ -36,6 +36,11 @@ export interface FeatureContext {
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */
   onWorkspaceChange(listener: () => void | Promise<void>): () => void;
   registerSecret: (secret: string) => void;
+  /**
+   * Resolves once the page has its first view on screen (at once when the console waits for no
+   * page): what that view does not need starts behind it, so the page starts sooner.
+   */
+  readonly firstViewShown: Promise<void>;
 }
 
 /**

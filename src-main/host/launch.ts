@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { startHost, type Host } from './start-host';
 import { liveOwner, ProfileInUse } from './profile-lock';
 import { PortTaken } from './server';
+import { FIRST_VIEW_WITHIN_MS } from '../first-view';
 
 /** A launch that cannot go ahead says why in one line and exits non-zero, having touched nothing. */
 function refuse(message: string): never {
@@ -37,7 +38,8 @@ export async function launch(rendererDir: string): Promise<void> {
   let host: Host;
   try {
     // The address is printed while a remembered workspace still starts: the page loads meanwhile.
-    host = await startHost({ profileDir, rendererDir, port, serveWhileStarting: true });
+    // ...and what the first view does not need waits for that view.
+    host = await startHost({ profileDir, rendererDir, port, serveWhileStarting: true, firstViewWithinMs: FIRST_VIEW_WITHIN_MS });
   } catch (e) {
     if (e instanceof ProfileInUse || e instanceof PortTaken) refuse(e.message);
     throw e;

@@ -53,6 +53,8 @@ export interface HostOptions {
   pollPace?: PollPace;
   /** Where links in messages go (tests record them); none: the host has no system browser to hand them to. */
   openLink?: LinkOpener;
+  /** See `PlatformAdapters.firstViewWithinMs`: a launch for a person waits for the page's first view. */
+  firstViewWithinMs?: number;
 }
 
 export interface Host {
@@ -110,6 +112,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         events,
         ...(o.pollPace ? { pollPace: o.pollPace } : {}),
         ...(o.openLink ? { openLink: o.openLink } : {}),
+        ...(o.firstViewWithinMs !== undefined ? { firstViewWithinMs: o.firstViewWithinMs } : {}),
       });
       await app.start();
       return app;

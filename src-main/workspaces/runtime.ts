@@ -25,6 +25,8 @@ export interface RuntimeAdapters {
   globalSettings: Settings;
   log: Logger;
   registerSecret: (secret: string) => void;
+  /** The page's first view on screen (see `FeatureContext.firstViewShown`). */
+  firstViewShown: Promise<void>;
   /** The demo stand-in, when it runs (only a demo workspace sees it). */
   standin(): DemoServer | null;
   /** The service refused this workspace's token, or who is signed in changed. */
@@ -127,6 +129,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
       return () => workspaceListeners.delete(l);
     },
     registerSecret: a.registerSecret,
+    firstViewShown: a.firstViewShown,
   };
   const { features, handlers, queue } = a.features(ctx);
 

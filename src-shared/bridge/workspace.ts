@@ -129,6 +129,11 @@ export const workspaceChannels = {
   'workspace:rename': { input: z.object({ id: WorkspaceIdSchema, name: WorkspaceNameSchema }).strict(), output: AppStateSchema },
   /** The attendant picks who they are on the service (remembered per workspace). */
   'workspace:setUser': { input: z.object({ userName: z.string().min(1).max(200) }).strict(), output: AppStateSchema },
+  /**
+   * The page has its first view on screen: the console starts what that view did not need (live
+   * updates, the service's read behind a kept queue). Once per launch; later calls change nothing.
+   */
+  'workspace:viewShown': { input: NoInput, output: z.object({ ok: z.boolean() }).strict() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 /** Events the main process pushes to the renderer. */

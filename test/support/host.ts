@@ -18,7 +18,7 @@ export function freshProfile(): string {
 export async function launchHost(
   profileDir: string,
   locale = 'en-US',
-  o: { pollPace?: HostOptions['pollPace']; openLink?: HostOptions['openLink'] } = {},
+  o: { pollPace?: HostOptions['pollPace']; openLink?: HostOptions['openLink']; firstViewWithinMs?: number } = {},
 ): Promise<Host> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');
@@ -30,6 +30,7 @@ export async function launchHost(
     locale,
     ...(o.pollPace ? { pollPace: o.pollPace } : {}),
     ...(o.openLink ? { openLink: o.openLink } : {}),
+    ...(o.firstViewWithinMs !== undefined ? { firstViewWithinMs: o.firstViewWithinMs } : {}),
   });
 }
 

@@ -71,9 +71,6 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   return true;
 };
 
-/** How long after answering with the kept copy the service's queue is read. */
-const FIRST_READ_AFTER_COPY_MS = 300;
-
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
   return new SessionQueue(ctx, offline);
 }
@@ -101,6 +98,8 @@ class SessionQueue implements QueueFeature {
   #generation = 0;
   /** The kept copy answered this workspace opening's first snapshot already. */
   #copyServed = false;
+  /** Starts the read behind the kept copy now: a snapshot is asked for again before the page's first view. */
+  #readNow: (() => void) | null = null;
   readonly #activity: ActivityStore;
   readonly #deltas: Coalescer<'delta', { upsert?: QueueItem; remove?: number }>;
   /** The number of the last delta sent (snapshots name it: see `QueueDelta.seq`). */
@@ -418,13 +417,13 @@ class SessionQueue implements QueueFeature {
     const copy = this.#offlineCopy();
     if (!copy?.items.length) return null;
     const gen = this.#generation;
-    // The service is read a moment later: the console's first answers (this copy among them)
-    // go out before that read's parsing takes the thread.
-    this.#loading ??= this.#offline.monitor
-      .watch(new Promise<void>((resolve) => setTimeout(resolve, FIRST_READ_AFTER_COPY_MS)).then(() => this.#load()))
-      .finally(() => {
-        this.#loading = null;
-      });
+    // The service is read once the page shows its first view (at launch), and after this answer
+    // in any case: the read's parsing does not hold up the copy or the page's start. A caller
+    // that asks again before then wants the service's answer: the read starts at once.
+    const asked = new Promise<void>((resolve) => (this.#readNow = resolve));
+    this.#loading ??= this.#offline.monitor.watch(Promise.race([this.#ctx.firstViewShown, asked]).then(() => this.#load())).finally(() => {
+      this.#loading = null;
+    });
     void this.#loading.then(
       () => {
         if (gen !== this.#generation) return;
@@ -458,6 +457,7 @@ class SessionQueue implements QueueFeature {
       const copy = this.#offlineCopy();
       if (copy) return copy;
     }
+    this.#readNow?.();
     // Bounded: a workspace switch during a load discards it (generation), and the renderer may
     // ask for the snapshot just before the switch lands; the next pass loads the new workspace.
     for (let pass = 0; !this.#loaded && pass < 3; pass++) {

@@ -154,6 +154,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   let lastResyncAt: number | null = null;
   let accepted = 0;
   let changing: Promise<void> = Promise.resolve();
+  /** The feature stopped (the workspace or the console closes): nothing opens any more. */
+  let stopped = false;
   /** Counters of listener runs already closed (each run counts from zero). */
   const closedCounts = { accepted: 0, duplicates: 0, refused: 0, busy: 0 };
   const refusals: Refusals = { byReason: {}, last: null };
@@ -418,14 +420,21 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       pushStatus();
     });
     // ...and the new one's are set up behind it: its views do not wait for the listener, the
-    // hook's registration and the catch-up read. Its status says when events flow.
+    // hook's registration and the catch-up read, and at launch neither does the page's first
+    // view. Its status says when events flow.
     if (!ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING)) return;
-    void serial(async () => {
-      await open();
-      pushStatus();
-    }).catch((e: unknown) =>
-      ctx.log.error('live: could not start for the workspace', { error: e instanceof Error ? e.message : String(e) }),
-    );
+    void ctx.firstViewShown
+      .then(() =>
+        serial(async () => {
+          // Asked again: the workspace may have closed, been paused or stopped meanwhile.
+          if (stopped || !ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING)) return;
+          await open();
+          pushStatus();
+        }),
+      )
+      .catch((e: unknown) =>
+        ctx.log.error('live: could not start for the workspace', { error: e instanceof Error ? e.message : String(e) }),
+      );
   });
 
   return {
@@ -582,6 +591,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       sleep.start();
     },
     async stop() {
+      stopped = true;
       poll.stop();
       sleep.stop();
       if (statusTimer) clearTimeout(statusTimer);

@@ -2,6 +2,7 @@ import type { AppState, DemoPersona, Workspace } from '../../../src-shared/bridg
 import { AppError } from '../../../src-shared/errors';
 import type { EventHub, HandlerTable } from '../../bridge/table';
 import type { DemoStandin } from '../../demo-standin';
+import type { FirstView } from '../../first-view';
 import type { Logger } from '../../log';
 import type { Settings, WorkspaceEntry } from '../../settings';
 import type { WorkspaceList } from '../../workspaces/list';
@@ -17,6 +18,8 @@ export interface WorkspaceFeatureDeps {
   /** The console's settings (the workspace list, the attendant chosen per service). */
   settings: Settings;
   demo: DemoStandin;
+  /** Opened by the page once its first view is on screen. */
+  firstView: FirstView;
   badge: BadgeSlot;
   needsMe: NeedsMeWatch;
   /** Where the console's own events go (the page hears them whichever workspace is in front). */
@@ -80,6 +83,10 @@ export class WorkspaceFeature {
         return { people: await people(client, search).finally(() => client.close()) };
       },
       'workspace:setUser': async ({ userName }) => this.#setUser(target(), userName),
+      'workspace:viewShown': async () => {
+        this.#d.firstView.open();
+        return { ok: true };
+      },
     };
   }
 

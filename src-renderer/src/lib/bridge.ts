@@ -82,7 +82,7 @@ export function setWorkspace(id: string | null): void {
 
 /** A console-wide call (which workspaces, the badge, the key bindings), for the workspace in front. */
 export async function invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  return unwrap<C>(await transport().invoke(channel, input, front));
+  return invokeIn(front, channel, input);
 }
 
 /** A call for a workspace named outright, in front or not (null: the one in front). */
@@ -91,7 +91,33 @@ export async function invokeIn<C extends Channel>(
   channel: C,
   input: ChannelInput<C>,
 ): Promise<ChannelOutput<C>> {
-  return unwrap<C>(await transport().invoke(channel, input, workspaceId));
+  inFlight++;
+  try {
+    return unwrap<C>(await transport().invoke(channel, input, workspaceId));
+  } finally {
+    inFlight--;
+  }
+}
+
+/** Bridge calls sent and not answered yet. */
+let inFlight = 0;
+
+/**
+ * Resolves once the page is quiet: no bridge call waiting for its answer for two frames in a row
+ * (what the answers brought has been drawn, and no view asked for more meanwhile), or after
+ * `withinMs` whatever is still waiting.
+ */
+export async function whenCallsSettled(withinMs = 10_000): Promise<void> {
+  // Without frames (the store tests run in Node), a frame's worth of time stands in for one.
+  const frame = () =>
+    new Promise<void>((resolve) =>
+      typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 16),
+    );
+  const until = Date.now() + withinMs;
+  for (let quiet = 0; quiet < 2 && Date.now() < until;) {
+    await frame();
+    quiet = inFlight === 0 ? quiet + 1 : 0;
+  }
 }
 
 function unwrap<C extends Channel>(envelope: Envelope<unknown>): ChannelOutput<C> {

@@ -142,6 +142,7 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'workspace:focus': () => null, // filled with the workspace's id
   'workspace:rename': () => null, // filled with the workspace's id
   'workspace:needsMe': () => ({}),
+  'workspace:viewShown': () => ({}),
   'workspace:people': () => ({ search: 'a' }),
   'workspace:setUser': (s) => ({ userName: s.demoAgent }),
   'attendance:queue': () => ({ fresh: true }),

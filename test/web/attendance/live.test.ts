@@ -71,8 +71,10 @@ test('a restarted console shows its queue, then follows the service live: one re
     await first.close();
   }
 
-  // The opening no longer waits for the listener and its registration: they follow it.
-  const second = await launchHost(profile);
+  // The opening no longer waits for the listener and its registration: they follow it, once the
+  // page says its first view is shown (launched as npm start does; the wait without a word from
+  // the page is far longer than this test).
+  const second = await launchHost(profile, 'en-US', { firstViewWithinMs: 60_000 });
   try {
     await page.goto(second.url);
     await consoleReady(page);

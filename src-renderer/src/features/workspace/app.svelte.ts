@@ -1,6 +1,6 @@
 import type { AppState, DemoPersona, WorkspaceInfo } from '../../../../src-shared/bridge';
 import { scopes as pageScopes, type Scope, type Scopes } from '../../lib/scope.svelte';
-import { failure, invoke, on, setWorkspace, type Worded, worded } from '../../lib/bridge';
+import { failure, invoke, on, setWorkspace, whenCallsSettled, type Worded, worded } from '../../lib/bridge';
 import { i18n } from '../../lib/i18n.svelte';
 import { tick } from 'svelte';
 
@@ -46,7 +46,13 @@ export class AppStore {
       this.#apply(await invoke('workspace:state', {}));
     } catch (e) {
       this.#error = failure(e);
+      return;
     }
+    // Once the first view is drawn with its answers, the console starts what it did not need
+    // (live updates, the service's read behind a kept queue): they no longer compete with it.
+    void whenCallsSettled()
+      .then(() => invoke('workspace:viewShown', {}))
+      .catch(() => undefined);
   }
 
   /**
