@@ -378,20 +378,38 @@ export class VoiceService {
     });
   }
 
+  /**
+   * The installed voices, read once. A read that failed (espeak-ng exited with an error, ran out of
+   * time or was stopped by `close`) is not kept: the next request reads again.
+   */
   async #voiceList(espeak: string): Promise<{ languages: string[]; variants: string[] }> {
-    this.#voices ??= (async () => {
-      const [l, v] = await Promise.all([
-        run(espeak, ['--voices'], { timeoutMs: 10_000 }),
-        run(espeak, ['--voices=variant'], { timeoutMs: 10_000 }),
-      ]);
-      return { languages: parseVoiceList(l.stdout.toString('utf8')), variants: parseVariantList(v.stdout.toString('utf8')) };
-    })();
+    if (!this.#voices) {
+      const signal = this.#closing.signal;
+      const reading = (async () => {
+        const [l, v] = await Promise.all([
+          run(espeak, ['--voices'], { timeoutMs: 10_000, signal }),
+          run(espeak, ['--voices=variant'], { timeoutMs: 10_000, signal }),
+        ]);
+        if (l.code !== 0 || v.code !== 0) throw new Error(`espeak-ng could not list its voices (exit ${l.code || v.code}).`);
+        return { languages: parseVoiceList(l.stdout.toString('utf8')), variants: parseVariantList(v.stdout.toString('utf8')) };
+      })();
+      this.#voices = reading;
+      reading.catch(() => {
+        if (this.#voices === reading) this.#voices = null;
+      });
+    }
     return this.#voices;
   }
 
   async tts(req: TtsRequest): Promise<AiResponse> {
     const espeak = await this.#need('espeak', 'Text-to-speech');
-    const { languages, variants } = await this.#voiceList(espeak);
+    let voices: { languages: string[]; variants: string[] };
+    try {
+      voices = await this.#voiceList(espeak);
+    } catch (e) {
+      return failure(503, `Text-to-speech cannot list its voices now: ${e instanceof Error ? e.message : String(e)}`, 'VOICE_FAILED');
+    }
+    const { languages, variants } = voices;
     const lang = langKey(req.language ?? 'pt-BR');
     const voiceLang = languages.includes(lang) ? lang : languages.includes(lang.split('-')[0] ?? '') ? lang.split('-')[0] : null;
     if (!voiceLang) return badRequest(`No text-to-speech voice for "${req.language}" (try pt-BR, en-US, es).`, 'LANGUAGE_NOT_INSTALLED');

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SttAnswerSchema } from '../../../src-shared/schemas/ai';
 import { parsePocketsphinx } from '../../../src-standin/ai/voice';
 import { AI_PATHS, aiService, call, type AiService } from './ai-helpers';
@@ -203,6 +204,28 @@ test('a missing speech tool answers 503 naming the Debian package', async () => 
     expect(s.json).toMatchObject({ message: expect.stringContaining('pocketsphinx-en-us') });
   } finally {
     await noModel.close();
+  }
+});
+
+test('a voice list that could not be read is read again at the next request, not kept', async () => {
+  const dir = await tempDir();
+  // espeak-ng as the stand-in finds it, except that its first listing of voices fails.
+  const wrapper = join(dir, 'espeak-ng');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\ncase "$1" in --voices*) if [ ! -e "${dir}/listed" ]; then touch "${dir}/listed"; exit 3; fi;; esac\nexec espeak-ng "$@"\n`,
+    { mode: 0o700 },
+  );
+  const flaky = aiService({ voiceBinaries: { espeak: wrapper } });
+  try {
+    const first = await call(flaky, AI_PATHS.tts, { text: 'oi', language: 'pt-BR' });
+    expect(first.status).toBe(503);
+    expect(first.json).toMatchObject({ status: 'ERROR', errorCode: 'VOICE_FAILED', message: expect.stringContaining('voices') });
+    const again = await call(flaky, AI_PATHS.tts, { text: 'oi', language: 'pt-BR' });
+    expect(again.status).toBe(200);
+    expect(wavInfo(again.raw).seconds).toBeGreaterThan(0.1);
+  } finally {
+    await flaky.close();
   }
 });
 
