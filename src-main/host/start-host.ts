@@ -49,6 +49,8 @@ export interface HostOptions {
    * Off by default: `startHost` resolves with everything started.
    */
   serveWhileStarting?: boolean;
+  /** With `serveWhileStarting`: how long the services wait for a page before starting anyway (500 ms). */
+  startAnywayMs?: number;
   /** The safety-net poll's pace (benchmarks run it faster). */
   pollPace?: PollPace;
   /** Where links in messages go (tests record them); none: the host has no system browser to hand them to. */
@@ -120,12 +122,13 @@ export async function startHost(o: HostOptions): Promise<Host> {
     if (o.serveWhileStarting) {
       // The page is served before the services' modules are even loaded, and they load once its
       // script has gone out: the browser parses it while this process loads and starts them
-      // (loading them first kept this thread from answering the page's first requests). Its
-      // bridge calls wait for them. Without a page, they start anyway after a moment.
+      // (loading them first kept this thread from answering the page's first requests). A page
+      // whose script came from the browser's cache starts them with its first call. Its bridge
+      // calls wait for them. Without a page, they start anyway after a moment.
       let go = (): void => undefined;
       const pageOrMoment = new Promise<void>((resolve) => {
         go = resolve;
-        setTimeout(resolve, START_ANYWAY_MS).unref();
+        setTimeout(resolve, o.startAnywayMs ?? START_ANYWAY_MS).unref();
       });
       const started = pageOrMoment.then(build);
       ready = started.then(() => undefined);
@@ -137,7 +140,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         rendererDir: o.rendererDir,
         server,
         log: rootLog,
-        onScriptServed: () => go(),
+        onPageUnderWay: () => go(),
       });
     } else {
       const started = await build();
