@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHost, type Host } from '../../../src-main/host/start-host';
+import type { Host } from '../../../src-main/host/start-host';
 import { createConfStore } from '../../../src-main/vault/conf-store';
-import { RENDERER_DIR, webBridge } from '../../support/host';
+import { launchHost, webBridge } from '../../support/host';
 import { serviceApi, type Rec } from '../../support/web';
 import { tempDirs } from '../../support/temp-dirs';
 
@@ -13,7 +13,7 @@ const tempDir = tempDirs('console-first-view-');
 async function usedProfile(): Promise<string> {
   const profile = await tempDir();
   createConfStore(profile, 'settings').set('workspace', { kind: 'demo' });
-  const first = await startHost({ profileDir: profile, rendererDir: RENDERER_DIR, port: 0, locale: 'en-US' });
+  const first = await launchHost(profile);
   try {
     const call = await webBridge(first);
     expect((await call('attendance:queue')).status).toBe(200);
@@ -37,14 +37,7 @@ async function launched(
   scene: (host: Host, call: Call, shown: Set<number>, profile: string) => Promise<void>,
 ): Promise<void> {
   const profile = await usedProfile();
-  const host = await startHost({
-    profileDir: profile,
-    rendererDir: RENDERER_DIR,
-    port: 0,
-    locale: 'en-US',
-    serveWhileStarting: true,
-    firstViewWithinMs,
-  });
+  const host = await launchHost(profile, 'en-US', { serveWhileStarting: true, firstViewWithinMs });
   try {
     const call = await webBridge(host);
     const shown = ids((await call('attendance:queue')).body);

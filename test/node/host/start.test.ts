@@ -1,7 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { startHost } from '../../../src-main/host/start-host';
 import { createConfStore } from '../../../src-main/vault/conf-store';
-import { RENDERER_DIR, webBridge } from '../../support/host';
+import { launchHost, webBridge } from '../../support/host';
 import { tempDirs } from '../../support/temp-dirs';
 
 const tempDir = tempDirs('console-start-');
@@ -9,7 +8,7 @@ const tempDir = tempDirs('console-start-');
 test('a console remembering the demo workspace serves its page at once, and calls made meanwhile wait and answer from the open workspace', async () => {
   const profile = await tempDir();
   createConfStore(profile, 'settings').set('workspace', { kind: 'demo' });
-  const host = await startHost({ profileDir: profile, rendererDir: RENDERER_DIR, port: 0, locale: 'en-US', serveWhileStarting: true });
+  const host = await launchHost(profile, 'en-US', { serveWhileStarting: true });
   let started = false;
   void host.ready.then(() => (started = true));
   try {
@@ -37,14 +36,7 @@ test("a page whose script came from the browser's cache starts the services with
   const profile = await tempDir();
   createConfStore(profile, 'settings').set('workspace', { kind: 'demo' });
   // A launch that would otherwise wait a minute for a page to fetch its script.
-  const host = await startHost({
-    profileDir: profile,
-    rendererDir: RENDERER_DIR,
-    port: 0,
-    locale: 'en-US',
-    serveWhileStarting: true,
-    startAnywayMs: 60_000,
-  });
+  const host = await launchHost(profile, 'en-US', { serveWhileStarting: true, startAnywayMs: 60_000 });
   try {
     // The page itself (its scripts are in the browser's cache: none is asked for), then its first call.
     const call = await webBridge(host);
