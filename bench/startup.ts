@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { BenchRow } from './types';
-import { cpuSeconds, launchChromium, percentile, profileWith, ROOT, spawnHost, spawnPrinting, stopHost } from './support';
+import { cpuSeconds, launchChromium, percentile, profileWith, ROOT, spawnHost, spawnPrinting, stopHost, threadCpuSeconds } from './support';
 
 const RUNS = 5;
 /** The console's own start (host, services, stand-in, the reads behind each answer) may add this much to the page's. */
@@ -51,6 +51,8 @@ export async function run(): Promise<BenchRow[]> {
   // own start work, which competes with Chromium's for the machine's cores.
   const coldCpu: number[] = [];
   const bareCpu: number[] = [];
+  // The host's share by thread: its main thread, V8's helpers, the demo stand-in's worker.
+  const coldThreads: Array<ReturnType<typeof threadCpuSeconds>> = [];
   const scratch = mkdtempSync(join(tmpdir(), 'bench-startup-'));
   const answersFile = join(scratch, 'answers.json');
   // The attendant's console starts again: its profile remembers the demo workspace, whose data
@@ -93,6 +95,7 @@ export async function run(): Promise<BenchRow[]> {
       await queueShown(page);
       cold.push(performance.now() - host.startedAt);
       coldCpu.push(cpuSeconds(host.child.pid!) * 1000);
+      coldThreads.push(threadCpuSeconds(host.child.pid!));
       if (i === 0) {
         await Promise.all(reading);
         writeFileSync(answersFile, JSON.stringify(answers));
@@ -146,6 +149,20 @@ export async function run(): Promise<BenchRow[]> {
       unit: 'ms',
       baseline: percentile(bareCpu, 50),
     },
+    ...(
+      [
+        ['main', "of which the host's main thread, p50"],
+        ['v8', "of which V8's helper threads in the host (compilers, GC), p50"],
+        ['workers', "of which the demo stand-in's thread, p50"],
+      ] as const
+    ).map(([kind, figure]) => ({
+      figure,
+      value: percentile(
+        coldThreads.map((t) => t[kind] * 1000),
+        50,
+      ),
+      unit: 'ms',
+    })),
     {
       figure: "renderer JS the first view loads (gzipped; each other view's waits for it)",
       value: firstJs / 1024,

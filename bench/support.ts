@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -65,12 +65,41 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch(CHROMIUM_LAUNCH);
 }
 
-/** CPU seconds (user + system) a process has used, from /proc. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU seconds (user + system) in a /proc `stat` file: a process's, or one of its threads'. */
+function statCpuSeconds(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds a Node process's running threads have used, by kind: its main thread, V8's helper
+ * threads (compilers, GC), its worker threads (`new Worker`), and the rest (libuv's pool...).
+ * Threads that already ended are in `cpuSeconds` only.
+ */
+export function threadCpuSeconds(pid: number): { main: number; v8: number; workers: number; other: number } {
+  const out = { main: 0, v8: 0, workers: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let name: string;
+    let cpu: number;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      cpu = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    if (tid === String(pid)) out.main += cpu;
+    else if (name.startsWith('V8')) out.v8 += cpu;
+    else if (name === 'WorkerThread') out.workers += cpu;
+    else out.other += cpu;
+  }
+  return out;
 }
 
 /** Signs the page in to a service through "Connect to a service", as an attendant would. */
