@@ -38,11 +38,6 @@ export interface PlatformAdapters {
   log: Logger;
   /** Registers a secret with the log redactor so it can never be written in clear. */
   registerSecret: (secret: string) => void;
-  /**
-   * The demo stand-in, already starting (the platform saw the demo workspace remembered and
-   * started it while the rest loaded); used for the first opening of the demo workspace.
-   */
-  demoStandin?: Promise<Standin>;
   /** Where pushed events go, when the platform made it before the app (to serve the page early). */
   events?: EventHub;
   /** The safety-net poll's pace; benchmarks run it faster to count its requests per minute. */
@@ -145,7 +140,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     openLink: p.openLink ?? (() => false),
     ...(p.pollPace ? { pollPace: p.pollPace } : {}),
   };
-  const demo = new DemoStandin(p.profileDir, p.log, p.demoStandin);
+  const demo = new DemoStandin(p.profileDir, p.log);
   const firstView = new FirstView(p.firstViewWithinMs ?? null);
   const list: WorkspaceList = new WorkspaceList({
     profileDir: p.profileDir,
@@ -181,7 +176,6 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       log: p.log,
       registerSecret: p.registerSecret,
       firstViewShown: firstView.shown,
-      standin: () => demo.current,
       onStateChange: () => workspace.pushState(),
       features: (ctx) => workspaceFeatures(ctx, shared),
     });

@@ -1,4 +1,6 @@
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
+import type { DemoPersona } from '../src-shared/bridge';
 import type { Standin, StandinOptions } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
 import type { Logger } from './log';
@@ -10,22 +12,66 @@ export const demoStandinOptions = (profileDir: string): StandinOptions => ({
   simulator: true,
 });
 
+/** Whom the demo workspace signs in as, seen as `as`: that person's token and name at the stand-in. */
+export function demoPersona(sb: Standin, as: DemoPersona): { token: string; user: { userName: string; name: string } } {
+  const who = as === 'supervisor' ? sb.demoSupervisor : sb.demoAgent;
+  return { token: as === 'supervisor' ? sb.tokens.supervisor : sb.tokens.agent, user: { userName: who.userName, name: who.name } };
+}
+
 /**
- * The stand-in that serves the demo workspace: started when that workspace first opens (in a
- * worker thread, so its slowest query never holds the console's own thread), stopped when it
- * is signed out of or the console closes.
+ * A loopback port kept for the stand-in until it listens. Where the system shares a port
+ * (SO_REUSEPORT), the holder keeps it open and the stand-in takes it over; elsewhere the port is
+ * let go at once and asked for again, and another program may have taken it meanwhile.
+ */
+interface HeldPort {
+  port: number;
+  holder: Server | null;
+}
+
+async function listenOn(server: Server, reusePort: boolean): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1', ...(reusePort ? { reusePort } : {}) }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+const closed = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
+
+async function holdPort(): Promise<HeldPort> {
+  const holder = createServer();
+  holder.unref();
+  try {
+    await listenOn(holder, true);
+    return { port: (holder.address() as AddressInfo).port, holder };
+  } catch {
+    // No SO_REUSEPORT here.
+  }
+  const probe = createServer();
+  await listenOn(probe, false);
+  const { port } = probe.address() as AddressInfo;
+  await closed(probe);
+  return { port, holder: null };
+}
+
+/**
+ * The stand-in that serves the demo workspace, in a worker thread (so its slowest query never
+ * holds the console's own thread). Its address is known before it runs (`address`), so the demo
+ * workspace opens at once and the stand-in starts when something first needs it (`ensure`);
+ * stopped when the demo is signed out of or the console closes.
  */
 export class DemoStandin {
   #current: Standin | null = null;
-  /** Started by the platform before the app (the profile remembers the demo workspace). */
-  #early: Promise<Standin> | null;
+  #starting: Promise<Standin> | null = null;
+  #held: Promise<HeldPort> | null = null;
   readonly #profileDir: string;
   readonly #log: Logger;
 
-  constructor(profileDir: string, log: Logger, early?: Promise<Standin>) {
+  constructor(profileDir: string, log: Logger) {
     this.#profileDir = profileDir;
     this.#log = log;
-    this.#early = early ?? null;
   }
 
   /** The running stand-in, if any. */
@@ -33,33 +79,59 @@ export class DemoStandin {
     return this.#current;
   }
 
-  /** The running stand-in, started first when none runs. */
-  async ensure(): Promise<Standin> {
-    if (!this.#current) {
-      const early = this.#early;
-      this.#early = null;
-      this.#current = await (early ??
-        startStandinWorker(demoStandinOptions(this.#profileDir), {
-          onExit: (reason) => this.#log.error('demo workspace stopped', { reason }),
-        }));
-      this.#log.info('demo workspace started', { baseUrl: this.#current.baseUrl });
-    }
-    return this.#current;
+  /** Where the stand-in answers: the running one's address, else the port kept for it. */
+  async address(): Promise<string> {
+    if (this.#current) return this.#current.baseUrl;
+    if (this.#starting) return (await this.#starting).baseUrl;
+    this.#held ??= holdPort();
+    return `http://127.0.0.1:${(await this.#held).port}`;
   }
 
-  /** Stops the stand-in (the demo workspace was signed out of). */
+  /** The running stand-in, started first when none runs (on the port kept for it, if any). */
+  ensure(): Promise<Standin> {
+    if (this.#current) return Promise.resolve(this.#current);
+    this.#starting ??= this.#start().finally(() => (this.#starting = null));
+    return this.#starting;
+  }
+
+  async #start(): Promise<Standin> {
+    const held = this.#held ? await this.#held.catch(() => null) : null;
+    this.#held = null;
+    const start = (port: number, reusePort: boolean) =>
+      startStandinWorker(
+        { ...demoStandinOptions(this.#profileDir), port, ...(reusePort ? { reusePort } : {}) },
+        { onExit: (reason) => this.#log.error('demo workspace stopped', { reason }) },
+      );
+    let sb: Standin;
+    try {
+      sb = await start(held?.port ?? 0, held?.holder != null);
+    } catch (e) {
+      if (!held) throw e;
+      // The kept port was taken by another program: the stand-in answers on another one.
+      this.#log.warn('demo workspace moved to another port', { port: held.port, error: e instanceof Error ? e.message : String(e) });
+      sb = await start(0, false);
+    } finally {
+      if (held?.holder) await closed(held.holder);
+    }
+    this.#current = sb;
+    this.#log.info('demo workspace started', { baseUrl: sb.baseUrl });
+    return sb;
+  }
+
+  /** Stops the stand-in (the demo workspace was signed out of), and lets its kept port go. */
   async stop(): Promise<void> {
+    const held = this.#held;
+    this.#held = null;
+    const starting = this.#starting;
+    await starting?.catch(() => undefined);
     await this.#current?.close();
     this.#current = null;
+    const h = await held?.catch(() => null);
+    if (h?.holder) await closed(h.holder);
   }
 
-  /** Stops it, and one started early but never used: still a thread to end. */
+  /** Stops it: the console closes. */
   async close(): Promise<void> {
     await this.stop();
-    await this.#early?.then(
-      (s) => s.close(),
-      () => undefined,
-    );
-    this.#early = null;
   }
 }

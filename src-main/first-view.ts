@@ -12,6 +12,7 @@ export class FirstView {
   readonly shown: Promise<void>;
   #open: () => void = () => undefined;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  #opened = false;
 
   /** `withinMs` null: no page to wait for (tests, a console serving no window): open from the start. */
   constructor(withinMs: number | null) {
@@ -25,8 +26,14 @@ export class FirstView {
     }
   }
 
+  /** Whether `shown` has resolved: work that may wait for the first view need not any more. */
+  get opened(): boolean {
+    return this.#opened;
+  }
+
   /** The page shows its first view: what waited goes on (once). */
   open(): void {
+    this.#opened = true;
     const open = this.#open;
     this.drop();
     open();

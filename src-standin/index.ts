@@ -19,6 +19,11 @@ import { WebhookHub } from './webhooks';
 
 export interface StandinOptions {
   port?: number;
+  /**
+   * Listen with SO_REUSEPORT: the port is taken over from a holder that keeps it open the same
+   * way (the console's demo, which knows its address before its stand-in starts).
+   */
+  reusePort?: boolean;
   /** When set, everything saved survives a restart; else in memory. */
   dataDir?: string;
   /** Seeded sessions, default 200 (benchmarks pass 100_000). */
@@ -107,7 +112,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+    server.listen({ port: opts.port ?? 0, host: '127.0.0.1', ...(opts.reusePort ? { reusePort: true } : {}) }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -6,14 +6,6 @@ import type { Settings } from '../settings';
 import type { Vault } from '../vault/vault';
 
 /**
- * What the workspaces know of the server behind the demo workspace: where it answers. Features
- * speak to it through the workspace's service client, as to any server.
- */
-export interface DemoServer {
-  readonly baseUrl: string;
-}
-
-/**
  * What every feature of the main process receives from the composition root. Features never
  * build their own clients or stores: they ask the context, so Electron and the web host wire
  * them identically.

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { EventHub, whenStarted } from '../bridge/table';
@@ -9,31 +8,6 @@ import { closeServer, listenLoopback, startWebTransport, type WebTransport } fro
 import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
 import { createLogger, type RootLogger } from '../log';
-import { WorkspaceSchema } from '../../src-shared/bridge';
-import { startStandinWorker } from '../../src-standin/worker-host';
-import type { Standin } from '../../src-standin/index';
-import { demoStandinOptions } from '../demo-standin';
-
-/**
- * Whether the profile remembers the demo workspace, read straight from the settings file (the
- * store keeps plain JSON): only a hint to start its stand-in early, so anything odd says no.
- */
-function remembersDemo(profileDir: string): boolean {
-  try {
-    const settings: unknown = JSON.parse(readFileSync(join(profileDir, 'settings.json'), 'utf8'));
-    const s = typeof settings === 'object' && settings ? (settings as { workspace?: unknown; workspaces?: unknown }) : {};
-    const kept = [
-      s.workspace,
-      ...(Array.isArray(s.workspaces) ? s.workspaces.map((e: unknown) => (e as { workspace?: unknown } | null)?.workspace) : []),
-    ];
-    return kept.some((w) => {
-      const ws = WorkspaceSchema.safeParse(w);
-      return ws.success && ws.data.kind === 'demo';
-    });
-  } catch {
-    return false;
-  }
-}
 
 /** Without a page asking for them, the services start this long after the address is printed. */
 const START_ANYWAY_MS = 500;
@@ -87,24 +61,16 @@ export async function startHost(o: HostOptions): Promise<Host> {
   let app = null as ConsoleApp | null;
   let web: WebTransport;
   let ready: Promise<void> = Promise.resolve();
-  let demoStandin: Promise<Standin> | null = null;
   try {
     await makePrivate(o.profileDir);
     const rootLog = createLogger({ file: join(o.profileDir, 'logs', 'console.log') });
     log = rootLog;
     // The stand-in's thread boots while this one loads the services' modules (the app and its
     // dependencies are imported only now), instead of after them.
-    if (remembersDemo(o.profileDir)) {
-      demoStandin = startStandinWorker(demoStandinOptions(o.profileDir), {
-        onExit: (reason) => rootLog.error('demo workspace stopped', { reason }),
-      });
-      demoStandin.catch(() => undefined);
-    }
     const events = new EventHub();
     const build = async (): Promise<ConsoleApp> => {
       const [{ createApp }, { createConfStore }] = await Promise.all([import('../app'), import('../vault/conf-store')]);
       app = createApp({
-        ...(demoStandin ? { demoStandin } : {}),
         profileDir: o.profileDir,
         cipher: new KeyFileCipher(o.profileDir),
         openStore: (name, dir) => createConfStore(dir ?? o.profileDir, name),
@@ -150,11 +116,6 @@ export async function startHost(o: HostOptions): Promise<Host> {
     await closeServer(server);
     await ready.catch(() => undefined);
     await app?.close();
-    if (!app)
-      await demoStandin?.then(
-        (s) => s.close(),
-        () => undefined,
-      );
     await log?.close();
     lock.release();
     throw e;

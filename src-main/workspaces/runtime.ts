@@ -7,7 +7,7 @@ import type { KeyValueStore, SecretCipher } from '../vault/types';
 import { createServiceClient, type ServiceClient } from '../service';
 import type { QueueFeature } from '../features/attendance/queue';
 import type { Logger } from '../log';
-import type { DemoServer, FeatureContext } from '../features/context';
+import type { FeatureContext } from '../features/context';
 import { createSettings, layeredSettings, type Settings } from '../settings';
 import type { WorkspaceChannel } from './routing';
 
@@ -27,8 +27,6 @@ export interface RuntimeAdapters {
   registerSecret: (secret: string) => void;
   /** The page's first view on screen (see `FeatureContext.firstViewShown`). */
   firstViewShown: Promise<void>;
-  /** The demo stand-in, when it runs (only a demo workspace sees it). */
-  standin(): DemoServer | null;
   /** The service refused this workspace's token, or who is signed in changed. */
   onStateChange(): void;
   /** The workspace's features, built for its context by the composition root. */
@@ -72,8 +70,11 @@ export interface WorkspaceRuntime {
   start(): Promise<void>;
   /** Who the attendant was in this workspace, as last chosen. */
   storedUser(): UserRef | null;
-  /** Opens the workspace on a service (its token already in the vault). */
-  open(workspace: Workspace, baseUrl: string, user: UserRef | null): Promise<void>;
+  /**
+   * Opens the workspace on a service, its token already in the vault, or put there by `connect`:
+   * then the first call to the service waits for it (run once; again after a failure).
+   */
+  open(workspace: Workspace, baseUrl: string, user: UserRef | null, o?: { connect?: () => Promise<void> }): Promise<void>;
   setUser(user: UserRef): Promise<void>;
   /** The sessions not closed, as the queue holds them (read on first use). */
   queueItems(): Iterable<QueueItem>;
@@ -123,7 +124,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     },
     hasWorkspace: () => current !== null,
     me: () => current?.user ?? null,
-    isDemo: () => current?.workspace.kind === 'demo' && a.standin() !== null,
+    isDemo: () => current?.workspace.kind === 'demo',
     onWorkspaceChange: (l) => {
       workspaceListeners.add(l);
       return () => workspaceListeners.delete(l);
@@ -133,16 +134,29 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   };
   const { features, handlers, queue } = a.features(ctx);
 
-  const makeClient = (baseUrl: string): ServiceClient =>
-    createServiceClient({
+  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient => {
+    let connecting: Promise<void> | null = null;
+    const connected = (): Promise<void> =>
+      (connecting ??= connect!().catch((e: unknown) => {
+        connecting = null;
+        throw new AppError({
+          kind: 'Unavailable',
+          message: `The service of this workspace could not be started: ${e instanceof Error ? e.message : String(e)}`,
+        });
+      }));
+    return createServiceClient({
       baseUrl,
-      getToken: async () => vault.get('token'),
+      getToken: async () => {
+        if (connect) await connected();
+        return vault.get('token');
+      },
       log,
       onUnauthorized: () => {
         vault.markRefused();
         a.onStateChange();
       },
     });
+  };
 
   let queueRead: Promise<boolean> | null = null;
   let stopped = false;
@@ -167,9 +181,9 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     async start() {
       for (const f of features) await f.start?.();
     },
-    async open(workspace, baseUrl, user) {
+    async open(workspace, baseUrl, user, o = {}) {
       await current?.client.close();
-      current = { workspace, baseUrl, user, client: makeClient(baseUrl) };
+      current = { workspace, baseUrl, user, client: makeClient(baseUrl, o.connect) };
       queueRead = null;
       if (user) settings.set('user', user);
       a.onStateChange();

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from '@playwright/test';
 import { startHost, type Host, type HostOptions } from '../../src-main/host/start-host';
+import type { Standin } from '../../src-standin/index';
 import { WEB_BRIDGE_PATH } from '../../src-shared/bridge';
 import { ROOT } from './root';
 
@@ -50,4 +52,10 @@ export async function webBridge(host: Pick<Host, 'url' | 'origin'>) {
     const body: unknown = await res.json();
     return { status: res.status, body, ms: performance.now() - started };
   };
+}
+
+/** The demo workspace's stand-in once it runs: a launched console starts it after the page's first view. */
+export async function runningStandin(host: Pick<Host, 'app'>): Promise<Standin> {
+  await expect.poll(() => host.app.standin !== null, { timeout: 10_000 }).toBe(true);
+  return host.app.standin!;
 }

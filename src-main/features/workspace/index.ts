@@ -1,7 +1,7 @@
 import type { AppState, DemoPersona, Workspace } from '../../../src-shared/bridge';
 import { AppError } from '../../../src-shared/errors';
 import type { EventHub, HandlerTable } from '../../bridge/table';
-import type { DemoStandin } from '../../demo-standin';
+import { demoPersona, type DemoStandin } from '../../demo-standin';
 import type { FirstView } from '../../first-view';
 import type { Logger } from '../../log';
 import type { Settings, WorkspaceEntry } from '../../settings';
@@ -9,7 +9,7 @@ import type { WorkspaceList } from '../../workspaces/list';
 import type { NeedsMeWatch } from '../../workspaces/needs-me';
 import { DEMO_ID, freeColor, newWorkspaceId } from '../../workspaces/registry';
 import type { WorkspaceChannel } from '../../workspaces/routing';
-import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import type { UserRef, WorkspaceRuntime } from '../../workspaces/runtime';
 import type { BadgeSlot } from '../attendance/badge';
 import { checkConnection, identify, openClient, people, rememberUser, rememberedUser } from './identity';
 
@@ -126,7 +126,7 @@ export class WorkspaceFeature {
   async #reopen(entry: WorkspaceEntry): Promise<void> {
     const rt = await this.#d.list.add(entry.id);
     if (entry.workspace.kind === 'demo') {
-      await this.#openDemoIn(rt, entry.workspace.as ?? 'agent');
+      await this.#openDemoIn(rt, entry.workspace.as ?? 'agent', { atLaunch: true });
     } else if (rt.vault.has('token')) {
       const token = rt.vault.get('token');
       if (token) this.#d.registerSecret(token);
@@ -134,15 +134,58 @@ export class WorkspaceFeature {
     }
   }
 
-  /** Opens the demo workspace's session, seen as its attendant or as the operation's supervisor. */
-  async #openDemoIn(rt: WorkspaceRuntime, as: DemoPersona): Promise<void> {
-    const sb = await this.#d.demo.ensure();
-    const token = as === 'supervisor' ? sb.tokens.supervisor : sb.tokens.agent;
-    const who = as === 'supervisor' ? sb.demoSupervisor : sb.demoAgent;
+  /**
+   * Opens the demo workspace's session, seen as its attendant or as the operation's supervisor.
+   * At launch, while the page has no view yet, it opens at once as it was last (the address kept
+   * for its stand-in, the attendant remembered) and the stand-in starts once the page shows its
+   * first view, or sooner if the service is called first: its start does not take the machine
+   * from the page's.
+   */
+  async #openDemoIn(rt: WorkspaceRuntime, as: DemoPersona, o: { atLaunch?: boolean } = {}): Promise<void> {
+    const { demo, firstView, list } = this.#d;
+    const remembered = rt.storedUser();
+    if (o.atLaunch && remembered && !firstView.opened && !demo.current) {
+      const baseUrl = await demo.address();
+      let connecting: Promise<void> | null = null;
+      const connect = (): Promise<void> =>
+        (connecting ??= demo.ensure().then(
+          (sb) => {
+            const who = this.#signIn(rt, sb, as);
+            // Not where, or not whom, it opened as (the kept port was taken, the demo's data was
+            // made anew): it opens again as the stand-in says.
+            if (sb.baseUrl !== baseUrl || who.userName !== remembered.userName) {
+              void this.#openDemoIn(rt, as)
+                .then(() => this.pushState())
+                .catch((e: unknown) =>
+                  this.#d.log.error('the demo workspace did not open', { error: e instanceof Error ? e.message : String(e) }),
+                );
+            }
+          },
+          (e: unknown) => {
+            connecting = null;
+            throw e;
+          },
+        ));
+      await rt.open({ kind: 'demo', as }, baseUrl, remembered, { connect });
+      void firstView.shown
+        .then(() => {
+          if (list.get(DEMO_ID) === rt && rt.workspace?.kind === 'demo' && rt.baseUrl === baseUrl) return connect();
+        })
+        .catch(() => undefined);
+      return;
+    }
+    const sb = await demo.ensure();
+    const who = this.#signIn(rt, sb, as);
+    await rt.open({ kind: 'demo', as }, sb.baseUrl, who);
+  }
+
+  /** Puts the stand-in's token for `as` in the demo workspace's vault; whom that token signs in. */
+  #signIn(rt: WorkspaceRuntime, sb: Parameters<typeof demoPersona>[0], as: DemoPersona): UserRef {
+    const { token, user } = demoPersona(sb, as);
     this.#d.registerSecret(token);
     // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
     rt.vault.put('token', token, { persist: false });
-    await rt.open({ kind: 'demo', as }, sb.baseUrl, { userName: who.userName, name: who.name });
+    return user;
   }
 
   /** The demo workspace in front, seen as `as`; added beside the others when not there yet. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Host } from '../../../src-main/host/start-host';
 import { createConfStore } from '../../../src-main/vault/conf-store';
-import { launchHost, webBridge } from '../../support/host';
+import { launchHost, runningStandin, webBridge } from '../../support/host';
 import { serviceApi, type Rec } from '../../support/web';
 import { tempDirs } from '../../support/temp-dirs';
 
@@ -47,7 +47,7 @@ async function launched(firstViewWithinMs: number, scene: (host: Host, call: Cal
 
 /** The listener registrations the demo service holds. */
 async function hooks(host: Host): Promise<number> {
-  const sb = host.app.standin!;
+  const sb = await runningStandin(host);
   const { results } = await serviceApi(sb.baseUrl, sb.tokens.admin).get('/chatapi/1.0/api/v2/hook');
   return (results as Rec[]).length;
 }
@@ -60,35 +60,43 @@ async function followsLive(host: Host, call: Call): Promise<void> {
 
 /** A customer opens a session at the service (the simulator's own timer stopped first). */
 async function customerArrives(host: Host): Promise<void> {
-  const sb = host.app.standin!;
+  const sb = await runningStandin(host);
   await sb.simulator.stop();
   await sb.simulator.step();
 }
 
 const newOnes = (ids: Iterable<number>, shown: Set<number>): number[] => [...ids].filter((id) => !shown.has(id));
+const demoAddress = async (call: Call): Promise<string> =>
+  ((await call('workspace:state')).body as { result: { workspaces: Array<{ baseUrl: string }> } }).result.workspaces[0]!.baseUrl;
 
-test('a launched console answers its first view from the kept copy, and follows the service once the page says that view is shown', async () => {
+test('a launched console answers its first view from the kept copy, and starts the demo service and follows it once the page says that view is shown', async () => {
   await launched(60_000, async (host, call, shown) => {
     // What the page hears of after its first snapshot (the queue's deltas).
     const heard = new Set<number>();
     host.app.events.subscribe((name, payload) => {
       if (name === 'attendance:queueDelta') for (const item of (payload as { upsert: Item[] }).upsert) heard.add(item.id);
     });
-    await customerArrives(host);
+    // The page is still starting: the demo workspace is open, signed in as before, at the address
+    // kept for its service, but that service has not started, and nothing follows it yet.
+    const address = await demoAddress(call);
+    expect((await call('workspace:state')).body).toMatchObject({
+      result: { workspaces: [{ signedIn: true, user: { userName: 'ana.souza' } }] },
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    // The page is still starting: nothing follows the service yet (no listener registered there,
-    // no read of its sessions), so the new session is not heard of.
-    expect(await hooks(host)).toBe(0);
+    expect(host.app.standin).toBeNull();
     expect((await call('live:status')).body).toMatchObject({ result: { state: 'idle' } });
-    expect(newOnes(heard, shown)).toEqual([]);
 
     expect((await call('workspace:viewShown')).body).toEqual({ result: { ok: true } });
-    await expect.poll(() => newOnes(heard, shown).length).toBeGreaterThan(0);
+    const sb = await runningStandin(host);
+    expect(sb.baseUrl).toBe(address);
     await followsLive(host, call);
-    // Said again (a page reloaded): nothing more is registered.
+    await customerArrives(host);
+    await expect.poll(() => newOnes(heard, shown).length).toBeGreaterThan(0);
+    // Said again (a page reloaded): nothing more is registered, nothing else starts.
     await call('workspace:viewShown');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await hooks(host)).toBe(1);
+    expect(host.app.standin).toBe(sb);
   });
 });
 
@@ -96,8 +104,12 @@ test('a page that never says its view is shown holds nothing back for long: live
   await launched(400, async (host, call) => followsLive(host, call));
 });
 
-test('a snapshot asked for again before the first view is shown reads the service at once instead of waiting', async () => {
+test('a call to the service before the first view is shown starts it at once, and a snapshot asked for again reads it instead of waiting', async () => {
   await launched(60_000, async (host, call, shown) => {
+    const address = await demoAddress(call);
+    // The directory is read from the service: its start is not left for the view.
+    expect((await call('attendance:directory')).status).toBe(200);
+    expect(host.app.standin?.baseUrl).toBe(address);
     await customerArrives(host);
     const again = await call('attendance:queue');
     expect(again.status).toBe(200);
@@ -110,8 +122,11 @@ test('a snapshot asked for again before the first view is shown reads the servic
 
 test('a console closed before its page showed a view stops at once, without starting what waited', async () => {
   const profile = await usedProfile();
-  const listenersStarted = () => readFileSync(join(profile, 'logs', 'console.log'), 'utf8').split('Webhook listener started.').length - 1;
+  const logged = (line: string) => readFileSync(join(profile, 'logs', 'console.log'), 'utf8').split(line).length - 1;
+  const listenersStarted = () => logged('Webhook listener started.');
+  const demoStarted = () => logged('demo workspace started');
   const before = listenersStarted();
+  const demoBefore = demoStarted();
   const host = await launchHost(profile, 'en-US', { serveWhileStarting: true, firstViewWithinMs: 60_000 });
   await (
     await webBridge(host)
@@ -120,4 +135,5 @@ test('a console closed before its page showed a view stops at once, without star
   await host.close();
   expect(Date.now() - started).toBeLessThan(10_000);
   expect(listenersStarted()).toBe(before);
+  expect(demoStarted()).toBe(demoBefore);
 });

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { consoleReady, openDemo, ownOpenSessions, railButton, selectSession, serviceApi, type Rec, shot } from '../../support/web';
-import { freshProfile, launchHost } from '../../support/host';
+import { freshProfile, launchHost, runningStandin } from '../../support/host';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
 const api = (baseUrl: string, token: string, path: string, body: unknown) =>
@@ -78,7 +78,7 @@ test('a restarted console shows its queue, then follows the service live: one re
   try {
     await page.goto(second.url);
     await consoleReady(page);
-    const sb = second.app.standin!;
+    const sb = await runningStandin(second);
     await sb.simulator.stop();
     const mine = (await ownOpenSessions(sb))[0]!;
     await selectSession(page, mine);
