@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import type { z } from 'zod';
 import { backoffDelay, isRetryable, retryAfterDelay } from '../../src-shared/error-kinds';
 import { AppError, internalError, isAppError } from '../../src-shared/errors';
@@ -213,7 +213,13 @@ function jsonBody(spec: OpContext, value: unknown, depth: number): Buffer {
 }
 
 export class Core {
-  readonly #pool: Pool;
+  /**
+   * The connections to the service, opened at the first call: the HTTP client loads with it,
+   * not with the console (whose first view may call nothing at the service).
+   */
+  #pool: Promise<Pool> | null = null;
+  readonly #origin: string;
+  readonly #connections: number;
   readonly #prefix: string;
   readonly #gate: Gate;
   readonly #retry: RetryPolicy;
@@ -244,8 +250,16 @@ export class Core {
     this.#gate = new Gate(limit);
     this.#retry = { ...DEFAULT_RETRY, ...o.retry };
     this.#limits = { ...DEFAULT_ANSWER_LIMITS, ...o.limits };
+    this.#origin = url.origin;
+    this.#connections = limit;
+  }
+
+  #dispatcher(): Promise<Pool> {
     // Our own timer bounds every attempt, so undici's own timeouts are switched off.
-    this.#pool = new Pool(url.origin, { connections: limit, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
+    this.#pool ??= import('undici').then(
+      ({ Pool }) => new Pool(this.#origin, { connections: this.#connections, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 }),
+    );
+    return this.#pool;
   }
 
   /** The client's logger, for what its operations notice beyond one call (skipped records). */
@@ -259,7 +273,7 @@ export class Core {
     this.#closed = true;
     for (const c of this.#inFlight) c.abort(new AbortReason('cancelled'));
     this.#inFlight.clear();
-    await this.#pool.close();
+    await (await this.#pool?.catch(() => null))?.close();
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
@@ -341,7 +355,12 @@ export class Core {
     try {
       await this.#gate.acquire(controller.signal);
       try {
-        res = await exchange(this.#pool, { method: spec.method, path, headers, ...(body ? { body } : {}) }, controller.signal, limits);
+        res = await exchange(
+          await this.#dispatcher(),
+          { method: spec.method, path, headers, ...(body ? { body } : {}) },
+          controller.signal,
+          limits,
+        );
       } finally {
         this.#gate.release();
       }
