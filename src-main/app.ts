@@ -103,7 +103,7 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
     if (offline.monitor.offline) void offline.monitor.probeNow();
   });
   const webhooks = createWebhooksFeature(ctx, live);
-  const supervisor = createSupervisorFeature(ctx, { shareFile: (name, bytes) => live.shareFile(name, bytes) });
+  const supervisor = createSupervisorFeature(ctx, { offline, shareFile: (name, bytes) => live.shareFile(name, bytes) });
   const palette = createPaletteFeature(ctx);
   const history = createHistoryFeature(ctx, offline);
   return {

@@ -8,7 +8,8 @@ import { DirSyncer, ensureDir, removeFile, removeStaleTemps, writeFileDurable } 
 
 /**
  * What the attendant last saw, kept on disk so it stays readable while the service cannot be
- * reached (and across a restart): the queue, and the threads opened with their notes. Each file
+ * reached (and across a restart): the queue, the threads opened with their notes, and the answers
+ * the first view needs from the service (`keepAnswer`: the directory, the rules). Each file
  * is written whole and atomically, validated with zod when read back (a damaged one is dropped,
  * it is only a copy), and tied to one workspace and attendant (`scope`) so one account's copy is
  * never shown to another. Bounded: the last `maxThreads` threads, `maxMessages` messages each.
@@ -19,6 +20,13 @@ const QueueFileSchema = z.strictObject({
   scope: z.string(),
   fetchedAt: z.string(),
   items: z.array(QueueItemSchema),
+});
+
+/** Answers the service gave that the first view needs, by bridge channel (each checked by its own schema when used). */
+const AnswersFileSchema = z.strictObject({
+  v: z.literal(1),
+  scope: z.string(),
+  answers: z.record(z.string(), z.strictObject({ fetchedAt: z.string(), value: z.unknown() })),
 });
 
 const NotesCopySchema = z.strictObject({ fetchedAt: z.string(), items: z.array(ServiceNoteSchema) });
@@ -55,6 +63,7 @@ export interface OfflineCacheOptions {
 }
 
 const QUEUE_FILE = 'queue.json';
+const ANSWERS_FILE = 'answers.json';
 const THREAD_FILE = /^session-(\d+)\.json$/;
 const threadFile = (id: number) => `session-${id}.json`;
 
@@ -76,7 +85,8 @@ export class OfflineCache {
   readonly #writes = new Map<string, Promise<void>>();
   #loading: Promise<void> | null = null;
   /** Scopes found on disk at load: kept until the first setScope decides whether they match. */
-  #loadedScope: { queue: string | null } = { queue: null };
+  #loadedScope: { queue: string | null; answers: string | null } = { queue: null, answers: null };
+  #answers = new Map<string, { fetchedAt: string; value: unknown }>();
 
   constructor(o: OfflineCacheOptions) {
     this.#dir = o.dir;
@@ -102,6 +112,11 @@ export class OfflineCache {
     if (q) {
       this.#queueCopy = { items: q.items, fetchedAt: q.fetchedAt };
       this.#loadedScope.queue = q.scope;
+    }
+    const a = await this.#readJson(path.join(this.#dir, ANSWERS_FILE), AnswersFileSchema);
+    if (a) {
+      this.#answers = new Map(Object.entries(a.answers));
+      this.#loadedScope.answers = a.scope;
     }
     for (const name of await readdir(this.#threadsDir)) {
       if (!THREAD_FILE.test(name)) continue;
@@ -142,12 +157,18 @@ export class OfflineCache {
     this.#scope = scope;
     this.#queueSource = null;
     const keepQueue = scope !== null && this.#loadedScope.queue === scope;
-    this.#loadedScope.queue = null;
+    const keepAnswers = scope !== null && this.#loadedScope.answers === scope;
+    this.#loadedScope = { queue: null, answers: null };
     const drop: string[] = [];
     if (!keepQueue) {
       this.#queueCopy = null;
       this.#cancel(QUEUE_FILE);
       drop.push(path.join(this.#dir, QUEUE_FILE));
+    }
+    if (!keepAnswers) {
+      this.#answers.clear();
+      this.#cancel(ANSWERS_FILE);
+      drop.push(path.join(this.#dir, ANSWERS_FILE));
     }
     for (const [id, t] of this.#threads) {
       if (scope !== null && t.scope === scope) continue;
@@ -183,6 +204,24 @@ export class OfflineCache {
       const { items, fetchedAt } = src();
       this.#queueCopy = { items, fetchedAt };
       await writeFileDurable(this.#syncer, QUEUE_FILE, JSON.stringify({ v: 1, scope, fetchedAt, items }));
+    });
+  }
+
+  // ---- answers --------------------------------------------------------------------------------
+
+  /** The answer kept for `channel` (unchecked: its reader checks it against the channel's schema). */
+  answer(channel: string): { value: unknown; fetchedAt: string } | null {
+    return this.#answers.get(channel) ?? null;
+  }
+
+  /** The service gave `value` for `channel`: kept (all the answers are written together after a quiet moment). */
+  keepAnswer(channel: string, value: unknown): void {
+    if (this.#scope === null) return;
+    this.#answers.set(channel, { fetchedAt: new Date().toISOString(), value });
+    this.#schedule(ANSWERS_FILE, async () => {
+      const scope = this.#scope;
+      if (scope === null) return;
+      await writeFileDurable(this.#syncer, ANSWERS_FILE, JSON.stringify({ v: 1, scope, answers: Object.fromEntries(this.#answers) }));
     });
   }
 

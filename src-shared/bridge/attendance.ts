@@ -366,6 +366,8 @@ export const attendanceChannels = {
 
 export const attendanceEvents = {
   'attendance:queue': QueueSnapshotSchema,
+  /** The directory read again after the page was given the kept one, when it changed. */
+  'attendance:directory': DirectorySchema,
   'attendance:queueDelta': QueueDeltaSchema,
   'attendance:messages': z.object({ sessionId: id, messages: z.array(ThreadMessageSchema) }).strict(),
   'attendance:entities': z.object({ sessionId: id, messageId: id, entities: z.array(EntitySchema) }).strict(),

@@ -331,6 +331,8 @@ export const supervisorEvents = {
   /** The accelerator changed: the Electron adapter re-registers it. */
   'supervisor:ticketShortcut': ShortcutSchema,
   'supervisor:kb': KbBaseSchema,
+  /** The attendant's rules read again after the page was given the kept ones, when they changed. */
+  'supervisor:rules': RulesSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 /** Bridge calls allowed past the default body size in the web host (a file's bytes, base64, plus the rest). */

@@ -4,6 +4,7 @@ import type { HandlerTable } from '../../bridge/table';
 import type { ServiceClient } from '../../service';
 import { agentPerson, readAgents } from '../agents';
 import type { FeatureContext } from '../context';
+import type { OfflineFeature } from '../offline';
 import type { QueueFeature } from './queue';
 import { idOf, personOf, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
 import { noneOf } from '../../../src-shared/query-builder';
@@ -190,7 +191,11 @@ export function myName(ctx: FeatureContext): string {
 type DirectoryChannel = 'attendance:directory' | 'attendance:pause' | 'attendance:resume';
 
 /** The directory, and the attendant's own status: pause with a reason, resume. */
-export function directoryHandlers(ctx: FeatureContext, directory: DirectoryCache): Pick<HandlerTable, DirectoryChannel> {
+export function directoryHandlers(
+  ctx: FeatureContext,
+  directory: DirectoryCache,
+  offline: OfflineFeature,
+): Pick<HandlerTable, DirectoryChannel> {
   async function setStatus(status: string, reason: string | null) {
     const me = await directory.whoAmI();
     if (me.agentId === null) throw new AppError({ kind: 'NotFound', message: 'Your attendant record was not found on the service.' });
@@ -198,11 +203,13 @@ export function directoryHandlers(ctx: FeatureContext, directory: DirectoryCache
     directory.setMyStatus(status);
     if (reason) ctx.settings.set('pauseReason', reason);
     else ctx.settings.delete('pauseReason');
+    // The next start's first view shows it too.
+    offline.amendKept('attendance:directory', (d) => ({ ...d, myStatus: status, myPauseReason: reason }));
     return { status, reason };
   }
 
   return {
-    'attendance:directory': () => directory.directory(),
+    'attendance:directory': () => offline.kept('attendance:directory', () => directory.directory()),
     'attendance:pause': async ({ reasonId }) => {
       const reason = (await directory.pauses()).reasons.find((p) => p.id === reasonId);
       if (!reason) throw new AppError({ kind: 'Invalid', message: 'That pause reason is not offered any more.' });

@@ -58,7 +58,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
   const handlers: Feature<'attendance'>['handlers'] = {
     ...queue.handlers,
     ...sessionHandlers(ctx, { queue, directory, notes }),
-    ...directoryHandlers(ctx, directory),
+    ...directoryHandlers(ctx, directory, offline),
     ...threadHandlers(ctx, { threads, sync, queue, offline }),
     ...composerHandlers(ctx, { composer, replies, threads, queue, notes, offline }),
     ...closeHandlers(ctx, { directory, composer, threads, queue, notes }),

@@ -1,6 +1,15 @@
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { channels, type ChannelOutput } from '../../../src-shared/bridge';
+import { isTemporary } from '../../../src-shared/error-kinds';
 import { ConnectivityMonitor, OfflineCache } from '../../cache';
 import type { Feature, FeatureContext } from '../context';
+
+/**
+ * Answers of the service the page's first view needs and that seldom change; each channel is
+ * also the event that brings the page a changed answer.
+ */
+export type KeptChannel = 'attendance:directory' | 'supervisor:rules';
 
 export interface OfflineFeature extends Feature<'offline'> {
   /** The copies of the queue and the threads, served when the service cannot be reached. */
@@ -8,6 +17,16 @@ export interface OfflineFeature extends Feature<'offline'> {
   readonly monitor: ConnectivityMonitor;
   /** Called each time the service answers again after being unreachable. */
   onBack(listener: () => void): () => void;
+  /**
+   * `read` behind the answer kept from its last run. While the page starts (its first view not
+   * shown yet) the kept answer is given, so that view calls nothing at the service, and `read`
+   * runs once the view is shown: a different answer reaches the page as the event `channel`.
+   * Otherwise `read` runs and its answer is kept; the kept one stands in while the service
+   * cannot be reached.
+   */
+  kept<K extends KeptChannel>(channel: K, read: () => Promise<ChannelOutput<K>>): Promise<ChannelOutput<K>>;
+  /** The console changed what the kept answer says (the attendant paused): the copy says it too. */
+  amendKept<K extends KeptChannel>(channel: K, change: (kept: ChannelOutput<K>) => ChannelOutput<K>): void;
 }
 
 /** Who the copies belong to: the workspace and the attendant (null when signed out). */
@@ -34,6 +53,19 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     log,
   });
   const backListeners = new Set<() => void>();
+  let viewShown = false;
+  void ctx.firstViewShown.then(() => (viewShown = true));
+  const refreshing = new Set<KeptChannel>();
+  const keptCopy = <K extends KeptChannel>(channel: K): ChannelOutput<K> | null => {
+    const k = cache.answer(channel);
+    const parsed = k ? channels[channel].output.safeParse(k.value) : null;
+    return parsed?.success ? (parsed.data as ChannelOutput<K>) : null;
+  };
+  const readAndKeep = async <K extends KeptChannel>(channel: K, read: () => Promise<ChannelOutput<K>>): Promise<ChannelOutput<K>> => {
+    const value = await read();
+    cache.keepAnswer(channel, value);
+    return value;
+  };
   let wasOffline = false;
   monitor.subscribe((c) => {
     ctx.events.emit('offline:status', c);
@@ -57,6 +89,34 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     onBack(listener) {
       backListeners.add(listener);
       return () => backListeners.delete(listener);
+    },
+    amendKept(channel, change) {
+      const copy = keptCopy(channel);
+      if (copy) cache.keepAnswer(channel, change(copy));
+    },
+    async kept(channel, read) {
+      const copy = keptCopy(channel);
+      if (copy && !viewShown) {
+        if (!refreshing.has(channel)) {
+          refreshing.add(channel);
+          void ctx.firstViewShown
+            .then(() => readAndKeep(channel, read))
+            .then((fresh) => {
+              if (!isDeepStrictEqual(fresh, copy)) ctx.events.emit(channel, fresh);
+            })
+            .catch((e: unknown) =>
+              ctx.log.warn('a kept answer was not read again', { channel, error: e instanceof Error ? e.message : String(e) }),
+            )
+            .finally(() => refreshing.delete(channel));
+        }
+        return copy;
+      }
+      try {
+        return await readAndKeep(channel, read);
+      } catch (e) {
+        if (copy && isTemporary(e)) return copy;
+        throw e;
+      }
     },
     handlers: {
       'offline:status': async () => monitor.status(),

@@ -10,6 +10,7 @@ import type { Session } from '../../../src-shared/schemas/index';
 import type { Condition } from '../../../src-shared/query';
 import { readAgentList } from '../agents';
 import type { Feature, FeatureContext } from '../context';
+import type { OfflineFeature } from '../offline';
 import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
@@ -35,6 +36,8 @@ const EXPORT_CAP = 50_000;
 
 /** Supervisor tools: every handler asks the service through the context's client. */
 export interface SupervisorDeps {
+  /** Keeps the attendant's rules for the first view of the next start. */
+  offline: Pick<OfflineFeature, 'kept'>;
   /** Lends a file to the service: the address it reads it from (the live feature's listener), and the end of the loan. */
   shareFile(name: string, bytes: Buffer): LentFile;
 }
@@ -99,7 +102,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     handlers: {
       'supervisor:rules': async () => {
         try {
-          return readRules(await ctx.client().userRules());
+          return await deps.offline.kept('supervisor:rules', async () => readRules(await ctx.client().userRules()));
         } catch (e) {
           // Unknown rules are not an error: the service then decides each call itself (403).
           if (isAppError(e) && e.kind !== 'Unauthorized') return { role: null, rules: null };

@@ -3,20 +3,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Host } from '../../../src-main/host/start-host';
 import { createConfStore } from '../../../src-main/vault/conf-store';
+import type { Standin } from '../../../src-standin/index';
 import { launchHost, runningStandin, webBridge } from '../../support/host';
 import { serviceApi, type Rec } from '../../support/web';
 import { tempDirs } from '../../support/temp-dirs';
 
 const tempDir = tempDirs('console-first-view-');
 
-/** A profile that remembers the demo workspace and kept a copy of its queue: a console used before. */
-async function usedProfile(): Promise<string> {
+/**
+ * A profile that remembers the demo workspace and kept copies of what its first view showed
+ * (the queue, the directory, the attendant's rules): a console used before. `meanwhile` runs at
+ * the service after that view.
+ */
+async function usedProfile(meanwhile?: (sb: Standin, call: Call) => Promise<void>): Promise<string> {
   const profile = await tempDir();
   createConfStore(profile, 'settings').set('workspace', { kind: 'demo' });
   const first = await launchHost(profile);
   try {
     const call = await webBridge(first);
-    expect((await call('attendance:queue')).status).toBe(200);
+    for (const channel of ['attendance:queue', 'attendance:directory', 'supervisor:rules']) expect((await call(channel)).status).toBe(200);
+    await meanwhile?.(first.app.standin!, call);
   } finally {
     await first.close();
   }
@@ -32,8 +38,12 @@ const ids = (body: unknown): Set<number> => new Set((body as { result: { items: 
  * first view does not need held back until the page says it is shown, or `firstViewWithinMs`),
  * asks for the first view's queue as the page does, and runs `scene` with the sessions it showed.
  */
-async function launched(firstViewWithinMs: number, scene: (host: Host, call: Call, shown: Set<number>) => Promise<void>): Promise<void> {
-  const profile = await usedProfile();
+async function launched(
+  firstViewWithinMs: number,
+  scene: (host: Host, call: Call, shown: Set<number>) => Promise<void>,
+  meanwhile?: (sb: Standin, call: Call) => Promise<void>,
+): Promise<void> {
+  const profile = await usedProfile(meanwhile);
   const host = await launchHost(profile, 'en-US', { serveWhileStarting: true, firstViewWithinMs });
   try {
     const call = await webBridge(host);
@@ -100,21 +110,77 @@ test('a launched console answers its first view from the kept copy, and starts t
   });
 });
 
+test('the first view gets the directory and the rules kept from the last start, calling nothing at the service; read again after it, a change reaches the page', async () => {
+  // After the last start, the attendant was paused at the service (by a supervisor, say).
+  const pausedAtTheService = async (sb: Standin) => {
+    const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
+    const [agent] = await admin.list('/agent', [{ key: 'user.userName', operator: 'EQ', value: sb.demoAgent.userName }]);
+    await admin.post('/chatapi/1.0/api/v2/agent/save', { id: agent!.id, status: 'PAUSED' });
+  };
+  await launched(
+    60_000,
+    async (host, call) => {
+      const pushed: unknown[] = [];
+      host.app.events.subscribe((name, payload) => {
+        if (name === 'attendance:directory' || name === 'supervisor:rules') pushed.push({ name, payload });
+      });
+      const directory = await call('attendance:directory');
+      expect(directory.body).toMatchObject({
+        result: { myStatus: 'ONLINE', groups: expect.arrayContaining([expect.objectContaining({ name: 'Financeiro' })]) },
+      });
+      expect((await call('supervisor:rules')).body).toMatchObject({ result: { role: 'agent' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(host.app.standin).toBeNull();
+      expect(pushed).toEqual([]);
+
+      await call('workspace:viewShown');
+      // The directory changed (the attendant's status): it comes to the page; the rules did not.
+      await expect.poll(() => pushed).toEqual([{ name: 'attendance:directory', payload: expect.objectContaining({ myStatus: 'PAUSED' }) }]);
+      expect((await call('attendance:directory')).body).toMatchObject({ result: { myStatus: 'PAUSED' } });
+    },
+    pausedAtTheService,
+  );
+});
+
+test('a pause taken in the console is what the next start shows first, and nothing changes after the first view', async () => {
+  let reason = '';
+  const pauseInTheConsole = async (_sb: Standin, call: Call) => {
+    const directory = (await call('attendance:directory')).body as { result: { pauseReasons: Array<{ id: number; label: string }> } };
+    const first = directory.result.pauseReasons[0]!;
+    reason = first.label;
+    expect((await call('attendance:pause', { reasonId: first.id })).status).toBe(200);
+  };
+  await launched(
+    60_000,
+    async (host, call) => {
+      const pushed: string[] = [];
+      host.app.events.subscribe((name) => {
+        if (name === 'attendance:directory') pushed.push(name);
+      });
+      expect((await call('attendance:directory')).body).toMatchObject({ result: { myStatus: 'PAUSED', myPauseReason: reason } });
+      expect(host.app.standin).toBeNull();
+      await call('workspace:viewShown');
+      await runningStandin(host);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(pushed).toEqual([]);
+    },
+    pauseInTheConsole,
+  );
+});
+
 test('a page that never says its view is shown holds nothing back for long: live updates start after the wait', async () => {
   await launched(400, async (host, call) => followsLive(host, call));
 });
 
-test('a call to the service before the first view is shown starts it at once, and a snapshot asked for again reads it instead of waiting', async () => {
-  await launched(60_000, async (host, call, shown) => {
+test('a snapshot asked for again before the first view is shown reads the service at once, starting it, instead of waiting', async () => {
+  await launched(60_000, async (host, call) => {
     const address = await demoAddress(call);
-    // The directory is read from the service: its start is not left for the view.
-    expect((await call('attendance:directory')).status).toBe(200);
-    expect(host.app.standin?.baseUrl).toBe(address);
-    await customerArrives(host);
+    expect(host.app.standin).toBeNull();
     const again = await call('attendance:queue');
     expect(again.status).toBe(200);
-    expect(newOnes(ids(again.body), shown).length).toBeGreaterThan(0);
     expect(again.ms).toBeLessThan(10_000);
+    // The read went to the service, which started for it where the workspace expects it.
+    expect(host.app.standin?.baseUrl).toBe(address);
     // Live updates still wait for the view.
     expect(await hooks(host)).toBe(0);
   });

@@ -48,11 +48,12 @@ const detail = (id: number): SessionDetail => ({
   classification: null,
 });
 
-test('copies survive a reload, stay bounded, drop a damaged file, and never cross to another account', async () => {
+test('copies (the queue, threads, answers) survive a reload, stay bounded, drop a damaged file, and never cross to another account', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'offline-cache-'));
   const first = new OfflineCache({ dir, maxThreads: 3, maxMessages: 5, writeDelayMs: 5 });
   await first.setScope('https://svc|ana');
   first.queueChanged(() => ({ items: [item(1), item(2)], fetchedAt: '2024-06-11T10:05:00.000Z' }));
+  first.keepAnswer('supervisor:rules', { role: 'agent', rules: ['tickets:read'] });
   for (const id of [11, 12, 13, 14]) {
     first.saveThread(
       id,
@@ -80,13 +81,16 @@ test('copies survive a reload, stay bounded, drop a damaged file, and never cros
   expect(t14.messages.map((m) => m.id)).toEqual([4, 5, 6, 7, 8]);
   expect(t14.hasMore).toBe(true);
   expect(second.notes(14)?.items[0]?.text).toBe('nota · ref 7F3A9C2K');
+  expect(second.answer('supervisor:rules')?.value).toEqual({ role: 'agent', rules: ['tickets:read'] });
 
   // Another attendant on the same profile sees none of it, and it is gone from disk.
   await second.setScope('https://svc|bruno');
   expect(second.queue()).toBeNull();
   expect(second.thread(14)).toBeNull();
+  expect(second.answer('supervisor:rules')).toBeNull();
   expect(readdirSync(join(dir, 'threads'))).toEqual([]);
   expect(existsSync(join(dir, 'queue.json'))).toBe(false);
+  expect(existsSync(join(dir, 'answers.json'))).toBe(false);
 });
 
 test('a network error turns the console offline; probes run until the service answers, then it is back', async () => {

@@ -1,6 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo, READY_MS, serviceApi } from '../../support/web';
+import { demoStandinOptions } from '../../../src-main/demo-standin';
+import { startStandin } from '../../../src-standin/index';
 
 test('a restarted console shows its queue from the copy at once, then what the service says: a session closed meanwhile goes', async ({
   page,
@@ -37,6 +39,41 @@ test('a restarted console shows its queue from the copy at once, then what the s
     // The service's answer: the closed session leaves the queue.
     await expect(row).toHaveCount(0, { timeout: READY_MS });
     await expect(page.getByRole('list', { name: 'Waiting' }).getByRole('button').first()).toBeVisible();
+  } finally {
+    await second.close();
+  }
+});
+
+test('a restarted console shows the status kept from the last start at once, and the status set at the service meanwhile once its first view is up', async ({
+  page,
+}) => {
+  const profile = freshProfile();
+  const first = await launchHost(profile);
+  try {
+    await openDemo(page, first);
+    await expect(page.getByRole('group', { name: 'Your status' })).toContainText('Available');
+    await page.goto('about:blank');
+  } finally {
+    await first.close();
+  }
+  // While the console is off, a supervisor pauses the attendant at the service.
+  const service = await startStandin({ ...demoStandinOptions(profile), simulator: false });
+  try {
+    const admin = serviceApi(service.baseUrl, service.tokens.admin);
+    const [agent] = await admin.list('/agent', [{ key: 'user.userName', operator: 'EQ', value: service.demoAgent.userName }]);
+    await admin.post('/chatapi/1.0/api/v2/agent/save', { id: agent!.id, status: 'PAUSED' });
+  } finally {
+    await service.close();
+  }
+
+  // Launched as npm start does: the first view comes from what was kept, without the service.
+  const second = await launchHost(profile, 'en-US', { firstViewWithinMs: 60_000 });
+  try {
+    await page.goto(second.url);
+    await expect(page.getByRole('list', { name: 'Waiting' }).getByRole('button').first()).toBeVisible({ timeout: READY_MS });
+    // Then the service, read again: the page follows what it says.
+    await expect(page.getByRole('group', { name: 'Your status' })).toContainText('Paused', { timeout: READY_MS });
+    expect(second.app.standin).not.toBeNull();
   } finally {
     await second.close();
   }

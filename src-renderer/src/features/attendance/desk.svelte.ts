@@ -14,6 +14,9 @@ export class DeskStore {
   readonly #scope: Scope;
   constructor(scope: Scope) {
     this.#scope = scope;
+    // The directory given to the first view was the one kept from the last start: read again
+    // after that view, it comes here when it changed.
+    scope.on('attendance:directory', (d) => this.#take(d, this.#statusChanges));
   }
 
   #directory = $state<Directory | null>(null);
@@ -75,14 +78,19 @@ export class DeskStore {
   async #readDirectory(): Promise<void> {
     const changes = this.#statusChanges;
     try {
-      this.#directory = await this.#scope.invoke('attendance:directory', {});
-      // A pause or resume sent since this read began is newer than what it says of the status.
-      if (changes === this.#statusChanges) {
-        this.#status = this.#directory.myStatus;
-        this.#pauseReason = this.#directory.myPauseReason;
-      }
+      this.#take(await this.#scope.invoke('attendance:directory', {}), changes);
     } catch (e) {
       this.#error = failure(e);
+    }
+  }
+
+  /** A directory asked for when `changes` pauses or resumes had been sent. */
+  #take(d: Directory, changes: number): void {
+    this.#directory = d;
+    // A pause or resume sent since is newer than what it says of the status.
+    if (changes === this.#statusChanges) {
+      this.#status = d.myStatus;
+      this.#pauseReason = d.myPauseReason;
     }
   }
 

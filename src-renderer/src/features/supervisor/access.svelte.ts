@@ -10,6 +10,9 @@ export class SupervisorAccess {
   readonly #scope: Scope;
   constructor(scope: Scope) {
     this.#scope = scope;
+    // The rules given to the first view were the ones kept from the last start: read again after
+    // that view, they come here when they changed.
+    scope.on('supervisor:rules', (answer) => this.#take(answer));
   }
 
   /** undefined: not asked yet; null: the service did not say. */
@@ -40,11 +43,14 @@ export class SupervisorAccess {
     this.#kbRefused = true;
   }
 
+  #take(answer: { role: Role | null; rules: readonly string[] | null }): void {
+    this.#role = answer.role;
+    this.#rules = answer.rules;
+  }
+
   async load(): Promise<void> {
     try {
-      const answer = await this.#scope.invoke('supervisor:rules', {});
-      this.#role = answer.role;
-      this.#rules = answer.rules;
+      this.#take(await this.#scope.invoke('supervisor:rules', {}));
     } catch {
       this.#role = null;
     }
