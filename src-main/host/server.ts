@@ -18,11 +18,6 @@ export interface WebTransportOptions {
   /** Bound by `listenLoopback` before the console started. */
   server: Server;
   log?: BridgeLog;
-  /**
-   * Called once the page is under way: its script has been sent (the browser now parses it for a
-   * while), or it already calls the bridge or listens for events (its script came from the cache).
-   */
-  onPageUnderWay?: () => void;
 }
 
 export class PortTaken extends Error {
@@ -106,10 +101,6 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * 127.0.0.1 only, behind the per-launch secret. Events go out as server-sent events.
  */
 export async function startWebTransport(o: WebTransportOptions): Promise<WebTransport> {
-  let underWay = (): void => {
-    underWay = () => undefined;
-    o.onPageUnderWay?.();
-  };
   const secret = randomBytes(24).toString('base64url');
   const files = loadStaticFiles(o.rendererDir);
   const server = o.server;
@@ -162,7 +153,6 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     }
 
     if (req.method === 'POST' && url.pathname.startsWith(WEB_BRIDGE_PATH)) {
-      underWay();
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
         json(res, 415, { error: { kind: 'Invalid', message: 'Bridge calls are JSON.' } });
         return;
@@ -199,7 +189,6 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
     }
 
     if (req.method === 'GET' && url.pathname === WEB_EVENTS_PATH) {
-      underWay();
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         'Content-Type': 'text/event-stream',
@@ -221,7 +210,6 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
           'Cache-Control': url.pathname.startsWith('/assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
         });
         res.end(file.body);
-        if (file.type.startsWith('text/javascript') || file.type.startsWith('application/javascript')) underWay();
         return;
       }
     }

@@ -9,9 +9,6 @@ import { lockProfile, type ProfileLock } from './profile-lock';
 import { makePrivate } from '../outbox/fsutil';
 import { createLogger, type RootLogger } from '../log';
 
-/** Without a page asking for them, the services start this long after the address is printed. */
-const START_ANYWAY_MS = 500;
-
 export interface HostOptions {
   profileDir: string;
   rendererDir: string;
@@ -23,8 +20,6 @@ export interface HostOptions {
    * Off by default: `startHost` resolves with everything started.
    */
   serveWhileStarting?: boolean;
-  /** With `serveWhileStarting`: how long the services wait for a page before starting anyway (500 ms). */
-  startAnywayMs?: number;
   /** The safety-net poll's pace (benchmarks run it faster). */
   pollPace?: PollPace;
   /** Where links in messages go (tests record them); none: the host has no system browser to hand them to. */
@@ -86,17 +81,9 @@ export async function startHost(o: HostOptions): Promise<Host> {
       return app;
     };
     if (o.serveWhileStarting) {
-      // The page is served before the services' modules are even loaded, and they load once its
-      // script has gone out: the browser parses it while this process loads and starts them
-      // (loading them first kept this thread from answering the page's first requests). A page
-      // whose script came from the browser's cache starts them with its first call. Its bridge
-      // calls wait for them. Without a page, they start anyway after a moment.
-      let go = (): void => undefined;
-      const pageOrMoment = new Promise<void>((resolve) => {
-        go = resolve;
-        setTimeout(resolve, o.startAnywayMs ?? START_ANYWAY_MS).unref();
-      });
-      const started = pageOrMoment.then(build);
+      // The page is served before the services' modules are even loaded; they load as soon as
+      // the address is out, while the browser opens the page, and its bridge calls wait for them.
+      const started = new Promise<void>((resolve) => setImmediate(resolve)).then(build);
       ready = started.then(() => undefined);
       // Reported by the calls that wait on it and by whoever awaits `ready`.
       ready.catch(() => undefined);
@@ -106,7 +93,6 @@ export async function startHost(o: HostOptions): Promise<Host> {
         rendererDir: o.rendererDir,
         server,
         log: rootLog,
-        onPageUnderWay: () => go(),
       });
     } else {
       const started = await build();

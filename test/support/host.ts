@@ -16,12 +16,12 @@ export function freshProfile(): string {
 /**
  * Starts the loopback host (the same services as the Electron shell) on a profile folder.
  * `pollPace`: the safety-net poll's pace, for tests that wait on it (a service with no way to push).
- * `serveWhileStarting` (with `startAnywayMs`, `firstViewWithinMs`): launched as `npm start` does.
+ * `serveWhileStarting` (with `firstViewWithinMs`): launched as `npm start` does.
  */
 export async function launchHost(
   profileDir: string,
   locale = 'en-US',
-  o: Pick<HostOptions, 'pollPace' | 'openLink' | 'firstViewWithinMs' | 'serveWhileStarting' | 'startAnywayMs'> = {},
+  o: Pick<HostOptions, 'pollPace' | 'openLink' | 'firstViewWithinMs' | 'serveWhileStarting'> = {},
 ): Promise<Host> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');
