@@ -3,29 +3,18 @@
  * run here, so its slowest query never holds the console's own thread. Commands from the parent
  * are the `Standin` calls that are not HTTP.
  */
-import { setPriority } from 'node:os';
+// The priority first: the stand-in's modules load after it (imported below, not with this file).
+import './worker-priority';
 import { parentPort, workerData } from 'node:worker_threads';
-import { startStandin, type StandinOptions } from './index';
-import { WorkerCommandSchema, type WorkerAnswer } from './worker-protocol';
-
-const WORKER_NICE = 10;
+import type { StandinOptions } from './index';
+import type { WorkerAnswer } from './worker-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('src-standin/worker.ts runs as a worker thread only.');
-
-// The stand-in is background work for the console: on Linux a priority set from a thread applies
-// to that thread only, so this one yields the CPU to the console's own thread when both are busy.
-// (Elsewhere it would lower the whole process, so it is left alone.)
-if (process.platform === 'linux') {
-  try {
-    setPriority(WORKER_NICE);
-  } catch {
-    /* not permitted here: run at the normal priority */
-  }
-}
 const post = (a: WorkerAnswer): void => port.postMessage(a);
 
 try {
+  const [{ startStandin }, { WorkerCommandSchema }] = await Promise.all([import('./index'), import('./worker-protocol')]);
   const sb = await startStandin((workerData as { options: StandinOptions }).options);
   port.on('message', (raw: unknown) => {
     const parsed = WorkerCommandSchema.safeParse(raw);
