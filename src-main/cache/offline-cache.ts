@@ -84,6 +84,11 @@ export class OfflineCache {
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #writes = new Map<string, Promise<void>>();
   #loading: Promise<void> | null = null;
+  /** The kept threads, read behind the rest (the first view shows the queue, not them). */
+  #threadsLoading: Promise<void> | null = null;
+  #threadsLoaded = false;
+  /** Whether `setScope` has said whose copies these are yet (before, every copy read is held). */
+  #scopeKnown = false;
   /** Scopes found on disk at load: kept until the first setScope decides whether they match. */
   #loadedScope: { queue: string | null; answers: string | null } = { queue: null, answers: null };
   #answers = new Map<string, { fetchedAt: string; value: unknown }>();
@@ -107,7 +112,6 @@ export class OfflineCache {
   async #doLoad(): Promise<void> {
     await ensureDir(this.#threadsDir);
     await removeStaleTemps(this.#dir);
-    await removeStaleTemps(this.#threadsDir);
     const q = await this.#readJson(path.join(this.#dir, QUEUE_FILE), QueueFileSchema);
     if (q) {
       this.#queueCopy = { items: q.items, fetchedAt: q.fetchedAt };
@@ -118,11 +122,41 @@ export class OfflineCache {
       this.#answers = new Map(Object.entries(a.answers));
       this.#loadedScope.answers = a.scope;
     }
+    this.#threadsLoading = this.#loadThreads().catch((e: unknown) => this.#log('offline cache: threads not read', e));
+  }
+
+  async #loadThreads(): Promise<void> {
+    await removeStaleTemps(this.#threadsDir);
+    const drop: string[] = [];
     for (const name of await readdir(this.#threadsDir)) {
       if (!THREAD_FILE.test(name)) continue;
       const t = await this.#readJson(path.join(this.#threadsDir, name), ThreadFileSchema);
-      if (t && threadFile(t.sessionId) === name) this.#threads.set(t.sessionId, t);
+      if (!t || threadFile(t.sessionId) !== name) continue;
+      // Whose copies these are was said meanwhile: another account's go.
+      if (this.#scopeKnown && t.scope !== this.#scope) drop.push(path.join(this.#threadsDir, name));
+      else this.#threads.set(t.sessionId, t);
     }
+    this.#threadsLoaded = true;
+    this.#evict();
+    await Promise.all(drop.map((f) => removeFile(f).catch((e: unknown) => this.#log('offline cache: could not delete a copy', e))));
+  }
+
+  /** Resolves once the kept threads have been read. */
+  async #threadsRead(): Promise<void> {
+    await this.load();
+    await this.#threadsLoading;
+  }
+
+  /**
+   * Runs a change to the kept threads now, or once they have been read (then only while the
+   * copies are still the same account's).
+   */
+  #whenThreadsRead(change: () => void): void {
+    if (this.#threadsLoaded) return change();
+    const scope = this.#scope;
+    void this.#threadsRead().then(() => {
+      if (this.#scope === scope) change();
+    });
   }
 
   /** A copy that does not parse is dropped: it is only a copy, and the service has the truth. */
@@ -155,6 +189,7 @@ export class OfflineCache {
     await this.load();
     if (scope === this.#scope && scope !== null) return;
     this.#scope = scope;
+    this.#scopeKnown = true;
     this.#queueSource = null;
     const keepQueue = scope !== null && this.#loadedScope.queue === scope;
     const keepAnswers = scope !== null && this.#loadedScope.answers === scope;
@@ -227,22 +262,34 @@ export class OfflineCache {
 
   // ---- threads --------------------------------------------------------------------------------
 
-  thread(sessionId: number): CachedThread | null {
+  async thread(sessionId: number): Promise<CachedThread | null> {
+    await this.#threadsRead();
     const t = this.#threads.get(sessionId);
     return t ? { detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt } : null;
   }
 
   /** Every kept thread (for searching them while the service is away). */
-  *threads(): IterableIterator<CachedThread> {
-    for (const t of this.#threads.values()) yield { detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt };
+  async threads(): Promise<CachedThread[]> {
+    await this.#threadsRead();
+    return [...this.#threads.values()].map((t) => ({ detail: t.detail, messages: t.messages, hasMore: t.hasMore, fetchedAt: t.fetchedAt }));
   }
 
-  notes(sessionId: number): { items: ServiceNote[]; fetchedAt: string } | null {
+  async notes(sessionId: number): Promise<{ items: ServiceNote[]; fetchedAt: string } | null> {
+    await this.#threadsRead();
     return this.#threads.get(sessionId)?.notes ?? null;
   }
 
   /** A thread as just read from the service (its newest page). */
   saveThread(
+    sessionId: number,
+    got: { detail: SessionDetail; messages: readonly ThreadMessage[]; hasMore: boolean },
+    fetchedAt: string,
+  ): void {
+    if (this.#scope === null) return;
+    this.#whenThreadsRead(() => this.#saveThread(sessionId, got, fetchedAt));
+  }
+
+  #saveThread(
     sessionId: number,
     got: { detail: SessionDetail; messages: readonly ThreadMessage[]; hasMore: boolean },
     fetchedAt: string,
@@ -268,6 +315,10 @@ export class OfflineCache {
 
   /** Messages that reached an open thread later (live updates, a reply sent). */
   addMessages(sessionId: number, messages: readonly ThreadMessage[], fetchedAt: string): void {
+    this.#whenThreadsRead(() => this.#addMessages(sessionId, messages, fetchedAt));
+  }
+
+  #addMessages(sessionId: number, messages: readonly ThreadMessage[], fetchedAt: string): void {
     const t = this.#threads.get(sessionId);
     if (!t || !messages.length) return;
     const byId = new Map(t.messages.map((m) => [m.id, m]));
@@ -281,10 +332,12 @@ export class OfflineCache {
 
   /** The session's notes as the service listed them; kept with its thread (if it is kept). */
   saveNotes(sessionId: number, items: readonly ServiceNote[], fetchedAt: string): void {
-    const t = this.#threads.get(sessionId);
-    if (!t) return;
-    t.notes = { fetchedAt, items: [...items] };
-    this.#writeThread(sessionId);
+    this.#whenThreadsRead(() => {
+      const t = this.#threads.get(sessionId);
+      if (!t) return;
+      t.notes = { fetchedAt, items: [...items] };
+      this.#writeThread(sessionId);
+    });
   }
 
   #evict(): void {
@@ -355,6 +408,8 @@ export class OfflineCache {
 
   /** Writes everything waiting now (before quitting). */
   async flush(): Promise<void> {
+    // Changes waiting for the threads to be read are scheduled once they are.
+    if (this.#loading) await this.#threadsRead();
     await Promise.all(
       [...this.#timers.keys()].map((name) => {
         const t = this.#timers.get(name);

@@ -102,7 +102,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
   const { threads, sync, queue, offline } = d;
   return {
     'attendance:openThread': async ({ sessionId }) => {
-      const copy = offline.cache.thread(sessionId);
+      const copy = await offline.cache.thread(sessionId);
       const fromCopy = (c: NonNullable<typeof copy>) => ({
         detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
         page: { messages: c.messages, hasMore: false, page: 0, unreadable: NONE_UNREADABLE },

@@ -53,7 +53,7 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
         const q = query.trim();
         const answer = { query, superseded: false, offline: false, keptAt: null };
         if (q.length < 2) return { ...answer, hits: [] };
-        const kept = () => ({ ...answer, ...searchKept(offline.cache, q), offline: true });
+        const kept = async () => ({ ...answer, ...(await searchKept(offline.cache, q)), offline: true });
         if (offline.monitor.offline) return kept();
         try {
           const hits = await offline.monitor.watch(searchService(ctx.client(), q, ac.signal, remember));

@@ -141,14 +141,14 @@ export async function searchService(
  * The same search over the copies kept on this computer (the queue and the threads opened),
  * for when the service is away. `keptAt`: when the oldest copy a hit comes from was read.
  */
-export function searchKept(cache: OfflineCache, q: string): { hits: SearchHit[]; keptAt: string | null } {
+export async function searchKept(cache: OfflineCache, q: string): Promise<{ hits: SearchHit[]; keptAt: string | null }> {
   const hits: SearchHit[] = [];
   let keptAt: string | null = null;
   const seen = new Set<number>();
   const note = (at: string) => {
     if (keptAt === null || at < keptAt) keptAt = at;
   };
-  const threads = [...cache.threads()].sort((a, b) => (b.fetchedAt < a.fetchedAt ? -1 : 1));
+  const threads = (await cache.threads()).sort((a, b) => (b.fetchedAt < a.fetchedAt ? -1 : 1));
   for (const t of threads) {
     const fieldHit = sessionHit(t.detail, q);
     if (fieldHit.snippet.match) {

@@ -74,7 +74,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
 
   async function list(input: { sessionId: number }) {
     const local = outbox.list(input.sessionId).map(toLocal);
-    const copy = offline.cache.notes(input.sessionId);
+    const copy = await offline.cache.notes(input.sessionId);
     // Offline: the copy kept with the thread, without waiting for a request to fail.
     if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
     try {

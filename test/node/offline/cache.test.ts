@@ -75,18 +75,18 @@ test('copies (the queue, threads, answers) survive a reload, stay bounded, drop 
   const second = new OfflineCache({ dir, maxThreads: 3, maxMessages: 5, writeDelayMs: 5 });
   await second.setScope('https://svc|ana');
   expect(second.queue()).toEqual({ items: [item(1), item(2)], fetchedAt: '2024-06-11T10:05:00.000Z' });
-  expect(second.thread(12)).toBeNull();
+  expect(await second.thread(12)).toBeNull();
   expect(existsSync(join(dir, 'threads', 'session-12.json'))).toBe(false);
-  const t14 = second.thread(14)!;
+  const t14 = (await second.thread(14))!;
   expect(t14.messages.map((m) => m.id)).toEqual([4, 5, 6, 7, 8]);
   expect(t14.hasMore).toBe(true);
-  expect(second.notes(14)?.items[0]?.text).toBe('nota · ref 7F3A9C2K');
+  expect((await second.notes(14))?.items[0]?.text).toBe('nota · ref 7F3A9C2K');
   expect(second.answer('supervisor:rules')?.value).toEqual({ role: 'agent', rules: ['tickets:read'] });
 
   // Another attendant on the same profile sees none of it, and it is gone from disk.
   await second.setScope('https://svc|bruno');
   expect(second.queue()).toBeNull();
-  expect(second.thread(14)).toBeNull();
+  expect(await second.thread(14)).toBeNull();
   expect(second.answer('supervisor:rules')).toBeNull();
   expect(readdirSync(join(dir, 'threads'))).toEqual([]);
   expect(existsSync(join(dir, 'queue.json'))).toBe(false);
@@ -123,4 +123,33 @@ test('a network error turns the console offline; probes run until the service an
   } finally {
     monitor.stop();
   }
+});
+
+test('the kept threads are read behind the queue: a thread saved meanwhile keeps its newer copy, another account never sees them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offline-cache-'));
+  const first = new OfflineCache({ dir, writeDelayMs: 5 });
+  await first.setScope('https://svc|ana');
+  first.queueChanged(() => ({ items: [item(1)], fetchedAt: '2024-06-11T10:05:00.000Z' }));
+  for (const id of [21, 22]) {
+    first.saveThread(id, { detail: detail(id), messages: [message(1, id)], hasMore: false }, '2024-06-11T10:06:00.000Z');
+  }
+  await first.flush();
+
+  // The same attendant starts again and opens thread 21 before the kept threads were read.
+  const second = new OfflineCache({ dir, writeDelayMs: 5 });
+  await second.setScope('https://svc|ana');
+  expect(second.queue()?.items.map((i) => i.id)).toEqual([1]);
+  second.saveThread(21, { detail: detail(21), messages: [message(1, 21), message(2, 21)], hasMore: false }, '2024-06-11T11:00:00.000Z');
+  expect((await second.thread(21))?.messages.map((m) => m.id)).toEqual([1, 2]);
+  expect((await second.thread(22))?.messages.map((m) => m.id)).toEqual([1]);
+  expect((await second.threads()).length).toBe(2);
+  await second.flush();
+
+  // Another attendant on the profile, before the threads were read: none of them is shown, and they go.
+  const third = new OfflineCache({ dir, writeDelayMs: 5 });
+  await third.setScope('https://svc|bruno');
+  expect(await third.threads()).toEqual([]);
+  expect(await third.thread(21)).toBeNull();
+  await third.flush();
+  expect(readdirSync(join(dir, 'threads'))).toEqual([]);
 });
