@@ -175,7 +175,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       globalSettings: settings,
       log: p.log,
       registerSecret: p.registerSecret,
-      firstViewShown: firstView.shown,
+      firstView,
       onStateChange: () => workspace.pushState(),
       features: (ctx) => workspaceFeatures(ctx, shared),
     });
@@ -213,7 +213,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       needsMe.stop();
       await workspace.stop();
       await list.stopAll();
-      await demo.close();
+      await demo.stop();
     },
   };
 }

@@ -118,7 +118,7 @@ export class DemoStandin {
     return sb;
   }
 
-  /** Stops the stand-in (the demo workspace was signed out of), and lets its kept port go. */
+  /** Stops the stand-in (the demo workspace was signed out of, or the console closes), and lets its kept port go. */
   async stop(): Promise<void> {
     const held = this.#held;
     this.#held = null;
@@ -128,10 +128,5 @@ export class DemoStandin {
     this.#current = null;
     const h = await held?.catch(() => null);
     if (h?.holder) await closed(h.holder);
-  }
-
-  /** Stops it: the console closes. */
-  async close(): Promise<void> {
-    await this.stop();
   }
 }

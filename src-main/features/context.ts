@@ -1,5 +1,6 @@
 import type { FeatureChannel, FeatureName } from '../../src-shared/bridge';
 import type { EventHub, HandlerTable } from '../bridge/table';
+import type { FirstView } from '../first-view';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
 import type { Settings } from '../settings';
@@ -29,10 +30,11 @@ export interface FeatureContext {
   onWorkspaceChange(listener: () => void | Promise<void>): () => void;
   registerSecret: (secret: string) => void;
   /**
-   * Resolves once the page has its first view on screen (at once when the console waits for no
-   * page): what that view does not need starts behind it, so the page starts sooner.
+   * The page's first view on screen: `shown` resolves then (at once when the console waits for
+   * no page), `opened` says whether it has. What that view does not need starts behind it, so
+   * the page starts sooner.
    */
-  readonly firstViewShown: Promise<void>;
+  readonly firstView: Pick<FirstView, 'shown' | 'opened'>;
 }
 
 /**

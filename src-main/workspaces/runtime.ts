@@ -25,8 +25,8 @@ export interface RuntimeAdapters {
   globalSettings: Settings;
   log: Logger;
   registerSecret: (secret: string) => void;
-  /** The page's first view on screen (see `FeatureContext.firstViewShown`). */
-  firstViewShown: Promise<void>;
+  /** The page's first view on screen (see `FeatureContext.firstView`). */
+  firstView: FeatureContext['firstView'];
   /** The service refused this workspace's token, or who is signed in changed. */
   onStateChange(): void;
   /** The workspace's features, built for its context by the composition root. */
@@ -72,7 +72,8 @@ export interface WorkspaceRuntime {
   storedUser(): UserRef | null;
   /**
    * Opens the workspace on a service, its token already in the vault, or put there by `connect`:
-   * then the first call to the service waits for it (run once; again after a failure).
+   * then every call to the service waits for it first (the caller runs it once, and again only
+   * after a failure).
    */
   open(workspace: Workspace, baseUrl: string, user: UserRef | null, o?: { connect?: () => Promise<void> }): Promise<void>;
   setUser(user: UserRef): Promise<void>;
@@ -130,24 +131,20 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
       return () => workspaceListeners.delete(l);
     },
     registerSecret: a.registerSecret,
-    firstViewShown: a.firstViewShown,
+    firstView: a.firstView,
   };
   const { features, handlers, queue } = a.features(ctx);
 
-  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient => {
-    let connecting: Promise<void> | null = null;
-    const connected = (): Promise<void> =>
-      (connecting ??= connect!().catch((e: unknown) => {
-        connecting = null;
-        throw new AppError({
-          kind: 'Unavailable',
-          message: `The service of this workspace could not be started: ${e instanceof Error ? e.message : String(e)}`,
-        });
-      }));
-    return createServiceClient({
+  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient =>
+    createServiceClient({
       baseUrl,
       getToken: async () => {
-        if (connect) await connected();
+        await connect?.().catch((e: unknown) => {
+          throw new AppError({
+            kind: 'Unavailable',
+            message: `The service of this workspace could not be started: ${e instanceof Error ? e.message : String(e)}`,
+          });
+        });
         return vault.get('token');
       },
       log,
@@ -156,7 +153,6 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
         a.onStateChange();
       },
     });
-  };
 
   let queueRead: Promise<boolean> | null = null;
   let stopped = false;

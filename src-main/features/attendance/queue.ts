@@ -421,7 +421,7 @@ class SessionQueue implements QueueFeature {
     // in any case: the read's parsing does not hold up the copy or the page's start. A caller
     // that asks again before then wants the service's answer: the read starts at once.
     const asked = new Promise<void>((resolve) => (this.#readNow = resolve));
-    this.#loading ??= this.#offline.monitor.watch(Promise.race([this.#ctx.firstViewShown, asked]).then(() => this.#load())).finally(() => {
+    this.#loading ??= this.#offline.monitor.watch(Promise.race([this.#ctx.firstView.shown, asked]).then(() => this.#load())).finally(() => {
       this.#loading = null;
     });
     void this.#loading.then(

@@ -423,7 +423,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     // hook's registration and the catch-up read, and at launch neither does the page's first
     // view. Its status says when events flow.
     if (!ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING)) return;
-    void ctx.firstViewShown
+    void ctx.firstView.shown
       .then(() =>
         serial(async () => {
           // Asked again: the workspace may have closed, been paused or stopped meanwhile.

@@ -53,8 +53,6 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     log,
   });
   const backListeners = new Set<() => void>();
-  let viewShown = false;
-  void ctx.firstViewShown.then(() => (viewShown = true));
   const refreshing = new Set<KeptChannel>();
   const keptCopy = <K extends KeptChannel>(channel: K): ChannelOutput<K> | null => {
     const k = cache.answer(channel);
@@ -96,10 +94,10 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     },
     async kept(channel, read) {
       const copy = keptCopy(channel);
-      if (copy && !viewShown) {
+      if (copy && !ctx.firstView.opened) {
         if (!refreshing.has(channel)) {
           refreshing.add(channel);
-          void ctx.firstViewShown
+          void ctx.firstView.shown
             .then(() => readAndKeep(channel, read))
             .then((fresh) => {
               if (!isDeepStrictEqual(fresh, copy)) ctx.events.emit(channel, fresh);
