@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
 import ElectronStore from 'electron-store';
+import { keyValueStore } from './vault/key-value';
 import type { KeyValueStore } from './vault/types';
 import { decidePermission } from './shell-policy';
 import { hardenWebContents } from './security/web-contents';
@@ -161,5 +162,5 @@ function electronStore(dir: string, name: string): KeyValueStore {
   // electron-store also answers a channel of its own for renderers that open a store themselves:
   // the page cannot (sandboxed, context-isolated, its preload exposes the bridge alone).
   const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 });
-  return { get: (key) => store.get(key), set: (key, value) => store.set(key, value), delete: (key) => store.delete(key) };
+  return keyValueStore(store);
 }

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Host } from '../../../src-main/host/start-host';
 import { createConfStore } from '../../../src-main/vault/conf-store';
@@ -108,6 +108,35 @@ test('a launched console answers its first view from the kept copy, and starts t
     expect(await hooks(host)).toBe(1);
     expect(host.app.standin).toBe(sb);
   });
+});
+
+/** Every file of a profile with what tells a rewrite (a file replaced has another inode). */
+function filesOf(profile: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(profile, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const st = statSync(path, { bigint: true });
+    files.set(path.slice(profile.length), `${st.ino}:${st.mtimeNs}`);
+  }
+  return files;
+}
+
+test('a restarted console rewrites none of what it keeps while its first view is answered', async () => {
+  const profile = await usedProfile();
+  const before = filesOf(profile);
+  const host = await launchHost(profile, 'en-US', { serveWhileStarting: true, firstViewWithinMs: 60_000 });
+  try {
+    const call = await webBridge(host);
+    for (const channel of ['workspace:state', 'attendance:queue', 'attendance:directory', 'supervisor:rules', 'offline:status']) {
+      expect((await call(channel)).status).toBe(200);
+    }
+    const after = filesOf(profile);
+    const changed = [...before].filter(([path, mark]) => after.get(path) !== mark).map(([path]) => path);
+    expect(changed).toEqual([]);
+  } finally {
+    await host.close();
+  }
 });
 
 test('the first view gets the directory and the rules kept from the last start, calling nothing at the service; read again after it, a change reaches the page', async () => {

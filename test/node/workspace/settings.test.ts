@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSettings, layeredSettings } from '../../../src-main/settings';
 import { adoptSingleWorkspace, workspaceDir } from '../../../src-main/workspaces/registry';
@@ -30,6 +30,25 @@ test('a setting never written reads as its default, and a written one reads back
   expect(again.settings.get('webhookPort')).toBe(8_123);
   expect(again.settings.get('workspace')).toEqual({ kind: 'remote', baseUrl: 'http://127.0.0.1:9/' });
   expect(again.warnings).toEqual([]);
+});
+
+test('a value equal to the stored one is not written again; a changed one is, and reads back', () => {
+  const { settings } = open();
+  const file = join(dir, 'settings.json');
+  const user = { userName: 'ana', name: 'Ana' };
+  settings.set('user', user);
+  settings.set('webhookPort', 8_123);
+  // The store replaces its file on each write (a new file renamed over the old): a write shows as a new inode.
+  const written = statSync(file, { bigint: true });
+  settings.set('user', { ...user });
+  settings.set('webhookPort', 8_123);
+  settings.delete('pauseReason');
+  expect(statSync(file, { bigint: true }).ino).toBe(written.ino);
+  expect(statSync(file, { bigint: true }).mtimeNs).toBe(written.mtimeNs);
+
+  settings.set('user', { ...user, name: 'Ana Paula' });
+  expect(statSync(file, { bigint: true }).ino).not.toBe(written.ino);
+  expect(open().settings.get('user')).toEqual({ userName: 'ana', name: 'Ana Paula' });
 });
 
 test('a bad value on disk falls back to the default and is logged once, naming the key', () => {
