@@ -1,13 +1,18 @@
 // npm run bench: runs every benchmark module, prints one table and writes it as JSON to
 // bench/results/latest.json (and, with --record NAME, to bench/results/<date>-NAME.json to be
-// committed). Each module measures its own baseline in the same run. Before each module the bench
-// waits for the machine to be quiet (bench/machine.ts); a module measured while other work took
-// the machine has its missed budgets marked "not judged". The exit status is 1 when a budget is
-// missed on a quiet machine or a module fails, and the last lines say which (bench/verdict.ts).
+// committed). Each module measures its own baseline in the same run, in a process of its own
+// (bench/module-process.ts, with --expose-gc for bench/heap.ts): what one module leaves behind
+// never weighs on the next, and a module measures the same alone as in the full run. Before each
+// module the bench waits for the machine to be quiet (bench/machine.ts); a module measured while
+// other work took the machine has its missed budgets marked "not judged". The exit status is 1
+// when a budget is missed on a quiet machine or a module fails, and the last lines say which
+// (bench/verdict.ts).
+import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ModuleAnswer } from './module-process';
 import type { BenchRow } from './types';
 import { benchVerdict, holdsCell } from './verdict';
 import { BUSY_SHARE_DURING, cpuWatch, describeBusy, isBusy, waitForQuiet, type BusyReading } from './machine';
@@ -55,6 +60,23 @@ function machine() {
   };
 }
 
+/** Runs one module in a fresh process and returns its rows; rejects with why it gave none. */
+function runModule(name: string): Promise<BenchRow[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(import.meta.dirname, 'module-process.ts'), [name], {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let answer: ModuleAnswer | undefined;
+    child.on('message', (m) => (answer = m as ModuleAnswer));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (answer && 'rows' in answer) resolve(answer.rows);
+      else reject(new Error(answer?.error ?? `its process ended (${signal ?? `exit code ${code}`}) without figures`));
+    });
+  });
+}
+
 const before = machine();
 const rows: Array<BenchRow & { module: string }> = [];
 const failures: string[] = [];
@@ -77,8 +99,7 @@ for (const name of MODULES) {
   process.stderr.write(`bench: ${name}…\n`);
   const watch = cpuWatch();
   try {
-    const mod = (await import(file)) as { run(): Promise<BenchRow[]> };
-    for (const row of await mod.run()) rows.push({ module: name, ...row });
+    for (const row of await runModule(name)) rows.push({ module: name, ...row });
     process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   } catch (e) {
     failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
