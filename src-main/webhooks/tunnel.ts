@@ -94,7 +94,11 @@ const KILL_GRACE_MS = 3000;
 const KEPT_LINES = 20;
 const MAX_LINE = 8 * 1024;
 
-/** Finds an executable on PATH the way a shell would, without running one. */
+/**
+ * Finds an executable on PATH the way a shell would, without running one: the first directory in
+ * PATH's order that holds it. Every place is asked at once (a status shown at launch waits for
+ * the answer, and one look after another costs a turn of the thread pool each).
+ */
 export async function findOnPath(
   name: string,
   env: NodeJS.ProcessEnv = process.env,
@@ -102,28 +106,23 @@ export async function findOnPath(
 ): Promise<string | undefined> {
   const dirs = (env.PATH ?? env.Path ?? '').split(delimiter).filter((d) => d !== '' && isAbsolute(d));
   const exts = platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').filter(Boolean) : [''];
-  for (const dir of dirs) {
-    for (const ext of exts) {
-      const candidate = join(dir, name + ext);
-      try {
-        await access(candidate, platform === 'win32' ? constants.F_OK : constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
+  const candidates = dirs.flatMap((dir) => exts.map((ext) => join(dir, name + ext)));
+  const mode = platform === 'win32' ? constants.F_OK : constants.X_OK;
+  const found = await Promise.all(
+    candidates.map((candidate) =>
+      access(candidate, mode).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return candidates[found.indexOf(true)];
 }
 
 /** The tunnel programs found on PATH, cloudflared first, ssh last. */
 export async function detectTunnels(env: NodeJS.ProcessEnv = process.env): Promise<Array<{ provider: TunnelProvider; path: string }>> {
-  const found: Array<{ provider: TunnelProvider; path: string }> = [];
-  for (const provider of PROVIDERS) {
-    const path = await findOnPath(TUNNEL_PROGRAMS[provider].program, env);
-    if (path) found.push({ provider, path });
-  }
-  return found;
+  const paths = await Promise.all(PROVIDERS.map((provider) => findOnPath(TUNNEL_PROGRAMS[provider].program, env)));
+  return PROVIDERS.flatMap((provider, i) => (paths[i] ? [{ provider, path: paths[i] }] : []));
 }
 
 /**

@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import {
   buildTunnelCommand,
   detectTunnels,
@@ -144,6 +144,23 @@ test('detects cloudflared and ngrok on PATH', async () => {
   await chmod(join(dir, 'ssh'), 0o755);
   expect((await detectTunnels({ PATH: dir })).map((t) => t.provider)).toEqual(['cloudflared', 'ngrok', 'ssh']);
   await rm(join(dir, 'ssh'));
+});
+
+test('a program on PATH twice is found where PATH names it first; a file there that is not executable is passed over', async () => {
+  const first = join(dir, 'path-first');
+  const second = join(dir, 'path-second');
+  const third = join(dir, 'path-third');
+  for (const d of [first, second, third]) await mkdir(d, { recursive: true });
+  await writeFile(join(first, 'ngrok'), 'not a program\n');
+  for (const d of [second, third]) {
+    await writeFile(join(d, 'ngrok'), '#!/bin/sh\n');
+    await chmod(join(d, 'ngrok'), 0o755);
+  }
+  const found = await detectTunnels({ PATH: [first, third, second].join(delimiter) });
+  expect(found.find((t) => t.provider === 'ngrok')?.path).toBe(join(third, 'ngrok'));
+  expect((await detectTunnels({ PATH: [first, second, third].join(delimiter) })).find((t) => t.provider === 'ngrok')?.path).toBe(
+    join(second, 'ngrok'),
+  );
 });
 
 test('a custom command with a URL template is running once the program runs, or once it names its allocated port', async () => {
