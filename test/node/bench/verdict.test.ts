@@ -48,8 +48,18 @@ test('a budget missed while the machine was busy is not judged: the run does not
   expect(v.notJudged).toEqual(['events: p99']);
   expect(v.lines).toEqual([
     'machine busy: not judged: [events] p99: 402 ms, budget <= 100 ms (busy before it started: others used 2.0 of 2 cores, load average 2.10)',
-    'bench: every judged budget holds (2 held, 1 not judged (machine busy))',
+    'bench: every judged budget holds (2 held, 1 not judged (machine busy); measured on a busy machine: events)',
   ]);
+
+  // Every budget held, some of them on a busy machine: the run passes and names those modules.
+  const heldWhileBusy = benchVerdict(
+    [row('rate', 990, true, '>= 950', 'events'), row('p50', 20, true, '<= 50 ms', 'client')],
+    [],
+    String,
+    busy,
+  );
+  expect(heldWhileBusy.exitCode).toBe(0);
+  expect(heldWhileBusy.lines).toEqual(['bench: every budget holds (2 checked; measured on a busy machine: events)']);
 
   // The same miss on a quiet machine fails the run.
   const quiet = benchVerdict(rows, [], String, new Map());
