@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -65,9 +65,13 @@ function readOwner(file: string): LockOwner | 'unwritten' | null {
   }
 }
 
+/**
+ * Not synced to the disk: another console reads what was written at once, and a lock is only
+ * for the life of its process. After a crash or a power cut its owner is gone either way, and a
+ * lock written or not is stale. (A sync here held the launch up before the address.)
+ */
 function writeOwner(fd: number, owner: LockOwner): void {
   writeSync(fd, JSON.stringify(owner));
-  fsyncSync(fd);
 }
 
 /** The console holding this profile, if one is alive; the lock is not taken. */
