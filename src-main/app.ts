@@ -54,6 +54,12 @@ export interface PlatformAdapters {
    * long. None: nothing waits (tests, a console serving no window).
    */
   firstViewWithinMs?: number;
+  /**
+   * Whether the demo stand-in's port is kept shared with it (SO_REUSEPORT, where the system has
+   * it: the default). False keeps it as a system without it does, letting it go until the
+   * stand-in starts (tests of that path).
+   */
+  demoSharePort?: boolean;
 }
 
 export interface ConsoleApp {
@@ -140,7 +146,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     openLink: p.openLink ?? (() => false),
     ...(p.pollPace ? { pollPace: p.pollPace } : {}),
   };
-  const demo = new DemoStandin(p.profileDir, p.log);
+  const demo = new DemoStandin(p.profileDir, p.log, p.demoSharePort === undefined ? {} : { sharePort: p.demoSharePort });
   const firstView = new FirstView(p.firstViewWithinMs ?? null);
   const list: WorkspaceList = new WorkspaceList({
     profileDir: p.profileDir,

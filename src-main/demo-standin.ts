@@ -40,14 +40,16 @@ async function listenOn(server: Server, reusePort: boolean): Promise<void> {
 
 const closed = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
 
-async function holdPort(): Promise<HeldPort> {
-  const holder = createServer();
-  holder.unref();
-  try {
-    await listenOn(holder, true);
-    return { port: (holder.address() as AddressInfo).port, holder };
-  } catch {
-    // No SO_REUSEPORT here.
+async function holdPort(sharePort: boolean): Promise<HeldPort> {
+  if (sharePort) {
+    const holder = createServer();
+    holder.unref();
+    try {
+      await listenOn(holder, true);
+      return { port: (holder.address() as AddressInfo).port, holder };
+    } catch {
+      // No SO_REUSEPORT here.
+    }
   }
   const probe = createServer();
   await listenOn(probe, false);
@@ -68,10 +70,13 @@ export class DemoStandin {
   #held: Promise<HeldPort> | null = null;
   readonly #profileDir: string;
   readonly #log: Logger;
+  readonly #sharePort: boolean;
 
-  constructor(profileDir: string, log: Logger) {
+  /** `sharePort: false` keeps the port as a system without SO_REUSEPORT does (let go, asked for again). */
+  constructor(profileDir: string, log: Logger, o: { sharePort?: boolean } = {}) {
     this.#profileDir = profileDir;
     this.#log = log;
+    this.#sharePort = o.sharePort ?? true;
   }
 
   /** The running stand-in, if any. */
@@ -83,7 +88,7 @@ export class DemoStandin {
   async address(): Promise<string> {
     if (this.#current) return this.#current.baseUrl;
     if (this.#starting) return (await this.#starting).baseUrl;
-    this.#held ??= holdPort();
+    this.#held ??= holdPort(this.#sharePort);
     return `http://127.0.0.1:${(await this.#held).port}`;
   }
 

@@ -26,6 +26,8 @@ export interface HostOptions {
   openLink?: LinkOpener;
   /** See `PlatformAdapters.firstViewWithinMs`: a launch for a person waits for the page's first view. */
   firstViewWithinMs?: number;
+  /** See `PlatformAdapters.demoSharePort`. */
+  demoSharePort?: boolean;
 }
 
 export interface Host {
@@ -76,6 +78,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
         ...(o.pollPace ? { pollPace: o.pollPace } : {}),
         ...(o.openLink ? { openLink: o.openLink } : {}),
         ...(o.firstViewWithinMs !== undefined ? { firstViewWithinMs: o.firstViewWithinMs } : {}),
+        ...(o.demoSharePort !== undefined ? { demoSharePort: o.demoSharePort } : {}),
       });
       await app.start();
       return app;

@@ -21,7 +21,7 @@ export function freshProfile(): string {
 export async function launchHost(
   profileDir: string,
   locale = 'en-US',
-  o: Pick<HostOptions, 'pollPace' | 'openLink' | 'firstViewWithinMs' | 'serveWhileStarting'> = {},
+  o: Pick<HostOptions, 'pollPace' | 'openLink' | 'firstViewWithinMs' | 'serveWhileStarting' | 'demoSharePort'> = {},
 ): Promise<Host> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` (npm test does it first).');

@@ -150,16 +150,21 @@ export class WorkspaceFeature {
       const connect = (): Promise<void> =>
         (connecting ??= demo.ensure().then(
           (sb) => {
-            const who = this.#signIn(rt, sb, as);
             // Not where, or not whom, it opened as (the kept port was taken, the demo's data was
-            // made anew): it opens again as the stand-in says.
-            if (sb.baseUrl !== baseUrl || who.userName !== remembered.userName) {
+            // made anew): it opens again as the stand-in says, and what waited to call this
+            // address is refused. The token never goes to whatever answers there now.
+            if (sb.baseUrl !== baseUrl || demoPersona(sb, as).user.userName !== remembered.userName) {
               void this.#openDemoIn(rt, as)
                 .then(() => this.pushState())
                 .catch((e: unknown) =>
                   this.#d.log.error('the demo workspace did not open', { error: e instanceof Error ? e.message : String(e) }),
                 );
+              throw new AppError({
+                kind: 'Cancelled',
+                message: 'The demo workspace moved to where its service answers; this call was not sent.',
+              });
             }
+            this.#signIn(rt, sb, as);
           },
           (e: unknown) => {
             connecting = null;
