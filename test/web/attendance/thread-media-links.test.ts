@@ -114,8 +114,10 @@ test('days in the thread, links to the system browser, and a reply sent while re
       createdAt: daysAgo(3, 10).toISOString(),
     });
     await save('Olá! Ontem mandei o comprovante pelo site https://rastreio.example/abc, viu?', daysAgo(1, 10));
+    // Today's, a second apart, the last a second before now (all of them today, even just after midnight).
+    const lastToday = new Date(Math.max(now.getTime() - 1000, new Date(now.getFullYear(), now.getMonth(), now.getDate(), 0, 1).getTime()));
     for (let i = 1; i <= 30; i++)
-      await save(`Hoje: mensagem ${i} do cliente, ainda aguardando.`, new Date(now.getTime() - (31 - i) * 1000));
+      await save(`Hoje: mensagem ${i} do cliente, ainda aguardando.`, new Date(lastToday.getTime() - (30 - i) * 1000));
 
     await page.goto(host.url);
     await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
@@ -127,7 +129,7 @@ test('days in the thread, links to the system browser, and a reply sent while re
     // Today's messages say their time only; a line says "Today" above the first of them.
     const last = log.getByRole('article').filter({ hasText: 'Hoje: mensagem 30' });
     const hhmm = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit' });
-    await expect(last.locator('time')).toHaveText(hhmm.format(now));
+    await expect(last.locator('time')).toHaveText(hhmm.format(lastToday));
 
     // Scrolled back: "Yesterday" above yesterday's message, and the older day under its date,
     // which its message also says.
