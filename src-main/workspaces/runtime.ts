@@ -135,24 +135,18 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   };
   const { features, handlers, queue } = a.features(ctx);
 
-  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient => {
-    const client = createServiceClient({
+  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient =>
+    createServiceClient({
       baseUrl,
       getToken: async () => {
         await connect?.().catch((e: unknown) => {
+          // Refused by the opener itself (its service moved): said as it said it.
           if (isAppError(e)) throw e;
           throw new AppError({
             kind: 'Unavailable',
             message: `The service of this workspace could not be started: ${e instanceof Error ? e.message : String(e)}`,
           });
         });
-        // Opened again at another address while this call waited (the demo's service came up
-        // elsewhere): the workspace's token is not sent to the address it left. (Closing, or
-        // opening again at the same service, still lets the last calls through: signing out
-        // removes its registration there.)
-        if (current && current.client !== client && current.baseUrl !== baseUrl) {
-          throw new AppError({ kind: 'Cancelled', message: 'The workspace moved to another address meanwhile; this call was not sent.' });
-        }
         return vault.get('token');
       },
       log,
@@ -161,8 +155,6 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
         a.onStateChange();
       },
     });
-    return client;
-  };
 
   let queueRead: Promise<boolean> | null = null;
   let stopped = false;

@@ -152,7 +152,8 @@ export class WorkspaceFeature {
           (sb) => {
             // Not where, or not whom, it opened as (the kept port was taken, the demo's data was
             // made anew): it opens again as the stand-in says, and what waited to call this
-            // address is refused. The token never goes to whatever answers there now.
+            // address is refused, now and after (this `connecting` stays refused: only a failed
+            // start is tried again). The token never goes to whatever answers there now.
             if (sb.baseUrl !== baseUrl || demoPersona(sb, as).user.userName !== remembered.userName) {
               void this.#openDemoIn(rt, as)
                 .then(() => this.pushState())
