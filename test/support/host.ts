@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startHost, type Host, type HostOptions } from '../../src-main/host/start-host';
 import type { Standin } from '../../src-standin/index';
 import { WEB_BRIDGE_PATH } from '../../src-shared/bridge';
@@ -33,6 +33,23 @@ export async function launchHost(
     locale,
     ...o,
   });
+}
+
+/**
+ * A console used before, for what its next start shows: a fresh profile whose first run did
+ * `use` on the page (opened the demo workspace, say). The page leaves before that run stops: it
+ * would otherwise try to reconnect under the next page load.
+ */
+export async function usedConsoleProfile(page: Page, use: (page: Page, host: Host) => Promise<unknown>): Promise<string> {
+  const profile = freshProfile();
+  const first = await launchHost(profile);
+  try {
+    await use(page, first);
+    await page.goto('about:blank');
+  } finally {
+    await first.close();
+  }
+  return profile;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
-import { createServer, type Server } from 'node:net';
 import { DemoStandin } from '../../../src-main/demo-standin';
 import type { Logger } from '../../../src-main/log';
+import { takePort } from '../../support/port-taker';
 import { tempDirs } from '../../support/temp-dirs';
 
 const tempDir = tempDirs('demo-standin-');
@@ -12,15 +12,6 @@ function recordingLog(): Logger & { warnings: string[] } {
 }
 
 const portOf = (address: string): number => Number(new URL(address).port);
-
-async function occupy(port: number): Promise<Server> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host: '127.0.0.1' }, () => resolve());
-  });
-  return server;
-}
 
 test('the demo service starts where the workspace was told it would answer, whether the system shares the kept port or not', async () => {
   for (const sharePort of [true, false]) {
@@ -43,7 +34,7 @@ test('without port sharing, a port another program took meanwhile moves the demo
   const log = recordingLog();
   const demo = new DemoStandin(await tempDir(), log, { sharePort: false });
   const address = await demo.address();
-  const taker = await occupy(portOf(address));
+  const taker = await takePort(portOf(address));
   try {
     const sb = await demo.ensure();
     expect(sb.baseUrl).not.toBe(address);
@@ -51,6 +42,6 @@ test('without port sharing, a port another program took meanwhile moves the demo
     expect(log.warnings).toEqual(['demo workspace moved to another port']);
   } finally {
     await demo.stop();
-    await new Promise<void>((resolve) => taker.close(() => resolve()));
+    await taker.close();
   }
 });

@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Host } from '../../../src-main/host/start-host';
 import { createConfStore } from '../../../src-main/vault/conf-store';
 import type { Standin } from '../../../src-standin/index';
 import { launchHost, runningStandin, webBridge } from '../../support/host';
+import { takePort } from '../../support/port-taker';
 import { serviceApi, type Rec } from '../../support/web';
 import { tempDirs } from '../../support/temp-dirs';
 
@@ -143,21 +143,12 @@ test('a restarted console rewrites none of what it keeps while its first view is
 test('on a system that cannot share the kept port, another program taking it moves the demo workspace to where its service answers, signed in, live', async () => {
   const profile = await usedProfile();
   const host = await launchHost(profile, 'en-US', { serveWhileStarting: true, firstViewWithinMs: 60_000, demoSharePort: false });
-  // What reaches the program that took the port: nothing may (the workspace's token least of all).
-  const reached: string[] = [];
-  const sockets = new Set<Socket>();
-  const taker = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('data', (d) => reached.push(d.toString('latin1').split('\r\n', 1)[0]!));
-  });
+  let taker: Awaited<ReturnType<typeof takePort>> | null = null;
   try {
     const call = await webBridge(host);
     const kept = await demoAddress(call);
     // While the page starts, another program takes the port the demo's service was to answer on.
-    await new Promise<void>((resolve, reject) => {
-      taker.once('error', reject);
-      taker.listen({ port: Number(new URL(kept).port), host: '127.0.0.1' }, () => resolve());
-    });
+    taker = await takePort(Number(new URL(kept).port));
     expect((await call('attendance:queue')).status).toBe(200);
     await call('workspace:viewShown');
     const sb = await runningStandin(host);
@@ -169,11 +160,11 @@ test('on a system that cannot share the kept port, another program taking it mov
     await followsLive(host, call);
     await customerArrives(host);
     await expect.poll(async () => ids((await call('attendance:queue')).body).size).toBeGreaterThan(0);
-    expect(reached).toEqual([]);
+    // Nothing reached the program that took the port (the workspace's token least of all).
+    expect(taker.reached).toEqual([]);
   } finally {
     await host.close();
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => taker.close(() => resolve()));
+    await taker?.close();
   }
 });
 

@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { consoleReady, openDemo, ownOpenSessions, railButton, selectSession, serviceApi, type Rec, shot } from '../../support/web';
-import { freshProfile, launchHost, runningStandin } from '../../support/host';
+import { freshProfile, launchHost, runningStandin, usedConsoleProfile, webBridge } from '../../support/host';
+import { takePort } from '../../support/port-taker';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
 const api = (baseUrl: string, token: string, path: string, body: unknown) =>
@@ -14,6 +15,13 @@ async function openMine(page: Page, host: Awaited<ReturnType<typeof launchHost>>
   await expect(page.getByRole('log', { name: /Messages with/ })).toBeVisible();
   return { sb, sessionId: mine.id as number };
 }
+
+/** A console used before: its first run opened the demo workspace and followed it live. */
+const usedLive = (page: Page) =>
+  usedConsoleProfile(page, async (p, first) => {
+    await openMine(p, first);
+    await expect(p.getByRole('status', { name: 'Live' })).toBeVisible();
+  });
 
 const customerSays = (sb: { baseUrl: string; tokens: { admin: string } }, sessionId: number, text: string) =>
   api(sb.baseUrl, sb.tokens.admin, '/messages/save', { session: { id: sessionId }, message: text, fromUser: true });
@@ -60,16 +68,7 @@ test('after live updates were off for a while, resuming shows every message the 
 test('a restarted console shows its queue, then follows the service live: one registration at the service, a customer line arrives by itself', async ({
   page,
 }) => {
-  const profile = freshProfile();
-  const first = await launchHost(profile);
-  try {
-    await openMine(page, first);
-    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
-    // The page leaves before its host stops: it would otherwise try to reconnect under the next goto.
-    await page.goto('about:blank');
-  } finally {
-    await first.close();
-  }
+  const profile = await usedLive(page);
 
   // The opening no longer waits for the listener and its registration: they follow it, once the
   // page says its first view is shown (launched as npm start does; the wait without a word from
@@ -90,6 +89,39 @@ test('a restarted console shows its queue, then follows the service live: one re
     await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('Voltei, ainda preciso de ajuda.');
   } finally {
     await second.close();
+  }
+});
+
+test('a restarted console whose demo service had to move (the port kept for it taken meanwhile, on a system that cannot share it) shows its queue live there, and sends nothing to the program on that port', async ({
+  page,
+}) => {
+  const profile = await usedLive(page);
+  const second = await launchHost(profile, 'en-US', { firstViewWithinMs: 60_000, demoSharePort: false });
+  let taker: Awaited<ReturnType<typeof takePort>> | null = null;
+  try {
+    const call = await webBridge(second);
+    const kept = ((await call('workspace:state')).body as { result: { workspaces: Array<{ baseUrl: string }> } }).result.workspaces[0]!
+      .baseUrl;
+    // Another program takes the port the demo workspace was opened at, before the page loads.
+    taker = await takePort(Number(new URL(kept).port));
+    await page.goto(second.url);
+    await consoleReady(page);
+    const sb = await runningStandin(second);
+    expect(sb.baseUrl).not.toBe(kept);
+    await sb.simulator.stop();
+    const mine = (await ownOpenSessions(sb))[0]!;
+    await selectSession(page, mine);
+    await expect(page.getByRole('status', { name: 'Live' })).toBeVisible();
+    await customerSays(sb, mine.id as number, 'Mudou de porta? Continuo aqui.');
+    await expect(page.getByRole('log', { name: /Messages with/ })).toContainText('Mudou de porta? Continuo aqui.');
+    const hooks = (await serviceApi(sb.baseUrl, sb.tokens.admin).get('/chatapi/1.0/api/v2/hook')).results as Rec[];
+    expect(hooks).toHaveLength(1);
+    // Not a call, so not the workspace's token, went to the program that took the port.
+    expect(taker.reached).toEqual([]);
+  } finally {
+    await page.goto('about:blank');
+    await second.close();
+    await taker?.close();
   }
 });
 

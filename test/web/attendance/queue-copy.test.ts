@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { freshProfile, launchHost } from '../../support/host';
+import { freshProfile, launchHost, usedConsoleProfile } from '../../support/host';
 import { openDemo, READY_MS, serviceApi } from '../../support/web';
 import { demoStandinOptions } from '../../../src-main/demo-standin';
 import { startStandin } from '../../../src-standin/index';
@@ -47,15 +47,10 @@ test('a restarted console shows its queue from the copy at once, then what the s
 test('a restarted console shows the status kept from the last start at once, and the status set at the service meanwhile once its first view is up', async ({
   page,
 }) => {
-  const profile = freshProfile();
-  const first = await launchHost(profile);
-  try {
-    await openDemo(page, first);
-    await expect(page.getByRole('group', { name: 'Your status' })).toContainText('Available');
-    await page.goto('about:blank');
-  } finally {
-    await first.close();
-  }
+  const profile = await usedConsoleProfile(page, async (p, first) => {
+    await openDemo(p, first);
+    await expect(p.getByRole('group', { name: 'Your status' })).toContainText('Available');
+  });
   // While the console is off, a supervisor pauses the attendant at the service.
   const service = await startStandin({ ...demoStandinOptions(profile), simulator: false });
   try {
