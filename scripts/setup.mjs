@@ -293,7 +293,7 @@ export function enginesNode(root) {
  */
 export function projectNode(pinnedBin, here, engines) {
   if (pinnedBin) return { kind: 'node', path: pinnedBin };
-  const older = olderNodeLine("This project's tools", here.version, engines);
+  const older = olderNodeLine('The step after setup', here.version, engines);
   return older ? { kind: 'none', line: older } : { kind: 'node', path: here.execPath };
 }
 
