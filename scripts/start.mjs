@@ -21,9 +21,12 @@ export function startArgs(argv) {
   return { check: argv.includes(CHECK_FLAG), hostArgs: argv.filter((a) => a !== CHECK_FLAG) };
 }
 
-/** The launch address the host prints (it carries the per-launch key), or null. @param {string} text */
+/**
+ * The launch address the host prints (it carries the per-launch key), once its whole line is out
+ * (output arrives in chunks: a key cut short would be refused), or null. @param {string} text
+ */
 export function servedAddress(text) {
-  return /http:\/\/127\.0\.0\.1:\d+\/\?k=[A-Za-z0-9_-]+/.exec(text)?.[0] ?? null;
+  return /(http:\/\/127\.0\.0\.1:\d+\/\?k=[A-Za-z0-9_-]+)\r?\n/.exec(text)?.[1] ?? null;
 }
 
 /**
