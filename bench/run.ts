@@ -31,6 +31,8 @@ const MODULES = [
   'request-cost',
   'search',
   'relay',
+  'shift',
+  'busy-desktop',
 ] as const;
 
 const { values: opts, positionals: only } = parseArgs({

@@ -23,7 +23,7 @@ import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** What the tests use from the system: the web tests' browser, a display for Electron, speech, ssh, NATS (the team relay). */
+/** What the tests and the bench use from the system: the web tests' browser, a display for Electron, speech, ssh, NATS (the team relay), a CPU hog (the busy-desktop bench). */
 export const TEST_DEBIAN_PACKAGES = [
   'chromium',
   'xvfb',
@@ -35,6 +35,7 @@ export const TEST_DEBIAN_PACKAGES = [
   'openssh-server',
   'openssh-client',
   'nats-server',
+  'stress-ng',
 ];
 
 /**
