@@ -2,7 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { natsServerConfig, operationUsers, type NatsUser } from '../../src-main/relay/permissions';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectOptions } from '../../src-main/relay/connection';
+import { adminUser, natsAccountConfig, natsServerConfig, operationUsers, type NatsUser } from '../../src-main/relay/permissions';
+import { RELAY_LIMITS, ensureStream, type StreamLimits } from '../../src-main/relay/stream';
+import { adminInbox } from '../../src-main/relay/subjects';
 import { freePort } from './sshd';
 
 /** Debian's NATS server (`scripts/setup.mjs` installs it with the tests' other packages). */
@@ -20,34 +25,88 @@ export interface NatsServer {
   /** Its JetStream store: kept across stop and start. */
   readonly storeDir: string;
   readonly pid: number | undefined;
+  /** The end of its log (stderr). */
+  log(): string;
   /** Stops it (SIGTERM) and waits until it exited. */
   stop(): Promise<void>;
   /** Runs it again on the same port, store and configuration. */
   start(): Promise<void>;
 }
 
-/** Users and permissions, one token for everyone, or a configuration as written elsewhere. */
-export type NatsAuth = { users: readonly NatsUser[] } | { token: string } | { config: string };
+/** A user of an operation's account. */
+export type OperationUser = NatsUser & { operation: string };
 
-function configText(auth: NatsAuth): string {
-  if ('users' in auth) return natsServerConfig(auth.users);
-  if ('token' in auth) return `authorization { token: ${JSON.stringify(auth.token)} }\n`;
-  return auth.config;
+/**
+ * An account per operation with its users (and each operation's stream made by its operator's
+ * user, with `streams` limits, unless false), one token for everyone, or a configuration as
+ * written elsewhere.
+ */
+export type NatsAuth = { users: readonly OperationUser[]; streams?: StreamLimits | false } | { token: string } | { config: string };
+
+/**
+ * bcrypt's cost in the tests' configurations: the product's own (11) costs nats-server about
+ * 0.2 s of CPU per connection, and the tests and benchmarks open hundreds; the hash is the same
+ * kind, which is what they check.
+ */
+const TEST_BCRYPT_COST = 4;
+
+function byOperation(users: readonly OperationUser[]): Map<string, OperationUser[]> {
+  const map = new Map<string, OperationUser[]>();
+  for (const u of users) map.set(u.operation, [...(map.get(u.operation) ?? []), u]);
+  return map;
+}
+
+/** Writes the configuration in `dir` (an account file per operation, included by the server's file); answers the server's file. */
+export async function writeNatsConfig(dir: string, auth: NatsAuth): Promise<string> {
+  const config = join(dir, 'nats.conf');
+  let text: string;
+  if ('users' in auth) {
+    const files: string[] = [];
+    for (const [operation, users] of byOperation(auth.users)) {
+      const file = `nats-${operation}.conf`;
+      await writeFile(join(dir, file), natsAccountConfig(operation, users, RELAY_LIMITS, TEST_BCRYPT_COST), { mode: 0o600 });
+      files.push(file);
+    }
+    text = natsServerConfig(files);
+  } else if ('token' in auth) text = `authorization { token: ${JSON.stringify(auth.token)} }\n`;
+  else text = auth.config;
+  await writeFile(config, text, { mode: 0o600 });
+  return config;
+}
+
+/** The operator's step (`npm run relay -- stream`) for each operation, as its admin user. */
+export async function makeStreams(address: string, users: readonly OperationUser[], limits: StreamLimits = RELAY_LIMITS): Promise<void> {
+  for (const [operation, list] of byOperation(users)) {
+    const admin = list.find((u) => u.user === adminUser(operation));
+    if (!admin) continue;
+    const nc = await connect(
+      connectOptions(
+        address,
+        { kind: 'user', user: admin.user, password: admin.password },
+        { name: 'test operator', inboxPrefix: adminInbox(operation) },
+      ),
+    );
+    try {
+      await ensureStream(await jetstreamManager(nc, { checkAPI: false }), operation, limits);
+    } finally {
+      await nc.close();
+    }
+  }
 }
 
 /**
  * A nats-server with JetStream on a free loopback port, its store and configuration in `dir`:
- * the users and permissions `operationUsers` makes (the same text `npm run relay -- nats-config`
- * writes), or one token for everyone.
+ * an account per operation with the users and permissions `operationUsers` makes (the same text
+ * `npm run relay -- nats-config` writes), or one token for everyone.
  */
 export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer> {
   const storeDir = join(dir, 'store');
   await mkdir(storeDir, { recursive: true });
-  const config = join(dir, 'nats.conf');
-  await writeFile(config, configText(auth), { mode: 0o600 });
+  const config = await writeNatsConfig(dir, auth);
   const port = await freePort();
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
+  let log = '';
   const launch = async () => {
     const c = spawn(NATS_SERVER, ['-js', '-sd', storeDir, '-p', String(port), '-a', '127.0.0.1', '-c', config], {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -55,7 +114,7 @@ export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer
     child = c;
     exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
     const gone = exited;
-    let log = '';
+    log = '';
     c.stderr.setEncoding('utf8');
     // Ready once it says so; bounded by the test's timeout, and by its exit.
     await new Promise<void>((resolve, reject) => {
@@ -67,6 +126,7 @@ export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer
     });
   };
   await launch();
+  if ('users' in auth && auth.streams !== false) await makeStreams(`nats://127.0.0.1:${port}`, auth.users, auth.streams);
   return {
     address: `nats://127.0.0.1:${port}`,
     port,
@@ -74,6 +134,7 @@ export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer
     get pid() {
       return child?.pid;
     },
+    log: () => log,
     async stop() {
       if (child?.exitCode === null) child.kill('SIGTERM');
       await exited;
@@ -82,14 +143,14 @@ export async function startNats(dir: string, auth: NatsAuth): Promise<NatsServer
   };
 }
 
-/** Users for operations, each a relay and its consoles, with fixed test passwords. */
-export function testUsers(operations: Record<string, readonly string[]>): { users: NatsUser[]; password(user: string): string } {
+/** Users for operations, each a relay, its operator's stream user and its consoles, with fixed test passwords. */
+export function testUsers(operations: Record<string, readonly string[]>): { users: OperationUser[]; password(user: string): string } {
   const users = Object.entries(operations).flatMap(([operation, consoles]) =>
     operationUsers(
       operation,
       consoles.map((name) => ({ name, password: `pw-${name}-${operation}` })),
-      `pw-relay-${operation}`,
-    ),
+      { relay: `pw-relay-${operation}`, admin: `pw-admin-${operation}` },
+    ).map((u) => ({ ...u, operation })),
   );
   return {
     users,
