@@ -102,6 +102,7 @@ export async function checkStream(jsm: JetStreamManager, operation: string): Pro
     if (e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound)
       throw new Error(
         `The stream ${name} does not exist yet: create it with \`npm run relay -- stream --operation ${operation}\` (the operator's step).`,
+        { cause: e },
       );
     throw e;
   }
