@@ -30,7 +30,7 @@ const USAGE = `Usage: npm run relay -- <command> [flags]
 
   serve --operation NAME --nats ADDRESS (--nats-user USER --nats-password-file FILE | --nats-token-file FILE)
         [--port 8787] [--state-dir DIR] [--public-host HOST[:PORT]] [--nats-ca FILE] [--json]
-  stream --operation NAME --nats ADDRESS --nats-password-file FILE (admin-NAME's) [--nats-ca FILE]
+  stream --operation NAME --nats ADDRESS (--nats-password-file FILE (admin-NAME's) | --nats-token-file FILE) [--nats-ca FILE]
         [--replicas 1] [--max-age-hours 168] [--duplicate-window-hours 24] [--max-gib 8]
   register --service URL --token-file FILE --public-url URL [--state-dir DIR] [--groups messages,status,...]
   unregister --service URL --token-file FILE [--state-dir DIR]
@@ -246,17 +246,15 @@ async function natsConfig(flags: Flags): Promise<void> {
 
 async function stream(flags: Flags): Promise<void> {
   const operation = need(flags, 'operation');
+  const token = secret(flags, 'nats-token-file', 'RELAY_NATS_TOKEN');
   const password = secret(flags, 'nats-password-file', 'RELAY_NATS_PASSWORD');
-  if (!password) throw new UsageError(`Give ${adminUser(operation)}'s password: --nats-password-file FILE.`);
-  const options = connectOptions(
-    need(flags, 'nats'),
-    { kind: 'user', user: typeof flags['nats-user'] === 'string' ? flags['nats-user'] : adminUser(operation), password },
-    {
-      name: `relay stream ${operation}`,
-      inboxPrefix: adminInbox(operation),
-      caFile: typeof flags['nats-ca'] === 'string' ? flags['nats-ca'] : undefined,
-    },
-  );
+  if (!token && !password) throw new UsageError(`Give ${adminUser(operation)}'s password: --nats-password-file FILE.`);
+  const user = typeof flags['nats-user'] === 'string' ? flags['nats-user'] : adminUser(operation);
+  const options = connectOptions(need(flags, 'nats'), token ? { kind: 'token', token } : { kind: 'user', user, password: password! }, {
+    name: `relay stream ${operation}`,
+    inboxPrefix: adminInbox(operation),
+    caFile: typeof flags['nats-ca'] === 'string' ? flags['nats-ca'] : undefined,
+  });
   const nc = await connect({ ...options, maxReconnectAttempts: 0 });
   try {
     const info = await ensureStream(await jetstreamManager(nc, { checkAPI: false }), operation, streamLimits(flags));
