@@ -31,6 +31,7 @@ const MODULES = [
   'request-cost',
   'search',
   'relay',
+  'relay-cluster',
 ] as const;
 
 const { values: opts, positionals: only } = parseArgs({
