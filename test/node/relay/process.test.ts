@@ -96,6 +96,20 @@ test('nats-config writes one account per operation: two compose into one server,
     ]);
     expect(tooLarge.code).toBe(1);
     expect(tooLarge.stderr).toMatch(/resources|limit/i);
+    // Nor does serve take the stream's limits: they are the operator's step's.
+    const serveWithLimits = await runRelayCli([
+      'serve',
+      '--operation',
+      'acme',
+      '--nats',
+      nats.address,
+      '--nats-password-file',
+      join(secrets, 'relay-acme.pass'),
+      '--replicas',
+      '3',
+    ]);
+    expect(serveWithLimits.code).toBe(2);
+    expect(serveWithLimits.stderr).toContain("--replicas belongs to the operator's `stream` step, not to serve.");
     // The relay's user cannot make or change the stream: that is the operator's step.
     const asRelayUser = await runRelayCli([
       'stream',
