@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, StorageType, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startRelay, type Relay } from '../../../src-main/relay/relay';
 import { adminUser, relayUser } from '../../../src-main/relay/permissions';
@@ -223,6 +223,12 @@ test('on a fresh server, acme’s relay cannot create its stream (with a republi
         },
       }),
     ).rejects.toThrow('The stream RELAY_acme does not exist yet: create it with `npm run relay -- stream --operation acme`');
+    // The account's JetStream limits hold for its operator too: no memory storage.
+    const admin = await asAdmin(fresh.address, 'acme', accounts.password(adminUser('acme')));
+    connections.push(admin);
+    await expect(
+      (await jetstreamManager(admin, { checkAPI: false })).streams.add({ ...wanted, storage: StorageType.Memory, max_bytes: 1024 * 1024 }),
+    ).rejects.toThrow('insufficient memory resources');
     await makeStreams(fresh.address, accounts.users);
     expect((await jsm.streams.info('RELAY_acme')).config.subjects).toEqual(['relay.acme.>']);
   } finally {
