@@ -212,6 +212,16 @@ async function writePrivate(path: string, text: string): Promise<void> {
   }
 }
 
+/** Refuses a path that is a symbolic link (a missing one is fine). */
+async function notALink(path: string): Promise<void> {
+  const st = await lstat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+    throw e;
+  });
+  if (st?.isSymbolicLink())
+    throw new UsageError(`${path} is a symbolic link; give the path of a regular file (nothing is written through a link).`);
+}
+
 /** The folder of the users' clear passwords: created 0700, never a symbolic link. */
 async function privateDir(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: 0o700 });
@@ -234,9 +244,12 @@ async function natsConfig(flags: Flags): Promise<void> {
   const secrets = need(flags, 'secrets-dir');
   const { maxBytes, replicas } = streamLimits(flags);
   const users = operationUsers(operation, consoles);
+  // Every path checked before anything is written: a refusal leaves the earlier files as they were.
+  const secretFiles = users.map((u) => join(secrets, `${u.user}.pass`));
+  for (const path of [out, ...secretFiles]) await notALink(path);
   // The secrets first: a configuration is never left whose passwords nobody has.
   await privateDir(secrets);
-  for (const u of users) await writePrivate(join(secrets, `${u.user}.pass`), `${u.password}\n`);
+  for (const [i, u] of users.entries()) await writePrivate(secretFiles[i]!, `${u.password}\n`);
   await writePrivate(out, natsAccountConfig(operation, users, { maxBytes, replicas }));
   console.log(
     `relay: wrote the NATS account of ${operation} to ${out} (bcrypt hashes; include it inside the server's accounts {} block) ` +

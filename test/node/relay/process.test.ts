@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { standinClient } from '../../../src-standin/test-client';
@@ -130,6 +131,22 @@ test('nats-config writes one account per operation: two compose into one server,
     await nats.stop();
   }
 
+  // Why one include per operation inside the accounts block: an accounts block per included
+  // file does not add up in nats-server 2.9, the last one replaces the others (acme's users gone).
+  const separate = join(dir, 'separate');
+  await mkdir(separate);
+  for (const operation of ['acme', 'vila']) {
+    await writeFile(join(separate, `nats-${operation}.conf`), await readFile(join(dir, `nats-${operation}.conf`)));
+    await writeFile(join(separate, `wrapped-${operation}.conf`), `accounts {\n  include "nats-${operation}.conf"\n}\n`);
+  }
+  const replaced = await startNats(separate, { config: 'jetstream: enabled\ninclude "wrapped-acme.conf"\ninclude "wrapped-vila.conf"\n' });
+  try {
+    await expect(asRelay(replaced.address, 'acme', await password('relay-acme'))).rejects.toThrow(/Authorization Violation/i);
+    await (await asRelay(replaced.address, 'vila', await password('relay-vila'))).close();
+  } finally {
+    await replaced.stop();
+  }
+
   // A symbolic link at --out (or at a secret's path) is refused and its target left as it was.
   await writeFile(join(dir, 'elsewhere'), 'keep\n');
   await symlink(join(dir, 'elsewhere'), join(dir, 'linked.conf'));
@@ -146,6 +163,8 @@ test('nats-config writes one account per operation: two compose into one server,
   ]);
   expect(linked.code).toBe(2);
   expect(linked.stderr).toContain('linked.conf is a symbolic link');
+  // Refused before anything was written: no secrets folder, no new passwords.
+  expect(existsSync(join(dir, 's2'))).toBe(false);
   await mkdir(join(dir, 's3'));
   await symlink(join(dir, 'elsewhere'), join(dir, 's3', 'relay-acme.pass'));
   const linkedSecret = await runRelayCli([
@@ -161,6 +180,8 @@ test('nats-config writes one account per operation: two compose into one server,
   ]);
   expect(linkedSecret.code).toBe(2);
   expect(linkedSecret.stderr).toContain('relay-acme.pass is a symbolic link');
+  expect(await readdir(join(dir, 's3'))).toEqual(['relay-acme.pass']);
+  expect(existsSync(join(dir, 'x.conf'))).toBe(false);
   expect(await readFile(join(dir, 'elsewhere'), 'utf8')).toBe('keep\n');
 
   const wrong = await runRelayCli([
