@@ -133,7 +133,7 @@ export async function clusterBurst(o: { dir: string; events?: number; consoles?:
       killedAt = performance.now();
       down = true;
       await victim.stop('SIGKILL');
-      await until('every console applying again through the other nodes', 30_000, () => recovered.size === names.length);
+      await until('every console applying again through the other nodes', 45_000, () => recovered.size === names.length);
       down = false;
       await victim.start();
     };

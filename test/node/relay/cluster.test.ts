@@ -8,7 +8,7 @@ test.skip(natsMissing() !== null, natsMissing() ?? '');
 const tempDir = tempDirs('relay-cluster-');
 
 test('three-node cluster, stream on three replicas: its leader killed with SIGKILL mid-burst and restarted loses nothing and applies nothing twice', async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   const r = await clusterBurst({ dir: await tempDir(), events: 2_000, consoles: 3 });
   console.log(`cluster burst: ${JSON.stringify(r)}`);
   expect(r.gaveUp).toBe(0);
@@ -16,7 +16,7 @@ test('three-node cluster, stream on three replicas: its leader killed with SIGKI
   expect(r.twice).toBe(0);
   // The consoles were on the killed node: they kept applying through the other two while it was down.
   for (const n of r.appliedWhileDown) expect(n).toBeGreaterThan(0);
-  expect(r.recoverMs).toBeLessThan(30_000);
+  expect(r.recoverMs).toBeLessThan(45_000);
   // Back, and caught up: three current replicas.
   expect(r.replicasCurrent).toBe(3);
 });
