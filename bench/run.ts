@@ -31,6 +31,7 @@ const MODULES = [
   'request-cost',
   'search',
   'relay',
+  'relay-cluster',
   'shift',
   'busy-desktop',
 ] as const;
