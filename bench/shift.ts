@@ -201,8 +201,12 @@ async function handleOne(page: Page, n: number): Promise<boolean> {
     return false; // nobody waiting yet: the simulator brings the next customer
   }
   const customer = ((await accept.first().getAttribute('aria-label')) ?? '').replace(/^Accept session of /, '');
-  // The waiting list moves as customers keep arriving: the button is pressed where it is now.
-  await accept.first().click({ force: true });
+  // The waiting list moves as customers keep arriving: this customer's button is pressed where it is now.
+  await page
+    .getByRole('list', { name: 'Waiting' })
+    .getByRole('button', { name: `Accept session of ${customer}`, exact: true })
+    .first()
+    .click({ force: true });
   // The accepted session's thread is the one in front before the attendant types.
   await page.getByRole('log', { name: `Messages with ${customer}` }).waitFor({ timeout: STEP_MS });
   const box = page.getByRole('textbox', { name: /Reply to/ });
