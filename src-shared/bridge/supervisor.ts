@@ -162,6 +162,32 @@ export type ReportPage = z.infer<typeof ReportPageSchema>;
 /** Every matching row, for the CSV export (the renderer writes the file). */
 export const ReportAllSchema = z.object({ rows: z.array(ReportRowSchema), truncated: z.boolean() }).strict();
 
+// ---- figures (overview, per attendant, per group, trend) --------------------------------------
+
+export const FiguresQuerySchema = z
+  .object({
+    /** The instants that bound the read: the previous period's start and the period's end. */
+    from: isoDate,
+    to: isoDate,
+    /** Read again instead of answering from what was read for this period. */
+    refresh: z.boolean().default(false),
+  })
+  .strict();
+
+export const FiguresReadSchema = z
+  .object({
+    rows: z.array(ReportRowSchema),
+    /** Each group's SLA in seconds (null: none), by the name the report rows carry. */
+    slas: z.array(z.object({ groupName: z.string(), groupId: nullableNum, slaSeconds: nullableNum }).strict()),
+    /** More rows matched than one read takes (the cap): the figures cover the first ones. */
+    truncated: z.boolean(),
+    fetchedAt: z.string(),
+    /** Requests this read made to the service (0 when answered from what was kept). */
+    requests: z.number().int(),
+  })
+  .strict();
+export type FiguresRead = z.infer<typeof FiguresReadSchema>;
+
 // ---- groups overview ---------------------------------------------------------------------------
 
 export const AgentStatusSchema = z
@@ -306,6 +332,8 @@ export const supervisorChannels = {
   'supervisor:nps': { input: NpsQuerySchema, output: NpsResultSchema },
   'supervisor:report': { input: ReportQuerySchema, output: ReportPageSchema },
   'supervisor:reportAll': { input: ReportQuerySchema, output: ReportAllSchema },
+  /** The report rows of a period and the one before it, kept per period in the main process. */
+  'supervisor:figures': { input: FiguresQuerySchema, output: FiguresReadSchema },
   'supervisor:groups': { input: NoInput, output: GroupsOverviewSchema },
   'supervisor:explore': { input: ExplorerQuerySchema, output: ExplorerPageSchema },
   'supervisor:save': { input: ExplorerSaveSchema, output: z.object({ record: JsonRecord }).strict() },
