@@ -169,6 +169,7 @@ test('the overview, per attendant, per group and the daily trend match the servi
           { key: 'createdAt', operator: 'AFTER', value: start },
           { key: 'createdAt', operator: 'BEFORE', value: end, logic: 'AND' },
         ],
+        sort: false,
       });
       const total = Number(s.totalCount);
       return { total, index: total ? (((Number(s.positive) - Number(s.negative)) / total) * 100).toFixed(1) : '—' };
