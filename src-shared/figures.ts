@@ -33,7 +33,14 @@ export const localClock: Clock = (ms) => {
 
 /** The clock of a named zone (IANA). */
 export function zoneClock(timeZone: string): Clock {
-  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  });
   return (ms) => {
     const parts = f.formatToParts(new Date(ms));
     const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '00';

@@ -182,8 +182,6 @@ export const FiguresReadSchema = z
     /** More rows matched than one read takes (the cap): the figures cover the first ones. */
     truncated: z.boolean(),
     fetchedAt: z.string(),
-    /** Requests this read made to the service (0 when answered from what was kept). */
-    requests: z.number().int(),
   })
   .strict();
 export type FiguresRead = z.infer<typeof FiguresReadSchema>;

@@ -25,7 +25,10 @@ export class FiguresReader {
   readonly #slas = new Map<string, Sla>();
   #base = '';
 
-  constructor(private readonly client: () => ServiceClient) {}
+  readonly #client: () => ServiceClient;
+  constructor(client: () => ServiceClient) {
+    this.#client = client;
+  }
 
   reset(): void {
     this.#periods.clear();
@@ -33,13 +36,12 @@ export class FiguresReader {
   }
 
   async read(q: { from: string; to: string; refresh: boolean }): Promise<FiguresRead> {
-    const client = this.client();
+    const client = this.#client();
     // Another service's rows and groups are not this one's.
     if (client.baseUrl !== this.#base) {
       this.reset();
       this.#base = client.baseUrl;
     }
-    let requests = 0;
     const key = `${q.from}|${q.to}`;
     let kept = this.#periods.get(key);
     if (!kept || q.refresh || Date.now() - kept.at > KEEP_MS) {
@@ -53,7 +55,6 @@ export class FiguresReader {
         },
         { cap: FIGURES_CAP },
       );
-      requests += all.pages;
       kept = { at: Date.now(), rows: all.records.map(toReportRow), truncated: all.truncated, fetchedAt: new Date().toISOString() };
       this.#periods.delete(key);
       this.#periods.set(key, kept);
@@ -62,14 +63,12 @@ export class FiguresReader {
     }
     const names = [...new Set(kept.rows.map((r) => r.groupName).filter((n): n is string => !!n))];
     const missing = names.filter((n) => !this.#slas.has(n));
-    requests += missing.length;
     await Promise.all(missing.map(async (name) => this.#slas.set(name, await this.#slaOf(client, name))));
     return {
       rows: kept.rows,
       slas: names.map((n) => this.#slas.get(n)!),
       truncated: kept.truncated,
       fetchedAt: kept.fetchedAt,
-      requests,
     };
   }
 

@@ -14,7 +14,14 @@ const ZONE = 'America/Sao_Paulo';
 test.use({ timezoneId: ZONE, viewport: { width: 1440, height: 1000 } });
 const SHOTS = '/tmp/shots-supervisor';
 
-const parts = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+const parts = new Intl.DateTimeFormat('en-CA', {
+  timeZone: ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  hourCycle: 'h23',
+});
 function onClock(ms: number): { day: string; hour: number } {
   const p = parts.formatToParts(new Date(ms));
   const v = (t: string) => p.find((x) => x.type === t)!.value;
@@ -117,7 +124,14 @@ test('the overview, per attendant, per group and the daily trend match the servi
     await expect(kpis).toBeVisible();
     const now = expected(current, sla);
     const before = expected(previous, sla);
-    const keys = ['Sessions', 'Waiting, median', 'Waiting, 90th percentile', 'Attendance, median', 'Attendance, 90th percentile', 'Answered within the SLA'];
+    const keys = [
+      'Sessions',
+      'Waiting, median',
+      'Waiting, 90th percentile',
+      'Attendance, median',
+      'Attendance, 90th percentile',
+      'Answered within the SLA',
+    ];
     const nowCells = shownCells(now);
     const beforeCells = shownCells(before);
     for (const [i, k] of keys.entries()) {
@@ -134,8 +148,17 @@ test('the overview, per attendant, per group and the daily trend match the servi
       const names = [...new Set(current.map((r) => String(r[key])))];
       await expect(t.locator('tbody tr')).toHaveCount(names.length);
       for (const name of names) {
-        const row = t.getByRole('row').filter({ has: page.getByRole('button', { name: `Open the sessions of ${name} in the attendance report`, exact: true }) });
-        expect(await rowCells(row), `${table}: ${name}`).toEqual(shownCells(expected(current.filter((r) => r[key] === name), sla)));
+        const row = t
+          .getByRole('row')
+          .filter({ has: page.getByRole('button', { name: `Open the sessions of ${name} in the attendance report`, exact: true }) });
+        expect(await rowCells(row), `${table}: ${name}`).toEqual(
+          shownCells(
+            expected(
+              current.filter((r) => r[key] === name),
+              sla,
+            ),
+          ),
+        );
       }
     }
     // Sorting by name puts the attendants in order, on the page alone.
@@ -153,7 +176,9 @@ test('the overview, per attendant, per group and the daily trend match the servi
     expect((await trend.locator('tbody tr td:first-of-type').allInnerTexts()).map((t) => t.trim())).toEqual(perDay);
     // The hourly table: arrivals per hour of the day on the page's clock.
     const hourly = page.getByRole('table', { name: 'Customers per hour of the day' });
-    const arrivals = Array.from({ length: 24 }, (_, h) => String(current.filter((r) => onClock(Date.parse(String(r.createdAtProtocol))).hour === h).length));
+    const arrivals = Array.from({ length: 24 }, (_, h) =>
+      String(current.filter((r) => onClock(Date.parse(String(r.createdAtProtocol))).hour === h).length),
+    );
     expect((await hourly.locator('tbody tr td:first-of-type').allInnerTexts()).map((t) => t.trim())).toEqual(arrivals);
     await expect(page.getByRole('img', { name: 'Chart: Customers per hour of the day' })).toBeVisible();
     await expect(page.getByRole('img', { name: 'Chart: Trend per day' })).toBeVisible();
@@ -177,8 +202,13 @@ test('the overview, per attendant, per group and the daily trend match the servi
     const npsNow = await summary(days[0]!, today);
     const npsBefore = await summary(prevDays[0]!, prevDays.at(-1)!);
     expect(npsNow.total).toBeGreaterThan(3);
-    await expect.poll(() => rowCells(kpis.getByRole('row', { name: /^NPS index/ })).then((c) => c.slice(0, 2))).toEqual([npsNow.index, npsBefore.index]);
-    expect((await rowCells(kpis.getByRole('row', { name: /^NPS answers/ }))).slice(0, 2)).toEqual([String(npsNow.total), String(npsBefore.total)]);
+    await expect
+      .poll(() => rowCells(kpis.getByRole('row', { name: /^NPS index/ })).then((c) => c.slice(0, 2)))
+      .toEqual([npsNow.index, npsBefore.index]);
+    expect((await rowCells(kpis.getByRole('row', { name: /^NPS answers/ }))).slice(0, 2)).toEqual([
+      String(npsNow.total),
+      String(npsBefore.total),
+    ]);
 
     // axe on the whole view, its tables open.
     expect(await axeViolations(page, 'overview')).toEqual([]);
@@ -187,24 +217,40 @@ test('the overview, per attendant, per group and the daily trend match the servi
     const wb = XLSX.read(await download(page, 'Export XLSX'), { type: 'buffer' });
     expect(wb.SheetNames).toEqual(['Figures', 'Per hour', 'Per day', 'Per attendant', 'Per group']);
     const secs = (v: unknown) => (typeof v === 'number' ? Math.round(v * 86_400) : null);
-    const asSheet = (e: Expected) => [e.sessions, ...[e.waitingMedian, e.waitingP90, e.attendanceMedian, e.attendanceP90].map((v) => (v === null ? null : Math.round(v))), e.withinSla === null ? null : Math.round(e.withinSla * 10) / 10];
+    const asSheet = (e: Expected) => [
+      e.sessions,
+      ...[e.waitingMedian, e.waitingP90, e.attendanceMedian, e.attendanceP90].map((v) => (v === null ? null : Math.round(v))),
+      e.withinSla === null ? null : Math.round(e.withinSla * 10) / 10,
+    ];
     const fromSheet = (r: unknown[]) => [r[0], ...r.slice(1, 5).map(secs), r[5] ?? null];
     const figures = sheetRows(wb, 'Figures');
     expect(fromSheet(figures[1]!.slice(3, 9))).toEqual(asSheet(now));
     expect(fromSheet(figures[2]!.slice(3, 9))).toEqual(asSheet(before));
     expect(figures[1]![10]).toBe(npsNow.total);
     for (const r of sheetRows(wb, 'Per attendant').slice(1))
-      expect(fromSheet(r.slice(1)), String(r[0])).toEqual(asSheet(expected(current.filter((x) => x.agentName === r[0]), sla)));
+      expect(fromSheet(r.slice(1)), String(r[0])).toEqual(
+        asSheet(
+          expected(
+            current.filter((x) => x.agentName === r[0]),
+            sla,
+          ),
+        ),
+      );
     const daySheet = sheetRows(wb, 'Per day').slice(1);
     expect(daySheet.map((r) => r[0])).toEqual(days);
     expect(daySheet.map((r) => String(r[1]))).toEqual(perDay);
-    expect(sheetRows(wb, 'Per hour').slice(1).map((r) => String(r[1]))).toEqual(arrivals);
+    expect(
+      sheetRows(wb, 'Per hour')
+        .slice(1)
+        .map((r) => String(r[1])),
+    ).toEqual(arrivals);
     // The CSV: the tables one below another, the attendants' counts among them.
     const csv = (await download(page, 'Export CSV')).toString('utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv).toContain('\r\nPer attendant\r\n');
 
-    // Screenshots: light and dark, English and Portuguese.
+    // Screenshots: light and dark, English and Portuguese; tall enough for the whole view.
+    await page.setViewportSize({ width: 1440, height: 2900 });
     for (const locale of ['en', 'pt'] as const) {
       if (locale === 'pt') {
         await page.getByRole('combobox', { name: 'Language' }).selectOption('pt-BR');
@@ -219,6 +265,7 @@ test('the overview, per attendant, per group and the daily trend match the servi
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 1000 });
     await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
 
     // An attendant's row opens their sessions of the period in the attendance report.

@@ -46,7 +46,14 @@ export function figureSheets(b: FigureBook): Sheet[] {
       ],
       rows: [
         [ft('fig.current'), b.period.from, b.period.to, ...figureCells(b.current), b.nps?.current.npsIndex, b.nps?.current.totalCount],
-        [ft('fig.previous'), b.previous.from, b.previous.to, ...figureCells(b.before), b.nps?.previous.npsIndex, b.nps?.previous.totalCount],
+        [
+          ft('fig.previous'),
+          b.previous.from,
+          b.previous.to,
+          ...figureCells(b.before),
+          b.nps?.previous.npsIndex,
+          b.nps?.previous.totalCount,
+        ],
       ],
     },
     {

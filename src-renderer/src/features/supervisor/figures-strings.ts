@@ -47,7 +47,7 @@ export const ft = i18n.register({
     'fig.sheet.agents': 'Per attendant',
     'fig.sheet.groups': 'Per group',
     'fig.noName': '(none)',
-    'fig.read': 'Read {time} · {count} requests',
+    'fig.read': 'Read from the service at {time}; Refresh reads again.',
     'fig.chartFailed': 'The chart could not be drawn; its table follows.',
   },
   'pt-BR': {
@@ -95,7 +95,7 @@ export const ft = i18n.register({
     'fig.sheet.agents': 'Por atendente',
     'fig.sheet.groups': 'Por grupo',
     'fig.noName': '(nenhum)',
-    'fig.read': 'Lido às {time} · {count} requisições',
+    'fig.read': 'Lido do serviço às {time}; Atualizar lê de novo.',
     'fig.chartFailed': 'Não foi possível desenhar o gráfico; a tabela segue abaixo.',
   },
 });

@@ -201,7 +201,10 @@ export class FiguresStore {
       this.#nps = { current, previous };
       this.#npsKept.set(key, this.#nps);
       localStorage.setItem(SURVEY_KEY, shown.surveyName);
-      localStorage.setItem(KNOWN_KEY, JSON.stringify([shown.surveyName, ...knownSurveys().filter((s) => s !== shown.surveyName)].slice(0, 20)));
+      localStorage.setItem(
+        KNOWN_KEY,
+        JSON.stringify([shown.surveyName, ...knownSurveys().filter((s) => s !== shown.surveyName)].slice(0, 20)),
+      );
     } catch (e) {
       this.#npsError = failure(e);
     }

@@ -1,4 +1,5 @@
 import type { WorkSheet } from '@e965/xlsx';
+import type * as XlsxModule from '@e965/xlsx';
 import { csvCell, csvFormat, type CsvFormat } from './csv';
 
 /**
@@ -94,10 +95,8 @@ function serialOf(iso: string): number | null {
 
 const numberFormat = (digits: number | undefined) => (digits ? `0.${'0'.repeat(digits)}` : digits === 0 ? '0' : 'General');
 
-type Xlsx = typeof import('@e965/xlsx');
-
 /** One worksheet with typed cells: text, numbers, dates, times. */
-function worksheetOf(XLSX: Xlsx, sheet: Sheet): WorkSheet {
+function worksheetOf(XLSX: typeof XlsxModule, sheet: Sheet): WorkSheet {
   const ws: WorkSheet = {};
   const put = (r: number, c: number, cell: Record<string, unknown>) => {
     ws[XLSX.utils.encode_cell({ r, c })] = cell;
@@ -131,7 +130,8 @@ export async function bookXlsx(sheets: readonly Sheet[]): Promise<Uint8Array> {
   const XLSX = await import('@e965/xlsx');
   const wb = XLSX.utils.book_new();
   // A worksheet's name is at most 31 characters and some signs are not allowed in it.
-  for (const sheet of sheets) XLSX.utils.book_append_sheet(wb, worksheetOf(XLSX, sheet), sheet.name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31));
+  for (const sheet of sheets)
+    XLSX.utils.book_append_sheet(wb, worksheetOf(XLSX, sheet), sheet.name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31));
   return XLSX.write(wb, { type: 'array', bookType: 'xlsx', compression: true }) as Uint8Array;
 }
 
