@@ -116,6 +116,12 @@ export class FiguresStore {
     return this.#surveyName && !known.includes(this.#surveyName) ? [this.#surveyName, ...known] : known;
   }
 
+  /** The groups of the rows read (the picker's choices): no read of its own. */
+  readonly #groupNames = $derived((this.#read?.slas ?? []).map((s) => s.groupName).sort((a, b) => a.localeCompare(b)));
+  get groupNames(): string[] {
+    return this.#groupNames;
+  }
+
   readonly #slas = $derived(new Map((this.#read?.slas ?? []).map((s) => [s.groupName, s])));
   readonly slaOf = (groupName: string | null): number | null => (groupName ? (this.#slas.get(groupName)?.slaSeconds ?? null) : null);
 
