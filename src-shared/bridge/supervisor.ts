@@ -186,6 +186,42 @@ export const FiguresReadSchema = z
   .strict();
 export type FiguresRead = z.infer<typeof FiguresReadSchema>;
 
+/** NPS per attendant and per group of a period, each one summary of the service. */
+export const NpsBreakdownQuerySchema = z
+  .object({
+    surveyName: z.string().trim().min(1).max(200),
+    from: isoDate,
+    to: isoDate,
+    /** The attendants' names as the report rows give them. */
+    agents: z.array(z.string().max(200)).max(200),
+    groups: z.array(z.object({ name: z.string().max(200), id: z.number().int() }).strict()).max(100),
+  })
+  .strict();
+
+const NamedNps = z.object({ name: z.string(), result: NpsResultSchema.nullable() }).strict();
+export const NpsBreakdownSchema = z
+  .object({
+    /** `result` null: the attendant is not among the service's users, so the service cannot be asked. */
+    agents: z.array(NamedNps),
+    groups: z.array(NamedNps),
+  })
+  .strict();
+export type NpsBreakdown = z.infer<typeof NpsBreakdownSchema>;
+
+/** The survey answers of a period (chat answers), one entry per session, newest first. */
+export const SurveyAnswerSchema = z
+  .object({
+    sessionId: z.number().int(),
+    at: z.string(),
+    /** The 0–10 answer, when one of the session's answers is a score. */
+    score: nullableNum,
+    /** The customer's words, when one of the answers is text. */
+    comment: nullableStr,
+  })
+  .strict();
+export type SurveyAnswer = z.infer<typeof SurveyAnswerSchema>;
+export const SurveyAnswersSchema = z.object({ answers: z.array(SurveyAnswerSchema), truncated: z.boolean() }).strict();
+
 // ---- groups overview ---------------------------------------------------------------------------
 
 export const AgentStatusSchema = z
@@ -332,6 +368,8 @@ export const supervisorChannels = {
   'supervisor:reportAll': { input: ReportQuerySchema, output: ReportAllSchema },
   /** The report rows of a period and the one before it, kept per period in the main process. */
   'supervisor:figures': { input: FiguresQuerySchema, output: FiguresReadSchema },
+  'supervisor:npsBreakdown': { input: NpsBreakdownQuerySchema, output: NpsBreakdownSchema },
+  'supervisor:surveyAnswers': { input: FiguresQuerySchema, output: SurveyAnswersSchema },
   'supervisor:groups': { input: NoInput, output: GroupsOverviewSchema },
   'supervisor:explore': { input: ExplorerQuerySchema, output: ExplorerPageSchema },
   'supervisor:save': { input: ExplorerSaveSchema, output: z.object({ record: JsonRecord }).strict() },

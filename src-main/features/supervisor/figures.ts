@@ -1,9 +1,11 @@
-import type { FiguresRead, ReportRow } from '../../../src-shared/bridge/supervisor';
+import type { z } from 'zod';
+import type { FiguresRead, NpsBreakdown, NpsBreakdownQuerySchema, ReportRow, SurveyAnswer } from '../../../src-shared/bridge/supervisor';
+import type { Condition } from '../../../src-shared/query';
 import { instantOf } from '../../../src-shared/concepts';
 import { slaSecondsOf } from '../../../src-shared/sla';
 import { isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service/index';
-import { toReportRow } from './views';
+import { npsConditions, toNpsResult, toReportRow } from './views';
 
 /** Rows one figures read takes at most (a month of a busy operation fits; the view says when not). */
 const FIGURES_CAP = 50_000;
@@ -81,5 +83,113 @@ export class FiguresReader {
       if (isAppError(e) && e.kind === 'NotFound') return { groupName, groupId: null, slaSeconds: null };
       throw e;
     }
+  }
+}
+
+/** Chat answers one period's list reads at most. */
+const ANSWERS_CAP = 5_000;
+/** Summaries asked of the service at once. */
+const NPS_AT_ONCE = 4;
+
+/** A chat answer's value as a 0–10 score, or null when it is something else (the open question's words). */
+export function scoreOf(value: string | null | undefined): number | null {
+  const t = value?.trim() ?? '';
+  if (!/^\d{1,2}$/.test(t)) return null;
+  const n = Number(t);
+  return n <= 10 ? n : null;
+}
+
+/** A period's chat answers, one entry per session (its score and its words), newest first. */
+export function surveyAnswers(
+  records: ReadonlyArray<{ sessionId?: number | null; value?: string | null; createdAt?: string | null }>,
+): SurveyAnswer[] {
+  const bySession = new Map<number, SurveyAnswer>();
+  for (const a of records) {
+    if (typeof a.sessionId !== 'number' || !a.createdAt) continue;
+    let e = bySession.get(a.sessionId);
+    if (!e) bySession.set(a.sessionId, (e = { sessionId: a.sessionId, at: a.createdAt, score: null, comment: null }));
+    if (Date.parse(a.createdAt) > Date.parse(e.at)) e.at = a.createdAt;
+    const score = scoreOf(a.value);
+    if (score !== null) e.score = score;
+    else if (a.value?.trim()) e.comment = e.comment ? `${e.comment}\n${a.value.trim()}` : a.value.trim();
+  }
+  return [...bySession.values()].sort((x, y) => Date.parse(y.at) - Date.parse(x.at) || y.sessionId - x.sessionId);
+}
+
+/** Runs `work` over `items`, `n` at a time, answers in the items' order. */
+async function inTurns<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * NPS per attendant and per group: one summary each, with the shared query body's conditions
+ * (the answer's agent or group, the period). Attendants are found among the service's users by
+ * the name the report gives them.
+ */
+export async function npsBreakdown(client: ServiceClient, q: z.infer<typeof NpsBreakdownQuerySchema>): Promise<NpsBreakdown> {
+  const users = q.agents.length ? await client.resource('user').collect({ sort: false }, { cap: 5_000 }) : { records: [] };
+  const idByName = new Map<string, number>();
+  for (const u of users.records) if (typeof u.name === 'string' && typeof u.id === 'number') idByName.set(u.name, u.id);
+  const ask = async (condition: Condition) => {
+    const conditions = [...npsConditions({ from: q.from, to: q.to }), { ...condition, logic: 'AND' as const }];
+    return toNpsResult(q.surveyName, await client.npsSummary(q.surveyName, { conditions, sort: false }), new Date().toISOString());
+  };
+  const agents = await inTurns(q.agents, NPS_AT_ONCE, async (name) => {
+    const id = idByName.get(name);
+    return { name, result: id === undefined ? null : await ask({ key: 'agent.id', operator: 'EQNUM', value: String(id) }) };
+  });
+  const groups = await inTurns(q.groups, NPS_AT_ONCE, async (g) => ({
+    name: g.name,
+    result: await ask({ key: 'groupConf.id', operator: 'EQNUM', value: String(g.id) }),
+  }));
+  return { agents, groups };
+}
+
+/** The survey answers of a period, read once per period and kept like the report rows. */
+export class SurveyAnswersReader {
+  readonly #client: () => ServiceClient;
+  readonly #kept = new Map<string, { at: number; answers: SurveyAnswer[]; truncated: boolean }>();
+  #base = '';
+  constructor(client: () => ServiceClient) {
+    this.#client = client;
+  }
+  reset(): void {
+    this.#kept.clear();
+  }
+  async read(q: { from: string; to: string; refresh: boolean }): Promise<{ answers: SurveyAnswer[]; truncated: boolean }> {
+    const client = this.#client();
+    if (client.baseUrl !== this.#base) {
+      this.reset();
+      this.#base = client.baseUrl;
+    }
+    const key = `${q.from}|${q.to}`;
+    const kept = this.#kept.get(key);
+    if (kept && !q.refresh && Date.now() - kept.at <= KEEP_MS) return { answers: kept.answers, truncated: kept.truncated };
+    const all = await client.resource('chatAnswer').collect(
+      {
+        conditions: [
+          { key: 'createdAt', operator: 'AFTER', value: instantOf(q.from) ?? q.from },
+          { key: 'createdAt', operator: 'BEFORE', value: instantOf(q.to) ?? q.to, logic: 'AND' },
+        ],
+        sort: true,
+        sortColumn: 'createdAt',
+        direction: 'DESC',
+      },
+      { cap: ANSWERS_CAP },
+    );
+    const got = { at: Date.now(), answers: surveyAnswers(all.records), truncated: all.truncated };
+    this.#kept.set(key, got);
+    while (this.#kept.size > KEPT_PERIODS) this.#kept.delete(this.#kept.keys().next().value!);
+    return { answers: got.answers, truncated: got.truncated };
   }
 }

@@ -14,7 +14,7 @@ import type { OfflineFeature } from '../offline';
 import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
-import { FiguresReader } from './figures';
+import { FiguresReader, npsBreakdown, SurveyAnswersReader } from './figures';
 import { TicketCache } from './ticket-cache';
 import {
   assigneeFromSession,
@@ -47,9 +47,11 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
   const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
   const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
   const figures = new FiguresReader(() => ctx.client());
+  const answers = new SurveyAnswersReader(() => ctx.client());
   const unsubscribe = ctx.onWorkspaceChange(() => {
     kb.reset();
     figures.reset();
+    answers.reset();
   });
 
   const shortcut = (): ShortcutState => {
@@ -104,6 +106,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       unsubscribe();
       kb.reset();
       figures.reset();
+      answers.reset();
     },
     handlers: {
       'supervisor:rules': async () => {
@@ -155,6 +158,8 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         return { rows: all.records.map(toReportRow), truncated: all.truncated };
       },
       'supervisor:figures': (q) => figures.read(q),
+      'supervisor:npsBreakdown': (q) => npsBreakdown(ctx.client(), q),
+      'supervisor:surveyAnswers': (q) => answers.read(q),
       'supervisor:groups': async () => {
         const client = ctx.client();
         const [sessions, agents] = await Promise.all([

@@ -1,7 +1,7 @@
 import { test, expect, type Page, type Locator } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import * as XLSX from '@e965/xlsx';
-import { serviceApi, type Rec } from '../../support/web';
+import { serviceApi, shot, type Rec } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { axeViolations } from '../../support/axe';
 
@@ -103,9 +103,11 @@ test('the overview, per attendant, per group and the daily trend match the servi
     // The records: every report row, and each group's SLA (seconds) as the sessions carry it.
     const all = await api.listAll('/report-attendance-time');
     const sla = new Map<string, number>();
+    const groupId = new Map<string, number>();
     for (const s of await api.listAll('/user-session')) {
       const g = s.groupConf as Rec | null;
       if (g && typeof g.sla === 'number' && g.timeUnit === 'SECONDS') sla.set(String(g.name), g.sla);
+      if (g) groupId.set(String(g.name), Number(g.id));
     }
     expect(sla.size).toBe(3);
     const today = onClock(Date.now()).day;
@@ -186,13 +188,14 @@ test('the overview, per attendant, per group and the daily trend match the servi
     // NPS of both periods, as the service's summary answers for the same days.
     await page.getByLabel('NPS survey').fill('nps-atendimento');
     await page.getByRole('button', { name: 'Show', exact: true }).click();
-    const summary = async (from: string, to: string) => {
+    const summary = async (from: string, to: string, extra?: Rec) => {
       const start = new Date(`${from}T00:00:00-03:00`).toISOString();
       const end = new Date(Date.parse(`${to}T00:00:00-03:00`) + 86_400_000).toISOString();
       const s = await api.post('/chatapi/1.0/api/v2/user-session/survey/nps-summary/nps-atendimento', {
         conditions: [
           { key: 'createdAt', operator: 'AFTER', value: start },
           { key: 'createdAt', operator: 'BEFORE', value: end, logic: 'AND' },
+          ...(extra ? [{ ...extra, logic: 'AND' }] : []),
         ],
         sort: false,
       });
@@ -210,12 +213,65 @@ test('the overview, per attendant, per group and the daily trend match the servi
       String(npsBefore.total),
     ]);
 
+    // NPS per attendant and per group, each as the service's summary for that attendant or group.
+    await page.getByRole('button', { name: 'Show NPS per attendant and group and the comments' }).click();
+    const npsAgents = page.getByRole('table', { name: 'NPS per attendant' });
+    await expect(npsAgents).toBeVisible();
+    const userId = new Map((await api.listAll('/users')).map((u) => [String(u.name), Number(u.id)]));
+    const attendants = [...new Set(current.map((r) => String(r.agentName)))];
+    await expect(npsAgents.locator('tbody tr')).toHaveCount(attendants.length);
+    for (const name of attendants) {
+      const s = await summary(days[0]!, today, { key: 'agent.id', operator: 'EQNUM', value: String(userId.get(name)) });
+      const cells = await rowCells(npsAgents.getByRole('row', { name: new RegExp(`^${name}`) }));
+      expect(cells.slice(0, 2), `NPS of ${name}`).toEqual([s.index, String(s.total)]);
+    }
+    const npsGroups = page.getByRole('table', { name: 'NPS per group' });
+    for (const name of sla.keys()) {
+      const s = await summary(days[0]!, today, { key: 'groupConf.id', operator: 'EQNUM', value: String(groupId.get(name)) });
+      expect((await rowCells(npsGroups.getByRole('row', { name: new RegExp(`^${name}`) }))).slice(0, 2), `NPS of ${name}`).toEqual([
+        s.index,
+        String(s.total),
+      ]);
+    }
+    // The survey answers of the period, one row per session, newest first: score and words.
+    const start = Date.parse(`${days[0]}T00:00:00-03:00`);
+    const chat = (await api.listAll('/chat-answer')).filter((a) => Date.parse(String(a.createdAt)) > start);
+    const perSession = new Map<number, { at: number; score: string | null; comment: string | null }>();
+    for (const a of chat) {
+      const e = perSession.get(Number(a.sessionId)) ?? { at: 0, score: null, comment: null };
+      e.at = Math.max(e.at, Date.parse(String(a.createdAt)));
+      if (/^\d+$/.test(String(a.value))) e.score = String(a.value);
+      else e.comment = String(a.value);
+      perSession.set(Number(a.sessionId), e);
+    }
+    const newest = [...perSession.entries()].sort((x, y) => y[1].at - x[1].at || y[0] - x[0]);
+    expect(newest.some(([, e]) => e.comment)).toBe(true);
+    const comments = page.getByRole('table', { name: 'Survey answers, newest first' });
+    await expect(comments.locator('tbody tr')).toHaveCount(newest.length);
+    const firstRow = comments.locator('tbody tr').first();
+    const [firstId, first] = newest[0]!;
+    expect((await rowCells(firstRow)).slice(1, 3)).toEqual([first.score ?? '—', first.comment ?? '—']);
+    const withWords = newest.find(([, e]) => e.comment)!;
+    await expect(comments.getByRole('row').filter({ hasText: withWords[1].comment! }).first()).toContainText(
+      `Open session ${withWords[0]}`,
+    );
+
     // axe on the whole view, its tables open.
     expect(await axeViolations(page, 'overview')).toEqual([]);
 
     // The XLSX export: a sheet per table, the same numbers.
     const wb = XLSX.read(await download(page, 'Export XLSX'), { type: 'buffer' });
-    expect(wb.SheetNames).toEqual(['Figures', 'Per hour', 'Per day', 'Per attendant', 'Per group']);
+    expect(wb.SheetNames).toEqual([
+      'Figures',
+      'Per hour',
+      'Per day',
+      'Per attendant',
+      'Per group',
+      'NPS per attendant',
+      'NPS per group',
+      'Survey answers',
+    ]);
+    expect(sheetRows(wb, 'Survey answers').length - 1).toBe(newest.length);
     const secs = (v: unknown) => (typeof v === 'number' ? Math.round(v * 86_400) : null);
     const asSheet = (e: Expected) => [
       e.sessions,
@@ -275,6 +331,12 @@ test('the overview, per attendant, per group and the daily trend match the servi
     const theirs = current.filter((r) => String(r.agentName).toLowerCase().includes(who.toLowerCase())).length;
     await expect(page.getByRole('table', { name: 'Attendance time report' }).locator('tfoot')).toContainText(`${theirs} row`);
     await expect(page.getByLabel('Agent', { exact: true })).toHaveValue(who);
+
+    // A survey answer opens its session in the attendance view.
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('button', { name: `Open session ${firstId}`, exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Sessions' })).toHaveAttribute('aria-current', 'page');
+    await shot(page, 'overview-opened-session');
   } finally {
     await host.close();
   }

@@ -1,5 +1,5 @@
 import type { Figures, HourFigures } from '../../../../src-shared/figures';
-import type { NpsResult } from '../../../../src-shared/bridge/supervisor';
+import type { NpsBreakdown, NpsResult, SurveyAnswer } from '../../../../src-shared/bridge/supervisor';
 import type { Sheet, SheetColumn, SheetValue } from './sheet';
 import { ft } from './figures-strings';
 import { tt } from './strings';
@@ -25,6 +25,24 @@ export interface FigureBook {
   daily: ReadonlyArray<{ day: string } & Figures>;
   agents: ReadonlyArray<{ name: string } & Figures>;
   groups: ReadonlyArray<{ name: string } & Figures>;
+  /** NPS per attendant and group and the survey answers, when the view shows them. */
+  detail: { breakdown: NpsBreakdown; answers: readonly SurveyAnswer[] } | null;
+}
+
+/** An NPS table: a name, then the summary's index and counts. */
+function npsSheet(name: string, header: string, list: NpsBreakdown['agents']): Sheet {
+  return {
+    name,
+    columns: [
+      { header, kind: 'text' },
+      { header: ft('fig.nps'), kind: 'number', digits: 1 },
+      { header: ft('fig.npsAnswers'), kind: 'number', digits: 0 },
+      { header: ft('fig.positive'), kind: 'number', digits: 0 },
+      { header: ft('fig.neutral'), kind: 'number', digits: 0 },
+      { header: ft('fig.negative'), kind: 'number', digits: 0 },
+    ],
+    rows: list.map((a) => [a.name, a.result?.npsIndex, a.result?.totalCount, a.result?.positive, a.result?.neutral, a.result?.negative]),
+  };
 }
 
 /** What the view shows, one sheet per table (the charts' points included), in the interface language. */
@@ -73,5 +91,21 @@ export function figureSheets(b: FigureBook): Sheet[] {
     },
     { name: ft('fig.sheet.agents'), ...named(ft('fig.agent'), b.agents) },
     { name: ft('fig.sheet.groups'), ...named(ft('fig.group'), b.groups) },
+    ...(b.detail
+      ? [
+          npsSheet(ft('fig.sheet.npsAgents'), ft('fig.agent'), b.detail.breakdown.agents),
+          npsSheet(ft('fig.sheet.npsGroups'), ft('fig.group'), b.detail.breakdown.groups),
+          {
+            name: ft('fig.sheet.comments'),
+            columns: [
+              { header: ft('fig.when'), kind: 'dateTime' as const },
+              { header: ft('fig.session'), kind: 'id' as const },
+              { header: ft('fig.score'), kind: 'number' as const, digits: 0 },
+              { header: ft('fig.comment'), kind: 'text' as const },
+            ],
+            rows: b.detail.answers.map((a) => [a.at, a.sessionId, a.score, a.comment]),
+          },
+        ]
+      : []),
   ];
 }

@@ -1,4 +1,4 @@
-import type { FiguresRead, NpsResult } from '../../../../src-shared/bridge/supervisor';
+import type { FiguresRead, NpsBreakdown, NpsResult, SurveyAnswer } from '../../../../src-shared/bridge/supervisor';
 import {
   daily,
   daysOf,
@@ -65,6 +65,9 @@ export class FiguresStore {
   #npsError = $state.raw<Worded | null>(null);
   #loading = $state(false);
   #error = $state.raw<Worded | null>(null);
+  #detail = $state.raw<{ breakdown: NpsBreakdown; answers: SurveyAnswer[]; truncated: boolean } | null>(null);
+  #detailLoading = $state(false);
+  #detailError = $state.raw<Worded | null>(null);
   /** NPS pairs read, per period, group and survey: choosing one again reads nothing. */
   readonly #npsKept = new Map<string, { current: NpsResult; previous: NpsResult }>();
 
@@ -109,6 +112,16 @@ export class FiguresStore {
   }
   get nps() {
     return this.#nps;
+  }
+  /** NPS per attendant and per group, and the period's survey answers (asked for apart: they cost a summary each). */
+  get detail() {
+    return this.#detail;
+  }
+  get detailLoading() {
+    return this.#detailLoading;
+  }
+  get detailError() {
+    return worded(this.#detailError);
   }
   /** Surveys the service answered for before on this machine. */
   get surveys(): string[] {
@@ -176,11 +189,45 @@ export class FiguresStore {
       const shown: Shown = { from, to, previous, groupName: this.#groupName, surveyName: this.#surveyName.trim() };
       this.#read = read;
       this.#shown = shown;
+      this.#detail = null;
       await this.#loadNps(shown, read, refresh);
     } catch (e) {
       this.#error = failure(e);
     } finally {
       this.#loading = false;
+    }
+  }
+
+  /** NPS per attendant and group of the period shown, and its survey answers newest first (the group chosen kept). */
+  async loadDetail(): Promise<void> {
+    const shown = this.#shown,
+      read = this.#read,
+      f = this.#figures;
+    if (!shown || !read || !f || !shown.surveyName) return;
+    this.#detailLoading = true;
+    this.#detailError = null;
+    try {
+      const from = dayBoundary(shown.from, false)!;
+      const to = dayBoundary(shown.to, true)!;
+      const groups = read.slas.flatMap((s) =>
+        s.groupId !== null && (!shown.groupName || s.groupName === shown.groupName) ? [{ name: s.groupName, id: s.groupId }] : [],
+      );
+      const [breakdown, got] = await Promise.all([
+        this.#scope.invoke('supervisor:npsBreakdown', {
+          surveyName: shown.surveyName,
+          from,
+          to,
+          agents: f.agents.map((a) => a.name).filter((n) => n !== ''),
+          groups,
+        }),
+        this.#scope.invoke('supervisor:surveyAnswers', { from, to, refresh: false }),
+      ]);
+      // Chat answers carry no group: the list is the period's, whatever group is chosen (the view says so).
+      this.#detail = { breakdown, answers: got.answers, truncated: got.truncated };
+    } catch (e) {
+      this.#detailError = failure(e);
+    } finally {
+      this.#detailLoading = false;
     }
   }
 
