@@ -12,6 +12,7 @@ import {
   zoneClock,
   type FigureRow,
 } from '../../../src-shared/figures';
+import { scoreOf, surveyAnswers } from '../../../src-main/features/supervisor/figures';
 
 const row = (at: string, waitingTime: number | null, attendanceTime: number | null, groupName = 'A', agentName = 'Ana'): FigureRow => ({
   agentName,
@@ -109,4 +110,22 @@ test('per day: one point per day of the period, empty days included; rows outsid
   expect(rowsWithin(rows, '2026-01-02', '2026-01-03', utc)).toHaveLength(1);
   // 20:00 UTC on the 1st is still the 1st in São Paulo; 08:00 UTC on the 3rd is 05:00 there.
   expect(rowsWithin(rows, '2026-01-03', '2026-01-03', zoneClock('America/Sao_Paulo'))).toHaveLength(1);
+});
+
+test('survey answers: one entry per session, its 0–10 score and its words, newest first; other numbers are words', () => {
+  const got = surveyAnswers([
+    { sessionId: 1, value: '9', createdAt: '2026-01-01T10:00:00Z' },
+    { sessionId: 1, value: ' Rápido. ', createdAt: '2026-01-01T10:00:30Z' },
+    { sessionId: 2, value: '3', createdAt: '2026-01-02T10:00:00Z' },
+    { sessionId: 3, value: '11', createdAt: '2026-01-01T09:00:00Z' },
+    { sessionId: null, value: '10', createdAt: '2026-01-03T10:00:00Z' },
+    { sessionId: 4, value: '', createdAt: '2026-01-01T08:00:00Z' },
+  ]);
+  expect(got).toEqual([
+    { sessionId: 2, at: '2026-01-02T10:00:00Z', score: 3, comment: null },
+    { sessionId: 1, at: '2026-01-01T10:00:30Z', score: 9, comment: 'Rápido.' },
+    { sessionId: 3, at: '2026-01-01T09:00:00Z', score: null, comment: '11' },
+    { sessionId: 4, at: '2026-01-01T08:00:00Z', score: null, comment: null },
+  ]);
+  expect([scoreOf('0'), scoreOf('10'), scoreOf('10.5'), scoreOf('abc'), scoreOf(null)]).toEqual([0, 10, null, null, null]);
 });
