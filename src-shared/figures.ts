@@ -201,3 +201,25 @@ export function rowsWithin<R extends FigureRow>(rows: readonly R[], from: string
     return day >= from && day <= to;
   });
 }
+
+/** NPS per day from the survey answers' scores: the index (positive − negative) / answers × 100, null on a day without one. */
+export function npsDaily(
+  answers: ReadonlyArray<{ at: string; score: number | null }>,
+  days: readonly string[],
+  clock: Clock,
+): Array<{ day: string; answers: number; nps: number | null }> {
+  const counts = new Map(days.map((d) => [d, { n: 0, positive: 0, negative: 0 }]));
+  for (const a of answers) {
+    if (a.score === null) continue;
+    const t = Date.parse(a.at);
+    const c = Number.isNaN(t) ? undefined : counts.get(clock(t).day);
+    if (!c) continue;
+    c.n++;
+    if (a.score >= 9) c.positive++;
+    else if (a.score <= 6) c.negative++;
+  }
+  return days.map((day) => {
+    const c = counts.get(day)!;
+    return { day, answers: c.n, nps: c.n ? Math.round(((c.positive - c.negative) / c.n) * 1000) / 10 : null };
+  });
+}

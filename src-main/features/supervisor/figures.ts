@@ -99,7 +99,7 @@ export function scoreOf(value: string | null | undefined): number | null {
   return n <= 10 ? n : null;
 }
 
-/** A period's chat answers, one entry per session (its score and its words), newest first. */
+/** A period's chat answers, one entry per session (its score and its words, at its first answer), newest first. */
 export function surveyAnswers(
   records: ReadonlyArray<{ sessionId?: number | null; value?: string | null; createdAt?: string | null }>,
 ): SurveyAnswer[] {
@@ -108,7 +108,8 @@ export function surveyAnswers(
     if (typeof a.sessionId !== 'number' || !a.createdAt) continue;
     let e = bySession.get(a.sessionId);
     if (!e) bySession.set(a.sessionId, (e = { sessionId: a.sessionId, at: a.createdAt, score: null, comment: null }));
-    if (Date.parse(a.createdAt) > Date.parse(e.at)) e.at = a.createdAt;
+    // When the customer began answering: a score and its words a moment apart stay on one day.
+    if (Date.parse(a.createdAt) < Date.parse(e.at)) e.at = a.createdAt;
     const score = scoreOf(a.value);
     if (score !== null) e.score = score;
     else if (a.value?.trim()) e.comment = e.comment ? `${e.comment}\n${a.value.trim()}` : a.value.trim();

@@ -6,6 +6,7 @@ import {
   figuresOf,
   hourly,
   median,
+  npsDaily,
   percentile,
   previousPeriod,
   rowsWithin,
@@ -123,9 +124,15 @@ test('survey answers: one entry per session, its 0–10 score and its words, new
   ]);
   expect(got).toEqual([
     { sessionId: 2, at: '2026-01-02T10:00:00Z', score: 3, comment: null },
-    { sessionId: 1, at: '2026-01-01T10:00:30Z', score: 9, comment: 'Rápido.' },
+    { sessionId: 1, at: '2026-01-01T10:00:00Z', score: 9, comment: 'Rápido.' },
     { sessionId: 3, at: '2026-01-01T09:00:00Z', score: null, comment: '11' },
     { sessionId: 4, at: '2026-01-01T08:00:00Z', score: null, comment: null },
+  ]);
+  // NPS per day from those scores, on the clock's days; a day without a score has none.
+  expect(npsDaily(got, ['2026-01-01', '2026-01-02', '2026-01-03'], utc)).toEqual([
+    { day: '2026-01-01', answers: 1, nps: 100 },
+    { day: '2026-01-02', answers: 1, nps: -100 },
+    { day: '2026-01-03', answers: 0, nps: null },
   ]);
   expect([scoreOf('0'), scoreOf('10'), scoreOf('10.5'), scoreOf('abc'), scoreOf(null)]).toEqual([0, 10, null, null, null]);
 });

@@ -238,8 +238,8 @@ test('the overview, per attendant, per group and the daily trend match the servi
     const chat = (await api.listAll('/chat-answer')).filter((a) => Date.parse(String(a.createdAt)) > start);
     const perSession = new Map<number, { at: number; score: string | null; comment: string | null }>();
     for (const a of chat) {
-      const e = perSession.get(Number(a.sessionId)) ?? { at: 0, score: null, comment: null };
-      e.at = Math.max(e.at, Date.parse(String(a.createdAt)));
+      const e = perSession.get(Number(a.sessionId)) ?? { at: Infinity, score: null, comment: null };
+      e.at = Math.min(e.at, Date.parse(String(a.createdAt)));
       if (/^\d+$/.test(String(a.value))) e.score = String(a.value);
       else e.comment = String(a.value);
       perSession.set(Number(a.sessionId), e);
@@ -256,6 +256,20 @@ test('the overview, per attendant, per group and the daily trend match the servi
       `Open session ${withWords[0]}`,
     );
 
+    // NPS per day from the answers' scores: one point per day of the period.
+    for (const d of await page.locator('.fig-view details:not([open])').all()) await d.locator('summary').click();
+    const npsDays = page.getByRole('table', { name: 'NPS per day' });
+    await expect(npsDays.locator('tbody tr')).toHaveCount(30);
+    const npsPerDay = days.map((day) => {
+      const scores = chat
+        .filter((a) => /^\d+$/.test(String(a.value)) && dayOf({ createdAtProtocol: a.createdAt }) === day)
+        .map((a) => Number(a.value));
+      if (!scores.length) return '—';
+      return (((scores.filter((x) => x >= 9).length - scores.filter((x) => x <= 6).length) / scores.length) * 100).toFixed(1);
+    });
+    expect((await npsDays.locator('tbody tr td:first-of-type').allInnerTexts()).map((t) => t.trim())).toEqual(npsPerDay);
+    await expect(page.getByRole('img', { name: 'Chart: NPS per day' })).toBeVisible();
+
     // axe on the whole view, its tables open.
     expect(await axeViolations(page, 'overview')).toEqual([]);
 
@@ -269,6 +283,7 @@ test('the overview, per attendant, per group and the daily trend match the servi
       'Per group',
       'NPS per attendant',
       'NPS per group',
+      'NPS per day',
       'Survey answers',
     ]);
     expect(sheetRows(wb, 'Survey answers').length - 1).toBe(newest.length);

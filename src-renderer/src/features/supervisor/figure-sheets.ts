@@ -26,7 +26,11 @@ export interface FigureBook {
   agents: ReadonlyArray<{ name: string } & Figures>;
   groups: ReadonlyArray<{ name: string } & Figures>;
   /** NPS per attendant and group and the survey answers, when the view shows them. */
-  detail: { breakdown: NpsBreakdown; answers: readonly SurveyAnswer[] } | null;
+  detail: {
+    breakdown: NpsBreakdown;
+    answers: readonly SurveyAnswer[];
+    days: ReadonlyArray<{ day: string; answers: number; nps: number | null }>;
+  } | null;
 }
 
 /** An NPS table: a name, then the summary's index and counts. */
@@ -95,6 +99,15 @@ export function figureSheets(b: FigureBook): Sheet[] {
       ? [
           npsSheet(ft('fig.sheet.npsAgents'), ft('fig.agent'), b.detail.breakdown.agents),
           npsSheet(ft('fig.sheet.npsGroups'), ft('fig.group'), b.detail.breakdown.groups),
+          {
+            name: ft('fig.sheet.npsDays'),
+            columns: [
+              { header: ft('fig.day'), kind: 'text' as const },
+              { header: ft('fig.nps'), kind: 'number' as const, digits: 1 },
+              { header: ft('fig.npsAnswers'), kind: 'number' as const, digits: 0 },
+            ],
+            rows: b.detail.days.map((d) => [d.day, d.nps, d.answers]),
+          },
           {
             name: ft('fig.sheet.comments'),
             columns: [

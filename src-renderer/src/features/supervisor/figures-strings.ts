@@ -70,6 +70,9 @@ export const ft = i18n.register({
     'fig.sheet.npsAgents': 'NPS per attendant',
     'fig.sheet.npsGroups': 'NPS per group',
     'fig.sheet.comments': 'Survey answers',
+    'fig.npsTrend': 'NPS per day',
+    'fig.npsTrendCaption': 'The NPS index of each day from the scores of the survey answers (a gap: no answer that day).',
+    'fig.sheet.npsDays': 'NPS per day',
   },
   'pt-BR': {
     'fig.tab': 'Visão geral',
@@ -139,5 +142,8 @@ export const ft = i18n.register({
     'fig.sheet.npsAgents': 'NPS por atendente',
     'fig.sheet.npsGroups': 'NPS por grupo',
     'fig.sheet.comments': 'Respostas da pesquisa',
+    'fig.npsTrend': 'NPS por dia',
+    'fig.npsTrendCaption': 'O índice NPS de cada dia a partir das notas das respostas (um vão: nenhuma resposta no dia).',
+    'fig.sheet.npsDays': 'NPS por dia',
   },
 });

@@ -6,6 +6,7 @@ import {
   figuresOf,
   hourly,
   localClock,
+  npsDaily,
   previousPeriod,
   rowsWithin,
   type Figures,
@@ -116,6 +117,15 @@ export class FiguresStore {
   /** NPS per attendant and per group, and the period's survey answers (asked for apart: they cost a summary each). */
   get detail() {
     return this.#detail;
+  }
+  /** NPS per day of the period from the survey answers' scores (the trend), once they are read. */
+  readonly #npsDays = $derived.by(() => {
+    const d = this.#detail,
+      shown = this.#shown;
+    return d && shown ? npsDaily(d.answers, daysOf(shown.from, shown.to), localClock) : null;
+  });
+  get npsDays() {
+    return this.#npsDays;
   }
   get detailLoading() {
     return this.#detailLoading;
