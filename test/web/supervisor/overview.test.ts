@@ -333,6 +333,10 @@ test('the overview, per attendant, per group and the daily trend match the servi
         await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
         expect(await axeViolations(page, `overview ${locale} ${colorScheme}`)).toEqual([]);
         await page.screenshot({ path: `${SHOTS}/overview-${locale}-${colorScheme}.png`, fullPage: true });
+        // The lower half: the per-attendant, per-group and NPS tables, the answers.
+        await page.locator('#fig-agentName').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/overview-${locale}-${colorScheme}-tables.png` });
+        await page.locator('#fig-hourly').scrollIntoViewIfNeeded();
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
