@@ -203,6 +203,15 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'supervisor:nps': () => ({ surveyName: 'nps-atendimento' }),
   'supervisor:report': () => ({ filter: {} }),
   'supervisor:reportAll': () => ({ filter: {} }),
+  'supervisor:figures': () => ({ from: new Date(Date.now() - 60 * 86_400_000).toISOString(), to: new Date().toISOString() }),
+  'supervisor:surveyAnswers': () => ({ from: new Date(Date.now() - 60 * 86_400_000).toISOString(), to: new Date().toISOString() }),
+  'supervisor:npsBreakdown': () => ({
+    surveyName: 'nps-atendimento',
+    from: new Date(Date.now() - 60 * 86_400_000).toISOString(),
+    to: new Date().toISOString(),
+    agents: ['Ana Souza'],
+    groups: [{ name: 'Financeiro', id: 2 }],
+  }),
   'supervisor:groups': () => ({}),
   'supervisor:explore': () => null, // every listable resource, below
   'supervisor:save': () => ({ resource: 'user', record: { id: 1, name: 'Admin', accessKey: HIDDEN } }),
