@@ -5,6 +5,7 @@ import { EventHub, type HandlerTable } from '../bridge/table';
 import { Vault } from '../vault/vault';
 import type { KeyValueStore, SecretCipher } from '../vault/types';
 import { createServiceClient, type ServiceClient } from '../service';
+import { ServiceTime } from '../service/service-time';
 import type { QueueFeature } from '../features/attendance/queue';
 import type { Logger } from '../log';
 import type { FeatureContext } from '../features/context';
@@ -150,11 +151,23 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
         return vault.get('token');
       },
       log,
+      serviceTime: serviceTimeFor(baseUrl),
       onUnauthorized: () => {
         vault.markRefused();
         a.onStateChange();
       },
     });
+
+  /** The service's date-times, learned once per service and kept for the next start. */
+  const serviceTimeFor = (baseUrl: string): ServiceTime => {
+    const kept = settings.get('serviceTimeLearned');
+    return new ServiceTime({
+      configured: () => settings.get('serviceZone'),
+      learned: kept?.baseUrl === baseUrl ? { offsetMinutes: kept.offsetMinutes, wallTime: kept.wallTime } : null,
+      onLearned: (l) => settings.set('serviceTimeLearned', { baseUrl, ...l }),
+      log,
+    });
+  };
 
   let queueRead: Promise<boolean> | null = null;
   let stopped = false;
