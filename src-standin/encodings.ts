@@ -17,7 +17,11 @@ export const ABSENT_ENCODINGS = ['missing', 'null'] as const;
 export const EMPTY_LIST_ENCODINGS = ['empty', 'null', 'missing'] as const;
 
 export type IntEncoding = (typeof INT_ENCODINGS)[number];
-export type DateEncoding = (typeof DATE_ENCODINGS)[number];
+/**
+ * `wall`: wall time of a zone with no offset (Java's `LocalDateTime` on a server set to that
+ * zone): the local-time reading's, not one of the dialects (a reader needs the zone to read it).
+ */
+export type DateEncoding = (typeof DATE_ENCODINGS)[number] | 'wall';
 export type BoolEncoding = (typeof BOOL_ENCODINGS)[number];
 export type AbsentEncoding = (typeof ABSENT_ENCODINGS)[number];
 export type EmptyListEncoding = (typeof EMPTY_LIST_ENCODINGS)[number];
@@ -29,6 +33,8 @@ export interface Encoding {
   bool: BoolEncoding;
   absent: AbsentEncoding;
   emptyList: EmptyListEncoding;
+  /** The IANA zone of the `wall` date encoding. */
+  zone?: string;
 }
 
 /** The stand-in's own way: numbers, ISO UTC, booleans, absent left out, empty lists as []. */
@@ -50,7 +56,40 @@ export function withOffset(iso: string, offsetMinutes = OFFSET_MINUTES): string 
   return `${new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1)}${sign}${hhmm}`;
 }
 
-function encodeDate(iso: string, how: DateEncoding): unknown {
+/** Minutes east of UTC in the IANA `zone` at the instant `ms`. */
+export function zoneOffsetMinutes(zone: string, ms: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(ms));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour') % 24, n('minute'), n('second'));
+  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+/** `2026-11-23T20:04:05.123Z` in America/Sao_Paulo → `2026-11-23T17:04:05.123` (no offset). */
+export function wallTimeIn(iso: string, zone: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return new Date(ms + zoneOffsetMinutes(zone, ms) * 60_000).toISOString().slice(0, -1);
+}
+
+/** A date-time with no offset, as wall time in `zone`, to ISO UTC; null when it is not one such. */
+export function fromWallTime(v: string, zone: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v.trim())) return null;
+  const wall = Date.parse(`${v.trim().replace(' ', 'T')}Z`);
+  if (Number.isNaN(wall)) return null;
+  const first = wall - zoneOffsetMinutes(zone, wall) * 60_000;
+  return new Date(wall - zoneOffsetMinutes(zone, first) * 60_000).toISOString();
+}
+
+function encodeDate(iso: string, how: DateEncoding, zone = 'UTC'): unknown {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const utc = new Date(ms).toISOString();
@@ -68,12 +107,14 @@ function encodeDate(iso: string, how: DateEncoding): unknown {
       return ms / 1000;
     case 'epochMillis':
       return ms;
+    case 'wall':
+      return wallTimeIn(utc, zone);
   }
 }
 
 function encodeScalar(v: unknown, t: FieldType, how: Encoding): unknown {
   if (t === 'int' && typeof v === 'number' && Number.isInteger(v)) return how.int === 'digits' ? String(v) : v;
-  if (t === 'date' && typeof v === 'string') return encodeDate(v, how.date);
+  if (t === 'date' && typeof v === 'string') return encodeDate(v, how.date, how.zone);
   if (t === 'boolean' && typeof v === 'boolean') return how.bool === 'word' ? String(v) : v;
   return v;
 }
