@@ -8,7 +8,7 @@
  */
 import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
-import { CANONICAL, encodeRecord, fromWallTime, type Encoding, type EncodingOf } from './encodings';
+import { encodeRecord, fromWallTime, withWallDates, type Encoding, type EncodingOf } from './encodings';
 import { SPECS, isPlainObject, type CollectionName, type FieldType } from './fields';
 import { HIDDEN, NOT_SAVABLE, roleOfUser, type Model } from './model';
 import type { Rec } from './query-engine';
@@ -63,8 +63,7 @@ export function createReading(name: ReadingName, model: Model, o: { zone?: strin
  * date-time, a BEFORE / AFTER value) is read as wall time of `zone` too.
  */
 function localTimeReading(zone: string): Reading {
-  const how: EncodingOf = () => ({ ...CANONICAL, date: 'wall', zone });
-  const wire = (coll: CollectionName, r: unknown): unknown => (isPlainObject(r) ? encodeRecord(coll, r, how) : r);
+  const wire = (coll: CollectionName, r: unknown): unknown => (isPlainObject(r) ? withWallDates(coll, r, zone) : r);
   /** A date-time sent with no offset, as the instant it names here. */
   const dateIn = (v: unknown): unknown => (typeof v === 'string' ? (fromWallTime(v, zone) ?? v) : v);
   const conditionsIn = (v: unknown): unknown => {
