@@ -34,7 +34,7 @@ const OFFSET = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i;
 function ianaOffset(format: Intl.DateTimeFormat, utcMs: number): number {
   const parts: Record<string, number> = {};
   for (const p of format.formatToParts(new Date(utcMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!, parts.second!);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour! % 24, parts.minute, parts.second);
   // Whole seconds on both sides: the offset is whole minutes.
   return Math.round((wall - Math.floor(utcMs / 1000) * 1000) / 60_000);
 }

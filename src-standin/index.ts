@@ -109,7 +109,14 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const faults = new Faults(seed);
 
   const server: Server = createServer(
-    createRequestHandler({ model, hub, faults, ai, simulator, reading: createReading(opts.reading ?? 'default', model, opts.zone ? { zone: opts.zone } : {}) }),
+    createRequestHandler({
+      model,
+      hub,
+      faults,
+      ai,
+      simulator,
+      reading: createReading(opts.reading ?? 'default', model, opts.zone ? { zone: opts.zone } : {}),
+    }),
   );
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

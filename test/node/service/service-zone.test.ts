@@ -35,8 +35,9 @@ test('the client learns the offset from a write and reads, filters and saves in 
   const client = createServiceClient({ baseUrl: sb.baseUrl, getToken: () => Promise.resolve(sb.tokens.agent), serviceTime: time });
   const api = serviceApi(sb.baseUrl, sb.tokens.agent);
   try {
-    const [session] = (await client.resource('userSession').list({ conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }], size: 1 }))
-      .results;
+    const [session] = (
+      await client.resource('userSession').list({ conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }], size: 1 })
+    ).results;
     expect(session?.id).toBeDefined();
     // Nothing written yet: wall time read as UTC, three hours early (what the console did before).
     const rawBefore = (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(session!.id) }]))[0]!;
@@ -124,5 +125,40 @@ test('a reply just sent carries its real time, and the learned zone is kept for 
     }
   } finally {
     await again.app.close();
+  }
+});
+
+test('the workspace setting names the zone before anything is learned; a zone no one can read is refused', async () => {
+  const c = await openConsole();
+  try {
+    await c.call('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.agent, allowWeakStorage: true });
+    expect(await c.call('live:serviceTime', {})).toMatchObject({ setting: null, learned: null, inUse: 'UTC' });
+
+    const refused = await c.fail('live:setServiceZone', { zone: 'Brasília' });
+    expect(refused.kind).toBe('Invalid');
+    expect(refused.message).toContain('"Brasília" is not a time zone');
+    expect((await c.call('live:serviceTime', {})).setting).toBeNull();
+
+    const set = await c.call('live:setServiceZone', { zone: 'America/Sao_Paulo' });
+    expect(set).toMatchObject({ setting: 'America/Sao_Paulo', inUse: 'America/Sao_Paulo' });
+    // Read with no write made: every session's time is the one the service means.
+    const snap = await c.call('attendance:queue', { fresh: true });
+    const raw = await serviceApi(sb.baseUrl, sb.tokens.agent).list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }], {
+      size: 500,
+    });
+    let compared = 0;
+    for (const item of snap.items) {
+      const r = raw.find((x) => x.id === item.id);
+      if (!r) continue;
+      expect(Date.parse(item.createdAt!), `session ${item.id}`).toBe(truth(r.createdAt));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(5);
+    expect((await c.call('live:serviceTime', {})).wallTime).toBe(true);
+
+    // Emptied: learned from the service again (nothing learned yet here: UTC).
+    expect(await c.call('live:setServiceZone', { zone: '  ' })).toMatchObject({ setting: null, inUse: 'UTC' });
+  } finally {
+    await c.app.close();
   }
 });

@@ -51,7 +51,13 @@ function differences(utc: unknown, local: unknown, offset: number, where: string
 }
 
 const rows = async (s: Standin, path: string): Promise<Row[]> => {
-  const r = await standinClient(s.baseUrl, s.tokens.agent).v2(path, { conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 100 });
+  const r = await standinClient(s.baseUrl, s.tokens.agent).v2(path, {
+    conditions: [],
+    sort: true,
+    sortColumn: 'id',
+    direction: 'ASC',
+    size: 100,
+  });
   expect(r.status, r.text).toBe(200);
   return r.json<{ results: Row[] }>().results;
 };
