@@ -30,7 +30,7 @@ export const UTC_ZONE: ServiceZone = fixedZone(0);
 
 const OFFSET = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i;
 
-/** The wall-clock fields of `utcMs` in `timeZone`, as Intl gives them. */
+/** Minutes east of UTC at `utcMs`, from the wall-clock fields `format` gives in its zone. */
 function ianaOffset(format: Intl.DateTimeFormat, utcMs: number): number {
   const parts: Record<string, number> = {};
   for (const p of format.formatToParts(new Date(utcMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);

@@ -1,7 +1,7 @@
 import { test, expect, type Locator } from '@playwright/test';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, consoleReady, ownOpenSessions, selectSession, serviceApi } from '../../support/web';
+import { connectToService, consoleReady, ownOpenSessions, railButton, selectSession, serviceApi } from '../../support/web';
 
 /**
  * A service that writes São Paulo wall time with no offset (the stand-in's local-time reading),
@@ -83,6 +83,18 @@ test('times from a service writing local wall time show as the real ones in the 
     expect(await dayAbove(log, sent)).toBe('Today');
     // The composer takes free text: the customer wrote within the 24 hours, by the service's clock.
     await expect(page.getByRole('textbox', { name: /Reply to/ })).toBeEnabled();
+
+    // The settings say what was learned; a zone no one can read is refused with what to write.
+    await railButton(page, 'Settings').click();
+    const zone = page.getByRole('group', { name: "Service's time zone" });
+    await expect(zone.getByText('Read in: -03:00')).toBeVisible();
+    await zone.getByRole('textbox', { name: "Service's time zone" }).fill('Brasília');
+    await zone.getByRole('button', { name: 'Save the zone' }).click();
+    await expect(zone.getByRole('alert')).toContainText('"Brasília" is not a time zone');
+    await zone.getByRole('textbox', { name: "Service's time zone" }).fill('America/Sao_Paulo');
+    await zone.getByRole('button', { name: 'Save the zone' }).click();
+    await expect(zone.getByRole('status')).toHaveText('Zone saved.');
+    await expect(zone.getByText('Read in: America/Sao_Paulo')).toBeVisible();
   } finally {
     await host.close();
     await sb.close();
