@@ -4,11 +4,11 @@
  * the local-time reading's zone from STANDIN_ZONE or `--zone`.
  */
 import { startStandin, type StandinOptions } from './index';
-import { READINGS, type ReadingName } from './reading';
+import { ALL_READINGS, type ReadingName } from './reading';
 
 function readingOf(v: string, from: string): ReadingName {
-  const hit = READINGS.find((r) => r === v);
-  if (!hit) throw new Error(`${from} must be one of ${READINGS.join(', ')} (got "${v}")`);
+  const hit = ALL_READINGS.find((r) => r === v);
+  if (!hit) throw new Error(`${from} must be one of ${ALL_READINGS.join(', ')} (got "${v}")`);
   return hit;
 }
 

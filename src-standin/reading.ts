@@ -14,8 +14,15 @@ import { HIDDEN, NOT_SAVABLE, roleOfUser, type Model } from './model';
 import type { Rec } from './query-engine';
 import { compositeKeyOf } from './store';
 
-export const READINGS = ['default', 'variant', 'local-time'] as const;
-export type ReadingName = (typeof READINGS)[number];
+/** The readings of the untyped fields' shapes. */
+export const READINGS = ['default', 'variant'] as const;
+/**
+ * Every reading served: the shapes, and the local-time reading (date-times as a zone's wall time
+ * with no offset). The console reads the latter right once it knows the zone (a write's answer, or
+ * the workspace's setting); a test that checks times before either runs on READINGS.
+ */
+export const ALL_READINGS = [...READINGS, 'local-time'] as const;
+export type ReadingName = (typeof ALL_READINGS)[number];
 
 /** What an answer body holds: a page envelope or one record of a collection, less `omit`. */
 export interface WireShape {

@@ -26,6 +26,8 @@ export interface ServiceTimeOptions {
   learned?: LearnedTime | null;
   /** Something new was learned: kept for the next start. */
   onLearned?: (learned: LearnedTime) => void;
+  /** The learned offset moved the zone date-times are read in: what was read before is off. */
+  onZoneChange?: () => void;
   log?: Logger | undefined;
 }
 
@@ -88,7 +90,9 @@ export class ServiceTime {
       if (offset === null) continue;
       if (offset !== this.#learned.offsetMinutes || !this.#learned.wallTime) {
         this.#o.log?.info('service time zone learned', { offset: fixedZone(offset).name, from: key });
+        const before = this.zone?.name ?? 'UTC';
         this.#set({ offsetMinutes: offset, wallTime: true });
+        if ((this.zone?.name ?? 'UTC') !== before) this.#o.onZoneChange?.();
       }
       return;
     }

@@ -114,6 +114,14 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     }
   };
 
+  const zoneListeners = new Set<() => void | Promise<void>>();
+  const zoneChanged = () => {
+    for (const l of zoneListeners)
+      void Promise.resolve()
+        .then(l)
+        .catch((e: unknown) => log.warn('service zone listener failed', { error: e instanceof Error ? e.message : String(e) }));
+  };
+
   const ctx: FeatureContext = {
     log,
     events,
@@ -131,6 +139,11 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
       workspaceListeners.add(l);
       return () => workspaceListeners.delete(l);
     },
+    onServiceZoneChange: (l) => {
+      zoneListeners.add(l);
+      return () => zoneListeners.delete(l);
+    },
+    serviceZoneChanged: zoneChanged,
     registerSecret: a.registerSecret,
     firstView: a.firstView,
   };
@@ -165,6 +178,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
       configured: () => settings.get('serviceZone'),
       learned: kept?.baseUrl === baseUrl ? { offsetMinutes: kept.offsetMinutes, wallTime: kept.wallTime } : null,
       onLearned: (l) => settings.set('serviceTimeLearned', { baseUrl, ...l }),
+      onZoneChange: zoneChanged,
       log,
     });
   };

@@ -29,6 +29,9 @@ export function setServiceZone(ctx: FeatureContext, zone: string | null): Servic
       message: `"${t}" is not a time zone. Write UTC, an offset such as -03:00, or a zone name such as America/Sao_Paulo.`,
       field: 'zone',
     });
+  const before = serviceTimeStatus(ctx).inUse;
   ctx.settings.set('serviceZone', t || null);
-  return serviceTimeStatus(ctx);
+  const after = serviceTimeStatus(ctx);
+  if (after.inUse !== before) ctx.serviceZoneChanged();
+  return after;
 }

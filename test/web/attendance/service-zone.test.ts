@@ -70,13 +70,17 @@ test('times from a service writing local wall time show as the real ones in the 
     const after = Date.now();
     await expect(sent.locator('time')).toHaveText(new RegExp(`^(${clock(before)}|${clock(after)})$`));
     expect(await dayAbove(log, sent)).toBe('Today');
+    // The zone learned from that reply moved every time read before: the thread is read again,
+    // and the customer's line (read as UTC before) now says its real time, without a reload.
+    const customerRow = log.getByRole('article').filter({ hasText: line });
+    await expect(customerRow.locator('time')).toHaveText(clock(customerAt));
+    expect(await dayAbove(log, customerRow)).toBe('Today');
 
     // Read again (the zone it learned is kept): the customer's line and the reply both say their
     // own real times, under Today.
     await page.reload();
     await consoleReady(page);
     await selectSession(page, session);
-    const customerRow = log.getByRole('article').filter({ hasText: line });
     await expect(customerRow.locator('time')).toHaveText(clock(customerAt));
     expect(await dayAbove(log, customerRow)).toBe('Today');
     await expect(sent.locator('time')).toHaveText(new RegExp(`^(${clock(before)}|${clock(after)})$`));
