@@ -37,7 +37,28 @@ const WRITE_TIMES = ['updatedAt', 'createdAt', 'lastModifiedDate', 'modifiedAt']
  * Fields of free text in what the console sends: a message could be exactly an ISO instant, and
  * the customer would be sent another text. Never rewritten.
  */
-const FREE_TEXT = new Set(['message', 'caption', 'text', 'comment', 'description', 'subject', 'body', 'suggestion', 'question', 'name']);
+const FREE_TEXT = new Set([
+  'message',
+  'caption',
+  'text',
+  'comment',
+  'description',
+  'subject',
+  'body',
+  'suggestion',
+  'question',
+  'answer',
+  'name',
+  'title',
+  'note',
+  'summary',
+  'content',
+  'prompt',
+  'sentence',
+  'query',
+  'input',
+  'transcript',
+]);
 
 export class ServiceTime {
   readonly #o: ServiceTimeOptions;
