@@ -17,11 +17,7 @@ export const ABSENT_ENCODINGS = ['missing', 'null'] as const;
 export const EMPTY_LIST_ENCODINGS = ['empty', 'null', 'missing'] as const;
 
 export type IntEncoding = (typeof INT_ENCODINGS)[number];
-/**
- * `wall`: wall time of a zone with no offset (Java's `LocalDateTime` on a server set to that
- * zone): the local-time reading's, not one of the dialects (a reader needs the zone to read it).
- */
-export type DateEncoding = (typeof DATE_ENCODINGS)[number] | 'wall';
+export type DateEncoding = (typeof DATE_ENCODINGS)[number];
 export type BoolEncoding = (typeof BOOL_ENCODINGS)[number];
 export type AbsentEncoding = (typeof ABSENT_ENCODINGS)[number];
 export type EmptyListEncoding = (typeof EMPTY_LIST_ENCODINGS)[number];
@@ -33,8 +29,6 @@ export interface Encoding {
   bool: BoolEncoding;
   absent: AbsentEncoding;
   emptyList: EmptyListEncoding;
-  /** The IANA zone of the `wall` date encoding. */
-  zone?: string;
 }
 
 /** The stand-in's own way: numbers, ISO UTC, booleans, absent left out, empty lists as []. */
@@ -97,7 +91,7 @@ export function fromWallTime(v: string, zone: string): string | null {
   return new Date(wall - zoneOffsetMinutes(zone, first) * 60_000).toISOString();
 }
 
-function encodeDate(iso: string, how: DateEncoding, zone = 'UTC'): unknown {
+function encodeDate(iso: string, how: DateEncoding): unknown {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const utc = new Date(ms).toISOString();
@@ -115,14 +109,12 @@ function encodeDate(iso: string, how: DateEncoding, zone = 'UTC'): unknown {
       return ms / 1000;
     case 'epochMillis':
       return ms;
-    case 'wall':
-      return wallTimeIn(utc, zone);
   }
 }
 
 function encodeScalar(v: unknown, t: FieldType, how: Encoding): unknown {
   if (t === 'int' && typeof v === 'number' && Number.isInteger(v)) return how.int === 'digits' ? String(v) : v;
-  if (t === 'date' && typeof v === 'string') return encodeDate(v, how.date, how.zone);
+  if (t === 'date' && typeof v === 'string') return encodeDate(v, how.date);
   if (t === 'boolean' && typeof v === 'boolean') return how.bool === 'word' ? String(v) : v;
   return v;
 }
