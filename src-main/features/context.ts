@@ -28,6 +28,13 @@ export interface FeatureContext {
   isDemo(): boolean;
   /** Called after a workspace opens or closes (sign-in, sign-out, switch). */
   onWorkspaceChange(listener: () => void | Promise<void>): () => void;
+  /**
+   * Called when the zone the service's date-times with no offset are read in changes (learned
+   * from a write, or set): what was read before is off by the difference and is read again.
+   */
+  onServiceZoneChange(listener: () => void | Promise<void>): () => void;
+  /** Says the zone changed (the setting was saved). */
+  serviceZoneChanged(): void;
   registerSecret: (secret: string) => void;
   /**
    * The page's first view on screen: `shown` resolves then (at once when the console waits for

@@ -5,6 +5,7 @@ import { EventHub, type HandlerTable } from '../bridge/table';
 import { Vault } from '../vault/vault';
 import type { KeyValueStore, SecretCipher } from '../vault/types';
 import { createServiceClient, type ServiceClient } from '../service';
+import { ServiceTime } from '../service/service-time';
 import type { QueueFeature } from '../features/attendance/queue';
 import type { Logger } from '../log';
 import type { FeatureContext } from '../features/context';
@@ -113,6 +114,14 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     }
   };
 
+  const zoneListeners = new Set<() => void | Promise<void>>();
+  const zoneChanged = () => {
+    for (const l of zoneListeners)
+      void Promise.resolve()
+        .then(l)
+        .catch((e: unknown) => log.warn('service zone listener failed', { error: e instanceof Error ? e.message : String(e) }));
+  };
+
   const ctx: FeatureContext = {
     log,
     events,
@@ -130,6 +139,11 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
       workspaceListeners.add(l);
       return () => workspaceListeners.delete(l);
     },
+    onServiceZoneChange: (l) => {
+      zoneListeners.add(l);
+      return () => zoneListeners.delete(l);
+    },
+    serviceZoneChanged: zoneChanged,
     registerSecret: a.registerSecret,
     firstView: a.firstView,
   };
@@ -150,11 +164,24 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
         return vault.get('token');
       },
       log,
+      serviceTime: serviceTimeFor(baseUrl),
       onUnauthorized: () => {
         vault.markRefused();
         a.onStateChange();
       },
     });
+
+  /** The service's date-times, learned once per service and kept for the next start. */
+  const serviceTimeFor = (baseUrl: string): ServiceTime => {
+    const kept = settings.get('serviceTimeLearned');
+    return new ServiceTime({
+      configured: () => settings.get('serviceZone'),
+      learned: kept?.baseUrl === baseUrl ? { offsetMinutes: kept.offsetMinutes, wallTime: kept.wallTime } : null,
+      onLearned: (l) => settings.set('serviceTimeLearned', { baseUrl, ...l }),
+      onZoneChange: zoneChanged,
+      log,
+    });
+  };
 
   let queueRead: Promise<boolean> | null = null;
   let stopped = false;

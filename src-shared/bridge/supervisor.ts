@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantOf } from '../concepts';
 import { ConditionSchema } from '../query';
 import { RESOURCES, ROLES, type ResourceKey } from '../paths';
 import { NoInput } from './no-input';
@@ -19,7 +20,8 @@ export const SavableResourceSchema = z.enum(SAVABLE as [ResourceKey, ...Resource
 const isoDate = z
   .string()
   .max(40)
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'a date-time');
+  // The one reader of date-times: ISO 8601 only, never read in this machine's zone.
+  .refine((s) => instantOf(s) !== null, 'a date-time');
 const nullableStr = z.string().nullable();
 const nullableNum = z.number().nullable();
 

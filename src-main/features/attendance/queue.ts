@@ -126,6 +126,7 @@ class SessionQueue implements QueueFeature {
       const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null, seq: ++this.#seq };
       ctx.events.emit('attendance:queueDelta', delta);
     });
+    ctx.onServiceZoneChange(() => this.reread());
     ctx.onWorkspaceChange(() => {
       this.#activity.setScope(scopeOf(ctx));
       this.#generation++;
@@ -163,6 +164,27 @@ class SessionQueue implements QueueFeature {
       this.#deltas.push('delta', { upsert: item });
     }
     this.#changed();
+  }
+
+  /**
+   * Reads the whole queue again and pushes what differs: the service's zone became known (or
+   * changed), so every time read before moved.
+   */
+  async reread(): Promise<void> {
+    if (!this.#loaded || this.#loading || this.#offline.monitor.offline) return;
+    const gen = this.#generation;
+    const shown = new Map(this.#cache);
+    this.#loading = this.#offline.monitor.watch(this.#load()).finally(() => {
+      this.#loading = null;
+    });
+    await this.#loading;
+    if (gen !== this.#generation) return;
+    for (const id of shown.keys()) if (!this.#cache.has(id)) this.#deltas.push('delta', { remove: id });
+    for (const item of this.#cache.values()) {
+      const before = shown.get(item.id);
+      if (!before || !sameItem(item, before)) this.#deltas.push('delta', { upsert: item });
+    }
+    this.#deltas.run();
   }
 
   item(id: number): QueueItem | undefined {

@@ -20,6 +20,7 @@ import type { PollPace, PollOutcome } from './poll-pace';
 import { PollPacer } from './poll-pacer';
 import { SleepDetector } from './sleep-detector';
 import { liveSource, openRelayLink, saveSource, sourceStatus, type RelayLink } from './relay-link';
+import { serviceTimeStatus, setServiceZone } from './service-zone';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -571,6 +572,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         return status();
       },
       'live:source': async () => sourceStatus(ctx),
+      'live:serviceTime': async () => serviceTimeStatus(ctx),
+      'live:setServiceZone': async ({ zone }) => setServiceZone(ctx, zone),
       'live:setSource': async ({ source, secret }) => {
         await serial(async () => {
           saveSource(ctx, source, secret, keep);

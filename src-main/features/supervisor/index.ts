@@ -195,7 +195,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         // The server may honour a smaller size than asked: a full page of its size means more may follow.
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
         return {
-          results: got.results.map(toExplorerRow),
+          results: ctx.client().time.read(() => got.results.map(toExplorerRow)),
           page: q.page,
           size: q.size,
           hasMore: n > 0 && n >= full,

@@ -184,6 +184,8 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'live:source': () => ({}),
   // The source the workspace already has: switching to it restarts the listener, nothing else.
   'live:setSource': () => ({ source: { kind: 'listener' } }),
+  'live:serviceTime': () => ({}),
+  'live:setServiceZone': () => ({ zone: 'America/Sao_Paulo' }),
   'notes:list': (s) => ({ sessionId: s.sessionId }),
   'notes:add': (s) => ({ sessionId: s.sessionId, text: 'Cliente pediu retorno.' }),
   'notes:retry': (s) => ({ id: s.noteId }),

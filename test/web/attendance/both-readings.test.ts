@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { authorOf, idOf, personOf, sessionIdOf } from '../../../src-shared/concepts';
 import { startStandin } from '../../../src-standin/index';
-import { READINGS } from '../../../src-standin/reading';
+import { ALL_READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 
@@ -13,7 +13,7 @@ import { connectToService, serviceApi, shot, type Rec, consoleReady } from '../.
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-for (const reading of READINGS) {
+for (const reading of ALL_READINGS) {
   test(`the attendant's day against the ${reading} reading`, async ({ page }) => {
     const sb = await startStandin({ port: 0, sessions: 60, reading });
     const host = await launchHost(freshProfile());
