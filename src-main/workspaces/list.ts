@@ -103,7 +103,7 @@ export class WorkspaceList {
     const rt = this.#runtimes.get(id);
     this.#runtimes.delete(id);
     if (rt) {
-      await rt.stop({ forget: true });
+      await rt.stop();
       rt.vault.wipe();
     }
     rmSync(workspaceDir(this.#o.profileDir, id), { recursive: true, force: true });

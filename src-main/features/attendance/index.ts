@@ -49,12 +49,6 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
   const { sync } = news;
   const replies = new Replies(ctx, { threads, sync, offline });
 
-  ctx.onWorkspaceChange(() => {
-    news.clear();
-    threads.clear();
-    replies.clear();
-  });
-
   const handlers: Feature<'attendance'>['handlers'] = {
     ...queue.handlers,
     ...sessionHandlers(ctx, { queue, directory, notes }),
