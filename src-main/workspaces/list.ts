@@ -145,6 +145,7 @@ export class WorkspaceList {
       signedIn: rt?.signedIn ?? false,
       tokenRefused: rt?.vault.tokenRefused ?? false,
       user: rt?.user ?? null,
+      signIn: rt?.signInCount ?? 0,
     };
   }
 }

@@ -61,6 +61,8 @@ export interface WorkspaceRuntime {
   readonly workspace: Workspace | null;
   readonly baseUrl: string | null;
   readonly user: UserRef | null;
+  /** Which sign-in this is (see `WorkspaceInfo.signIn`). */
+  readonly signInCount: number;
   /** Signed in and its token not refused. */
   readonly signedIn: boolean;
   start(): Promise<void>;
@@ -103,6 +105,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
 
   /** The sign-in now (nobody signed in yet: made when a call first needs one). */
   let signIn: SignIn<WorkspaceFeatures> | null = null;
+  let signIns = 0;
   let stopped = false;
   /** Sign-ins change one at a time: one ends before the next is made. */
   let changing: Promise<unknown> = Promise.resolve();
@@ -125,6 +128,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
       }
       const next = new SignIn({ session, base, relay: events, build: (ctx) => a.features(ctx) });
       signIn = next;
+      signIns++;
       a.onStateChange();
       await next.start();
     });
@@ -181,6 +185,9 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     },
     get user() {
       return signIn?.session?.user ?? null;
+    },
+    get signInCount() {
+      return signIns;
     },
     get signedIn() {
       return !!signIn?.session && !vault.tokenRefused;
