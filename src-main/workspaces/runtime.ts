@@ -114,8 +114,14 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     changing = next.catch(() => undefined);
     return next;
   };
-  const current = (): SignIn<WorkspaceFeatures> =>
-    (signIn ??= new SignIn({ session: null, base, relay: events, build: (ctx) => a.features(ctx) }));
+  /** The sign-in there is; nobody signed in yet: the features of nobody, started on first use. */
+  const current = (): SignIn<WorkspaceFeatures> => {
+    if (signIn) return signIn;
+    const nobody = new SignIn({ session: null, base, relay: events, build: (ctx) => a.features(ctx) });
+    signIn = nobody;
+    nobody.start().catch((e: unknown) => log.error('the features did not start', { error: e instanceof Error ? e.message : String(e) }));
+    return nobody;
+  };
 
   /** Ends the sign-in there is and starts one for `session` (null: signed out). */
   const signInAs = (session: Session | null): Promise<void> =>
@@ -166,6 +172,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     if (name.startsWith('workspace:')) continue;
     handlers[name] = async (input) => {
       const at = current();
+      await at.ready;
       const answer = await (at.features.handlers as unknown as typeof handlers)[name]!(input);
       if (!at.current) throw new AppError({ kind: 'Cancelled', message: 'Signed out, or someone else signed in: this answer was theirs.' });
       return answer;
@@ -215,18 +222,20 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     loadQueue() {
       const at = signIn;
       if (!at?.session || stopped) return Promise.resolve(false);
-      at.queueRead ??= at.features.handlers['attendance:queue']({}).then(
-        () => {
-          // The groups' SLAs, for sessions whose records name their group without it (read once).
-          void at.features.handlers['attendance:directory']({}).catch(() => undefined);
-          return true;
-        },
-        (e: unknown) => {
-          at.queueRead = null;
-          log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });
-          return false;
-        },
-      );
+      at.queueRead ??= at.ready
+        .then(() => at.features.handlers['attendance:queue']({}))
+        .then(
+          () => {
+            // The groups' SLAs, for sessions whose records name their group without it (read once).
+            void at.features.handlers['attendance:directory']({}).catch(() => undefined);
+            return true;
+          },
+          (e: unknown) => {
+            at.queueRead = null;
+            log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });
+            return false;
+          },
+        );
       return at.queueRead;
     },
     async stop() {

@@ -104,8 +104,19 @@ export class SignIn<F extends { features: ScopedFeature[] }> {
     return this.#current;
   }
 
-  async start(): Promise<void> {
-    for (const f of this.features.features) await f.start?.();
+  #started: Promise<void> | null = null;
+
+  /** Starts its features in order, once; what is asked of them waits for it (`ready`). */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      for (const f of this.features.features) await f.start?.();
+    })();
+    return this.#started;
+  }
+
+  /** Settles once its features have started (a failed start was said where it was awaited). */
+  get ready(): Promise<void> {
+    return (this.#started ?? Promise.resolve()).catch(() => undefined);
   }
 
   /**
@@ -116,6 +127,8 @@ export class SignIn<F extends { features: ScopedFeature[] }> {
   async end(log: FeatureContext['log']): Promise<void> {
     if (!this.#current) return;
     this.#current = false;
+    // Features still starting stop once started (what they open is then closed too).
+    await this.ready;
     for (const f of [...this.features.features].reverse()) {
       try {
         await f.stop?.();
