@@ -171,6 +171,8 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   for (const name of CHANNEL_NAMES) {
     if (name.startsWith('workspace:')) continue;
     handlers[name] = async (input) => {
+      // Closed: nothing is made again for a call that came late.
+      if (stopped) throw new AppError({ kind: 'Cancelled', message: 'This workspace has closed; nothing was sent.' });
       const at = current();
       await at.ready;
       const answer = await (at.features.handlers as unknown as typeof handlers)[name]!(input);
