@@ -58,12 +58,6 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
         ctx.events.emit('attendance:messages', { sessionId, messages: page.messages });
     }
   });
-  ctx.onWorkspaceChange(() => {
-    news.clear();
-    threads.clear();
-    replies.clear();
-  });
-
   const handlers: Feature<'attendance'>['handlers'] = {
     ...queue.handlers,
     ...sessionHandlers(ctx, { queue, directory, notes }),

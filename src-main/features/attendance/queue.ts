@@ -126,18 +126,9 @@ class SessionQueue implements QueueFeature {
       const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null, seq: ++this.#seq };
       ctx.events.emit('attendance:queueDelta', delta);
     });
+    // The queue is one sign-in's: what it counts and shows is that person's.
+    this.#activity.setScope(scopeOf(ctx));
     ctx.onServiceZoneChange(() => this.reread());
-    ctx.onWorkspaceChange(() => {
-      this.#activity.setScope(scopeOf(ctx));
-      this.#generation++;
-      this.#wantPreview.clear();
-      this.#copyServed = false;
-      this.#cache.clear();
-      this.#groups.clear();
-      this.#loaded = false;
-      this.#loading = null;
-      this.#deltas.clear();
-    });
   }
 
   get loaded(): boolean {

@@ -44,15 +44,11 @@ export interface SupervisorDeps {
 }
 
 export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
-  const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
+  // Recent tickets are the account's: the next one to sign in here has its own.
+  const tickets = new TicketCache(join(ctx.accountDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
   const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
   const figures = new FiguresReader(() => ctx.client());
   const answers = new SurveyAnswersReader(() => ctx.client());
-  const unsubscribe = ctx.onWorkspaceChange(() => {
-    kb.reset();
-    figures.reset();
-    answers.reset();
-  });
 
   const shortcut = (): ShortcutState => {
     const stored = ctx.settings.get(SHORTCUT_SETTING);
@@ -103,7 +99,6 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
 
   return {
     async stop() {
-      unsubscribe();
       kb.reset();
       figures.reset();
       answers.reset();
