@@ -12,7 +12,7 @@ export const FaultRuleSchema = z.object({
    */
   keepsAgent: z.enum(['unlessTold', 'always']).optional(),
   latencyMs: z.number().min(0).max(120_000).optional(),
-  status: z.number().int().min(500).max(599).optional(),
+  status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
   probability: z.number().min(0).max(1).optional(),
   count: z.number().int().min(1).optional(),
