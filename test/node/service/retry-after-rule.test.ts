@@ -8,6 +8,7 @@ import { createServiceClient, type ServiceClient } from '../../../src-main/servi
 import { RETRY_AFTER_CAP_MS } from '../../../src-shared/error-kinds';
 import { isAppError } from '../../../src-shared/errors';
 import { ManualClock } from '../../support/manual-clock';
+import { hookRegistry } from '../../../src-main/webhooks/registration';
 
 /** A loopback service whose every answer is `answer`; it counts requests and says when each ends. */
 async function tinyService(
@@ -170,6 +171,45 @@ test('a read told to wait 40 s by a 503 with Retry-After is handed back; the cli
     expect(svc.requests()).toBe(2);
   } finally {
     await client.close();
+    await svc.close();
+  }
+});
+
+test("the relay's registration told to wait 40 s: waits what the service asked (said so), then registers once", async () => {
+  let calls = 0;
+  const svc = await tinyService((res) => {
+    calls++;
+    if (calls === 1) return tooMany('40')(res);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 7, url: 'https://relay.example/hooks/x', groups: ['messages'] }));
+  });
+  const waits: number[] = [];
+  const told: Date[] = [];
+  try {
+    const hooks = hookRegistry(svc.url, 't', { onWait: (until) => told.push(until), wait: async (ms) => void waits.push(ms) });
+    const made = await hooks.create({ url: 'https://relay.example/hooks/x', groups: ['messages'] });
+    expect(made.id).toBe(7);
+    expect(waits).toEqual([40_000]);
+    expect(told).toHaveLength(1);
+    expect(svc.requests(), 'one refused, one made: nothing in between').toBe(2);
+  } finally {
+    await svc.close();
+  }
+});
+
+test("the relay's registration told to wait 999,999,999 s waits five minutes, not longer", async () => {
+  const svc = await tinyService(tooMany('999999999'));
+  const waits: number[] = [];
+  try {
+    const hooks = hookRegistry(svc.url, 't', { wait: async (ms) => void waits.push(ms) });
+    const e = await hooks.list().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(isAppError(e) && e.kind).toBe('RateLimited');
+    expect(waits).toEqual([RETRY_AFTER_CAP_MS, RETRY_AFTER_CAP_MS]);
+    expect(svc.requests()).toBe(3);
+  } finally {
     await svc.close();
   }
 });
