@@ -326,11 +326,6 @@ export class Core {
   #quietUntil = 0;
   readonly #now = (): number => (this.#o.now ?? Date.now)();
 
-  /** When the service's last Retry-After ends (ms since epoch); 0 when none is in force. */
-  get quietUntil(): number {
-    return this.#quietUntil > this.#now() ? this.#quietUntil : 0;
-  }
-
   async #once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
     if (this.#closed)
       throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });

@@ -12,7 +12,7 @@ import type { Session } from '../../../src-shared/schemas/index';
  * Who the session's record names as its attendant: its agent when the record carries that field
  * (lastAgent may keep naming whoever had it last), else its lastAgent login.
  */
-export function holderOf(rec: Read<Session>): PersonRef | null {
+function holderOf(rec: Read<Session>): PersonRef | null {
   if ('agent' in rec && rec.agent !== undefined) return sessionAgentOf(rec);
   const last = text(rec.lastAgent);
   return last ? { id: null, userName: last, name: last, role: 'agent' } : null;
