@@ -222,6 +222,91 @@ async function measure(
   }
 }
 
+/**
+ * What one open of a 48-message thread cost before entity lookups were batched, measured with this
+ * same function on the commit before (one lookup per customer message, at most 20): 35 requests,
+ * 20 of them entity lookups.
+ */
+const NER_BEFORE_BATCHING = 20;
+const THREAD_OPEN_BEFORE = 35;
+const THREAD_MESSAGES = 48;
+
+/**
+ * What opening one thread of 48 customer messages costs the service: every request from the click
+ * until nothing more is sent for a second (bounded), and the entity lookups among them.
+ */
+export async function threadOpenCost(browser: Awaited<ReturnType<typeof launchChromium>>): Promise<BenchRow[]> {
+  const host = await startHost({
+    profileDir: mkdtempSync(join(tmpdir(), 'bench-thread-')),
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    port: 0,
+    locale: 'en-US',
+    // The poll at its real pace: what is counted is the thread's own cost.
+    pollPace: POLL_PACE,
+  });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  const sb = await startStandin({ port: 0, sessions: 50, seed: 7 });
+  await sb.simulator.stop();
+  const proxy = await countingProxy(sb.baseUrl);
+  try {
+    const [session] = await openSessions(sb, 1);
+    const before = (await v2(sb, '/messages', {
+      conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(session!.id) }],
+      sort: false,
+      page: 0,
+      size: 500,
+    })) as { results?: unknown[] };
+    for (let i = (before.results ?? []).length; i < THREAD_MESSAGES; i++)
+      await v2(sb, '/messages/save', {
+        session: { id: session!.id },
+        message: `Mensagem ${i + 1}: meu CEP é 01310-${String(i).padStart(3, '0')}.`,
+        fromUser: true,
+      });
+    await connectAttendant(page, host.url, { baseUrl: proxy.url, token: sb.tokens.agent, userName: sb.demoAgent.userName });
+    await page.getByRole('tab', { name: /Mine/ }).click();
+    const row = page.getByRole('list', { name: 'Mine' }).locator('.session-row').first();
+    await row.waitFor();
+    // Quiet first: what showing the queue reads is not the thread's cost.
+    for (let last = -1, i = 0; i < 100 && last !== proxy.counter.requests; i++) {
+      last = proxy.counter.requests;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    proxy.reset();
+    await row.click();
+    await page.getByRole('log').waitFor();
+    for (let last = -1, i = 0; i < 30 && last !== proxy.counter.requests; i++) {
+      last = proxy.counter.requests;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    const ner = [...proxy.counter.paths].filter(([k]) => k.includes('/ner')).reduce((a, [, n]) => a + n, 0);
+    if (process.env.BENCH_DEBUG) console.error([...proxy.counter.paths]);
+    return [
+      {
+        figure: `requests to open a ${THREAD_MESSAGES}-message thread (every request until a quiet second; baseline: before entity lookups were batched)`,
+        value: proxy.counter.requests,
+        unit: 'req',
+        baseline: THREAD_OPEN_BEFORE,
+        ratio: proxy.counter.requests / THREAD_OPEN_BEFORE,
+        budget: '<= 16',
+        holds: proxy.counter.requests <= 16,
+      },
+      {
+        figure: `  of which entity lookups (baseline: the ${NER_BEFORE_BATCHING} the console sent before they were batched, measured at the parent commit)`,
+        value: ner,
+        unit: 'req',
+        baseline: NER_BEFORE_BATCHING,
+        budget: '<= 2',
+        holds: ner <= 2,
+      },
+    ];
+  } finally {
+    await page.close();
+    await host.close();
+    await proxy.close();
+    await sb.close();
+  }
+}
+
 /** Requests the overview may cost for a month against the seeded stand-in: rows (a page and the empty one that ends them), an SLA per group, NPS of both periods. */
 const OVERVIEW_BUDGET = 8;
 
@@ -310,6 +395,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     rows.push(...(await measureOverview(browser)));
     if (process.env.BENCH_COST_ONLY_OVERVIEW) return rows;
+    rows.push(...(await threadOpenCost(browser)));
     for (const events of [true, false]) {
       for (const n of [1, 10, 50]) rows.push(...(await measure(browser, events, n, 1)));
       rows.push(...(await measure(browser, events, 10, 3)));

@@ -14,7 +14,7 @@ import type { ErrorInfo } from './errors';
  */
 export type ErrorClass = 'unreachable' | 'backOff' | 'refused' | 'outcomeUnknown' | 'none';
 
-type Classified = Pick<ErrorInfo, 'kind' | 'status'>;
+type Classified = Pick<ErrorInfo, 'kind' | 'status' | 'retryAfterMs'>;
 
 /** The error value of an AppError or a BridgeError (both carry `info`), or an ErrorInfo itself. */
 function infoOf(e: unknown): Classified | null {
@@ -82,6 +82,28 @@ export interface Backoff {
 export function backoffDelay(failures: number, b: Backoff, random: () => number = Math.random): number {
   const d = Math.min(b.maxMs, b.baseMs * 2 ** Math.max(0, failures - 1));
   return Math.round(d / 2 + random() * (d / 2));
+}
+
+/**
+ * Retry-After, one rule for every request path (reads, writes, the connectivity monitor, the
+ * relay, the tunnel's registration): nothing is sent sooner than the service asked, and no ask
+ * holds the console longer than this (a 429 asking for 999,999,999 s, or a date in 9999, waits
+ * five minutes, then the service is asked again).
+ */
+export const RETRY_AFTER_CAP_MS = 5 * 60_000;
+
+/** A Retry-After wait, capped by the one rule. */
+export const cappedWait = (askedMs: number): number => Math.min(RETRY_AFTER_CAP_MS, Math.max(0, askedMs));
+
+/**
+ * The wait a failure asks for: a 429 or 5xx that said Retry-After (already capped when read),
+ * a 429 without one a short default; null when it asks for none.
+ */
+export function askedWaitMs(e: unknown): number | null {
+  const info = infoOf(e);
+  if (!info) return null;
+  if (info.retryAfterMs !== undefined && (info.kind === 'RateLimited' || info.kind === 'Unavailable')) return cappedWait(info.retryAfterMs);
+  return info.kind === 'RateLimited' ? 5_000 : null;
 }
 
 /** The wait a service asked for (Retry-After), plus a little jitter for the same reason. */

@@ -299,7 +299,7 @@ export class Model {
    * given fields over the stored record, an unknown id is 404. Composite-key resources upsert by
    * their key object.
    */
-  save(coll: CollectionName, body: unknown, actor: Actor): { status: 200 | 201; rec: Rec } {
+  save(coll: CollectionName, body: unknown, actor: Actor, quirks: SaveQuirks = {}): { status: 200 | 201; rec: Rec } {
     const input = this.validateBody(coll, body);
     const col = this.store.c[coll];
     let prev: Rec | undefined;
@@ -326,7 +326,7 @@ export class Model {
     if ('updatedBy' in spec) next.updatedBy = actor.userName;
     const events: Array<[WebhookGroup, string, Record<string, unknown>]> = [];
     const after: Array<() => void> = [];
-    const ctx: SaveContext = { input, prev, next, isCreate, actor, now, events, after };
+    const ctx: SaveContext = { input, prev, next, isCreate, actor, now, events, after, quirks };
     this.#beforeSave(coll, ctx);
     col.put(next);
     this.store.markDirty(coll);
@@ -365,7 +365,8 @@ export class Model {
   }
 
   #beforeSessionSave(ctx: SaveContext): void {
-    const { input, prev, next, actor, now, events } = ctx;
+    const { input, prev, next, actor, now, events, quirks } = ctx;
+    const groupMoved = !!prev && 'groupConf' in input && (input.groupConf as Rec | null)?.id !== (prev.groupConf as Rec | null)?.id;
     if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(scalarText(input.userConnectedResource) ?? '')) {
       throw new ApiError(400, `userConnectedResource must be one of ${CHANNELS.join(', ')}.`, 'INVALID_FIELD');
     }
@@ -381,7 +382,8 @@ export class Model {
     const prevAgentId = (prev?.agent as Rec | null | undefined)?.id ?? null;
     if ('lastAgent' in input) {
       if (input.lastAgent == null) {
-        next.agent = null;
+        if (quirks.keepsAgent !== 'always') next.agent = null;
+        else next.lastAgent = prev?.lastAgent ?? null;
       } else {
         const user = this.userByName(scalarText(input.lastAgent) ?? '');
         const role = user ? roleOfUser(user) : null;
@@ -404,9 +406,11 @@ export class Model {
           }
         }
       }
-    } else if (prev && 'groupConf' in input && (input.groupConf as Rec | null)?.id !== (prev.groupConf as Rec | null)?.id) {
-      // Transferred to a group: back in that group's queue, no attendant until someone accepts.
-      next.agent = null;
+    }
+    if (prev && groupMoved && !('lastAgent' in input && next.lastAgent != null)) {
+      // Transferred to a group: back in that group's queue, no attendant until someone accepts
+      // (unless this request plays a service that keeps the attendant when not told otherwise).
+      if (!quirks.keepsAgent) next.agent = null;
       ctx.after.push(() =>
         events.push([
           'sessions',
@@ -601,6 +605,13 @@ interface SaveContext {
   now: string;
   events: Array<[WebhookGroup, string, Record<string, unknown>]>;
   after: Array<() => void>;
+  quirks: SaveQuirks;
+}
+
+/** How a save departs from the stand-in's own behaviour, for one request (a fault rule). */
+export interface SaveQuirks {
+  /** A session moved to another group keeps its attendant: unless lastAgent: null says so, or always. */
+  keepsAgent?: 'unlessTold' | 'always' | undefined;
 }
 
 /** The role table as rule names (README: roles); users/rules answers with these. */

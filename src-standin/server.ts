@@ -35,6 +35,8 @@ interface Ctx {
   req: IncomingMessage;
   method: string;
   path: string;
+  /** The fault rule that applied to this request and let it through (e.g. keepsAgent). */
+  fault: FaultRule | null;
 }
 
 interface Route {
@@ -148,10 +150,11 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
       add(
         'POST',
         `${V2}${save}`,
-        v2(SAVE_ROLES[key], ({ body: raw, actor }) => {
+        v2(SAVE_ROLES[key], ({ body: raw, actor, fault }) => {
           const body = reading.saveIn(coll, raw);
           if (key === 'agent') checkAgentSave(body, actor);
-          const { status, rec } = model.save(coll, body, actor);
+          const keepsAgent = fault?.kind === 'keepsAgent' ? (fault.keepsAgent ?? 'unlessTold') : undefined;
+          const { status, rec } = model.save(coll, body, actor, { keepsAgent });
           if (key === 'userSession')
             return { status, body: model.presentSessionPayload(rec, actor.role), wire: { kind: 'record', coll, omit: ['agent', 'user'] } };
           return { status, body: model.present(coll, rec, actor.role), wire: { kind: 'record', coll } };
@@ -398,7 +401,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           throw new ApiError(400, 'The body is not valid JSON.', 'MALFORMED_JSON');
         }
       }
-      reply = await route.run({ actor, body, raw, params, req, method, path });
+      reply = await route.run({ actor, body, raw, params, req, method, path, fault });
     } catch (e) {
       if (e instanceof ApiError) reply = errorReply(route.family, e.status, e.message, e.errorCode);
       else if (e instanceof z.ZodError) reply = errorReply(route.family, 400, e.issues.map((i) => i.message).join('; '), 'INVALID_BODY');

@@ -1,5 +1,5 @@
 import type { Connectivity } from '../../src-shared/bridge/offline';
-import { backoffDelay, isBackOff, isRefused, isUnreachable, type Backoff } from '../../src-shared/error-kinds';
+import { askedWaitMs, backoffDelay, isBackOff, isRefused, isUnreachable, type Backoff } from '../../src-shared/error-kinds';
 import { AppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
 
 const PROBE_TIMEOUT = Symbol('probe timeout');
@@ -15,6 +15,8 @@ export interface ConnectivityOptions {
   idleProbeMs?: number | null;
   timeoutMs?: number;
   now?: () => number;
+  /** Timers (a test's manual clock); the system's by default. */
+  timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
   random?: () => number;
   log?: (message: string, detail?: unknown) => void;
 }
@@ -29,7 +31,7 @@ export class ConnectivityMonitor {
   readonly #o: Required<Omit<ConnectivityOptions, 'log'>> & { log: (message: string, detail?: unknown) => void };
   #state: Connectivity = { state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null };
   readonly #listeners = new Set<(c: Connectivity) => void>();
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timer: unknown = null;
   #failures = 0;
   #probing: Promise<void> | null = null;
   #running = false;
@@ -42,6 +44,14 @@ export class ConnectivityMonitor {
       idleProbeMs: 20_000,
       timeoutMs: 5_000,
       now: Date.now,
+      timers: {
+        setTimeout: (fn, ms) => {
+          const t = setTimeout(fn, ms);
+          t.unref?.();
+          return t;
+        },
+        clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      },
       random: Math.random,
       log: () => undefined,
       ...o,
@@ -86,7 +96,7 @@ export class ConnectivityMonitor {
   reset(): void {
     this.#failures = 0;
     this.#ctl?.abort();
-    this.#set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null });
+    this.#set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: null, waitUntil: null });
     this.#schedule();
   }
 
@@ -96,12 +106,27 @@ export class ConnectivityMonitor {
     if (this.#state.state === 'offline') this.#goOnline();
   }
 
+  /** Until when the service asked for quiet (ms since epoch), or null. */
+  get waitUntil(): number | null {
+    const w = this.#state.waitUntil ?? null;
+    return w !== null && w > this.#o.now() ? w : null;
+  }
+
+  #toldToWait(until: number): void {
+    if (until <= (this.#state.waitUntil ?? 0)) return;
+    this.#set({ ...this.#state, waitUntil: until });
+    this.#schedule();
+  }
+
   /** The outcome of a failed call: no answer at all turns the console offline. */
   report(e: unknown): void {
     if (!isUnreachable(e)) {
       // Any answer, even a refusal or an error page, proves the service reachable; a cancelled
       // call, a lost answer or a fault of our own proves nothing either way.
       if (isBackOff(e) || isRefused(e)) this.ok();
+      // Reachable, told to wait: no probe before the time the service asked for.
+      const wait = askedWaitMs(e);
+      if (wait !== null) this.#toldToWait(this.#o.now() + wait);
       return;
     }
     this.#lastError = toErrorInfo(e);
@@ -135,7 +160,7 @@ export class ConnectivityMonitor {
 
   #goOnline(): void {
     this.#failures = 0;
-    this.#set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: this.#o.now() });
+    this.#set({ state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: this.#o.now(), waitUntil: this.waitUntil });
     this.#schedule();
   }
 
@@ -148,18 +173,31 @@ export class ConnectivityMonitor {
       this.#state.nextProbeAt = this.#o.now() + delay;
       this.#emit();
     } else {
-      if (this.#o.idleProbeMs === null) return;
+      if (this.#o.idleProbeMs === null && this.waitUntil === null) return;
       const idleFor = this.#o.now() - (this.#state.lastOkAt ?? 0);
-      delay = Math.max(1_000, this.#o.idleProbeMs - idleFor);
+      delay = Math.max(1_000, (this.#o.idleProbeMs ?? 0) - idleFor);
     }
-    this.#timer = setTimeout(() => {
+    // Never sooner than the service asked (Retry-After, capped by the one rule).
+    const quiet = this.waitUntil;
+    if (quiet !== null) {
+      delay = Math.max(delay, quiet - this.#o.now());
+      if (this.#state.state === 'offline') this.#state.nextProbeAt = this.#o.now() + delay;
+    }
+    this.#timer = this.#o.timers.setTimeout(() => {
       this.#timer = null;
       void this.#tick();
     }, delay);
-    this.#timer.unref?.();
   }
 
   async #tick(): Promise<void> {
+    if (this.waitUntil !== null) {
+      this.#schedule();
+      return;
+    }
+    if (this.#state.waitUntil != null) {
+      this.#set({ ...this.#state, waitUntil: null });
+      if (this.#state.state === 'online' && this.#o.idleProbeMs === null) return;
+    }
     if (
       this.#state.state === 'online' &&
       this.#o.idleProbeMs !== null &&
@@ -181,6 +219,8 @@ export class ConnectivityMonitor {
 
   async #probeOnce(): Promise<void> {
     if (!this.#o.canProbe()) return;
+    // "Try now" too waits out what the service asked: nothing is sent before then.
+    if (this.waitUntil !== null) return;
     const ctl = new AbortController();
     this.#ctl = ctl;
     const timer = setTimeout(() => ctl.abort(PROBE_TIMEOUT), this.#o.timeoutMs);
@@ -201,7 +241,7 @@ export class ConnectivityMonitor {
   }
 
   #clear(): void {
-    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#timer !== null) this.#o.timers.clearTimeout(this.#timer);
     this.#timer = null;
   }
 

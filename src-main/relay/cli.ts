@@ -152,7 +152,8 @@ async function serviceAccess(flags: Flags) {
   const service = need(flags, 'service');
   const token = secret(flags, 'token-file', 'SERVICE_TOKEN');
   if (!token) throw new UsageError('Give the service token: --token-file FILE, or SERVICE_TOKEN.');
-  return { service, hooks: hookRegistry(service, token) };
+  const onWait = (until: Date) => console.log(`relay: the service asked us to wait until ${until.toISOString()}; trying again then.`);
+  return { service, hooks: hookRegistry(service, token, { onWait }) };
 }
 
 async function register(flags: Flags): Promise<void> {

@@ -5,7 +5,16 @@ import { backoffDelay, isRetryable, retryAfterDelay } from '../../src-shared/err
 import { AppError, internalError, isAppError } from '../../src-shared/errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
 import { logInternal, type Logger } from '../log';
-import { badResponse, errorEnvelope, errorFromFailure, errorFromStatus, invalidFromEnvelope, type OpContext, unreadable } from './errors';
+import {
+  badResponse,
+  errorEnvelope,
+  errorFromFailure,
+  errorFromStatus,
+  invalidFromEnvelope,
+  type OpContext,
+  unreadable,
+  waitWords,
+} from './errors';
 import { type AnswerMemory, processAnswerMemory } from './answer-memory';
 import { ServiceTime } from './service-time';
 import { AbortReason, exchange, type RawResponse, type ReadLimits, TransportFailure } from './transport';
@@ -73,6 +82,8 @@ export interface CoreOptions {
   answerMemory?: AnswerMemory;
   /** How the service writes date-times (its zone); default: learned by this client alone. */
   serviceTime?: ServiceTime;
+  /** The time, for the service's Retry-After (a test's manual clock); Date.now by default. */
+  now?: () => number;
 }
 
 export interface CallOptions {
@@ -299,7 +310,8 @@ export class Core {
         // A read that timed out is tried once more, not `attempts` times: each try costs the whole timeout.
         if (err.kind === 'Timeout' && attempt >= 2) throw err;
         let delay = backoffDelay(attempt, { baseMs: this.#retry.baseDelayMs, maxMs: this.#retry.maxDelayMs });
-        if (err.kind === 'RateLimited' && err.info.retryAfterMs !== undefined) {
+        if (err.info.retryAfterMs !== undefined) {
+          // Told how long to stay away: this call waits that long or hands the error back.
           if (err.info.retryAfterMs > this.#retry.maxRetryAfterMs) throw err;
           delay = retryAfterDelay(err.info.retryAfterMs);
         }
@@ -313,10 +325,37 @@ export class Core {
     }
   }
 
+  /**
+   * Until when the service asked us to send nothing (Retry-After on a 429 or 5xx, capped by the
+   * one rule): every call of this client waits or is handed back until then, none is sent.
+   */
+  #quietUntil = 0;
+  readonly #now = (): number => (this.#o.now ?? Date.now)();
+
   async #once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
     if (this.#closed)
       throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });
     if (spec.signal?.aborted) throw new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', operation: spec.operation });
+    const quietFor = this.#quietUntil - this.#now();
+    if (quietFor > 0)
+      // Not sent: the service asked for quiet. The same kind as its own 429, with what is left.
+      throw new AppError({
+        kind: 'RateLimited',
+        status: 429,
+        message: `The service asked us to wait until ${new Date(this.#quietUntil).toISOString()}; nothing was sent. Try again in ${waitWords(quietFor)}.`,
+        operation: spec.operation,
+        retryAfterMs: quietFor,
+      });
+    try {
+      return await this.#send(spec, attempt);
+    } catch (e) {
+      const asked = isAppError(e) && e.info.status !== undefined ? e.info.retryAfterMs : undefined;
+      if (asked !== undefined) this.#quietUntil = Math.max(this.#quietUntil, this.#now() + asked);
+      throw e;
+    }
+  }
+
+  async #send<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
     const token = await this.#o.getToken();
     if (!token)
       throw new AppError({

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../../src-shared/errors';
+import { cappedWait } from '../../src-shared/error-kinds';
 import { nestsDeeperThan } from '../../src-shared/json-depth';
 import { sizeWords } from '../../src-shared/size-words';
 import { ErrorEnvelopeSchema } from '../../src-shared/envelopes';
@@ -23,9 +24,16 @@ export interface OpContext {
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  // Capped as it is read (RETRY_AFTER_CAP_MS), so no path waits longer than the one rule says.
+  if (/^\d+(\.\d+)?$/.test(v)) return cappedWait(Math.round(Number(v) * 1000));
   const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : cappedWait(at - now);
+}
+
+/** "in 40 s", "in 5 min": how long the service asked us to wait, in words. */
+export function waitWords(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return s < 120 ? `${s} s` : `${Math.ceil(s / 60)} min`;
 }
 
 function tryJson(body: Buffer): unknown {
@@ -106,7 +114,8 @@ export function errorFromStatus(ctx: OpContext, res: RawResponse, requestUrl: st
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(res.headers.retryAfter);
-    const when = retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.` : ' Try again shortly.';
+    const when =
+      retryAfterMs !== undefined ? ` Try again in ${waitWords(retryAfterMs)} (the service asked us to wait).` : ' Try again shortly.';
     return new AppError({
       kind: 'RateLimited',
       message: `The service is receiving too many requests (429).${when}`,
@@ -115,11 +124,14 @@ export function errorFromStatus(ctx: OpContext, res: RawResponse, requestUrl: st
     });
   }
   if (status >= 500) {
+    // A 503 may say how long to stay away too: the same rule as a 429's.
+    const retryAfterMs = parseRetryAfter(res.headers.retryAfter);
     return new AppError({
       kind: 'Unavailable',
       reason: 'errorPage',
       message: `The service failed to ${ctx.action}: it answered with an error page (${status}). Try again shortly.`,
       ...base,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
   }
   const env = errorEnvelope(tryJson(res.body));

@@ -15,6 +15,11 @@ export const ConnectivitySchema = z
     nextProbeAt: z.number().nullable(),
     /** The last time the service answered anything. */
     lastOkAt: z.number().nullable(),
+    /**
+     * Reachable, told to wait: the service asked (Retry-After, capped at 5 minutes) that nothing
+     * be sent before this time (ms since epoch); null when it asked for no wait.
+     */
+    waitUntil: z.number().nullable().optional(),
   })
   .strict();
 export type Connectivity = z.infer<typeof ConnectivitySchema>;

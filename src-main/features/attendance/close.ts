@@ -11,6 +11,7 @@ import type { DirectoryCache } from './directory';
 import { toClassNodes, toGroupInfo } from './project';
 import type { QueueFeature } from './queue';
 import { readSession } from './reads';
+import { closeShortfall } from './read-back';
 import type { Threads } from './thread';
 
 interface Classification {
@@ -58,9 +59,12 @@ export function closeHandlers(ctx: FeatureContext, d: CloseDeps): Pick<HandlerTa
       if (classification) await classify(client, directory, sessionId, c, classification, comment);
       if (summaryNote) await notes.add(sessionId, summaryNote);
       await client.saveSession({ id: sessionId, status: 'CLOSED' });
-      notes.drafts.clear(sessionId);
+      // Closed when the service then holds it closed: read back, never assumed.
       const session = await readSession(client, sessionId);
       queue.applySessions([session]);
+      const shortfall = closeShortfall(session);
+      if (shortfall) throw new AppError({ kind: 'Invalid', errorCode: 'NOT_APPLIED', message: shortfall });
+      notes.drafts.clear(sessionId);
       const item = toQueueItem(session);
       if (!item) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
       return item;

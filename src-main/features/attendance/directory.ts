@@ -199,6 +199,20 @@ export function directoryHandlers(
     const me = await directory.whoAmI();
     if (me.agentId === null) throw new AppError({ kind: 'NotFound', message: 'Your attendant record was not found on the service.' });
     await ctx.client().resource('agent').save({ id: me.agentId, status }, { safeToRetry: true });
+    // The status is what the service then holds: read the agent record back.
+    const back = await ctx
+      .client()
+      .resource('agent')
+      .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(me.agentId) }], sort: false, page: 0, size: 1 });
+    const held = back.results[0] ? str(back.results[0].status) : null;
+    if (held !== null && held.toUpperCase() !== status) {
+      directory.setMyStatus(held);
+      throw new AppError({
+        kind: 'Invalid',
+        errorCode: 'NOT_APPLIED',
+        message: `The service did not record your status: it still reads "${held}". Try again.`,
+      });
+    }
     directory.setMyStatus(status);
     if (reason) ctx.settings.set('pauseReason', reason);
     else ctx.settings.delete('pauseReason');

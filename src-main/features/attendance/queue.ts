@@ -29,6 +29,7 @@ import { ActivityStore } from './activity';
 import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
 import type { NotesFeature } from '../notes';
+import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
 
 const QUEUE_CAP = 100_000;
 /** The newest messages read with each whole read of the queue, for the rows' previews. */
@@ -501,9 +502,7 @@ export function sessionHandlers(
 ): Pick<HandlerTable, SessionChannel> {
   const { queue, directory, notes } = d;
 
-  async function refreshSession(sessionId: number): Promise<QueueItem> {
-    const rec = await readSession(ctx.client(), sessionId);
-    queue.applySessions([rec]);
+  function itemOf(rec: Read<Session>): QueueItem {
     const item = toQueueItem(rec);
     if (!item) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
     return item;
@@ -538,11 +537,19 @@ export function sessionHandlers(
         });
       }
       if (!held) await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date().toISOString() });
-      return refreshSession(sessionId);
+      // Accepted when the service then names the attendant: read back, never assumed.
+      const after = await readSession(ctx.client(), sessionId);
+      queue.applySessions([after]);
+      const shortfall = acceptShortfall(after, me);
+      if (shortfall) throw new AppError({ kind: 'Invalid', errorCode: 'NOT_APPLIED', message: shortfall });
+      return itemOf(after);
     },
 
     'attendance:transfer': async ({ sessionId, groupId, agentUserName, note }) => {
-      if (groupId !== undefined) await ctx.client().saveSession({ id: sessionId, groupConf: { id: groupId } });
+      const me = await directory.meRef();
+      // To a group: the group, and no attendant (README: "What a transfer writes"), so a service
+      // that keeps the attendant unless told hands the session to the group's waiting list too.
+      if (groupId !== undefined) await ctx.client().saveSession({ id: sessionId, groupConf: { id: groupId }, lastAgent: null });
       else if (agentUserName) await ctx.client().saveSession({ id: sessionId, lastAgent: agentUserName });
       // The note for whoever takes the session next: once the move is made (a refused transfer
       // leaves no note behind to be sent), journaled by the notes' outbox, which sends it once.
@@ -556,7 +563,17 @@ export function sessionHandlers(
           });
         }
       }
-      return refreshSession(sessionId);
+      // Transferred when the service then holds it so: read back the group and the attendant.
+      const after = await readSession(ctx.client(), sessionId);
+      queue.applySessions([after]);
+      const groupName = groupId !== undefined ? (queue.groups().get(groupId)?.name ?? `group #${groupId}`) : '';
+      const shortfall =
+        groupId !== undefined
+          ? groupTransferShortfall(after, groupId, groupName, me)
+          : agentTransferShortfall(after, agentUserName ?? '', me);
+      if (shortfall)
+        throw new AppError({ kind: 'Invalid', errorCode: 'NOT_APPLIED', message: note ? `${shortfall} Your note was kept.` : shortfall });
+      return itemOf(after);
     },
   };
 }

@@ -16,6 +16,10 @@ import { readSession, stampMessage, threadPage, type StampedMessage, type Stampe
 
 const NER_PER_OPEN = 20;
 const NER_CACHE = 5_000;
+/** The most text one entity lookup carries (messages are joined, never split). */
+const NER_BATCH_CHARS = 4_000;
+/** Between two messages in one lookup: a paragraph break, so no entity spans both. */
+const NER_JOIN = '\n\n';
 
 /**
  * The threads the renderer has open, with what each was shown (for the AI and the summary), who
@@ -41,20 +45,28 @@ export function createThreads(ctx: FeatureContext): Threads {
   const parties = new Map<number, Parties>();
 
   async function recognise(sessionId: number, messages: readonly ThreadMessage[]): Promise<void> {
+    const todo = messages.slice(-NER_PER_OPEN).filter((m) => m.text.trim() && !entities.has(m.id));
     for (const m of messages.slice(-NER_PER_OPEN)) {
-      if (!m.text.trim()) continue;
-      let found = entities.get(m.id);
-      if (!found) {
-        try {
-          found = toEntities(await ctx.client().ner(m.text));
-        } catch {
-          // Entity highlighting is a help on top of the thread: a failure only leaves it plain.
-          return;
-        }
-        entities.set(m.id, found);
-        if (entities.size > NER_CACHE) entities.delete(entities.keys().next().value as number);
+      const found = entities.get(m.id);
+      if (found?.length && open.has(sessionId)) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
+    }
+    // Batched: the messages' texts go in as few lookups as fit NER_BATCH_CHARS (one for a
+    // usual thread), not one per message; each entity goes back to its message by its offset.
+    for (const batch of nerBatches(todo)) {
+      let raw: unknown;
+      try {
+        raw = await ctx.client().ner(batch.text);
+      } catch {
+        // Entity highlighting is a help on top of the thread: a failure only leaves it plain.
+        return;
       }
-      if (found.length && open.has(sessionId)) ctx.events.emit('attendance:entities', { sessionId, messageId: m.id, entities: found });
+      const per = splitEntities(toEntities(raw), batch.parts);
+      for (const { message, found } of per) {
+        entities.set(message.id, found);
+        if (entities.size > NER_CACHE) entities.delete(entities.keys().next().value as number);
+        if (found.length && open.has(sessionId))
+          ctx.events.emit('attendance:entities', { sessionId, messageId: message.id, entities: found });
+      }
     }
   }
 
@@ -181,4 +193,48 @@ function showEntities(ctx: FeatureContext, threads: Threads, sessionId: number, 
       customer.filter((m) => !entities.has(m.id)),
     );
   });
+}
+
+interface NerPart {
+  message: ThreadMessage;
+  start: number;
+}
+
+/** Messages joined into lookups of at most NER_BATCH_CHARS (a longer message goes alone). */
+export function nerBatches(messages: readonly ThreadMessage[]): Array<{ text: string; parts: NerPart[] }> {
+  const out: Array<{ text: string; parts: NerPart[] }> = [];
+  let cur: { text: string; parts: NerPart[] } | null = null;
+  for (const m of messages) {
+    if (cur && cur.text.length + NER_JOIN.length + m.text.length > NER_BATCH_CHARS) cur = null;
+    if (!cur) {
+      cur = { text: '', parts: [] };
+      out.push(cur);
+    } else cur.text += NER_JOIN;
+    cur.parts.push({ message: m, start: cur.text.length });
+    cur.text += m.text;
+  }
+  return out;
+}
+
+/**
+ * Each entity of a joined lookup back to its message, its offsets made the message's own; one
+ * without offsets goes to the first message whose text holds it.
+ */
+export function splitEntities(found: readonly Entity[], parts: readonly NerPart[]): Array<{ message: ThreadMessage; found: Entity[] }> {
+  const per = parts.map((p) => ({ message: p.message, found: [] as Entity[] }));
+  for (const e of found) {
+    let i = -1;
+    if (e.start !== null) {
+      const start = e.start;
+      i = parts.findIndex((p) => start >= p.start && start < p.start + p.message.text.length);
+    }
+    if (i >= 0) {
+      const base = parts[i]!.start;
+      per[i]!.found.push({ ...e, start: e.start === null ? null : e.start - base, end: e.end === null ? null : e.end - base });
+      continue;
+    }
+    const j = parts.findIndex((p) => p.message.text.includes(e.text));
+    if (j >= 0) per[j]!.found.push({ ...e, start: null, end: null });
+  }
+  return per;
 }

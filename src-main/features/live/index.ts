@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { LiveStatus } from '../../../src-shared/bridge/live';
 import { AppError, isAppError, toErrorInfo } from '../../../src-shared/errors';
+import { askedWaitMs } from '../../../src-shared/error-kinds';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import {
   FileShare,
@@ -371,6 +372,25 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       await register(listener, signingSecret);
     } catch (e) {
       detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+      // Told to wait: registered again once the wait the service asked for is over, not sooner.
+      const asked = askedWaitMs(e);
+      if (asked !== null) {
+        const l = listener;
+        detail = `Live updates are not registered yet: the service asked us to wait until ${new Date(Date.now() + asked).toISOString()}. The console registers them then.`;
+        setTimeout(() => {
+          if (listener !== l || hook !== null) return;
+          register(l, signingSecret).then(
+            () => {
+              detail = null;
+              pushStatus();
+            },
+            (again: unknown) => {
+              detail = `Live updates could not be registered with the demo workspace (${again instanceof Error ? again.message : String(again)}).`;
+              pushStatus();
+            },
+          );
+        }, asked).unref();
+      }
     }
     // "Live" only once the service knows where to send events: before that nothing can arrive.
     state = 'running';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../src-shared/bridge/notes';
-import { isUnreachable } from '../../../src-shared/error-kinds';
+import { isTemporary, isUnreachable } from '../../../src-shared/error-kinds';
 import { shownError } from '../../log';
 import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../../outbox';
 import { text as textOf } from '../../../src-shared/concepts';
@@ -97,7 +97,10 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
       return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
     } catch (e) {
       if (isUnreachable(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
-      return { service: [], local, serviceError: shownError(ctx.log, e, { op: 'notes.list' }), cachedAt: null };
+      // Told to wait (429, 5xx): what was kept is shown with the error, never an empty list.
+      const serviceError = shownError(ctx.log, e, { op: 'notes.list' });
+      if (isTemporary(e) && copy) return { service: copy.items, local, serviceError, cachedAt: copy.fetchedAt };
+      return { service: [], local, serviceError, cachedAt: null };
     }
   }
 

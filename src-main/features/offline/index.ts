@@ -48,7 +48,8 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
   const monitor = new ConnectivityMonitor({
     // The cheapest call any role may make (the same one that checks a token at sign-in).
     probe: async (signal) => {
-      await ctx.client().resource('userSession').list({ conditions: [], sort: false, page: 0, size: 1 }, { signal });
+      // One attempt: the monitor paces its own probes (and waits out a Retry-After).
+      await ctx.client().resource('userSession').list({ conditions: [], sort: false, page: 0, size: 1 }, { signal, attempts: 1 });
     },
     canProbe: () => ctx.hasWorkspace(),
     log,

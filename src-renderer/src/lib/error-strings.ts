@@ -21,6 +21,7 @@ const et = i18n.register({
     'err.paging': '{message}',
     'err.internal': '{message}',
     'err.page': 'Something went wrong in this window. The details are in its developer console.',
+    'err.retrying': 'Could not load — retrying by itself at {time}.',
     'err.kind.Unauthorized': '{message}',
     'err.kind.Forbidden': '{message}',
     'err.kind.NotFound': '{message}',
@@ -46,6 +47,7 @@ const et = i18n.register({
     'err.paging': 'As páginas do serviço não terminavam (uma página não trouxe nada novo); a lista parou ali.',
     'err.internal': 'Algo deu errado dentro do console. Os detalhes estão no registro.',
     'err.page': 'Algo deu errado nesta janela. Os detalhes estão no console de desenvolvedor dela.',
+    'err.retrying': 'Não foi possível carregar — nova tentativa automática às {time}.',
     'err.kind.Unauthorized': 'O serviço recusou a sua sessão (401). Entre de novo.',
     'err.kind.Forbidden': 'O seu perfil não tem permissão para isto no serviço (403).',
     'err.kind.NotFound': 'O serviço não encontrou o que foi pedido (404).',
@@ -80,6 +82,9 @@ export function errorText(info: ErrorInfo): string {
   const limit = info.limit === undefined ? '' : info.reason === 'tooLarge' ? sizeWords(info.limit) : String(info.limit);
   return et(key, { message: info.message, status: info.status ?? '', location: info.location ?? '', limit });
 }
+
+/** "Could not load — retrying by itself at {time}", in the user's language. */
+export const retryingText = (at: number): string => et('err.retrying', { time: i18n.dateTime(at, { timeStyle: 'medium' }) });
 
 /** A fault of this window's own code (not an error value from the main process). */
 export const pageErrorText = (): string => et('err.page');

@@ -1,7 +1,7 @@
 import type { Directory } from '../../../../src-shared/bridge/attendance';
 import type { LiveStatus } from '../../../../src-shared/bridge/live';
 import { maskDocuments } from '../../../../src-shared/redact';
-import { failure, type Worded, worded } from '../../lib/bridge';
+import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import type { Followed, Scope } from '../../lib/scope.svelte';
 import { badge } from './badge.svelte';
 
@@ -98,6 +98,32 @@ export class DeskStore {
     return this.#status === 'PAUSED';
   }
 
+  /**
+   * Not receiving, on this console only: the service refused to record the attendant's pause
+   * (403: its rules reserve the agent's status to others), so the console holds new acceptances
+   * and the notices of new waiting sessions itself. Never shown as a pause the service holds.
+   */
+  #notReceiving = $state<{ since: number; reason: string | null } | null>(null);
+  /** The service refused the last pause (403): the console offers to stop receiving here. */
+  #pauseRefused = $state(false);
+  #refusedReason: string | null = null;
+  get notReceiving() {
+    return this.#notReceiving;
+  }
+  get pauseRefused() {
+    return this.#pauseRefused;
+  }
+
+  stopReceiving(): void {
+    this.#notReceiving = { since: Date.now(), reason: this.#refusedReason };
+    this.#pauseRefused = false;
+    this.#error = null;
+  }
+
+  receiveAgain(): void {
+    this.#notReceiving = null;
+  }
+
   /** When this console saw the pause start (null: not paused, or paused before it started). */
   #pausedSince = $state<number | null>(null);
   get pausedSince() {
@@ -139,7 +165,8 @@ export class DeskStore {
   }
 
   pause(reasonId: number): Promise<void> {
-    return this.#changeStatus(() => this.#scope.invoke('attendance:pause', { reasonId }));
+    this.#refusedReason = this.#directory?.pauseReasons.find((p) => p.id === reasonId)?.label ?? null;
+    return this.#changeStatus(() => this.#scope.invoke('attendance:pause', { reasonId }), true);
   }
 
   resume(): Promise<void> {
@@ -149,8 +176,9 @@ export class DeskStore {
   /** Pauses and resumes sent so far: a directory read older than the last one does not set the status. */
   #statusChanges = 0;
 
-  async #changeStatus(call: () => Promise<{ status: string; reason: string | null }>): Promise<void> {
+  async #changeStatus(call: () => Promise<{ status: string; reason: string | null }>, pausing = false): Promise<void> {
     if (this.#changingStatus) return;
+    this.#pauseRefused = false;
     this.#changingStatus = true;
     this.#statusChanges++;
     try {
@@ -163,6 +191,7 @@ export class DeskStore {
       this.#error = null;
     } catch (e) {
       this.#error = failure(e);
+      if (pausing && e instanceof BridgeError && e.info.kind === 'Forbidden') this.#pauseRefused = true;
     } finally {
       this.#changingStatus = false;
     }

@@ -432,8 +432,21 @@ export class QueueStore {
     return this.#acceptingId;
   }
 
+  /** Set while the attendant is not receiving on this console: accepts are held, with why. */
+  #acceptsHeld = $state.raw<Worded | null>(null);
+  get acceptsHeld(): boolean {
+    return this.#acceptsHeld !== null;
+  }
+  holdAccepts(why: Worded | null): void {
+    this.#acceptsHeld = why;
+  }
+
   async accept(id: number): Promise<QueueItem | null> {
     if (this.#acceptingId !== null) return null;
+    if (this.#acceptsHeld) {
+      this.#error = this.#acceptsHeld;
+      return null;
+    }
     this.#acceptingId = id;
     try {
       const item = await this.#scope.invoke('attendance:accept', { sessionId: id });

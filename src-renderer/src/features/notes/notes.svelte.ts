@@ -5,6 +5,7 @@ import { failure, type Worded, worded } from '../../lib/bridge';
 import { errorText } from '../../lib/error-strings';
 import type { ErrorInfo } from '../../../../src-shared/errors';
 import type { Scope } from '../../lib/scope.svelte';
+import { readRetryDelay } from '../../lib/read-retry';
 
 /** A note of the outbox that changed state or left it. */
 type NoteChange = EventPayload<'notes:changed'>;
@@ -44,6 +45,32 @@ export class NotesStore {
   }
   get serviceError() {
     return this.#serviceError && errorText(this.#serviceError);
+  }
+  /** When the notes are read again by themselves after a failed read (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retryAt;
+  }
+
+  #retryAt = $state<number | null>(null);
+  #retryTimer: ReturnType<typeof setTimeout> | null = null;
+  #failures = 0;
+
+  /** A failed read of the service's notes is read again by itself, when the service allows. */
+  #afterRead(err: ErrorInfo | null): void {
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    this.#retryAt = null;
+    if (!err) {
+      this.#failures = 0;
+      return;
+    }
+    const delay = readRetryDelay(err, ++this.#failures);
+    if (delay === null) return;
+    this.#retryAt = Date.now() + delay;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      void this.#refreshService();
+    }, delay);
   }
   get cachedAt() {
     return this.#cachedAt;
@@ -126,11 +153,13 @@ export class NotesStore {
     ]);
     if (this.#arrived === arrived) this.#arrived = null;
     if (gen !== this.#gen) return;
+    this.#failures = 0;
     if (list.status === 'fulfilled') {
       this.#service = list.value.service;
       this.#local = list.value.local;
       this.#serviceError = list.value.serviceError;
       this.#cachedAt = list.value.cachedAt;
+      this.#afterRead(list.value.serviceError);
       // Events overtake answers: what changed while the list travelled is newer than it or in it.
       for (const c of arrived) this.#change(c);
     } else this.#error = failure(list.reason);
@@ -148,9 +177,13 @@ export class NotesStore {
     try {
       const got = await this.#scope.invoke('notes:list', { sessionId });
       if (sessionId !== this.#sessionId) return;
-      this.#service = got.service;
+      // A read that failed keeps what was shown before (never an empty list for a failure).
+      if (!got.serviceError || got.service.length) {
+        this.#service = got.service;
+        this.#cachedAt = got.cachedAt;
+      }
       this.#serviceError = got.serviceError;
-      this.#cachedAt = got.cachedAt;
+      this.#afterRead(got.serviceError);
     } catch {
       // The outbox state is still shown; the service list comes back on the next change.
     }

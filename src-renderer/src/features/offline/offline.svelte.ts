@@ -54,8 +54,10 @@ export class OfflineStore {
 
   #apply(s: Connectivity): void {
     const was = this.#status?.state;
+    const waited = this.#status?.waitUntil != null;
     this.#status = s;
-    if (was === 'offline' && s.state === 'online') {
+    // Back: reachable again, or the wait the service asked for is over (views read again).
+    if ((was === 'offline' && s.state === 'online') || (waited && s.waitUntil == null && s.state === 'online')) {
       this.#backCount++;
       for (const hook of this.#backHooks) hook();
     }
