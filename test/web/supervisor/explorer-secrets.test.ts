@@ -134,10 +134,10 @@ test('the Edit form masks CPF and CNPJ in a known text and in every string and n
     protocolo: protocol,
   };
   const initialMessage = `Olá! Informe seu CPF, ex. ${cpf}.`;
-  const [conf] = await admin.list(RESOURCES.chatWebConfiguration.list!);
-  await admin.post(V2 + RESOURCES.chatWebConfiguration.save!, { id: conf!.id, configuration, initialMessage });
+  const [conf] = await admin.list(RESOURCES.chatWebConfiguration.list);
+  await admin.post(V2 + RESOURCES.chatWebConfiguration.save, { id: conf!.id, configuration, initialMessage });
   const stored = async () =>
-    (await admin.list(RESOURCES.chatWebConfiguration.list!, [{ key: 'id', operator: 'EQNUM', value: String(conf!.id) }]))[0]!;
+    (await admin.list(RESOURCES.chatWebConfiguration.list, [{ key: 'id', operator: 'EQNUM', value: String(conf!.id) }]))[0]!;
   expect(await stored()).toMatchObject({ configuration, initialMessage });
 
   await page.goto(host.url);
