@@ -12,8 +12,19 @@ const MIN_SECRET_LENGTH = 6;
 const MAX_SECRETS = 2_000;
 
 const known = new Set<string>();
-/** Longest first, so that a secret holding another is hidden whole. */
+/**
+ * Secrets the user is shown on purpose, in an address they copy (the listener's path secret in
+ * its URL): kept out of the log, let through the bridge.
+ */
+const shown = new Set<string>();
+/** Longest first, so that a secret holding another is hidden whole: every one (the log), and those the bridge hides. */
 let ordered: string[] = [];
+let orderedHidden: string[] = [];
+
+function reorder(): void {
+  ordered = [...known].sort((a, b) => b.length - a.length);
+  orderedHidden = ordered.filter((s) => !shown.has(s));
+}
 
 /** The forms a secret takes in text: as it is, inside a JSON string, in a URL. */
 function formsOf(secret: string): string[] {
@@ -25,28 +36,39 @@ export function rememberSecret(secret: unknown): void {
   if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || known.has(secret)) return;
   if (known.size >= MAX_SECRETS) known.clear();
   for (const form of formsOf(secret)) known.add(form);
-  ordered = [...known].sort((a, b) => b.length - a.length);
+  reorder();
 }
 
-/** Whether `text` holds a secret this process knows. */
-export function holdsKnownSecret(text: string): boolean {
-  for (const s of ordered) if (text.includes(s)) return true;
+/** A secret the page shows on purpose (part of an address the user copies): the log still hides it. */
+export function showSecretOnPage(secret: string): void {
+  rememberSecret(secret);
+  for (const form of formsOf(secret)) shown.add(form);
+  reorder();
+}
+
+/** Whether `text` holds a secret that must not cross the bridge. */
+function holdsHidden(text: string): boolean {
+  for (const s of orderedHidden) if (text.includes(s)) return true;
   return false;
 }
 
-/** `text` with every secret this process knows replaced by `mark`. */
-export function hideKnownSecrets(text: string, mark: string): string {
+function hideIn(text: string, mark: string, list: readonly string[]): string {
   let out = text;
-  for (const s of ordered) if (out.includes(s)) out = out.split(s).join(mark);
+  for (const s of list) if (out.includes(s)) out = out.split(s).join(mark);
   return out;
+}
+
+/** `text` with every secret this process knows replaced by `mark` (the log's rule). */
+export function hideKnownSecrets(text: string, mark: string): string {
+  return hideIn(text, mark, ordered);
 }
 
 const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object' && !(v instanceof Uint8Array);
 
 /** Whether any string (or key) under `value` holds a known secret; iterative, bounded. */
 function anyHolds(value: unknown, reveal: ReadonlySet<string>): boolean {
-  if (!ordered.length) return false;
-  if (typeof value === 'string') return holdsKnownSecret(value);
+  if (!orderedHidden.length) return false;
+  if (typeof value === 'string') return holdsHidden(value);
   if (!isContainer(value)) return false;
   const stack: Array<{ v: object; top: boolean }> = [{ v: value, top: true }];
   let walked = 0;
@@ -55,9 +77,9 @@ function anyHolds(value: unknown, reveal: ReadonlySet<string>): boolean {
     if (++walked > 5_000_000) throw new Error('A value too large, or circular, to check for secrets.');
     for (const [k, x] of Object.entries(v)) {
       if (top && reveal.has(k)) continue;
-      if (holdsKnownSecret(k)) return true;
+      if (holdsHidden(k)) return true;
       if (typeof x === 'string') {
-        if (holdsKnownSecret(x)) return true;
+        if (holdsHidden(x)) return true;
       } else if (isContainer(x)) stack.push({ v: x, top: false });
     }
   }
@@ -65,12 +87,12 @@ function anyHolds(value: unknown, reveal: ReadonlySet<string>): boolean {
 }
 
 function copyHiding(value: unknown, mark: string, reveal: ReadonlySet<string>, top: boolean): unknown {
-  if (typeof value === 'string') return hideKnownSecrets(value, mark);
+  if (typeof value === 'string') return hideIn(value, mark, orderedHidden);
   if (!isContainer(value)) return value;
   if (Array.isArray(value)) return value.map((x: unknown) => copyHiding(x, mark, reveal, false));
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(value)) {
-    out[hideKnownSecrets(k, mark)] = top && reveal.has(k) ? x : copyHiding(x, mark, reveal, false);
+    out[hideIn(k, mark, orderedHidden)] = top && reveal.has(k) ? x : copyHiding(x, mark, reveal, false);
   }
   return out;
 }

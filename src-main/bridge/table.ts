@@ -64,7 +64,8 @@ const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 export function errorLeavingMain(info: ErrorInfo): ErrorInfo {
   const hidden = hideKnownSecretsIn(info, HIDDEN);
   const out: Record<string, unknown> = { ...hidden };
-  for (const [k, v] of Object.entries(out)) if (typeof v === 'string') out[k] = v.replace(BEARER, (_m, scheme: string) => `${scheme} ${HIDDEN}`);
+  for (const [k, v] of Object.entries(out))
+    if (typeof v === 'string') out[k] = v.replace(BEARER, (_m, scheme: string) => `${scheme} ${HIDDEN}`);
   return out as unknown as ErrorInfo;
 }
 
@@ -88,7 +89,11 @@ export async function dispatch(
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '(input)';
     return {
-      error: errorLeavingMain({ kind: 'Invalid', message: `Invalid input for ${channel}: ${field}: ${issue?.message ?? 'invalid'}`, field }),
+      error: errorLeavingMain({
+        kind: 'Invalid',
+        message: `Invalid input for ${channel}: ${field}: ${issue?.message ?? 'invalid'}`,
+        field,
+      }),
     };
   }
   const deadlineMs = options.deadlineMs ?? BRIDGE_DEADLINE_MS;
