@@ -15,6 +15,7 @@
  * disk within a second (fdatasync); what a power loss drops of that second the sync's resync at
  * start covers (events are hints). A lost marker only replays its event: at least once.
  */
+import { noteSetAside } from '../set-aside';
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { chmod, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -321,6 +322,8 @@ export class WebhookState {
 
     const text = await readFile(join(dir, SNAPSHOT), 'utf8').catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return undefined;
+      // A directory in its place is set aside like an unreadable snapshot (below).
+      if (e.code === 'EISDIR') return '';
       throw e;
     });
     if (text !== undefined) {
@@ -331,6 +334,7 @@ export class WebhookState {
         // Kept for inspection; the journals still replay what they hold.
         const aside = `${SNAPSHOT}.unreadable-${this.#o.now()}`;
         await rename(join(dir, SNAPSHOT), join(dir, aside));
+        noteSetAside({ file: join(dir, SNAPSHOT), keptAs: join(dir, aside), reason: 'not a readable webhook state' });
         log.error('The webhook state snapshot could not be read; it was set aside.', { file: aside });
       }
       if (snap) {
