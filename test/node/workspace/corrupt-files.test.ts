@@ -104,6 +104,7 @@ for (const file of [
   'outbox/notes',
   'attendance/activity.json',
   'offline-cache/queue.json',
+  'vault.key',
 ]) {
   for (const [mode, corrupt] of Object.entries(MODES)) {
     test(`${file} ${mode}: the console starts, serves the other workspace, and says what it set aside`, async () => {
@@ -111,8 +112,8 @@ for (const file of [
       cpSync(template, profile, { recursive: true });
       const ws = `workspaces/${ids.agent}/`;
       const target =
-        file === 'settings.json'
-          ? 'settings.json'
+        file === 'settings.json' || file === 'vault.key'
+          ? file
           : file === 'settings.json:ws'
             ? `${ws}settings.json`
             : file === 'drafts' || file === 'outbox/notes'
@@ -121,8 +122,10 @@ for (const file of [
       corrupt(join(profile, target));
       const c = await openConsole(profile);
       try {
-        if (file !== 'settings.json') await callsWork(c);
-        else expect(await c.raw('workspace:state', {})).toHaveProperty('result');
+        if (file === 'settings.json' || file === 'vault.key') {
+          // The list of workspaces, or the key that sealed every token: the console starts and answers.
+          expect(await c.raw('workspace:state', {})).toHaveProperty('result');
+        } else await callsWork(c);
         // Said once (a workspace's files are read as it opens, in the background: waited for)
         await expect
           .poll(async () => (await c.call('workspace:state', {})).setAside.filter((s) => s.file === target).length, { timeout: 10_000 })
