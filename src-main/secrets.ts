@@ -70,6 +70,13 @@ function anyHolds(value: unknown, reveal: ReadonlySet<string>): boolean {
   if (!orderedHidden.length) return false;
   if (typeof value === 'string') return holdsHidden(value);
   if (!isContainer(value)) return false;
+  // The quick look most answers get: their JSON text searched once per secret (each is also
+  // listed as it appears inside a JSON string); only a hit is walked, to tell revealed fields apart.
+  try {
+    if (!holdsHidden(JSON.stringify(value))) return false;
+  } catch {
+    // Not JSON (a cycle, a bigint): walked below.
+  }
   const stack: Array<{ v: object; top: boolean }> = [{ v: value, top: true }];
   let walked = 0;
   while (stack.length) {
