@@ -27,6 +27,7 @@ import { adoptSingleWorkspace, workspaceDir } from './workspaces/registry';
 import { workspaceRouter } from './workspaces/routing';
 import { NeedsMeWatch } from './workspaces/needs-me';
 import { FirstView } from './first-view';
+import { rememberSecret } from './secrets';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -136,6 +137,12 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
  * differ only in what they pass in.
  */
 export function createApp(p: PlatformAdapters): ConsoleApp {
+  // Every secret a workspace holds goes on the process's one list (the bridge hides it in every
+  // text it answers) as well as the platform's log.
+  const registerSecret = (secret: string) => {
+    rememberSecret(secret);
+    p.registerSecret(secret);
+  };
   const consoleStore = p.openStore('settings');
   const settings = createSettings(consoleStore, p.log);
   const events = p.events ?? new EventHub();
@@ -169,7 +176,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     needsMe,
     events,
     log: p.log,
-    registerSecret: p.registerSecret,
+    registerSecret,
   });
 
   function buildRuntime(id: string, dir: string): WorkspaceRuntime {
@@ -180,7 +187,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       openStore: (name) => p.openStore(name, dir),
       globalSettings: settings,
       log: p.log,
-      registerSecret: p.registerSecret,
+      registerSecret,
       firstView,
       onStateChange: () => workspace.pushState(),
       features: (ctx) => workspaceFeatures(ctx, shared),

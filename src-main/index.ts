@@ -7,6 +7,7 @@ import { registerIpcBridge } from './bridge/electron';
 import { createSafeStorageCipher } from './vault/electron-cipher';
 import ElectronStore from 'electron-store';
 import { keyValueStore } from './vault/key-value';
+import { openReadable } from './vault/conf-store';
 import type { KeyValueStore } from './vault/types';
 import { decidePermission } from './shell-policy';
 import { hardenWebContents } from './security/web-contents';
@@ -161,6 +162,6 @@ if (!app.requestSingleInstanceLock()) {
 function electronStore(dir: string, name: string): KeyValueStore {
   // electron-store also answers a channel of its own for renderers that open a store themselves:
   // the page cannot (sandboxed, context-isolated, its preload exposes the bridge alone).
-  const store = new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 });
+  const store = openReadable(join(dir, `${name}.json`), () => new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 }));
   return keyValueStore(store);
 }

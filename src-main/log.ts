@@ -4,6 +4,7 @@ import { inspect } from 'node:util';
 import { toErrorInfo, type ErrorInfo } from '../src-shared/errors';
 import { maskDocuments } from '../src-shared/redact';
 import { carriesSecret } from '../src-shared/secret-fields';
+import { hideKnownSecrets, rememberSecret } from './secrets';
 
 /**
  * A small structured logger: one JSON object per line. Everything written passes through the
@@ -57,6 +58,8 @@ export class Redactor {
 
   register(secret: string): void {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return;
+    // The process's one list too: the bridge hides the same secrets in what it answers.
+    rememberSecret(secret);
     this.#secrets.add(secret);
     // The same secret as it appears inside a JSON string.
     const escaped = JSON.stringify(secret).slice(1, -1);
@@ -67,6 +70,7 @@ export class Redactor {
   text(line: string): string {
     let out = line;
     for (const s of this.#secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+    out = hideKnownSecrets(out, REDACTED);
     out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
     return maskDocuments(out);
   }

@@ -40,7 +40,9 @@ export function isValidCpf(value: string): boolean {
 
 export function isValidCnpj(value: string): boolean {
   const d = value.replace(/\D/g, '');
-  if (d.length !== 14 || /^(\d)\1{13}$/.test(d)) return false;
+  // Digits 9-12 number the establishment from 0001: a run with 0000 there (a protocol number
+  // such as 20261123000002, whose check digits happen to fit) is no company's.
+  if (d.length !== 14 || /^(\d)\1{13}$/.test(d) || d.slice(8, 12) === '0000') return false;
   const first = checkDigit(d, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
   const second = checkDigit(d, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
   return first === Number(d[12]) && second === Number(d[13]);

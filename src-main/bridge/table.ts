@@ -9,7 +9,9 @@ import {
   events,
 } from '../../src-shared/bridge';
 import { AppError } from '../../src-shared/errors';
-import { redactSecrets } from '../../src-shared/secret-fields';
+import { HIDDEN, redactSecrets } from '../../src-shared/secret-fields';
+import type { ErrorInfo } from '../../src-shared/errors';
+import { hideKnownSecretsIn } from '../secrets';
 import type { z } from 'zod';
 import { shownError } from '../log';
 
@@ -46,7 +48,25 @@ const REVEALS = new Map<Channel, ReadonlySet<string>>(
  * hidden, whatever the service sent; secrets stay in the main process by construction.
  */
 export function leavingMain<T>(value: T, channel?: Channel): T {
-  return redactSecrets(value, (channel && REVEALS.get(channel)) || undefined);
+  const reveal = (channel && REVEALS.get(channel)) || undefined;
+  // Then a secret the console knows (a token, a relay password, a signing secret) in any text:
+  // a service echoing the Authorization header into a record, say.
+  return hideKnownSecretsIn(redactSecrets(value, reveal), HIDDEN, reveal);
+}
+
+/** A credential written after its scheme, in an error's words. */
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+
+/**
+ * An error as it leaves the main process: no secret the console knows, and no credential after
+ * its scheme, in any of its words, whoever wrote them (the service's message or the console's).
+ */
+export function errorLeavingMain(info: ErrorInfo): ErrorInfo {
+  const hidden = hideKnownSecretsIn(info, HIDDEN);
+  const out: Record<string, unknown> = { ...hidden };
+  for (const [k, v] of Object.entries(out))
+    if (typeof v === 'string') out[k] = v.replace(BEARER, (_m, scheme: string) => `${scheme} ${HIDDEN}`);
+  return out as unknown as ErrorInfo;
 }
 
 /**
@@ -68,7 +88,13 @@ export async function dispatch(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '(input)';
-    return { error: { kind: 'Invalid', message: `Invalid input for ${channel}: ${field}: ${issue?.message ?? 'invalid'}`, field } };
+    return {
+      error: errorLeavingMain({
+        kind: 'Invalid',
+        message: `Invalid input for ${channel}: ${field}: ${issue?.message ?? 'invalid'}`,
+        field,
+      }),
+    };
   }
   const deadlineMs = options.deadlineMs ?? BRIDGE_DEADLINE_MS;
   let timer: NodeJS.Timeout | undefined;
@@ -94,7 +120,7 @@ export async function dispatch(
     }
     return { result: leavingMain(checked.data, channel) };
   } catch (e) {
-    return { error: shownError(log, e, { channel }) };
+    return { error: errorLeavingMain(shownError(log, e, { channel })) };
   } finally {
     clearTimeout(timer);
   }

@@ -1,3 +1,4 @@
+import { setAsideFile, whyUnreadable } from '../set-aside';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -165,7 +166,9 @@ export class OfflineCache {
     try {
       text = await readFile(file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.#log('offline cache: unreadable file', e);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      this.#log('offline cache: unreadable file', e);
+      this.#setAside(file, whyUnreadable(e));
       return null;
     }
     let raw: unknown;
@@ -176,9 +179,18 @@ export class OfflineCache {
     }
     const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
-    this.#log('offline cache: dropping a damaged copy', { file: path.basename(file) });
-    await removeFile(file).catch(() => undefined);
+    this.#log('offline cache: setting a damaged copy aside', { file: path.basename(file) });
+    this.#setAside(file, raw === undefined ? 'not readable as JSON' : 'not a copy of the expected shape');
     return null;
+  }
+
+  /** Kept beside, named with its time, and said on the page; removed only if it cannot be moved. */
+  #setAside(file: string, reason: string): void {
+    try {
+      setAsideFile(file, reason);
+    } catch {
+      void removeFile(file).catch(() => undefined);
+    }
   }
 
   /**

@@ -97,7 +97,7 @@ export class DraftStore {
         }
       }
       if (reason) {
-        const movedTo = await quarantineFile(file, this.#quarantineDir, now);
+        const movedTo = await quarantineFile(file, this.#quarantineDir, now, reason);
         const problem: OutboxProblem = {
           kind: 'quarantined',
           file: name,

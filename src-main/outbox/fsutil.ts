@@ -1,3 +1,4 @@
+import { noteSetAside } from '../set-aside';
 import { chmod, open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -116,9 +117,11 @@ export async function removeStaleTemps(dir: string): Promise<void> {
 }
 
 /** Moves a file aside into `quarantineDir`, keeping its name and adding a time stamp. */
-export async function quarantineFile(file: string, quarantineDir: string, now: number): Promise<string> {
+export async function quarantineFile(file: string, quarantineDir: string, now: number, reason = 'unreadable'): Promise<string> {
   await ensureDir(quarantineDir);
   const dest = path.join(quarantineDir, `${now}-${path.basename(file)}`);
   await rename(file, dest);
+  // The page says what was set aside, as for every file the console could not read.
+  noteSetAside({ file, keptAs: dest, reason });
   return dest;
 }

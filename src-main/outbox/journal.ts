@@ -45,7 +45,7 @@ export class Journal {
       const file = path.join(this.notesDir, name);
       const reason = await this.#check(file, name, entries);
       if (reason) {
-        const movedTo = await quarantineFile(file, this.quarantineDir, now);
+        const movedTo = await quarantineFile(file, this.quarantineDir, now, reason);
         quarantined.push({ file: name, movedTo, reason });
       }
     }

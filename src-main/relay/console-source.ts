@@ -67,6 +67,13 @@ export interface RelaySourceOptions {
   console: string;
   /** Resolves once the event was applied; a rejection hands it back, to come again. */
   apply(e: ReceivedEvent): Promise<void>;
+  /**
+   * Where applied ids are kept durably (`AppliedLog`): each is recorded before its
+   * acknowledgement, so an event applied just before a crash is not applied again after it.
+   */
+  applied?: { has(id: string): boolean; record(id: string): Promise<void> };
+  /** Called once an applied event is recorded, just before its acknowledgement (tests crash here). */
+  beforeAck?(id: string): Promise<void> | void;
   onState?(state: RelaySourceState, reason: RelayReason | null): void;
   log?: WebhookLogger;
   /** Events applied at once, each acknowledged after its own apply. Default 32. */
@@ -172,7 +179,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
 
   const handle = async (m: JsMsg): Promise<void> => {
     const event = eventOf(m, Date.now());
-    if (seen.has(event.id, Date.now())) {
+    if (seen.has(event.id, Date.now()) || o.applied?.has(event.id)) {
       counts.duplicates++;
       m.ack();
       return;
@@ -181,6 +188,9 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
     applying.add(m);
     try {
       await o.apply(event);
+      // On disk before the acknowledgement: a crash in between finds it applied at the next start.
+      await o.applied?.record(event.id);
+      await o.beforeAck?.(event.id);
       if (!applying.has(m)) return;
       seen.add(event.id, Date.now(), Date.now());
       counts.applied++;

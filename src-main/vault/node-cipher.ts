@@ -2,20 +2,35 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretCipher } from './types';
+import { setAsideFile } from '../set-aside';
 
 /**
  * Plain-Node cipher for the loopback host, where no OS keyring is reachable: AES-256-GCM with a
  * random key kept in the profile (mode 0600). Honest about it: the state is `weak`.
  */
+/** The key kept in `path`, or null when it holds none (unreadable, or not 32 bytes). */
+function readKey(path: string): Buffer | null {
+  try {
+    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+    return key.length === 32 ? key : null;
+  } catch {
+    return null;
+  }
+}
+
 export class KeyFileCipher implements SecretCipher {
   readonly #key: Buffer;
 
   constructor(profileDir: string) {
     mkdirSync(profileDir, { recursive: true });
     const path = join(profileDir, 'vault.key');
-    if (existsSync(path)) {
-      this.#key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+    const kept = existsSync(path) ? readKey(path) : null;
+    if (kept) {
+      this.#key = kept;
     } else {
+      // None yet, or one that cannot be a key (cut short, a directory in its place): set aside,
+      // and a new one made. What the old key sealed cannot be read: those workspaces sign in again.
+      if (existsSync(path)) setAsideFile(path, 'not a 256-bit key');
       this.#key = randomBytes(32);
       writeFileSync(path, this.#key.toString('base64'), { mode: 0o600 });
     }

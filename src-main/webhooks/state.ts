@@ -13,8 +13,10 @@
  * an acknowledged event survives any crash of the console, and a duplicate is never acknowledged
  * in place of an event not kept. Records reach the
  * disk within a second (fdatasync); what a power loss drops of that second the sync's resync at
- * start covers (events are hints). A lost marker only replays its event: at least once.
+ * start covers (events are hints). A processed marker is written at once too, so a crash after
+ * processing replays nothing; only a power loss within that second may replay its event.
  */
+import { noteSetAside } from '../set-aside';
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { chmod, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -176,10 +178,21 @@ export class WebhookState {
     batch.forEach((rec, i) => this.#apply(rec, rows[i]));
   }
 
-  /** Marks an event processed: its marker goes out with the next record or within a second. */
+  /**
+   * Marks an event processed. The marker is written to the operating system at once: a console
+   * that crashes right after processing an event does not process it again at its next start
+   * (it reaches the disk within a second; a power loss in that second replays the event).
+   */
   markDone(id: string): void {
     if (!this.#pending.delete(id) || this.#closed) return;
     this.#markers += `${JSON.stringify({ k: 'd', id })}\n`;
+    if (!this.#needsRotate) {
+      try {
+        this.#append('');
+      } catch {
+        // Kept buffered: it goes out with the next record, in the fresh journal.
+      }
+    }
     this.#syncSoon();
   }
 
@@ -321,6 +334,8 @@ export class WebhookState {
 
     const text = await readFile(join(dir, SNAPSHOT), 'utf8').catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return undefined;
+      // A directory in its place is set aside like an unreadable snapshot (below).
+      if (e.code === 'EISDIR') return '';
       throw e;
     });
     if (text !== undefined) {
@@ -331,6 +346,7 @@ export class WebhookState {
         // Kept for inspection; the journals still replay what they hold.
         const aside = `${SNAPSHOT}.unreadable-${this.#o.now()}`;
         await rename(join(dir, SNAPSHOT), join(dir, aside));
+        noteSetAside({ file: join(dir, SNAPSHOT), keptAs: join(dir, aside), reason: 'not a readable webhook state' });
         log.error('The webhook state snapshot could not be read; it was set aside.', { file: aside });
       }
       if (snap) {

@@ -1,4 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
+import { setAsideUnder } from '../set-aside';
 import type { AppState, Workspace, WorkspaceInfo } from '../../src-shared/bridge';
 import type { Settings, WorkspaceEntry } from '../settings';
 import type { SecretCipher } from '../vault/types';
@@ -130,6 +132,10 @@ export class WorkspaceList {
       vault: { state: vault?.state ?? this.#o.cipher.state(), detail: vault?.detail ?? this.#o.cipher.detail() },
       user: rt?.user ?? null,
       locale: this.#o.locale,
+      setAside: setAsideUnder(this.#o.profileDir).map((e) => ({
+        file: relative(this.#o.profileDir, e.file),
+        keptAs: relative(this.#o.profileDir, e.keptAs),
+      })),
     };
   }
 

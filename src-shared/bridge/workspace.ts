@@ -97,6 +97,11 @@ export const AppStateSchema = z
     vault: z.object({ state: VaultStateSchema, detail: z.string() }).strict(),
     user: UserSchema.nullable(),
     locale: z.string(),
+    /**
+     * Files of this profile the console could not read and set aside (renamed with their time,
+     * kept), so that it started without them: the page says so in one line each.
+     */
+    setAside: z.array(z.object({ file: z.string(), keptAs: z.string() }).strict()),
   })
   .strict();
 export type AppState = z.infer<typeof AppStateSchema>;

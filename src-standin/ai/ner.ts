@@ -74,7 +74,8 @@ export function isValidCpf(s: string): boolean {
 /** CNPJ: 14 digits with two mod-11 check digits over fixed weights. */
 export function isValidCnpj(s: string): boolean {
   const d = digitsOf(s);
-  if (d.length !== 14 || allSame(d)) return false;
+  // The establishment number (digits 9-12) starts at 0001: 0000 marks a protocol number, not a CNPJ.
+  if (d.length !== 14 || allSame(d) || d.slice(8, 12).every((x) => x === 0)) return false;
   const check = (n: number): number => {
     const weights = n === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
     let sum = 0;

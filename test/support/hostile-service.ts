@@ -25,12 +25,20 @@ export const NAMED_BEHAVIOURS = [
   'redirect',
   /** Headers never sent: the answer does not come. */
   'silent',
+  /** The connection dropped on every request, before any answer (a network failure). */
+  'reset',
 ] as const;
 
 export type Behaviour =
   | (typeof NAMED_BEHAVIOURS)[number]
   /** 200, each list page's records as this function gives them (paging that misleads). */
-  | { pages(page: number): unknown[] };
+  | { pages(page: number): unknown[] }
+  /**
+   * This status, its body echoing the request's Authorization header (as a careless server's
+   * error page does): in an ERROR envelope's message and code, and in a header. Status 200: an
+   * answer no reader accepts (`results` a string), the header in it.
+   */
+  | { echo: number };
 
 export const HUGE_BYTES = 100 * 1024 * 1024;
 const DEEP_LEVELS = 300_000;
@@ -83,6 +91,16 @@ export async function startHostileService(): Promise<HostileService> {
       page = Number((JSON.parse(body) as { page?: unknown }).page) || 0;
     } catch {
       // not a query
+    }
+    if (typeof behaviour === 'object' && 'echo' in behaviour) {
+      const auth = req.headers.authorization ?? '';
+      const text =
+        behaviour.echo === 200
+          ? JSON.stringify({ page, size: 20, results: `not a list, ${auth}` })
+          : JSON.stringify({ status: 'ERROR', message: `Refused the credentials sent (Authorization: ${auth})`, errorCode: auth });
+      count(text.length);
+      res.writeHead(behaviour.echo, { 'content-type': 'application/json', 'x-seen-authorization': auth });
+      return void res.end(text);
     }
     if (typeof behaviour === 'object') {
       const text = JSON.stringify({ page, size: 500, results: behaviour.pages(page) });
@@ -145,6 +163,8 @@ export async function startHostileService(): Promise<HostileService> {
         return void res.end('<a href="https://moved.example/api">Moved</a>');
       case 'silent':
         return;
+      case 'reset':
+        return void req.socket.destroy();
     }
   };
 

@@ -1,3 +1,4 @@
+import { setAsideFile, whyUnreadable } from '../../set-aside';
 import { readFileSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { z } from 'zod';
@@ -61,12 +62,22 @@ export class ActivityStore {
     this.#file = file;
     this.#warn = warn;
     this.#syncer = new DirSyncer(dirname(file));
+    let problem: string | null = null;
     try {
       const parsed = FileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
       if (parsed.success) this.#all = parsed.data;
-      else warn('attendance activity file unreadable; starting empty');
+      else problem = 'not an activity record';
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn('attendance activity file unreadable; starting empty');
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problem = whyUnreadable(e);
+    }
+    if (problem) {
+      // Kept beside, named with its time, and said on the page; the activity starts empty.
+      try {
+        setAsideFile(file, problem);
+      } catch {
+        // Could not be moved: it is rewritten at the next change.
+      }
+      warn('attendance activity file unreadable; set aside, starting empty');
     }
   }
 

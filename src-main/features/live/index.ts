@@ -1,3 +1,4 @@
+import { showSecretOnPage } from '../../secrets';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { LiveStatus } from '../../../src-shared/bridge/live';
@@ -337,6 +338,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     if (await openOther()) return;
     const asked = portSetting();
     const pathSecret = secret(SECRET_PATH, newPathSecret);
+    // Part of the address the user copies to the service: shown on the page, never logged.
+    showSecretOnPage(pathSecret);
     const signingSecret = signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined;
     // With "any free port", the port of the last listener comes first, so the address stays (across restarts too).
     const lastPort = ctx.settings.get(LAST_PORT_SETTING);

@@ -9,6 +9,9 @@ import { AppError } from '../../../src-shared/errors';
 import { parseNatsAddress, type NatsCredentials } from '../../relay/connection';
 import type { RelaySource, RelaySourceOptions } from '../../relay/console-source';
 import { EventRing } from '../../webhooks/event-log';
+import { AppliedLog } from '../../relay/applied-log';
+import { SEEN_MAX_AGE_MS } from '../../webhooks/seen-window';
+import { join } from 'node:path';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent } from '../../webhooks/types';
 import type { FeatureContext } from '../context';
 
@@ -62,6 +65,9 @@ export function saveSource(
   ctx.settings.set(SOURCE_SETTING, source);
 }
 
+/** A name as part of a file name. */
+const fileWord = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
+
 export interface RelayLink {
   readonly status: RelayStatus;
   /** Events arrive (or the connection is being made): the poll may keep its slow pace. */
@@ -86,6 +92,12 @@ export function openRelayLink(
   const credentials: NatsCredentials =
     setting.auth === 'user' ? { kind: 'user', user: setting.user, password: secret } : { kind: 'token', token: secret };
   const ring = new EventRing();
+  // Applied ids on disk, per consumer: an event applied just before a crash is not applied again.
+  const applied = new AppliedLog(
+    join(ctx.profileDir, 'relay', `applied-${fileWord(setting.operation)}-${fileWord(setting.console)}.ndjson`),
+    // The relay's duplicate window (`RELAY_LIMITS`, read from here: the NATS client loads lazily).
+    SEEN_MAX_AGE_MS,
+  );
   let wasLive = false;
   const log = {
     info: (m: string, f?: object) => ctx.log.info(m, f as Record<string, unknown> | undefined),
@@ -98,6 +110,7 @@ export function openRelayLink(
     operation: setting.operation,
     console: setting.console,
     log,
+    applied,
     apply: (e) => {
       const { event: _parsed, ...row } = e;
       ring.add(row);

@@ -15,6 +15,7 @@ const state: AppState = {
   vault: { state: 'weak', detail: 'x' },
   user: null,
   locale: 'en',
+  setAside: [],
 };
 
 /** The core channels only: other features' channels are not called here. */

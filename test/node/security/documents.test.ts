@@ -19,6 +19,9 @@ test('check digits', () => {
   expect(isValidCnpj('11.222.333/0001-81')).toBe(true);
   expect(isValidCnpj('11.222.333/0001-80')).toBe(false);
   expect(isValidCnpj('00000000000000')).toBe(false);
+  // A protocol number whose check digits fit by chance: establishment 0000 is no company's.
+  expect(isValidCnpj('20261123000002')).toBe(false);
+  expect(found('protocolo 20261123000002')).toEqual([]);
 });
 
 test('formatted numbers are documents whatever their check digits; bare ones only with valid digits', () => {

@@ -25,6 +25,9 @@ test.describe('NER, rule-based', () => {
     expect(isValidCpf('111.111.111-11')).toBe(false); // right digits, but never issued
     expect(isValidCnpj('11.222.333/0001-81')).toBe(true);
     expect(isValidCnpj('11.222.333/0001-80')).toBe(false);
+    // Check digits that fit by chance on a protocol number: establishment 0000 is no company's.
+    expect(isValidCnpj('20261123000002')).toBe(false);
+    expect(recognizeEntities('Protocolo 20261123000002 aberto.').filter((e) => e.label === 'CNPJ')).toEqual([]);
   });
 
   test('a valid CPF is labelled with exact offsets; an invalid one is not a CPF', () => {

@@ -55,6 +55,7 @@ test('knowledge base: the base name follows the file until the user types one; a
       vault: { state: 'encrypted', detail: '' },
       user: null,
       locale: 'en',
+      setAside: [],
     }),
     'supervisor:kbList': () => ({ bases: [] }),
     'supervisor:kbUpload': ({ name }) => base(name),

@@ -182,6 +182,16 @@ test('processed events are not replayed after a crash, in order or not', async (
   expect(await replayedIds(dir)).toEqual(['e4', 'e6']);
 });
 
+test('an event processed just before a crash is not replayed: its marker is written as it is marked', async () => {
+  const dir = await stateDir();
+  const first = await open(dir);
+  for (const id of ['f1', 'f2', 'f3']) commit(first, id, `{"id":"${id}"}`);
+  first.markDone('f1');
+  first.markDone('f2');
+  // No close and nothing written after: the process ends right after processing f2.
+  expect(await replayedIds(dir)).toEqual(['f3']);
+});
+
 test('a write that fails halfway refuses its events, and later ones go to a fresh journal', async () => {
   const dir = await stateDir();
   let failNext = false;

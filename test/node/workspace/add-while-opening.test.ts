@@ -27,6 +27,7 @@ const demo: AppState = {
   vault: { state: 'weak', detail: '' },
   user: { userName: 'ana', name: 'Ana' },
   locale: 'en-US',
+  setAside: [],
 };
 const none: AppState = { ...demo, workspaces: [], active: null, workspace: null, baseUrl: null, signedIn: false, user: null };
 

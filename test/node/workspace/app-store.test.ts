@@ -16,6 +16,7 @@ const state = (signedIn: boolean, locale = 'en-US'): AppState => ({
   vault: { state: 'encrypted', detail: '' },
   user: signedIn ? { userName: 'ana', name: 'Ana' } : null,
   locale,
+  setAside: [],
 });
 
 test("opening the demo signs in and opens its scope; signing out closes it; a refusal shows the service's words", async () => {

@@ -46,6 +46,7 @@ const stateOf = (workspaces: WorkspaceInfo[], active: string | null): AppState =
     vault: { state: 'encrypted', detail: '' },
     user: front?.user ?? null,
     locale: 'en-US',
+    setAside: [],
   };
 };
 const session = (id: number, agent: string | null): QueueItem => ({

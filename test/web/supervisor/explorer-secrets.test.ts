@@ -5,6 +5,9 @@ import type { Host } from '../../../src-main/host/start-host';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { exploreOne, recordField } from '../../support/explorer';
 import { RESOURCES, V2 } from '../../../src-shared/paths';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDirs } from '../../support/temp-dirs';
 
 /** Each test: a stand-in, a console, and bruno.lima's user record as the service has it. */
 let sb: Standin;
@@ -36,13 +39,19 @@ test("an administrator's explorer shows users' access keys as hidden, in both la
   expect(key).toMatch(/^sbx_bruno/);
   await page.goto(host.url);
   await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.admin });
+  // A user of few fields, so that the results table has a column for the key (it shows eight).
+  const slim = 'sbx_slim_user_key_0123456789';
+  await admin.post(V2 + RESOURCES.user.save, { name: 'Slim User', userName: 'slim.user', accessKey: slim });
+  const slimResults = await exploreOne(page, 'Users', 'userName', 'slim.user');
+  await expect(slimResults.locator('tbody tr')).toHaveCount(1);
+  const header = (await slimResults.locator('thead th').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
+  expect(header).toContain('Access key');
+  await expect(slimResults.locator('tbody tr').first().locator('td').nth(header.indexOf('Access key'))).toHaveText('hidden');
+  expect(await page.content()).not.toContain(slim);
+
   const results = await exploreOne(page, 'Users', 'userName', 'bruno.lima');
   const row = results.locator('tbody tr').first();
-  // A column for the key, when the table shows one, says hidden (the columns follow the service's field order).
-  await expect(results.locator('thead th').first()).not.toBeEmpty();
-  const header = await results.locator('thead th').allTextContents();
-  const column = header.findIndex((h) => h.startsWith('Access key'));
-  if (column >= 0) await expect(row.locator('td').nth(column)).toHaveText('hidden');
+  await expect(row).toContainText('bruno.lima');
   await row.locator('td').first().getByRole('button').click();
   const record = page.getByRole('region', { name: 'Record', exact: true });
   await expect(recordField(page, 'Access key')).toHaveText('hidden');
@@ -100,4 +109,120 @@ test('a CPF a record holds stays masked in the edit form until the supervisor sh
   await field.fill('111.444.777-35');
   await page.getByRole('button', { name: 'Save record' }).click();
   await expect.poll(async () => (await bruno()).cpf).toBe('111.444.777-35');
+});
+
+const cpf = '529.982.247-25';
+const bareCpf = '11144477735';
+const cnpj = '11.222.333/0001-81';
+/** A protocol number whose check digits fit a CNPJ's by chance: shown as it is. */
+const protocol = '20261123000002';
+/** Every way those documents could appear in clear. */
+const CLEAR = [cpf, bareCpf, cnpj, '52998224725', '11222333000181'];
+async function shownNowhere(page: Page): Promise<void> {
+  const html = await page.content();
+  for (const d of CLEAR) expect(html, `${d} shown in clear`).not.toContain(d);
+}
+
+test('the Edit form masks CPF and CNPJ in a known text and in every string and number of an object field, the JSON view too; a save without showing them sends the service the real values', async ({
+  page,
+}) => {
+  const configuration = {
+    color: '#2b6cb0',
+    documento: `CNPJ ${cnpj}`,
+    profile: { note: `cliente CPF ${cpf}`, tags: ['vip', { ref: bareCpf }] },
+    cpfDigits: Number(bareCpf),
+    protocolo: protocol,
+  };
+  const initialMessage = `Olá! Informe seu CPF, ex. ${cpf}.`;
+  const [conf] = await admin.list(RESOURCES.chatWebConfiguration.list);
+  await admin.post(V2 + RESOURCES.chatWebConfiguration.save, { id: conf!.id, configuration, initialMessage });
+  const stored = async () =>
+    (await admin.list(RESOURCES.chatWebConfiguration.list, [{ key: 'id', operator: 'EQNUM', value: String(conf!.id) }]))[0]!;
+  expect(await stored()).toMatchObject({ configuration, initialMessage });
+
+  await page.goto(host.url);
+  await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.admin });
+  const results = await exploreOne(page, 'Web chat configuration', 'id', String(conf!.id));
+  await expect(results.locator('tbody tr')).toHaveCount(1);
+  await results.locator('tbody tr').first().locator('td').first().getByRole('button').click();
+  await page.getByRole('button', { name: 'Edit this record' }).click();
+  const form = page.getByRole('group', { name: 'Record to save' });
+  const confInput = form.getByLabel('Configuration', { exact: true });
+  await expect(confInput).toHaveValue(
+    JSON.stringify({
+      color: '#2b6cb0',
+      documento: 'CNPJ **.***.***/****-81',
+      profile: { note: 'cliente CPF ***.***.247-25', tags: ['vip', { ref: '***.***.777-35' }] },
+      cpfDigits: '***.***.777-35',
+      protocolo: protocol,
+    }),
+  );
+  await expect(confInput).not.toBeEditable();
+  await expect(form.getByLabel('Welcome message', { exact: true })).toHaveValue('Olá! Informe seu CPF, ex. ***.***.247-25.');
+  await shownNowhere(page);
+
+  // The JSON view masks the same values; the protocol number is no CNPJ.
+  await page.getByRole('button', { name: 'Advanced (JSON)' }).click();
+  const json = page.getByLabel('Record to save (JSON)');
+  await expect(json).toHaveValue(/"cpfDigits": "\*\*\*\.\*\*\*\.777-35"/);
+  await expect(json).toHaveValue(new RegExp(`"protocolo": "${protocol}"`));
+  await shownNowhere(page);
+  await page.getByRole('button', { name: 'Advanced (JSON)' }).click();
+
+  // Another field changed and saved without showing them: the service receives and keeps the real values, types and all.
+  await form.getByLabel('Style sheet (CSS)', { exact: true }).fill('.x { color: red }');
+  await page.getByRole('button', { name: 'Save record' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved .+ #\d+\.$/ })).toBeVisible();
+  await expect.poll(async () => (await stored()).cssScript).toBe('.x { color: red }');
+  expect(await stored()).toMatchObject({ configuration, initialMessage });
+  expect(typeof ((await stored()).configuration as { cpfDigits: unknown }).cpfDigits).toBe('number');
+
+  // Shown on request, the field reads as it is and can be edited.
+  await page.getByRole('button', { name: 'Edit this record' }).click();
+  await form.getByRole('button', { name: 'Show CNPJ' }).click();
+  await expect(confInput).toBeEditable();
+  await expect(confInput).toHaveValue(JSON.stringify(configuration));
+});
+
+const standinData = tempDirs('standin-explorer-');
+
+test('fields the console does not know are masked in the Edit form: a text, an object with a CPF in a note, an 11-digit number', async ({
+  page,
+}) => {
+  // Records the stand-in's saves refuse (unknown fields) are written into its data, as another server would hold them.
+  await sb.close();
+  const dataDir = await standinData();
+  sb = await startStandin({ port: 0, dataDir });
+  await sb.close();
+  const file = join(dataDir, 'user.json');
+  const doc = JSON.parse(await readFile(file, 'utf8')) as { records: Array<Record<string, unknown>> };
+  const brunoRec = doc.records.find((r) => r.userName === 'bruno.lima')!;
+  Object.assign(brunoRec, {
+    documento: `CNPJ ${cnpj}`,
+    profileNote: { note: `CPF ${cpf}` },
+    cpfDigits: Number(bareCpf),
+    protocolo: protocol,
+  });
+  await writeFile(file, JSON.stringify(doc));
+  sb = await startStandin({ port: 0, dataDir });
+  admin = serviceApi(sb.baseUrl, sb.tokens.admin);
+  expect(await bruno()).toMatchObject({ cpfDigits: Number(bareCpf) });
+
+  await page.goto(host.url);
+  await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.admin });
+  const results = await exploreOne(page, 'Users', 'userName', 'bruno.lima');
+  await expect(results.locator('tbody tr')).toHaveCount(1);
+  await results.locator('tbody tr').first().locator('td').first().getByRole('button').click();
+  await page.getByRole('button', { name: 'Edit this record' }).click();
+  const other = page.getByRole('group', { name: 'Fields the console does not know' });
+  await expect(other.getByLabel('documento', { exact: true })).toHaveValue('CNPJ **.***.***/****-81');
+  await expect(other.getByLabel('profileNote', { exact: true })).toHaveValue(JSON.stringify({ note: 'CPF ***.***.247-25' }));
+  await expect(other.getByLabel('cpfDigits', { exact: true })).toHaveValue('***.***.777-35');
+  for (const label of ['documento', 'profileNote', 'cpfDigits']) await expect(other.getByLabel(label, { exact: true })).not.toBeEditable();
+  await expect(other.getByLabel('protocolo', { exact: true })).toHaveValue(protocol);
+  await expect(other.getByLabel('protocolo', { exact: true })).toBeEditable();
+  await shownNowhere(page);
+  await page.getByRole('button', { name: 'Advanced (JSON)' }).click();
+  await expect(page.getByLabel('Record to save (JSON)')).toHaveValue(/"cpfDigits": "\*\*\*\.\*\*\*\.777-35"/);
+  await shownNowhere(page);
 });

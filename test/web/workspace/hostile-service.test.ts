@@ -1,4 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freshProfile, launchHost } from '../../support/host';
 import { startHostileService, USER, type Behaviour, type HostileService } from '../../support/hostile-service';
 
@@ -98,4 +100,32 @@ test('in Portuguese the same errors read in Portuguese', async ({ page }) => {
   } finally {
     await host.close();
   }
+});
+
+test('a service that echoes the token in its error answers: the page says what happened with the token hidden, and neither the page nor the log holds it', async ({
+  page,
+}) => {
+  const profile = freshProfile();
+  const host = await launchHost(profile);
+  const forms = [service.token, encodeURIComponent(service.token), Buffer.from(service.token).toString('base64')];
+  try {
+    await page.goto(host.url);
+    await connect(
+      page,
+      EN,
+      { echo: 400 },
+      'The service refused to list sessions: Refused the credentials sent (Authorization: Bearer [hidden]) [Bearer [hidden]].',
+    );
+    for (const f of forms) expect(await page.content()).not.toContain(f);
+    for (const status of [401, 403, 500, 200]) {
+      await connect(page, EN, { echo: status });
+      await expect(page.getByRole('alert')).toContainText(status === 200 ? 'cannot read' : `(${status})`);
+      for (const f of forms) expect(await page.content()).not.toContain(f);
+    }
+  } finally {
+    await host.close();
+  }
+  const logged = readFileSync(join(profile, 'logs', 'console.log'), 'utf8');
+  expect(logged).toContain('userSession.list');
+  for (const f of forms) expect(logged).not.toContain(f);
 });

@@ -2,6 +2,7 @@ import type { ResourceKey } from '../../../../src-shared/paths';
 import { instantOf } from '../../../../src-shared/concepts';
 import { HIDDEN } from '../../../../src-shared/secret-fields';
 import { maskDocuments } from '../../../../src-shared/redact';
+import { findDocuments, type DocumentKind } from '../../../../src-shared/documents';
 import { knownLabel } from '../../lib/enums';
 import { i18n } from '../../lib/i18n.svelte';
 import { segmentsOf, type Segment } from '../attendance/segments';
@@ -90,17 +91,52 @@ export const cellText = (cell: Cell): string =>
       : cell.parts.map((p) => (p.secret ? maskDocuments(p.text) : p.text)).join('');
 
 /**
+ * The one rule for every editor of a record (the form's inputs, the JSON view): each string, and
+ * each number written out, that holds a CPF or CNPJ is masked, however deep it sits and whatever
+ * its field. Null when `value` holds none.
+ */
+export function documentIn(value: unknown, depth = 0): DocumentKind | null {
+  if (typeof value === 'string' || typeof value === 'number') return findDocuments(String(value))[0]?.kind ?? null;
+  if (!value || typeof value !== 'object' || depth > 64) return null;
+  for (const v of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) {
+    const kind = documentIn(v, depth + 1);
+    if (kind) return kind;
+  }
+  return null;
+}
+
+/** `value` with every string or number holding a document replaced by its masked text. */
+export function maskedValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string' || typeof value === 'number') {
+    const text = String(value);
+    const out = maskDocuments(text);
+    return out === text ? value : out;
+  }
+  if (!value || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v: unknown) => maskedValue(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedValue(v, depth + 1)]));
+}
+
+/** A field's value as a masked input shows it: text as it is, anything else as JSON. */
+export function maskedInput(value: unknown): string {
+  const m = maskedValue(value);
+  return typeof m === 'string' ? m : JSON.stringify(m);
+}
+
+/**
  * A record as JSON for the advanced view: documents masked, like everywhere else on screen.
  * `unmaskJson` puts back every masked value the user left as it was.
  */
 export function maskedJson(record: Record<string, unknown>): string {
-  return JSON.stringify(record, (_k, v: unknown) => (typeof v === 'string' ? maskDocuments(v) : v), 2);
+  return JSON.stringify(maskedValue(record), null, 2);
 }
 
 /** `edited` with each string still equal to the masked form of `original`'s at the same place given back its value. */
 export function unmaskJson(edited: unknown, original: unknown): unknown {
   if (typeof edited === 'string')
-    return typeof original === 'string' && edited !== original && maskDocuments(original) === edited ? original : edited;
+    return (typeof original === 'string' || typeof original === 'number') && edited !== original && maskedValue(original) === edited
+      ? original
+      : edited;
   if (!edited || typeof edited !== 'object' || !original || typeof original !== 'object') return edited;
   if (Array.isArray(edited)) {
     const from = Array.isArray(original) ? (original as unknown[]) : [];

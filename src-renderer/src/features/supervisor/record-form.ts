@@ -1,5 +1,6 @@
 import { idOf, instantOf, personOf, record as asRecord, text as textOf, type Rec } from '../../../../src-shared/concepts';
 import { HIDDEN } from '../../../../src-shared/secret-fields';
+import { maskDocuments } from '../../../../src-shared/redact';
 import type { FieldKind } from './resource-fields';
 
 /**
@@ -154,6 +155,8 @@ export function optionLabel(rec: Rec): string {
   const who = person?.name ?? person?.userName ?? null;
   const words = [own, who].filter((t): t is string => t !== null && t !== '');
   const label = [...new Set(words)].join(' · ');
-  const short = label.length > 70 ? `${label.slice(0, 69)}…` : label;
+  // A name or protocol may hold a CPF: masked here as everywhere a record is shown.
+  const whole = maskDocuments(label);
+  const short = whole.length > 70 ? `${whole.slice(0, 69)}…` : whole;
   return id === null ? short : short ? `#${id} · ${short}` : `#${id}`;
 }
