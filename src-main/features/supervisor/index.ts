@@ -14,6 +14,7 @@ import type { OfflineFeature } from '../offline';
 import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
+import { knownBases, rememberBase } from '../kb-known';
 import { TicketCache } from './ticket-cache';
 import {
   assigneeFromSession,
@@ -44,7 +45,11 @@ export interface SupervisorDeps {
 
 export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
   const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
-  const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
+  const kb = new KbTracker({
+    client: () => ctx.client(),
+    emit: (base) => ctx.events.emit('supervisor:kb', base),
+    remember: (name) => rememberBase(ctx.settings, name),
+  });
   const unsubscribe = ctx.onWorkspaceChange(() => kb.reset());
 
   const shortcut = (): ShortcutState => {
@@ -208,7 +213,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           resource === 'userSession' ? await client.saveSession(parsed.data as Session) : await client.resource(resource).save(parsed.data);
         return { record: saved };
       },
-      'supervisor:kbList': async () => ({ bases: kb.list() }),
+      'supervisor:kbList': async () => ({ bases: kb.list(), known: knownBases(ctx.settings, ctx.isDemo()).bases }),
       'supervisor:kbUpload': (input) => kb.upload(input),
       'supervisor:kbUploadFile': async ({ fileName, contentBase64, ...rest }) => {
         const bytes = Buffer.from(contentBase64, 'base64');

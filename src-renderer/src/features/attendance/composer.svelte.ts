@@ -67,6 +67,9 @@ export class ComposerStore {
   #credentialKept = $state<CredentialKept | null>(null);
   #kbQuestion = $state('');
   #kbIndex = $state<string | null>(null);
+  /** The bases this workspace knows (main process's list), and the one picked to search. */
+  #kbBases = $state<string[]>([]);
+  #kbChosen = $state('');
   #kbAnswers = $state<Array<{ text: string; score: number }>>([]);
   #kbBusy = $state(false);
   #kbError = $state.raw<Worded | null>(null);
@@ -131,6 +134,26 @@ export class ComposerStore {
   }
   get kbIndex() {
     return this.#kbIndex;
+  }
+  get kbBases() {
+    return this.#kbBases;
+  }
+  get kbChosen() {
+    return this.#kbChosen;
+  }
+  set kbChosen(v) {
+    this.#kbChosen = v;
+  }
+
+  /** The workspace's known bases, the one searched last picked unless the attendant picked another. */
+  async loadKbBases(): Promise<void> {
+    try {
+      const { bases, last } = await this.#scope.invoke('attendance:kbBases', {});
+      this.#kbBases = bases;
+      if (!this.#kbChosen || !bases.includes(this.#kbChosen)) this.#kbChosen = last ?? bases[0] ?? '';
+    } catch (e) {
+      this.#kbError = failure(e);
+    }
   }
   get kbAnswers() {
     return this.#kbAnswers;
@@ -411,6 +434,11 @@ export class ComposerStore {
       });
       this.#kbIndex = got.index;
       this.#kbAnswers = got.answers;
+      // A base named by hand that answered joins the list, picked.
+      if (got.index) {
+        if (!this.#kbBases.includes(got.index)) this.#kbBases = [got.index, ...this.#kbBases];
+        this.#kbChosen = got.index;
+      }
     } catch (e) {
       this.#kbError = failure(e);
       this.#kbAnswers = [];
