@@ -64,12 +64,12 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     try {
       const view = toTicketView(await client.ticket(asked), new Date().toISOString());
       if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
-      await tickets.put(client.baseUrl, asked, view);
+      await tickets.put(asked, view);
       return view;
     } catch (e) {
       // A stored copy is better than nothing when the service did not answer, or not yet.
       if (!isAppError(e) || !isTemporary(e)) throw e;
-      const cached = await tickets.find(client.baseUrl, asked);
+      const cached = await tickets.find(asked);
       if (!cached) throw e;
       return { ...cached, source: 'cache', notice: e.message };
     }
@@ -117,7 +117,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       'supervisor:ticket': lookup,
       'supervisor:recentTickets': async () => {
         if (!ctx.hasWorkspace()) return { tickets: [] };
-        const list = await tickets.recent(ctx.client().baseUrl);
+        const list = await tickets.recent();
         return { tickets: list.map((t) => ({ ...t, source: 'cache' as const, notice: null })) };
       },
       'supervisor:ticketShortcut': async () => shortcut(),
