@@ -79,6 +79,8 @@ export class ComposerStore {
    * before it goes (see LATE_REPLY_MS in thread.svelte.ts); it is never sent on its own.
    */
   #heldAt = $state<number | null>(null);
+  /** Held replies by session: going to another session and back does not forget that one was never sent. */
+  readonly #heldBySession = new Map<number, number>();
   /** Set by components that own the textarea: focus it and put the caret at the end. */
   #focusRequest = $state(0);
   /** Help waiting for the attendant to say where it goes (the box has text). */
@@ -194,7 +196,7 @@ export class ComposerStore {
     const gen = ++this.#loadGen;
     this.#sessionId = sessionId;
     this.#text = '';
-    this.#heldAt = null;
+    this.#heldAt = this.#heldBySession.get(sessionId) ?? null;
     this.#help = null;
     this.#helpError = null;
     this.#aiError = null;
@@ -231,6 +233,7 @@ export class ComposerStore {
 
   clear(): void {
     this.#heldAt = null;
+    if (this.#sessionId !== null) this.#heldBySession.delete(this.#sessionId);
     this.#text = '';
     // Sent (or emptied): what Undo would have given back is not a reply to restore any more.
     this.#undo = null;
@@ -272,12 +275,14 @@ export class ComposerStore {
   /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
   hold(): void {
     this.#heldAt ??= Date.now();
+    if (this.#sessionId !== null) this.#heldBySession.set(this.#sessionId, this.#heldAt);
     this.flush();
   }
 
   /** "Not yet": the held reply stays an ordinary draft, sent only when Send is pressed again. */
   unhold(): void {
     this.#heldAt = null;
+    if (this.#sessionId !== null) this.#heldBySession.delete(this.#sessionId);
   }
 
   /** Canned replies whose code starts with the typed token. */
