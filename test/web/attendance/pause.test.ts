@@ -33,3 +33,26 @@ test('an attendant pauses with a reason and resumes; the service holds their sta
     await host.close();
   }
 });
+
+test("a pause past its reason's allowance says by how much", async ({ page }) => {
+  const host = await launchHost(freshProfile());
+  try {
+    // The page's clock only: the service and the console's main process keep real time.
+    await page.clock.install();
+    const sb = await openDemo(page, host);
+    const reasons = await serviceApi(sb.baseUrl, sb.tokens.supervisor).list('/pause-reasons');
+    const shortest = reasons
+      .filter((r) => r.active !== false && Number(r.pauseTime) > 0)
+      .sort((a, b) => Number(a.pauseTime) - Number(b.pauseTime))[0]!;
+    const allowance = Number(shortest.pauseTime);
+    const status = page.getByRole('group', { name: 'Your status' });
+    const pick = status.getByRole('combobox', { name: 'Pause reason' });
+    await pick.selectOption({ label: `${String(shortest.value)} (${allowance} min)` });
+    await status.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect(status).toContainText(`left of ${allowance} min`);
+    await page.clock.fastForward((allowance * 60 + 90) * 1000);
+    await expect(status).toContainText(new RegExp(`1m [3-5]\\ds over the ${allowance} min allowed`));
+  } finally {
+    await host.close();
+  }
+});
