@@ -1,7 +1,7 @@
 import type { Settings } from '../settings';
 
 /** The stand-in's seeded knowledge base (src-standin/ai): the demo workspace's default. */
-export const DEMO_KB = 'demo_atendimento_data_pt';
+const DEMO_KB = 'demo_atendimento_data_pt';
 
 /** At most this many names are kept: the list is offered whole in a select. */
 const MAX_KNOWN = 50;
