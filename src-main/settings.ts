@@ -52,6 +52,8 @@ const SETTINGS = {
   keyBindings: z.record(z.string(), z.string().nullable()).default({}),
   /** The knowledge base the composer searches ('' : none chosen). */
   knowledgeBase: z.string().default(''),
+  /** The knowledge bases this workspace uploaded or searched, newest first (offered as a list). */
+  knowledgeBases: z.array(z.string().max(200)).max(50).default([]),
   /** The supervisor's ticket shortcut as typed (checked where it is used); null: the default. */
   'supervisor.ticketShortcut': z.string().nullable().default(null),
   voice: z.object({ enabled: z.boolean(), language: LanguageSchema }).strict().nullable().default(null),

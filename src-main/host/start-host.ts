@@ -1,4 +1,7 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { keepHostPort, lastHostPort } from './last-port';
 import type { ConsoleApp } from '../app';
 import { KeyFileCipher } from '../vault/node-cipher';
 import { EventHub, whenStarted } from '../bridge/table';
@@ -46,7 +49,7 @@ export interface Host {
  */
 export async function startHost(o: HostOptions): Promise<Host> {
   // The port first, then the profile: either refusal leaves no file behind.
-  const server = await listenLoopback(o.port ?? 0);
+  const server = await listenAgain(o.port ?? 0, o.profileDir);
   let lock: ProfileLock;
   try {
     lock = lockProfile(o.profileDir);
@@ -54,6 +57,7 @@ export async function startHost(o: HostOptions): Promise<Host> {
     await closeServer(server);
     throw e;
   }
+  if (!o.port) keepHostPort(o.profileDir, (server.address() as AddressInfo).port);
   let log: RootLogger | null = null;
   let app = null as ConsoleApp | null;
   let web: WebTransport;
@@ -129,4 +133,17 @@ export async function startHost(o: HostOptions): Promise<Host> {
       lock.release();
     },
   };
+}
+
+/** Any free port, the profile's last one first (see last-port.ts); a port asked for is taken as is. */
+async function listenAgain(port: number, profileDir: string): Promise<Server> {
+  const last = port === 0 ? lastHostPort(profileDir) : null;
+  if (last !== null) {
+    try {
+      return await listenLoopback(last);
+    } catch {
+      // Taken by another program meanwhile: any free port.
+    }
+  }
+  return listenLoopback(port);
 }

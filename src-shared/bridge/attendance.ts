@@ -331,6 +331,11 @@ export const attendanceChannels = {
     input: z.object({ question: z.string().trim().min(1).max(1000), index: z.string().max(200).optional(), ...RevealFields }).strict(),
     output: z.object({ index: z.string().nullable(), answers: z.array(KbAnswerSchema) }).strict(),
   },
+  /** The knowledge bases this workspace knows (uploaded, searched or set), the one searched last first. */
+  'attendance:kbBases': {
+    input: NoInput,
+    output: z.object({ bases: z.array(z.string()), last: z.string().nullable() }).strict(),
+  },
   'attendance:classificationTree': {
     input: SessionInput,
     output: z.object({ mandatory: z.boolean(), roots: z.array(ClassNodeSchema) }).strict(),

@@ -375,7 +375,11 @@ export const supervisorChannels = {
   'supervisor:groups': { input: NoInput, output: GroupsOverviewSchema },
   'supervisor:explore': { input: ExplorerQuerySchema, output: ExplorerPageSchema },
   'supervisor:save': { input: ExplorerSaveSchema, output: z.object({ record: JsonRecord }).strict() },
-  'supervisor:kbList': { input: NoInput, output: z.object({ bases: z.array(KbBaseSchema) }).strict() },
+  /** `known`: every base this workspace knows by name (uploaded before, searched, or set), besides this run's uploads. */
+  'supervisor:kbList': {
+    input: NoInput,
+    output: z.object({ bases: z.array(KbBaseSchema), known: z.array(z.string()).optional() }).strict(),
+  },
   'supervisor:kbUpload': { input: KbUploadSchema, output: KbBaseSchema },
   /** A file chosen on this computer: lent to the service at a one-time address, then indexed like a link. */
   'supervisor:kbUploadFile': { input: KbUploadFileSchema, output: KbBaseSchema },

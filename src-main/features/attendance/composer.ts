@@ -28,13 +28,12 @@ import type { Threads } from './thread';
 import { sessionGroupOf } from '../../../src-shared/concepts';
 import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
+import { knownBases, rememberBase } from '../kb-known';
 import { mediaAddressOf } from '../../service/media';
 
 type Bundle = Read<MessageBundleGroup>;
 type Hsm = Read<HsmTemplate>;
 
-/** The stand-in's seeded knowledge base (src-standin/ai): the demo workspace's default. */
-const DEMO_KB = 'demo_atendimento_data_pt';
 const KB_SETTING = 'knowledgeBase';
 const CACHE_MS = 5 * 60_000;
 
@@ -371,6 +370,7 @@ export class Composer {
         { index: name, question: keep ? maskExcept(question, keep) : question, size: 5 },
         keep ? { revealDocuments: true } : {},
       );
+      rememberBase(this.#ctx.settings, name);
       // The attendant inserts what the customer should read: the answer, not the FAQ's question.
       return { index: name, answers: answers.map((a) => ({ text: answerPart(a.text), score: a.score })) };
     } catch (e) {
@@ -382,7 +382,7 @@ export class Composer {
   }
 
   knowledgeBaseName(demo: boolean): string | null {
-    return this.#ctx.settings.get(KB_SETTING) || (demo ? DEMO_KB : null);
+    return knownBases(this.#ctx.settings, demo).last;
   }
 }
 
@@ -451,7 +451,8 @@ type ComposerChannel =
   | 'attendance:clearCredential'
   | 'attendance:aiDraft'
   | 'attendance:describeImage'
-  | 'attendance:kbAnswer';
+  | 'attendance:kbAnswer'
+  | 'attendance:kbBases';
 
 export interface ComposerDeps {
   composer: Composer;
@@ -512,5 +513,6 @@ export function composerHandlers(ctx: FeatureContext, d: ComposerDeps): Pick<Han
     },
     'attendance:kbAnswer': async ({ question, index, revealDocuments, revealed }) =>
       composer.knowledge(question, index, ctx.isDemo(), { revealDocuments, revealed }),
+    'attendance:kbBases': async () => knownBases(ctx.settings, ctx.isDemo()),
   };
 }

@@ -15,6 +15,7 @@ import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
 import { FiguresReader, npsBreakdown, SurveyAnswersReader } from './figures';
+import { knownBases, rememberBase } from '../kb-known';
 import { TicketCache } from './ticket-cache';
 import {
   assigneeFromSession,
@@ -46,7 +47,11 @@ export interface SupervisorDeps {
 export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
   // Recent tickets are the account's: the next one to sign in here has its own.
   const tickets = new TicketCache(join(ctx.accountDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
-  const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
+  const kb = new KbTracker({
+    client: () => ctx.client(),
+    emit: (base) => ctx.events.emit('supervisor:kb', base),
+    remember: (name) => rememberBase(ctx.settings, name),
+  });
   const figures = new FiguresReader(() => ctx.client());
   const answers = new SurveyAnswersReader(() => ctx.client());
 
@@ -62,12 +67,12 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     try {
       const view = toTicketView(await client.ticket(asked), new Date().toISOString());
       if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
-      await tickets.put(client.baseUrl, asked, view);
+      await tickets.put(asked, view);
       return view;
     } catch (e) {
       // A stored copy is better than nothing when the service did not answer, or not yet.
       if (!isAppError(e) || !isTemporary(e)) throw e;
-      const cached = await tickets.find(client.baseUrl, asked);
+      const cached = await tickets.find(asked);
       if (!cached) throw e;
       return { ...cached, source: 'cache', notice: e.message };
     }
@@ -116,7 +121,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       'supervisor:ticket': lookup,
       'supervisor:recentTickets': async () => {
         if (!ctx.hasWorkspace()) return { tickets: [] };
-        const list = await tickets.recent(ctx.client().baseUrl);
+        const list = await tickets.recent();
         return { tickets: list.map((t) => ({ ...t, source: 'cache' as const, notice: null })) };
       },
       'supervisor:ticketShortcut': async () => shortcut(),
@@ -215,7 +220,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
           resource === 'userSession' ? await client.saveSession(parsed.data as Session) : await client.resource(resource).save(parsed.data);
         return { record: saved };
       },
-      'supervisor:kbList': async () => ({ bases: kb.list() }),
+      'supervisor:kbList': async () => ({ bases: kb.list(), known: knownBases(ctx.settings, ctx.isDemo()).bases }),
       'supervisor:kbUpload': (input) => kb.upload(input),
       'supervisor:kbUploadFile': async ({ fileName, contentBase64, ...rest }) => {
         const bytes = Buffer.from(contentBase64, 'base64');

@@ -15,6 +15,8 @@ const GIVE_UP_MS = 5 * 60_000;
 export interface KbTrackerOptions {
   client(): ServiceClient;
   emit(base: KbBase): void;
+  /** Keeps the name of a base the service accepted, so the workspace lists it after a restart. */
+  remember?(name: string): void;
   /** Delay between probes, growing to `maxDelayMs`. */
   firstDelayMs?: number;
   maxDelayMs?: number;
@@ -97,6 +99,7 @@ export class KbTracker {
       message: answer.message ? hide(answer.message) : null,
     };
     this.#set(base);
+    this.#o.remember?.(base.name);
     this.#probe(base, () => lent?.file.withdraw());
     return base;
   }

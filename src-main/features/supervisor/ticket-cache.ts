@@ -5,14 +5,16 @@ import { TicketViewSchema, type TicketView } from '../../../src-shared/bridge/su
 
 /**
  * Recently looked-up tickets, kept in the main process with the time they were fetched, so a
- * supervisor can still read them when the network is gone. One file in the profile, written
- * whole (temp file, then rename); entries are scoped to the service address they came from.
+ * supervisor can still read them when the network is gone. One file in the workspace's folder,
+ * written whole (temp file, then rename): the workspace is the scope, not the service's address,
+ * which changes under the same workspace (the demo's stand-in comes up on another port each start).
  */
 
 const MAX_ENTRIES = 50;
 
 const EntrySchema = z.object({
-  baseUrl: z.string(),
+  /** Written by earlier versions, which kept entries per service address; no longer read. */
+  baseUrl: z.string().optional(),
   /** What users typed to find it (id, key), lower case. */
   aliases: z.array(z.string()),
   ticket: TicketViewSchema,
@@ -49,10 +51,10 @@ export class TicketCache {
   }
 
   /** The stored copy, moved to the front of the recent list (reading it offline is a use too). */
-  async find(baseUrl: string, idOrKey: string): Promise<TicketView | null> {
+  async find(idOrKey: string): Promise<TicketView | null> {
     await this.#load();
     const wanted = norm(idOrKey);
-    const hit = this.#entries.find((e) => e.baseUrl === baseUrl && e.aliases.includes(wanted));
+    const hit = this.#entries.find((e) => e.aliases.includes(wanted));
     if (!hit) return null;
     if (this.#entries[0] !== hit) {
       this.#entries = [hit, ...this.#entries.filter((e) => e !== hit)];
@@ -62,20 +64,19 @@ export class TicketCache {
   }
 
   /** Most recent first. */
-  async recent(baseUrl: string): Promise<TicketView[]> {
+  async recent(): Promise<TicketView[]> {
     await this.#load();
-    return this.#entries.filter((e) => e.baseUrl === baseUrl).map((e) => e.ticket);
+    return this.#entries.map((e) => e.ticket);
   }
 
-  async put(baseUrl: string, asked: string, ticket: TicketView): Promise<void> {
+  async put(asked: string, ticket: TicketView): Promise<void> {
     await this.#load();
     const aliases = new Set([norm(asked)]);
     if (ticket.id !== null) aliases.add(String(ticket.id));
     if (ticket.key) aliases.add(norm(ticket.key));
-    const same = (e: Entry) =>
-      e.baseUrl === baseUrl && ((ticket.id !== null && e.ticket.id === ticket.id) || e.aliases.some((a) => aliases.has(a)));
+    const same = (e: Entry) => (ticket.id !== null && e.ticket.id === ticket.id) || e.aliases.some((a) => aliases.has(a));
     for (const e of this.#entries.filter(same)) for (const a of e.aliases) aliases.add(a);
-    this.#entries = [{ baseUrl, aliases: [...aliases], ticket }, ...this.#entries.filter((e) => !same(e))].slice(0, MAX_ENTRIES);
+    this.#entries = [{ aliases: [...aliases], ticket }, ...this.#entries.filter((e) => !same(e))].slice(0, MAX_ENTRIES);
     await this.#save();
   }
 

@@ -69,3 +69,41 @@ test("a reply shows at once, becomes the service's message when sent, and a fail
   thread.suspend();
   expect(thread.rows).toEqual([]);
 });
+
+test('a thread read again (the service is back) keeps a reply that failed, with its warning, until it is sent', async () => {
+  let down = true;
+  await installFakeBridge({
+    'attendance:openThread': () =>
+      ({
+        detail: null,
+        fetchedAt: '2026-11-23T10:10:00Z',
+        offline: false,
+        page: { messages: [msg(1, 'Quero reembolso', true, 1)], hasMore: false, page: 0, skipped: 0 },
+      }) as never,
+    'attendance:send': ({ text }) => {
+      if (down) throw new Refusal('Unavailable', 'The service cannot be reached.');
+      return { ...msg(200, text, false, 5) };
+    },
+    'notes:draft': () => ({ reply: '', note: '' }),
+    'notes:setDraft': () => ({ ok: true }),
+    'attendance:closeThread': () => ({ ok: true }),
+  });
+  const { ThreadStore } = await importRunes<Thread>('src-renderer/src/features/attendance/thread.svelte.ts');
+  const thread = (await newScope()).use(ThreadStore);
+  await thread.open(7);
+  expect(await thread.send('Segue o boleto')).toBe(false);
+
+  // Read again on the same session: the failed reply is still shown as not sent.
+  await thread.open(7);
+  expect(thread.rows.map((r) => [r.message.text, r.send?.state ?? null])).toEqual([
+    ['Quero reembolso', null],
+    ['Segue o boleto', 'failed'],
+  ]);
+  // Sent once the service answers: then, and only then, the warning goes.
+  down = false;
+  expect(await thread.retry(thread.failedWith('Segue o boleto')!)).toBe(true);
+  expect(thread.rows.map((r) => r.send?.state ?? null)).toEqual([null, 'sent']);
+  // Another session opened: its thread starts without this one's replies.
+  await thread.open(8);
+  expect(thread.rows.some((r) => r.send)).toBe(false);
+});

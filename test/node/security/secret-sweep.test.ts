@@ -172,6 +172,7 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'attendance:aiDraft': (s) => ({ sessionId: s.sessionId, choice: { provider: 'local', model: 'local-extractive' } }),
   'attendance:describeImage': (s) => ({ ...s.image, choice: { provider: 'local', model: 'local-extractive' } }),
   'attendance:kbAnswer': () => ({ question: 'Como troco a senha?', index: KB }),
+  'attendance:kbBases': () => ({}),
   'attendance:classificationTree': (s) => ({ sessionId: s.sessionId }),
   'attendance:summary': (s) => ({ sessionId: s.sessionId }),
   'attendance:close': (s) => ({ sessionId: s.closeId, classification: s.classification, comment: 'Resolvido.' }),

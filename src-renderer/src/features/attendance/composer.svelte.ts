@@ -68,6 +68,9 @@ export class ComposerStore {
   #credentialKept = $state<CredentialKept | null>(null);
   #kbQuestion = $state('');
   #kbIndex = $state<string | null>(null);
+  /** The bases this workspace knows (main process's list), and the one picked to search. */
+  #kbBases = $state<string[]>([]);
+  #kbChosen = $state('');
   #kbAnswers = $state<Array<{ text: string; score: number }>>([]);
   #kbBusy = $state(false);
   #kbError = $state.raw<Worded | null>(null);
@@ -77,6 +80,8 @@ export class ComposerStore {
    * before it goes (see LATE_REPLY_MS in thread.svelte.ts); it is never sent on its own.
    */
   #heldAt = $state<number | null>(null);
+  /** Held replies by session: going to another session and back does not forget that one was never sent. */
+  readonly #heldBySession = new Map<number, number>();
   /** Set by components that own the textarea: focus it and put the caret at the end. */
   #focusRequest = $state(0);
   /** Help waiting for the attendant to say where it goes (the box has text). */
@@ -133,6 +138,26 @@ export class ComposerStore {
   get kbIndex() {
     return this.#kbIndex;
   }
+  get kbBases() {
+    return this.#kbBases;
+  }
+  get kbChosen() {
+    return this.#kbChosen;
+  }
+  set kbChosen(v) {
+    this.#kbChosen = v;
+  }
+
+  /** The workspace's known bases, the one searched last picked unless the attendant picked another. */
+  async loadKbBases(): Promise<void> {
+    try {
+      const { bases, last } = await this.#scope.invoke('attendance:kbBases', {});
+      this.#kbBases = bases;
+      if (!this.#kbChosen || !bases.includes(this.#kbChosen)) this.#kbChosen = last ?? bases[0] ?? '';
+    } catch (e) {
+      this.#kbError = failure(e);
+    }
+  }
   get kbAnswers() {
     return this.#kbAnswers;
   }
@@ -172,7 +197,7 @@ export class ComposerStore {
     const gen = ++this.#loadGen;
     this.#sessionId = sessionId;
     this.#text = '';
-    this.#heldAt = null;
+    this.#heldAt = this.#heldBySession.get(sessionId) ?? null;
     this.#help = null;
     this.#helpError = null;
     this.#aiError = null;
@@ -249,6 +274,7 @@ export class ComposerStore {
 
   clear(): void {
     this.#heldAt = null;
+    if (this.#sessionId !== null) this.#heldBySession.delete(this.#sessionId);
     this.#text = '';
     // Sent (or emptied): what Undo would have given back is not a reply to restore any more.
     this.#undo = null;
@@ -290,12 +316,14 @@ export class ComposerStore {
   /** Keeps the reply instead of sending it (offline): saved at once, asked about later. */
   hold(): void {
     this.#heldAt ??= Date.now();
+    if (this.#sessionId !== null) this.#heldBySession.set(this.#sessionId, this.#heldAt);
     this.flush();
   }
 
   /** "Not yet": the held reply stays an ordinary draft, sent only when Send is pressed again. */
   unhold(): void {
     this.#heldAt = null;
+    if (this.#sessionId !== null) this.#heldBySession.delete(this.#sessionId);
   }
 
   /** Canned replies whose code starts with the typed token. */
@@ -452,6 +480,11 @@ export class ComposerStore {
       });
       this.#kbIndex = got.index;
       this.#kbAnswers = got.answers;
+      // A base named by hand that answered joins the list, picked.
+      if (got.index) {
+        if (!this.#kbBases.includes(got.index)) this.#kbBases = [got.index, ...this.#kbBases];
+        this.#kbChosen = got.index;
+      }
     } catch (e) {
       this.#kbError = failure(e);
       this.#kbAnswers = [];

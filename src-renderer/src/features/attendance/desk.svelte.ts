@@ -139,6 +139,11 @@ export class DeskStore {
   get status() {
     return this.#status;
   }
+  /** The minutes the current pause's reason allows (null: no allowance, or the reason is not listed). */
+  get pauseAllowance(): number | null {
+    const reason = this.#pauseReason;
+    return this.directory?.pauseReasons.find((p) => p.label === reason)?.minutes ?? null;
+  }
   get pauseReason() {
     return this.#pauseReason;
   }

@@ -3,7 +3,7 @@
  * transfer dialog is open: kept by the workspace's scope, so the side panel is as the attendant left it.
  */
 export class SidePanel {
-  #tab = $state<'help' | 'notes' | 'voice' | 'details' | 'customer'>('help');
+  #tab = $state<'help' | 'notes' | 'voice' | 'customer'>('help');
 
   get tab() {
     return this.#tab;

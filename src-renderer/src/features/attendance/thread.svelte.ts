@@ -182,9 +182,12 @@ export class ThreadStore {
     if (this.#sessionId !== null && this.#sessionId !== sessionId)
       void this.#scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     const gen = ++this.#generation;
+    // Read again (back online): replies not confirmed sent keep their bubble and its warning,
+    // which go only once the reply is sent or discarded, not because the thread was read again.
+    const unsent = this.#sessionId === sessionId ? this.#rows.filter((r) => r.send && r.send.state !== 'sent') : [];
     this.#sessionId = sessionId;
     this.#detail = null;
-    this.#rows = [];
+    this.#rows = unsent;
     this.#entities = new Map();
     this.#revealed = new Map();
     this.#error = null;

@@ -80,6 +80,8 @@ export class KbStore {
   #uploading = $state(false);
   #uploadError = $state.raw<Worded | null>(null);
   #bases = $state<KbBase[]>([]);
+  /** Every base this workspace knows by name (uploaded before, searched by its attendants, or set). */
+  #known = $state<string[]>([]);
   #askBase = $state('');
   #question = $state('');
   #asking = $state(false);
@@ -111,7 +113,10 @@ export class KbStore {
       this.#scope.on('supervisor:kb', (b) => this.#merge(b));
     }
     try {
-      for (const b of (await this.#scope.invoke('supervisor:kbList', {})).bases) this.#merge(b);
+      const got = await this.#scope.invoke('supervisor:kbList', {});
+      for (const b of got.bases) this.#merge(b);
+      this.#known = got.known ?? [];
+      if (!this.#askBase && this.#known[0]) this.#askBase = this.#known[0];
     } catch (e) {
       this.#uploadError = failure(e);
     }
@@ -162,6 +167,10 @@ export class KbStore {
   }
   get bases() {
     return this.#bases;
+  }
+  /** The known bases not uploaded in this run (those are listed with their state). */
+  get known(): string[] {
+    return this.#known.filter((n) => !this.#bases.some((b) => b.name === n));
   }
   get askBase() {
     return this.#askBase;
