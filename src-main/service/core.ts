@@ -336,13 +336,14 @@ export class Core {
     if (this.#closed)
       throw new AppError({ kind: 'Cancelled', message: 'The connection to the service was closed.', operation: spec.operation });
     if (spec.signal?.aborted) throw new AppError({ kind: 'Cancelled', message: 'The operation was cancelled.', operation: spec.operation });
-    const quietFor = this.#quietUntil - this.#now();
+    const quietUntil = this.#quietUntil;
+    const quietFor = quietUntil - this.#now();
     if (quietFor > 0)
       // Not sent: the service asked for quiet. The same kind as its own 429, with what is left.
       throw new AppError({
         kind: 'RateLimited',
         status: 429,
-        message: `The service asked us to wait until ${new Date(this.#quietUntil).toISOString()}; nothing was sent. Try again in ${waitWords(quietFor)}.`,
+        message: `The service asked us to wait until ${new Date(quietUntil).toISOString()}; nothing was sent. Try again in ${waitWords(quietFor)}.`,
         operation: spec.operation,
         retryAfterMs: quietFor,
       });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { FiguresRead, NpsBreakdown, NpsBreakdownQuerySchema, ReportRow, SurveyAnswer } from '../../../src-shared/bridge/supervisor';
 import type { Condition } from '../../../src-shared/query';
-import { instantOf } from '../../../src-shared/concepts';
+import { idOf, instantOf, intOf, msOf, stringOf } from '../../../src-shared/concepts';
 import { slaSecondsOf } from '../../../src-shared/sla';
 import { isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service/index';
@@ -94,9 +94,8 @@ const NPS_AT_ONCE = 4;
 /** A chat answer's value as a 0–10 score, or null when it is something else (the open question's words). */
 export function scoreOf(value: string | null | undefined): number | null {
   const t = value?.trim() ?? '';
-  if (!/^\d{1,2}$/.test(t)) return null;
-  const n = Number(t);
-  return n <= 10 ? n : null;
+  const n = /^\d{1,2}$/.test(t) ? intOf(t) : null;
+  return n !== null && n <= 10 ? n : null;
 }
 
 /** A period's chat answers, one entry per session (its score and its words, at its first answer), newest first. */
@@ -105,16 +104,17 @@ export function surveyAnswers(
 ): SurveyAnswer[] {
   const bySession = new Map<number, SurveyAnswer>();
   for (const a of records) {
-    if (typeof a.sessionId !== 'number' || !a.createdAt) continue;
-    let e = bySession.get(a.sessionId);
-    if (!e) bySession.set(a.sessionId, (e = { sessionId: a.sessionId, at: a.createdAt, score: null, comment: null }));
+    const sessionId = a.sessionId ?? null;
+    if (sessionId === null || !a.createdAt) continue;
+    let e = bySession.get(sessionId);
+    if (!e) bySession.set(sessionId, (e = { sessionId, at: a.createdAt, score: null, comment: null }));
     // When the customer began answering: a score and its words a moment apart stay on one day.
-    if (Date.parse(a.createdAt) < Date.parse(e.at)) e.at = a.createdAt;
+    if (msOf(a.createdAt) < msOf(e.at)) e.at = a.createdAt;
     const score = scoreOf(a.value);
     if (score !== null) e.score = score;
     else if (a.value?.trim()) e.comment = e.comment ? `${e.comment}\n${a.value.trim()}` : a.value.trim();
   }
-  return [...bySession.values()].sort((x, y) => Date.parse(y.at) - Date.parse(x.at) || y.sessionId - x.sessionId);
+  return [...bySession.values()].sort((x, y) => msOf(y.at) - msOf(x.at) || y.sessionId - x.sessionId);
 }
 
 /** Runs `work` over `items`, `n` at a time, answers in the items' order. */
@@ -140,7 +140,11 @@ async function inTurns<T, R>(items: readonly T[], n: number, work: (item: T) => 
 export async function npsBreakdown(client: ServiceClient, q: z.infer<typeof NpsBreakdownQuerySchema>): Promise<NpsBreakdown> {
   const users = q.agents.length ? await client.resource('user').collect({ sort: false }, { cap: 5_000 }) : { records: [] };
   const idByName = new Map<string, number>();
-  for (const u of users.records) if (typeof u.name === 'string' && typeof u.id === 'number') idByName.set(u.name, u.id);
+  for (const u of users.records) {
+    const name = stringOf(u.name);
+    const id = idOf(u.id);
+    if (name !== null && id !== null) idByName.set(name, id);
+  }
   const ask = async (condition: Condition) => {
     const conditions = [...npsConditions({ from: q.from, to: q.to }), { ...condition, logic: 'AND' as const }];
     return toNpsResult(q.surveyName, await client.npsSummary(q.surveyName, { conditions, sort: false }), new Date().toISOString());
