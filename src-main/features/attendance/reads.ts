@@ -8,6 +8,7 @@ import type { Read } from '../../../src-shared/envelopes';
 import type { Session } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toThreadMessage } from './project';
+import { messageTime, oldestFirst } from '../../../src-shared/newest';
 
 /** Reads of sessions and messages shared by the thread, the close flow and the sync engine. */
 
@@ -51,7 +52,7 @@ export async function readSession(client: ServiceClient, sessionId: number): Pro
 export type PartiesOf = (sessionId: number) => Parties | undefined;
 
 /**
- * Page `page` of the thread, newest first on the wire, returned oldest first. `unreadable`
+ * Page `page` of the thread, asked newest first on the wire, returned oldest first by time. `unreadable`
  * counts the records that could not be read as messages (the rest of the page is shown).
  */
 export async function threadPage(
@@ -75,12 +76,13 @@ export async function threadPage(
     if (m) messages.push(m);
     else skips.add(lacking('message', r, 'id'));
   }
-  messages.reverse();
+  // Oldest first by time: the service may have listed the page in any order.
+  const ordered = oldestFirst(messages, messageTime);
   // A full page means there may be more; so does a page as long as a smaller size the server
   // says it used (a server may cap the page size; 50, the size asked, is the cap reported).
   const answered = got.results.length + got.skipped;
   const capped = got.size > 0 && got.size < THREAD_PAGE && answered >= got.size;
-  return { messages, hasMore: answered >= THREAD_PAGE || capped, unreadable: skips.summary() };
+  return { messages: ordered, hasMore: answered >= THREAD_PAGE || capped, unreadable: skips.summary() };
 }
 
 /** The sync engine's reads: forward from a high-water mark, paging until a short page. */
@@ -95,12 +97,13 @@ export function syncSource(
       const rows = await client()
         .resource('message')
         .pageAll({ conditions, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 }, { cap: 50_000 });
-      const out: StampedMessage[] = [];
+      const out: ThreadMessage[] = [];
       for (const r of rows) {
         const m = toThreadMessage(r, sessionId, partiesOf(sessionId));
-        if (m) out.push(stampMessage(m));
+        if (m) out.push(m);
       }
-      return out;
+      // Oldest first as promised, whatever order the service listed them in.
+      return oldestFirst(out, messageTime).map(stampMessage);
     },
     async sessionsSince(since) {
       const rows = await client()
