@@ -1,5 +1,5 @@
 /**
- * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant] [--json]`
+ * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant|any-order] [--json]`
  * The reading may also come from STANDIN_READING (the flag wins), so a whole test run can switch it.
  */
 import { startStandin, type StandinOptions } from './index';
@@ -51,7 +51,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { opts: StandinOptio
         break;
       default:
         throw new Error(
-          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant --json`,
+          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant|any-order --json`,
         );
     }
   }

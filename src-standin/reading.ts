@@ -4,7 +4,8 @@
  * reading of the same document: it rewrites each answer on its way out (user references as
  * objects, sendBy as a role, a session's group as a summary, nulls for absent fields, dates with
  * an offset, extra fields, a 50-row page cap, two optional lists missing) and accepts both shapes
- * on the way in. Stored records never change shape, so both readings share one model.
+ * on the way in. Stored records never change shape, so both readings share one model. The
+ * any-order reading ignores `sort` and lists in a fixed shuffled order (a server that does so).
  */
 import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
@@ -14,7 +15,7 @@ import { HIDDEN, NOT_SAVABLE, roleOfUser, type Model } from './model';
 import type { Rec } from './query-engine';
 import { compositeKeyOf } from './store';
 
-export const READINGS = ['default', 'variant'] as const;
+export const READINGS = ['default', 'variant', 'any-order'] as const;
 export type ReadingName = (typeof READINGS)[number];
 
 /** What an answer body holds: a page envelope or one record of a collection, less `omit`. */
@@ -36,6 +37,8 @@ export interface Reading {
   queryIn(coll: CollectionName, body: unknown): unknown;
   /** An answer body as it goes on the wire; `request` is the parsed request body. */
   out(shape: WireShape, body: object, request: unknown): object;
+  /** The order of a collection's lists when they are not sorted; undefined keeps the collection's own. */
+  listOrder?(coll: CollectionName): ((rec: Rec) => number) | undefined;
 }
 
 const DEFAULT_READING: Reading = {
@@ -48,8 +51,35 @@ const DEFAULT_READING: Reading = {
 };
 
 export function createReading(name: ReadingName, model: Model): Reading {
+  if (name === 'any-order') return ANY_ORDER_READING;
   return name === 'variant' ? variantReading(model) : DEFAULT_READING;
 }
+
+/**
+ * A place in a shuffled list for a record, from its key alone: the same on every request (pages
+ * do not overlap, a record is listed once), unrelated to its id or time.
+ */
+function shuffledPlace(coll: CollectionName, rec: Rec): number {
+  const key = `${coll}:${compositeKeyOf(coll, rec) ?? String(rec.id)}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return h >>> 0;
+}
+
+/**
+ * The reading of a server that lists in any order: it ignores `sort` (some do) and serves every
+ * list shuffled, the same way each time, so a page asked "newest first" holds any records. The
+ * shapes are the default reading's.
+ */
+const ANY_ORDER_READING: Reading = {
+  ...DEFAULT_READING,
+  name: 'any-order',
+  queryIn: (_coll, body) => (isPlainObject(body) ? { ...body, sort: false } : body),
+  listOrder: (coll) => (rec) => shuffledPlace(coll, rec),
+};
 
 /** The variant's page cap; the envelope still echoes the size asked for. */
 export const VARIANT_MAX_PAGE_SIZE = 50;

@@ -78,6 +78,33 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   return true;
 };
 
+/**
+ * The customer's newest message of each session among `records` (by time, in whatever order the
+ * service listed them). Where a record does not say who wrote it, a session no attendant holds yet
+ * (`waiting`: only its customer writes there) counts it as the customer's, unless it names a bot
+ * or the system: servers write a waiting customer's line with no flag and nobody to address.
+ */
+export function customersNewest(
+  records: Iterable<Read<Message>>,
+  partiesOf: (sessionId: number) => Parties | undefined,
+  waiting: (sessionId: number) => boolean,
+): Map<number, ThreadMessage> {
+  const newest = new Map<number, ThreadMessage>();
+  for (const r of records) {
+    const sessionId = sessionIdOf(r);
+    const read = toThreadMessage(r, undefined, sessionId === null ? undefined : partiesOf(sessionId));
+    if (!read) continue;
+    const m =
+      read.fromCustomer || read.author !== null || !waiting(read.sessionId)
+        ? read
+        : { ...read, fromCustomer: true, author: 'customer' as const };
+    if (!m.fromCustomer) continue;
+    const before = newest.get(m.sessionId);
+    if (!before || isNewer(messageTime(m), messageTime(before))) newest.set(m.sessionId, m);
+  }
+  return newest;
+}
+
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
   return new SessionQueue(ctx, offline);
 }
@@ -348,36 +375,17 @@ class SessionQueue implements QueueFeature {
   }
 
   /**
-   * Messages read for the rows: the customer's newest of each session (by time, in whatever order
-   * the service listed them) becomes its row's preview, shown only: one written a moment ago may
-   * have its news still on the way, which counts it.
+   * Messages read for the rows: the customer's newest of each session becomes its row's preview,
+   * shown only: one written a moment ago may have its news still on the way, which counts it.
    */
   #showPreviews(records: Iterable<Read<Message>>): void {
-    const newest = new Map<number, ThreadMessage>();
-    for (const r of records) {
-      const sessionId = sessionIdOf(r);
-      const m = toThreadMessage(r, undefined, sessionId === null ? undefined : this.#parties.get(sessionId));
-      if (!m || !this.#fromCustomer(m)) continue;
-      const before = newest.get(m.sessionId);
-      if (!before || isNewer(messageTime(m), messageTime(before))) newest.set(m.sessionId, m);
+    const waiting = (id: number): boolean => {
+      const item = this.#cache.get(id);
+      return !!item && item.agentUserName === null && !item.withBot && this.#parties.get(id)?.agent == null;
+    };
+    for (const m of customersNewest(records, (id) => this.#parties.get(id), waiting).values()) {
+      if (this.#cache.has(m.sessionId) && this.#activity.shown(m)) this.#touch(m.sessionId);
     }
-    for (const m of newest.values()) {
-      const shown: ThreadMessage = m.fromCustomer ? m : { ...m, fromCustomer: true, author: 'customer' };
-      if (this.#cache.has(m.sessionId) && this.#activity.shown(shown)) this.#touch(m.sessionId);
-    }
-  }
-
-  /**
-   * A customer's message, also where the record does not say who wrote it: in a session no
-   * attendant has held yet (waiting in the queue), only its customer writes, unless the record
-   * names a bot or the system. Servers that write the customer's message with no flag and no
-   * addressee (nobody holds the session) are read so too.
-   */
-  #fromCustomer(m: ThreadMessage): boolean {
-    if (m.fromCustomer) return true;
-    if (m.author !== null) return false;
-    const item = this.#cache.get(m.sessionId);
-    return !!item && item.agentUserName === null && !item.withBot && this.#parties.get(m.sessionId)?.agent == null;
   }
 
   /**

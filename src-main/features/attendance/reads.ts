@@ -5,7 +5,7 @@ import type { ServiceClient } from '../../service';
 import type { SyncSource } from '../../sync/engine';
 import type { Parties } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
-import type { Session } from '../../../src-shared/schemas/index';
+import type { Message, Session } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toThreadMessage } from './project';
 import { messageTime, oldestFirst } from '../../../src-shared/newest';
@@ -68,21 +68,30 @@ export async function threadPage(
       .list({ conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE }),
     partiesOrRead,
   ]);
-  const messages: ThreadMessage[] = [];
   const skips = new Skips();
   skips.addAll({ count: got.skipped, first: got.first });
-  for (const r of got.results) {
-    const m = toThreadMessage(r, sessionId, parties);
-    if (m) messages.push(m);
-    else skips.add(lacking('message', r, 'id'));
-  }
-  // Oldest first by time: the service may have listed the page in any order.
-  const ordered = oldestFirst(messages, messageTime);
+  const ordered = threadMessagesOf(got.results, sessionId, parties, skips);
   // A full page means there may be more; so does a page as long as a smaller size the server
   // says it used (a server may cap the page size; 50, the size asked, is the cap reported).
   const answered = got.results.length + got.skipped;
   const capped = got.size > 0 && got.size < THREAD_PAGE && answered >= got.size;
   return { messages: ordered, hasMore: answered >= THREAD_PAGE || capped, unreadable: skips.summary() };
+}
+
+/** A page's messages as the thread shows them: oldest first by time, whatever order the service listed them in. */
+export function threadMessagesOf(
+  records: Iterable<Read<Message>>,
+  sessionId: number,
+  parties: Parties | undefined,
+  skips = new Skips(),
+): ThreadMessage[] {
+  const messages: ThreadMessage[] = [];
+  for (const r of records) {
+    const m = toThreadMessage(r, sessionId, parties);
+    if (m) messages.push(m);
+    else skips.add(lacking('message', r, 'id'));
+  }
+  return oldestFirst(messages, messageTime);
 }
 
 /** The sync engine's reads: forward from a high-water mark, paging until a short page. */
@@ -97,13 +106,8 @@ export function syncSource(
       const rows = await client()
         .resource('message')
         .pageAll({ conditions, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 }, { cap: 50_000 });
-      const out: ThreadMessage[] = [];
-      for (const r of rows) {
-        const m = toThreadMessage(r, sessionId, partiesOf(sessionId));
-        if (m) out.push(m);
-      }
       // Oldest first as promised, whatever order the service listed them in.
-      return oldestFirst(out, messageTime).map(stampMessage);
+      return threadMessagesOf(rows, sessionId, partiesOf(sessionId)).map(stampMessage);
     },
     async sessionsSince(since) {
       const rows = await client()
