@@ -97,9 +97,7 @@ for (const reading of READINGS) {
       await box.fill(answer);
       await box.press('Enter');
       await expect(log.getByText('Sent')).toBeVisible();
-      await expect
-        .poll(async () => (await messagesOf(sessionId)).filter((m) => m.message === answer && !byCustomer(m)).length)
-        .toBe(1);
+      await expect.poll(async () => (await messagesOf(sessionId)).filter((m) => m.message === answer && !byCustomer(m)).length).toBe(1);
       await shot(page, `attendance-window-opens-${reading}`);
 
       // The row shows the customer's newest line, as the service's records say.
