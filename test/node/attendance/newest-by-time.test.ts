@@ -186,3 +186,32 @@ test('the stand-in reading "lists in any order" serves lists shuffled, and they 
     await shuffled.close();
   }
 });
+
+test("a waiting session's customer line counts as the customer's where the record does not say who wrote it; a held session's does not", () => {
+  // A server that names the writer by a bare user reference and, with nobody holding the
+  // session, no addressee: neither a flag nor a role says it is the customer.
+  const line = (id: number, session: number, at: string, text: string): Read<Message> =>
+    read<Message>(
+      MessageSchema,
+      { id, session: { id: session }, message: text, fromUser: { id: 27 }, toUser: null, createdAt: at },
+      'message',
+    );
+  const records = [
+    line(2, 5, '2026-11-23T10:05:00Z', 'Alguém aí?'),
+    line(1, 5, '2026-11-23T10:01:00Z', 'Oi'),
+    line(3, 6, '2026-11-23T10:02:00Z', 'Quem escreveu?'),
+  ];
+  const got = customersNewest(
+    records,
+    () => undefined,
+    (id) => id === 5,
+  );
+  expect([...got.entries()].map(([id, m]) => [id, m.text, m.author])).toEqual([[5, 'Alguém aí?', 'customer']]);
+  // Knowing the session's customer tells the author in any session.
+  const known = customersNewest(
+    records,
+    () => ({ customer: { id: 27, userName: null, name: 'Bia', role: null }, agent: null }),
+    () => false,
+  );
+  expect(known.get(6)?.text).toBe('Quem escreveu?');
+});
