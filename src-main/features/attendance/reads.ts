@@ -8,7 +8,7 @@ import type { Read } from '../../../src-shared/envelopes';
 import type { Message, Session } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toThreadMessage } from './project';
-import { messageTime, oldestFirst } from '../../../src-shared/newest';
+import { listedNewestFirst, messageTime, oldestFirst } from '../../../src-shared/newest';
 
 /** Reads of sessions and messages shared by the thread, the close flow and the sync engine. */
 
@@ -75,7 +75,32 @@ export async function threadPage(
   // says it used (a server may cap the page size; 50, the size asked, is the cap reported).
   const answered = got.results.length + got.skipped;
   const capped = got.size > 0 && got.size < THREAD_PAGE && answered >= got.size;
-  return { messages: ordered, hasMore: answered >= THREAD_PAGE || capped, unreadable: skips.summary() };
+  const hasMore = answered >= THREAD_PAGE || capped;
+  // A full first page not listed newest first came from a service that ignores the sort: it
+  // holds any of the thread's messages, not its newest, and its later pages are no older ones.
+  // The thread is read whole (bounded) and shown by time, so its newest line is never missed.
+  if (page === 0 && hasMore && !listedNewestFirst(got.results, (r) => ({ at: r.createdAt, id: r.id ?? 0 })))
+    return wholeThread(client, sessionId, parties);
+  return { messages: ordered, hasMore, unreadable: skips.summary() };
+}
+
+/** Messages of a thread read whole when the service's pages are in no order; older pages beyond the cap are not offered. */
+const WHOLE_THREAD_CAP = 5_000;
+
+async function wholeThread(
+  client: ServiceClient,
+  sessionId: number,
+  parties: Parties | undefined,
+): Promise<{ messages: ThreadMessage[]; hasMore: boolean; unreadable: Unreadable }> {
+  const got = await client
+    .resource('message')
+    .collect(
+      { conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', size: 500 },
+      { cap: WHOLE_THREAD_CAP },
+    );
+  const skips = new Skips();
+  skips.addAll({ count: got.skipped, first: got.first });
+  return { messages: threadMessagesOf(got.records, sessionId, parties, skips), hasMore: false, unreadable: skips.summary() };
 }
 
 /** A page's messages as the thread shows them: oldest first by time, whatever order the service listed them in. */

@@ -7,7 +7,8 @@ import { MessageSchema, SessionSchema, type Message, type Session } from '../../
 import { toQueueItem } from '../../../src-main/queue';
 import { toSessionDetail, toThreadMessage } from '../../../src-main/features/attendance/project';
 import { customersNewest } from '../../../src-main/features/attendance/queue';
-import { threadMessagesOf, type StampedMessage } from '../../../src-main/features/attendance/reads';
+import { threadMessagesOf, threadPage, type StampedMessage } from '../../../src-main/features/attendance/reads';
+import { createServiceClient } from '../../../src-main/service/index';
 import { ActivityStore } from '../../../src-main/features/attendance/activity';
 import { SyncEngine } from '../../../src-main/sync/engine';
 import { startStandin, type Standin } from '../../../src-standin/index';
@@ -214,4 +215,41 @@ test("a waiting session's customer line counts as the customer's where the recor
     () => false,
   );
   expect(known.get(6)?.text).toBe('Quem escreveu?');
+});
+
+test('a long thread from a service that ignores the sort shows its newest messages (read whole), not a random first page', async () => {
+  for (const reading of ['default', 'any-order'] as const) {
+    const s2 = await startStandin({ port: 0, sessions: 30, seed: 5, anchorTime: ANCHOR, reading });
+    try {
+      const api = standinClient(s2.baseUrl, s2.tokens.admin);
+      const open = await api.v2('/user-session', {
+        conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }],
+        sort: false,
+        page: 0,
+        size: 1,
+      });
+      const sessionId = open.json<{ results: Array<{ id: number }> }>().results[0]!.id;
+      const base = Date.parse(ANCHOR) + 3600_000;
+      // 70 lines, the customer's last: more than one page (50) of the thread.
+      for (let k = 0; k < 70; k++) {
+        const r = await api.v2('/messages/save', {
+          session: { id: sessionId },
+          message: `linha ${k}`,
+          fromUser: k % 2 === 1,
+          createdAt: new Date(base + k * 60_000).toISOString(),
+        });
+        expect(r.status, r.text).toBe(201);
+      }
+      const client = createServiceClient({ baseUrl: s2.baseUrl, getToken: async () => s2.tokens.admin });
+      const got = await threadPage(client, sessionId, 0);
+      const texts = got.messages.map((m) => m.text);
+      // The newest line, and the page in time order, in either reading.
+      expect(texts.at(-1)).toBe('linha 69');
+      expect(texts.slice(-50)).toEqual(Array.from({ length: 50 }, (_, i) => `linha ${20 + i}`));
+      if (reading === 'default') expect(got.hasMore).toBe(true);
+      else expect(got.hasMore).toBe(false);
+    } finally {
+      await s2.close();
+    }
+  }
 });
