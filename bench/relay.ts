@@ -26,7 +26,6 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startRelaySource, type RelaySource } from '../src-main/relay/console-source';
 import { relayUser } from '../src-main/relay/permissions';
-import { ensureStream } from '../src-main/relay/stream';
 import { eventSubject, operationSubjects, streamName } from '../src-main/relay/subjects';
 import { signedHeaders } from '../test/support/webhooks';
 import { startNats, testUsers, type NatsServer } from '../test/support/nats';
@@ -193,9 +192,7 @@ class Ledger {
 
 /** Bare JetStream: the same count at the same rate published straight to a stream, read by plain consumers. */
 async function bareBaseline(nats: NatsServer, password: (user: string) => string): Promise<{ latencies: number[]; lost: number }> {
-  const admin = await asRelay(nats.address, 'bare', password(relayUser('bare')));
-  await ensureStream(await jetstreamManager(admin, { checkAPI: false }), 'bare');
-  await admin.close();
+  // The bare stream is made with the bench's, by the operator's step (startNats).
   const readers: NatsConnection[] = [];
   const latencies: number[] = [];
   let received = 0;

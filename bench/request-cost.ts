@@ -222,10 +222,94 @@ async function measure(
   }
 }
 
+/** Requests the overview may cost for a month against the seeded stand-in: rows (a page and the empty one that ends them), an SLA per group, NPS of both periods. */
+const OVERVIEW_BUDGET = 8;
+
+/**
+ * What the supervisor's overview of a month costs the service: opening it with a survey (the
+ * report rows of this month and the one before, each group's SLA, the NPS of both), then a
+ * second look (a group chosen and all again, a table sorted, the tab left and opened again),
+ * which reads only the chosen group's NPS: the rows are kept per period. BENCH_COST_ONLY_OVERVIEW
+ * runs this part alone.
+ */
+async function measureOverview(browser: Awaited<ReturnType<typeof launchChromium>>): Promise<BenchRow[]> {
+  const sb = await startStandin({ port: 0, sessions: 200 });
+  await sb.simulator.stop();
+  const proxy = await countingProxy(sb.baseUrl);
+  const host = await startHost({
+    profileDir: mkdtempSync(join(tmpdir(), 'bench-overview-')),
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    port: 0,
+    locale: 'en-US',
+  });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  const quiet = async () => {
+    // Until a second passes with no request: the view's reads are done.
+    for (let last = -1, i = 0; i < 100 && last !== proxy.counter.requests; i++) {
+      last = proxy.counter.requests;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+  const overviewPaths = () => [...proxy.counter.paths].filter(([p]) => !/\/(users\/rules|hook|messages)/.test(p));
+  const count = () => overviewPaths().reduce((n, [, k]) => n + k, 0);
+  try {
+    await connectAttendant(page, host.url, { baseUrl: proxy.url, token: sb.tokens.supervisor, userName: '' });
+    await page.getByRole('button', { name: 'Supervisor' }).click();
+    await quiet();
+    proxy.reset();
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('table', { name: /Figures of the period/ }).waitFor();
+    await page.getByLabel('NPS survey').fill('nps-atendimento');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByRole('row', { name: /^NPS answers \d/ }).waitFor();
+    await quiet();
+    const first = count();
+    if (process.env.BENCH_DEBUG) console.error('overview', overviewPaths());
+    proxy.reset();
+    await page.getByRole('combobox', { name: 'Group' }).selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByRole('row', { name: /^NPS answers \d/ }).waitFor();
+    await page.getByRole('combobox', { name: 'Group' }).selectOption({ index: 0 });
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByRole('table', { name: 'Per attendant' }).getByRole('button', { name: 'Attendant' }).click();
+    await page.getByRole('tab', { name: 'Groups' }).click();
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('row', { name: /^NPS answers \d/ }).waitFor();
+    await quiet();
+    const again = [...proxy.counter.paths]
+      .filter(([p]) => /report-attendance-time|groups\/unique|nps-summary/.test(p))
+      .reduce((n, [, k]) => n + k, 0);
+    if (process.env.BENCH_DEBUG) console.error('second look', [...proxy.counter.paths]);
+    return [
+      {
+        figure: `requests for the supervisor's overview of a month (200 seeded sessions; rows of this month and the one before, each group's SLA, NPS of both)`,
+        value: first,
+        unit: 'req',
+        budget: `<= ${OVERVIEW_BUDGET}`,
+        holds: first <= OVERVIEW_BUDGET,
+      },
+      {
+        figure: "  then a group chosen and all again, a table sorted, the tab reopened: report, SLA and NPS reads (the group's NPS only)",
+        value: again,
+        unit: 'req',
+        budget: '<= 2',
+        holds: again <= 2,
+      },
+    ];
+  } finally {
+    await page.close();
+    await host.close();
+    await proxy.close();
+    await sb.close();
+  }
+}
+
 export async function run(): Promise<BenchRow[]> {
   const browser = await launchChromium();
   const rows: BenchRow[] = [];
   try {
+    rows.push(...(await measureOverview(browser)));
+    if (process.env.BENCH_COST_ONLY_OVERVIEW) return rows;
     for (const events of [true, false]) {
       for (const n of [1, 10, 50]) rows.push(...(await measure(browser, events, n, 1)));
       rows.push(...(await measure(browser, events, 10, 3)));

@@ -31,6 +31,9 @@ const MODULES = [
   'request-cost',
   'search',
   'relay',
+  'relay-cluster',
+  'shift',
+  'busy-desktop',
 ] as const;
 
 const { values: opts, positionals: only } = parseArgs({

@@ -6,4 +6,6 @@ export type BenchRow = {
   ratio?: number;
   budget?: string;
   holds?: boolean;
+  /** Judged even when the machine was busy: the figure measures a busy machine on purpose. */
+  judgedWhenBusy?: boolean;
 };

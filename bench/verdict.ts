@@ -12,7 +12,7 @@ type Row = BenchRow & { module: string };
 export function holdsCell(row: Row, busy: ReadonlyMap<string, string>): string {
   if (row.budget === undefined) return '';
   if (row.holds === true) return 'yes';
-  return busy.has(row.module) ? NOT_JUDGED : 'NO';
+  return busy.has(row.module) && !row.judgedWhenBusy ? NOT_JUDGED : 'NO';
 }
 
 /**

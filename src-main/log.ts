@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync, renameSync, statSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { inspect } from 'node:util';
 import { toErrorInfo, type ErrorInfo } from '../src-shared/errors';
@@ -31,8 +31,10 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; defaults to stderr. Ignored when `file` is given. */
   stream?: LogSink;
-  /** Appends to this file (created with its folder). */
+  /** Appends to this file (created with its folder), rotated at `maxFileBytes`. */
   file?: string;
+  /** Size at which the file starts afresh, the one before kept beside it as `<file>.1`. */
+  maxFileBytes?: number;
   /** Fields added to every line (e.g. `{ scope: 'service' }`). */
   bindings?: LogFields;
   now?: () => Date;
@@ -83,6 +85,64 @@ export class Redactor {
   }
 }
 
+/** A console left running for months keeps at most twice this of log. */
+export const LOG_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A log file that starts afresh once it would pass `maxBytes`, the one before kept as `<file>.1`
+ * (and the one before that dropped): the log is bounded however long the console runs.
+ */
+export class RotatingFile implements LogSink {
+  #stream: WriteStream;
+  #size: number;
+  readonly #file: string;
+  readonly #maxBytes: number;
+
+  constructor(file: string, maxBytes = LOG_MAX_BYTES) {
+    this.#file = file;
+    this.#maxBytes = maxBytes;
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      // No log yet.
+    }
+    this.#size = size;
+    this.#stream = this.#open();
+  }
+
+  #open(): WriteStream {
+    // Opened now, not when the stream gets to it: a rotation renames this very file.
+    const fd = openSync(this.#file, 'a', 0o600);
+    return createWriteStream(this.#file, { fd });
+  }
+
+  write(line: string): boolean {
+    const bytes = Buffer.byteLength(line);
+    if (this.#size > 0 && this.#size + bytes > this.#maxBytes) this.#rotate();
+    this.#size += bytes;
+    return this.#stream.write(line);
+  }
+
+  #rotate(): void {
+    // Lines still queued on the old stream land in the renamed file (the same file on disk).
+    const old = this.#stream;
+    this.#size = 0;
+    try {
+      renameSync(this.#file, `${this.#file}.1`);
+    } catch {
+      return; // keep writing where it was rather than lose lines
+    }
+    old.end();
+    this.#stream = this.#open();
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.#stream.end(() => resolve()));
+  }
+}
+
 export function createLogger(options: LoggerOptions = {}): RootLogger {
   const redactor = new Redactor();
   const threshold = LOG_LEVELS.indexOf(options.level ?? 'info');
@@ -90,10 +150,9 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
   let sink: LogSink;
   let closeSink: () => Promise<void> = async () => {};
   if (options.file) {
-    mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
-    const stream = createWriteStream(options.file, { flags: 'a', mode: 0o600 });
-    sink = stream;
-    closeSink = () => new Promise((resolve) => stream.end(() => resolve()));
+    const file = new RotatingFile(options.file, options.maxFileBytes);
+    sink = file;
+    closeSink = () => file.close();
   } else {
     sink = options.stream ?? process.stderr;
   }

@@ -64,6 +64,17 @@ const SETTINGS = {
   /** Where live events come from (the relay's password or token is in the vault). */
   liveSource: LiveSourceSchema.default({ kind: 'listener' }),
   webhookTunnel: TunnelSettingSchema.default({ provider: 'none', command: '', urlTemplate: '', confirmed: null }),
+  /**
+   * The zone the service's date-times without an offset are wall time in, as the user set it
+   * (`UTC`, `-03:00`, `America/Sao_Paulo`); null: learned from the service (service-time.ts).
+   */
+  serviceZone: z.string().max(64).nullable().default(null),
+  /** What was learned of the service's date-times, for the service at `baseUrl`. */
+  serviceTimeLearned: z
+    .object({ baseUrl: z.string(), offsetMinutes: z.number().int().min(-840).max(840).nullable(), wallTime: z.boolean() })
+    .strict()
+    .nullable()
+    .default(null),
 };
 
 export type SettingKey = keyof typeof SETTINGS;

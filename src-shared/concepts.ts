@@ -10,6 +10,7 @@
  */
 
 import type { ClassificationService, GroupConfiguration, Message, Session } from './schemas/index';
+import { wallToInstant, type ServiceZone } from './service-zone';
 
 export type Rec = Record<string, unknown>;
 
@@ -94,8 +95,13 @@ export const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const SECONDS_LIMIT = 1e11;
 /** An epoch number written as a string (9 digits or more: 1973 onwards in seconds). */
 const EPOCH_DIGITS = /^\d{9,}(\.\d+)?$/;
-/** A date and a time apart by a space, as SQL writes them: read as ISO 8601. */
-const SPACED = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/;
+/**
+ * ISO 8601 as servers write it: a day, then optionally a time (`T` or a space, SQL's way) with
+ * seconds and a fraction of any length, then optionally `Z` or an offset (`+03:00`, `+0300`, `+03`).
+ * Nothing else is a date-time here: `Date.parse` would read "11/29/2026 10:00" in this machine's
+ * zone, which is no one's instant.
+ */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /** What `instantOf` writes: `2026-11-26T18:45:00.000Z`. */
 const CANONICAL_INSTANT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
@@ -113,7 +119,7 @@ function digits(v: string, at: number, count: number): number {
  * 2nd of March, as `Date.parse` reads it): most date-times a service sends, kept as they are
  * without a round trip through `Date` (reading a page of records is mostly reading its dates).
  */
-function isCanonicalInstant(v: string): boolean {
+export function isCanonicalInstant(v: string): boolean {
   if (v.length !== 24 || !CANONICAL_INSTANT.test(v)) return false;
   // Digits read from their character codes (the pattern said they are digits): slicing them out
   // made three small strings per date, most of what reading a page allocated.
@@ -126,20 +132,78 @@ function isCanonicalInstant(v: string): boolean {
 }
 
 /**
+ * The zone the service's date-times without an offset are read in, while a service's answer is
+ * being read (`readingInZone`); null: UTC, until the console knows better (README: "Date-times
+ * without an offset"). Reading is synchronous, so the answer being read is the only one.
+ */
+let serviceZone: ServiceZone | null = null;
+let sawWallTime: (() => void) | null = null;
+
+/**
+ * Runs `read` (a schema's parse of one answer, a webhook event's record) with the service's
+ * date-times without an offset read as wall time in `zone`. `onWallTime` hears that the answer
+ * had such a date-time: the service writes them so, and is written to so.
+ */
+export function readingInZone<T>(zone: ServiceZone | null, read: () => T, onWallTime?: () => void): T {
+  const was = serviceZone;
+  const wasSaw = sawWallTime;
+  serviceZone = zone;
+  sawWallTime = onWallTime ?? null;
+  try {
+    return read();
+  } finally {
+    serviceZone = was;
+    sawWallTime = wasSaw;
+  }
+}
+
+/** The epoch milliseconds an ISO 8601 string names (a wall time in the service's zone), or NaN. */
+function isoMs(t: string): number {
+  const m = ISO_DATE_TIME.exec(t);
+  if (!m) return Number.NaN;
+  const [, day, time, zone] = m;
+  // A day alone names a day, not an instant: midnight UTC, the same on every machine.
+  if (time === undefined) return Date.parse(`${day}T00:00:00Z`);
+  const clock = time.replace(',', '.');
+  if (zone === undefined) {
+    const wall = Date.parse(`${day}T${clock}Z`);
+    if (!Number.isFinite(wall)) return Number.NaN;
+    sawWallTime?.();
+    return serviceZone ? wallToInstant(wall, serviceZone) : wall;
+  }
+  // `+0300` and `+03` as `Date.parse` takes them: `+03:00`.
+  const hhmm = zone.slice(1).replace(':', '');
+  const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone[0]}${hhmm.slice(0, 2)}:${hhmm.slice(2) || '00'}`;
+  return Date.parse(`${day}T${clock}${offset}`);
+}
+
+/**
+ * The wall-clock time of an ISO 8601 date-time written with no offset, as epoch milliseconds read
+ * as if it were UTC (what the service's zone is learned from); null for anything else (an offset,
+ * `Z`, a day alone, an epoch number, not a date).
+ */
+export function wallClockOf(v: unknown): number | null {
+  if (typeof v !== 'string') return null;
+  const m = ISO_DATE_TIME.exec(v.trim());
+  if (!m || m[2] === undefined || m[3] !== undefined) return null;
+  const ms = Date.parse(`${m[1]}T${m[2].replace(',', '.')}Z`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
  * A date-time as an ISO 8601 string in UTC (milliseconds), from an ISO string with or without
  * an offset or fraction, or an epoch number in seconds or milliseconds (as a number or digits).
- * Null when it is not a date.
+ * Without an offset it is wall time in the service's zone (`readingInZone`). Null when it is not
+ * a date.
  */
 export function instantOf(v: unknown): string | null {
   if (typeof v === 'string' && isCanonicalInstant(v)) return v;
   let ms: number;
   if (typeof v === 'number' && Number.isFinite(v)) ms = Math.abs(v) < SECONDS_LIMIT ? v * 1000 : v;
   else if (typeof v === 'string' && v.trim()) {
-    const t = v.trim().replace(SPACED, '$1T$2');
+    const t = v.trim();
     if (EPOCH_DIGITS.test(t)) return instantOf(Number(t));
-    // A date-time without an offset is read as UTC, the same on every machine.
-    const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t) ? `${t}Z` : t;
-    ms = Date.parse(withZone);
+    ms = isoMs(t);
   } else return null;
   if (!Number.isFinite(ms)) return null;
   const d = new Date(Math.round(ms));

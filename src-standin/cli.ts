@@ -1,19 +1,21 @@
 /**
- * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant|any-order] [--json]`
- * The reading may also come from STANDIN_READING (the flag wins), so a whole test run can switch it.
+ * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant|local-time|any-order] [--zone IANA] [--json]`
+ * The reading may also come from STANDIN_READING (the flag wins), so a whole test run can switch it;
+ * the local-time reading's zone from STANDIN_ZONE or `--zone`.
  */
 import { startStandin, type StandinOptions } from './index';
-import { READINGS, type ReadingName } from './reading';
+import { ALL_READINGS, type ReadingName } from './reading';
 
 function readingOf(v: string, from: string): ReadingName {
-  const hit = READINGS.find((r) => r === v);
-  if (!hit) throw new Error(`${from} must be one of ${READINGS.join(', ')} (got "${v}")`);
+  const hit = ALL_READINGS.find((r) => r === v);
+  if (!hit) throw new Error(`${from} must be one of ${ALL_READINGS.join(', ')} (got "${v}")`);
   return hit;
 }
 
 function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { opts: StandinOptions; json: boolean } {
   const opts: StandinOptions = {};
   if (env.STANDIN_READING) opts.reading = readingOf(env.STANDIN_READING, 'STANDIN_READING');
+  if (env.STANDIN_ZONE) opts.zone = env.STANDIN_ZONE;
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -46,12 +48,15 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { opts: StandinOptio
       case '--reading':
         opts.reading = readingOf(value(), '--reading');
         break;
+      case '--zone':
+        opts.zone = value();
+        break;
       case '--json':
         json = true;
         break;
       default:
         throw new Error(
-          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant|any-order --json`,
+          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant|local-time|any-order --zone IANA --json`,
         );
     }
   }

@@ -50,6 +50,47 @@ export function withOffset(iso: string, offsetMinutes = OFFSET_MINUTES): string 
   return `${new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1)}${sign}${hhmm}`;
 }
 
+/** One formatter per zone: making one costs far more than using it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes east of UTC in the IANA `zone` at the instant `ms`. */
+export function zoneOffsetMinutes(zone: string, ms: number): number {
+  let format = formatters.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, format);
+  }
+  const parts = format.formatToParts(new Date(ms));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour') % 24, n('minute'), n('second'));
+  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+/** `2026-11-23T20:04:05.123Z` in America/Sao_Paulo → `2026-11-23T17:04:05.123` (no offset). */
+export function wallTimeIn(iso: string, zone: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return new Date(ms + zoneOffsetMinutes(zone, ms) * 60_000).toISOString().slice(0, -1);
+}
+
+/** A date-time with no offset, as wall time in `zone`, to ISO UTC; null when it is not one such. */
+export function fromWallTime(v: string, zone: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v.trim())) return null;
+  const wall = Date.parse(`${v.trim().replace(' ', 'T')}Z`);
+  if (Number.isNaN(wall)) return null;
+  const first = wall - zoneOffsetMinutes(zone, wall) * 60_000;
+  return new Date(wall - zoneOffsetMinutes(zone, first) * 60_000).toISOString();
+}
+
 function encodeDate(iso: string, how: DateEncoding): unknown {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
@@ -124,6 +165,23 @@ export function encodeWith(spec: Spec, rec: Rec, of: EncodingOf, hidden: readonl
   const out = encodeFields(rec, spec, '', of);
   for (const k of hidden) if (!(k in rec)) delete out[k];
   return out;
+}
+
+/**
+ * A record of `coll` with every date-time, nested ones included, as wall time of `zone` with no
+ * offset; nothing else changes (absent fields stay absent, nulls null): the local-time reading.
+ */
+export function withWallDates(coll: CollectionName, rec: Rec, zone: string): Rec {
+  const walk = (v: unknown, t: FieldType | undefined): unknown => {
+    if (v === null || v === undefined || t === undefined) return v;
+    if (t === 'date') return typeof v === 'string' ? wallTimeIn(v, zone) : v;
+    if (typeof t === 'string') return v;
+    if (t.kind === 'array') return Array.isArray(v) ? v.map((x) => walk(x, t.of)) : v;
+    if (!isPlainObject(v)) return v;
+    const spec = t.fields();
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, spec[k])]));
+  };
+  return walk(rec, { kind: 'object', fields: () => SPECS[coll] }) as Rec;
 }
 
 /** One encoding for every field. */

@@ -38,6 +38,8 @@ export interface StandinOptions {
   webhookRetry?: { attempts?: number; baseDelayMs?: number; timeoutMs?: number };
   /** Which reading of the interface's untyped fields goes on the wire (README: readings); default 'default'. */
   reading?: ReadingName;
+  /** The IANA zone whose wall time the local-time reading writes (default America/Sao_Paulo). */
+  zone?: string;
 }
 
 /**
@@ -107,7 +109,14 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const faults = new Faults(seed);
 
   const server: Server = createServer(
-    createRequestHandler({ model, hub, faults, ai, simulator, reading: createReading(opts.reading ?? 'default', model) }),
+    createRequestHandler({
+      model,
+      hub,
+      faults,
+      ai,
+      simulator,
+      reading: createReading(opts.reading ?? 'default', model, opts.zone ? { zone: opts.zone } : {}),
+    }),
   );
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

@@ -9,14 +9,21 @@
  */
 import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
-import { encodeRecord, type Encoding, type EncodingOf } from './encodings';
+import { encodeRecord, fromWallTime, withWallDates, type Encoding, type EncodingOf } from './encodings';
 import { SPECS, isPlainObject, type CollectionName, type FieldType } from './fields';
 import { HIDDEN, NOT_SAVABLE, roleOfUser, type Model } from './model';
 import type { Rec } from './query-engine';
 import { compositeKeyOf } from './store';
 
-export const READINGS = ['default', 'variant', 'any-order'] as const;
-export type ReadingName = (typeof READINGS)[number];
+/** The readings of the untyped fields' shapes. */
+export const READINGS = ['default', 'variant'] as const;
+/**
+ * Every reading served: the shapes, and the local-time reading (date-times as a zone's wall time
+ * with no offset), and the any-order reading (lists shuffled, `sort` ignored). The console reads the latter right once it knows the zone (a write's answer, or
+ * the workspace's setting); a test that checks times before either runs on READINGS.
+ */
+export const ALL_READINGS = [...READINGS, 'local-time', 'any-order'] as const;
+export type ReadingName = (typeof ALL_READINGS)[number];
 
 /** What an answer body holds: a page envelope or one record of a collection, less `omit`. */
 export interface WireShape {
@@ -50,9 +57,51 @@ const DEFAULT_READING: Reading = {
   out: (_shape, body) => body,
 };
 
-export function createReading(name: ReadingName, model: Model): Reading {
+/** The zone of the local-time reading's date-times, unless another is given. */
+export const DEFAULT_LOCAL_ZONE = 'America/Sao_Paulo';
+
+export function createReading(name: ReadingName, model: Model, o: { zone?: string } = {}): Reading {
+  if (name === 'variant') return variantReading(model);
   if (name === 'any-order') return ANY_ORDER_READING;
-  return name === 'variant' ? variantReading(model) : DEFAULT_READING;
+  if (name === 'local-time') return localTimeReading(o.zone ?? DEFAULT_LOCAL_ZONE);
+  return DEFAULT_READING;
+}
+
+/**
+ * The local-time reading: the default shapes, with every date-time written as the wall time of
+ * `zone` and no offset, as a server on Java's `LocalDateTime` set to that zone writes them. Its
+ * HTTP `Date` header stays true UTC (Node writes it). What comes in without an offset (a save's
+ * date-time, a BEFORE / AFTER value) is read as wall time of `zone` too.
+ */
+function localTimeReading(zone: string): Reading {
+  const wire = (coll: CollectionName, r: unknown): unknown => (isPlainObject(r) ? withWallDates(coll, r, zone) : r);
+  /** A date-time sent with no offset, as the instant it names here. */
+  const dateIn = (v: unknown): unknown => (typeof v === 'string' ? (fromWallTime(v, zone) ?? v) : v);
+  const conditionsIn = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(conditionsIn);
+    if (!isPlainObject(v)) return v;
+    const out: Rec = { ...v };
+    if (out.operator === 'BEFORE' || out.operator === 'AFTER') out.value = dateIn(out.value);
+    for (const g of ['and', 'or', 'conditions']) if (Array.isArray(out[g])) out[g] = conditionsIn(out[g]);
+    return out;
+  };
+  return {
+    name: 'local-time',
+    maxPageSize: undefined,
+    absentPaths: new Set(),
+    saveIn(coll, body) {
+      if (!isPlainObject(body)) return body;
+      const spec = SPECS[coll];
+      return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, spec[k] === 'date' ? dateIn(v) : v]));
+    },
+    queryIn: (_coll, body) => conditionsIn(body),
+    out(shape, body) {
+      if (!isPlainObject(body)) return body;
+      if (shape.kind === 'record') return wire(shape.coll, body) as object;
+      const results: unknown[] = Array.isArray(body.results) ? body.results : [];
+      return { ...body, results: results.map((r) => wire(shape.coll, r)) };
+    },
+  };
 }
 
 /**

@@ -28,6 +28,8 @@ export type Channel = (typeof CHANNELS)[number];
 export const CHANNEL_IDS: Record<Channel, number> = { chatApp: 1, email: 2, sms: 3, messenger: 4, social: 5, voice: 6 };
 
 export const NPS_SURVEY = 'nps-atendimento';
+/** Chat answers to the survey's open question are numbered from here (scores keep the NPS answers' ids). */
+const COMMENT_ANSWER_IDS = 10_000_000;
 export const TICKET_PREFIX = 'SUP';
 export const DEMO_TICKET_ID = 4711;
 
@@ -537,6 +539,18 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
           value: String(score),
           ...created(closedAt + 5 * MIN, 'system'),
         });
+        // The survey's open question: the customer's words, when they left some (the same comment the summary's answer keeps).
+        const said = c.npsAnswer.get(npsId - 1)?.comment;
+        if (typeof said === 'string') {
+          c.chatAnswer.put({
+            id: COMMENT_ANSWER_IDS + npsId,
+            questionId: 2,
+            optionAnswerId: null,
+            sessionId: id,
+            value: said,
+            ...created(closedAt + 5 * MIN + 30_000, 'system'),
+          });
+        }
       }
       if (group.mandatoryClassificationTree) {
         const root = c.classification.get(group.id)!;

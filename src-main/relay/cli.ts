@@ -4,30 +4,38 @@
  *   serve        takes the service's deliveries and publishes them to JetStream
  *   register     registers the relay's public address with the service (the relay's one call)
  *   unregister   removes that registration
- *   nats-config  writes nats-server's users and permissions for an operation's relay and consoles
+ *   nats-config  writes an operation's NATS account (its relay, its stream user and its consoles,
+ *                passwords bcrypt-hashed) and each user's clear password to its own private file
+ *   stream       the operator's step: creates the operation's stream, or brings it to its limits
  *
  * Secrets are read from files or the environment, never from flags (flags show in `ps`).
  */
-import { readFileSync } from 'node:fs';
-import { chmod, writeFile } from 'node:fs/promises';
+import { constants, readFileSync } from 'node:fs';
+import { lstat, mkdir, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../src-shared/errors';
 import { hookRegistry } from '../webhooks/registration';
 import type { WebhookLogger } from '../webhooks/types';
-import type { NatsCredentials } from './connection';
-import { natsServerConfig, operationUsers, relayUser } from './permissions';
+import { connectOptions, type NatsCredentials } from './connection';
+import { adminUser, natsAccountConfig, operationUsers, relayUser } from './permissions';
 import { startRelay } from './relay';
-import { RELAY_LIMITS } from './stream';
+import { RELAY_LIMITS, ensureStream } from './stream';
+import { adminInbox } from './subjects';
 import { readRelayState, relayState, writeRelayState } from './state-file';
 
 const USAGE = `Usage: npm run relay -- <command> [flags]
 
   serve --operation NAME --nats ADDRESS (--nats-user USER --nats-password-file FILE | --nats-token-file FILE)
-        [--port 8787] [--state-dir DIR] [--public-host HOST[:PORT]] [--nats-ca FILE]
-        [--replicas 1] [--max-age-hours 168] [--duplicate-window-hours 24] [--max-gib 8] [--json]
+        [--port 8787] [--state-dir DIR] [--public-host HOST[:PORT]] [--nats-ca FILE] [--json]
+  stream --operation NAME --nats ADDRESS (--nats-password-file FILE (admin-NAME's) | --nats-token-file FILE) [--nats-ca FILE]
+        [--replicas 1] [--max-age-hours 168] [--duplicate-window-hours 24] [--max-gib 8]
   register --service URL --token-file FILE --public-url URL [--state-dir DIR] [--groups messages,status,...]
   unregister --service URL --token-file FILE [--state-dir DIR]
-  nats-config --operation NAME --console NAME [--console NAME ...] --out FILE [--relay-password-file FILE]
+  nats-config --operation NAME --console NAME [--console NAME ...] --out FILE --secrets-dir DIR
+        [--replicas 1] [--max-gib 8]
 
 Environment instead of files: RELAY_NATS_PASSWORD, RELAY_NATS_TOKEN, SERVICE_TOKEN.
 The state directory (default ./relay-state) keeps the relay's secrets and its registration.`;
@@ -53,7 +61,7 @@ const FLAGS = {
   groups: { type: 'string' },
   console: { type: 'string', multiple: true },
   out: { type: 'string' },
-  'relay-password-file': { type: 'string' },
+  'secrets-dir': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -94,6 +102,17 @@ function natsCredentials(flags: Flags): NatsCredentials {
   };
 }
 
+/** The stream's limits from the flags, the defaults otherwise. */
+function streamLimits(flags: Flags) {
+  const hours = (name: keyof Flags, fallbackMs: number) => number(flags, name, fallbackMs / 3_600_000, 0.01) * 3_600_000;
+  return {
+    maxAgeMs: hours('max-age-hours', RELAY_LIMITS.maxAgeMs),
+    duplicateWindowMs: hours('duplicate-window-hours', RELAY_LIMITS.duplicateWindowMs),
+    maxBytes: Math.round(number(flags, 'max-gib', RELAY_LIMITS.maxBytes / 1024 ** 3, 0.001) * 1024 ** 3),
+    replicas: number(flags, 'replicas', RELAY_LIMITS.replicas, 1),
+  };
+}
+
 const stateDir = (flags: Flags) => (typeof flags['state-dir'] === 'string' ? flags['state-dir'] : 'relay-state');
 
 const stderrLog: WebhookLogger = {
@@ -105,14 +124,9 @@ const stderrLog: WebhookLogger = {
 async function serve(flags: Flags): Promise<void> {
   const operation = need(flags, 'operation');
   const address = need(flags, 'nats');
+  for (const f of ['replicas', 'max-age-hours', 'duplicate-window-hours', 'max-gib'] as const)
+    if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to the operator's \`stream\` step, not to serve.`);
   const state = await relayState(stateDir(flags));
-  const hours = (name: keyof Flags, fallbackMs: number) => number(flags, name, fallbackMs / 3_600_000, 0.01) * 3_600_000;
-  const limits = {
-    maxAgeMs: hours('max-age-hours', RELAY_LIMITS.maxAgeMs),
-    duplicateWindowMs: hours('duplicate-window-hours', RELAY_LIMITS.duplicateWindowMs),
-    maxBytes: Math.round(number(flags, 'max-gib', RELAY_LIMITS.maxBytes / 1024 ** 3, 0.001) * 1024 ** 3),
-    replicas: number(flags, 'replicas', RELAY_LIMITS.replicas, 1),
-  };
   console.error(`relay: connecting to NATS at ${address} (waiting while it cannot be reached)`);
   const relay = await startRelay({
     operation,
@@ -121,7 +135,6 @@ async function serve(flags: Flags): Promise<void> {
     signingSecret: state.signingSecret,
     publicHost: typeof flags['public-host'] === 'string' ? flags['public-host'] : undefined,
     nats: { address, credentials: natsCredentials(flags), caFile: typeof flags['nats-ca'] === 'string' ? flags['nats-ca'] : undefined },
-    limits,
     log: stderrLog,
   });
   if (flags.json) console.log(JSON.stringify({ port: relay.port, stream: relay.stream, operation }));
@@ -177,25 +190,97 @@ async function unregister(flags: Flags): Promise<void> {
   console.log(`relay: webhook ${state.hook.id} removed.`);
 }
 
+/**
+ * Writes a private file (0600) and never through a symbolic link: a link planted at the path
+ * would otherwise carry the passwords to wherever it points.
+ */
+async function writePrivate(path: string, text: string): Promise<void> {
+  let file;
+  try {
+    file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UsageError(`${path} is a symbolic link; give the path of a regular file (nothing is written through a link).`);
+    throw e;
+  }
+  try {
+    await file.chmod(0o600);
+    await file.writeFile(text);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Refuses a path that is a symbolic link (a missing one is fine). */
+async function notALink(path: string): Promise<void> {
+  const st = await lstat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+    throw e;
+  });
+  if (st?.isSymbolicLink())
+    throw new UsageError(`${path} is a symbolic link; give the path of a regular file (nothing is written through a link).`);
+}
+
+/** The folder of the users' clear passwords: created 0700, never a symbolic link. */
+async function privateDir(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  const st = await lstat(path);
+  if (st.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link; give the path of a folder.`);
+  if (!st.isDirectory()) throw new UsageError(`${path} is not a folder.`);
+  const dir = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    await dir.chmod(0o700);
+  } finally {
+    await dir.close();
+  }
+}
+
 async function natsConfig(flags: Flags): Promise<void> {
   const operation = need(flags, 'operation');
   const consoles = (flags.console ?? []).map((name) => ({ name }));
   if (!consoles.length) throw new UsageError('Name at least one console: --console NAME.');
   const out = need(flags, 'out');
+  const secrets = need(flags, 'secrets-dir');
+  const { maxBytes, replicas } = streamLimits(flags);
   const users = operationUsers(operation, consoles);
-  await writeFile(out, natsServerConfig(users), { mode: 0o600 });
-  await chmod(out, 0o600);
-  const relayPasswordFile = flags['relay-password-file'];
-  if (typeof relayPasswordFile === 'string') {
-    await writeFile(relayPasswordFile, `${users[0]!.password}\n`, { mode: 0o600 });
-    await chmod(relayPasswordFile, 0o600);
-  }
+  // Every path checked before anything is written: a refusal leaves the earlier files as they were.
+  const secretFiles = users.map((u) => join(secrets, `${u.user}.pass`));
+  for (const path of [out, ...secretFiles]) await notALink(path);
+  // The secrets first: a configuration is never left whose passwords nobody has.
+  await privateDir(secrets);
+  for (const [i, u] of users.entries()) await writePrivate(secretFiles[i]!, `${u.password}\n`);
+  await writePrivate(out, natsAccountConfig(operation, users, { maxBytes, replicas }));
   console.log(
-    `relay: wrote ${users.length} NATS users to ${out} (passwords inside; keep it private): ${users.map((u) => u.user).join(', ')}`,
+    `relay: wrote the NATS account of ${operation} to ${out} (bcrypt hashes; include it inside the server's accounts {} block) ` +
+      `and each user's password to ${secrets}/<user>.pass: ${users.map((u) => u.user).join(', ')}`,
   );
 }
 
-const COMMANDS: Record<string, (flags: Flags) => Promise<void>> = { serve, register, unregister, 'nats-config': natsConfig };
+async function stream(flags: Flags): Promise<void> {
+  const operation = need(flags, 'operation');
+  const token = secret(flags, 'nats-token-file', 'RELAY_NATS_TOKEN');
+  const password = secret(flags, 'nats-password-file', 'RELAY_NATS_PASSWORD');
+  if (!token && !password) throw new UsageError(`Give ${adminUser(operation)}'s password: --nats-password-file FILE.`);
+  const user = typeof flags['nats-user'] === 'string' ? flags['nats-user'] : adminUser(operation);
+  const options = connectOptions(need(flags, 'nats'), token ? { kind: 'token', token } : { kind: 'user', user, password: password! }, {
+    name: `relay stream ${operation}`,
+    inboxPrefix: adminInbox(operation),
+    caFile: typeof flags['nats-ca'] === 'string' ? flags['nats-ca'] : undefined,
+  });
+  const nc = await connect({ ...options, maxReconnectAttempts: 0 });
+  try {
+    const info = await ensureStream(await jetstreamManager(nc, { checkAPI: false }), operation, streamLimits(flags));
+    console.log(
+      `relay: stream ${info.config.name} holds ${info.config.subjects?.join(', ')}, ${info.config.num_replicas} replica(s), ` +
+        `${info.state.messages} events stored`,
+    );
+  } finally {
+    await nc.close();
+  }
+}
+
+const COMMANDS: Record<string, (flags: Flags) => Promise<void>> = { serve, stream, register, unregister, 'nats-config': natsConfig };
 
 try {
   const { values: flags, positionals } = parseArgs({ args: process.argv.slice(2), options: FLAGS, allowPositionals: true, strict: true });

@@ -23,7 +23,7 @@ import { listenLoopback, readBody, requestFacts, requestHead, send, validPort } 
 import { SeenWindow } from '../webhooks/seen-window';
 import type { WebhookLogger } from '../webhooks/types';
 import { connectOptions, type NatsCredentials } from './connection';
-import { MAX_EVENT_BYTES, RELAY_LIMITS, ensureStream, type StreamLimits } from './stream';
+import { MAX_EVENT_BYTES, checkStream } from './stream';
 import { checkName, eventSubject, relayInbox, streamName } from './subjects';
 
 export interface RelayOptions {
@@ -38,7 +38,6 @@ export interface RelayOptions {
   /** The public host:port a proxy forwards with when it keeps the Host header (lower case). */
   publicHost?: string | undefined;
   nats: { address: string; credentials: NatsCredentials; caFile?: string | undefined };
-  limits?: StreamLimits;
   /** Default 1 MiB, as the listener. */
   maxBodyBytes?: number;
   /** Deliveries waiting for JetStream at once; past it the answer is 503 with Retry-After. Default 2000. */
@@ -76,17 +75,21 @@ const PATH_SECRET_RE = /^[A-Za-z0-9_-]{8,128}$/;
 const RETRY_AFTER_SECONDS = 2;
 const silent: WebhookLogger = { info() {}, warn() {}, error() {} };
 
-/** Connects to NATS (waiting while the server is down) and brings the stream to its limits. */
-async function openStream(o: RelayOptions, log: WebhookLogger): Promise<NatsConnection> {
+/**
+ * Connects to NATS (waiting while the server is down) and checks the stream the operator made;
+ * answers its duplicate window.
+ */
+async function openStream(o: RelayOptions, log: WebhookLogger): Promise<{ nc: NatsConnection; duplicateWindowMs: number }> {
   const options = connectOptions(o.nats.address, o.nats.credentials, {
     name: `relay ${o.operation}`,
     inboxPrefix: relayInbox(o.operation),
     caFile: o.nats.caFile,
   });
   const nc = await connect({ ...options, waitOnFirstConnect: true });
+  let duplicateWindowMs: number;
   try {
     const jsm = await jetstreamManager(nc, { checkAPI: false });
-    await ensureStream(jsm, o.operation, o.limits ?? RELAY_LIMITS);
+    duplicateWindowMs = (await checkStream(jsm, o.operation)).config.duplicate_window / 1_000_000;
   } catch (e) {
     await nc.close();
     throw e;
@@ -97,7 +100,7 @@ async function openStream(o: RelayOptions, log: WebhookLogger): Promise<NatsConn
       else if (s.type === 'reconnect') log.info('The relay is connected to NATS again.');
     }
   })();
-  return nc;
+  return { nc, duplicateWindowMs };
 }
 
 export async function startRelay(o: RelayOptions): Promise<Relay> {
@@ -112,13 +115,12 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const maxBodyBytes = Math.min(o.maxBodyBytes ?? MAX_EVENT_BYTES, MAX_EVENT_BYTES);
   const maxInFlight = o.maxInFlight ?? 2000;
   const publishTimeoutMs = o.publishTimeoutMs ?? 5_000;
-  const limits = o.limits ?? RELAY_LIMITS;
   const stream = streamName(o.operation);
 
-  const nc = await openStream(o, log);
+  const { nc, duplicateWindowMs } = await openStream(o, log);
   const js = jetstream(nc, { checkAPI: false });
   // Ids this relay stored lately: a redelivery is answered without a round trip to JetStream.
-  const seen = new SeenWindow(undefined, limits.duplicateWindowMs);
+  const seen = new SeenWindow(undefined, duplicateWindowMs);
   const counts = { published: 0, duplicates: 0, refused: 0, unavailable: 0 };
   const inFlight = new Set<Promise<void>>();
   const ctx: CheckContext = {

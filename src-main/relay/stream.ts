@@ -1,6 +1,8 @@
 /**
- * The operation's JetStream stream: created by the first relay that starts, brought to the
- * configured limits by any later one (several relays side by side agree on one stream).
+ * The operation's JetStream stream: created and brought to its limits by the operator
+ * (`npm run relay -- stream`, as the account's admin user), never by the relay. A relay's user
+ * may only read the stream's state and publish events: it cannot widen the subjects the stream
+ * captures nor add a republish rule, so a stolen relay password reads nothing it did not carry.
  */
 import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import type { JetStreamManager, StreamConfig, StreamInfo } from '@nats-io/jetstream';
@@ -60,7 +62,7 @@ export function streamConfig(operation: string, limits: StreamLimits): StreamCon
 
 const UPDATABLE = ['subjects', 'max_age', 'duplicate_window', 'max_bytes', 'max_msg_size', 'num_replicas', 'discard'] as const;
 
-/** Creates the stream, or brings an existing one to `limits`; answers what the server holds. */
+/** The operator's step: creates the stream, or brings an existing one to `limits`; answers what the server holds. */
 export async function ensureStream(jsm: JetStreamManager, operation: string, limits: StreamLimits = RELAY_LIMITS): Promise<StreamInfo> {
   const wanted = streamConfig(operation, limits);
   let info: StreamInfo;
@@ -71,9 +73,12 @@ export async function ensureStream(jsm: JetStreamManager, operation: string, lim
     try {
       return await jsm.streams.add(wanted);
     } catch (again) {
-      // Another relay created it meanwhile: fall through and compare.
+      // Made by another run meanwhile: fall through and compare. Otherwise the refusal is the answer
+      // (an account's limits, say), not the stream's absence.
       if (!(again instanceof JetStreamApiError)) throw again;
-      info = await jsm.streams.info(wanted.name);
+      info = await jsm.streams.info(wanted.name).catch(() => {
+        throw again;
+      });
     }
   }
   if (info.config.storage !== StorageType.File)
@@ -82,4 +87,30 @@ export async function ensureStream(jsm: JetStreamManager, operation: string, lim
   if (!differs) return info;
   const { name: _name, ...update } = { ...info.config, ...Object.fromEntries(UPDATABLE.map((k) => [k, wanted[k]])) };
   return jsm.streams.update(wanted.name, update);
+}
+
+/**
+ * The relay's check at start: the stream exists with file storage and captures its operation's
+ * events. Answers what the server holds (the relay takes its duplicate window from it).
+ */
+export async function checkStream(jsm: JetStreamManager, operation: string): Promise<StreamInfo> {
+  const name = streamName(operation);
+  let info: StreamInfo;
+  try {
+    info = await jsm.streams.info(name);
+  } catch (e) {
+    if (e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound)
+      throw new Error(
+        `The stream ${name} does not exist yet: create it with \`npm run relay -- stream --operation ${operation}\` (the operator's step).`,
+        { cause: e },
+      );
+    throw e;
+  }
+  if (info.config.storage !== StorageType.File)
+    throw new Error(`The stream ${name} exists without file storage; remove it or give it file storage.`);
+  if (!info.config.subjects?.includes(operationSubjects(operation)))
+    throw new Error(
+      `The stream ${name} does not capture ${operationSubjects(operation)}; run \`npm run relay -- stream\` to bring it to its configuration.`,
+    );
+  return info;
 }

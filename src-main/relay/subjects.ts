@@ -43,3 +43,6 @@ export const relayInbox = (operation: string) => `_INBOX.${checkName('operation'
 
 /** The header JetStream deduplicates on: the delivery's id (Standard Webhooks `webhook-id`). */
 export const MSG_ID_HEADER = 'Nats-Msg-Id';
+
+/** The operator's stream user's replies (`npm run relay -- stream`). */
+export const adminInbox = (operation: string) => `_INBOX.${checkName('operation', operation)}.admin`;

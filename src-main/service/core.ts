@@ -7,6 +7,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
 import { logInternal, type Logger } from '../log';
 import { badResponse, errorEnvelope, errorFromFailure, errorFromStatus, invalidFromEnvelope, type OpContext, unreadable } from './errors';
 import { type AnswerMemory, processAnswerMemory } from './answer-memory';
+import { ServiceTime } from './service-time';
 import { AbortReason, exchange, type RawResponse, type ReadLimits, TransportFailure } from './transport';
 
 /**
@@ -70,6 +71,8 @@ export interface CoreOptions {
   limits?: Partial<AnswerLimits>;
   /** What the answers being read may hold between them; defaults to the process's. */
   answerMemory?: AnswerMemory;
+  /** How the service writes date-times (its zone); default: learned by this client alone. */
+  serviceTime?: ServiceTime;
 }
 
 export interface CallOptions {
@@ -233,8 +236,11 @@ export class Core {
   readonly #inFlight = new Set<AbortController>();
 
   readonly #o: CoreOptions;
+  /** The service's date-times: answers are read in its zone, and what is sent is written its way. */
+  readonly time: ServiceTime;
   constructor(o: CoreOptions) {
     this.#o = o;
+    this.time = o.serviceTime ?? new ServiceTime({ log: o.log });
     let url: URL;
     try {
       url = new URL(o.baseUrl);
@@ -327,7 +333,7 @@ export class Core {
       body = m.body;
       headers['content-type'] = m.contentType;
     } else if (spec.json !== undefined) {
-      body = jsonBody(spec, spec.json, this.#limits.jsonDepth);
+      body = jsonBody(spec, this.time.body(spec.json), this.#limits.jsonDepth);
       headers['content-type'] = 'application/json';
     }
 
@@ -439,7 +445,10 @@ export class Core {
     }
     const env = errorEnvelope(data);
     if (env) throw invalidFromEnvelope(spec, env, res.status);
-    const parsed = spec.answer.schema.safeParse(data);
+    // A write's answer holds the service's own time of that write: its zone, against `Date`.
+    if (spec.write) this.time.learnFromWrite(data, res.headers.date);
+    const schema = spec.answer.schema;
+    const parsed = this.time.read(() => schema.safeParse(data));
     if (!parsed.success) throw badResponse(spec, parsed.error);
     return parsed.data;
   }

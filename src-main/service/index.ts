@@ -6,6 +6,7 @@ import { createHookOps, type HookOps } from './hooks';
 import { createMediaOps, type MediaOps } from './media';
 import { createOmnichannelOps, type OmnichannelOps } from './omnichannel';
 import { createResourceClient, type ResourceClient } from './resources';
+import type { ServiceTime } from './service-time';
 import { createTicketOps, type TicketOps } from './ticket';
 
 export type { ResourceClient } from './resources';
@@ -16,6 +17,8 @@ export type ServiceClientOptions = CoreOptions;
 
 export interface ServiceClient extends OmnichannelOps, AiOps, TicketOps, HookOps, MediaOps {
   readonly baseUrl: string;
+  /** How the service writes date-times: read what it sent (a webhook's record) through `time.read`. */
+  readonly time: ServiceTime;
   /** List, page through and save any of the 27 resources of §4.4. */
   resource<K extends ResourceKey>(key: K): ResourceClient<K>;
   /** Closes the keep-alive connections; later calls fail as Cancelled. */
@@ -28,6 +31,7 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
   for (const key of RESOURCE_KEYS) resources.set(key, createResourceClient(core, key));
   return {
     baseUrl: o.baseUrl,
+    time: core.time,
     resource: <K extends ResourceKey>(key: K) => {
       const r = resources.get(key);
       if (!r) throw new TypeError(`Unknown resource "${String(key)}".`);

@@ -137,7 +137,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       timeoutMs: o.timeoutMs,
       attempts: o.attempts,
     });
-    const page = readPage(raw, schema, key);
+    const page = core.time.read(() => readPage(raw, schema, key));
     if (page.skipped > 0 && page.first)
       core.log?.warn('records not read', { op: operation, count: page.skipped, first: describeSkip(page.first) });
     return { raw: raw.results, page };

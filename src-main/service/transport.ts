@@ -33,7 +33,7 @@ export interface ReadLimits {
 export interface RawResponse {
   status: number;
   /** Lower-case names; only the headers we read. */
-  headers: { contentType?: string; retryAfter?: string; location?: string };
+  headers: { contentType?: string; retryAfter?: string; location?: string; date?: string };
   body: Buffer;
   /**
    * Reading stopped before the end: a successful answer passed `maxBytes` or `jsonDepth` (its
@@ -157,9 +157,12 @@ export function exchange(dispatcher: Dispatcher, ex: Exchange, signal: AbortSign
         const contentType = header('content-type');
         const retryAfter = header('retry-after');
         const location = header('location');
+        const date = header('date');
         if (contentType !== undefined) headers.contentType = contentType;
         if (retryAfter !== undefined) headers.retryAfter = retryAfter;
         if (location !== undefined) headers.location = location;
+        // The service's clock, true UTC: what its date-times without an offset are measured against.
+        if (date !== undefined) headers.date = date;
         const length = header('content-length');
         success = status >= 200 && status < 300;
         limit = success ? limits.maxBytes : limits.maxOtherBytes;

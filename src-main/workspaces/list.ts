@@ -103,7 +103,7 @@ export class WorkspaceList {
     const rt = this.#runtimes.get(id);
     this.#runtimes.delete(id);
     if (rt) {
-      await rt.stop({ forget: true });
+      await rt.stop();
       rt.vault.wipe();
     }
     rmSync(workspaceDir(this.#o.profileDir, id), { recursive: true, force: true });
@@ -145,6 +145,7 @@ export class WorkspaceList {
       signedIn: rt?.signedIn ?? false,
       tokenRefused: rt?.vault.tokenRefused ?? false,
       user: rt?.user ?? null,
+      signIn: rt?.signInCount ?? 0,
     };
   }
 }

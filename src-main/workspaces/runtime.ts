@@ -5,13 +5,16 @@ import { EventHub, type HandlerTable } from '../bridge/table';
 import { Vault } from '../vault/vault';
 import type { KeyValueStore, SecretCipher } from '../vault/types';
 import { createServiceClient, type ServiceClient } from '../service';
+import { ServiceTime } from '../service/service-time';
 import type { QueueFeature } from '../features/attendance/queue';
 import type { Logger } from '../log';
 import type { FeatureContext } from '../features/context';
 import { createSettings, layeredSettings, type Settings } from '../settings';
 import type { WorkspaceChannel } from './routing';
+import { CHANNEL_NAMES } from '../../src-shared/bridge';
+import { adoptAccountFiles, SignIn, type Session, type UserRef } from './sign-in';
 
-export type UserRef = { userName: string; name: string };
+export type { UserRef } from './sign-in';
 
 /** What the composition root hands one workspace: its own folder and stores, the shared rest. */
 export interface RuntimeAdapters {
@@ -29,7 +32,7 @@ export interface RuntimeAdapters {
   firstView: FeatureContext['firstView'];
   /** The service refused this workspace's token, or who is signed in changed. */
   onStateChange(): void;
-  /** The workspace's features, built for its context by the composition root. */
+  /** The workspace's features, built by the composition root for each sign-in's context. */
   features(ctx: FeatureContext): WorkspaceFeatures;
 }
 
@@ -42,20 +45,14 @@ export interface WorkspaceFeatures {
   queue: QueueFeature;
 }
 
-interface Session {
-  workspace: Workspace;
-  baseUrl: string;
-  client: ServiceClient;
-  user: UserRef | null;
-}
-
 /** The feature channels: every channel but the workspace ones, served per workspace. */
 export type FeatureHandlers = Omit<HandlerTable, WorkspaceChannel>;
 
 /**
- * One workspace at work: a service client, its token in its own vault, and every feature of the
- * main process with its own outbox, drafts, offline copies, listener and live state. Several run
- * side by side; the console routes each bridge call to the workspace it names.
+ * One workspace at work: its token in its own vault, and the sign-in of whoever is signed in
+ * there: a service client and every feature of the main process with its own outbox, drafts,
+ * offline copies, listener and live state, made anew for each person (`sign-in.ts`). Several
+ * run side by side; the console routes each bridge call to the workspace it names.
  */
 export interface WorkspaceRuntime {
   readonly id: string;
@@ -65,6 +62,8 @@ export interface WorkspaceRuntime {
   readonly workspace: Workspace | null;
   readonly baseUrl: string | null;
   readonly user: UserRef | null;
+  /** Which sign-in this is (see `WorkspaceInfo.signIn`). */
+  readonly signInCount: number;
   /** Signed in and its token not refused. */
   readonly signedIn: boolean;
   start(): Promise<void>;
@@ -82,8 +81,8 @@ export interface WorkspaceRuntime {
   /** Reads the queue when nobody has yet (a workspace in the background still counts); false when it could not. */
   loadQueue(): Promise<boolean>;
   readonly queueLoaded: boolean;
-  /** Stops every feature; `forget` also ends the session first (listener registration, etc.). */
-  stop(o?: { forget?: boolean }): Promise<void>;
+  /** Ends the sign-in: its features stop, the listener's registration removed through its client. */
+  stop(): Promise<void>;
 }
 
 /** Every line a workspace logs says which workspace it is. */
@@ -101,42 +100,70 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   const vault = new Vault(a.cipher, a.openStore('vault'));
   const events = new EventHub();
   const log = tagged(a.log, { workspace: a.id });
-  let current: Session | null = null;
-  const workspaceListeners = new Set<() => void | Promise<void>>();
-  const workspaceChanged = async () => {
-    for (const l of workspaceListeners) {
-      try {
-        await l();
-      } catch (e) {
-        log.error('workspace listener failed', { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
+  // What the account last signed in here wrote before accounts had folders is that account's.
+  adoptAccountFiles(a.dir, settings.get('user'));
+  const zoneListeners = new Set<() => void | Promise<void>>();
+  const zoneChanged = () => {
+    for (const l of zoneListeners)
+      void Promise.resolve()
+        .then(l)
+        .catch((e: unknown) => log.warn('service zone listener failed', { error: e instanceof Error ? e.message : String(e) }));
   };
-
-  const ctx: FeatureContext = {
+  const base = {
     log,
-    events,
     profileDir: a.dir,
     vault,
     settings,
-    client: () => {
-      if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
-      return current.client;
-    },
-    hasWorkspace: () => current !== null,
-    me: () => current?.user ?? null,
-    isDemo: () => current?.workspace.kind === 'demo',
-    onWorkspaceChange: (l) => {
-      workspaceListeners.add(l);
-      return () => workspaceListeners.delete(l);
-    },
     registerSecret: a.registerSecret,
     firstView: a.firstView,
+    onServiceZoneChange: (l: () => void | Promise<void>) => {
+      zoneListeners.add(l);
+      return () => void zoneListeners.delete(l);
+    },
+    serviceZoneChanged: zoneChanged,
   };
-  const { features, handlers, queue } = a.features(ctx);
 
-  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient =>
-    createServiceClient({
+  /** The sign-in now (nobody signed in yet: made when a call first needs one). */
+  let signIn: SignIn<WorkspaceFeatures> | null = null;
+  let signIns = 0;
+  let stopped = false;
+  /** Sign-ins change one at a time: one ends before the next is made. */
+  let changing: Promise<unknown> = Promise.resolve();
+  const serial = <T>(f: () => Promise<T>): Promise<T> => {
+    const next = changing.then(f, f);
+    changing = next.catch(() => undefined);
+    return next;
+  };
+  /** The sign-in there is; nobody signed in yet: the features of nobody, started on first use. */
+  const current = (): SignIn<WorkspaceFeatures> => {
+    if (signIn) return signIn;
+    const nobody = new SignIn({ session: null, base, relay: events, build: (ctx) => a.features(ctx) });
+    signIn = nobody;
+    nobody.start().catch((e: unknown) => log.error('the features did not start', { error: e instanceof Error ? e.message : String(e) }));
+    return nobody;
+  };
+
+  /** Ends the sign-in there is and starts one for `session` (null: signed out). */
+  const signInAs = (session: Session | null): Promise<void> =>
+    serial(async () => {
+      await signIn?.end(log);
+      signIn = null;
+      if (stopped) {
+        await session?.client.close();
+        return;
+      }
+      const next = new SignIn({ session, base, relay: events, build: (ctx) => a.features(ctx) });
+      signIn = next;
+      signIns++;
+      a.onStateChange();
+      await next.start();
+    });
+
+  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient => {
+    // The token this sign-in was made with: a token put in the vault for the next one never
+    // serves this one's calls still running.
+    let token: string | null = null;
+    return createServiceClient({
       baseUrl,
       getToken: async () => {
         await connect?.().catch((e: unknown) => {
@@ -147,88 +174,111 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
             message: `The service of this workspace could not be started: ${e instanceof Error ? e.message : String(e)}`,
           });
         });
-        return vault.get('token');
+        token ??= vault.get('token');
+        return token;
       },
       log,
+      serviceTime: serviceTimeFor(baseUrl),
       onUnauthorized: () => {
         vault.markRefused();
         a.onStateChange();
       },
     });
+  };
 
-  let queueRead: Promise<boolean> | null = null;
-  let stopped = false;
+  /** The service's date-times, learned once per service and kept for the next start. */
+  const serviceTimeFor = (baseUrl: string): ServiceTime => {
+    const kept = settings.get('serviceTimeLearned');
+    return new ServiceTime({
+      configured: () => settings.get('serviceZone'),
+      learned: kept?.baseUrl === baseUrl ? { offsetMinutes: kept.offsetMinutes, wallTime: kept.wallTime } : null,
+      onLearned: (l) => settings.set('serviceTimeLearned', { baseUrl, ...l }),
+      onZoneChange: zoneChanged,
+      log,
+    });
+  };
+
+  // Every feature channel goes to the sign-in there is when it is called; an answer that comes
+  // after that person signed out, or someone else signed in, is refused (it is theirs only).
+  const handlers = {} as Record<string, (input: unknown) => Promise<unknown>>;
+  for (const name of CHANNEL_NAMES) {
+    if (name.startsWith('workspace:')) continue;
+    handlers[name] = async (input) => {
+      // Closed: nothing is made again for a call that came late.
+      if (stopped) throw new AppError({ kind: 'Cancelled', message: 'This workspace has closed; nothing was sent.' });
+      const at = current();
+      await at.ready;
+      const answer = await (at.features.handlers as unknown as typeof handlers)[name]!(input);
+      if (!at.current) throw new AppError({ kind: 'Cancelled', message: 'Signed out, or someone else signed in: this answer was theirs.' });
+      return answer;
+    };
+  }
 
   return {
     id: a.id,
     events,
     vault,
-    handlers,
+    handlers: handlers as unknown as FeatureHandlers,
     get workspace() {
-      return current?.workspace ?? null;
+      return signIn?.session?.workspace ?? null;
     },
     get baseUrl() {
-      return current?.baseUrl ?? null;
+      return signIn?.session?.baseUrl ?? null;
     },
     get user() {
-      return current?.user ?? null;
+      return signIn?.session?.user ?? null;
+    },
+    get signInCount() {
+      return signIns;
     },
     get signedIn() {
-      return current !== null && !vault.tokenRefused;
+      return !!signIn?.session && !vault.tokenRefused;
     },
     async start() {
-      for (const f of features) await f.start?.();
+      // Nothing to start until someone signs in (or a call needs the signed-out features).
     },
     async open(workspace, baseUrl, user, o = {}) {
-      await current?.client.close();
-      current = { workspace, baseUrl, user, client: makeClient(baseUrl, o.connect) };
-      queueRead = null;
       if (user) settings.set('user', user);
-      a.onStateChange();
-      await workspaceChanged();
+      else settings.delete('user');
+      await signInAs({ workspace, baseUrl, user, client: makeClient(baseUrl, o.connect), connect: o.connect });
     },
     async setUser(user) {
-      if (!current) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
-      current.user = user;
+      const was = signIn?.session;
+      if (!was) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
       settings.set('user', user);
-      queueRead = null;
-      a.onStateChange();
-      await workspaceChanged();
+      // Another person is another sign-in: nothing the features held for the one before stays.
+      await signInAs({ ...was, user, client: makeClient(was.baseUrl, was.connect) });
     },
     storedUser: () => settings.get('user'),
-    queueItems: () => queue.items(),
+    queueItems: () => signIn?.features.queue.items() ?? [],
     get queueLoaded() {
-      return queue.loaded;
+      return signIn?.features.queue.loaded ?? false;
     },
     loadQueue() {
-      if (!current || stopped) return Promise.resolve(false);
-      queueRead ??= handlers['attendance:queue']({}).then(
-        () => {
-          // The groups' SLAs, for sessions whose records name their group without it (read once).
-          void handlers['attendance:directory']({}).catch(() => undefined);
-          return true;
-        },
-        (e: unknown) => {
-          queueRead = null;
-          log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });
-          return false;
-        },
-      );
-      return queueRead;
+      const at = signIn;
+      if (!at?.session || stopped) return Promise.resolve(false);
+      at.queueRead ??= at.ready
+        .then(() => at.features.handlers['attendance:queue']({}))
+        .then(
+          () => {
+            // The groups' SLAs, for sessions whose records name their group without it (read once).
+            void at.features.handlers['attendance:directory']({}).catch(() => undefined);
+            return true;
+          },
+          (e: unknown) => {
+            at.queueRead = null;
+            log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });
+            return false;
+          },
+        );
+      return at.queueRead;
     },
-    async stop(o = {}) {
+    async stop() {
       stopped = true;
-      if (o.forget && current) {
-        // The session ends first; its client closes once the features have let go of the service
-        // with it (the listener's registration is removed through it).
-        const ending = current.client;
-        current = null;
-        await workspaceChanged();
-        await ending.close();
-      }
-      for (const f of [...features].reverse()) await f.stop?.();
-      await current?.client.close();
-      current = null;
+      await serial(async () => {
+        await signIn?.end(log);
+        signIn = null;
+      });
     },
   };
 }

@@ -74,6 +74,21 @@ export const LiveStatusSchema = z
   .strict();
 export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 
+/** The zone of the service's date-times written with no offset (README: "Date-times without an offset"). */
+export const ServiceTimeStatusSchema = z
+  .object({
+    /** What the user set for this workspace; null: learned from the service. */
+    setting: z.string().nullable(),
+    /** The offset learned from the service's answer to a write (`-03:00`); null: none yet. */
+    learned: z.string().nullable(),
+    /** The service has been seen writing date-times with no offset. */
+    wallTime: z.boolean(),
+    /** The zone such date-times are read in now. */
+    inUse: z.string(),
+  })
+  .strict();
+export type ServiceTimeStatus = z.infer<typeof ServiceTimeStatusSchema>;
+
 export const liveChannels = {
   'live:status': { input: NoInput, output: LiveStatusSchema },
   /** Pause or resume live updates (resuming resyncs every open session from its high-water mark). */
@@ -90,6 +105,9 @@ export const liveChannels = {
     input: z.object({ source: LiveSourceSchema, secret: z.string().min(1).max(1000).optional() }).strict(),
     output: LiveSourceStatusSchema,
   },
+  'live:serviceTime': { input: NoInput, output: ServiceTimeStatusSchema },
+  /** Sets the zone of the service's date-times with no offset; null or blank: learn it. */
+  'live:setServiceZone': { input: z.object({ zone: z.string().max(64).nullable() }).strict(), output: ServiceTimeStatusSchema },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const liveEvents = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantOf } from '../concepts';
 import { ConditionSchema } from '../query';
 import { RESOURCES, ROLES, type ResourceKey } from '../paths';
 import { NoInput } from './no-input';
@@ -19,7 +20,8 @@ export const SavableResourceSchema = z.enum(SAVABLE as [ResourceKey, ...Resource
 const isoDate = z
   .string()
   .max(40)
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'a date-time');
+  // The one reader of date-times: ISO 8601 only, never read in this machine's zone.
+  .refine((s) => instantOf(s) !== null, 'a date-time');
 const nullableStr = z.string().nullable();
 const nullableNum = z.number().nullable();
 
@@ -161,6 +163,66 @@ export type ReportPage = z.infer<typeof ReportPageSchema>;
 
 /** Every matching row, for the CSV export (the renderer writes the file). */
 export const ReportAllSchema = z.object({ rows: z.array(ReportRowSchema), truncated: z.boolean() }).strict();
+
+// ---- figures (overview, per attendant, per group, trend) --------------------------------------
+
+export const FiguresQuerySchema = z
+  .object({
+    /** The instants that bound the read: the previous period's start and the period's end. */
+    from: isoDate,
+    to: isoDate,
+    /** Read again instead of answering from what was read for this period. */
+    refresh: z.boolean().default(false),
+  })
+  .strict();
+
+export const FiguresReadSchema = z
+  .object({
+    rows: z.array(ReportRowSchema),
+    /** Each group's SLA in seconds (null: none), by the name the report rows carry. */
+    slas: z.array(z.object({ groupName: z.string(), groupId: nullableNum, slaSeconds: nullableNum }).strict()),
+    /** More rows matched than one read takes (the cap): the figures cover the first ones. */
+    truncated: z.boolean(),
+    fetchedAt: z.string(),
+  })
+  .strict();
+export type FiguresRead = z.infer<typeof FiguresReadSchema>;
+
+/** NPS per attendant and per group of a period, each one summary of the service. */
+export const NpsBreakdownQuerySchema = z
+  .object({
+    surveyName: z.string().trim().min(1).max(200),
+    from: isoDate,
+    to: isoDate,
+    /** The attendants' names as the report rows give them. */
+    agents: z.array(z.string().max(200)).max(200),
+    groups: z.array(z.object({ name: z.string().max(200), id: z.number().int() }).strict()).max(100),
+  })
+  .strict();
+
+const NamedNps = z.object({ name: z.string(), result: NpsResultSchema.nullable() }).strict();
+export const NpsBreakdownSchema = z
+  .object({
+    /** `result` null: the attendant is not among the service's users, so the service cannot be asked. */
+    agents: z.array(NamedNps),
+    groups: z.array(NamedNps),
+  })
+  .strict();
+export type NpsBreakdown = z.infer<typeof NpsBreakdownSchema>;
+
+/** The survey answers of a period (chat answers), one entry per session, newest first. */
+export const SurveyAnswerSchema = z
+  .object({
+    sessionId: z.number().int(),
+    at: z.string(),
+    /** The 0–10 answer, when one of the session's answers is a score. */
+    score: nullableNum,
+    /** The customer's words, when one of the answers is text. */
+    comment: nullableStr,
+  })
+  .strict();
+export type SurveyAnswer = z.infer<typeof SurveyAnswerSchema>;
+export const SurveyAnswersSchema = z.object({ answers: z.array(SurveyAnswerSchema), truncated: z.boolean() }).strict();
 
 // ---- groups overview ---------------------------------------------------------------------------
 
@@ -306,6 +368,10 @@ export const supervisorChannels = {
   'supervisor:nps': { input: NpsQuerySchema, output: NpsResultSchema },
   'supervisor:report': { input: ReportQuerySchema, output: ReportPageSchema },
   'supervisor:reportAll': { input: ReportQuerySchema, output: ReportAllSchema },
+  /** The report rows of a period and the one before it, kept per period in the main process. */
+  'supervisor:figures': { input: FiguresQuerySchema, output: FiguresReadSchema },
+  'supervisor:npsBreakdown': { input: NpsBreakdownQuerySchema, output: NpsBreakdownSchema },
+  'supervisor:surveyAnswers': { input: FiguresQuerySchema, output: SurveyAnswersSchema },
   'supervisor:groups': { input: NoInput, output: GroupsOverviewSchema },
   'supervisor:explore': { input: ExplorerQuerySchema, output: ExplorerPageSchema },
   'supervisor:save': { input: ExplorerSaveSchema, output: z.object({ record: JsonRecord }).strict() },

@@ -48,6 +48,11 @@ export const WorkspaceInfoSchema = z
     signedIn: z.boolean(),
     tokenRefused: z.boolean(),
     user: UserSchema.nullable(),
+    /**
+     * Which sign-in of the workspace this is: another each time someone signs in there (also
+     * someone the service could not name, after someone else it could not name either).
+     */
+    signIn: z.number().int().min(0).optional(),
   })
   .strict();
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfoSchema>;

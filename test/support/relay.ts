@@ -5,9 +5,9 @@ import { connect } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectOptions } from '../../src-main/relay/connection';
-import { consoleUser, relayUser } from '../../src-main/relay/permissions';
+import { adminUser, consoleUser, relayUser } from '../../src-main/relay/permissions';
 import { readRelayState } from '../../src-main/relay/state-file';
-import { consoleInbox, operationSubjects, relayInbox, streamName } from '../../src-main/relay/subjects';
+import { adminInbox, consoleInbox, operationSubjects, relayInbox, streamName } from '../../src-main/relay/subjects';
 import { startRelay, type Relay } from '../../src-main/relay/relay';
 import { hookRegistry } from '../../src-main/webhooks/registration';
 import { startStandin, type Standin } from '../../src-standin/index';
@@ -41,6 +41,17 @@ export async function asRelay(address: string, operation: string, password: stri
       address,
       { kind: 'user', user: relayUser(operation), password },
       { name: 'test relay', inboxPrefix: relayInbox(operation) },
+    ),
+  );
+}
+
+/** Connects as the operation's operator's stream user (`npm run relay -- stream`). */
+export async function asAdmin(address: string, operation: string, password: string): Promise<NatsConnection> {
+  return connect(
+    connectOptions(
+      address,
+      { kind: 'user', user: adminUser(operation), password },
+      { name: 'test operator', inboxPrefix: adminInbox(operation) },
     ),
   );
 }

@@ -87,10 +87,6 @@ export class Composer {
   readonly #ctx: FeatureContext;
   constructor(ctx: FeatureContext) {
     this.#ctx = ctx;
-    ctx.onWorkspaceChange(() => {
-      this.#canned = null;
-      this.#templates = null;
-    });
   }
 
   #client(): ServiceClient {

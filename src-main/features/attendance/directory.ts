@@ -33,7 +33,6 @@ export class DirectoryCache {
   constructor(ctx: FeatureContext, queue: QueueFeature) {
     this.#ctx = ctx;
     this.#queue = queue;
-    ctx.onWorkspaceChange(() => this.reset());
   }
 
   reset(): void {

@@ -10,7 +10,7 @@ import { DirectoryCache, directoryHandlers } from './directory';
 import { mediaHandlers, type LinkOpener } from './media';
 import { News } from './news';
 import { sessionHandlers, type QueueFeature } from './queue';
-import type { StampedMessage, StampedSession } from './reads';
+import { threadPage, type StampedMessage, type StampedSession } from './reads';
 import { Replies } from './reply';
 import { createThreads, threadHandlers } from './thread';
 
@@ -49,12 +49,15 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
   const { sync } = news;
   const replies = new Replies(ctx, { threads, sync, offline });
 
-  ctx.onWorkspaceChange(() => {
-    news.clear();
-    threads.clear();
-    replies.clear();
+  // The service's zone became known: the open threads' times moved; they are read again and
+  // pushed (the page replaces messages by id).
+  ctx.onServiceZoneChange(async () => {
+    for (const sessionId of [...threads.open.keys()]) {
+      const page = await threadPage(ctx.client(), sessionId, 0, threads.parties.get(sessionId));
+      if (threads.open.has(sessionId) && page.messages.length)
+        ctx.events.emit('attendance:messages', { sessionId, messages: page.messages });
+    }
   });
-
   const handlers: Feature<'attendance'>['handlers'] = {
     ...queue.handlers,
     ...sessionHandlers(ctx, { queue, directory, notes }),

@@ -97,7 +97,9 @@ export class News {
     const reads = [this.sync.hintQueue(), ...(sessionId !== null ? [this.sync.hintSession(sessionId)] : [])];
     if (e.group === 'messages' && sessionId !== null && data.message != null) {
       // The event's message is read by the message's schema, as a list's would be.
-      const got = readRecord(MessageSchema, data.message, 'message');
+      const message = data.message;
+      // In the service's zone, as its answers are read (the event comes from the same service).
+      const got = this.#ctx.client().time.read(() => readRecord(MessageSchema, message, 'message'));
       if (got.ok) void this.#customerWrote(sessionId, got.record);
       else this.#ctx.log.warn('event: message not read', { event: e.id, first: describeSkip(got.skip) });
     }

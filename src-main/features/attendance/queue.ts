@@ -162,18 +162,9 @@ class SessionQueue implements QueueFeature {
       const delta: QueueDelta = { upsert: [...upsert.values()], remove: [...remove], me: ctx.me()?.userName ?? null, seq: ++this.#seq };
       ctx.events.emit('attendance:queueDelta', delta);
     });
-    ctx.onWorkspaceChange(() => {
-      this.#activity.setScope(scopeOf(ctx));
-      this.#generation++;
-      this.#wantPreview.clear();
-      this.#copyServed = false;
-      this.#cache.clear();
-      this.#groups.clear();
-      this.#parties.clear();
-      this.#loaded = false;
-      this.#loading = null;
-      this.#deltas.clear();
-    });
+    // The queue is one sign-in's: what it counts and shows is that person's.
+    this.#activity.setScope(scopeOf(ctx));
+    ctx.onServiceZoneChange(() => this.reread());
   }
 
   get loaded(): boolean {
@@ -200,6 +191,27 @@ class SessionQueue implements QueueFeature {
       this.#deltas.push('delta', { upsert: item });
     }
     this.#changed();
+  }
+
+  /**
+   * Reads the whole queue again and pushes what differs: the service's zone became known (or
+   * changed), so every time read before moved.
+   */
+  async reread(): Promise<void> {
+    if (!this.#loaded || this.#loading || this.#offline.monitor.offline) return;
+    const gen = this.#generation;
+    const shown = new Map(this.#cache);
+    this.#loading = this.#offline.monitor.watch(this.#load()).finally(() => {
+      this.#loading = null;
+    });
+    await this.#loading;
+    if (gen !== this.#generation) return;
+    for (const id of shown.keys()) if (!this.#cache.has(id)) this.#deltas.push('delta', { remove: id });
+    for (const item of this.#cache.values()) {
+      const before = shown.get(item.id);
+      if (!before || !sameItem(item, before)) this.#deltas.push('delta', { upsert: item });
+    }
+    this.#deltas.run();
   }
 
   item(id: number): QueueItem | undefined {

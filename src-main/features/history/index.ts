@@ -32,10 +32,6 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
     if (parties.size > 2_000) parties.delete(parties.keys().next().value as number);
   };
   let running: AbortController | null = null;
-  ctx.onWorkspaceChange(() => {
-    running?.abort();
-    parties.clear();
-  });
 
   return {
     handlers: {
@@ -66,6 +62,10 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
           if (running === ac) running = null;
         }
       },
+    },
+    async stop() {
+      // The search still running was the person's who signed out.
+      running?.abort();
     },
   };
 }

@@ -20,6 +20,7 @@ import type { PollPace, PollOutcome } from './poll-pace';
 import { PollPacer } from './poll-pacer';
 import { SleepDetector } from './sleep-detector';
 import { liveSource, openRelayLink, saveSource, sourceStatus, type RelayLink } from './relay-link';
+import { serviceTimeStatus, setServiceZone } from './service-zone';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -407,21 +408,15 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     await open();
   }
 
-  ctx.onWorkspaceChange(async () => {
-    // The old workspace's events stop before the change goes on (its hook is removed while its
-    // service still runs)...
-    await serial(async () => {
-      await close();
-      state = ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) ? 'stopped' : 'idle';
-      detail = null;
-      // A tunnel belongs to the workspace it was started for, and so do the files lent through it.
-      publicUrl = null;
-      files.clear();
-      pushStatus();
-    });
-    // ...and the new one's are set up behind it: its views do not wait for the listener, the
-    // hook's registration and the catch-up read, and at launch neither does the page's first
-    // view. Its status says when events flow.
+  /**
+   * The sign-in's events are set up behind its start (the one before it stopped its own, its hook
+   * removed while its service still ran): its views do not wait for the listener, the hook's
+   * registration and the catch-up read, and at launch neither does the page's first view. Its
+   * status says when events flow.
+   */
+  function openBehindFirstView(): void {
+    state = ctx.hasWorkspace() && ctx.settings.get(PAUSED_SETTING) ? 'stopped' : 'idle';
+    pushStatus();
     if (!ctx.hasWorkspace() || ctx.settings.get(PAUSED_SETTING)) return;
     void ctx.firstView.shown
       .then(() =>
@@ -435,7 +430,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       .catch((e: unknown) =>
         ctx.log.error('live: could not start for the workspace', { error: e instanceof Error ? e.message : String(e) }),
       );
-  });
+  }
 
   return {
     get listener() {
@@ -571,6 +566,8 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         return status();
       },
       'live:source': async () => sourceStatus(ctx),
+      'live:serviceTime': async () => serviceTimeStatus(ctx),
+      'live:setServiceZone': async ({ zone }) => setServiceZone(ctx, zone),
       'live:setSource': async ({ source, secret }) => {
         await serial(async () => {
           saveSource(ctx, source, secret, keep);
@@ -589,6 +586,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     async start() {
       poll.start();
       sleep.start();
+      openBehindFirstView();
     },
     async stop() {
       stopped = true;

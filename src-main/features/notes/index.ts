@@ -46,18 +46,21 @@ const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
 
 /**
  * Session notes: read from the service, written through the durable outbox (journal under
- * `<workspace folder>/outbox`), and reply/note drafts per session under `<workspace folder>/drafts`.
+ * `<account folder>/outbox`), and reply/note drafts per session under `<account folder>/drafts`
+ * (`FeatureContext.accountDir`).
  */
 export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature): NotesFeature {
   const outbox = new Outbox({
-    dir: join(ctx.profileDir, 'outbox'),
+    // The account's own notes waiting to be sent: written as that person, sent with their token.
+    dir: join(ctx.accountDir, 'outbox'),
     transport: createCommentTransport(() => ctx.client()),
     // One connectivity for the console: notes wait while it says offline and report to it.
     connectivity: offline.monitor,
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
   const drafts = new DraftStore({
-    dir: ctx.profileDir,
+    // The account's own drafts: the next person to sign in here never sees them.
+    dir: ctx.accountDir,
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
 
@@ -65,11 +68,6 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
     else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
-  });
-  // A new sign-in lifts the pause an Unauthorized answer set; a workspace change is a good
-  // moment to try again anyway.
-  ctx.onWorkspaceChange(() => {
-    if (ctx.hasWorkspace()) outbox.resume();
   });
 
   async function list(input: { sessionId: number }) {

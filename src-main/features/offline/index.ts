@@ -31,7 +31,8 @@ export interface OfflineFeature extends Feature<'offline'> {
 
 /** Who the copies belong to: the workspace and the attendant (null when signed out). */
 export function scopeOf(ctx: FeatureContext): string | null {
-  if (!ctx.hasWorkspace()) return null;
+  // Nobody identified yet keeps nothing: the next unidentified account would find it.
+  if (!ctx.hasWorkspace() || !ctx.me()) return null;
   const ws = ctx.settings.get('workspace');
   const where = ws?.kind === 'remote' ? ws.baseUrl : (ws?.kind ?? 'unknown');
   return `${where}|${ctx.me()?.userName ?? ''}`;
@@ -73,12 +74,6 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
       ctx.log.info('the service answers again');
       for (const l of backListeners) l();
     }
-  });
-  ctx.onWorkspaceChange(async () => {
-    wasOffline = false;
-    monitor.reset();
-    // Signed out: every copy goes (personal data); another account: the other account's go.
-    await cache.setScope(scopeOf(ctx));
   });
 
   return {
@@ -122,6 +117,8 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     },
     async start() {
       await cache.load();
+      // Another account signed in: the copies kept for the one before go (personal data).
+      if (ctx.hasWorkspace()) await cache.setScope(scopeOf(ctx));
       monitor.start();
     },
     async stop() {

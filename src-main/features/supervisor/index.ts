@@ -14,6 +14,7 @@ import type { OfflineFeature } from '../offline';
 import type { LentFile } from '../../webhooks';
 import { checkAccelerator, DEFAULT_TICKET_SHORTCUT } from './accelerator';
 import { KbTracker } from './kb';
+import { FiguresReader, npsBreakdown, SurveyAnswersReader } from './figures';
 import { TicketCache } from './ticket-cache';
 import {
   assigneeFromSession,
@@ -43,9 +44,11 @@ export interface SupervisorDeps {
 }
 
 export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDeps): Feature<'supervisor'> {
-  const tickets = new TicketCache(join(ctx.profileDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
+  // Recent tickets are the account's: the next one to sign in here has its own.
+  const tickets = new TicketCache(join(ctx.accountDir, 'supervisor', 'tickets.json'), (m) => ctx.log.warn(m));
   const kb = new KbTracker({ client: () => ctx.client(), emit: (base) => ctx.events.emit('supervisor:kb', base) });
-  const unsubscribe = ctx.onWorkspaceChange(() => kb.reset());
+  const figures = new FiguresReader(() => ctx.client());
+  const answers = new SurveyAnswersReader(() => ctx.client());
 
   const shortcut = (): ShortcutState => {
     const stored = ctx.settings.get(SHORTCUT_SETTING);
@@ -96,8 +99,9 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
 
   return {
     async stop() {
-      unsubscribe();
       kb.reset();
+      figures.reset();
+      answers.reset();
     },
     handlers: {
       'supervisor:rules': async () => {
@@ -148,6 +152,9 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         const all = await ctx.client().resource('attendanceTimeReport').collect(reportQuery(q), { cap: EXPORT_CAP });
         return { rows: all.records.map(toReportRow), truncated: all.truncated };
       },
+      'supervisor:figures': (q) => figures.read(q),
+      'supervisor:npsBreakdown': (q) => npsBreakdown(ctx.client(), q),
+      'supervisor:surveyAnswers': (q) => answers.read(q),
       'supervisor:groups': async () => {
         const client = ctx.client();
         const [sessions, agents] = await Promise.all([
@@ -183,7 +190,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         // The server may honour a smaller size than asked: a full page of its size means more may follow.
         const full = Math.min(q.size, got.size > 0 ? got.size : q.size);
         return {
-          results: got.results.map(toExplorerRow),
+          results: ctx.client().time.read(() => got.results.map(toExplorerRow)),
           page: q.page,
           size: q.size,
           hasMore: n > 0 && n >= full,

@@ -12,7 +12,7 @@ import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { slaState } from '../../../src-shared/sla';
 import { toQueueItem } from '../../queue';
-import { idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str } from '../../../src-shared/concepts';
+import { idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str, wallClockOf } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { Agent } from '../agents';
 import type { AttendanceTimeReportRow, NpsSummary, Session, Ticket } from '../../../src-shared/schemas/index';
@@ -63,11 +63,17 @@ export function toNpsResult(surveyName: string, s: Read<NpsSummary>, fetchedAt: 
  * instants), with absent values left out, however the server wrote absence (null, left out,
  * an empty list).
  */
+/**
+ * A record as the explorer shows it. Fields no schema types (extras a server adds) come as the
+ * service wrote them: a date-time among them with no offset is read here, in the service's zone
+ * (call it inside the client's `time.read`), since the page cannot know that zone.
+ */
 export function toExplorerRow(r: Read<Rec>): Rec {
   return clean(r) as Rec;
 }
 
 function clean(v: unknown): unknown {
+  if (typeof v === 'string') return wallClockOf(v) !== null ? (instantOf(v) ?? v) : v;
   if (Array.isArray(v)) return v.map(clean);
   if (v === null || typeof v !== 'object') return v;
   const out: Rec = {};

@@ -206,7 +206,9 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
         messageId: idOf(data.messageId),
         text,
         final: boolOf(data.final) !== false,
-        at: instantOf(e.occurredAt) ?? new Date().toISOString(),
+        at:
+          (ctx.hasWorkspace() ? ctx.client().time.read(() => instantOf(e.occurredAt)) : instantOf(e.occurredAt)) ??
+          new Date().toISOString(),
       };
       remember(line);
       ctx.events.emit('voice:transcript', line);

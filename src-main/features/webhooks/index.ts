@@ -313,16 +313,6 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
   // After sleep the tunnel's connection is most likely dead: start it again rather than wait for a check.
   const offWake = live.onWake(() => runner?.wake());
 
-  ctx.onWorkspaceChange(() =>
-    serialTunnel(async () => {
-      // A tunnel belongs to the workspace it was started for.
-      if (ctx.hasWorkspace()) return;
-      tunnelWanted = false;
-      await stopRunner(false);
-      pushStatus();
-    }),
-  );
-
   return {
     handlers: {
       'webhooks:status': async () => {

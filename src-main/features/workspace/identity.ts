@@ -3,7 +3,6 @@ import { isUnreachable } from '../../../src-shared/error-kinds';
 import { personOf, record, text } from '../../../src-shared/concepts';
 import type { Logger } from '../../log';
 import { createServiceClient, type ServiceClient } from '../../service';
-import type { Settings } from '../../settings';
 import type { UserRef, WorkspaceRuntime } from '../../workspaces/runtime';
 import { readAgents } from '../agents';
 
@@ -71,17 +70,37 @@ export async function identify(client: ServiceClient, userName: string | null): 
   return { userName: me?.userName ?? wanted, name: me?.name ?? wanted };
 }
 
-/** Attendants to pick from: the agents list (bots left out), matched on name and user name. */
+/** A user record that may sign in: not a customer (nor a bot or the system), with a user name. */
+function signer(r: unknown): UserRef | null {
+  const p = personOf(r);
+  if (!p?.userName || (p.role !== null && p.role !== 'agent')) return null;
+  return { userName: p.userName, name: p.name ?? p.userName };
+}
+
+/**
+ * Everyone who may be the person signing in, for the "who are you" list: every user the service
+ * lists but its customers (supervisors and administrators too), and every attendant of the
+ * agents list (bots left out; a role that may not read the users list still finds itself there),
+ * matched on name and user name.
+ */
 export async function people(client: ServiceClient, search: string): Promise<UserRef[]> {
   const q = search.trim().toLowerCase();
   const out = new Map<string, UserRef>();
-  for (const a of await readAgents(client)) {
-    const userName = a.userName;
-    if (a.virtual || !userName) continue;
-    const name = a.name ?? userName;
-    if (q && !name.toLowerCase().includes(q) && !userName.toLowerCase().includes(q)) continue;
-    out.set(userName, { userName, name });
-  }
+  const add = (u: UserRef | null) => {
+    if (!u || out.has(u.userName.toLowerCase())) return;
+    if (q && !u.name.toLowerCase().includes(q) && !u.userName.toLowerCase().includes(q)) return;
+    out.set(u.userName.toLowerCase(), u);
+  };
+  const [users, agents] = await Promise.allSettled([
+    client
+      .resource('user')
+      .collect({ conditions: [{ key: 'typeUser', operator: 'NEQ', value: 'CUSTOMER' }], sort: false, size: 500 }, { cap: 2_000 }),
+    readAgents(client),
+  ]);
+  if (users.status === 'rejected' && agents.status === 'rejected') throw users.reason;
+  if (users.status === 'fulfilled') for (const r of users.value.records) add(signer(r));
+  if (agents.status === 'fulfilled')
+    for (const a of agents.value) if (!a.virtual && a.userName) add({ userName: a.userName, name: a.name ?? a.userName });
   return [...out.values()].sort((x, y) => x.name.localeCompare(y.name)).slice(0, 50);
 }
 
@@ -90,13 +109,4 @@ export function openClient(rt: WorkspaceRuntime, log: Logger): ServiceClient {
   const baseUrl = rt.baseUrl;
   if (!baseUrl) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
   return createServiceClient({ baseUrl, getToken: async () => rt.vault.get('token'), log });
-}
-
-/** The attendant chosen for a service address, remembered for the next sign-in there. */
-export function rememberedUser(settings: Settings, baseUrl: string): UserRef | null {
-  return settings.get('users')[baseUrl] ?? null;
-}
-
-export function rememberUser(settings: Settings, baseUrl: string, user: UserRef): void {
-  settings.set('users', { ...settings.get('users'), [baseUrl]: user });
 }

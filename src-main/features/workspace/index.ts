@@ -11,11 +11,11 @@ import { DEMO_ID, freeColor, newWorkspaceId } from '../../workspaces/registry';
 import type { WorkspaceChannel } from '../../workspaces/routing';
 import type { UserRef, WorkspaceRuntime } from '../../workspaces/runtime';
 import type { BadgeSlot } from '../attendance/badge';
-import { checkConnection, identify, openClient, people, rememberUser, rememberedUser } from './identity';
+import { checkConnection, identify, openClient, people } from './identity';
 
 export interface WorkspaceFeatureDeps {
   list: WorkspaceList;
-  /** The console's settings (the workspace list, the attendant chosen per service). */
+  /** The console's settings (the workspace list). */
   settings: Settings;
   demo: DemoStandin;
   /** Opened by the page once its first view is on screen. */
@@ -34,6 +34,12 @@ interface ConnectInput {
   userName?: string | undefined;
   allowWeakStorage: boolean;
   replace?: string | undefined;
+}
+
+/** Whether a workspace is signed in as the account of `token`, who the service says is `user` (null: it cannot say). */
+function sameAccount(rt: WorkspaceRuntime, user: UserRef | null, token: string): boolean {
+  if (rt.vault.get('token') === token) return true;
+  return user !== null && rt.user !== null && rt.user.userName.toLowerCase() === user.userName.toLowerCase();
 }
 
 /**
@@ -93,6 +99,9 @@ export class WorkspaceFeature {
   /** Opens the workspaces the console remembers: the one in front first (the page waits on it), the others beside it. */
   async start(): Promise<void> {
     const { list, needsMe, log } = this.#d;
+    // Who signed in at each address was once remembered for the next sign-in there, whatever
+    // token it came with: that is never reused, so it is not kept either.
+    this.#d.settings.delete('users');
     const entries = list.entries();
     const first = entries.find((e) => e.id === list.active);
     if (first) await this.#reopen(first);
@@ -130,7 +139,8 @@ export class WorkspaceFeature {
     } else if (rt.vault.has('token')) {
       const token = rt.vault.get('token');
       if (token) this.#d.registerSecret(token);
-      await rt.open(entry.workspace, entry.workspace.baseUrl, rt.storedUser() ?? rememberedUser(this.#d.settings, entry.workspace.baseUrl));
+      // Who signed in with this token, as proven at its sign-in (never another account's).
+      await rt.open(entry.workspace, entry.workspace.baseUrl, rt.storedUser());
     }
   }
 
@@ -213,21 +223,20 @@ export class WorkspaceFeature {
   }
 
   async #connect(input: ConnectInput): Promise<AppState> {
-    const { list, settings, needsMe } = this.#d;
+    const { list, needsMe } = this.#d;
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     this.#d.registerSecret(input.token);
-    const found = await checkConnection(baseUrl, input.token, input.userName?.trim() || null, this.#d.log);
-    const user = found ?? rememberedUser(settings, baseUrl);
+    // Who this token is, as the service says (the name typed, checked; else the token's own
+    // user); null: the console asks. Never someone who signed in before, there or elsewhere.
+    const user = await checkConnection(baseUrl, input.token, input.userName?.trim() || null, this.#d.log);
     // The same account again (its token was refused, or it is typed a second time) signs that
     // workspace in again; another account, even of the same service, is a workspace of its own.
-    const same = list
-      .entries()
-      .find(
-        (e) =>
-          e.workspace.kind === 'remote' &&
-          (e.id === input.replace ||
-            (e.workspace.baseUrl === baseUrl && (list.get(e.id)?.user?.userName ?? null) === (user?.userName ?? null))),
-      );
+    const same = list.entries().find((e) => {
+      if (e.workspace.kind !== 'remote') return false;
+      if (e.id === input.replace) return true;
+      const rt = list.get(e.id);
+      return e.workspace.baseUrl === baseUrl && !!rt && sameAccount(rt, user, input.token);
+    });
     const id = same?.id ?? newWorkspaceId();
     const fresh = !list.get(id);
     const rt = list.get(id) ?? (await list.add(id));
@@ -245,7 +254,6 @@ export class WorkspaceFeature {
     ]);
     list.focus(id);
     await rt.open(workspace, baseUrl, user);
-    if (found) rememberUser(settings, baseUrl, found);
     this.pushState();
     needsMe.changed();
     return list.state();
@@ -271,7 +279,6 @@ export class WorkspaceFeature {
     const found = await identify(client, userName).finally(() => client.close());
     if (!found) throw new AppError({ kind: 'NotFound', field: 'userName', message: `The service has no user "${userName}".` });
     await rt.setUser(found);
-    if (rt.workspace?.kind === 'remote' && rt.baseUrl) rememberUser(this.#d.settings, rt.baseUrl, found);
     this.#d.needsMe.changed();
     return this.#d.list.state();
   }

@@ -31,7 +31,6 @@ function composerOn(c: ServiceClient): Composer {
   const ctx = {
     client: () => c,
     vault: { get: () => null, state: 'encrypted' },
-    onWorkspaceChange: () => () => undefined,
     log: { warn: () => undefined },
   } as unknown as FeatureContext;
   return new Composer(ctx);

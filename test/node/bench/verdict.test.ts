@@ -144,3 +144,31 @@ test("a process the bench started stays the bench's after its parent exits (a cl
   expect(r.ours! * r.seconds!).toBeGreaterThanOrEqual(0.9);
   expect(r.others + r.ours!).toBeLessThanOrEqual(r.cores * 1.05);
 });
+
+test('a budget that measures a busy machine on purpose is judged even when the machine was busy', () => {
+  const busy = new Map([['busy-desktop', 'busy while it ran: others used 1.0 of 2 cores']]);
+  const onPurpose = { ...row('p99 at 100/s, one core busy', 410, false, '<= 250 ms', 'busy-desktop'), judgedWhenBusy: true };
+  expect(holdsCell(onPurpose, busy)).toBe('NO');
+  const verdict = benchVerdict([onPurpose], [], String, busy);
+  expect(verdict.exitCode).toBe(1);
+  expect(verdict.missed).toEqual(['busy-desktop: p99 at 100/s, one core busy']);
+  expect(benchVerdict([{ ...onPurpose, value: 120, holds: true }], [], String, busy).exitCode).toBe(0);
+});
+
+test('how far behind a flood falls: the slowest event, and the span from the first late event sent to the last one shown', async () => {
+  const { behind } = await import('../../../bench/busy-desktop');
+  const sentAt = new Map([
+    ['a', 0],
+    ['b', 10],
+    ['c', 20],
+    ['d', 30],
+  ]);
+  const seenAt = new Map([
+    ['a', 50],
+    ['b', 400],
+    ['c', 1_020],
+    ['d', 80],
+  ]);
+  expect(behind({ sentAt, seenAt }, 250)).toEqual({ maxMs: 1_000, lateForMs: 1_010, late: 2 });
+  expect(behind({ sentAt, seenAt: new Map([['a', 40]]) }, 250)).toEqual({ maxMs: 40, lateForMs: 0, late: 0 });
+});

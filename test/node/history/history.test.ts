@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { idOf, sessionIdOf } from '../../../src-shared/concepts';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { READINGS } from '../../../src-standin/reading';
+import { ALL_READINGS } from '../../../src-standin/reading';
 import { openConsole } from '../../support/console';
 import { snippetOf } from '../../../src-main/features/history/snippet';
 import { serviceApi, type Rec } from '../../support/web';
@@ -12,7 +12,7 @@ import { serviceApi, type Rec } from '../../support/web';
  * a search finds a message by its text, cancels an older search, and falls back to the kept copies.
  */
 
-for (const reading of READINGS) {
+for (const reading of ALL_READINGS) {
   test.describe(`the ${reading} reading`, () => {
     let sb: Standin;
     let c: Awaited<ReturnType<typeof openConsole>>;

@@ -55,7 +55,14 @@ test('after a full session every file in the profile is 0600 and every folder 07
   await fullSession(profile);
   const found = notPrivate(profile);
   // What the session must have written, so the walk checks real files.
-  for (const dir of ['demo-workspace', 'logs', ...['outbox', 'drafts', 'offline-cache', 'supervisor'].map((d) => join(DEMO_DIR, d))]) {
+  // The demo attendant's own folder holds her outbox, drafts and recent tickets.
+  const account = join(DEMO_DIR, 'accounts', readdirSync(join(profile, DEMO_DIR, 'accounts'))[0]!);
+  for (const dir of [
+    'demo-workspace',
+    'logs',
+    join(DEMO_DIR, 'offline-cache'),
+    ...['outbox', 'drafts', 'supervisor'].map((d) => join(account, d)),
+  ]) {
     expect(readdirSync(join(profile, dir)).length, dir).toBeGreaterThan(0);
   }
   expect(lstatSync(profile).mode & 0o777).toBe(0o700);

@@ -1,6 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { connectOptions, isLoopbackHost, parseNatsAddress } from '../../../src-main/relay/connection';
-import { consolePermissions, consoleUser, natsServerConfig, operationUsers, relayUser } from '../../../src-main/relay/permissions';
+import {
+  adminUser,
+  consolePermissions,
+  consoleUser,
+  natsAccountConfig,
+  operationUsers,
+  relayUser,
+} from '../../../src-main/relay/permissions';
 import { eventSubject, streamName } from '../../../src-main/relay/subjects';
 
 test('TLS is required for every NATS address off this computer, and for tls:// on it', () => {
@@ -55,10 +62,17 @@ test('names become subjects safely: an odd group goes to "other", a name with NA
 test('each console gets its own user and a random password; user names cannot collide across operations', () => {
   const a = operationUsers('vila', [{ name: 'ana' }, { name: 'relay' }]);
   const b = operationUsers('vila', [{ name: 'ana' }]);
-  expect(a.map((u) => u.user)).toEqual([relayUser('vila'), consoleUser('vila', 'ana'), consoleUser('vila', 'relay')]);
-  expect(new Set(a.map((u) => u.user)).size).toBe(3);
-  expect(a[1]!.password).not.toBe(b[1]!.password);
-  expect(a[1]!.password.length).toBeGreaterThanOrEqual(32);
+  expect(a.map((u) => u.user)).toEqual([relayUser('vila'), adminUser('vila'), consoleUser('vila', 'ana'), consoleUser('vila', 'relay')]);
+  expect(new Set(a.map((u) => u.user)).size).toBe(4);
+  expect(a[2]!.password).not.toBe(b[2]!.password);
+  expect(a[2]!.password.length).toBeGreaterThanOrEqual(32);
   expect(relayUser('a-b')).not.toBe(consoleUser('a', 'b'));
-  expect(natsServerConfig(a)).toContain('"$JS.API.CONSUMER.CREATE.RELAY_vila.ana.relay.vila.>"');
+  expect(adminUser('relay-x')).not.toBe(relayUser('admin-x'));
+  // The account's text holds the permissions and bcrypt hashes, never a password in clear.
+  const text = natsAccountConfig('vila', a, { maxBytes: 1024, replicas: 3 }, 4);
+  expect(text).toContain('"$JS.API.CONSUMER.CREATE.RELAY_vila.ana.relay.vila.>"');
+  expect(text).toContain('"OP_vila": {');
+  expect(text).toContain('"max_file":3072');
+  expect(text.match(/"password":"\$2b\$04\$/g)).toHaveLength(4);
+  for (const u of a) expect(text).not.toContain(u.password);
 });

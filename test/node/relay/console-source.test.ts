@@ -6,7 +6,7 @@ import type { ReceivedEvent } from '../../../src-main/webhooks/types';
 import { hookRegistry } from '../../../src-main/webhooks/registration';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { standinClient } from '../../../src-standin/test-client';
-import { natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';
+import { makeStream, natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';
 import { delivery, post } from '../../support/relay';
 import { customerSays } from '../../support/customer';
 import { tempDirs } from '../../support/temp-dirs';
@@ -233,6 +233,7 @@ test('a server that gives each console a token: the console reads with it', asyn
   const dir = await tempDir();
   const tokenServer = await startNats(dir, { token: 's3cr3t-console-token' });
   try {
+    await makeStream(tokenServer.address, { kind: 'token', token: 's3cr3t-console-token' }, 'tok');
     const r = await startRelay({
       operation: 'tok',
       port: 0,

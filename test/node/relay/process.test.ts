@@ -1,9 +1,10 @@
 import { test, expect } from '@playwright/test';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { standinClient } from '../../../src-standin/test-client';
-import { relayUser } from '../../../src-main/relay/permissions';
+import { natsServerConfig, relayUser } from '../../../src-main/relay/permissions';
 import { readRelayState } from '../../../src-main/relay/state-file';
 import { natsMissing, startNats, testUsers } from '../../support/nats';
 import { asConsole, asRelay, readAll, runRelayCli, spawnRelay, storedCount, type RelayProcess } from '../../support/relay';
@@ -15,40 +16,187 @@ test.skip(natsMissing() !== null, natsMissing() ?? '');
 
 const tempDir = tempDirs('relay-proc-');
 
-test('nats-config writes the users and permissions nats-server runs with, in a private file', async () => {
+test('nats-config writes one account per operation: two compose into one server, passwords hashed, secrets private, no write through a link', async () => {
   const dir = await tempDir();
-  const out = join(dir, 'relay-auth.conf');
-  const relayPassword = join(dir, 'relay-password');
-  const run = await runRelayCli([
-    'nats-config',
-    '--operation',
-    'vila',
-    '--console',
-    'ana',
-    '--console',
-    'bruno',
-    '--out',
-    out,
-    '--relay-password-file',
-    relayPassword,
-  ]);
-  expect(run.code, run.stderr).toBe(0);
-  expect(run.stdout).toContain('relay-vila, ana@vila, bruno@vila');
-  const config = await readFile(out, 'utf8');
-  const password = (await readFile(relayPassword, 'utf8')).trim();
-  // Secrets go to the private files, never to the terminal.
-  expect(run.stdout).not.toContain(password);
-  for (const f of [out, relayPassword]) expect((await stat(f)).mode & 0o777).toBe(0o600);
-  const nats = await startNats(dir, { config });
+  const secrets = join(dir, 'secrets');
+  const config = (operation: string, consoles: string[], extra: string[] = []) =>
+    runRelayCli([
+      'nats-config',
+      '--operation',
+      operation,
+      ...consoles.flatMap((c) => ['--console', c]),
+      '--out',
+      join(dir, `nats-${operation}.conf`),
+      '--secrets-dir',
+      secrets,
+      ...extra,
+    ]);
+  const acme = await config('acme', ['carla'], ['--max-gib', '1']);
+  expect(acme.code, acme.stderr).toBe(0);
+  const vila = await config('vila', ['ana', 'bruno'], ['--max-gib', '1']);
+  expect(vila.code, vila.stderr).toBe(0);
+  expect(vila.stdout).toContain('relay-vila, admin-vila, ana@vila, bruno@vila');
+  const users = ['relay-acme', 'admin-acme', 'carla@acme', 'relay-vila', 'admin-vila', 'ana@vila', 'bruno@vila'];
+  const password = async (user: string) => (await readFile(join(secrets, `${user}.pass`), 'utf8')).trim();
+  expect((await stat(secrets)).mode & 0o777).toBe(0o700);
+  for (const user of users) {
+    expect((await stat(join(secrets, `${user}.pass`))).mode & 0o777).toBe(0o600);
+    expect((await password(user)).length).toBeGreaterThanOrEqual(32);
+  }
+  // The configurations hold bcrypt hashes only; no password reaches them or the terminal.
+  const text = (await readFile(join(dir, 'nats-acme.conf'), 'utf8')) + (await readFile(join(dir, 'nats-vila.conf'), 'utf8'));
+  expect(text.match(/"password":"\$2b\$11\$/g)).toHaveLength(users.length);
+  for (const user of users) {
+    expect(text).not.toContain(await password(user));
+    expect(acme.stdout + vila.stdout).not.toContain(await password(user));
+  }
+  for (const f of ['nats-acme.conf', 'nats-vila.conf']) expect((await stat(join(dir, f))).mode & 0o777).toBe(0o600);
+
+  // One server, one include per operation inside its accounts block: both accounts, every user.
+  const nats = await startNats(dir, { config: natsServerConfig(['nats-acme.conf', 'nats-vila.conf']) });
   try {
-    const nc = await asRelay(nats.address, 'vila', password);
-    await nc.close();
-    const wrong = await runRelayCli(['nats-config', '--operation', 'vila.*', '--console', 'ana', '--out', out]);
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('The operation name "vila.*" must be 1 to 64 letters, digits, "-" or "_".');
+    expect(nats.log()).not.toContain('Plaintext passwords');
+    for (const operation of ['acme', 'vila']) {
+      const made = await runRelayCli([
+        'stream',
+        '--operation',
+        operation,
+        '--nats',
+        nats.address,
+        '--nats-password-file',
+        join(secrets, `admin-${operation}.pass`),
+        '--max-gib',
+        '1',
+      ]);
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toContain(`stream RELAY_${operation} holds relay.${operation}.>`);
+      const nc = await asRelay(nats.address, operation, await password(`relay-${operation}`));
+      expect(await storedCount(nc, operation)).toBe(0);
+      await nc.close();
+    }
+    for (const [operation, console] of [
+      ['acme', 'carla'],
+      ['vila', 'ana'],
+      ['vila', 'bruno'],
+    ] as const) {
+      const nc = await asConsole(nats.address, operation, console, await password(`${console}@${operation}`));
+      expect(await readAll(nc, operation, console)).toEqual([]);
+      await nc.close();
+    }
+    // The account's JetStream limits hold: a stream larger than the account was given is refused.
+    const tooLarge = await runRelayCli([
+      'stream',
+      '--operation',
+      'vila',
+      '--nats',
+      nats.address,
+      '--nats-password-file',
+      join(secrets, 'admin-vila.pass'),
+      '--max-gib',
+      '4',
+    ]);
+    expect(tooLarge.code).toBe(1);
+    expect(tooLarge.stderr).toMatch(/resources|limit/i);
+    // Nor does serve take the stream's limits: they are the operator's step's.
+    const serveWithLimits = await runRelayCli([
+      'serve',
+      '--operation',
+      'acme',
+      '--nats',
+      nats.address,
+      '--nats-password-file',
+      join(secrets, 'relay-acme.pass'),
+      '--replicas',
+      '3',
+    ]);
+    expect(serveWithLimits.code).toBe(2);
+    expect(serveWithLimits.stderr).toContain("--replicas belongs to the operator's `stream` step, not to serve.");
+    // The relay's user cannot make or change the stream: that is the operator's step.
+    const asRelayUser = await runRelayCli([
+      'stream',
+      '--operation',
+      'acme',
+      '--nats',
+      nats.address,
+      '--nats-user',
+      'relay-acme',
+      '--nats-password-file',
+      join(secrets, 'relay-acme.pass'),
+      '--max-gib',
+      '2',
+    ]);
+    expect(asRelayUser.code).toBe(1);
+    expect(asRelayUser.stderr).toMatch(/Permissions Violation|timeout/i);
   } finally {
     await nats.stop();
   }
+
+  // Why one include per operation inside the accounts block: an accounts block per included
+  // file does not add up in nats-server 2.9, the last one replaces the others (acme's users gone).
+  const separate = join(dir, 'separate');
+  await mkdir(separate);
+  for (const operation of ['acme', 'vila']) {
+    await writeFile(join(separate, `nats-${operation}.conf`), await readFile(join(dir, `nats-${operation}.conf`)));
+    await writeFile(join(separate, `wrapped-${operation}.conf`), `accounts {\n  include "nats-${operation}.conf"\n}\n`);
+  }
+  const replaced = await startNats(separate, { config: 'jetstream: enabled\ninclude "wrapped-acme.conf"\ninclude "wrapped-vila.conf"\n' });
+  try {
+    await expect(asRelay(replaced.address, 'acme', await password('relay-acme'))).rejects.toThrow(/Authorization Violation/i);
+    await (await asRelay(replaced.address, 'vila', await password('relay-vila'))).close();
+  } finally {
+    await replaced.stop();
+  }
+
+  // A symbolic link at --out (or at a secret's path) is refused and its target left as it was.
+  await writeFile(join(dir, 'elsewhere'), 'keep\n');
+  await symlink(join(dir, 'elsewhere'), join(dir, 'linked.conf'));
+  const linked = await runRelayCli([
+    'nats-config',
+    '--operation',
+    'acme',
+    '--console',
+    'carla',
+    '--out',
+    join(dir, 'linked.conf'),
+    '--secrets-dir',
+    join(dir, 's2'),
+  ]);
+  expect(linked.code).toBe(2);
+  expect(linked.stderr).toContain('linked.conf is a symbolic link');
+  // Refused before anything was written: no secrets folder, no new passwords.
+  expect(existsSync(join(dir, 's2'))).toBe(false);
+  await mkdir(join(dir, 's3'));
+  await symlink(join(dir, 'elsewhere'), join(dir, 's3', 'relay-acme.pass'));
+  const linkedSecret = await runRelayCli([
+    'nats-config',
+    '--operation',
+    'acme',
+    '--console',
+    'carla',
+    '--out',
+    join(dir, 'x.conf'),
+    '--secrets-dir',
+    join(dir, 's3'),
+  ]);
+  expect(linkedSecret.code).toBe(2);
+  expect(linkedSecret.stderr).toContain('relay-acme.pass is a symbolic link');
+  expect(await readdir(join(dir, 's3'))).toEqual(['relay-acme.pass']);
+  expect(existsSync(join(dir, 'x.conf'))).toBe(false);
+  expect(await readFile(join(dir, 'elsewhere'), 'utf8')).toBe('keep\n');
+
+  const wrong = await runRelayCli([
+    'nats-config',
+    '--operation',
+    'vila.*',
+    '--console',
+    'ana',
+    '--out',
+    join(dir, 'y.conf'),
+    '--secrets-dir',
+    secrets,
+  ]);
+  expect(wrong.code).toBe(1);
+  expect(wrong.stderr).toContain('The operation name "vila.*" must be 1 to 64 letters, digits, "-" or "_".');
 });
 
 async function firstOpenSession(sb: Standin): Promise<number> {

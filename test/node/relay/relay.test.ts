@@ -3,7 +3,7 @@ import { startRelay, type Relay, type RelayOptions } from '../../../src-main/rel
 import { jetstreamManager } from '@nats-io/jetstream';
 import { MSG_ID_HEADER } from '../../../src-main/relay/subjects';
 import { relayUser } from '../../../src-main/relay/permissions';
-import { natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';
+import { makeStreams, natsMissing, startNats, testUsers, type NatsServer } from '../../support/nats';
 import { asConsole, asRelay, delivery, post, readAll, storedCount } from '../../support/relay';
 import { tempDirs } from '../../support/temp-dirs';
 
@@ -108,7 +108,7 @@ test('the listener’s checks refuse what the service did not sign, and nothing 
   }
 });
 
-test('the stream is file-backed with the stated retention and duplicate window; a relay started with other limits updates it', async () => {
+test('the stream is file-backed with the stated retention and duplicate window; the operator’s step run with other limits updates it', async () => {
   await relay('vila');
   const rc = await asRelay(nats.address, 'vila', accounts.password(relayUser('vila')));
   try {
@@ -123,14 +123,20 @@ test('the stream is file-backed with the stated retention and duplicate window; 
       duplicate_window: 24 * 3600 * 1e9,
       max_bytes: 8 * 1024 ** 3,
     });
-    await relay('vila', { limits: { maxAgeMs: 3 * 24 * 3600_000, duplicateWindowMs: 2 * 3600_000, maxBytes: 1024 ** 3, replicas: 1 } });
+    await makeStreams(nats.address, accounts.users, {
+      maxAgeMs: 3 * 24 * 3600_000,
+      duplicateWindowMs: 2 * 3600_000,
+      maxBytes: 1024 ** 3,
+      replicas: 1,
+    });
+    await relay('vila');
     expect((await jsm.streams.info('RELAY_vila')).config).toMatchObject({
       max_age: 3 * 24 * 3600 * 1e9,
       duplicate_window: 2 * 3600 * 1e9,
       max_bytes: 1024 ** 3,
     });
     await expect(
-      relay('vila', { limits: { maxAgeMs: 3600_000, duplicateWindowMs: 2 * 3600_000, maxBytes: 1024 ** 3, replicas: 1 } }),
+      makeStreams(nats.address, accounts.users, { maxAgeMs: 3600_000, duplicateWindowMs: 2 * 3600_000, maxBytes: 1024 ** 3, replicas: 1 }),
     ).rejects.toThrow(/duplicate window cannot be longer than the retention/);
   } finally {
     await rc.close();

@@ -184,6 +184,8 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'live:source': () => ({}),
   // The source the workspace already has: switching to it restarts the listener, nothing else.
   'live:setSource': () => ({ source: { kind: 'listener' } }),
+  'live:serviceTime': () => ({}),
+  'live:setServiceZone': () => ({ zone: 'America/Sao_Paulo' }),
   'notes:list': (s) => ({ sessionId: s.sessionId }),
   'notes:add': (s) => ({ sessionId: s.sessionId, text: 'Cliente pediu retorno.' }),
   'notes:retry': (s) => ({ id: s.noteId }),
@@ -203,6 +205,15 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'supervisor:nps': () => ({ surveyName: 'nps-atendimento' }),
   'supervisor:report': () => ({ filter: {} }),
   'supervisor:reportAll': () => ({ filter: {} }),
+  'supervisor:figures': () => ({ from: new Date(Date.now() - 60 * 86_400_000).toISOString(), to: new Date().toISOString() }),
+  'supervisor:surveyAnswers': () => ({ from: new Date(Date.now() - 60 * 86_400_000).toISOString(), to: new Date().toISOString() }),
+  'supervisor:npsBreakdown': () => ({
+    surveyName: 'nps-atendimento',
+    from: new Date(Date.now() - 60 * 86_400_000).toISOString(),
+    to: new Date().toISOString(),
+    agents: ['Ana Souza'],
+    groups: [{ name: 'Financeiro', id: 2 }],
+  }),
   'supervisor:groups': () => ({}),
   'supervisor:explore': () => null, // every listable resource, below
   'supervisor:save': () => ({ resource: 'user', record: { id: 1, name: 'Admin', accessKey: HIDDEN } }),

@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { authorOf, idOf, personOf, sessionIdOf } from '../../../src-shared/concepts';
 import { bucketOf } from '../../../src-shared/queue';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { READINGS } from '../../../src-standin/reading';
+import { ALL_READINGS } from '../../../src-standin/reading';
 import { NPS_SURVEY } from '../../../src-standin/seed';
 import { openConsole } from '../../support/console';
 import { serviceApi } from '../../support/web';
@@ -13,7 +13,7 @@ import { serviceApi } from '../../support/web';
  * whichever shape the server gives the fields the interface leaves untyped.
  */
 
-for (const reading of READINGS) {
+for (const reading of ALL_READINGS) {
   test.describe(`the ${reading} reading`, () => {
     let sb: Standin;
     let c: Awaited<ReturnType<typeof openConsole>>;

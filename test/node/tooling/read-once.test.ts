@@ -31,6 +31,7 @@ const NOT_SERVICE_RECORDS: Record<string, string> = {
   'src-main/features/attendance/activity.ts': 'the activity file the console writes',
   'src-main/service/errors.ts': 'the Retry-After header (HTTP), not a record',
   'src-main/service/transport.ts': 'the Content-Length header (HTTP), not a record',
+  'src-main/service/service-time.ts': "the Date header (HTTP) and the console's own instants; record times are read by wallClockOf",
   'src-main/sync/engine.ts': 'compares stamps the concept readers made instants already',
   'src-main/features/live/index.ts': "the stand-in's own hook registration and log fields",
   'src-main/features/voice/wav.ts': 'audio bytes',

@@ -28,6 +28,11 @@ async function anOpenSession(sb: Standin): Promise<number> {
 function asSingleWorkspaceProfile(profile: string, wsDir: string, baseUrl: string): void {
   const own = JSON.parse(readFileSync(join(wsDir, 'settings.json'), 'utf8')) as Rec;
   rmSync(join(wsDir, 'settings.json'));
+  // Before accounts had folders of their own, the account's files were the workspace's.
+  const accounts = join(wsDir, 'accounts');
+  for (const account of existsSync(accounts) ? readdirSync(accounts) : [])
+    for (const name of readdirSync(join(accounts, account))) renameSync(join(accounts, account, name), join(wsDir, name));
+  rmSync(accounts, { recursive: true, force: true });
   for (const name of readdirSync(wsDir)) renameSync(join(wsDir, name), join(profile, name));
   rmSync(join(profile, 'workspaces'), { recursive: true });
   const file = join(profile, 'settings.json');
@@ -50,7 +55,9 @@ test('a single-workspace profile moves into its own folder at the next start: th
     await sb.faults.set([{ match: { path: '/chatapi/1.0/api/v2/session-comment' }, kind: 'reset' }]);
     await c.call('notes:add', { sessionId, text: 'Cliente pediu retorno amanhã.' });
     await c.app.close();
-    expect(readdirSync(join(wsDir, 'outbox', 'notes')).length).toBe(1);
+    const account = readdirSync(join(wsDir, 'accounts'));
+    expect(account).toHaveLength(1);
+    expect(readdirSync(join(wsDir, 'accounts', account[0]!, 'outbox', 'notes')).length).toBe(1);
 
     asSingleWorkspaceProfile(profile, wsDir, sb.baseUrl);
     expect(existsSync(join(profile, 'outbox', 'notes'))).toBe(true);
@@ -62,7 +69,7 @@ test('a single-workspace profile moves into its own folder at the next start: th
       expect(after).toMatchObject({ signedIn: true, baseUrl: sb.baseUrl, workspaces: [{ baseUrl: sb.baseUrl, signedIn: true }] });
       // Its files are in its folder now, none left at the root.
       const moved = c.app.workspaceDir(after.active!);
-      expect(existsSync(join(moved, 'outbox'))).toBe(true);
+      expect(existsSync(join(moved, 'accounts', account[0]!, 'outbox'))).toBe(true);
       for (const name of ['outbox', 'drafts', 'vault.json', 'offline-cache']) expect(existsSync(join(profile, name)), name).toBe(false);
       await expect.poll(() => notesOn(sb, sessionId), { timeout: 30_000 }).toEqual(['Cliente pediu retorno amanhã.']);
       // Once: a later start sends nothing again.

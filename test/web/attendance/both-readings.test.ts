@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { startStandin } from '../../../src-standin/index';
-import { READINGS } from '../../../src-standin/reading';
+import { ALL_READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 
@@ -26,7 +26,7 @@ const byCustomer = (m: Rec): boolean => m.fromUser === true || m.sendBy === 'CUS
 /** The attendant's lines: `fromUser` false (default) or `sendBy` "AGENT" (variant). */
 const byAgent = (m: Rec): boolean => m.fromUser === false || m.sendBy === 'AGENT';
 
-for (const reading of READINGS) {
+for (const reading of ALL_READINGS) {
   test(`the attendant's day against the ${reading} reading`, async ({ page }) => {
     const sb = await startStandin({ port: 0, sessions: 60, reading });
     const host = await launchHost(freshProfile());

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startStandin } from '../../../src-standin/index';
-import { READINGS } from '../../../src-standin/reading';
+import { ALL_READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
 import { customerSays } from '../../support/customer';
 import { connectToService, consoleReady, serviceApi, shot, type Rec } from '../../support/web';
@@ -41,7 +41,7 @@ function newestCustomerLine(messages: Rec[]): string | null {
 const protocolRow = (page: Page, list: string, protocol: string) =>
   page.getByRole('list', { name: list }).getByRole('button', { name: new RegExp(`\\b${protocol}\\b`) });
 
-for (const reading of READINGS) {
+for (const reading of ALL_READINGS) {
   test(`a customer writes in the open thread and is answered in free text at once; rows show the newest customer line (${reading} reading)`, async ({
     page,
   }) => {

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
@@ -147,7 +147,9 @@ test('a reply that fails on a network error goes back into the saved draft: Send
     await openSession(page, s);
     const log = page.getByRole('log', { name: /Messages with/ });
     const box = page.getByRole('textbox', { name: /Reply to/ });
-    const draftFile = join(profile, 'workspaces', 'demo', 'drafts', `session-${sessionId}.json`);
+    // In the demo attendant's own folder of the workspace (the one account signed in there).
+    const accounts = join(profile, 'workspaces', 'demo', 'accounts');
+    const draftFile = join(accounts, readdirSync(accounts)[0]!, 'drafts', `session-${sessionId}.json`);
     const offline = page.getByRole('status', { name: /^Offline since/ });
 
     // The service answers 503 to the send: the bubble says so and the reply is in the draft.

@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { splitRef } from '../../../src-shared/note-ref';
 import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot, consoleReady } from '../../support/web';
-import { freshProfile, launchHost } from '../../support/host';
+import { freshProfile, launchHost, usedConsoleProfile } from '../../support/host';
 import { tempDirs } from '../../support/temp-dirs';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
 const api = (baseUrl: string, token: string, path: string, body: unknown) =>
   serviceApi(baseUrl, token).post(`/chatapi/1.0/api/v2${path}`, body);
+
+/** The folder of the one account signed in to a workspace (drafts and notes waiting are the account's). */
+function accountFolder(wsDir: string): string {
+  const accounts = readdirSync(join(wsDir, 'accounts')).filter((name) => name !== 'unidentified');
+  expect(accounts).toHaveLength(1);
+  return join(wsDir, 'accounts', accounts[0]!);
+}
 
 const bySession = (sessionId: number) => ({
   conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
@@ -84,7 +91,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     const draft = 'Vou verificar a transportadora e já retorno com o prazo.';
     await reply.fill(draft);
     // Kept on disk: the draft, and the copies of the queue and of this thread with its notes.
-    const draftFile = join(wsDir(), 'drafts', `session-${aId}.json`);
+    const draftFile = join(accountFolder(wsDir()), 'drafts', `session-${aId}.json`);
     await expect.poll(() => existsSync(draftFile) && readFileSync(draftFile, 'utf8').includes(draft)).toBe(true);
     const threadCopy = join(wsDir(), 'offline-cache', 'threads', `session-${aId}.json`);
     await expect.poll(() => existsSync(threadCopy) && readFileSync(threadCopy, 'utf8').includes('Cliente confirmou')).toBe(true);
@@ -185,22 +192,24 @@ test('the service goes away: notes wait and are stored once when it is back, the
 });
 
 test('a damaged journal entry is set aside with a visible error while the other notes still go', async ({ page }) => {
-  const profile = freshProfile();
-  // A note file the console cannot read (a torn write, a disk error), in the demo workspace's outbox.
-  mkdirSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes'), { recursive: true });
-  writeFileSync(
-    join(profile, 'workspaces', 'demo', 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'),
-    '{"v":1,"id":"0b6f7c3e-1d2a',
-  );
+  test.setTimeout(120_000);
+  const profile = await usedConsoleProfile(page, async (p, h) => {
+    await p.goto(h.url);
+    await p.getByRole('button', { name: 'Open the demo workspace' }).click();
+    await consoleReady(p);
+  });
+  // A note file the console cannot read (a torn write, a disk error), in the demo attendant's outbox.
+  const outbox = join(accountFolder(join(profile, 'workspaces', 'demo')), 'outbox');
+  mkdirSync(join(outbox, 'notes'), { recursive: true });
+  writeFileSync(join(outbox, 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'), '{"v":1,"id":"0b6f7c3e-1d2a');
   const host = await launchHost(profile);
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
     await consoleReady(page);
     const aside = page.getByRole('alert', { name: 'Notes set aside' });
     await expect(aside).toContainText('A saved note could not be read, so it was not sent.');
-    await expect(aside).toContainText(join(profile, 'workspaces', 'demo', 'outbox', 'quarantine'));
-    expect(existsSync(join(profile, 'workspaces', 'demo', 'outbox', 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'))).toBe(false);
+    await expect(aside).toContainText(join(outbox, 'quarantine'));
+    expect(existsSync(join(outbox, 'notes', '0b6f7c3e-1d2a-4c59-9a8e-5f0d4e3c2b1a.json'))).toBe(false);
 
     // Other notes still go.
     const sb = host.app.standin!;

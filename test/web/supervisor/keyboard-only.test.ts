@@ -45,6 +45,8 @@ test('the supervisor tools work from the keyboard alone: palette, tabs by arrows
     await expect(report).toBeFocused();
     await expect(report).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('ArrowRight');
+    await expect(tabs.getByRole('tab', { name: 'Overview' })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
     await expect(tabs.getByRole('tab', { name: 'Groups' })).toBeFocused();
     await expect(page.locator('.sup-group').first()).toBeVisible();
 

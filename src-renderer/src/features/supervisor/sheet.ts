@@ -1,4 +1,5 @@
 import type { WorkSheet } from '@e965/xlsx';
+import type * as XlsxModule from '@e965/xlsx';
 import { csvCell, csvFormat, type CsvFormat } from './csv';
 
 /**
@@ -94,10 +95,8 @@ function serialOf(iso: string): number | null {
 
 const numberFormat = (digits: number | undefined) => (digits ? `0.${'0'.repeat(digits)}` : digits === 0 ? '0' : 'General');
 
-/** The sheet as an XLSX workbook (bytes), with typed cells: text, numbers, dates, times. */
-export async function sheetXlsx(sheet: Sheet): Promise<Uint8Array> {
-  // Loaded on first export only: the library is large and most sessions never export.
-  const XLSX = await import('@e965/xlsx');
+/** One worksheet with typed cells: text, numbers, dates, times. */
+function worksheetOf(XLSX: typeof XlsxModule, sheet: Sheet): WorkSheet {
   const ws: WorkSheet = {};
   const put = (r: number, c: number, cell: Record<string, unknown>) => {
     ws[XLSX.utils.encode_cell({ r, c })] = cell;
@@ -122,9 +121,30 @@ export async function sheetXlsx(sheet: Sheet): Promise<Uint8Array> {
   ws['!cols'] = sheet.columns.map((col) => ({
     wch: Math.max(col.header.length + 2, col.kind === 'dateTime' ? 20 : col.kind === 'id' ? 16 : 10),
   }));
+  return ws;
+}
+
+/** Sheets as one XLSX workbook (bytes), one worksheet each, named by the sheet. */
+export async function bookXlsx(sheets: readonly Sheet[]): Promise<Uint8Array> {
+  // Loaded on first export only: the library is large and most sessions never export.
+  const XLSX = await import('@e965/xlsx');
   const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, ws, sheet.name.slice(0, 31));
+  // A worksheet's name is at most 31 characters and some signs are not allowed in it.
+  for (const sheet of sheets)
+    XLSX.utils.book_append_sheet(wb, worksheetOf(XLSX, sheet), sheet.name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31));
   return XLSX.write(wb, { type: 'array', bookType: 'xlsx', compression: true }) as Uint8Array;
+}
+
+/** The sheet as an XLSX workbook (bytes). */
+export const sheetXlsx = (sheet: Sheet): Promise<Uint8Array> => bookXlsx([sheet]);
+
+/**
+ * Several tables as one CSV: each under a line with its name, a blank line between them (a CSV
+ * holds one sheet; a spreadsheet opens this as one, the tables one below another).
+ */
+export function bookCsv(sheets: readonly Sheet[], locale: string): string {
+  const f = csvFormat(locale);
+  return `\uFEFF${sheets.map((s) => `${csvCell(s.name, f)}\r\n${sheetCsv(s, locale).slice(1)}`).join('\r\n')}`;
 }
 
 export type SheetFormat = 'csv' | 'xlsx';
@@ -139,11 +159,19 @@ const MIME: Record<SheetFormat, string> = {
  * download handler set, asks where to save it.
  */
 export async function downloadSheet(sheet: Sheet, format: SheetFormat, locale: string): Promise<void> {
-  const body = format === 'csv' ? sheetCsv(sheet, locale) : await sheetXlsx(sheet);
+  offer(`${sheet.name}.${format}`, format, format === 'csv' ? sheetCsv(sheet, locale) : await sheetXlsx(sheet));
+}
+
+/** Several tables as one file: a worksheet each in XLSX, one below another in CSV. */
+export async function downloadBook(name: string, sheets: readonly Sheet[], format: SheetFormat, locale: string): Promise<void> {
+  offer(`${name}.${format}`, format, format === 'csv' ? bookCsv(sheets, locale) : await bookXlsx(sheets));
+}
+
+function offer(fileName: string, format: SheetFormat, body: string | Uint8Array): void {
   const url = URL.createObjectURL(new Blob([body as BlobPart], { type: MIME[format] }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${sheet.name}.${format}`;
+  a.download = fileName;
   document.body.append(a);
   a.click();
   a.remove();

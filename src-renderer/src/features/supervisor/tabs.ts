@@ -1,4 +1,5 @@
 import { tt } from './strings';
+import { ft } from './figures-strings';
 import { lazy, type LazyComponent } from '../../lib/views.svelte';
 
 export interface SupervisorPanel {
@@ -17,6 +18,7 @@ export const SUPERVISOR_PANELS = {
   tickets: { title: () => tt('sup.tab.tickets'), panel: lazy(() => import('./TicketsPanel.svelte')) },
   nps: { title: () => tt('sup.tab.nps'), panel: lazy(() => import('./NpsPanel.svelte')), command: () => tt('cmd.nps') },
   report: { title: () => tt('sup.tab.report'), panel: lazy(() => import('./ReportPanel.svelte')), command: () => tt('cmd.report') },
+  overview: { title: () => ft('fig.tab'), panel: lazy(() => import('./FiguresPanel.svelte')), command: () => ft('fig.cmd') },
   groups: { title: () => tt('sup.tab.groups'), panel: lazy(() => import('./GroupsPanel.svelte')), command: () => tt('cmd.groups') },
   explorer: { title: () => tt('sup.tab.explorer'), panel: lazy(() => import('./ExplorerPanel.svelte')), command: () => tt('cmd.explorer') },
   kb: { title: () => tt('sup.tab.kb'), panel: lazy(() => import('./KbPanel.svelte')), command: () => tt('cmd.kb') },

@@ -173,9 +173,9 @@ export class AppStore {
   }
 }
 
-/** A workspace's scope key: who is signed in where (null: nobody). */
-function scopeKey(w: Pick<WorkspaceInfo, 'id' | 'signedIn' | 'user'>): string | null {
-  return w.signedIn ? `${w.id}|${w.user?.userName ?? ''}` : null;
+/** A workspace's scope key: which sign-in, of whom, where (null: nobody); another token is another scope. */
+function scopeKey(w: Pick<WorkspaceInfo, 'id' | 'signedIn' | 'user' | 'signIn'>): string | null {
+  return w.signedIn ? `${w.id}|${w.signIn ?? ''}|${w.user?.userName ?? ''}` : null;
 }
 
 /**
@@ -183,7 +183,9 @@ function scopeKey(w: Pick<WorkspaceInfo, 'id' | 'signedIn' | 'user'>): string | 
  * change shows another scope; one signed out, or signed in as someone else, starts over.
  */
 function scopeOf(s: AppState | null): string | null {
-  return s?.signedIn && s.active !== null ? scopeKey({ id: s.active, signedIn: true, user: s.user }) : null;
+  if (!s?.signedIn || s.active === null) return null;
+  const signIn = s.workspaces.find((w) => w.id === s.active)?.signIn;
+  return scopeKey({ id: s.active, signedIn: true, user: s.user, ...(signIn === undefined ? {} : { signIn }) });
 }
 
 export const app = new AppStore();

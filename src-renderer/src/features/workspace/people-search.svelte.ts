@@ -1,8 +1,9 @@
 import { failure, invoke, type Worded, worded } from '../../lib/bridge';
 
 /**
- * The attendants of the workspace in front whose name or user name matches what was typed, for
- * the "who are you" picker. Only the newest search's answer is kept.
+ * The people of the workspace in front (attendants, supervisors, administrators) whose name or
+ * user name matches what was typed, for the "who are you" picker. Only the newest search's
+ * answer is kept.
  */
 export class PeopleSearch {
   #people = $state.raw<Array<{ userName: string; name: string }>>([]);
