@@ -90,6 +90,9 @@ for (const reading of ALL_READINGS) {
       // The customer writes now: the thread shows it and the window opens, without reopening.
       const line = `Oi, ainda preciso de ajuda (${reading}).`;
       await customerSays(sb.baseUrl, sb.tokens.admin, sessionId, line);
+      // This workspace has no events from the service (it checks every 30 to 60 s): the page
+      // coming back online has it read the service now, instead of waiting for the next check.
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
       await expect(log.getByText(line)).toBeVisible();
       await expect(closed).toHaveCount(0);
       const box = page.getByRole('textbox', { name: /Reply to/ });
