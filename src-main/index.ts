@@ -162,6 +162,9 @@ if (!app.requestSingleInstanceLock()) {
 function electronStore(dir: string, name: string): KeyValueStore {
   // electron-store also answers a channel of its own for renderers that open a store themselves:
   // the page cannot (sandboxed, context-isolated, its preload exposes the bridge alone).
-  const store = openReadable(join(dir, `${name}.json`), () => new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 }));
+  const store = openReadable(
+    join(dir, `${name}.json`),
+    () => new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 }),
+  );
   return keyValueStore(store);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant|local-time] [--zone IANA] [--json]`
+ * `npm run standin -- [--port N] [--data-dir DIR] [--sessions N] [--simulator] [--reading default|variant|local-time|any-order] [--zone IANA] [--json]`
  * The reading may also come from STANDIN_READING (the flag wins), so a whole test run can switch it;
  * the local-time reading's zone from STANDIN_ZONE or `--zone`.
  */
@@ -56,7 +56,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { opts: StandinOptio
         break;
       default:
         throw new Error(
-          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant|local-time --zone IANA --json`,
+          `Unknown flag ${arg}. Flags: --port N --data-dir DIR --sessions N --seed N --simulator --reading default|variant|local-time|any-order --zone IANA --json`,
         );
     }
   }

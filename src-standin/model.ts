@@ -137,13 +137,20 @@ export class Model {
     return parsed.data;
   }
 
-  query(coll: CollectionName, q: QueryBody, extra?: (r: Rec) => boolean, maxSize?: number): PageResult<Rec> {
+  query(
+    coll: CollectionName,
+    q: QueryBody,
+    extra?: (r: Rec) => boolean,
+    maxSize?: number,
+    unsorted?: (rec: Rec) => number,
+  ): PageResult<Rec> {
     const col = this.store.c[coll];
     try {
       const all = extra ? [...col.values()].filter(extra) : col.values();
       return runQuery(all, q, {
         spec: SPECS[coll],
         ...(maxSize !== undefined ? { maxSize } : {}),
+        ...(unsorted ? { unsorted } : {}),
         resolve: this.store.resolve,
         scan: (c) => this.store.c[c].values(),
         index: extra
@@ -163,8 +170,14 @@ export class Model {
   }
 
   /** `maxSize` caps the page below the stand-in's own maximum (the variant reading's 50). */
-  list(coll: CollectionName, body: unknown, viewer: Role, maxSize?: number): { page: number; size: number; results: Rec[] } {
-    const r = this.query(coll, this.parseQuery(body), undefined, maxSize);
+  list(
+    coll: CollectionName,
+    body: unknown,
+    viewer: Role,
+    maxSize?: number,
+    unsorted?: (rec: Rec) => number,
+  ): { page: number; size: number; results: Rec[] } {
+    const r = this.query(coll, this.parseQuery(body), undefined, maxSize, unsorted);
     return { page: r.page, size: r.size, results: r.results.map((x) => this.present(coll, x, viewer)) };
   }
 

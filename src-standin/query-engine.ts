@@ -485,6 +485,11 @@ export interface QueryOptions {
   /** Narrows the scan when a top-level AND condition is EQNUM on an indexed key. */
   index?: (key: string, value: number) => Iterable<Rec> | undefined;
   maxSize?: number;
+  /**
+   * The order of a list that is not sorted (a reading that ignores `sort`): records by this key,
+   * ascending. Without it, the collection's own order.
+   */
+  unsorted?: (rec: Rec) => number;
 }
 
 export interface PageResult<T> {
@@ -535,6 +540,12 @@ export function runQuery(all: Iterable<Rec>, q: ListQuery, opts: QueryOptions): 
   const matched: Rec[] = [];
   for (const rec of candidates(all, q.conditions, opts)) if (predicate(rec)) matched.push(rec);
   const start = page * size;
+  if (!sortGet && opts.unsorted) {
+    const key = opts.unsorted;
+    const keyed = matched.map((rec, i) => ({ rec, k: key(rec), i }));
+    keyed.sort((a, b) => a.k - b.k || a.i - b.i);
+    return { page, size, results: keyed.slice(start, start + size).map((x) => x.rec), total: matched.length };
+  }
   if (!sortGet || start >= matched.length) {
     return { page, size, results: sortGet ? [] : matched.slice(start, start + size), total: matched.length };
   }

@@ -4,7 +4,8 @@
  * reading of the same document: it rewrites each answer on its way out (user references as
  * objects, sendBy as a role, a session's group as a summary, nulls for absent fields, dates with
  * an offset, extra fields, a 50-row page cap, two optional lists missing) and accepts both shapes
- * on the way in. Stored records never change shape, so both readings share one model.
+ * on the way in. Stored records never change shape, so both readings share one model. The
+ * any-order reading ignores `sort` and lists in a fixed shuffled order (a server that does so).
  */
 import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
@@ -18,10 +19,10 @@ import { compositeKeyOf } from './store';
 export const READINGS = ['default', 'variant'] as const;
 /**
  * Every reading served: the shapes, and the local-time reading (date-times as a zone's wall time
- * with no offset). The console reads the latter right once it knows the zone (a write's answer, or
+ * with no offset), and the any-order reading (lists shuffled, `sort` ignored). The console reads the latter right once it knows the zone (a write's answer, or
  * the workspace's setting); a test that checks times before either runs on READINGS.
  */
-export const ALL_READINGS = [...READINGS, 'local-time'] as const;
+export const ALL_READINGS = [...READINGS, 'local-time', 'any-order'] as const;
 export type ReadingName = (typeof ALL_READINGS)[number];
 
 /** What an answer body holds: a page envelope or one record of a collection, less `omit`. */
@@ -43,6 +44,8 @@ export interface Reading {
   queryIn(coll: CollectionName, body: unknown): unknown;
   /** An answer body as it goes on the wire; `request` is the parsed request body. */
   out(shape: WireShape, body: object, request: unknown): object;
+  /** The order of a collection's lists when they are not sorted; undefined keeps the collection's own. */
+  listOrder?(coll: CollectionName): ((rec: Rec) => number) | undefined;
 }
 
 const DEFAULT_READING: Reading = {
@@ -59,6 +62,7 @@ export const DEFAULT_LOCAL_ZONE = 'America/Sao_Paulo';
 
 export function createReading(name: ReadingName, model: Model, o: { zone?: string } = {}): Reading {
   if (name === 'variant') return variantReading(model);
+  if (name === 'any-order') return ANY_ORDER_READING;
   if (name === 'local-time') return localTimeReading(o.zone ?? DEFAULT_LOCAL_ZONE);
   return DEFAULT_READING;
 }
@@ -99,6 +103,32 @@ function localTimeReading(zone: string): Reading {
     },
   };
 }
+
+/**
+ * A place in a shuffled list for a record, from its key alone: the same on every request (pages
+ * do not overlap, a record is listed once), unrelated to its id or time.
+ */
+function shuffledPlace(coll: CollectionName, rec: Rec): number {
+  const key = `${coll}:${compositeKeyOf(coll, rec) ?? String(rec.id)}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return h >>> 0;
+}
+
+/**
+ * The reading of a server that lists in any order: it ignores `sort` (some do) and serves every
+ * list shuffled, the same way each time, so a page asked "newest first" holds any records. The
+ * shapes are the default reading's.
+ */
+const ANY_ORDER_READING: Reading = {
+  ...DEFAULT_READING,
+  name: 'any-order',
+  queryIn: (_coll, body) => (isPlainObject(body) ? { ...body, sort: false } : body),
+  listOrder: (coll) => (rec) => shuffledPlace(coll, rec),
+};
 
 /** The variant's page cap; the envelope still echoes the size asked for. */
 export const VARIANT_MAX_PAGE_SIZE = 50;

@@ -132,7 +132,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
   const listRoute = (coll: CollectionName): Route =>
     v2(ALL, ({ body, actor }) => ({
       status: 200,
-      body: model.list(coll, reading.queryIn(coll, body), actor.role, reading.maxPageSize),
+      body: model.list(coll, reading.queryIn(coll, body), actor.role, reading.maxPageSize, reading.listOrder?.(coll)),
       wire: { kind: 'page', coll },
     }));
   const uniqueRoute = (coll: 'group' | 'userSession'): Route =>

@@ -6,6 +6,8 @@
  * nothing sent meanwhile is missed, however long the gap (never a fixed time window).
  */
 
+import { isNewer } from '../../src-shared/newest';
+
 export interface Stamped {
   id: number;
   /** ISO date-time from the service; null when it sent none. */
@@ -68,13 +70,11 @@ interface Tracked {
   again: boolean;
 }
 
+/** The newer of a mark and a record, by the one rule of time (src-shared/newest); a record with no stamp moves nothing. */
 const later = (a: Mark | null, b: Stamped): Mark | null => {
   if (!b.stamp) return a;
-  if (!a) return { stamp: b.stamp, id: b.id };
-  const ta = Date.parse(a.stamp);
-  const tb = Date.parse(b.stamp);
-  if (Number.isNaN(tb)) return a;
-  return tb > ta || (tb === ta && b.id > a.id) ? { stamp: b.stamp, id: b.id } : a;
+  if (a && Number.isNaN(Date.parse(b.stamp))) return a;
+  return isNewer({ at: b.stamp, id: b.id }, a && { at: a.stamp, id: a.id }) ? { stamp: b.stamp, id: b.id } : a;
 };
 
 export class SyncEngine<M extends Stamped, S extends Stamped> {

@@ -13,7 +13,10 @@ import { setAsideFile, whyUnreadable } from '../set-aside';
 export function createConfStore(dir: string, name: string): KeyValueStore {
   // The vault's store holds the sealed token, settings hold who is signed in: private to this user.
   return keyValueStore(
-    openReadable(join(dir, `${name}.json`), () => new Conf<Record<string, unknown>>({ cwd: dir, configName: name, projectName: 'agent-console', configFileMode: 0o600 })),
+    openReadable(
+      join(dir, `${name}.json`),
+      () => new Conf<Record<string, unknown>>({ cwd: dir, configName: name, projectName: 'agent-console', configFileMode: 0o600 }),
+    ),
   );
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { z } from 'zod';
 import { maskDocuments } from '../../../src-shared/redact';
+import { compareTimed, isNewer, messageTime } from '../../../src-shared/newest';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { DirSyncer, ensureDir, writeFileDurable } from '../../outbox/fsutil';
 
@@ -20,7 +21,7 @@ const ActivitySchema = z
     lastCustomerAt: z.string().nullable(),
     preview: z.string().nullable(),
     unread: z.number().int().min(0),
-    /** The newest customer message counted or shown (the one the row shows). */
+    /** The newest customer message by time, counted or shown (the one the row shows). */
     countedId: z.number().int(),
     /**
      * The last customer messages counted: a webhook and a sync read of one count it once, and two
@@ -131,7 +132,8 @@ export class ActivityStore {
     const record = how !== 'shown';
     // An older message reaching the console late is counted, but the row keeps showing the newest;
     // one that is not news changes nothing on the row unless it is the newest.
-    const newest = !prev || m.id > prev.countedId;
+    // Newest by the messages' times (ids need not follow them), as everywhere else.
+    const newest = !prev || isNewer(messageTime(m), { at: prev.lastCustomerAt, id: prev.countedId });
     if (!news && !newest) {
       // The message the row already shows (as a preview), now before the attendant: its news no longer counts.
       if (record && prev) {
@@ -145,8 +147,8 @@ export class ActivityStore {
       lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date().toISOString() : null)) : prev.lastCustomerAt,
       preview: newest ? previewOf(m) : prev.preview,
       unread: (prev?.unread ?? 0) + (news ? 1 : 0),
-      // The newest message the row knows of, counted or shown.
-      countedId: Math.max(m.id, prev?.countedId ?? m.id),
+      // The newest message (by time) the row knows of, counted or shown: the one it shows.
+      countedId: newest ? m.id : prev.countedId,
       counted: record ? withCounted(counted, m.id) : counted,
     };
     this.#trim(sessions);
@@ -172,7 +174,12 @@ export class ActivityStore {
     const keys = Object.keys(sessions);
     if (keys.length <= PER_SCOPE) return;
     // Rare (past the cap): the sessions whose customer wrote longest ago go first.
-    keys.sort((a, b) => sessions[a]!.countedId - sessions[b]!.countedId);
+    keys.sort((a, b) =>
+      compareTimed(
+        { at: sessions[a]!.lastCustomerAt, id: sessions[a]!.countedId },
+        { at: sessions[b]!.lastCustomerAt, id: sessions[b]!.countedId },
+      ),
+    );
     for (const k of keys.slice(0, keys.length - PER_SCOPE)) delete sessions[k];
   }
 

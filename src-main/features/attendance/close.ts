@@ -13,6 +13,10 @@ import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import { closeShortfall } from './read-back';
 import type { Threads } from './thread';
+import { newestOf } from '../../../src-shared/newest';
+
+/** A session's classification records read to find its newest (a session is classified once or a few times). */
+const CLASSIFICATIONS_READ = 50;
 
 interface Classification {
   mandatory: boolean;
@@ -156,9 +160,10 @@ export async function classificationPathOf(client: ServiceClient, sessionId: num
       sortColumn: 'id',
       direction: 'DESC',
       page: 0,
-      size: 1,
+      size: CLASSIFICATIONS_READ,
     });
-    const rec = page.results[0];
+    // The newest by its time (then id), wherever the service listed it.
+    const rec = newestOf(page.results, (r) => ({ at: r.createdAt, id: r.id ?? 0 }));
     return rec ? classificationRecordOf(rec).path : null;
   } catch {
     // A help beside the thread: without it the thread still shows.

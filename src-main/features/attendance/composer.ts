@@ -29,7 +29,12 @@ import { sessionGroupOf } from '../../../src-shared/concepts';
 import { maskExcept, revealedDocuments } from './reveal';
 import { answerPart } from '../../../src-shared/kb-answer';
 import { knownBases, rememberBase } from '../kb-known';
+import { oldestFirst } from '../../../src-shared/newest';
 import { mediaAddressOf } from '../../service/media';
+
+/** The session's own reply suggestions shown (its newest), and how many are read to find them. */
+const OWN_SUGGESTIONS = 10;
+const OWN_SUGGESTIONS_READ = 50;
 
 type Bundle = Read<MessageBundleGroup>;
 type Hsm = Read<HsmTemplate>;
@@ -141,7 +146,7 @@ export class Composer {
           sortColumn: 'id',
           direction: 'DESC',
           page: 0,
-          size: 10,
+          size: OWN_SUGGESTIONS_READ,
         }),
         none,
       ),
@@ -175,7 +180,12 @@ export class Composer {
           ),
     ]);
     const cannedRows = cannedPart.value;
-    const ownSuggestions = ownPart.value;
+    // The session's newest by their time, wherever the service listed them.
+    const ownSuggestions = {
+      results: oldestFirst(ownPart.value.results, (r) => ({ at: r.createdAt, id: r.id ?? 0 }))
+        .reverse()
+        .slice(0, OWN_SUGGESTIONS),
+    };
     const generalSuggestions = generalPart.value;
     const templateRows = templatePart.value;
     // Without the group's template list (none, or not offered) every active template is offered.

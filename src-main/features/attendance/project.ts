@@ -15,7 +15,6 @@ import {
   idOf,
   intOf,
   mediaOf,
-  msOf,
   record as obj,
   sentimentOf,
   sessionCustomerOf,
@@ -25,6 +24,7 @@ import {
   text as str,
   type Parties,
 } from '../../../src-shared/concepts';
+import { windowClosed } from '../../../src-shared/newest';
 import { slaSecondsOf, warningRatioOf } from '../../../src-shared/sla';
 import type { Read } from '../../../src-shared/envelopes';
 import type {
@@ -136,9 +136,6 @@ export function toClassNodes(node: Read<ClassificationNode> | ClassificationNode
   return out;
 }
 
-/** The messaging window of chat apps: 24 hours after the customer's last message. */
-export const WINDOW_MS = 24 * 3600 * 1000;
-
 export function toSessionDetail(session: Read<Session>, messages: ThreadMessage[], now: number): SessionDetail | null {
   const item: QueueItem | null = toQueueItem(session);
   if (!item) return null;
@@ -153,9 +150,6 @@ export function toSessionDetail(session: Read<Session>, messages: ThreadMessage[
       topic = null;
     }
   }
-  const lastCustomer = [...messages].reverse().find((m) => m.fromCustomer);
-  const lastAt = msOf(lastCustomer?.createdAt);
-  const windowClosed = item.channel === 'chatApp' && (Number.isNaN(lastAt) ? messages.length > 0 : now - lastAt > WINDOW_MS);
   return {
     item,
     customer: {
@@ -167,7 +161,8 @@ export function toSessionDetail(session: Read<Session>, messages: ThreadMessage[
     attendedAt: session.attendedAt ?? null,
     lastAgent: str(session.lastAgent),
     topic,
-    needsTemplate: windowClosed,
+    // As read now; the renderer recomputes it from the thread as messages arrive (same rule).
+    needsTemplate: windowClosed(item.channel, messages, now),
     classification: null,
   };
 }

@@ -12,10 +12,13 @@ import {
   sessionAgentOf,
   sessionCustomerOf,
   sessionGroupOf,
+  sessionIdOf,
   sessionWithBot,
   statusKind,
   text as str,
+  type Parties,
 } from '../../../src-shared/concepts';
+import { compareTimed, isNewer, listedNewestFirst, messageTime, newestOf } from '../../../src-shared/newest';
 import type { Read } from '../../../src-shared/envelopes';
 import { oneOf } from '../../../src-shared/query-builder';
 import type { Message, Session } from '../../../src-shared/schemas/index';
@@ -32,6 +35,10 @@ import type { NotesFeature } from '../notes';
 import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
 
 const QUEUE_CAP = 100_000;
+/** A message record's place in time, as the service wrote it. */
+const recordTime = (r: Read<Message>) => ({ at: r.createdAt, id: r.id ?? 0 });
+/** Sessions in the order they came in (by time, then id). */
+const byCreation = (a: QueueItem, b: QueueItem) => compareTimed({ at: a.createdAt, id: a.id }, { at: b.createdAt, id: b.id });
 /** The newest messages read with each whole read of the queue, for the rows' previews. */
 const RECENT_MESSAGES = 500;
 /** Sessions whose newest messages one read asks for (an OR group of their ids), and reads per pass. */
@@ -72,6 +79,33 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   return true;
 };
 
+/**
+ * The customer's newest message of each session among `records` (by time, in whatever order the
+ * service listed them). Where a record does not say who wrote it, a session no attendant holds yet
+ * (`waiting`: only its customer writes there) counts it as the customer's, unless it names a bot
+ * or the system: servers write a waiting customer's line with no flag and nobody to address.
+ */
+export function customersNewest(
+  records: Iterable<Read<Message>>,
+  partiesOf: (sessionId: number) => Parties | undefined,
+  waiting: (sessionId: number) => boolean,
+): Map<number, ThreadMessage> {
+  const newest = new Map<number, ThreadMessage>();
+  for (const r of records) {
+    const sessionId = sessionIdOf(r);
+    const read = toThreadMessage(r, undefined, sessionId === null ? undefined : partiesOf(sessionId));
+    if (!read) continue;
+    const m =
+      read.fromCustomer || read.author !== null || !waiting(read.sessionId)
+        ? read
+        : { ...read, fromCustomer: true, author: 'customer' as const };
+    if (!m.fromCustomer) continue;
+    const before = newest.get(m.sessionId);
+    if (!before || isNewer(messageTime(m), messageTime(before))) newest.set(m.sessionId, m);
+  }
+  return newest;
+}
+
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
   return new SessionQueue(ctx, offline);
 }
@@ -87,6 +121,8 @@ class SessionQueue implements QueueFeature {
   readonly #offline: OfflineFeature;
   readonly #cache = new Map<number, QueueItem>();
   readonly #groups = new Map<number, GroupInfo>();
+  /** Who is on each side of each session held: tells apart the authors of preview reads. */
+  readonly #parties = new Map<number, Parties>();
   #loaded = false;
   /** Sessions of the last full read that could not be listed. */
   #unreadable: Unreadable = { count: 0, first: null };
@@ -141,7 +177,7 @@ class SessionQueue implements QueueFeature {
   }
 
   threadRead(messages: readonly ThreadMessage[]): void {
-    const last = messages.findLast((m) => m.fromCustomer);
+    const last = newestOf(messages, messageTime, (m) => m.fromCustomer);
     if (last && this.#activity.known(last)) this.#touch(last.sessionId);
   }
 
@@ -227,7 +263,7 @@ class SessionQueue implements QueueFeature {
   }
 
   #sorted(): QueueItem[] {
-    return [...this.#cache.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+    return [...this.#cache.values()].sort(byCreation);
   }
 
   #persist(): void {
@@ -259,13 +295,27 @@ class SessionQueue implements QueueFeature {
     if (info) this.#groups.set(info.id, info);
   }
 
+  /** Keeps who is on each side of a session (a save's answer, naming nobody, keeps what a list told). */
+  #noteParties(r: Read<Session>): void {
+    if (r.id == null) return;
+    const customer = sessionCustomerOf(r);
+    const agent = sessionAgentOf(r);
+    const before = this.#parties.get(r.id);
+    this.#parties.set(r.id, {
+      customer: customer ?? before?.customer ?? null,
+      agent: r.agent === undefined ? (before?.agent ?? null) : agent,
+    });
+  }
+
   #applyOne(r: Read<Session>): void {
     this.#noteGroup(r);
+    this.#noteParties(r);
     const projected = toQueueItem(r);
     if (!projected) return;
     const item = this.#withActivity(projected);
     const prev = this.#cache.get(item.id);
     if (statusKind(item.status) === 'closed') {
+      this.#parties.delete(item.id);
       if (prev) {
         this.#cache.delete(item.id);
         this.#deltas.push('delta', { remove: item.id });
@@ -316,6 +366,13 @@ class SessionQueue implements QueueFeature {
         size: RECENT_MESSAGES,
       });
       if (gen !== this.#generation) return;
+      // A full page listed in another order than asked holds any of the group's messages, not
+      // their newest: the group is read again in halves until its pages are whole.
+      if (page.cut && chunk.length > 1 && !listedNewestFirst(page.results, recordTime)) {
+        waiting.unshift(...chunk);
+        size = Math.max(1, Math.floor(chunk.length / 2));
+        continue;
+      }
       this.#showPreviews(page.results);
       // A full page may end before the quieter sessions' newest messages (busy ones fill it):
       // those still without a preview are read again first, in a group half the size.
@@ -331,15 +388,15 @@ class SessionQueue implements QueueFeature {
   }
 
   /**
-   * Messages read newest first: the customer's newest of each session becomes its row's preview,
+   * Messages read for the rows: the customer's newest of each session becomes its row's preview,
    * shown only: one written a moment ago may have its news still on the way, which counts it.
    */
   #showPreviews(records: Iterable<Read<Message>>): void {
-    const done = new Set<number>();
-    for (const r of records) {
-      const m = toThreadMessage(r);
-      if (!m?.fromCustomer || done.has(m.sessionId)) continue;
-      done.add(m.sessionId);
+    const waiting = (id: number): boolean => {
+      const item = this.#cache.get(id);
+      return !!item && item.agentUserName === null && !item.withBot && this.#parties.get(id)?.agent == null;
+    };
+    for (const m of customersNewest(records, (id) => this.#parties.get(id), waiting).values()) {
       if (this.#cache.has(m.sessionId) && this.#activity.shown(m)) this.#touch(m.sessionId);
     }
   }
@@ -355,12 +412,13 @@ class SessionQueue implements QueueFeature {
       .resource('message')
       .list({ conditions: [], sort: true, sortColumn: 'createdAt', direction: 'DESC', page: 0, size: RECENT_MESSAGES });
     if (gen !== this.#generation) return;
-    this.#showPreviews(recent.results);
+    // Only a list in the order asked is "the newest": otherwise each row's own read below decides.
+    if (listedNewestFirst(recent.results, recordTime)) this.#showPreviews(recent.results);
     const me = this.#ctx.me()?.userName ?? null;
     const rank = (i: QueueItem) => (i.agentUserName === me && me !== null ? 0 : i.agentUserName === null && !i.withBot ? 1 : 2);
     const missing = [...this.#cache.values()]
       .filter((i) => !this.#activity.hasPreview(i.id))
-      .sort((a, b) => rank(a) - rank(b) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))
+      .sort((a, b) => rank(a) - rank(b) || byCreation(b, a))
       .map((i) => i.id);
     await this.#readPreviews(missing, PREVIEW_CHUNKS_PER_LOAD, gen);
   }
@@ -388,14 +446,21 @@ class SessionQueue implements QueueFeature {
         { cap: QUEUE_CAP },
       ),
     ]);
-    const top = newest.results[0];
+    // The newest by its time, not the list's first: a service may ignore the sort asked for.
+    const top = newestOf(
+      [...newest.results, ...got.records],
+      (r) => ({ at: r.updatedAt, id: r.id ?? 0 }),
+      (r) => r.id != null,
+    );
     const mark: Mark | null = top?.updatedAt != null && top.id != null ? { stamp: top.updatedAt, id: top.id } : null;
     if (gen !== this.#generation) return;
     this.#cache.clear();
     const skips = new Skips();
     skips.addAll({ count: got.skipped, first: got.first });
+    this.#parties.clear();
     for (const r of got.records) {
       this.#noteGroup(r);
+      this.#noteParties(r);
       const item = toQueueItem(r);
       if (item) this.#cache.set(item.id, this.#withActivity(item));
       else skips.add(lacking('userSession', r, 'id'));

@@ -5,9 +5,10 @@ import type { ServiceClient } from '../../service';
 import type { SyncSource } from '../../sync/engine';
 import type { Parties } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
-import type { Session } from '../../../src-shared/schemas/index';
+import type { Message, Session } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toThreadMessage } from './project';
+import { listedNewestFirst, messageTime, oldestFirst } from '../../../src-shared/newest';
 
 /** Reads of sessions and messages shared by the thread, the close flow and the sync engine. */
 
@@ -51,7 +52,7 @@ export async function readSession(client: ServiceClient, sessionId: number): Pro
 export type PartiesOf = (sessionId: number) => Parties | undefined;
 
 /**
- * Page `page` of the thread, newest first on the wire, returned oldest first. `unreadable`
+ * Page `page` of the thread, asked newest first on the wire, returned oldest first by time. `unreadable`
  * counts the records that could not be read as messages (the rest of the page is shown).
  */
 export async function threadPage(
@@ -67,20 +68,55 @@ export async function threadPage(
       .list({ conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', page, size: THREAD_PAGE }),
     partiesOrRead,
   ]);
-  const messages: ThreadMessage[] = [];
   const skips = new Skips();
   skips.addAll({ count: got.skipped, first: got.first });
-  for (const r of got.results) {
-    const m = toThreadMessage(r, sessionId, parties);
-    if (m) messages.push(m);
-    else skips.add(lacking('message', r, 'id'));
-  }
-  messages.reverse();
+  const ordered = threadMessagesOf(got.results, sessionId, parties, skips);
   // A full page means there may be more; so does a page as long as a smaller size the server
   // says it used (a server may cap the page size; 50, the size asked, is the cap reported).
   const answered = got.results.length + got.skipped;
   const capped = got.size > 0 && got.size < THREAD_PAGE && answered >= got.size;
-  return { messages, hasMore: answered >= THREAD_PAGE || capped, unreadable: skips.summary() };
+  const hasMore = answered >= THREAD_PAGE || capped;
+  // A full first page not listed newest first came from a service that ignores the sort: it
+  // holds any of the thread's messages, not its newest, and its later pages are no older ones.
+  // The thread is read whole (bounded) and shown by time, so its newest line is never missed.
+  if (page === 0 && hasMore && !listedNewestFirst(got.results, (r) => ({ at: r.createdAt, id: r.id ?? 0 })))
+    return wholeThread(client, sessionId, parties);
+  return { messages: ordered, hasMore, unreadable: skips.summary() };
+}
+
+/** Messages of a thread read whole when the service's pages are in no order; older pages beyond the cap are not offered. */
+const WHOLE_THREAD_CAP = 5_000;
+
+async function wholeThread(
+  client: ServiceClient,
+  sessionId: number,
+  parties: Parties | undefined,
+): Promise<{ messages: ThreadMessage[]; hasMore: boolean; unreadable: Unreadable }> {
+  const got = await client
+    .resource('message')
+    .collect(
+      { conditions: [bySession(sessionId)], sort: true, sortColumn: 'createdAt', direction: 'DESC', size: 500 },
+      { cap: WHOLE_THREAD_CAP },
+    );
+  const skips = new Skips();
+  skips.addAll({ count: got.skipped, first: got.first });
+  return { messages: threadMessagesOf(got.records, sessionId, parties, skips), hasMore: false, unreadable: skips.summary() };
+}
+
+/** A page's messages as the thread shows them: oldest first by time, whatever order the service listed them in. */
+export function threadMessagesOf(
+  records: Iterable<Read<Message>>,
+  sessionId: number,
+  parties: Parties | undefined,
+  skips = new Skips(),
+): ThreadMessage[] {
+  const messages: ThreadMessage[] = [];
+  for (const r of records) {
+    const m = toThreadMessage(r, sessionId, parties);
+    if (m) messages.push(m);
+    else skips.add(lacking('message', r, 'id'));
+  }
+  return oldestFirst(messages, messageTime);
 }
 
 /** The sync engine's reads: forward from a high-water mark, paging until a short page. */
@@ -95,12 +131,8 @@ export function syncSource(
       const rows = await client()
         .resource('message')
         .pageAll({ conditions, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 500 }, { cap: 50_000 });
-      const out: StampedMessage[] = [];
-      for (const r of rows) {
-        const m = toThreadMessage(r, sessionId, partiesOf(sessionId));
-        if (m) out.push(stampMessage(m));
-      }
-      return out;
+      // Oldest first as promised, whatever order the service listed them in.
+      return threadMessagesOf(rows, sessionId, partiesOf(sessionId)).map(stampMessage);
     },
     async sessionsSince(since) {
       const rows = await client()

@@ -10,6 +10,7 @@ import type { SyncEngine } from '../../sync/engine';
 import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 import { toEntities, toGroupInfo, toSessionDetail } from './project';
+import { messageTime, oldestFirst } from '../../../src-shared/newest';
 import type { QueueFeature } from './queue';
 import { classificationPathOf } from './close';
 import { readSession, stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
@@ -89,7 +90,7 @@ export function createThreads(ctx: FeatureContext): Threads {
     recognise,
     async forAi(sessionId) {
       const o = open.get(sessionId);
-      if (o && o.messages.size) return [...o.messages.values()].sort((a, b) => a.id - b.id);
+      if (o && o.messages.size) return oldestFirst(o.messages.values(), messageTime);
       return (await threadPage(ctx.client(), sessionId, 0)).messages;
     },
     clear() {

@@ -11,6 +11,7 @@ import { readSession, threadPage } from '../attendance/reads';
 import type { Feature, FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 import { toTicketView } from '../supervisor/views';
+import { oldestFirst } from '../../../src-shared/newest';
 import { searchKept, searchService } from './search';
 
 /** Earlier sessions the panel reads at once (newest first); "more" says when there are others. */
@@ -93,7 +94,11 @@ async function customerHistory(client: ServiceClient, sessionId: number, remembe
     page: 0,
     size: HISTORY_ROWS,
   });
-  const earlier = page.results.filter((s) => s.id != null && s.id !== sessionId);
+  // Newest first by their time, wherever the service listed them (some ignore the sort).
+  const earlier = oldestFirst(
+    page.results.filter((s) => s.id != null && s.id !== sessionId),
+    (s) => ({ at: s.createdAt, id: s.id ?? 0 }),
+  ).reverse();
   earlier.forEach(remember);
   const unreadable = page.skipped ? { count: page.skipped, first: page.first } : NONE_UNREADABLE;
   const more = page.results.length + page.skipped >= HISTORY_ROWS;

@@ -14,7 +14,13 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
     const badges: number[] = [];
     const bridge = await installFakeBridge({
       'attendance:directory': () =>
-        ({ myStatus: 'ONLINE', myPauseReason: null, groups: [], agents: [], pauseReasons: [{ id: 3, label: 'Almoço', minutes: 60 }] }) as never,
+        ({
+          myStatus: 'ONLINE',
+          myPauseReason: null,
+          groups: [],
+          agents: [],
+          pauseReasons: [{ id: 3, label: 'Almoço', minutes: 60 }],
+        }) as never,
       'live:status': () => liveStatus('running'),
       'attendance:pause': () => ({ status: 'PAUSED', reason: 'Almoço' }),
       'attendance:resume': () => ({ status: 'ONLINE', reason: null }),

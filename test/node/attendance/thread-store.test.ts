@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { importRunes, installFakeBridge, Refusal, newScope } from '../../support/runes';
 import type * as threadModule from '../../../src-renderer/src/features/attendance/thread.svelte';
+import type * as composerModule from '../../../src-renderer/src/features/attendance/composer.svelte';
 
 type Thread = typeof threadModule;
 
@@ -106,4 +107,41 @@ test('a thread read again (the service is back) keeps a reply that failed, with 
   // Another session opened: its thread starts without this one's replies.
   await thread.open(8);
   expect(thread.rows.some((r) => r.send)).toBe(false);
+});
+
+test("the 24-hour window follows the thread: a customer's message arriving opens it at once, in the order of time, not of arrival; the help is read again", async () => {
+  const now = Date.now();
+  const at = (ms: number) => new Date(ms).toISOString();
+  const old: ThreadMessage = { ...msg(1, 'Oi', true, 0), createdAt: at(now - 30 * 3600 * 1000) };
+  let helpReads = 0;
+  const bridge = await installFakeBridge({
+    'attendance:openThread': () =>
+      ({
+        detail: { item: { id: 7, channel: 'chatApp' }, customer: { name: 'Bia' }, needsTemplate: true, classification: null },
+        fetchedAt: at(now),
+        offline: false,
+        page: { messages: [old], hasMore: false, page: 0, unreadable: { count: 0, first: null } },
+      }) as never,
+    'attendance:help': () => (helpReads++, { canned: [], suggestions: [], templates: [], failed: [] }),
+    'notes:draft': () => ({ reply: '', note: '' }),
+    'attendance:closeThread': () => ({ ok: true }),
+  });
+  const { ThreadStore } = await importRunes<Thread>('src-renderer/src/features/attendance/thread.svelte.ts');
+  const { ComposerStore } = await importRunes<typeof composerModule>('src-renderer/src/features/attendance/composer.svelte.ts');
+  const scope = await newScope();
+  const thread = scope.use(ThreadStore);
+  const composer = scope.use(ComposerStore);
+  await thread.open(7);
+  await composer.open(7);
+  expect(thread.needsTemplate).toBe(true);
+  expect(helpReads).toBe(1);
+
+  // An attendant's line does not open it; an older customer line arriving late does not either.
+  bridge.emit('attendance:messages', { sessionId: 7, messages: [{ ...msg(2, 'Olá', false, 0), createdAt: at(now - 60_000) }] });
+  bridge.emit('attendance:messages', { sessionId: 7, messages: [{ ...msg(9, 'Antes', true, 0), createdAt: at(now - 40 * 3600 * 1000) }] });
+  expect(thread.needsTemplate).toBe(true);
+  // The customer writes now (a smaller id than the late one: time decides, not the id).
+  bridge.emit('attendance:messages', { sessionId: 7, messages: [{ ...msg(3, 'Ainda preciso', true, 0), createdAt: at(now - 1000) }] });
+  expect(thread.needsTemplate).toBe(false);
+  await expect.poll(() => helpReads).toBe(3);
 });

@@ -1,5 +1,4 @@
 import { test, expect } from '@playwright/test';
-import { authorOf, idOf, personOf, sessionIdOf } from '../../../src-shared/concepts';
 import { startStandin } from '../../../src-standin/index';
 import { ALL_READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
@@ -12,6 +11,20 @@ import { connectToService, serviceApi, shot, type Rec, consoleReady } from '../.
  */
 
 test.use({ viewport: { width: 1366, height: 768 } });
+
+/** A number from a number, digits or `{id}`, as the readings write ids and references (read here, not by the console's readers). */
+const num = (v: unknown): number | null => {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  if (v && typeof v === 'object' && 'id' in v) return num((v as Rec).id);
+  return null;
+};
+/** The name a person is shown by: their display name where the record gives one (default), else their name. */
+const shownName = (u: unknown): string => String((u as Rec).displayName ?? (u as Rec).name);
+/** The customer's lines: `fromUser` true (default) or `sendBy` "CUSTOMER" (variant). */
+const byCustomer = (m: Rec): boolean => m.fromUser === true || m.sendBy === 'CUSTOMER';
+/** The attendant's lines: `fromUser` false (default) or `sendBy` "AGENT" (variant). */
+const byAgent = (m: Rec): boolean => m.fromUser === false || m.sendBy === 'AGENT';
 
 for (const reading of ALL_READINGS) {
   test(`the attendant's day against the ${reading} reading`, async ({ page }) => {
@@ -38,11 +51,11 @@ for (const reading of ALL_READINGS) {
       );
       let chosen: { s: Rec; customerLine: string; agentLine: string } | null = null;
       for (const s of mine) {
-        const msgs = (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(s.id)) }])).filter(
-          (m) => sessionIdOf(m) === idOf(s.id),
+        const msgs = (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(num(s.id)) }])).filter(
+          (m) => num(m.session) === num(s.id),
         );
-        const c = msgs.find((m) => authorOf(m).role === 'customer');
-        const a = msgs.find((m) => authorOf(m).role === 'agent');
+        const c = msgs.find(byCustomer);
+        const a = msgs.find(byAgent);
         if (c && a) {
           chosen = { s, customerLine: String(c.message), agentLine: String(a.message) };
           break;
@@ -50,7 +63,7 @@ for (const reading of ALL_READINGS) {
       }
       expect(chosen).not.toBeNull();
       const { s, customerLine, agentLine } = chosen!;
-      const customer = personOf(s.user)!.name!;
+      const customer = shownName(s.user);
       await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(s.protocol));
       await page.getByRole('tab', { name: /Mine/ }).click();
       await page
@@ -90,44 +103,43 @@ for (const reading of ALL_READINGS) {
       await expect
         .poll(
           async () =>
-            (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(s.id)) }])).filter(
-              (m) => m.message === text && authorOf(m).role === 'agent',
+            (await api.listAll('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(num(s.id)) }])).filter(
+              (m) => m.message === text && byAgent(m),
             ).length,
         )
         .toBe(1);
 
-      // A waiting customer taken.
-      await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('');
+      // A waiting customer taken: one whose group requires a classification to close.
+      const requiresClassification = async (groupId: number | null): Promise<boolean> =>
+        (
+          await api.post('/chatapi/1.0/api/v2/groups/unique', {
+            conditions: [{ key: 'id', operator: 'EQNUM', value: String(groupId) }],
+            sort: false,
+          })
+        ).mandatoryClassificationTree === true;
+      const waiting: Rec[] = [];
+      for (const w of await api.list('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }]))
+        if (w.agent == null && w.onlyBot !== true && (await requiresClassification(num(w.groupConf)))) waiting.push(w);
+      expect(waiting.length, 'a waiting session in a group that requires a classification').toBeGreaterThan(0);
+      const accepted = waiting[0]!;
+      await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(accepted.protocol));
       await page.getByRole('tab', { name: /Waiting/ }).click();
       const accept = page
         .getByRole('list', { name: 'Waiting' })
         .getByRole('button', { name: /^Accept session of / })
         .first();
       const who = (await accept.getAttribute('aria-label'))!.replace('Accept session of ', '');
+      expect(who).toBe(shownName(accepted.user));
       await accept.click();
       await expect(page.getByRole('tab', { name: /Mine/ })).toHaveAttribute('aria-selected', 'true');
       await expect(page.getByRole('heading', { name: who }).first()).toBeVisible();
 
       // Closing in a group that requires a classification: the dialog insists on one.
-      const accepted = (
-        await api.list(
-          '/user-session',
-          [
-            { key: 'lastAgent', operator: 'EQ', value: sb.demoAgent.userName },
-            { key: 'status', operator: 'EQ', value: 'OPEN', logic: 'AND' },
-          ],
-          { sortColumn: 'attendedAt', direction: 'DESC', size: 1 },
-        )
-      )[0]!;
-      const group = await api.post('/chatapi/1.0/api/v2/groups/unique', {
-        conditions: [{ key: 'id', operator: 'EQNUM', value: String(idOf(accepted.groupConf)) }],
-        sort: false,
-      });
       await page.getByRole('button', { name: 'Classify and close' }).click();
       const dialog = page.getByRole('dialog', { name: 'Classify and close' });
       await expect(dialog.getByRole('tree', { name: 'Classification' })).toBeVisible();
       const close = dialog.getByRole('button', { name: 'Close the session' });
-      if (group.mandatoryClassificationTree === true) await expect(close).toBeDisabled();
+      await expect(close).toBeDisabled();
       const leaf = dialog.getByRole('treeitem').nth(2);
       const label = (await leaf.innerText()).replace(/^•\s*/, '').trim();
       const search = dialog.getByRole('searchbox', { name: 'Search the classification' });
@@ -139,12 +151,10 @@ for (const reading of ALL_READINGS) {
       await close.click();
       await expect(dialog).toBeHidden();
       await expect
-        .poll(
-          async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(idOf(accepted.id)) }]))[0]!.status,
-        )
+        .poll(async () => (await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(num(accepted.id)) }]))[0]!.status)
         .toBe('CLOSED');
       expect(
-        (await api.listAll('/classification-service', [{ key: 'sessionId', operator: 'EQNUM', value: String(idOf(accepted.id)) }])).length,
+        (await api.listAll('/classification-service', [{ key: 'sessionId', operator: 'EQNUM', value: String(num(accepted.id)) }])).length,
       ).toBe(1);
     } finally {
       await host.close();

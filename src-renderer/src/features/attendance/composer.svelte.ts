@@ -53,6 +53,22 @@ export class ComposerStore {
   readonly #scope: Scope;
   constructor(scope: Scope) {
     this.#scope = scope;
+    // The session's reply suggestions follow its thread: a customer's message read anew brings
+    // the service's suggestions for it (never only those of when the session was opened).
+    scope.on('attendance:messages', ({ sessionId, messages }) => {
+      if (sessionId === this.#sessionId && messages.some((m) => m.fromCustomer)) void this.#refreshHelp(sessionId);
+    });
+  }
+
+  /** Help read again for the open session; what failed keeps what was shown. */
+  async #refreshHelp(sessionId: number): Promise<void> {
+    const gen = this.#loadGen;
+    try {
+      const help = await this.#scope.invoke('attendance:help', { sessionId });
+      if (gen === this.#loadGen && this.#sessionId === sessionId) this.#help = help;
+    } catch {
+      // The help shown stays; the next message or reopening reads it again.
+    }
   }
 
   #sessionId = $state<number | null>(null);

@@ -1,5 +1,6 @@
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
 import { OLDER_PAGES_MAX } from '../../../../src-shared/thread-pages';
+import { windowClosed, windowEndsAt } from '../../../../src-shared/newest';
 import type { ChannelOutput } from '../../../../src-shared/bridge';
 import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
@@ -143,6 +144,41 @@ export class ThreadStore {
   get follow() {
     return this.#follow;
   }
+  /**
+   * Whether only a template may reach the customer (a chat app's 24-hour window is closed):
+   * derived from the thread as it is now, by the same rule as the service read at open
+   * (src-shared/newest), so a customer's message arriving opens the window at once, and the
+   * window's end closes it (`#now` moves then).
+   */
+  get needsTemplate(): boolean {
+    return this.#needsTemplate;
+  }
+  readonly #needsTemplate = $derived.by(() => {
+    const d = this.#detail;
+    if (!d) return false;
+    return windowClosed(d.item.channel, this.#served(), this.#now);
+  });
+  /** The clock the window is judged by: set when the thread changes and when its window ends. */
+  #now = $state(Date.now());
+  #windowTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** The messages the service holds (replies still on their way are not the customer's). */
+  #served(): ThreadMessage[] {
+    return this.#rows.filter((r) => r.message.id > 0).map((r) => r.message);
+  }
+
+  /** The window is judged again now, and once more when it ends (no derived state waits for a reopen). */
+  #judgeWindow(): void {
+    if (this.#windowTimer) clearTimeout(this.#windowTimer);
+    this.#windowTimer = null;
+    this.#now = Date.now();
+    const d = this.#detail;
+    const ends = d ? windowEndsAt(d.item.channel, this.#served()) : null;
+    if (ends === null || ends <= this.#now) return;
+    // Timers hold at most ~24.8 days; a window is 24 hours.
+    this.#windowTimer = setTimeout(() => this.#judgeWindow(), Math.min(ends - this.#now + 1, 2 ** 31 - 1));
+  }
+
   /** Rows that begin a day in the thread (a date separator goes above each): by key. */
   get dayStarts(): ReadonlySet<string> {
     return this.#dayStarts;
@@ -204,6 +240,7 @@ export class ThreadStore {
       const got = await this.#scope.invoke('attendance:openThread', { sessionId });
       if (gen !== this.#generation) return;
       this.#detail = got.detail;
+      this.#judgeWindow();
       this.#fetchedAt = got.fetchedAt;
       this.#offlineCopy = got.offline;
       this.#hasMore = got.page.hasMore;
@@ -223,6 +260,7 @@ export class ThreadStore {
     this.#ahead = null;
     this.#sessionId = null;
     this.#detail = null;
+    this.#judgeWindow();
     this.#rows = [];
     this.#entities = new Map();
     this.#revealed = new Map();
@@ -333,6 +371,7 @@ export class ThreadStore {
       rows[i] = { ...rows[i]!, message: m };
     }
     this.#rows = moved ? sortRows([...rows, ...fresh.values()]) : mergeRows(rows, sortRows([...fresh.values()]));
+    this.#judgeWindow();
   }
 
   #replace(clientKey: string, next: ThreadRow | null): void {
