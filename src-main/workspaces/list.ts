@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { setAsideUnder } from '../set-aside';
 import type { AppState, Workspace, WorkspaceInfo } from '../../src-shared/bridge';
-import type { Settings, WorkspaceEntry } from '../settings';
+import { WorkspaceEntrySchema, type Settings, type WorkspaceEntry } from '../settings';
 import type { SecretCipher } from '../vault/types';
 import { workspaceDir } from './registry';
 import type { WorkspaceRuntime } from './runtime';
@@ -16,6 +16,9 @@ export interface WorkspaceListOptions {
   /** Builds a workspace's runtime in its own folder (the composition root's part). */
   build(id: string, dir: string): WorkspaceRuntime;
 }
+
+/** In each workspace's folder: a copy of its entry in the list. */
+const ENTRY_FILE = 'entry.json';
 
 /** The label a workspace goes by: "Demo", or its service's host (and port when not the usual). */
 function labelOf(workspace: Workspace): string {
@@ -41,9 +44,17 @@ export class WorkspaceList {
     this.#o = o;
   }
 
-  /** Reads the list and the one in front from the settings (at start, after any move). */
+  /**
+   * Reads the list and the one in front from the settings (at start, after any move). A
+   * workspace whose folder is there but not in the list (the settings file was unreadable and set
+   * aside) comes back from the copy of its entry kept in its folder: its token and files are there.
+   */
   load(): void {
-    this.#entries = this.#o.settings.get('workspaces');
+    const listed = this.#o.settings.get('workspaces');
+    const found = this.#unlisted(listed);
+    this.#entries = listed;
+    if (found.length) this.save([...listed, ...found]);
+    else for (const e of listed) this.#keepEntry(e);
     const stored = this.#o.settings.get('activeWorkspace');
     this.#active = this.#entries.find((e) => e.id === stored)?.id ?? this.#entries[0]?.id ?? null;
   }
@@ -59,6 +70,44 @@ export class WorkspaceList {
   save(next: WorkspaceEntry[]): void {
     this.#o.settings.set('workspaces', next);
     this.#entries = next;
+    for (const e of next) this.#keepEntry(e);
+  }
+
+  /** A copy of a workspace's entry in its own folder, so that losing the list never loses the workspace. */
+  #keepEntry(e: WorkspaceEntry): void {
+    const dir = workspaceDir(this.#o.profileDir, e.id);
+    if (!existsSync(dir)) return;
+    const file = join(dir, ENTRY_FILE);
+    const text = JSON.stringify(e);
+    try {
+      if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+      writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // The list in the settings still holds it; the copy is only a spare.
+    }
+  }
+
+  /** Workspace folders with a readable entry that the list does not hold, in folder-name order. */
+  #unlisted(listed: readonly WorkspaceEntry[]): WorkspaceEntry[] {
+    const root = join(this.#o.profileDir, 'workspaces');
+    let names: string[];
+    try {
+      names = readdirSync(root).sort();
+    } catch {
+      return [];
+    }
+    const out: WorkspaceEntry[] = [];
+    for (const name of names) {
+      if (listed.some((e) => e.id === name)) continue;
+      try {
+        const entry = WorkspaceEntrySchema.safeParse(JSON.parse(readFileSync(join(root, name, ENTRY_FILE), 'utf8')));
+        if (entry.success && entry.data.id === name) out.push(entry.data);
+      } catch {
+        // No copy of its entry (a folder from before copies were kept, or not a workspace's).
+      }
+    }
+    return out;
   }
 
   /** Names a workspace; a blank name gives it back its service and account's name. */
@@ -94,6 +143,8 @@ export class WorkspaceList {
   async add(id: string): Promise<WorkspaceRuntime> {
     const dir = workspaceDir(this.#o.profileDir, id);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const entry = this.#entries.find((e) => e.id === id);
+    if (entry) this.#keepEntry(entry);
     const rt = this.#o.build(id, dir);
     this.#runtimes.set(id, rt);
     await rt.start();
@@ -108,6 +159,8 @@ export class WorkspaceList {
       await rt.stop();
       rt.vault.wipe();
     }
+    // Its entry's copy first: a folder only half removed is never taken back into the list.
+    rmSync(join(workspaceDir(this.#o.profileDir, id), ENTRY_FILE), { force: true });
     rmSync(workspaceDir(this.#o.profileDir, id), { recursive: true, force: true });
     this.save(this.#entries.filter((e) => e.id !== id));
   }

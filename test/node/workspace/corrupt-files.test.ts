@@ -38,14 +38,18 @@ test.beforeAll(async () => {
   await sb.faults.set([{ match: { path: V2 + RESOURCES.sessionComment.save }, kind: 'status', status: 503 }]);
   await c.call('notes:add', { sessionId, text: 'a note that waits' });
   const wsDir = c.app.workspaceDir(agent.active!);
-  await expect.poll(() => filesUnder(join(wsDir, 'outbox/notes')).length, { message: 'a note in the outbox' }).toBeGreaterThan(0);
+  // The note waits in the signed-in account's own folder of the workspace.
+  const waiting = () => filesUnder(wsDir).filter((f) => f.includes('outbox/notes/'));
+  await expect.poll(() => waiting().length, { message: 'a note in the outbox' }).toBeGreaterThan(0);
+  const accountDir = join(wsDir, waiting()[0]!.split('outbox/notes/')[0]!);
   const sup = await c.call('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.supervisor, allowWeakStorage: true });
   ids = { agent: agent.active!, supervisor: sup.active! };
   expect(ids.agent).not.toBe(ids.supervisor);
   await c.app.close();
   await sb.faults.clear();
   // A draft file as the drafts store writes them (its content is corrupted below anyway).
-  writeFileSync(join(wsDir, 'drafts', `session-${sessionId}.json`), JSON.stringify({ sessionId, note: 'a note being written' }));
+  mkdirSync(join(accountDir, 'drafts'), { recursive: true });
+  writeFileSync(join(accountDir, 'drafts', `session-${sessionId}.json`), JSON.stringify({ sessionId, note: 'a note being written' }));
   template = c.profileDir;
 });
 test.afterAll(async () => {
@@ -68,11 +72,11 @@ test('the profile holds the files the test corrupts', () => {
   const ws = `workspaces/${ids.agent}/`;
   for (const f of ['settings.json', `${ws}settings.json`, `${ws}vault.json`, `${ws}webhooks/state.json`]) expect(files).toContain(f);
   expect(
-    files.some((f) => f.startsWith(`${ws}drafts/`)),
+    files.some((f) => f.startsWith(ws) && f.includes('/drafts/')),
     files.join('\n'),
   ).toBe(true);
   expect(
-    files.some((f) => f.startsWith(`${ws}outbox/notes/`)),
+    files.some((f) => f.startsWith(ws) && f.includes('/outbox/notes/')),
     files.join('\n'),
   ).toBe(true);
 });
@@ -117,13 +121,22 @@ for (const file of [
           : file === 'settings.json:ws'
             ? `${ws}settings.json`
             : file === 'drafts' || file === 'outbox/notes'
-              ? filesUnder(profile).find((f) => f.startsWith(`${ws}${file}/`))!
+              ? // The account's own folder in the workspace holds them.
+                filesUnder(profile).find((f) => f.startsWith(ws) && f.includes(`/${file}/`))!
               : `${ws}${file}`;
       corrupt(join(profile, target));
       const c = await openConsole(profile);
       try {
-        if (file === 'settings.json' || file === 'vault.key') {
-          // The list of workspaces, or the key that sealed every token: the console starts and answers.
+        if (file === 'settings.json') {
+          // The list of workspaces: each comes back from the copy of its entry in its folder,
+          // signed in as before (its token is in its own folder), and answers.
+          const state = await c.call('workspace:state', {});
+          expect(state.workspaces.map((w) => w.id).sort()).toEqual([ids.agent, ids.supervisor].sort());
+          await callsWork(c);
+          await c.call('workspace:focus', { id: ids.agent });
+          expect((await c.call('workspace:state', {})).signedIn).toBe(true);
+        } else if (file === 'vault.key') {
+          // The key that sealed every token: the console starts and answers (signed out).
           expect(await c.raw('workspace:state', {})).toHaveProperty('result');
         } else await callsWork(c);
         // Said once (a workspace's files are read as it opens, in the background: waited for)
