@@ -68,6 +68,15 @@ const ANSWERS_FILE = 'answers.json';
 const THREAD_FILE = /^session-(\d+)\.json$/;
 const threadFile = (id: number) => `session-${id}.json`;
 
+/** The files set aside as unreadable in a folder of copies (`<name>.unreadable-<time>`). */
+async function setAsideIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => n.includes('.unreadable-')).map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
 export class OfflineCache {
   readonly #dir: string;
   readonly #threadsDir: string;
@@ -200,6 +209,7 @@ export class OfflineCache {
   async setScope(scope: string | null): Promise<void> {
     await this.load();
     if (scope === this.#scope && scope !== null) return;
+    const before = this.#scopeKnown ? this.#scope : null;
     this.#scope = scope;
     this.#scopeKnown = true;
     this.#queueSource = null;
@@ -223,6 +233,9 @@ export class OfflineCache {
       this.#cancel(threadFile(id));
       drop.push(path.join(this.#threadsDir, threadFile(id)));
     }
+    // Copies set aside as unreadable were the account before's too: they go with the rest of its copies.
+    const setAside = before !== null && before !== scope ? [...(await setAsideIn(this.#dir)), ...(await setAsideIn(this.#threadsDir))] : [];
+    await Promise.all(setAside.map((f) => rm(f, { recursive: true, force: true }).catch(() => undefined)));
     await this.#settled();
     await Promise.all(drop.map((f) => removeFile(f).catch((e: unknown) => this.#log('offline cache: could not delete a copy', e))));
   }

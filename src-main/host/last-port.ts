@@ -17,8 +17,9 @@ export function lastHostPort(profileDir: string): number | null {
   }
 }
 
-/** Best effort: without it the next start takes any free port, as before. */
+/** Best effort: without it the next start takes any free port, as before. Written only when it changed. */
 export function keepHostPort(profileDir: string, port: number): void {
+  if (lastHostPort(profileDir) === port) return;
   try {
     writeFileSync(join(profileDir, FILE), String(port), { mode: 0o600 });
   } catch {
