@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { idOf } from '../../../src-shared/concepts';
+import { idIn } from '../../support/records';
 import { splitRef } from '../../../src-shared/note-ref';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, repliesOn, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
@@ -37,7 +37,7 @@ async function ownSession(sb: Standin): Promise<{ id: number; customer: string; 
   );
   const s = rows[0] as Rec;
   const user = s.user as Rec;
-  return { id: idOf(s.id)!, customer: String(user.displayName ?? user.name), protocol: String(s.protocol) };
+  return { id: idIn(s.id)!, customer: String(user.displayName ?? user.name), protocol: String(s.protocol) };
 }
 
 /** Every session note the service holds, as stored (either reading's field names). */
