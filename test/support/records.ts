@@ -66,3 +66,12 @@ export function instantIn(v: unknown): string | null {
   const t = Date.parse(v);
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
+
+/**
+ * A session note as the attendant typed it. The console's outbox ends each note it sends with
+ * " · ref " and an 8-character Crockford base32 reference; anything else is left as stored, so a
+ * tag written elsewhere or in another form shows up in what the test compares.
+ */
+export function typedNote(comment: string): string {
+  return comment.replace(/ · ref [0-9A-HJKMNP-TV-Z]{8}$/, '');
+}

@@ -1,8 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { idIn } from '../../support/records';
-import { splitRef } from '../../../src-shared/note-ref';
+import { idIn, typedNote } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, repliesOn, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 import { bridgeCalls } from '../../support/console';
@@ -47,7 +46,7 @@ async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const rows = await admin(sb).listAll('/session-comment');
   return rows
     .filter((r) => JSON.stringify(r).includes(`${sessionId}`))
-    .map((r) => splitRef(((r.comment ?? r.text) as string | undefined) ?? '').text);
+    .map((r) => typedNote(((r.comment ?? r.text) as string | undefined) ?? ''));
 }
 
 const host127 = (sb: Standin) => new URL(sb.baseUrl).host;
