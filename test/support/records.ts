@@ -41,7 +41,7 @@ export function groupNameOf(session: Rec): string | undefined {
 }
 
 /** Who wrote a message. */
-export type SenderRole = 'customer' | 'agent' | 'bot' | 'system';
+type SenderRole = 'customer' | 'agent' | 'bot' | 'system';
 
 /**
  * Who wrote a message. The variant says so in `sendBy` (CUSTOMER, AGENT, BOT, SYSTEM); the default
