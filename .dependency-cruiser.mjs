@@ -79,6 +79,16 @@ export default {
       to: { path: ELECTRON },
     },
     {
+      name: 'web-tests-own-readers',
+      comment:
+        "Web tests compute what the page should show from the service's records on their own (test/support/records.ts), " +
+        "never with the product's readers of those records (src-shared/concepts.ts: idOf, authorOf, personOf...; " +
+        'src-shared/note-ref.ts: splitRef): a test that reads with the code it checks cannot see that code go wrong.',
+      severity: 'error',
+      from: { path: '^test/(web/|support/(web|records)\\.ts$)' },
+      to: { path: '^src-shared/(concepts|note-ref)\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment:
         'A cycle makes the load order matter and the parts impossible to understand (or test) alone. A component that ' +

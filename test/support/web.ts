@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Host } from '../../src-main/host/start-host';
 import type { Standin } from '../../src-standin/index';
-import { authorOf, idOf } from '../../src-shared/concepts';
+import { idIn, senderRole } from './records';
 import { READY_MS } from './ready';
 
 /** Saves what the user sees, for a person to look at (test-results/screenshots/NAME.png). */
@@ -154,7 +154,7 @@ export async function repliesOn(sb: Standin, sessionId: number): Promise<string[
       sortColumn: 'createdAt',
     },
   );
-  return messages.filter((m) => authorOf(m).role === 'agent').map((m) => String(m.message));
+  return messages.filter((m) => senderRole(m) === 'agent').map((m) => String(m.message));
 }
 
 /**
@@ -194,7 +194,7 @@ export const workspaceButton = (page: Page, host: string) =>
 export async function mediaSession(sb: Standin): Promise<Rec> {
   const api = serviceApi(sb.baseUrl, sb.tokens.agent);
   const [media] = await api.list('/messages', [{ key: 'message', operator: 'LIKE', value: '%/media/%' }], { size: 1 });
-  const sessionId = idOf(media!.session ?? media!.sessionId);
+  const sessionId = idIn(media!.session ?? media!.sessionId);
   const [session] = await api.list('/user-session', [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }]);
   return session!;
 }

@@ -41,6 +41,9 @@ const PLANTED: Record<string, string> = {
   'src-main/planted-electron.ts': `import { app } from 'electron';\nexport const a = app;\n`,
   'src-main/planted-cycle-a.ts': `import { b } from './planted-cycle-b';\nexport const a = (): number => b() + 1;\n`,
   'src-main/planted-cycle-b.ts': `import { a } from './planted-cycle-a';\nexport const b = (): number => a() - 1;\n`,
+  // A web test reading records with the product's readers; a node test may (it pins them).
+  'test/web/planted-readers.ts': `import { idOf } from '../../src-shared/concepts';\nimport { splitRef } from '../../src-shared/note-ref';\nexport const r = [idOf, splitRef];\n`,
+  'test/node/planted-readers.ts': `import { idOf } from '../../src-shared/concepts';\nexport const r = idOf;\n`,
   // Prettier
   'src-shared/planted-format.ts': `export const  planted = {a:1,\n  b : 2}\n`,
   // knip: a file nothing imports (every planted file above is one too)
@@ -134,7 +137,7 @@ test('ESLint: each named rule fails on its planted violation, in TypeScript and 
 });
 
 test('dependency-cruiser: each import rule of the house fails on its planted import', async () => {
-  const files = Object.keys(PLANTED).filter((p) => /planted-(main|standin|node|electron|renderer|cycle)|PlantedView/.test(p));
+  const files = Object.keys(PLANTED).filter((p) => /planted-(main|standin|node|electron|renderer|cycle|readers)|PlantedView/.test(p));
   const r = await run('depcruise', ['--output-type', 'json', ...files], copy);
   const violations = (JSON.parse(r.out) as { summary: { violations: Violation[] } }).summary.violations;
   const broken = (rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => `${v.from} -> ${v.to}`);
@@ -153,6 +156,10 @@ test('dependency-cruiser: each import rule of the house fails on its planted imp
   expect(broken('main-not-renderer')).toContain('src-main/planted-renderer.ts -> src-renderer/src/lib/tabs.ts');
   expect(broken('electron-only-in-shell').some((v) => v.startsWith('src-main/planted-electron.ts -> '))).toBe(true);
   expect(broken('no-circular')).toContain('src-main/planted-cycle-a.ts -> src-main/planted-cycle-b.ts');
+  expect(broken('web-tests-own-readers').sort()).toEqual([
+    'test/web/planted-readers.ts -> src-shared/concepts.ts',
+    'test/web/planted-readers.ts -> src-shared/note-ref.ts',
+  ]);
 
   // As `npm run lint:imports` runs it (the default reporter): the finding fails the run.
   const plain = await run('depcruise', ['src-main/planted-cycle-a.ts'], copy);

@@ -1,5 +1,5 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { idOf } from '../../../src-shared/concepts';
+import { idIn } from '../../support/records';
 import { startStandin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
@@ -92,7 +92,7 @@ for (const reading of READINGS) {
       const fellow = users.find((u) => u.typeUser === 'AGENT' && u.userName !== ana.userName && u.active !== false)!;
       expect(String(fellow.accessKey)).not.toMatch(/^\*+$/);
       const [session] = await ownOpenSessions(sb, 1);
-      const sessionId = idOf(session!.id)!;
+      const sessionId = idIn(session!.id)!;
       const protocol = String(session!.protocol);
       const inSession = [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }];
 

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { personOf } from '../../../src-shared/concepts';
+import { nameOf } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo, ownOpenSessions, selectSession, shot } from '../../support/web';
 
@@ -24,12 +24,12 @@ test('at 1280×800 the side tabs are on one row and one Customer tab shows conta
     expect(new Set(tops).size, `tab tops ${tops.join(', ')}`).toBe(1);
 
     await side.getByRole('tab', { name: 'Customer' }).click();
-    const customer = personOf(s!.user)!;
+    const customer = nameOf(s!.user)!;
     const contact = side.getByRole('region', { name: 'Contact' });
-    await expect(contact).toContainText(customer.name!);
+    await expect(contact).toContainText(customer);
     const session = side.getByRole('region', { name: 'This session' });
     await expect(session).toContainText(String(s!.protocol));
-    await expect(side.getByRole('heading', { name: `Earlier sessions of ${customer.name}` })).toBeVisible();
+    await expect(side.getByRole('heading', { name: `Earlier sessions of ${customer}` })).toBeVisible();
     await expect(side.getByRole('heading', { name: 'Tickets' })).toBeVisible();
     await shot(page, 'customer-panel-1280');
   } finally {

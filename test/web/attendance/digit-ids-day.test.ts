@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { authorOf, idOf, personOf } from '../../../src-shared/concepts';
+import { idIn, nameOf, senderRole } from '../../support/records';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, railButton, READY_MS, serviceApi, shot, type Rec } from '../../support/web';
@@ -44,8 +44,8 @@ test("the attendant's day against a service that writes ids as strings of digits
     );
     const opening = (
       await api.list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(waitingNow[0]!.id) }], { sortColumn: 'createdAt' })
-    ).find((m) => authorOf(m).role === 'customer')!;
-    const firstRow = waiting.locator('.session-item').filter({ hasText: personOf(waitingNow[0]!.user)!.name! });
+    ).find((m) => senderRole(m) === 'customer')!;
+    const firstRow = waiting.locator('.session-item').filter({ hasText: nameOf(waitingNow[0]!.user)! });
     // Previews are read in the background after the queue: one generous limit.
     await expect(firstRow.locator('.preview')).toContainText(String(opening.message).slice(0, 20), { timeout: READY_MS });
     // Every waiting row shows a customer's line, not the group and channel it shows without one.
@@ -62,7 +62,7 @@ test("the attendant's day against a service that writes ids as strings of digits
     await accept.click();
     await expect(page.getByRole('tab', { name: /Mine/ })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('heading', { name: customer }).first()).toBeVisible();
-    const acceptedId = idOf(
+    const acceptedId = idIn(
       (
         await api.list('/user-session', [{ key: 'lastAgent', operator: 'EQ', value: 'juliana.martins' }], {
           sortColumn: 'attendedAt',
@@ -83,7 +83,7 @@ test("the attendant's day against a service that writes ids as strings of digits
     await expect
       .poll(async () =>
         (await api.list('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(acceptedId) }])).some(
-          (m) => m.message === reply && authorOf(m).role === 'agent',
+          (m) => m.message === reply && senderRole(m) === 'agent',
         ),
       )
       .toBe(true);
@@ -118,7 +118,7 @@ test("the attendant's day against a service that writes ids as strings of digits
       .first()
       .click();
     await expect(page.getByRole('tab', { name: /Mine/ })).toHaveAttribute('aria-selected', 'true');
-    const secondId = idOf(
+    const secondId = idIn(
       (
         await api.list('/user-session', [{ key: 'lastAgent', operator: 'EQ', value: 'juliana.martins' }], {
           sortColumn: 'attendedAt',
@@ -128,7 +128,7 @@ test("the attendant's day against a service that writes ids as strings of digits
       )[0]!.id,
     )!;
     expect(secondId).not.toBe(acceptedId);
-    const groupBefore = idOf((await sessionNow(secondId)).groupConf);
+    const groupBefore = idIn((await sessionNow(secondId)).groupConf);
     await page.getByRole('button', { name: 'Transfer', exact: true }).click();
     const transfer = page.getByRole('dialog', { name: 'Transfer the session' });
     const groupPick = transfer.getByRole('combobox', { name: 'Choose a group' });
@@ -138,7 +138,7 @@ test("the attendant's day against a service that writes ids as strings of digits
     await groupPick.selectOption({ label: groups.find((g) => g !== current)! });
     await transfer.getByRole('button', { name: 'Transfer', exact: true }).click();
     await expect(transfer).toBeHidden();
-    await expect.poll(async () => idOf((await sessionNow(secondId)).groupConf)).not.toBe(groupBefore);
+    await expect.poll(async () => idIn((await sessionNow(secondId)).groupConf)).not.toBe(groupBefore);
 
     // Classify and close the first one; the record names the agent record, the node and the path.
     await page.getByRole('tab', { name: /Mine/ }).click();
@@ -161,9 +161,9 @@ test("the attendant's day against a service that writes ids as strings of digits
     await expect(dialog).toBeHidden();
     await expect.poll(async () => (await sessionNow(acceptedId)).status).toBe('CLOSED');
     const [record] = await api.list('/classification-service', [{ key: 'sessionId', operator: 'EQNUM', value: String(acceptedId) }]);
-    expect(idOf(record!.agentId)).toBe(idOf((await myAgent()).id));
+    expect(idIn(record!.agentId)).toBe(idIn((await myAgent()).id));
     const node = record!.classificationTreeSession as Rec;
-    expect(idOf(node)).toEqual(expect.any(Number));
+    expect(idIn(node)).toEqual(expect.any(Number));
     // The readable path from the tree's root to the node chosen.
     expect(String(record!.displayName)).toMatch(new RegExp(`^.+ > .*${String(node.value)}$`));
 

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { personOf } from '../../../src-shared/concepts';
+import { nameOf } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo, ownOpenSessions, selectSession, serviceApi, type Rec } from '../../support/web';
 
@@ -24,7 +24,7 @@ test("on a colleague's session the reply box and help's Use and Insert buttons a
         { key: 'lastAgent', operator: 'NEQ', value: sb.demoAgent.userName, logic: 'AND' },
         { key: 'onlyBot', operator: 'IS_FALSE', logic: 'AND' },
       ])
-    ).find((s: Rec) => personOf(s.user)?.name);
+    ).find((s: Rec) => nameOf(s.user));
     expect(theirs, "a colleague's open session").toBeTruthy();
 
     // One's own session first: the reply box as it looks when open.
@@ -39,7 +39,7 @@ test("on a colleague's session the reply box and help's Use and Insert buttons a
     await expect(help.getByRole('button', { name: /^Insert: / }).first()).toBeEnabled();
 
     // The colleague's session, from Others.
-    const name = personOf(theirs!.user)!.name!;
+    const name = nameOf(theirs!.user)!;
     await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(String(theirs!.protocol));
     await page.getByRole('tab', { name: /Others/ }).click();
     await page

@@ -1,5 +1,5 @@
 import { test, expect, type Locator } from '@playwright/test';
-import { personOf } from '../../../src-shared/concepts';
+import { nameOf } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo, ownOpenSessions, selectSession, serviceApi, shot } from '../../support/web';
 
@@ -33,7 +33,7 @@ for (const viewport of [
         message: said,
         fromUser: true,
       });
-      const customer = personOf(other!.user)!.name!.split(' ')[0]!;
+      const customer = nameOf(other!.user)!.split(' ')[0]!;
       const notice = page
         .getByRole('status')
         .filter({ hasText: said })

@@ -1,5 +1,5 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { idOf, personOf } from '../../../src-shared/concepts';
+import { idIn, nameOf } from '../../support/records';
 import { startStandin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { customerSays } from '../../support/customer';
@@ -95,7 +95,7 @@ for (const reading of READINGS) {
           createdAt: new Date(now - age * 1000).toISOString(),
         });
         await admin.post('/chatapi/1.0/api/v2/messages/save', {
-          session: { id: idOf(created.id) },
+          session: { id: idIn(created.id) },
           message: lines[i],
           fromUser: true,
           createdAt: new Date(now - age * 1000 + 2000).toISOString(),
@@ -183,12 +183,12 @@ test('customers writing: a waiting row shows its unread mark beside Accept, and 
     const session: Rec = waiting[0]!;
     const protocol = String(session.protocol);
     const [mine] = await ownOpenSessions(sb, 1);
-    const mineName = String(personOf(mine!.user)!.name);
+    const mineName = String(nameOf(mine!.user));
     const list = page.getByRole('list', { name: 'Waiting' });
     await page.getByRole('tab', { name: /Waiting/ }).click();
     await expect(list.locator('.session-item').first()).toBeVisible();
 
-    await customerSays(sb.baseUrl, sb.tokens.admin, idOf(session.id)!, 'Alguém pode me atender? É urgente.');
+    await customerSays(sb.baseUrl, sb.tokens.admin, idIn(session.id)!, 'Alguém pode me atender? É urgente.');
     await page.getByRole('searchbox', { name: 'Filter sessions' }).fill(protocol);
     const row = list.locator('.session-item').filter({ hasText: protocol });
     const mark = row.locator('.unread-count');
@@ -209,7 +209,7 @@ test('customers writing: a waiting row shows its unread mark beside Accept, and 
       const text = `Ainda estou aguardando (${++n}).`;
       const workTop = () => page.locator('.work').evaluate((w) => w.getBoundingClientRect().top);
       const before = await workTop();
-      await customerSays(sb.baseUrl, sb.tokens.admin, idOf(mine!.id)!, text);
+      await customerSays(sb.baseUrl, sb.tokens.admin, idIn(mine!.id)!, text);
       const notice = page
         .getByRole('status')
         .filter({ hasText: `Message from ${mineName}` })

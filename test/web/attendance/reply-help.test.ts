@@ -1,7 +1,7 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { idOf, sessionGroupOf } from '../../../src-shared/concepts';
+import { groupNameOf, idIn } from '../../support/records';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { MEDIA, MEDIA_PATH } from '../../../src-standin/media';
 import { READINGS } from '../../../src-standin/reading';
@@ -67,7 +67,7 @@ async function indexCsvBase(sb: Standin, fileUrl: string): Promise<void> {
 /** An open session of the demo attendant's whose group offers no canned reply starting with /bol. */
 async function sessionWithoutBoleto(sb: Standin): Promise<Rec> {
   const mine = await ownOpenSessions(sb, 50);
-  const s = mine.find((x) => sessionGroupOf(x as never)?.name !== 'Financeiro' && sessionGroupOf(x as never)?.name);
+  const s = mine.find((x) => groupNameOf(x) !== 'Financeiro' && groupNameOf(x));
   expect(s, 'a session outside Financeiro').toBeTruthy();
   return s!;
 }
@@ -96,7 +96,7 @@ for (const reading of READINGS) {
       await indexCsvBase(sb, files.url);
       const api = serviceApi(sb.baseUrl, sb.tokens.agent);
       const s = await mediaSession(sb);
-      const sessionId = Number(idOf(s.id));
+      const sessionId = Number(idIn(s.id));
       // A password problem, then a vague line whose words alone would match the delivery time.
       for (const message of ['Não consigo entrar no aplicativo, diz que minha senha está errada.', 'Quanto tempo mais vai demorar?'])
         await api.post('/chatapi/1.0/api/v2/messages/save', { session: { id: sessionId }, message, fromUser: true });
@@ -245,7 +245,7 @@ for (const reading of READINGS) {
 
       // An image whose address names a CPF: not sent, and the attendant is told why.
       await serviceApi(sb.baseUrl, sb.tokens.agent).post('/chatapi/1.0/api/v2/messages/save', {
-        session: { id: Number(idOf(s.id)) },
+        session: { id: Number(idIn(s.id)) },
         message: `${MEDIA_PATH}rg-529.982.247-25.png`,
         contentType: 'image',
         caption: 'Meu documento',
@@ -273,7 +273,7 @@ test('the question, Undo and an image description in Portuguese, light and dark,
   try {
     const s = await mediaSession(sb);
     await serviceApi(sb.baseUrl, sb.tokens.agent).post('/chatapi/1.0/api/v2/messages/save', {
-      session: { id: Number(idOf(s.id)) },
+      session: { id: Number(idIn(s.id)) },
       message: 'Esqueci minha senha e não consigo entrar no aplicativo.',
       fromUser: true,
     });

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { personOf } from '../../../src-shared/concepts';
+import { nameOf } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { openDemo, serviceApi, type Rec } from '../../support/web';
 
@@ -28,7 +28,7 @@ test('a transferred session waits and is accepted; a session with a bot is shown
     await save(transferido, { status: 'TRANSFERIDO' });
     await save(botWord, { status: 'EM_BOT' });
     await save(onlyBot, { onlyBot: true });
-    const name = (s: Rec) => personOf(s.user)!.name!;
+    const name = (s: Rec) => nameOf(s.user)!;
 
     await page.getByRole('button', { name: 'Refresh' }).click();
     const list = page.getByRole('list', { name: 'Waiting' });

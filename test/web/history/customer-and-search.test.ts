@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { idOf, personOf, sessionIdOf } from '../../../src-shared/concepts';
+import { idIn, nameOf, sessionIdIn, userNameOf } from '../../support/records';
 import { startStandin } from '../../../src-standin/index';
 import { READINGS } from '../../../src-standin/reading';
 import { freshProfile, launchHost } from '../../support/host';
@@ -51,15 +51,15 @@ for (const reading of READINGS) {
       const sessions = await all('/user-session');
       const classes = await all('/classification-service');
       const byCustomer = new Map<number, Rec[]>();
-      for (const s of sessions) byCustomer.set(idOf(s.user)!, [...(byCustomer.get(idOf(s.user)!) ?? []), s]);
+      for (const s of sessions) byCustomer.set(idIn(s.user)!, [...(byCustomer.get(idIn(s.user)!) ?? []), s]);
       const current = sessions.find((s) => {
-        const others = byCustomer.get(idOf(s.user)!)!.filter((o) => o !== s);
-        const mine = s.status === 'OPEN' && personOf(s.agent)?.userName === sb.demoAgent.userName;
-        return mine && others.length >= 2 && others.some((o) => classes.some((k) => idOf(k.sessionId) === idOf(o.id)));
+        const others = byCustomer.get(idIn(s.user)!)!.filter((o) => o !== s);
+        const mine = s.status === 'OPEN' && userNameOf(s.agent) === sb.demoAgent.userName;
+        return mine && others.length >= 2 && others.some((o) => classes.some((k) => idIn(k.sessionId) === idIn(o.id)));
       })!;
       expect(current, 'a session of the attendant with an earlier history').toBeTruthy();
-      const others = byCustomer.get(idOf(current.user)!)!.filter((o) => o !== current);
-      const customer = personOf(current.user)!.name!;
+      const others = byCustomer.get(idIn(current.user)!)!.filter((o) => o !== current);
+      const customer = nameOf(current.user)!;
 
       await page.goto(host.url);
       await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
@@ -78,16 +78,16 @@ for (const reading of READINGS) {
       await page.getByRole('tab', { name: 'Customer' }).click();
       const list = page.getByRole('list', { name: `Earlier sessions of ${customer}` });
       await expect(list.getByRole('button')).toHaveCount(others.length);
-      const classified = others.find((o) => classes.some((k) => idOf(k.sessionId) === idOf(o.id)))!;
-      const path = classes.find((k) => idOf(k.sessionId) === idOf(classified.id))!.displayName as string;
+      const classified = others.find((o) => classes.some((k) => idIn(k.sessionId) === idIn(o.id)))!;
+      const path = classes.find((k) => idIn(k.sessionId) === idIn(classified.id))!.displayName as string;
       const row = list.getByRole('button').filter({ hasText: path }).first();
       await expect(row).toBeVisible();
       if (reading === 'default') await shots(page, 'history-customer-panel');
 
       // An earlier session read in place: its messages; the conversation stays open beside it.
       const earlierMessages = (
-        await all('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idOf(classified.id)) }])
-      ).filter((m) => sessionIdOf(m) === idOf(classified.id));
+        await all('/messages', [{ key: 'session.id', operator: 'EQNUM', value: String(idIn(classified.id)) }])
+      ).filter((m) => sessionIdIn(m) === idIn(classified.id));
       await row.click();
       await expect(page.getByRole('heading', { name: /read-only$/ })).toBeVisible();
       const past = page.getByRole('list', { name: /^Messages of the session of/ });
@@ -111,17 +111,17 @@ for (const reading of READINGS) {
       // A line said once in all the service's messages, free of documents (those are masked).
       const messages = await all('/messages');
       const closedElsewhere = new Set(
-        sessions.filter((x) => idOf(x.user) !== idOf(current.user) && x.status === 'CLOSED').map((x) => idOf(x.id)),
+        sessions.filter((x) => idIn(x.user) !== idIn(current.user) && x.status === 'CLOSED').map((x) => idIn(x.id)),
       );
       let words = '';
       let target: Rec | undefined;
       for (const x of messages) {
         const text = lineOf(x);
-        if (!closedElsewhere.has(sessionIdOf(x)) || text.length < 30 || /\d{3}\.?\d{3}\.?\d{3}/.test(text)) continue;
+        if (!closedElsewhere.has(sessionIdIn(x)) || text.length < 30 || /\d{3}\.?\d{3}\.?\d{3}/.test(text)) continue;
         const w = text.slice(5, 25);
         if (w.trim() !== w || messages.filter((y) => lineOf(y).toLowerCase().includes(w.toLowerCase())).length !== 1) continue;
         words = w;
-        target = sessions.find((y) => idOf(y.id) === sessionIdOf(x));
+        target = sessions.find((y) => idIn(y.id) === sessionIdIn(x));
         break;
       }
       expect(target, 'a line said once').toBeTruthy();
@@ -131,7 +131,7 @@ for (const reading of READINGS) {
       await expect(box).toBeFocused();
       await box.fill(words);
       const results = page.getByRole('region', { name: 'Search results' });
-      const targetName = personOf(target!.user)!.name!;
+      const targetName = nameOf(target!.user)!;
       const hit = results
         .getByRole('button', { name: new RegExp(`^${escape(targetName)}, Message: `) })
         .filter({ hasText: words })

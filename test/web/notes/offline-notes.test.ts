@@ -2,9 +2,9 @@ import { test, expect } from '@playwright/test';
 import { existsSync, readdirSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { splitRef } from '../../../src-shared/note-ref';
 import { ownOpenSessions, repliesOn, selectSession, serviceApi, type Rec, shot, consoleReady } from '../../support/web';
 import { freshProfile, launchHost, usedConsoleProfile } from '../../support/host';
+import { typedNote } from '../../support/records';
 import { tempDirs } from '../../support/temp-dirs';
 
 /** A v2 call straight to the stand-in, to set a scene or check what the console did. */
@@ -26,8 +26,8 @@ const bySession = (sessionId: number) => ({
 });
 /** The notes the service holds for a session, as typed (the outbox's reference split off). */
 const notesOn = async (sb: Standin, sessionId: number) =>
-  ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', bySession(sessionId))).results as Rec[]).map(
-    (c) => splitRef(String(c.comment)).text,
+  ((await api(sb.baseUrl, sb.tokens.agent, '/session-comment', bySession(sessionId))).results as Rec[]).map((c) =>
+    typedNote(String(c.comment)),
   );
 
 test.use({ viewport: { width: 1366, height: 768 } });

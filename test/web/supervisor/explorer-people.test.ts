@@ -2,7 +2,7 @@ import { test, expect, type Locator, type Page } from '@playwright/test';
 import { connectToService, serviceApi, shot, type Rec } from '../../support/web';
 import { freshProfile, launchHost } from '../../support/host';
 import { startStandin } from '../../../src-standin/index';
-import { instantOf } from '../../../src-shared/concepts';
+import { instantIn } from '../../support/records';
 import { axeViolations } from '../../support/axe';
 import { exploreOne, recordField } from '../../support/explorer';
 
@@ -49,8 +49,8 @@ for (const reading of ['default', 'variant'] as const) {
       const person = raw as Rec;
       const cpf = String(person.cpf);
       expect(cpf).toMatch(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
-      const lastLogin = instantOf(person.lastLogin)!;
-      const createdAt = instantOf(person.createdAt)!;
+      const lastLogin = instantIn(person.lastLogin)!;
+      const createdAt = instantIn(person.createdAt)!;
       expect([lastLogin, createdAt]).not.toContain(null);
 
       await page.goto(host.url);

@@ -4,7 +4,7 @@ import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 import { POLL_PACE } from '../../../src-main/features/live/poll-pace';
-import { idOf } from '../../../src-shared/concepts';
+import { idIn } from '../../support/records';
 
 /** The connected stand-in cannot push to the console here: its poll, 10× faster, brings the news. */
 const FAST_POLL = { ...POLL_PACE, pollingMs: 3_000, pollingIdleMaxMs: 3_000 };
@@ -48,7 +48,7 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
     );
     const customer = String(((theirs as Rec).user as Rec).displayName ?? ((theirs as Rec).user as Rec).name);
     await serviceApi(sb.baseUrl, sb.tokens.admin).post('/chatapi/1.0/api/v2/messages/save', {
-      session: { id: idOf((theirs as Rec).id) },
+      session: { id: idIn((theirs as Rec).id) },
       message: 'Ainda aguardo o reembolso.',
       fromUser: true,
     });

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { idOf } from '../../../src-shared/concepts';
+import { idIn } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, consoleReady, railButton, serviceApi, shot, type Rec } from '../../support/web';
 import { bridgeCalls } from '../../support/console';
@@ -19,7 +19,7 @@ async function waitingAt(sb: Standin): Promise<number[]> {
   const open = await serviceApi(sb.baseUrl, sb.tokens.admin).listAll('/user-session', [{ key: 'status', operator: 'EQ', value: 'OPEN' }]);
   return open
     .filter((s: Rec) => !s.agent)
-    .map((s: Rec) => idOf(s.id)!)
+    .map((s: Rec) => idIn(s.id)!)
     .sort((x, y) => x - y);
 }
 

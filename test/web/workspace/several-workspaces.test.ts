@@ -1,8 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { startStandin, type Standin } from '../../../src-standin/index';
-import { idOf } from '../../../src-shared/concepts';
-import { splitRef } from '../../../src-shared/note-ref';
+import { idIn, typedNote } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, repliesOn, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
 import { bridgeCalls } from '../../support/console';
@@ -37,7 +36,7 @@ async function ownSession(sb: Standin): Promise<{ id: number; customer: string; 
   );
   const s = rows[0] as Rec;
   const user = s.user as Rec;
-  return { id: idOf(s.id)!, customer: String(user.displayName ?? user.name), protocol: String(s.protocol) };
+  return { id: idIn(s.id)!, customer: String(user.displayName ?? user.name), protocol: String(s.protocol) };
 }
 
 /** Every session note the service holds, as stored (either reading's field names). */
@@ -47,7 +46,7 @@ async function notesOn(sb: Standin, sessionId: number): Promise<string[]> {
   const rows = await admin(sb).listAll('/session-comment');
   return rows
     .filter((r) => JSON.stringify(r).includes(`${sessionId}`))
-    .map((r) => splitRef(((r.comment ?? r.text) as string | undefined) ?? '').text);
+    .map((r) => typedNote(((r.comment ?? r.text) as string | undefined) ?? ''));
 }
 
 const host127 = (sb: Standin) => new URL(sb.baseUrl).host;
