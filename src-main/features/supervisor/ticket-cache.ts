@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { TicketViewSchema, type TicketView } from '../../../src-shared/bridge/supervisor';
+import { setAsideFile, whyUnreadable } from '../../set-aside';
 
 /**
  * Recently looked-up tickets, kept in the main process with the time they were fetched, so a
@@ -41,13 +42,22 @@ export class TicketCache {
       try {
         const parsed = FileSchema.safeParse(JSON.parse(await readFile(this.#file, 'utf8')));
         if (parsed.success) this.#entries = parsed.data.entries;
-        else this.#onError('ticket cache ignored: it does not match its schema');
+        else this.#setAside('its contents are not what the console writes');
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-          this.#onError(`ticket cache unreadable: ${e instanceof Error ? e.message : String(e)}`);
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.#setAside(whyUnreadable(e));
       }
     })();
     return this.#loaded;
+  }
+
+  /** An unreadable file is kept beside, named with its time (and said on the page), never written over. */
+  #setAside(reason: string): void {
+    try {
+      setAsideFile(this.#file, reason);
+      this.#onError(`ticket cache set aside: ${reason}`);
+    } catch (e) {
+      this.#onError(`ticket cache unreadable (${reason}) and could not be set aside: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /** The stored copy, moved to the front of the recent list (reading it offline is a use too). */
