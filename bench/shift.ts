@@ -120,6 +120,18 @@ async function readHost(inspector: Inspector): Promise<{ rssMB: number; heapMB: 
   return { rssMB: r.rss / 2 ** 20, heapMB: r.heap / 2 ** 20, timers, handles: r.resources.length - timers };
 }
 
+/** BENCH_DEBUG: the page's named parts with the most elements, to find what grew. */
+const WHERE_NODES_ARE = `(() => {
+  const parts = [...document.querySelectorAll('[aria-label], [role], aside, section, nav, dialog')];
+  return parts
+    .map((e) => [(e.getAttribute('aria-label') ?? e.getAttribute('role') ?? e.tagName).slice(0, 40), e.querySelectorAll('*').length])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([n, c]) => n + ': ' + c)
+    .concat('attached: ' + document.getElementsByTagName('*').length)
+    .join(' | ');
+})()`;
+
 /** The page after a collection: JS heap, DOM nodes, event listeners. */
 async function readRenderer(page: Page): Promise<{ heapMB: number; nodes: number; listeners: number }> {
   const cdp = await page.context().newCDPSession(page);
@@ -417,7 +429,10 @@ export async function run(): Promise<BenchRow[]> {
         listeners: r.listeners,
         profileBytes: profileFiles(profile),
       });
-      if (process.env.BENCH_DEBUG) printHours(hours.slice(-1));
+      if (process.env.BENCH_DEBUG) {
+        printHours(hours.slice(-1));
+        console.log(await page.evaluate(WHERE_NODES_ARE));
+      }
     }
     printHours(hours);
     const rows = hourRows(hours[0]!, hours[hours.length - 1]!);
