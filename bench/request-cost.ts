@@ -36,6 +36,14 @@ interface Counter {
 }
 
 /** A loopback proxy to the stand-in that counts what the console sends and receives. */
+/** Until a second passes with no request through the proxy (at most `maxSeconds`): what was asked for is read. */
+async function untilQuiet(counter: Counter, maxSeconds = 100): Promise<void> {
+  for (let last = -1, i = 0; i < maxSeconds && last !== counter.requests; i++) {
+    last = counter.requests;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
 async function countingProxy(target: string): Promise<{ url: string; counter: Counter; reset(): void; close(): Promise<void> }> {
   const counter: Counter = { requests: 0, bytesOut: 0, bytesIn: 0, paths: new Map() };
   const read = async (req: IncomingMessage): Promise<Buffer> => {
@@ -267,17 +275,11 @@ export async function threadOpenCost(browser: Awaited<ReturnType<typeof launchCh
     const row = page.getByRole('list', { name: 'Mine' }).locator('.session-row').first();
     await row.waitFor();
     // Quiet first: what showing the queue reads is not the thread's cost.
-    for (let last = -1, i = 0; i < 100 && last !== proxy.counter.requests; i++) {
-      last = proxy.counter.requests;
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
+    await untilQuiet(proxy.counter);
     proxy.reset();
     await row.click();
     await page.getByRole('log').waitFor();
-    for (let last = -1, i = 0; i < 30 && last !== proxy.counter.requests; i++) {
-      last = proxy.counter.requests;
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
+    await untilQuiet(proxy.counter, 30);
     const ner = [...proxy.counter.paths].filter(([k]) => k.includes('/ner')).reduce((a, [, n]) => a + n, 0);
     if (process.env.BENCH_DEBUG) console.error([...proxy.counter.paths]);
     return [
@@ -328,13 +330,8 @@ async function measureOverview(browser: Awaited<ReturnType<typeof launchChromium
     locale: 'en-US',
   });
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  const quiet = async () => {
-    // Until a second passes with no request: the view's reads are done.
-    for (let last = -1, i = 0; i < 100 && last !== proxy.counter.requests; i++) {
-      last = proxy.counter.requests;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  };
+  // The view's reads are done once a second passes with no request.
+  const quiet = () => untilQuiet(proxy.counter);
   const overviewPaths = () => [...proxy.counter.paths].filter(([p]) => !/\/(users\/rules|hook|messages)/.test(p));
   const count = () => overviewPaths().reduce((n, [, k]) => n + k, 0);
   try {
