@@ -11,3 +11,45 @@ export function readRetryDelay(info: ErrorInfo, failures: number): number | null
   if (info.retryAfterMs !== undefined) return cappedWait(info.retryAfterMs) + 250;
   return backoffDelay(failures, { baseMs: 2_000, maxMs: 60_000 });
 }
+
+/**
+ * A view's read that failed, asked again by itself: when (to say so on the page) and its one
+ * timer. The store that owns it stops it when it is disposed, so a view gone asks nothing more.
+ */
+export class ReadRetry {
+  #at = $state<number | null>(null);
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #failures = 0;
+
+  /** When the read is asked again (ms since epoch), or null. */
+  get at(): number | null {
+    return this.#at;
+  }
+
+  /** The read answered (or a new one starts): nothing is asked again, and the next failure waits the least. */
+  reset(): void {
+    this.stop();
+    this.#failures = 0;
+  }
+
+  /** The read failed: `again` runs when the service allows. Null when asking again would change nothing. */
+  failed(info: ErrorInfo, again: () => void): number | null {
+    this.stop();
+    const delay = readRetryDelay(info, ++this.#failures);
+    if (delay === null) return null;
+    const at = Date.now() + delay;
+    this.#at = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      again();
+    }, delay);
+    return at;
+  }
+
+  /** Nothing more is asked (a new read starts, or the view is gone). */
+  stop(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#at = null;
+  }
+}

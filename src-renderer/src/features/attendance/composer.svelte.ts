@@ -1,6 +1,6 @@
 import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Template } from '../../../../src-shared/bridge/attendance';
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
-import { readRetryDelay } from '../../lib/read-retry';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 import type { Scope } from '../../lib/scope.svelte';
 
 const SAVE_DELAY_MS = 300;
@@ -228,18 +228,16 @@ export class ComposerStore {
       },
       () => undefined,
     );
-    this.#helpFailures = 0;
+    this.#helpRetry.reset();
     const [help] = await Promise.allSettled([this.#scope.invoke('attendance:help', { sessionId }), draft]);
     if (gen !== this.#loadGen) return;
     this.#helpAnswered(gen, sessionId, help);
   }
 
-  #helpFailures = 0;
-  #helpTimer: ReturnType<typeof setTimeout> | null = null;
-  #helpRetryAt = $state<number | null>(null);
+  readonly #helpRetry = new ReadRetry();
   /** When the help that could not load is read again by itself (ms since epoch), or null. */
   get helpRetryAt() {
-    return this.#helpRetryAt;
+    return this.#helpRetry.at;
   }
 
   /**
@@ -247,31 +245,29 @@ export class ComposerStore {
    * by itself (the service's Retry-After, else a backoff), never shown as an empty list.
    */
   #helpAnswered(gen: number, sessionId: number, help: PromiseSettledResult<ComposerHelp>): void {
-    if (this.#helpTimer) clearTimeout(this.#helpTimer);
-    this.#helpTimer = null;
-    this.#helpRetryAt = null;
-    let delay: number | null = null;
+    const again = () => {
+      if (gen !== this.#loadGen) return;
+      void Promise.allSettled([this.#scope.invoke('attendance:help', { sessionId })]).then(([answer]) => {
+        if (gen === this.#loadGen) this.#helpAnswered(gen, sessionId, answer);
+      });
+    };
     if (help.status === 'fulfilled') {
       const next = { ...help.value };
       const prev = this.#help;
       if (prev) for (const p of next.failed) if (!prev.failed.includes(p)) next[p] = prev[p] as never;
       this.#help = next;
       this.#helpError = null;
-      if (next.failed.length) delay = readRetryDelay({ kind: 'Unavailable', status: 503, message: '' }, ++this.#helpFailures);
-      else this.#helpFailures = 0;
+      if (next.failed.length) this.#helpRetry.failed({ kind: 'Unavailable', status: 503, message: '' }, again);
+      else this.#helpRetry.reset();
     } else {
       this.#helpError = failure(help.reason);
-      if (help.reason instanceof BridgeError) delay = readRetryDelay(help.reason.info, ++this.#helpFailures);
+      if (help.reason instanceof BridgeError) this.#helpRetry.failed(help.reason.info, again);
+      else this.#helpRetry.stop();
     }
-    if (delay === null) return;
-    this.#helpRetryAt = Date.now() + delay;
-    this.#helpTimer = setTimeout(() => {
-      this.#helpTimer = null;
-      if (gen !== this.#loadGen) return;
-      void Promise.allSettled([this.#scope.invoke('attendance:help', { sessionId })]).then(([again]) => {
-        if (gen === this.#loadGen) this.#helpAnswered(gen, sessionId, again);
-      });
-    }, delay);
+  }
+
+  dispose(): void {
+    this.#helpRetry.stop();
   }
 
   setText(text: string): void {

@@ -5,7 +5,7 @@ import { failure, type Worded, worded } from '../../lib/bridge';
 import { errorText } from '../../lib/error-strings';
 import type { ErrorInfo } from '../../../../src-shared/errors';
 import type { Scope } from '../../lib/scope.svelte';
-import { readRetryDelay } from '../../lib/read-retry';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /** A note of the outbox that changed state or left it. */
 type NoteChange = EventPayload<'notes:changed'>;
@@ -48,29 +48,19 @@ export class NotesStore {
   }
   /** When the notes are read again by themselves after a failed read (ms since epoch), or null. */
   get retryAt() {
-    return this.#retryAt;
+    return this.#retry.at;
   }
 
-  #retryAt = $state<number | null>(null);
-  #retryTimer: ReturnType<typeof setTimeout> | null = null;
-  #failures = 0;
+  readonly #retry = new ReadRetry();
 
   /** A failed read of the service's notes is read again by itself, when the service allows. */
   #afterRead(err: ErrorInfo | null): void {
-    if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    this.#retryTimer = null;
-    this.#retryAt = null;
-    if (!err) {
-      this.#failures = 0;
-      return;
-    }
-    const delay = readRetryDelay(err, ++this.#failures);
-    if (delay === null) return;
-    this.#retryAt = Date.now() + delay;
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = null;
-      void this.#refreshService();
-    }, delay);
+    if (!err) this.#retry.reset();
+    else this.#retry.failed(err, () => void this.#refreshService());
+  }
+
+  dispose(): void {
+    this.#retry.stop();
   }
   get cachedAt() {
     return this.#cachedAt;
@@ -153,7 +143,7 @@ export class NotesStore {
     ]);
     if (this.#arrived === arrived) this.#arrived = null;
     if (gen !== this.#gen) return;
-    this.#failures = 0;
+    this.#retry.reset();
     if (list.status === 'fulfilled') {
       this.#service = list.value.service;
       this.#local = list.value.local;

@@ -1,6 +1,6 @@
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { retryingText } from '../../lib/error-strings';
-import { readRetryDelay } from '../../lib/read-retry';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /**
  * A table whose filtering, sorting and paging run on the service: the explorer and the report
@@ -53,28 +53,21 @@ export abstract class ServerPagedStore<C extends string, D> {
   /** One page as the current filters, sort and page say. */
   protected abstract fetch(): Promise<D>;
 
-  #retryTimer: ReturnType<typeof setTimeout> | null = null;
-  #failures = 0;
+  readonly #retry = new ReadRetry();
 
   async load(): Promise<void> {
-    if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    this.#retryTimer = null;
+    this.#retry.stop();
     this.#loading = true;
     this.#error = null;
     try {
       this.#data = await this.fetch();
-      this.#failures = 0;
+      this.#retry.reset();
     } catch (e) {
       if (this.#defaults.clearOnError) this.#data = null;
       const said = failure(e);
       // Told to wait or not reached: what was shown stays, and the page is read again by itself.
-      const delay = e instanceof BridgeError ? readRetryDelay(e.info, ++this.#failures) : null;
-      if (delay === null) this.#error = said;
-      else {
-        const at = Date.now() + delay;
-        this.#error = () => `${said()} ${retryingText(at)}`;
-        this.#retryTimer = setTimeout(() => void this.load(), delay);
-      }
+      const at = e instanceof BridgeError ? this.#retry.failed(e.info, () => void this.load()) : null;
+      this.#error = at === null ? said : () => `${said()} ${retryingText(at)}`;
     } finally {
       this.#loading = false;
     }
@@ -106,7 +99,10 @@ export abstract class ServerPagedStore<C extends string, D> {
     this.#page = 0;
     this.#data = null;
     this.#error = null;
-    if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    this.#retryTimer = null;
+    this.#retry.stop();
+  }
+
+  dispose(): void {
+    this.#retry.stop();
   }
 }
