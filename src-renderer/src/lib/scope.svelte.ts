@@ -1,5 +1,42 @@
 import type { BridgeEvent, Channel, ChannelInput, ChannelOutput, EventPayload } from '../../../src-shared/bridge';
+import { untrack } from 'svelte';
 import { invokeIn, onIn } from './bridge';
+
+/*
+ * Svelte records the component being set up in everything reactive made meanwhile (each effect
+ * and derived keeps it). A store made while a view starts would so keep that view (its props,
+ * and through their getters its elements) for as long as the store lives: long after the view
+ * is gone, a whole old page per store. A derived made here, as the module loads, belongs to no
+ * component; reading it runs the waiting `make` with none.
+ */
+let waiting: (() => unknown) | null = null;
+let making = false;
+let asks = $state(0);
+const maker = $derived.by((): { value: unknown } | { error: unknown } => {
+  void asks;
+  const make = waiting;
+  waiting = null;
+  making = true;
+  try {
+    return { value: make ? untrack(make) : undefined };
+  } catch (error) {
+    return { error };
+  } finally {
+    making = false;
+  }
+});
+
+/** Runs `make` as if no view were being set up: what it makes keeps no view alive. */
+export function outsideViews<T>(make: () => T): T {
+  if (making) return make();
+  const made = untrack(() => {
+    waiting = make;
+    asks++;
+    return maker;
+  });
+  if ('error' in made) throw made.error;
+  return made.value as T;
+}
 
 /**
  * A call made for a workspace that closed before the answer came (signed out, or now seen as
@@ -51,10 +88,13 @@ export class Scope {
     if (store === undefined) {
       if (!this.#open) throw new WorkspaceClosed(this.workspaceId);
       // Made in a root of its own, not in whatever view asked first: its derived values must
-      // outlive that view (they would stop following their state when it is destroyed).
-      let made: T | undefined;
-      this.#roots.push($effect.root(() => void (made = new Store(this))));
-      store = made!;
+      // outlive that view (they would stop following their state when it is destroyed), and
+      // must not keep it (outsideViews).
+      store = outsideViews(() => {
+        let made: T | undefined;
+        this.#roots.push($effect.root(() => void (made = new Store(this))));
+        return made!;
+      });
       this.#stores.set(Store, store);
     }
     return store;

@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { AppState, WorkspaceInfo } from '../../../src-shared/bridge';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import type { KbBase } from '../../../src-shared/bridge/supervisor';
@@ -248,3 +250,52 @@ test('a store made while a view showed keeps following its state after that view
   expect(queue.visible.map((s) => s.id)).toEqual([7]);
   scope.close();
 });
+
+test('a store first asked for while a view starts does not keep that view once it has gone', async () => {
+  await installFakeBridge({});
+  const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
+  const { asComponentView, DoublingStore } = await importRunes<typeof viewEffectModule>('test/support/view-effect.svelte.ts');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const scope = new Scope('a');
+  // What the view holds stands for its elements (held through its props' getters).
+  const view = showAndClose((holds) => {
+    let store!: InstanceType<typeof DoublingStore>;
+    asComponentView(holds, () => (store = scope.use(DoublingStore)));
+    return store;
+  });
+  await new Promise((r) => setImmediate(r));
+  gc();
+  expect(view.held.deref(), 'the view is gone, and nothing of it is kept').toBeUndefined();
+  // The store lives on and still follows its state.
+  const store = view.store;
+  store.count = 4;
+  expect(store.double).toBe(8);
+  expect(scope.use(DoublingStore)).toBe(store);
+  scope.close();
+});
+
+test('a store that fails to make itself says why, and the scope can make it again', async () => {
+  await installFakeBridge({});
+  const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
+  const { asComponentView } = await importRunes<typeof viewEffectModule>('test/support/view-effect.svelte.ts');
+  const scope = new Scope('a');
+  let fail = true;
+  class Flaky {
+    constructor() {
+      if (fail) throw new Error('not yet');
+    }
+  }
+  asComponentView(null, () => {
+    expect(() => scope.use(Flaky)).toThrow('not yet');
+  });
+  fail = false;
+  expect(scope.use(Flaky)).toBeInstanceOf(Flaky);
+  scope.close();
+});
+
+/** Shows a view holding a large value, which `setUp` hands to it; the view then goes. */
+function showAndClose<T>(setUp: (holds: unknown) => T): { held: WeakRef<object>; store: T } {
+  const holds = { elements: new Array(1000).fill('row') };
+  return { held: new WeakRef(holds), store: setUp(holds) };
+}
