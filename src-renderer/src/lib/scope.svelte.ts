@@ -27,7 +27,7 @@ const maker = $derived.by((): { value: unknown } | { error: unknown } => {
 });
 
 /** Runs `make` as if no view were being set up: what it makes keeps no view alive. */
-export function outsideViews<T>(make: () => T): T {
+function outsideViews<T>(make: () => T): T {
   if (making) return make();
   const made = untrack(() => {
     waiting = make;
