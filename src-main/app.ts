@@ -94,7 +94,8 @@ interface SharedAdapters {
 function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFeatures {
   const offline = createOfflineFeature(ctx);
   const queue = createQueueFeature(ctx, offline);
-  const notes = createNotesFeature(ctx, offline);
+  // Mentions are checked with the poll, at most once per its longest idle wait (a minute).
+  const notes = createNotesFeature(ctx, offline, s.pollPace ? { mentionGapMs: s.pollPace.pollingIdleMaxMs } : {});
   const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink });
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });
   const live = createLiveFeature(ctx, {
@@ -102,7 +103,12 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
       voice.onEvent(e);
       return attendance.onEvent(e);
     },
-    onResync: () => attendance.resync(),
+    onResync: async () => {
+      const outcome = await attendance.resync();
+      // The service sends no event for notes: the poll asks for mentions too (at most once a minute).
+      void notes.mentions.check();
+      return outcome;
+    },
     ...(s.pollPace ? { pollPace: s.pollPace } : {}),
   });
   // Back from sleep: the network may have changed under us, so ask the service now if offline.
@@ -127,6 +133,7 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
       ...webhooks.handlers,
     },
     queue,
+    mentions: () => notes.mentions.list(),
   };
 }
 
@@ -194,7 +201,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
     });
     // The page hears the workspace in front; every workspace's queue feeds "Needs me".
     rt.events.subscribe((name, payload) => {
-      if (name === 'attendance:queueDelta') needsMe.changed();
+      if (name === 'attendance:queueDelta' || name === 'notes:mentions') needsMe.changed();
       if (rt.id === list.active) events.relay(name, payload, rt.id);
       // A customer writing in another workspace still calls the attendant.
       else if (name === 'attendance:customerMessage')

@@ -73,7 +73,28 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
       a.created - b.created ||
       a.row.item.id - b.row.item.id,
   );
-  return { rows: found.slice(0, NEEDS_ME_ROWS).map((f) => f.row), more: Math.max(0, found.length - NEEDS_ME_ROWS), counts };
+  return {
+    rows: found.slice(0, NEEDS_ME_ROWS).map((f) => f.row),
+    more: Math.max(0, found.length - NEEDS_ME_ROWS),
+    counts,
+    mentions: mentionsOf(runtimes),
+  };
+}
+
+/** Every signed-in workspace's mentions of its attendant, newest first, with their sessions. */
+function mentionsOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe['mentions'] {
+  const out: Array<NeedsMe['mentions'][number] & { t: number }> = [];
+  for (const rt of runtimes) {
+    if (!rt.signedIn) continue;
+    const mentions = rt.mentions();
+    if (!mentions.length) continue;
+    const items = new Map<number, QueueItem>();
+    for (const item of rt.queueItems()) items.set(item.id, item);
+    for (const mention of mentions)
+      out.push({ workspaceId: rt.id, mention, item: items.get(mention.sessionId) ?? null, t: msOf(mention.at) || 0 });
+  }
+  out.sort((a, b) => b.t - a.t);
+  return out.slice(0, NEEDS_ME_ROWS).map(({ t: _t, ...m }) => m);
 }
 
 /**

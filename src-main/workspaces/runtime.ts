@@ -1,5 +1,6 @@
 import type { Workspace } from '../../src-shared/bridge';
 import type { QueueItem } from '../../src-shared/bridge/attendance';
+import type { Mention } from '../../src-shared/bridge/notes';
 import { AppError, isAppError } from '../../src-shared/errors';
 import { EventHub, type HandlerTable } from '../bridge/table';
 import { Vault } from '../vault/vault';
@@ -43,6 +44,8 @@ export interface WorkspaceFeatures {
   handlers: FeatureHandlers;
   /** The queue, which "Needs me" reads in every workspace. */
   queue: QueueFeature;
+  /** Colleagues' notes mentioning the attendant, not yet opened ("Needs me" lists them). */
+  mentions(): Mention[];
 }
 
 /** The feature channels: every channel but the workspace ones, served per workspace. */
@@ -81,6 +84,8 @@ export interface WorkspaceRuntime {
   /** Reads the queue when nobody has yet (a workspace in the background still counts); false when it could not. */
   loadQueue(): Promise<boolean>;
   readonly queueLoaded: boolean;
+  /** Colleagues' notes mentioning the attendant signed in, not yet opened. */
+  mentions(): Mention[];
   /** Ends the sign-in: its features stop, the listener's registration removed through its client. */
   stop(): Promise<void>;
 }
@@ -251,6 +256,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     },
     storedUser: () => settings.get('user'),
     queueItems: () => signIn?.features.queue.items() ?? [],
+    mentions: () => signIn?.features.mentions() ?? [],
     get queueLoaded() {
       return signIn?.features.queue.loaded ?? false;
     },

@@ -45,6 +45,20 @@ export const OutboxStatusSchema = z
   .strict();
 export type OutboxStatusInfo = z.infer<typeof OutboxStatusSchema>;
 
+/** A colleague's note that mentions the attendant ("@Name"), waiting until its session is opened. */
+export const MentionSchema = z
+  .object({
+    noteId: id,
+    sessionId: id,
+    /** Who wrote the note (their login, as the service stores it). */
+    by: z.string().nullable(),
+    /** When (the service's own text). */
+    at: z.string().nullable(),
+    /** A short piece of the note around the mention. */
+    excerpt: z.string(),
+  })
+  .strict();
+export type Mention = z.infer<typeof MentionSchema>;
 export const DraftKindSchema = z.enum(['reply', 'note']);
 
 export const notesChannels = {
@@ -73,9 +87,14 @@ export const notesChannels = {
     input: z.object({ sessionId: id, kind: DraftKindSchema, text: z.string().max(20_000) }).strict(),
     output: z.object({ ok: z.boolean() }).strict(),
   },
+  /** Colleagues' notes mentioning the attendant, not yet opened. */
+  'notes:mentions': { input: z.object({}).strict(), output: z.object({ mentions: z.array(MentionSchema) }).strict() },
+  /** The attendant opened a session: its mentions are seen and not shown again. */
+  'notes:mentionSeen': { input: z.object({ sessionId: id }).strict(), output: z.object({ ok: z.boolean() }).strict() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const notesEvents = {
   'notes:changed': z.object({ sessionId: id, note: LocalNoteSchema.nullable(), removedId: z.string().nullable() }).strict(),
   'notes:status': OutboxStatusSchema,
+  'notes:mentions': z.object({ mentions: z.array(MentionSchema) }).strict(),
 } as const satisfies Record<string, z.ZodType>;

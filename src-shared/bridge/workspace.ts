@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ErrorInfoSchema } from '../errors';
 import { QueueItemSchema } from './attendance';
+import { MentionSchema } from './notes';
 import { NoInput } from './no-input';
 
 export { NoInput };
@@ -76,6 +77,11 @@ export const NeedsMeSchema = z
     ),
     /** Rows past the list's length (the list shows the most urgent). */
     more: z.number().int().min(0),
+    /**
+     * Colleagues' notes that mention the attendant, newest first, until the session is opened;
+     * with the session as the queue holds it (null when it does not: closed, or not yet read).
+     */
+    mentions: z.array(z.object({ workspaceId: WorkspaceIdSchema, mention: MentionSchema, item: QueueItemSchema.nullable() }).strict()),
     counts: z.record(z.string(), z.object({ unread: z.number().int().min(0), needsMe: z.number().int().min(0) }).strict()),
   })
   .strict();

@@ -8,12 +8,22 @@ import type { Read } from '../../../src-shared/envelopes';
 import type { SessionComment } from '../../../src-shared/schemas/index';
 import type { Feature, FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
+import { MentionWatch, type NoteRow } from './mentions';
+import type { Condition } from '../../../src-shared/query';
 
 export interface NotesFeature extends Feature<'notes'> {
   /** Journals a note (the attendance summary on close goes through here too). */
   add(sessionId: number, text: string): Promise<LocalNote>;
   readonly outbox: Outbox;
   readonly drafts: DraftStore;
+  /** Colleagues' notes mentioning the attendant: checked by the safety-net poll (`check`), at most once a minute. */
+  readonly mentions: MentionWatch;
+}
+
+/** What the mention check needs of the notes feature's wiring. */
+export interface NotesOptions {
+  /** The least time between two mention checks (a minute; benchmarks run it faster with the poll). */
+  mentionGapMs?: number;
 }
 
 const toLocal = (n: NoteRecord): LocalNote => ({
@@ -49,7 +59,7 @@ const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
  * `<account folder>/outbox`), and reply/note drafts per session under `<account folder>/drafts`
  * (`FeatureContext.accountDir`).
  */
-export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature): NotesFeature {
+export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature, o: NotesOptions = {}): NotesFeature {
   const outbox = new Outbox({
     // The account's own notes waiting to be sent: written as that person, sent with their token.
     dir: join(ctx.accountDir, 'outbox'),
@@ -64,6 +74,29 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
   });
 
+  const readMentions = async (query: { conditions: Condition[] }): Promise<NoteRow[]> => {
+    const rows = await offline.monitor.watch(
+      ctx
+        .client()
+        .resource('sessionComment')
+        .pageAll({ ...query, sort: true, sortColumn: 'createdAt', direction: 'ASC', size: 100 }, { cap: 500 }),
+    );
+    const out: NoteRow[] = [];
+    for (const r of rows)
+      if (r.id != null && typeof r.sessionId === 'number')
+        out.push({ id: r.id, sessionId: r.sessionId, text: r.comment ?? '', createdAt: r.createdAt ?? null, createdBy: textOf(r.createdBy) });
+    return out;
+  };
+  const mentions = new MentionWatch({
+    // The account's own: the next person to sign in here is mentioned by other notes.
+    file: join(ctx.accountDir, 'mentions.json'),
+    me: () => ctx.me(),
+    read: readMentions,
+    minGapMs: o.mentionGapMs ?? 60_000,
+    onChange: (list) => ctx.events.emit('notes:mentions', { mentions: list }),
+    log: (message) => ctx.log.warn(message),
+  });
+
   const unsubscribe = outbox.subscribe((e) => {
     if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
@@ -71,6 +104,8 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
   });
 
   async function list(input: { sessionId: number }) {
+    // The session is on screen with its notes: what mentioned the attendant there is seen.
+    void mentions.seenSession(input.sessionId);
     const local = outbox.list(input.sessionId).map(toLocal);
     const copy = await offline.cache.notes(input.sessionId);
     // Offline: the copy kept with the thread, without waiting for a request to fail.
@@ -109,8 +144,17 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
   return {
     outbox,
     drafts,
+    mentions,
     add,
     handlers: {
+      'notes:mentions': async () => {
+        await mentions.load();
+        return { mentions: mentions.list() };
+      },
+      'notes:mentionSeen': async ({ sessionId }) => {
+        await mentions.seenSession(sessionId);
+        return { ok: true };
+      },
       'notes:list': list,
       'notes:add': async ({ sessionId, text }) => {
         const note = await add(sessionId, text);
@@ -136,9 +180,11 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature)
     async start() {
       await drafts.load();
       await outbox.start();
+      await mentions.load();
     },
     async stop() {
       unsubscribe();
+      await mentions.flush();
       await drafts.flush();
       await outbox.stop();
     },

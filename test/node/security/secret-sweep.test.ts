@@ -194,6 +194,8 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'notes:status': () => ({}),
   'notes:draft': (s) => ({ sessionId: s.sessionId }),
   'notes:setDraft': (s) => ({ sessionId: s.sessionId, kind: 'reply', text: 'Rascunho' }),
+  'notes:mentions': () => ({}),
+  'notes:mentionSeen': (s) => ({ sessionId: s.sessionId }),
   'offline:status': () => ({}),
   'offline:retry': () => ({}),
   'palette:keys': () => ({}),

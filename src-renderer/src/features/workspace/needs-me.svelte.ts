@@ -80,7 +80,7 @@ export class NeedsMeStore {
     if (!on_) {
       this.#off?.();
       this.#off = null;
-      this.#apply({ rows: [], more: 0, counts: {} });
+      this.#apply({ rows: [], more: 0, counts: {}, mentions: [] });
       return;
     }
     if (this.#off) return;
