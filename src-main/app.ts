@@ -1,7 +1,7 @@
 import type { EventPayload } from '../src-shared/bridge';
 import { EventHub, type HandlerTable, type Router } from './bridge/table';
 import type { KeyValueStore, SecretCipher } from './vault/types';
-import type { PollPace } from './features/live/poll-pace';
+import { POLL_PACE, type PollPace } from './features/live/poll-pace';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
 import { DemoStandin } from './demo-standin';
@@ -94,8 +94,12 @@ interface SharedAdapters {
 function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFeatures {
   const offline = createOfflineFeature(ctx);
   const queue = createQueueFeature(ctx, offline);
-  // Mentions are checked with the poll, at most once per its longest idle wait (a minute).
-  const notes = createNotesFeature(ctx, offline, s.pollPace ? { mentionGapMs: s.pollPace.pollingIdleMaxMs } : {});
+  // Mentions are checked with the poll: at most once per its longest idle wait while polling (a
+  // minute), five times that while events flow (the live budget is two requests a minute).
+  const pace = s.pollPace ?? POLL_PACE;
+  const notes = createNotesFeature(ctx, offline, {
+    mentionGapMs: () => (live.eventsFlow ? 5 : 1) * pace.pollingIdleMaxMs,
+  });
   const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink });
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });
   const live = createLiveFeature(ctx, {

@@ -49,6 +49,8 @@ export interface LiveFeature {
   readonly detail: string | null;
   /** The demo stand-in delivers to the listener. */
   readonly registered: boolean;
+  /** Events reach the console (the poll is only a safety net then). */
+  readonly eventsFlow: boolean;
   /** Settings: signing required (default) or unsigned events accepted. */
   readonly signing: boolean;
   /** Settings: the port asked for (0 = any free one). */
@@ -467,6 +469,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     },
     get detail() {
       return detail;
+    },
+    get eventsFlow() {
+      return eventsFlow();
     },
     get registered() {
       return hook !== null;

@@ -22,8 +22,8 @@ export interface NotesFeature extends Feature<'notes'> {
 
 /** What the mention check needs of the notes feature's wiring. */
 export interface NotesOptions {
-  /** The least time between two mention checks (a minute; benchmarks run it faster with the poll). */
-  mentionGapMs?: number;
+  /** The least time between two mention checks now (see MentionWatch; benchmarks run it faster with the poll). */
+  mentionGapMs?: () => number;
 }
 
 const toLocal = (n: NoteRecord): LocalNote => ({
@@ -92,7 +92,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     file: join(ctx.accountDir, 'mentions.json'),
     me: () => ctx.me(),
     read: readMentions,
-    minGapMs: o.mentionGapMs ?? 60_000,
+    minGapMs: o.mentionGapMs ?? (() => 60_000),
     onChange: (list) => ctx.events.emit('notes:mentions', { mentions: list }),
     log: (message) => ctx.log.warn(message),
   });

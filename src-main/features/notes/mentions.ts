@@ -55,8 +55,8 @@ export interface MentionWatchOptions {
   me: () => Mentionable | null;
   /** Reads the notes of `mentionQuery`, oldest first: the one request of a check. */
   read: (query: { conditions: Condition[] }) => Promise<NoteRow[]>;
-  /** The least time between two checks: at most one request per this long. */
-  minGapMs: number;
+  /** The least time between two checks now: at most one request per this long. */
+  minGapMs: () => number;
   now?: () => number;
   /** The mentions waiting changed (found, opened). */
   onChange: (mentions: Mention[]) => void;
@@ -66,8 +66,9 @@ export interface MentionWatchOptions {
 /**
  * Notes of colleagues that mention the attendant, for "Needs me". The service sends no event for
  * notes, so the safety-net poll asks for them: one query of notes written since the last one
- * seen, naming the attendant, at most once per `minGapMs` (a minute) — one more request per
- * attendant-minute at most. Found mentions wait, kept per account across restarts, until the
+ * seen, naming the attendant, at most once per `minGapMs` — a minute while polling (one more
+ * request per attendant-minute at most), five while events flow (the poll is rarer then, and
+ * the live budget tighter). Found mentions wait, kept per account across restarts, until the
  * attendant opens their session; one opened is never shown again.
  */
 export class MentionWatch {
@@ -117,7 +118,7 @@ export class MentionWatch {
    */
   check(o: { force?: boolean } = {}): Promise<void> {
     if (this.#checking) return this.#checking;
-    if (!o.force && this.#now() - this.#lastCheck < this.#o.minGapMs) return Promise.resolve();
+    if (!o.force && this.#now() - this.#lastCheck < this.#o.minGapMs()) return Promise.resolve();
     const me = this.#o.me();
     if (!me) return Promise.resolve();
     this.#lastCheck = this.#now();

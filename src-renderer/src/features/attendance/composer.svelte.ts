@@ -7,6 +7,8 @@ const SAVE_DELAY_MS = 300;
 
 /** Where help goes in a reply that already has text. */
 export type Placement = 'replace' | 'insert' | 'append';
+/** What the composer writes: a reply the customer reads, or a note only the team sees. */
+export type ComposerMode = 'reply' | 'note';
 /** Where help came from (the question names it). */
 type HelpSource = 'ai' | 'kb' | 'suggestion' | 'canned';
 /** A reply as the attendant had it: its text and selection. */
@@ -108,6 +110,9 @@ export class ComposerStore {
   #undo = $state<Typed | null>(null);
   /** A reply to put back (Undo), for the box to apply with its caret. */
   #restore = $state<(Typed & { seq: number }) | null>(null);
+  /** What the box writes: a reply to the customer, or a note only the team sees (per session). */
+  #mode = $state<ComposerMode>('reply');
+  readonly #modeBySession = new Map<number, ComposerMode>();
 
   get sessionId() {
     return this.#sessionId;
@@ -214,6 +219,7 @@ export class ComposerStore {
     this.#sessionId = sessionId;
     this.#text = '';
     this.#heldAt = this.#heldBySession.get(sessionId) ?? null;
+    this.#mode = this.#modeBySession.get(sessionId) ?? 'reply';
     this.#help = null;
     this.#helpError = null;
     this.#aiError = null;
@@ -507,6 +513,21 @@ export class ComposerStore {
 
   templateById(id: number): Template | undefined {
     return this.#help?.templates.find((t) => t.id === id);
+  }
+
+  get mode(): ComposerMode {
+    return this.#mode;
+  }
+
+  /** Reply or note: each keeps its own draft; the choice is remembered for the session. */
+  setMode(mode: ComposerMode): void {
+    this.#mode = mode;
+    if (this.#sessionId !== null) this.#modeBySession.set(this.#sessionId, mode);
+    this.requestFocus();
+  }
+
+  toggleMode(): void {
+    this.setMode(this.#mode === 'reply' ? 'note' : 'reply');
   }
 
   /** The sessions view leaves: the draft is saved and the box let go (the draft comes back from the main process). */

@@ -19,6 +19,7 @@ const ct = i18n.register({
     'k.close': 'Classify and close the session',
     'k.note': 'Add a note',
     'k.composer': 'Focus the reply box',
+    'k.noteMode': 'Switch the reply box between reply and note',
     'k.filter': 'Filter the queue',
     'k.transfer': 'Transfer the session',
     'k.pause': 'Pause (choose a reason)',
@@ -35,6 +36,7 @@ const ct = i18n.register({
     'k.close': 'Classificar e encerrar a sessão',
     'k.note': 'Adicionar uma nota',
     'k.composer': 'Ir para a caixa de resposta',
+    'k.noteMode': 'Alternar a caixa de resposta entre resposta e nota',
     'k.filter': 'Filtrar a fila',
     'k.transfer': 'Transferir a sessão',
     'k.pause': 'Pausar (escolher motivo)',
@@ -145,6 +147,17 @@ export const attendanceFeature: ConsoleFeature = {
       enabled: mineSelected,
       run: () => {
         composer()?.requestFocus();
+        focusId('composer-input');
+      },
+    },
+    {
+      id: 'session.noteMode',
+      title: () => ct('k.noteMode'),
+      group: 'Session',
+      shortcut: 'Mod+Shift+U',
+      enabled: () => !!selected(),
+      run: () => {
+        composer()?.toggleMode();
         focusId('composer-input');
       },
     },

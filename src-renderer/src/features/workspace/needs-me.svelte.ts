@@ -1,11 +1,13 @@
 import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
-import { failure, invoke, on, type Worded, worded } from '../../lib/bridge';
+import { failure, invoke, invokeIn, on, type Worded, worded } from '../../lib/bridge';
 import { t } from '../../lib/i18n.svelte';
 import { QueueStore } from '../attendance/queue.svelte';
 import { ViewPlace } from '../../lib/views.svelte';
 import { app } from './app.svelte';
 
 export type NeedsMeRow = NeedsMe['rows'][number];
+/** A colleague's note that mentions the attendant, with its workspace and session. */
+export type MentionRow = NeedsMe['mentions'][number];
 
 /** What a workspace is called in the sidebar and on its sessions' rows: the user's name for it, or its service and account. */
 export function workspaceName(w: Pick<WorkspaceInfo, 'workspace' | 'label' | 'name' | 'user'>): string {
@@ -37,11 +39,16 @@ export class NeedsMeStore {
   #rows = $state.raw<NeedsMeRow[]>([]);
   #more = $state(0);
   #counts = $state.raw<NeedsMe['counts']>({});
+  #mentions = $state.raw<MentionRow[]>([]);
   #error = $state.raw<Worded | null>(null);
   #off: (() => void) | null = null;
 
   get rows() {
     return this.#rows;
+  }
+  /** Colleagues' notes mentioning the attendant, newest first, until their session is opened. */
+  get mentions() {
+    return this.#mentions;
   }
   get more() {
     return this.#more;
@@ -66,13 +73,15 @@ export class NeedsMeStore {
   get total(): number {
     let n = 0;
     for (const c of Object.values(this.#counts)) n += c.needsMe;
-    return n;
+    // A colleague asking is something that needs the attendant too.
+    return n + this.#mentions.length;
   }
 
   #apply(n: NeedsMe): void {
     this.#rows = n.rows;
     this.#more = n.more;
     this.#counts = n.counts;
+    this.#mentions = n.mentions;
   }
 
   /** Starts or stops watching (the console calls this as workspaces come and go). */
@@ -96,6 +105,14 @@ export class NeedsMeStore {
   /** Opens a row's session in its workspace. */
   open(row: NeedsMeRow): Promise<void> {
     return openIn(row.workspaceId, row.item.id);
+  }
+
+  /** Opens a mention's session; the mention is seen and not shown again (kept so in its account). */
+  async openMention(row: MentionRow): Promise<void> {
+    const { workspaceId, mention } = row;
+    this.#mentions = this.#mentions.filter((m) => !(m.workspaceId === workspaceId && m.mention.sessionId === mention.sessionId));
+    await invokeIn(workspaceId, 'notes:mentionSeen', { sessionId: mention.sessionId }).catch(() => undefined);
+    await openIn(workspaceId, mention.sessionId);
   }
 }
 
