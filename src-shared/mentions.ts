@@ -50,9 +50,15 @@ export function colleagueMatches<T extends Mentionable>(people: readonly T[], qu
   return scored.slice(0, max).map((s) => s.p);
 }
 
-/** What goes into the note for a colleague: "@" and their name (their login when they have none). */
-export function mentionText(p: Mentionable): string {
-  return `@${p.name.trim() || p.userName}`;
+/**
+ * What goes into the note for a colleague: "@" and their name as the directory lists it; their
+ * login when they have no name or another colleague of `people` has the same one (a mention
+ * names one person).
+ */
+export function mentionText(p: Mentionable, people: readonly Mentionable[] = []): string {
+  const name = p.name.trim();
+  const shared = people.some((o) => o.userName !== p.userName && fold(o.name.trim()) === fold(name));
+  return `@${name && !shared ? name : p.userName}`;
 }
 
 /** Where `@label` stands in `text` as a whole mention (not the start of a longer word), or -1. */

@@ -34,6 +34,10 @@ test.describe('typing a mention', () => {
     expect(colleagueMatches(people, '')).toHaveLength(4);
     expect(mentionText(bruno)).toBe('@Bruno Lima');
     expect(mentionText({ userName: 'x9', name: ' ' })).toBe('@x9');
+    // Two colleagues listed by one name: the login names the one meant.
+    const twoBrunos = [{ userName: 'bruno.lima', name: 'Bruno' }, { userName: 'bruno.souza', name: 'bruno' }, carla];
+    expect(mentionText(twoBrunos[0]!, twoBrunos)).toBe('@bruno.lima');
+    expect(mentionText(carla, twoBrunos)).toBe('@Carla Dias');
   });
 });
 
