@@ -99,6 +99,10 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
   const pace = s.pollPace ?? POLL_PACE;
   const notes = createNotesFeature(ctx, offline, {
     mentionGapMs: () => (live.eventsFlow ? 5 : 1) * pace.pollingIdleMaxMs,
+    sessionOf: (id) => {
+      for (const item of queue.items()) if (item.id === id) return item;
+      return null;
+    },
   });
   const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink });
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });

@@ -69,7 +69,11 @@ function mentionAt(text: string, label: string): number {
   for (let i = t.indexOf(l); i >= 0; i = t.indexOf(l, i + 1)) {
     const before = i === 0 ? '' : t[i - 1]!;
     const after = t[i + l.length] ?? '';
-    if (!/[\p{L}\p{N}_.@-]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after) && !/^[.-][\p{L}\p{N}]/u.test(t.slice(i + l.length, i + l.length + 2)))
+    if (
+      !/[\p{L}\p{N}_.@-]/u.test(before) &&
+      !/[\p{L}\p{N}_]/u.test(after) &&
+      !/^[.-][\p{L}\p{N}]/u.test(t.slice(i + l.length, i + l.length + 2))
+    )
       return i;
   }
   return -1;

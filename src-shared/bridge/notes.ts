@@ -56,6 +56,10 @@ export const MentionSchema = z
     at: z.string().nullable(),
     /** A short piece of the note around the mention. */
     excerpt: z.string(),
+    /** As the console knew them when it found the note: the writer's name, the session's customer and protocol. */
+    byName: z.string().nullable().optional(),
+    customerName: z.string().nullable().optional(),
+    protocol: z.string().nullable().optional(),
   })
   .strict();
 export type Mention = z.infer<typeof MentionSchema>;

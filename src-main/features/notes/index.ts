@@ -10,6 +10,7 @@ import type { Feature, FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 import { MentionWatch, type NoteRow } from './mentions';
 import type { Condition } from '../../../src-shared/query';
+import { DirectorySchema } from '../../../src-shared/bridge/attendance';
 
 export interface NotesFeature extends Feature<'notes'> {
   /** Journals a note (the attendance summary on close goes through here too). */
@@ -22,6 +23,8 @@ export interface NotesFeature extends Feature<'notes'> {
 
 /** What the mention check needs of the notes feature's wiring. */
 export interface NotesOptions {
+  /** The session as the queue holds it (its customer and protocol are shown beside a mention). */
+  sessionOf?: (sessionId: number) => { customerName: string; protocol: string | null } | null;
   /** The least time between two mention checks now (see MentionWatch; benchmarks run it faster with the poll). */
   mentionGapMs?: () => number;
 }
@@ -84,8 +87,21 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     const out: NoteRow[] = [];
     for (const r of rows)
       if (r.id != null && typeof r.sessionId === 'number')
-        out.push({ id: r.id, sessionId: r.sessionId, text: r.comment ?? '', createdAt: r.createdAt ?? null, createdBy: textOf(r.createdBy) });
+        out.push({
+          id: r.id,
+          sessionId: r.sessionId,
+          text: r.comment ?? '',
+          createdAt: r.createdAt ?? null,
+          createdBy: textOf(r.createdBy),
+        });
     return out;
+  };
+  /** A writer's name as the directory kept for the page lists it (no request), or null. */
+  const staffName = (login: string | null): string | null => {
+    if (!login) return null;
+    const kept = DirectorySchema.safeParse(offline.cache.answer('attendance:directory')?.value);
+    const a = kept.success ? kept.data.agents.find((x) => x.userName.toLowerCase() === login.toLowerCase()) : undefined;
+    return a?.name ?? null;
   };
   const mentions = new MentionWatch({
     // The account's own: the next person to sign in here is mentioned by other notes.
@@ -93,6 +109,10 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     me: () => ctx.me(),
     read: readMentions,
     minGapMs: o.mentionGapMs ?? (() => 60_000),
+    describe: (row) => {
+      const s = o.sessionOf?.(row.sessionId) ?? null;
+      return { byName: staffName(row.createdBy), customerName: s?.customerName ?? null, protocol: s?.protocol ?? null };
+    },
     onChange: (list) => ctx.events.emit('notes:mentions', { mentions: list }),
     log: (message) => ctx.log.warn(message),
   });

@@ -58,6 +58,8 @@ export interface MentionWatchOptions {
   /** The least time between two checks now: at most one request per this long. */
   minGapMs: () => number;
   now?: () => number;
+  /** What the console knows, without asking, of a note's writer and session (names shown beside it). */
+  describe?: (row: NoteRow) => { byName: string | null; customerName: string | null; protocol: string | null };
   /** The mentions waiting changed (found, opened). */
   onChange: (mentions: Mention[]) => void;
   log: (message: string) => void;
@@ -154,7 +156,14 @@ export class MentionWatch {
       const at = mentionIndex(text, me);
       if (at < 0) continue;
       known.add(r.id);
-      s.pending.push({ noteId: r.id, sessionId: r.sessionId, by: r.createdBy, at: r.createdAt, excerpt: excerptOf(text, at) });
+      s.pending.push({
+        noteId: r.id,
+        sessionId: r.sessionId,
+        by: r.createdBy,
+        at: r.createdAt,
+        excerpt: excerptOf(text, at),
+        ...this.#o.describe?.(r),
+      });
       added = true;
     }
     s.since = newest;

@@ -118,7 +118,9 @@ test.describe('finding mentions of the attendant', () => {
     expect(JSON.stringify(s.asked[0])).toContain('%@Bruno Lima%');
     expect(JSON.stringify(s.asked[0])).toContain('%@bruno.lima%');
     // Carla's note about Bruno Lima; not Bruno Souza's, not his own.
-    expect(w.list()).toEqual([{ noteId: 1, sessionId: 7, by: 'carla.dias', at: at(1), excerpt: '@Bruno Lima can you look at the refund?' }]);
+    expect(w.list()).toEqual([
+      { noteId: 1, sessionId: 7, by: 'carla.dias', at: at(1), excerpt: '@Bruno Lima can you look at the refund?' },
+    ]);
     expect(changes).toHaveLength(1);
 
     // Polls within the minute ask nothing more.

@@ -1,7 +1,17 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
-import { connectToService, consoleReady, ownOpenSessions, railButton, repliesOn, selectSession, serviceApi, shot, type Rec } from '../../support/web';
+import {
+  connectToService,
+  consoleReady,
+  ownOpenSessions,
+  railButton,
+  repliesOn,
+  selectSession,
+  serviceApi,
+  shot,
+  type Rec,
+} from '../../support/web';
 
 /**
  * Notes from the composer: a Reply / Note switch (the box looks like a note before anything is
@@ -17,7 +27,9 @@ const FAST = { pollingMs: 500, pollingIdleMaxMs: 1_000, liveMs: 1_000, liveIdleM
 
 const composerBox = (page: Page) => page.locator('#composer-input');
 
-test('a note written in the composer reaches the service as a note, mentions a colleague, and shows in their Needs me', async ({ page }) => {
+test('a note written in the composer reaches the service as a note, mentions a colleague, and shows in their Needs me', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const sb = await startStandin({ port: 0, sessions: 30, seed: 11 });
   const host = await launchHost(freshProfile(), 'en-US', { pollPace: FAST });
@@ -25,13 +37,17 @@ test('a note written in the composer reaches the service as a note, mentions a c
     const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
     // The colleague: an attendant of the service other than the one writing, with their own token.
     const users = await admin.listAll('/users');
-    const colleague = users.find((u) => u.typeUser === 'AGENT' && u.userName !== sb.demoAgent.userName && String(u.displayName ?? u.name).startsWith('Br'))!;
+    const colleague = users.find(
+      (u) => u.typeUser === 'AGENT' && u.userName !== sb.demoAgent.userName && String(u.displayName ?? u.name).startsWith('Br'),
+    )!;
     expect(colleague, 'an attendant named Br… on the service').toBeTruthy();
     // The console lists staff by the name the service gives them to show (displayName), else their name.
     const colleagueName = String(colleague.displayName ?? colleague.name);
     const others = users.filter((u) => u.typeUser === 'AGENT' && u !== colleague && u.userName !== sb.demoAgent.userName);
     // A mention names one person: by that name, or by login when another attendant shares it.
-    const shared = users.some((u) => u !== colleague && !!u.agent && String(u.displayName ?? u.name).toLowerCase() === colleagueName.toLowerCase());
+    const shared = users.some(
+      (u) => u !== colleague && !!u.agent && String(u.displayName ?? u.name).toLowerCase() === colleagueName.toLowerCase(),
+    );
     const mention = `@${shared ? String(colleague.userName) : colleagueName}`;
 
     await page.goto(host.url);
@@ -75,7 +91,11 @@ test('a note written in the composer reaches the service as a note, mentions a c
     await expect(menu.getByRole('option', { name: new RegExp(colleagueName) })).toBeVisible();
     for (const o of others.filter((u) => !/(^|\s)br/i.test(String(u.displayName ?? u.name)) && !/^br/i.test(String(u.userName))))
       await expect(menu.getByRole('option', { name: new RegExp(String(o.userName)) })).toHaveCount(0);
-    for (let i = 0; i < 8 && (await menu.getByRole('option', { selected: true }).textContent())?.includes(`@${String(colleague.userName)}`) !== true; i++)
+    for (
+      let i = 0;
+      i < 8 && (await menu.getByRole('option', { selected: true }).textContent())?.includes(`@${String(colleague.userName)}`) !== true;
+      i++
+    )
       await box.press('ArrowDown');
     await box.press('Enter');
     await expect(menu).toHaveCount(0);
@@ -127,6 +147,65 @@ test('a note written in the composer reaches the service as a note, mentions a c
     await railButton(page, 'Needs me').click();
     await expect(page.getByRole('heading', { name: 'Needs me, in every workspace' })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Mentions of you' })).toHaveCount(0);
+  } finally {
+    await page.goto('about:blank');
+    await host.close();
+    await sb.close();
+  }
+});
+
+test('with one workspace, a colleague mentioning the attendant brings Needs me; opened, the mention is not shown again, after a restart too', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const sb = await startStandin({ port: 0, sessions: 30, seed: 5 });
+  const profile = freshProfile();
+  let host = await launchHost(profile, 'en-US', { pollPace: FAST });
+  try {
+    const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
+    const users = await admin.listAll('/users');
+    const shown = (u: Rec) => String(u.displayName ?? u.name);
+    const me = users.find((u) => u.userName === sb.demoAgent.userName)!;
+    const colleague = users.find((u) => u.typeUser === 'AGENT' && u.userName !== sb.demoAgent.userName)!;
+    const [first, second] = await ownOpenSessions(sb, 2);
+    // The colleague writes a note on the attendant's session, as their own console would.
+    const asColleague = serviceApi(sb.baseUrl, String(colleague.accessKey));
+    const mentionOn = (s: Rec, text: string) =>
+      asColleague.post('/chatapi/1.0/api/v2/session-comment/save', { sessionId: Number(s.id), comment: text });
+
+    await page.goto(host.url);
+    await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
+    await consoleReady(page);
+    // One workspace, nothing mentioning the attendant: no Needs me.
+    await expect(railButton(page, 'Sessions')).toBeVisible();
+    await expect(railButton(page, 'Needs me')).toHaveCount(0);
+
+    await mentionOn(first!, `@${shown(me)} pode olhar este cliente? Ele ligou duas vezes.`);
+    await expect(railButton(page, 'Needs me')).toBeVisible({ timeout: 30_000 });
+    await railButton(page, 'Needs me').click();
+    const row = page.getByRole('list', { name: 'Mentions of you' }).getByRole('button');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(`${shown(colleague)} mentioned you`);
+    const customer = shown(first!.user as Rec);
+    await expect(row).toContainText(customer);
+    await expect(row).toContainText('pode olhar este cliente?');
+    await row.click();
+    await expect(page.getByRole('group', { name: `Reply to ${customer}` })).toBeVisible();
+    // Seen: gone from Needs me.
+    await expect(railButton(page, 'Needs me')).toHaveCount(0);
+
+    // After a restart the opened mention stays seen; a new one still arrives.
+    await page.goto('about:blank');
+    await host.close();
+    host = await launchHost(profile, 'en-US', { pollPace: FAST });
+    await page.goto(host.url);
+    await consoleReady(page);
+    await mentionOn(second!, `Falei com o financeiro, @${shown(me)}.`);
+    await expect(railButton(page, 'Needs me')).toBeVisible({ timeout: 30_000 });
+    await railButton(page, 'Needs me').click();
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('Falei com o financeiro');
+    await expect(row).toContainText(shown(second!.user as Rec));
   } finally {
     await page.goto('about:blank');
     await host.close();

@@ -16,7 +16,8 @@ export const workspaceFeature: ConsoleFeature = {
       icon: '◎',
       order: -1,
       component: NeedsMeView,
-      visible: severalWorkspaces,
+      // One workspace: shown while a colleague's mention waits.
+      visible: () => severalWorkspaces() || needsMe.mentions.length > 0,
       badge: () => needsMe.total,
     },
   ],

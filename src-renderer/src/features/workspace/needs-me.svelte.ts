@@ -1,5 +1,6 @@
 import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
-import { failure, invoke, invokeIn, on, type Worded, worded } from '../../lib/bridge';
+import type { Mention } from '../../../../src-shared/bridge/notes';
+import { failure, invoke, invokeIn, on, onIn, type Worded, worded } from '../../lib/bridge';
 import { t } from '../../lib/i18n.svelte';
 import { QueueStore } from '../attendance/queue.svelte';
 import { ViewPlace } from '../../lib/views.svelte';
@@ -99,6 +100,25 @@ export class NeedsMeStore {
       this.#error = null;
     } catch (e) {
       this.#error = failure(e);
+    }
+  }
+
+  #frontOff: (() => void) | null = null;
+
+  /**
+   * With one workspace, nothing above is watched: its mentions alone are followed (null stops,
+   * several workspaces bring theirs with the rest), so a colleague asking still shows in Needs me.
+   */
+  async followMentions(workspaceId: string | null): Promise<void> {
+    this.#frontOff?.();
+    this.#frontOff = null;
+    if (workspaceId === null) return;
+    const take = (mentions: Mention[]) => (this.#mentions = mentions.map((mention) => ({ workspaceId, mention, item: null })));
+    this.#frontOff = onIn(workspaceId, 'notes:mentions', ({ mentions }) => take(mentions));
+    try {
+      take((await invokeIn(workspaceId, 'notes:mentions', {})).mentions);
+    } catch {
+      // The next check's push brings them.
     }
   }
 
