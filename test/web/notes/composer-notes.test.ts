@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
+import { axeViolations } from '../../support/axe';
 import {
   connectToService,
   consoleReady,
@@ -102,6 +103,20 @@ test('a note written in the composer reaches the service as a note, mentions a c
     await expect(box).toHaveValue(`Cliente quer estorno, ${mention} `);
     await box.pressSequentially('pode aprovar?');
     await shot(page, 'composer-note-mode');
+    // Note mode and its mention menu read well in both themes (axe: contrast, names, roles).
+    await box.pressSequentially(' @');
+    await expect(menu).toBeVisible();
+    const found: string[] = [];
+    for (const theme of ['dark', 'light'] as const) {
+      if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.locator('.shell-theme').click();
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      if (theme === 'dark') await shot(page, 'composer-note-mode-dark');
+      found.push(...(await axeViolations(page, `note mode ${theme}`)));
+    }
+    expect(found).toEqual([]);
+    await box.press('Backspace');
+    await box.press('Backspace');
+    await expect(box).toHaveValue(`Cliente quer estorno, ${mention} pode aprovar?`);
     await box.press('Enter');
     await expect(box).toHaveValue('');
 
