@@ -227,3 +227,47 @@ test('with one workspace, a colleague mentioning the attendant brings Needs me; 
     await sb.close();
   }
 });
+
+test('a note from the composer while the service cannot take it waits in the outbox, marked so, and reaches the service once', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const sb = await startStandin({ port: 0, sessions: 30, seed: 3 });
+  const host = await launchHost(freshProfile(), 'en-US', { pollPace: FAST });
+  try {
+    await page.goto(host.url);
+    await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
+    await consoleReady(page);
+    const [session] = await ownOpenSessions(sb, 1);
+    const sessionId = Number(session!.id);
+    await selectSession(page, session!);
+    await page.getByRole('radio', { name: 'Note' }).check();
+
+    // Connections for comments are refused: the note is kept on this computer and says it waits.
+    await sb.faults.set([{ match: { path: '/chatapi/1.0/api/v2/session-comment' }, kind: 'reset' }]);
+    const text = 'Cliente vai mandar o comprovante amanhã.';
+    await composerBox(page).fill(text);
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await expect(composerBox(page)).toHaveValue('');
+    const kept = page.getByRole('note').filter({ hasText: text });
+    await expect(kept).toBeVisible();
+    await expect(kept).toContainText(/Waiting to send|Sending…|Checking whether it arrived…/);
+    const onService = async () =>
+      (
+        await serviceApi(sb.baseUrl, sb.tokens.admin).list('/session-comment', [
+          { key: 'sessionId', operator: 'EQNUM', value: String(sessionId) },
+        ])
+      ).filter((c: Rec) => String(c.comment).startsWith(text)).length;
+
+    await sb.faults.clear();
+    await expect.poll(onService, { timeout: 60_000 }).toBe(1);
+    await expect(kept).not.toContainText(/Waiting to send|Sending…|Checking whether it arrived…/, { timeout: 30_000 });
+    // Once, never twice; and never as a message to the customer.
+    expect(await onService()).toBe(1);
+    expect((await repliesOn(sb, sessionId)).some((m) => m.includes('comprovante amanhã'))).toBe(false);
+  } finally {
+    await page.goto('about:blank');
+    await host.close();
+    await sb.close();
+  }
+});
