@@ -5,6 +5,7 @@ import type { Condition } from '../../../src-shared/query';
 import { excerptOf, mentionIndex, type Mentionable } from '../../../src-shared/mentions';
 import { msOf } from '../../../src-shared/concepts';
 import { splitRef } from '../../../src-shared/note-ref';
+import { maskDocuments } from '../../../src-shared/redact';
 import { MentionSchema, type Mention } from '../../../src-shared/bridge/notes';
 import { setAsideFile, whyUnreadable } from '../../set-aside';
 
@@ -161,7 +162,8 @@ export class MentionWatch {
         sessionId: r.sessionId,
         by: r.createdBy,
         at: r.createdAt,
-        excerpt: excerptOf(text, at),
+        // Shown in Needs me and kept on disk: a CPF or CNPJ in the note stays masked there.
+        excerpt: maskDocuments(excerptOf(text, at)),
         ...this.#o.describe?.(r),
       });
       added = true;

@@ -129,9 +129,14 @@ test.describe('finding mentions of the attendant', () => {
     expect(s.asked).toHaveLength(1);
 
     clock.now += 31_000;
-    notes.push({ id: 4, sessionId: 10, text: 'cc @bruno.lima — customer angry', createdAt: at(5), createdBy: 'carla.dias' });
+    notes.push({ id: 4, sessionId: 10, text: 'cc @bruno.lima — CPF 529.982.247-25 angry', createdAt: at(5), createdBy: 'carla.dias' });
     await w.check();
     expect(s.asked).toHaveLength(2);
+    // A document in the note stays masked in what is shown and kept.
+    const excerpt = w.list().find((m) => m.noteId === 4)!.excerpt;
+    expect(excerpt).toContain('cc @bruno.lima');
+    expect(excerpt).not.toContain('529.982.247-25');
+    expect(excerpt).not.toMatch(/\d{3}\.\d{3}\.\d{3}-\d{2}/);
     // Forward from the newest note the service answered.
     expect(s.asked[1]!.conditions[0]).toEqual({ key: 'createdAt', operator: 'AFTER', value: at(3) });
     expect(w.list().map((m) => m.noteId)).toEqual([4, 1]);
