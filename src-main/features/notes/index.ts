@@ -86,7 +86,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     );
     const out: NoteRow[] = [];
     for (const r of rows)
-      if (r.id != null && typeof r.sessionId === 'number')
+      if (r.id != null && r.sessionId != null)
         out.push({
           id: r.id,
           sessionId: r.sessionId,

@@ -30,7 +30,7 @@ const FileSchema = z.strictObject({
   /** The newest note time the service answered (its own text), read after next time. */
   since: z.string().nullable(),
   pending: z.array(MentionSchema),
-  seen: z.array(z.number().int()),
+  seen: z.array(MentionSchema.shape.noteId),
 });
 type MentionFile = z.infer<typeof FileSchema>;
 
