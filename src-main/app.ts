@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { EventPayload } from '../src-shared/bridge';
 import { EventHub, type HandlerTable, type Router } from './bridge/table';
 import type { KeyValueStore, SecretCipher } from './vault/types';
@@ -11,6 +12,7 @@ import { createOfflineFeature } from './features/offline';
 import { createQueueFeature } from './features/attendance/queue';
 import { createNotesFeature } from './features/notes';
 import { createAttendanceFeature } from './features/attendance';
+import { SnoozeStore } from './features/attendance/snooze';
 import type { LinkOpener } from './features/attendance/media';
 import { createBadgeSlot, type BadgeSlot } from './features/attendance/badge';
 import { createVoiceFeature } from './features/voice';
@@ -93,7 +95,9 @@ interface SharedAdapters {
  */
 function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFeatures {
   const offline = createOfflineFeature(ctx);
-  const queue = createQueueFeature(ctx, offline);
+  // Snoozes are the account's (its folder), the console's own state: the service has no such field.
+  const snooze = new SnoozeStore(join(ctx.accountDir, 'snoozed.json'), (m) => ctx.log.warn(m));
+  const queue = createQueueFeature(ctx, offline, snooze);
   // Mentions are checked with the poll: at most once per its longest idle wait while polling (a
   // minute), five times that while events flow (the live budget is two requests a minute).
   const pace = s.pollPace ?? POLL_PACE;
@@ -104,7 +108,7 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
       return null;
     },
   });
-  const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink });
+  const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink, snooze });
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });
   const live = createLiveFeature(ctx, {
     onEvent: (e) => {

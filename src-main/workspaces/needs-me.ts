@@ -16,6 +16,8 @@ const RANK: Record<Row['reason'], number> = { unread: 0, reply: 1, waiting: 2 };
 
 /** Why a session needs the attendant, or null when it does not. */
 function reasonOf(item: QueueItem, me: string | null): Row['reason'] | null {
+  // Snoozed: put aside by the attendant until it wakes.
+  if (item.snoozed) return null;
   const bucket = bucketOf(item, me);
   if ((bucket === 'mine' || bucket === 'pending') && item.unread) return 'unread';
   if (bucket === 'mine') return 'reply';

@@ -36,6 +36,12 @@ export const QueueItemSchema = z
     preview: z.string().nullable().optional(),
     /** Customer messages since the attendant last looked at the session. */
     unread: z.number().int().min(0).optional(),
+    /** Put aside by the attendant (the console's own state: README, "Snooze is the console's own"). */
+    snoozed: z.boolean().optional(),
+    /** With `snoozed`: when it wakes (ISO); null: when the customer writes. */
+    snoozedUntil: z.string().nullable().optional(),
+    /** Back from a snooze and not opened since: why (the customer wrote, or its time came). */
+    woke: z.enum(['customer', 'time']).optional(),
   })
   .strict();
 export type QueueItem = z.infer<typeof QueueItemSchema>;
@@ -248,6 +254,16 @@ export const attendanceChannels = {
   'attendance:accept': { input: SessionInput, output: QueueItemSchema },
   /** The attendant looked at the session's thread: its unread count goes to zero. */
   'attendance:seen': { input: SessionInput, output: z.object({ ok: z.boolean() }).strict() },
+  /**
+   * Puts a session of the attendant's aside until `until` (ISO, in the future) or, null, until its
+   * customer writes; a customer's message wakes it either way.
+   */
+  'attendance:snooze': {
+    input: z.object({ sessionId: id, until: z.string().min(1).max(100).nullable() }).strict(),
+    output: QueueItemSchema,
+  },
+  /** Brings a snoozed session back to Mine now. */
+  'attendance:wake': { input: SessionInput, output: QueueItemSchema },
   'attendance:transfer': {
     input: z
       .object({

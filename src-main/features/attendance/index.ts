@@ -13,6 +13,7 @@ import { sessionHandlers, type QueueFeature } from './queue';
 import { threadPage, type StampedMessage, type StampedSession } from './reads';
 import { Replies } from './reply';
 import { createThreads, threadHandlers } from './thread';
+import { snoozeHandlers, type SnoozeStore } from './snooze';
 
 export interface AttendanceFeature {
   handlers: Feature<'attendance'>['handlers'];
@@ -33,6 +34,8 @@ export interface AttendanceDeps {
   badge: BadgeSlot;
   /** The system browser, for links in messages. */
   openLink: LinkOpener;
+  /** The attendant's snoozed sessions (the queue reads them too). */
+  snooze: SnoozeStore;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface AttendanceDeps {
  * status); this function only builds them and joins their handlers.
  */
 export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDeps): AttendanceFeature {
-  const { queue, notes, offline, badge, openLink } = deps;
+  const { queue, notes, offline, badge, openLink, snooze } = deps;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
   const threads = createThreads(ctx);
@@ -66,6 +69,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
     ...composerHandlers(ctx, { composer, replies, threads, queue, notes, offline }),
     ...closeHandlers(ctx, { directory, composer, threads, queue, notes }),
     ...mediaHandlers(ctx, openLink),
+    ...snoozeHandlers(ctx, { queue, snooze }),
     'attendance:badge': async ({ count }) => ({ count: badge.set(count) }),
   };
 
@@ -74,8 +78,13 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
     sync,
     onEvent: (e) => news.onEvent(e),
     resync: () => news.resync(),
+    // The one wake timer runs while this sign-in does.
+    async start() {
+      snooze.start();
+    },
     async stop() {
       news.stop();
+      await snooze.stop();
     },
   };
 }

@@ -33,6 +33,7 @@ import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
 import type { NotesFeature } from '../notes';
 import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
+import type { SnoozeStore } from './snooze';
 
 const QUEUE_CAP = 100_000;
 /** A message record's place in time, as the service wrote it. */
@@ -74,8 +75,10 @@ export interface QueueFeature {
   seen(sessionId: number): boolean;
 }
 
+/** Same fields, both ways: a field one of them lacks (a snooze ended) is a difference too. */
 const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   for (const k of Object.keys(a) as Array<keyof QueueItem>) if (a[k] !== b[k]) return false;
+  for (const k of Object.keys(b) as Array<keyof QueueItem>) if (!(k in a) && b[k] !== undefined) return false;
   return true;
 };
 
@@ -106,8 +109,8 @@ export function customersNewest(
   return newest;
 }
 
-export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature): QueueFeature {
-  return new SessionQueue(ctx, offline);
+export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature, snooze: SnoozeStore): QueueFeature {
+  return new SessionQueue(ctx, offline, snooze);
 }
 
 /**
@@ -138,13 +141,18 @@ class SessionQueue implements QueueFeature {
   /** Starts the read behind the kept copy now: a snapshot is asked for again before the page's first view. */
   #readNow: (() => void) | null = null;
   readonly #activity: ActivityStore;
+  /** The attendant's snoozed sessions (their rules live in `snooze.ts`). */
+  readonly #snooze: SnoozeStore;
   readonly #deltas: Coalescer<'delta', { upsert?: QueueItem; remove?: number }>;
   /** The number of the last delta sent (snapshots name it: see `QueueDelta.seq`). */
   #seq = 0;
 
-  constructor(ctx: FeatureContext, offline: OfflineFeature) {
+  constructor(ctx: FeatureContext, offline: OfflineFeature, snooze: SnoozeStore) {
     this.#ctx = ctx;
     this.#offline = offline;
+    this.#snooze = snooze;
+    // Snoozed, woken or dropped: the row is projected again and pushed.
+    snooze.onChange((id) => this.#touch(id));
     this.#activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
     this.#deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
       const upsert = new Map<number, QueueItem>();
@@ -245,14 +253,18 @@ class SessionQueue implements QueueFeature {
 
   customerMessage(m: ThreadMessage): boolean {
     if (!this.#activity.customerMessage(m)) return false;
+    // News from the customer wakes a snoozed session, whichever source brought it.
+    this.#snooze.customerWrote(m.sessionId);
     this.#touch(m.sessionId);
     return true;
   }
 
   seen(sessionId: number): boolean {
-    if (!this.#activity.seen(sessionId)) return false;
-    this.#touch(sessionId);
-    return true;
+    const unread = this.#activity.seen(sessionId);
+    // Opened: a woken session's mark has been seen too (its change re-projects the row).
+    const woke = this.#snooze.seen(sessionId);
+    if (unread) this.#touch(sessionId);
+    return unread || woke;
   }
 
   async stop(): Promise<void> {
@@ -278,7 +290,8 @@ class SessionQueue implements QueueFeature {
     const a = this.#activity.get(item.id);
     const g = item.slaSeconds === null && item.groupId !== null ? this.#groups.get(item.groupId) : undefined;
     const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
-    return a || sla ? { ...item, ...a, ...sla } : item;
+    const z = this.#snooze.follow(item, this.#ctx.me()?.userName ?? null);
+    return a || sla || z.snoozed || z.woke ? { ...item, ...a, ...sla, ...z } : item;
   }
 
   /** The cached item again with its current activity, pushed when it changed. */
@@ -466,6 +479,8 @@ class SessionQueue implements QueueFeature {
       else skips.add(lacking('userSession', r, 'id'));
     }
     skips.report(this.#ctx.log, 'queue');
+    // Sessions the whole read no longer lists have closed: their snoozes end.
+    this.#snooze.keepOnly(new Set(this.#cache.keys()));
     this.#unreadable = skips.summary();
     this.#loaded = true;
     this.#freshAt = startedAt;
@@ -481,8 +496,16 @@ class SessionQueue implements QueueFeature {
   #offlineCopy(): QueueSnapshot | null {
     const copy = this.#offline.cache.queue();
     return copy
-      ? { items: copy.items, fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, unreadable: NONE_UNREADABLE, seq: this.#seq }
+      ? { items: copy.items.map((i) => this.#snoozeNow(i)), fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, unreadable: NONE_UNREADABLE, seq: this.#seq }
       : null;
+  }
+
+  /** A kept item with its snooze as the store holds it now (the copy may predate a wake). */
+  #snoozeNow(i: QueueItem): QueueItem {
+    const z = this.#snooze.fieldsOf(i.id);
+    if (!i.snoozed && !i.woke && !z.snoozed && !z.woke) return i;
+    const { snoozed: _s, snoozedUntil: _u, woke: _w, ...rest } = i;
+    return { ...rest, ...z };
   }
 
   /**

@@ -149,6 +149,8 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'attendance:directory': () => ({}),
   'attendance:accept': (s) => ({ sessionId: s.waitingId }),
   'attendance:seen': (s) => ({ sessionId: s.sessionId }),
+  'attendance:snooze': (s) => ({ sessionId: s.sessionId, until: null }),
+  'attendance:wake': (s) => ({ sessionId: s.sessionId }),
   'attendance:transfer': (s) => ({ sessionId: s.otherSessionId, groupId: s.groupId }),
   'attendance:openThread': (s) => ({ sessionId: s.sessionId }),
   'attendance:olderMessages': (s) => ({ sessionId: s.sessionId, page: 1 }),
