@@ -9,9 +9,10 @@ import type { Scope } from '../../lib/scope.svelte';
 
 /**
  * The queue's tabs. Sessions of mine waiting for the customer have no tab of their own: they stay
- * in Mine, marked as such, so a reply never moves the session out of view.
+ * in Mine, marked as such, so a reply never moves the session out of view. Sessions of mine the
+ * attendant snoozed leave Mine for Snoozed until they wake.
  */
-export const VISIBLE_BUCKETS = ['waiting', 'mine', 'others'] as const satisfies readonly QueueBucket[];
+export const VISIBLE_BUCKETS = ['waiting', 'mine', 'others', 'snoozed'] as const;
 export type VisibleBucket = (typeof VISIBLE_BUCKETS)[number];
 /** How "Mine" is ordered: latest customer message first, longest waiting first, nearest SLA first. */
 export const MINE_SORTS = ['activity', 'waiting', 'sla'] as const;
@@ -21,8 +22,20 @@ export type MineSort = (typeof MINE_SORTS)[number];
  * The tab a bucket shows in: a session of mine waiting for the customer is in Mine (a reply
  * never moves it out of view); one with a bot among the others, marked as such.
  */
-export const tabOfBucket = (b: QueueBucket): VisibleBucket | null =>
+export const tabOfBucket = (b: QueueBucket): Exclude<VisibleBucket, 'snoozed'> | null =>
   b === 'closed' ? null : b === 'pending' ? 'mine' : b === 'bot' ? 'others' : b;
+
+/** The tab a session shows in: a snoozed session of mine in Snoozed, the others by their bucket. */
+export function tabOfItem(item: QueueItem, me: string | null): VisibleBucket | null {
+  const tab = tabOfBucket(bucketOf(item, me));
+  return tab === 'mine' && item.snoozed ? 'snoozed' : tab;
+}
+
+/** Snoozed: the soonest to wake first; those waiting for their customer after them. */
+const byWake = (x: QueueItem, y: QueueItem): number => {
+  const at = (s: QueueItem) => (s.snoozedUntil ? Date.parse(s.snoozedUntil) : Infinity);
+  return at(x) - at(y) || x.id - y.id;
+};
 
 const lastCustomerMs = new WeakMap<QueueItem, number>();
 /** When the customer last wrote (ms), or when the session began; parsed once per item. */
@@ -107,8 +120,8 @@ export class QueueStore {
    * Which tab holds each session, kept as the map changes, and a version per tab: a delta
    * touching a session of mine sorts Mine again, not the tens of thousands waiting elsewhere.
    */
-  #members: Record<VisibleBucket, Set<number>> = { waiting: new Set(), mine: new Set(), others: new Set() };
-  #tabVersions = $state<Record<VisibleBucket, number>>({ waiting: 0, mine: 0, others: 0 });
+  #members: Record<VisibleBucket, Set<number>> = { waiting: new Set(), mine: new Set(), others: new Set(), snoozed: new Set() };
+  #tabVersions = $state<Record<VisibleBucket, number>>({ waiting: 0, mine: 0, others: 0, snoozed: 0 });
   /** How many sessions name each group and channel; the filter menus change when one comes or goes. */
   #groupCounts = new Map<number, { name: string; n: number }>();
   #channelCounts = new Map<string, number>();
@@ -116,7 +129,7 @@ export class QueueStore {
 
   /** The tab a session shows in (Mine holds every session assigned to me, those waiting for the customer included). */
   #tabOf(item: QueueItem): VisibleBucket | null {
-    return tabOfBucket(bucketOf(item, this.#me));
+    return tabOfItem(item, this.#me);
   }
 
   /** Moves one session between tabs and facet counts (either side may be absent), adding the tabs it touched to `touched`. */
@@ -170,7 +183,7 @@ export class QueueStore {
 
   /** Every tab and facet again, from the whole map (a snapshot, another attendant, an empty store). */
   #rebuild(): void {
-    this.#members = { waiting: new Set(), mine: new Set(), others: new Set() };
+    this.#members = { waiting: new Set(), mine: new Set(), others: new Set(), snoozed: new Set() };
     this.#groupCounts = new Map();
     this.#channelCounts = new Map();
     const touched = new Set<VisibleBucket>();
@@ -187,7 +200,11 @@ export class QueueStore {
   #build(b: VisibleBucket): { items: QueueItem[]; hay: string[] } {
     void this.#tabVersions[b];
     const order =
-      b === 'mine' ? this.#mineOrder() : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
+      b === 'mine'
+        ? this.#mineOrder()
+        : b === 'snoozed'
+          ? byWake
+          : (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
     const items: QueueItem[] = [];
     for (const id of this.#members[b]) {
       const item = this.#map.get(id);
@@ -200,9 +217,10 @@ export class QueueStore {
   #waitingTab = $derived.by(() => this.#build('waiting'));
   #mineTab = $derived.by(() => this.#build('mine'));
   #othersTab = $derived.by(() => this.#build('others'));
+  #snoozedTab = $derived.by(() => this.#build('snoozed'));
 
   get #byBucket(): Record<VisibleBucket, { items: QueueItem[]; hay: string[] }> {
-    return { waiting: this.#waitingTab, mine: this.#mineTab, others: this.#othersTab };
+    return { waiting: this.#waitingTab, mine: this.#mineTab, others: this.#othersTab, snoozed: this.#snoozedTab };
   }
 
   #mineOrder(): (x: QueueItem, y: QueueItem) => number {
@@ -234,7 +252,7 @@ export class QueueStore {
 
   get counts(): Record<VisibleBucket, number> {
     const g = this.#byBucket;
-    return { waiting: g.waiting.items.length, mine: g.mine.items.length, others: g.others.items.length };
+    return { waiting: g.waiting.items.length, mine: g.mine.items.length, others: g.others.items.length, snoozed: g.snoozed.items.length };
   }
 
   get total(): number {
@@ -365,7 +383,7 @@ export class QueueStore {
     this.#fetchedAt = new Date().toISOString();
     this.#version++;
     if (arrivals.length) this.#arrivals = arrivals;
-    if (this.#selectedId !== null && d.upsert.some((i) => i.id === this.#selectedId && i.unread)) this.markSeen();
+    if (this.#selectedId !== null && d.upsert.some((i) => i.id === this.#selectedId && (i.unread || i.woke))) this.markSeen();
   }
 
   /**
@@ -461,6 +479,47 @@ export class QueueStore {
     }
   }
 
+  /** Set while a snooze or a wake is on its way (one at a time); its error shows under the menu. */
+  #snoozing = $state<number | null>(null);
+  #snoozeError = $state.raw<Worded | null>(null);
+  get snoozing(): number | null {
+    return this.#snoozing;
+  }
+  get snoozeError(): string | null {
+    return worded(this.#snoozeError);
+  }
+  clearSnoozeError(): void {
+    this.#snoozeError = null;
+  }
+
+  /**
+   * Snoozes a session of mine until `until` (a time in the future) or, null, until its customer
+   * writes. True when done; a refusal (a time past) is kept in `snoozeError`.
+   */
+  async snooze(id: number, until: Date | null): Promise<boolean> {
+    return this.#snoozeCall(id, () => this.#scope.invoke('attendance:snooze', { sessionId: id, until: until ? until.toISOString() : null }));
+  }
+
+  /** Brings a snoozed session back to Mine now. */
+  async wake(id: number): Promise<boolean> {
+    return this.#snoozeCall(id, () => this.#scope.invoke('attendance:wake', { sessionId: id }));
+  }
+
+  async #snoozeCall(id: number, call: () => Promise<QueueItem>): Promise<boolean> {
+    if (this.#snoozing !== null) return false;
+    this.#snoozing = id;
+    this.#snoozeError = null;
+    try {
+      this.#change({ upsert: [await call()], remove: [], me: this.#me });
+      return true;
+    } catch (e) {
+      this.#snoozeError = failure(e);
+      return false;
+    } finally {
+      this.#snoozing = null;
+    }
+  }
+
   #transferring = false;
 
   /** Moves a session to a group or an attendant, with an optional note for whoever takes it next. */
@@ -489,7 +548,7 @@ export class QueueStore {
     this.#selectedId = id;
     const item = id === null ? undefined : this.#map.get(id);
     if (item) {
-      const tab = tabOfBucket(bucketOf(item, this.#me));
+      const tab = tabOfItem(item, this.#me);
       if (tab && tab !== this.#bucket) this.#bucket = tab;
     }
     this.markSeen();
@@ -507,7 +566,9 @@ export class QueueStore {
   /** The open session's unread messages are seen once the attendant can see them. */
   markSeen(): void {
     const item = this.#selectedId === null ? undefined : this.#map.get(this.#selectedId);
-    if (item?.unread && document.hasFocus()) void this.#scope.invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
+    // Unread messages, or the mark of a session back from a snooze: seen once looked at.
+    if ((item?.unread || item?.woke) && document.hasFocus())
+      void this.#scope.invoke('attendance:seen', { sessionId: item.id }).catch(() => undefined);
   }
 
   /** A session to open once the queue holds it ("Needs me" opening one in this workspace). */

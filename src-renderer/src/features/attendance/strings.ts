@@ -83,6 +83,32 @@ export const tt = i18n.register({
     't.accept': 'Accept session',
     't.transfer': 'Transfer',
     't.close': 'Classify and close',
+    'z.snooze': 'Snooze',
+    'z.snoozeTip': 'Put this session aside until a time or until the customer writes',
+    'z.heading': 'Snooze {name}',
+    'z.lead': 'The session leaves Mine for Snoozed and comes back when its time comes or, at once, when the customer writes.',
+    'z.quick': 'Quick choices',
+    'z.hour': 'For 1 hour',
+    'z.threeHours': 'For 3 hours',
+    'z.tomorrow': 'Until tomorrow at 9:00',
+    'z.customer': 'Until the customer writes',
+    'z.custom': 'Or until a time of your choice',
+    'z.go': 'Snooze until then',
+    'z.cancel': 'Cancel',
+    'z.noTime': 'Choose a date and time first, or one of the quick choices.',
+    'z.past': 'That time has already passed: choose a time later than now.',
+    'z.done': '{name} snoozed {when}.',
+    'z.whenCustomer': 'until the customer writes',
+    'z.whenToday': 'until today at {time}',
+    'z.whenTomorrow': 'until tomorrow at {time}',
+    'z.whenDay': 'until {time}',
+    'z.row': 'Snoozed {when}',
+    'z.wake': 'Wake',
+    'z.wakeNamed': 'Wake {name} now',
+    'z.wakeNow': 'Wake now',
+    'z.banner': 'Snoozed {when}: it is in Snoozed, not in Mine, until then. A message from the customer brings it back at once.',
+    'z.wokeCustomer': 'Back: the customer wrote',
+    'z.wokeTime': 'Back: snooze ended',
     't.waitingBanner': 'This session is waiting in the queue. Accept it to answer.',
     't.othersBanner': 'This session is being handled by {agent}.',
     't.botBanner': 'A bot is handling this session: it waits for no attendant yet.',
@@ -362,6 +388,32 @@ export const tt = i18n.register({
     't.accept': 'Aceitar sessão',
     't.transfer': 'Transferir',
     't.close': 'Classificar e encerrar',
+    'z.snooze': 'Adiar',
+    'z.snoozeTip': 'Deixar esta sessão de lado até um horário ou até o cliente escrever',
+    'z.heading': 'Adiar {name}',
+    'z.lead': 'A sessão sai de Minhas para Adiadas e volta quando chegar a hora ou, na mesma hora, quando o cliente escrever.',
+    'z.quick': 'Escolhas rápidas',
+    'z.hour': 'Por 1 hora',
+    'z.threeHours': 'Por 3 horas',
+    'z.tomorrow': 'Até amanhã às 9:00',
+    'z.customer': 'Até o cliente escrever',
+    'z.custom': 'Ou até um horário à sua escolha',
+    'z.go': 'Adiar até lá',
+    'z.cancel': 'Cancelar',
+    'z.noTime': 'Escolha primeiro uma data e um horário, ou uma das escolhas rápidas.',
+    'z.past': 'Esse horário já passou: escolha um horário depois de agora.',
+    'z.done': '{name} adiada {when}.',
+    'z.whenCustomer': 'até o cliente escrever',
+    'z.whenToday': 'até hoje às {time}',
+    'z.whenTomorrow': 'até amanhã às {time}',
+    'z.whenDay': 'até {time}',
+    'z.row': 'Adiada {when}',
+    'z.wake': 'Retomar',
+    'z.wakeNamed': 'Retomar {name} agora',
+    'z.wakeNow': 'Retomar agora',
+    'z.banner': 'Adiada {when}: até lá ela fica em Adiadas, não em Minhas. Uma mensagem do cliente a traz de volta na mesma hora.',
+    'z.wokeCustomer': 'De volta: o cliente escreveu',
+    'z.wokeTime': 'De volta: o adiamento terminou',
     't.waitingBanner': 'Esta sessão está aguardando na fila. Aceite-a para responder.',
     't.othersBanner': 'Esta sessão está com {agent}.',
     't.botBanner': 'Um robô está atendendo esta sessão: ela ainda não espera por um atendente.',
@@ -610,4 +662,15 @@ export function stampOf(iso: string | null, now: number): string {
     hour: '2-digit',
     minute: '2-digit',
   });
+}
+
+/** When a snoozed session wakes, as a phrase: "until today at 14:00", "until the customer writes". */
+export function snoozeWhen(until: string | null, now = Date.now()): string {
+  if (until === null) return tt('z.whenCustomer');
+  const tomorrow = new Date(now);
+  tomorrow.setDate(tomorrow.getDate() + 1);
+  const day = dayOf(until);
+  if (day === dayOf(now)) return tt('z.whenToday', { time: timeOf(until) });
+  if (day === dayOf(tomorrow.getTime())) return tt('z.whenTomorrow', { time: timeOf(until) });
+  return tt('z.whenDay', { time: stampOf(until, now) });
 }
