@@ -33,7 +33,7 @@ import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
 import type { NotesFeature } from '../notes';
 import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
-import type { SnoozeStore } from './snooze';
+import { withSnoozeFields, type SnoozeStore } from './snooze';
 
 const QUEUE_CAP = 100_000;
 /** A message record's place in time, as the service wrote it. */
@@ -290,8 +290,9 @@ class SessionQueue implements QueueFeature {
     const a = this.#activity.get(item.id);
     const g = item.slaSeconds === null && item.groupId !== null ? this.#groups.get(item.groupId) : undefined;
     const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
-    const z = this.#snooze.follow(item, this.#ctx.me()?.userName ?? null);
-    return a || sla || z.snoozed || z.woke ? { ...item, ...a, ...sla, ...z } : item;
+    // The item may be one projected before (a touch): its snooze is replaced, never kept.
+    const base = withSnoozeFields(item, this.#snooze.follow(item, this.#ctx.me()?.userName ?? null));
+    return a || sla ? { ...base, ...a, ...sla } : base;
   }
 
   /** The cached item again with its current activity, pushed when it changed. */
@@ -502,10 +503,7 @@ class SessionQueue implements QueueFeature {
 
   /** A kept item with its snooze as the store holds it now (the copy may predate a wake). */
   #snoozeNow(i: QueueItem): QueueItem {
-    const z = this.#snooze.fieldsOf(i.id);
-    if (!i.snoozed && !i.woke && !z.snoozed && !z.woke) return i;
-    const { snoozed: _s, snoozedUntil: _u, woke: _w, ...rest } = i;
-    return { ...rest, ...z };
+    return withSnoozeFields(i, this.#snooze.fieldsOf(i.id));
   }
 
   /**

@@ -46,6 +46,13 @@ export type Woke = z.infer<typeof WokeSchema>;
 /** What a queue row carries of its snooze (fields of `QueueItem`). */
 export type SnoozeFields = Pick<QueueItem, 'snoozed' | 'snoozedUntil' | 'woke'>;
 
+/** `item` with its snooze fields replaced by `fields` (the same object when neither has any). */
+export function withSnoozeFields(item: QueueItem, fields: Partial<SnoozeFields>): QueueItem {
+  if (!('snoozed' in item) && !('snoozedUntil' in item) && !('woke' in item) && !fields.snoozed && !fields.woke) return item;
+  const { snoozed: _s, snoozedUntil: _u, woke: _w, ...rest } = item;
+  return { ...rest, ...fields };
+}
+
 const empty = (): SnoozeFile => ({ version: 1, snoozed: {}, woken: {} });
 
 /**
