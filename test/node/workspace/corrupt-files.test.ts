@@ -33,7 +33,11 @@ test.beforeAll(async () => {
   sb = await startStandin({ port: 0, sessions: 20 });
   const c = await openConsole();
   const agent = await c.call('workspace:connect', { baseUrl: sb.baseUrl, token: sb.tokens.agent, allowWeakStorage: true });
-  const sessionId = (await c.call('attendance:queue', {})).items[0]!.id;
+  const items = (await c.call('attendance:queue', {})).items;
+  const sessionId = items[0]!.id;
+  // A session of the attendant's snoozed: the account's snooze file.
+  const mine = items.find((i) => i.agentUserName === sb.demoAgent.userName)!;
+  await c.call('attendance:snooze', { sessionId: mine.id, until: null });
   // A note that waits in the outbox: the service refuses notes for now.
   await sb.faults.set([{ match: { path: V2 + RESOURCES.sessionComment.save }, kind: 'status', status: 503 }]);
   await c.call('notes:add', { sessionId, text: 'a note that waits' });
@@ -72,6 +76,10 @@ test('the profile holds the files the test corrupts', () => {
   const ws = `workspaces/${ids.agent}/`;
   for (const f of ['settings.json', `${ws}settings.json`, `${ws}vault.json`, `${ws}webhooks/state.json`]) expect(files).toContain(f);
   expect(
+    files.some((f) => f.startsWith(`${ws}accounts/`) && f.endsWith('/snoozed.json')),
+    files.join('\n'),
+  ).toBe(true);
+  expect(
     files.some((f) => f.startsWith(ws) && f.includes('/drafts/')),
     files.join('\n'),
   ).toBe(true);
@@ -107,6 +115,7 @@ for (const file of [
   'drafts',
   'outbox/notes',
   'attendance/activity.json',
+  'snoozed.json',
   'offline-cache/queue.json',
   'vault.key',
 ]) {
@@ -123,7 +132,9 @@ for (const file of [
             : file === 'drafts' || file === 'outbox/notes'
               ? // The account's own folder in the workspace holds them.
                 filesUnder(profile).find((f) => f.startsWith(ws) && f.includes(`/${file}/`))!
-              : `${ws}${file}`;
+              : file === 'snoozed.json'
+                ? filesUnder(profile).find((f) => f.startsWith(`${ws}accounts/`) && f.endsWith(`/${file}`))!
+                : `${ws}${file}`;
       corrupt(join(profile, target));
       const c = await openConsole(profile);
       try {
