@@ -28,6 +28,7 @@ async function queueWith(items: QueueItem[]) {
     'attendance:queue': () => ({ items, fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null }, seq: 0 }),
     'attendance:accept': ({ sessionId }) => ({ ...items.find((i) => i.id === sessionId)!, agentUserName: 'ana', agentName: 'Ana' }),
     'attendance:seen': () => ({ ok: true }),
+    'attendance:snooze': ({ sessionId, until }) => ({ ...items.find((i) => i.id === sessionId)!, snoozed: true, snoozedUntil: until }),
   });
   const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
   const scope = await newScope();
@@ -75,6 +76,38 @@ test('a customer message marks the session unread and moves it first in Mine; th
   // A session closed elsewhere leaves the queue.
   queue.put(item(2, 'Carlos', { status: 'CLOSED' }));
   expect(queue.item(2)).toBeUndefined();
+  scope.close();
+});
+
+test('a snoozed session leaves Mine for Snoozed: not counted unread, not the next to open; woken, it is back in Mine', async () => {
+  const snoozed = { snoozed: true, snoozedUntil: '2026-11-24T09:00:00Z' } as const;
+  const { queue, bridge, scope } = await queueWith([
+    item(2, 'Carlos', { unread: 1, ...snoozed }),
+    item(5, 'Eva'),
+    // Another attendant's session carrying a snooze (not possible from the main process): not in Snoozed.
+    item(6, 'Gil', { agentUserName: 'bruno', agentName: 'Bruno', ...snoozed }),
+  ]);
+  expect(queue.counts).toEqual({ waiting: 0, mine: 1, others: 1, snoozed: 1 });
+  queue.bucket = 'snoozed';
+  expect(queue.visible.map((s) => s.id)).toEqual([2]);
+  expect(queue.unreadSessions).toBe(0);
+  expect(queue.nextNeedingAttention(null)).toBe(5);
+  // Opening it shows the Snoozed tab (the window not focused: nothing is marked seen).
+  Object.assign(globalThis, { document: { hasFocus: () => false } });
+  queue.bucket = 'mine';
+  queue.select(2);
+  expect(queue.bucket).toBe('snoozed');
+  queue.select(null);
+  Reflect.deleteProperty(globalThis, 'document');
+  // Woken (the customer wrote): back in Mine, counted, marked.
+  bridge.emit('attendance:queueDelta', { upsert: [item(2, 'Carlos', { unread: 2, woke: 'customer' })], remove: [], me: 'ana', seq: 1 });
+  expect(queue.counts).toMatchObject({ mine: 2, snoozed: 0 });
+  expect(queue.unreadSessions).toBe(1);
+  expect(queue.nextNeedingAttention(null)).toBe(2);
+  // Snoozing asks the main process and shows its answer; a refusal is kept to be said.
+  expect(await queue.snooze(5, new Date('2026-11-24T12:00:00Z'))).toBe(true);
+  expect(bridge.calls.at(-1)).toMatchObject({ channel: 'attendance:snooze', input: { sessionId: 5, until: '2026-11-24T12:00:00.000Z' } });
+  expect(queue.counts).toMatchObject({ mine: 1, snoozed: 1 });
   scope.close();
 });
 
@@ -133,6 +166,8 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
       groupName,
       channel: channels[rand(4)]!,
       unread: rand(3),
+      // Some snoozed, some of them no longer the attendant's (Snoozed holds only Mine's).
+      ...(rand(4) === 0 ? { snoozed: true, snoozedUntil: null } : {}),
     });
   };
   const live = new Map<number, QueueItem>();
@@ -163,7 +198,7 @@ test('deltas keep every tab and the filter menus as a fresh read of the same ses
   const { queue: fresh, scope: freshScope } = await queueWith([...live.values()]);
   expect(queue.counts).toEqual(fresh.counts);
   expect(queue.facets).toEqual(fresh.facets);
-  for (const b of ['waiting', 'mine', 'others'] as const) {
+  for (const b of ['waiting', 'mine', 'others', 'snoozed'] as const) {
     queue.bucket = b;
     fresh.bucket = b;
     expect(
