@@ -497,7 +497,13 @@ class SessionQueue implements QueueFeature {
   #offlineCopy(): QueueSnapshot | null {
     const copy = this.#offline.cache.queue();
     return copy
-      ? { items: copy.items.map((i) => this.#snoozeNow(i)), fetchedAt: copy.fetchedAt, me: this.#ctx.me()?.userName ?? null, unreadable: NONE_UNREADABLE, seq: this.#seq }
+      ? {
+          items: copy.items.map((i) => this.#snoozeNow(i)),
+          fetchedAt: copy.fetchedAt,
+          me: this.#ctx.me()?.userName ?? null,
+          unreadable: NONE_UNREADABLE,
+          seq: this.#seq,
+        }
       : null;
   }
 

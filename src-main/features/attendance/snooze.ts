@@ -127,10 +127,11 @@ export class SnoozeStore {
     let wake: string | null = null;
     if (until !== null) {
       const ms = Date.parse(until);
-      if (Number.isNaN(ms)) throw new AppError({ kind: 'Invalid', message: 'That is not a time the console can read: choose a date and time.' });
-      if (ms <= now)
-        throw new AppError({ kind: 'Invalid', message: 'That time has already passed: choose a time later than now.' });
-      if (ms - now > MAX_SNOOZE_MS) throw new AppError({ kind: 'Invalid', message: 'That is more than a year away: choose an earlier time.' });
+      if (Number.isNaN(ms))
+        throw new AppError({ kind: 'Invalid', message: 'That is not a time the console can read: choose a date and time.' });
+      if (ms <= now) throw new AppError({ kind: 'Invalid', message: 'That time has already passed: choose a time later than now.' });
+      if (ms - now > MAX_SNOOZE_MS)
+        throw new AppError({ kind: 'Invalid', message: 'That is more than a year away: choose an earlier time.' });
       wake = new Date(ms).toISOString();
     }
     this.#data.snoozed[sessionId] = { until: wake, at: new Date(now).toISOString() };

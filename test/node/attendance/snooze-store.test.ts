@@ -191,6 +191,6 @@ for (const [mode, write] of [
     expect(readdirSync(d)).toContain(aside[0]!.keptAs.split(/[\\/]/).pop());
     store.snooze(4, null);
     await store.flushed();
-    expect(JSON.parse(readFileSync(file, 'utf8')).snoozed).toHaveProperty('4');
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { snoozed: Record<string, unknown> }).snoozed).toHaveProperty('4');
   });
 }

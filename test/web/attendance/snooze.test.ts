@@ -152,7 +152,9 @@ test('a snooze survives a restart of the console on the same profile, and is wok
     await expect(rowOf(page, 'Mine', customer)).toHaveCount(0);
 
     await show(page, 'Snoozed', s);
-    await list(page, 'Snoozed').getByRole('button', { name: `Wake ${customer} now` }).click();
+    await list(page, 'Snoozed')
+      .getByRole('button', { name: `Wake ${customer} now` })
+      .click();
     await expect(row).toHaveCount(0);
     await show(page, 'Mine', s);
     await expect(rowOf(page, 'Mine', customer)).toBeVisible();

@@ -497,7 +497,9 @@ export class QueueStore {
    * writes. True when done; a refusal (a time past) is kept in `snoozeError`.
    */
   async snooze(id: number, until: Date | null): Promise<boolean> {
-    return this.#snoozeCall(id, () => this.#scope.invoke('attendance:snooze', { sessionId: id, until: until ? until.toISOString() : null }));
+    return this.#snoozeCall(id, () =>
+      this.#scope.invoke('attendance:snooze', { sessionId: id, until: until ? until.toISOString() : null }),
+    );
   }
 
   /** Brings a snoozed session back to Mine now. */
