@@ -102,7 +102,9 @@ export const tt = i18n.register({
     'z.whenToday': 'until today at {time}',
     'z.whenTomorrow': 'until tomorrow at {time}',
     'z.whenDay': 'until {time}',
-    'z.row': 'Snoozed {when}',
+    'z.row': 'Wakes {when}',
+    'z.rowCustomer': 'Until the customer writes',
+    'z.rowTomorrow': 'tomorrow {time}',
     'z.wake': 'Wake',
     'z.wakeNamed': 'Wake {name} now',
     'z.wakeNow': 'Wake now',
@@ -407,7 +409,9 @@ export const tt = i18n.register({
     'z.whenToday': 'até hoje às {time}',
     'z.whenTomorrow': 'até amanhã às {time}',
     'z.whenDay': 'até {time}',
-    'z.row': 'Adiada {when}',
+    'z.row': 'Volta {when}',
+    'z.rowCustomer': 'Até o cliente escrever',
+    'z.rowTomorrow': 'amanhã {time}',
     'z.wake': 'Retomar',
     'z.wakeNamed': 'Retomar {name} agora',
     'z.wakeNow': 'Retomar agora',
@@ -673,4 +677,19 @@ export function snoozeWhen(until: string | null, now = Date.now()): string {
   if (day === dayOf(now)) return tt('z.whenToday', { time: timeOf(until) });
   if (day === dayOf(tomorrow.getTime())) return tt('z.whenTomorrow', { time: timeOf(until) });
   return tt('z.whenDay', { time: stampOf(until, now) });
+}
+
+/** When a snoozed session wakes, as short as a queue row needs: "Wakes 14:00", "Wakes tomorrow 09:00". */
+export function snoozeRow(until: string | null, now = Date.now()): string {
+  if (until === null) return tt('z.rowCustomer');
+  const tomorrow = new Date(now);
+  tomorrow.setDate(tomorrow.getDate() + 1);
+  const day = dayOf(until);
+  const when =
+    day === dayOf(now)
+      ? timeOf(until)
+      : day === dayOf(tomorrow.getTime())
+        ? tt('z.rowTomorrow', { time: timeOf(until) })
+        : stampOf(until, now);
+  return tt('z.row', { when });
 }
