@@ -480,8 +480,9 @@ class SessionQueue implements QueueFeature {
       else skips.add(lacking('userSession', r, 'id'));
     }
     skips.report(this.#ctx.log, 'queue');
-    // Sessions the whole read no longer lists have closed: their snoozes end.
-    this.#snooze.keepOnly(new Set(this.#cache.keys()));
+    // Sessions a whole read no longer lists have closed: their snoozes end. A read cut at its cap,
+    // or with records it could not use, may leave out sessions still open: nothing ends then.
+    if (!got.truncated && skips.summary().count === 0) this.#snooze.keepOnly(new Set(this.#cache.keys()));
     this.#unreadable = skips.summary();
     this.#loaded = true;
     this.#freshAt = startedAt;
