@@ -36,6 +36,10 @@ export const QueueItemSchema = z
     preview: z.string().nullable().optional(),
     /** Customer messages since the attendant last looked at the session. */
     unread: z.number().int().min(0).optional(),
+    /** The customer's first message no attendant answered yet (ISO), null when none (src-shared/waiting.ts). */
+    waitingSince: z.string().nullable().optional(),
+    /** An attendant's newest message in the session (ISO), null when none was seen. */
+    repliedAt: z.string().nullable().optional(),
   })
   .strict();
 export type QueueItem = z.infer<typeof QueueItemSchema>;
