@@ -59,6 +59,11 @@ export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
 
 const SessionInput = z.object({ sessionId: id }).strict();
 
+/** The queue column's width the attendant may set (px). */
+export const QUEUE_WIDTH_MIN = 280;
+export const QUEUE_WIDTH_MAX = 900;
+
+
 export const GroupInfoSchema = z
   .object({
     id,
@@ -366,6 +371,11 @@ export const attendanceChannels = {
     output: z.object({ status: z.string(), reason: z.string().nullable() }).strict(),
   },
   'attendance:resume': { input: NoInput, output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
+  /** The queue column's width kept for this workspace (null: the default); a width given is kept first. */
+  'attendance:queueWidth': {
+    input: z.object({ width: z.number().int().min(QUEUE_WIDTH_MIN).max(QUEUE_WIDTH_MAX).nullable().optional() }).strict(),
+    output: z.object({ width: z.number().int().nullable() }).strict(),
+  },
   /** What the renderer counts as waiting for the attendant: shown as the dock/taskbar badge. */
   'attendance:badge': {
     input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(),
