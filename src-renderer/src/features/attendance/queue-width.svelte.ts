@@ -2,7 +2,7 @@ import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../../../../src-shared/bridge/
 import type { Scope } from '../../lib/scope.svelte';
 
 /** A drag or key presses are kept once they settle, not on every pixel. */
-const SAVE_DELAY_MS = 300;
+const SAVE_DELAY_MS = 150;
 
 export { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN };
 
@@ -25,7 +25,7 @@ export class QueueWidth {
       .invoke('attendance:queueWidth', {})
       .then((r) => {
         // A width set meanwhile (a drag before the answer) wins.
-        if (this.#timer === null && this.#width === null) this.#width = r.width;
+        if (this.#width === null) this.#width = r.width;
       })
       .catch(() => undefined);
   }
@@ -34,12 +34,20 @@ export class QueueWidth {
     return this.#width;
   }
 
-  set(px: number): void {
+  /**
+   * Shows the column `px` wide; kept `now` (a drag let go), `soon` (key presses, folded into one
+   * write) or not yet (`later`: a drag still moving).
+   */
+  set(px: number, keep: 'now' | 'soon' | 'later'): void {
     this.#width = Math.round(Math.min(QUEUE_WIDTH_MAX, Math.max(QUEUE_WIDTH_MIN, px)));
     if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.#scope.invoke('attendance:queueWidth', { width: this.#width }).catch(() => undefined);
-    }, SAVE_DELAY_MS);
+    this.#timer = null;
+    if (keep === 'now') this.#save();
+    else if (keep === 'soon') this.#timer = setTimeout(() => this.#save(), SAVE_DELAY_MS);
+  }
+
+  #save(): void {
+    this.#timer = null;
+    void this.#scope.invoke('attendance:queueWidth', { width: this.#width }).catch(() => undefined);
   }
 }
