@@ -93,7 +93,8 @@ test("a row's timer is the customer's wait for an answer: since their first unan
     // The customer writes again: the wait starts at that line (seconds, within the SLA), not at the session's start.
     await customerSays(sb.baseUrl, sb.tokens.admin, sessionId, 'Obrigado, fico no aguardo.');
     await expect(row.locator('.preview')).toHaveText('Obrigado, fico no aguardo.');
-    await expect(row.locator('.timer')).toHaveText(/^\d{1,2}s$/);
+    // Read aloud as "Waiting for an answer for 12s"; shown as "12s".
+    await expect(row.locator('.timer')).toHaveText(/^Waiting for an answer for \d{1,2}s$/);
     await expect(row.locator('.timer')).toHaveClass(/\bsla-green\b/);
     // And it counts on as time passes.
     const first = secondsShown(await row.locator('.timer').innerText());
