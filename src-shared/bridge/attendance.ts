@@ -63,7 +63,6 @@ const SessionInput = z.object({ sessionId: id }).strict();
 export const QUEUE_WIDTH_MIN = 280;
 export const QUEUE_WIDTH_MAX = 900;
 
-
 export const GroupInfoSchema = z
   .object({
     id,

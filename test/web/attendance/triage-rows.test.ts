@@ -1,7 +1,7 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { customerSays } from '../../support/customer';
-import { idIn, instantIn, senderRole, sessionIdIn, userNameOf } from '../../support/records';
+import { idIn, instantIn, nameOf, senderRole, sessionIdIn, userNameOf } from '../../support/records';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, consoleReady, openDemo, repliesOn, serviceApi, type Rec } from '../../support/web';
 import { POLL_PACE } from '../../../src-main/features/live/poll-pace';
@@ -41,7 +41,12 @@ test("a row's timer is the customer's wait for an answer: since their first unan
     const sb = await openDemo(page, host);
     const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
     // The group with the longest SLA, so the colours below are not a race with the clock.
-    const group = await admin.post('/chatapi/1.0/api/v2/groups/unique', { conditions: [], sort: true, sortColumn: 'sla', direction: 'DESC' });
+    const group = await admin.post('/chatapi/1.0/api/v2/groups/unique', {
+      conditions: [],
+      sort: true,
+      sortColumn: 'sla',
+      direction: 'DESC',
+    });
     const [customer] = await admin.list('/users', [{ key: 'typeUser', operator: 'EQ', value: 'CUSTOMER' }], { size: 1 });
     const began = Date.now() - 40 * 60_000;
     const protocol = `2026${String(Date.now()).slice(-10)}`;
@@ -70,11 +75,16 @@ test("a row's timer is the customer's wait for an answer: since their first unan
     const row = await mineRow(page, protocol);
     // New: no attendant has answered; the customer's newest line; the protocol whole.
     await expect(row.getByText('New', { exact: true })).toBeVisible();
-    await expect(row.locator('.preview')).toHaveText('Alguém pode me ajudar, por favor? Preciso de uma resposta sobre o pedido PED-771234.');
+    await expect(row.locator('.preview')).toHaveText(
+      'Alguém pode me ajudar, por favor? Preciso de uma resposta sobre o pedido PED-771234.',
+    );
     const shownProtocol = row.locator('.protocol');
     await expect(shownProtocol).toHaveText(protocol);
     const [p, line] = [await shownProtocol.boundingBox(), await row.locator('.line1').boundingBox()];
-    expect(p!.y + p!.height <= line!.y + line!.height + 0.5 && p!.x + p!.width <= line!.x + line!.width + 0.5, 'the protocol shown whole').toBe(true);
+    expect(
+      p!.y + p!.height <= line!.y + line!.height + 0.5 && p!.x + p!.width <= line!.x + line!.width + 0.5,
+      'the protocol shown whole',
+    ).toBe(true);
     // Waiting since the first unanswered line (40 min), past the SLA: red.
     const timer = row.locator('.timer');
     await expect(timer).toHaveClass(/\bsla-red\b/);
@@ -104,7 +114,9 @@ test("a row's timer is the customer's wait for an answer: since their first unan
   }
 });
 
-test('the queue column widens by dragging its edge or with the arrow keys, and keeps its width after a reload and a restart', async ({ page }) => {
+test('the queue column widens by dragging its edge or with the arrow keys, and keeps its width after a reload and a restart', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const profile = freshProfile();
   let host = await launchHost(profile);
@@ -208,7 +220,11 @@ test("Needs me counts the customers waiting on the attendant (their answer, or o
 
     // A customer whose last line was answered writes again: theirs needs the attendant now.
     const s = ea.answered[0]!;
-    const customer = String((s.user as Rec | undefined)?.displayName ?? (s.user as Rec | undefined)?.name ?? '');
+    const [user] = await serviceApi(a.baseUrl, a.tokens.admin).list('/users', [
+      { key: 'id', operator: 'EQNUM', value: String(idIn(s.user)) },
+    ]);
+    const customer = nameOf(user) ?? '';
+    expect(customer).not.toBe('');
     await expect(list.getByRole('button').filter({ hasText: String(s.protocol) })).toHaveCount(0);
     await customerSays(a.baseUrl, a.tokens.admin, idIn(s.id)!, 'Ainda preciso de ajuda com isso.');
     await expect.poll(badge, { timeout: 20_000 }).toBe(String(ea.count + eb.count + 1));
