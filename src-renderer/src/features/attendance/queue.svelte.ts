@@ -49,7 +49,7 @@ function haystack(s: QueueItem): string {
 }
 
 const createdMs = new WeakMap<QueueItem, number>();
-export function createdAtMs(s: QueueItem): number {
+function createdAtMs(s: QueueItem): number {
   let t = createdMs.get(s);
   if (t === undefined) {
     t = s.createdAt ? Date.parse(s.createdAt) : NaN;
