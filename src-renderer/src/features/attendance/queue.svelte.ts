@@ -95,11 +95,13 @@ export class QueueStore {
 
   /**
    * The session of mine that most needs the attendant, other than `except`: the first with unread
-   * customer messages in Mine's order, else the first not waiting for the customer; null if none.
+   * customer messages in Mine's order, else the first whose customer waits for an answer
+   * (src-shared/waiting.ts), else the first not waiting for the customer; null if none.
    */
   nextNeedingAttention(except: number | null): number | null {
     const mine = this.#byBucket.mine.items.filter((s) => s.id !== except);
-    return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
+    const waits = (s: QueueItem) => !s.pending && waitStartOf(s) !== null;
+    return (mine.find((s) => s.unread) ?? mine.find(waits) ?? mine.find((s) => !s.pending))?.id ?? null;
   }
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
   #arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
