@@ -3,6 +3,7 @@ import { WorkspaceNameSchema, WorkspaceSchema } from '../src-shared/bridge';
 import { LiveSourceSchema } from '../src-shared/bridge/live';
 import { LanguageSchema } from '../src-shared/bridge/voice';
 import { TunnelChoiceSchema } from '../src-shared/bridge/webhooks';
+import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../src-shared/bridge/attendance';
 import type { Logger } from './log';
 import type { KeyValueStore } from './vault/types';
 
@@ -57,6 +58,8 @@ const SETTINGS = {
   /** The supervisor's ticket shortcut as typed (checked where it is used); null: the default. */
   'supervisor.ticketShortcut': z.string().nullable().default(null),
   voice: z.object({ enabled: z.boolean(), language: LanguageSchema }).strict().nullable().default(null),
+  /** The queue column's width in px as the attendant dragged it (a workspace's own); null: the layout's default. */
+  queueWidth: z.number().int().min(QUEUE_WIDTH_MIN).max(QUEUE_WIDTH_MAX).nullable().default(null),
   /** The webhook listener's port (0: any free port). */
   webhookPort: z.number().int().min(0).max(65535).default(0),
   /** The port "any free port" gave the listener last: tried first at the next start, so its address stays. */

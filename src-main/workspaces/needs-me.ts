@@ -1,7 +1,7 @@
 import type { NeedsMe } from '../../src-shared/bridge';
 import { bucketOf } from '../../src-shared/queue';
 import { msOf } from '../../src-shared/concepts';
-import { slaDue } from '../../src-shared/sla';
+import { waitDue, waitStartOf } from '../../src-shared/waiting';
 import type { QueueItem } from '../../src-shared/bridge/attendance';
 import type { Logger } from '../log';
 import type { WorkspaceRuntime } from './runtime';
@@ -14,13 +14,22 @@ const SETTLE_MS = 250;
 type Row = NeedsMe['rows'][number];
 const RANK: Record<Row['reason'], number> = { unread: 0, reply: 1, waiting: 2 };
 
-/** Why a session needs the attendant, or null when it does not. */
-function reasonOf(item: QueueItem, me: string | null): Row['reason'] | null {
-  // Snoozed: put aside by the attendant until it wakes.
+/**
+ * Why a session needs the attendant now, or null when it does not. "Needs me" counts only what
+ * calls for the attendant's hand at this moment:
+ * - `unread`: a session of theirs with customer messages they have not seen yet;
+ * - `reply`: a session of theirs whose customer waits for an answer (a message no attendant
+ *   answered: src-shared/waiting.ts; a session the console saw nothing of counts as waiting);
+ * - `waiting`: a customer waiting for an attendant, whom they may accept.
+ * A session of theirs they answered last, one waiting for the customer with nothing unread, a
+ * colleague's or a bot's is not counted, however long ago it began: the count is not the red rows.
+ * A snoozed session is not counted either: put aside by the attendant until it wakes.
+ */
+export function reasonOf(item: QueueItem, me: string | null): Row['reason'] | null {
   if (item.snoozed) return null;
   const bucket = bucketOf(item, me);
   if ((bucket === 'mine' || bucket === 'pending') && item.unread) return 'unread';
-  if (bucket === 'mine') return 'reply';
+  if (bucket === 'mine') return waitStartOf(item) !== null ? 'reply' : null;
   if (bucket === 'waiting') return 'waiting';
   return null;
 }
@@ -62,12 +71,13 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
       if (reason === 'unread') c.unread++;
       found.push({
         row: { workspaceId: rt.id, reason, item },
-        due: slaDue(item),
+        // The customer's wait against the SLA, not the session's age.
+        due: waitDue(item),
         created: msOf(item.createdAt) || 0,
       });
     }
   }
-  // Nearest SLA first; without one, the attendant's own sessions before those waiting, oldest first.
+  // Nearest end of the customer's wait within its SLA first; without one, the attendant's own sessions before those waiting, oldest first.
   found.sort(
     (a, b) =>
       (a.due === b.due ? 0 : a.due < b.due ? -1 : 1) ||

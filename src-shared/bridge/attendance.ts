@@ -42,6 +42,10 @@ export const QueueItemSchema = z
     snoozedUntil: z.string().nullable().optional(),
     /** Back from a snooze and not opened since: why (the customer wrote, or its time came). */
     woke: z.enum(['customer', 'time']).optional(),
+    /** The customer's first message no attendant answered yet (ISO), null when none (src-shared/waiting.ts). */
+    waitingSince: z.string().nullable().optional(),
+    /** An attendant's newest message in the session (ISO), null when none was seen. */
+    repliedAt: z.string().nullable().optional(),
   })
   .strict();
 export type QueueItem = z.infer<typeof QueueItemSchema>;
@@ -60,6 +64,10 @@ export const QueueSnapshotSchema = z
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
 
 const SessionInput = z.object({ sessionId: id }).strict();
+
+/** The queue column's width the attendant may set (px). */
+export const QUEUE_WIDTH_MIN = 280;
+export const QUEUE_WIDTH_MAX = 900;
 
 export const GroupInfoSchema = z
   .object({
@@ -378,6 +386,11 @@ export const attendanceChannels = {
     output: z.object({ status: z.string(), reason: z.string().nullable() }).strict(),
   },
   'attendance:resume': { input: NoInput, output: z.object({ status: z.string(), reason: z.string().nullable() }).strict() },
+  /** The queue column's width kept for this workspace (null: the default); a width given is kept first. */
+  'attendance:queueWidth': {
+    input: z.object({ width: z.number().int().min(QUEUE_WIDTH_MIN).max(QUEUE_WIDTH_MAX).nullable().optional() }).strict(),
+    output: z.object({ width: z.number().int().nullable() }).strict(),
+  },
   /** What the renderer counts as waiting for the attendant: shown as the dock/taskbar badge. */
   'attendance:badge': {
     input: z.object({ count: z.number().int().min(0).max(1_000_000) }).strict(),

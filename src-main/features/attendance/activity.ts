@@ -6,6 +6,14 @@ import { maskDocuments } from '../../../src-shared/redact';
 import { compareTimed, isNewer, messageTime } from '../../../src-shared/newest';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { DirSyncer, ensureDir, writeFileDurable } from '../../outbox/fsutil';
+import {
+  NO_CONVERSATION,
+  UNANSWERED_KEPT,
+  waitingSinceOf,
+  withCustomerMessage,
+  withReply,
+  type Conversation,
+} from '../../../src-shared/waiting';
 
 /** How much of the customer's last message the queue row shows. */
 export const PREVIEW_CHARS = 140;
@@ -28,6 +36,10 @@ const ActivitySchema = z
      * messages reaching the console out of order (events race each other) are both counted.
      */
     counted: z.array(z.number().int()).max(COUNTED_IDS).optional(),
+    /** The attendant's newest message seen (src-shared/waiting.ts); absent in files written before. */
+    repliedAt: z.string().nullable().optional(),
+    /** The customer's messages newer than that reply, oldest first: the wait starts at the first. */
+    unanswered: z.array(z.string()).max(UNANSWERED_KEPT).optional(),
   })
   .strict();
 type Activity = z.infer<typeof ActivitySchema>;
@@ -46,6 +58,18 @@ function withCounted(counted: readonly number[], id: number): number[] {
 
 /** What a queue row shows of a session's activity. */
 export type ActivityFields = Pick<Activity, 'lastCustomerAt' | 'preview' | 'unread'>;
+
+/** What a queue row shows of the wait (src-shared/waiting.ts): null fields when nothing was seen. */
+export interface WaitFields {
+  waitingSince: string | null;
+  repliedAt: string | null;
+}
+
+/** A session's conversation as kept; a file written before it was kept knows only the customer's last message. */
+function conversationOf(a: Activity): Conversation {
+  if (a.unanswered || a.repliedAt !== undefined) return { repliedAt: a.repliedAt ?? null, unanswered: a.unanswered ?? [] };
+  return a.lastCustomerAt ? { repliedAt: null, unanswered: [a.lastCustomerAt] } : NO_CONVERSATION;
+}
 
 /**
  * The customer's last message and how many the attendant has not seen, per session, kept per
@@ -95,6 +119,44 @@ export class ActivityStore {
   get(sessionId: number): ActivityFields | undefined {
     const a = this.#sessions()?.[sessionId];
     return a && { lastCustomerAt: a.lastCustomerAt, preview: a.preview, unread: a.unread };
+  }
+
+  /** The wait of a session's customer as far as the console saw (undefined: nothing seen). */
+  wait(sessionId: number): WaitFields | undefined {
+    const a = this.#sessions()?.[sessionId];
+    if (!a) return undefined;
+    const c = conversationOf(a);
+    return { waitingSince: waitingSinceOf(c), repliedAt: c.repliedAt };
+  }
+
+  /**
+   * Messages of a session read or received, of any author: an attendant's answers the customer's
+   * messages up to it, a customer's starts (or continues) the wait. Only the conversation changes
+   * here (previews and counts go through the other methods). True when the wait changed.
+   */
+  converse(messages: Iterable<ThreadMessage>): Set<number> {
+    const sessions = this.#sessions();
+    const changed = new Set<number>();
+    if (!sessions) return changed;
+    for (const m of messages) {
+      if (!m.createdAt || (!m.fromCustomer && m.author !== 'agent')) continue;
+      const key = String(m.sessionId);
+      const prev = sessions[key];
+      const before = prev ? conversationOf(prev) : NO_CONVERSATION;
+      const after = m.fromCustomer ? withCustomerMessage(before, m.createdAt) : withReply(before, m.createdAt);
+      if (after === before) continue;
+      sessions[key] = {
+        ...(prev ?? { lastCustomerAt: null, preview: null, unread: 0, countedId: 0, counted: [] }),
+        repliedAt: after.repliedAt,
+        unanswered: after.unanswered,
+      };
+      changed.add(m.sessionId);
+    }
+    if (changed.size) {
+      this.#trim(sessions);
+      this.#schedule();
+    }
+    return changed;
   }
 
   /** A customer message reached the console; true when it is news (not counted before). */
@@ -150,6 +212,8 @@ export class ActivityStore {
       // The newest message (by time) the row knows of, counted or shown: the one it shows.
       countedId: newest ? m.id : prev.countedId,
       counted: record ? withCounted(counted, m.id) : counted,
+      ...(prev?.repliedAt !== undefined ? { repliedAt: prev.repliedAt } : {}),
+      ...(prev?.unanswered ? { unanswered: prev.unanswered } : {}),
     };
     this.#trim(sessions);
     this.#schedule();

@@ -479,6 +479,8 @@ export function composerHandlers(ctx: FeatureContext, d: ComposerDeps): Pick<Han
   return {
     'attendance:send': async ({ sessionId, text, clientId }) => {
       const msg = await offline.monitor.watch(replies.send(sessionId, text, clientId, 'text'));
+      // The reply answers the customer: their wait stops on the row at once.
+      queue.conversation([msg]);
       // The saved draft goes only if it is this reply (a failed one is kept there until it is
       // sent); a newer reply typed meanwhile stays.
       if (notes.drafts.get(sessionId, 'reply').trim() === text.trim()) notes.drafts.set(sessionId, 'reply', '');
@@ -495,7 +497,9 @@ export function composerHandlers(ctx: FeatureContext, d: ComposerDeps): Pick<Han
           message: `This template needs ${t.parameterCount} values; fill every one.`,
         });
       }
-      return replies.send(sessionId, fillTemplate(t.template, filled), clientId, 'template');
+      const msg = await replies.send(sessionId, fillTemplate(t.template, filled), clientId, 'template');
+      queue.conversation([msg]);
+      return msg;
     },
 
     'attendance:help': async ({ sessionId }) => {

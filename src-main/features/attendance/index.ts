@@ -71,6 +71,11 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
     ...mediaHandlers(ctx, openLink),
     ...snoozeHandlers(ctx, { queue, snooze }),
     'attendance:badge': async ({ count }) => ({ count: badge.set(count) }),
+    // The queue column as the attendant widened it, kept with the workspace's settings (across restarts).
+    'attendance:queueWidth': async ({ width }) => {
+      if (width !== undefined) ctx.settings.set('queueWidth', width);
+      return { width: ctx.settings.get('queueWidth') };
+    },
   };
 
   return {

@@ -135,6 +135,8 @@ export class News {
       sessionId,
       fresh.map((f) => f.message),
     );
+    // An attendant's reply among them stops the customer's wait; a customer's starts it.
+    queue.conversation(fresh.map((f) => f.message));
     for (const f of fresh) if (f.message.fromCustomer) queue.customerMessage(f.message);
     offline.cache.addMessages(
       sessionId,
@@ -176,9 +178,13 @@ export class News {
     if (m) this.#announce(sessionId, m);
   }
 
-  /** A customer's message counts once on its row, and calls the attendant when the session is theirs. */
+  /**
+   * A customer's message counts once on its row, and calls the attendant when the session is theirs;
+   * an attendant's stops the customer's wait.
+   */
   #announce(sessionId: number, m: ThreadMessage): void {
-    if (m.fromCustomer && this.#d.queue.customerMessage(m)) this.#calls.push(sessionId, true);
+    if (!m.fromCustomer) this.#d.queue.conversation([m]);
+    else if (this.#d.queue.customerMessage(m)) this.#calls.push(sessionId, true);
   }
 
   /** Calls the attendant for a session whose customer wrote, with what its row shows now. */
@@ -220,7 +226,7 @@ function pollNews(ctx: FeatureContext, d: PollDeps) {
       try {
         // Who is on each side, when the messages alone cannot tell (read once per session).
         if (!threads.parties.has(r.id)) threads.noteParties(await readSession(ctx.client(), r.id));
-        for (const f of await source.messagesSince(r.id, r.since)) if (f.message.fromCustomer) announce(r.id, f.message);
+        for (const f of await source.messagesSince(r.id, r.since)) announce(r.id, f.message);
       } catch (e) {
         offline.monitor.report(e);
         return;

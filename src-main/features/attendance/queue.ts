@@ -71,6 +71,8 @@ export interface QueueFeature {
   synced(): void;
   /** A customer message reached the console (webhook or sync read): the row's activity and unread count. */
   customerMessage(m: ThreadMessage): boolean;
+  /** Messages of any author reached the console: an attendant's reply stops the customer's wait (src-shared/waiting.ts). */
+  conversation(messages: readonly ThreadMessage[]): void;
   /** The attendant looked at the session: its unread count goes to zero. */
   seen(sessionId: number): boolean;
 }
@@ -93,15 +95,32 @@ export function customersNewest(
   partiesOf: (sessionId: number) => Parties | undefined,
   waiting: (sessionId: number) => boolean,
 ): Map<number, ThreadMessage> {
-  const newest = new Map<number, ThreadMessage>();
+  return newestOfCustomers(messagesRead(records, partiesOf, waiting));
+}
+
+/** Message records as the thread reads them, by the same authorship rule as `customersNewest`. */
+function messagesRead(
+  records: Iterable<Read<Message>>,
+  partiesOf: (sessionId: number) => Parties | undefined,
+  waiting: (sessionId: number) => boolean,
+): ThreadMessage[] {
+  const out: ThreadMessage[] = [];
   for (const r of records) {
     const sessionId = sessionIdOf(r);
     const read = toThreadMessage(r, undefined, sessionId === null ? undefined : partiesOf(sessionId));
     if (!read) continue;
-    const m =
+    out.push(
       read.fromCustomer || read.author !== null || !waiting(read.sessionId)
         ? read
-        : { ...read, fromCustomer: true, author: 'customer' as const };
+        : { ...read, fromCustomer: true, author: 'customer' as const },
+    );
+  }
+  return out;
+}
+
+function newestOfCustomers(messages: Iterable<ThreadMessage>): Map<number, ThreadMessage> {
+  const newest = new Map<number, ThreadMessage>();
+  for (const m of messages) {
     if (!m.fromCustomer) continue;
     const before = newest.get(m.sessionId);
     if (!before || isNewer(messageTime(m), messageTime(before))) newest.set(m.sessionId, m);
@@ -185,8 +204,13 @@ class SessionQueue implements QueueFeature {
   }
 
   threadRead(messages: readonly ThreadMessage[]): void {
+    this.conversation(messages);
     const last = newestOf(messages, messageTime, (m) => m.fromCustomer);
     if (last && this.#activity.known(last)) this.#touch(last.sessionId);
+  }
+
+  conversation(messages: readonly ThreadMessage[]): void {
+    for (const id of this.#activity.converse(messages)) this.#touch(id);
   }
 
   put(raw: QueueItem): void {
@@ -252,6 +276,7 @@ class SessionQueue implements QueueFeature {
   }
 
   customerMessage(m: ThreadMessage): boolean {
+    this.conversation([m]);
     if (!this.#activity.customerMessage(m)) return false;
     // News from the customer wakes a snoozed session, whichever source brought it.
     this.#snooze.customerWrote(m.sessionId);
@@ -288,11 +313,12 @@ class SessionQueue implements QueueFeature {
    */
   #withActivity(item: QueueItem): QueueItem {
     const a = this.#activity.get(item.id);
+    const w = this.#activity.wait(item.id);
     const g = item.slaSeconds === null && item.groupId !== null ? this.#groups.get(item.groupId) : undefined;
     const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
     // The item may be one projected before (a touch): its snooze is replaced, never kept.
     const base = withSnoozeFields(item, this.#snooze.follow(item, this.#ctx.me()?.userName ?? null));
-    return a || sla ? { ...base, ...a, ...sla } : base;
+    return a || w || sla ? { ...base, ...a, ...w, ...sla } : base;
   }
 
   /** The cached item again with its current activity, pushed when it changed. */
@@ -410,7 +436,9 @@ class SessionQueue implements QueueFeature {
       const item = this.#cache.get(id);
       return !!item && item.agentUserName === null && !item.withBot && this.#parties.get(id)?.agent == null;
     };
-    for (const m of customersNewest(records, (id) => this.#parties.get(id), waiting).values()) {
+    const read = messagesRead(records, (id) => this.#parties.get(id), waiting).filter((m) => this.#cache.has(m.sessionId));
+    this.conversation(read);
+    for (const m of newestOfCustomers(read).values()) {
       if (this.#cache.has(m.sessionId) && this.#activity.shown(m)) this.#touch(m.sessionId);
     }
   }

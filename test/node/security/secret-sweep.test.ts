@@ -181,6 +181,7 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'attendance:pause': (s) => ({ reasonId: s.reasonId }),
   'attendance:resume': () => ({}),
   'attendance:badge': () => ({ count: 2 }),
+  'attendance:queueWidth': () => ({ width: 420 }),
   'live:status': () => ({}),
   'live:setRunning': () => ({ running: true }),
   'live:resync': () => ({}),

@@ -2,7 +2,8 @@ import type { QueueItem } from '../../../../src-shared/bridge/attendance';
 import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
 import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
 import { statusKind } from '../../../../src-shared/concepts';
-import { slaDue } from '../../../../src-shared/sla';
+import { msOf } from '../../../../src-shared/concepts';
+import { waitDue, waitStartOf } from '../../../../src-shared/waiting';
 import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
 import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
@@ -61,7 +62,7 @@ function haystack(s: QueueItem): string {
 }
 
 const createdMs = new WeakMap<QueueItem, number>();
-export function createdAtMs(s: QueueItem): number {
+function createdAtMs(s: QueueItem): number {
   let t = createdMs.get(s);
   if (t === undefined) {
     t = s.createdAt ? Date.parse(s.createdAt) : NaN;
@@ -107,11 +108,13 @@ export class QueueStore {
 
   /**
    * The session of mine that most needs the attendant, other than `except`: the first with unread
-   * customer messages in Mine's order, else the first not waiting for the customer; null if none.
+   * customer messages in Mine's order, else the first whose customer waits for an answer
+   * (src-shared/waiting.ts), else the first not waiting for the customer; null if none.
    */
   nextNeedingAttention(except: number | null): number | null {
     const mine = this.#byBucket.mine.items.filter((s) => s.id !== except);
-    return (mine.find((s) => s.unread) ?? mine.find((s) => !s.pending))?.id ?? null;
+    const waits = (s: QueueItem) => !s.pending && waitStartOf(s) !== null;
+    return (mine.find((s) => s.unread) ?? mine.find(waits) ?? mine.find((s) => !s.pending))?.id ?? null;
   }
   /** Ids that arrived as new waiting sessions or new assignments (for attention). */
   #arrivals = $state.raw<Array<{ id: number; kind: 'waiting' | 'assigned' }>>([]);
@@ -225,12 +228,17 @@ export class QueueStore {
 
   #mineOrder(): (x: QueueItem, y: QueueItem) => number {
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
-    if (this.#mineSort === 'waiting') return byAge;
+    if (this.#mineSort === 'waiting') {
+      // Longest wait for an answer first (src-shared/waiting.ts); customers not waiting go last.
+      const starts = new Map<QueueItem, number>();
+      const start = (s: QueueItem) => starts.get(s) ?? starts.set(s, msOf(waitStartOf(s)) || Infinity).get(s)!;
+      return (x, y) => (start(x) === start(y) ? 0 : start(x) < start(y) ? -1 : 1) || byAge(x, y);
+    }
     if (this.#mineSort === 'sla') {
-      // Nearest SLA end first (the one SLA rule, read once per session); sessions without one go last.
+      // Nearest end of the customer's wait within the SLA first (read once per session); sessions without one go last.
       const dues = new Map<QueueItem, number>();
-      const due = (s: QueueItem) => dues.get(s) ?? dues.set(s, slaDue(s)).get(s)!;
-      return (x, y) => due(x) - due(y) || byAge(x, y);
+      const due = (s: QueueItem) => dues.get(s) ?? dues.set(s, waitDue(s)).get(s)!;
+      return (x, y) => (due(x) === due(y) ? 0 : due(x) < due(y) ? -1 : 1) || byAge(x, y);
     }
     return (x, y) => activityMs(y) - activityMs(x) || byAge(x, y);
   }
