@@ -108,7 +108,16 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
       return null;
     },
   });
-  const attendance = createAttendanceFeature(ctx, { queue, notes, offline, badge: s.badge, openLink: s.openLink, snooze });
+  const attendance = createAttendanceFeature(ctx, {
+    queue,
+    notes,
+    offline,
+    badge: s.badge,
+    openLink: s.openLink,
+    snooze,
+    // The live feature is made below; a file is lent only once the console runs.
+    lender: { share: (name, bytes, o) => live.shareFile(name, bytes, o), problem: () => live.lendProblem() },
+  });
   const voice = createVoiceFeature(ctx, { permission: s.microphone, locale: s.locale });
   const live = createLiveFeature(ctx, {
     onEvent: (e) => {

@@ -46,6 +46,14 @@ interface Entry extends SharedFile {
   downloadsLeft: number;
 }
 
+/** How one file is lent, where it differs from the share's defaults. */
+export interface LendOptions {
+  /** Its media type (else from its extension, among the knowledge-base types). */
+  type?: string;
+  ttlMs?: number;
+  maxDownloads?: number;
+}
+
 export interface FileShareOptions {
   /** How long an offered file stays reachable. Default 15 minutes. */
   ttlMs?: number;
@@ -74,10 +82,14 @@ export class FileShare {
     return this.#o.now?.() ?? Date.now();
   }
 
-  /** Offers a file; returns the path to append to the listener's origin. Throws on a type the service does not take. */
-  offer(name: string, bytes: Buffer): string {
+  /**
+   * Offers a file; returns the path to append to the listener's origin. Without `o.type` the
+   * file is a knowledge-base file typed by its extension, and throws on a type the service does
+   * not index; a chat file gives its own type and is read once (`o.maxDownloads`).
+   */
+  offer(name: string, bytes: Buffer, o: LendOptions = {}): string {
     const ext = extname(name).slice(1).toLowerCase();
-    const type = typeOf(ext);
+    const type = o.type ?? typeOf(ext);
     if (!type)
       throw new Error(
         `${ext ? `A .${ext} file` : 'A file without an extension'} cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`,
@@ -85,7 +97,13 @@ export class FileShare {
     this.#sweep();
     while (this.#files.size >= this.#maxFiles) this.#files.delete(this.#files.keys().next().value as string);
     const token = randomBytes(32).toString('base64url');
-    this.#files.set(token, { name, type, bytes, expiresAt: this.#now() + this.#ttlMs, downloadsLeft: this.#maxDownloads });
+    this.#files.set(token, {
+      name,
+      type,
+      bytes,
+      expiresAt: this.#now() + (o.ttlMs ?? this.#ttlMs),
+      downloadsLeft: o.maxDownloads ?? this.#maxDownloads,
+    });
     return `${FILE_PATH_PREFIX}${token}/${encodeURIComponent(name)}`;
   }
 

@@ -1,7 +1,7 @@
 export { startWebhookListener, newPathSecret } from './listener';
 export type { WebhookListener } from './listener';
 export { FileShare } from './file-share';
-export type { LentFile } from './file-share';
+export type { LentFile, LendOptions } from './file-share';
 export { startTunnel, detectTunnels, buildTunnelCommand, parseCommandLine, installHint, TUNNEL_PROGRAMS } from './tunnel';
 export type { TunnelCommand, TunnelProvider } from './tunnel';
 export { superviseTunnel } from './tunnel-supervisor';

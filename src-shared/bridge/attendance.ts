@@ -1,3 +1,4 @@
+import { CHAT_FILE_CHUNK_BYTES, CHAT_FILE_MAX_BYTES } from '../chat-files';
 import { z } from 'zod';
 import { NoInput } from './no-input';
 import { UnreadableSchema } from './unreadable';
@@ -79,6 +80,8 @@ export const GroupInfoSchema = z
     mandatoryClassification: z.boolean(),
     classificationTreeId: id.nullable(),
     channels: z.array(z.string()),
+    /** The group's `acceptedMedias` as written (null: it says nothing); absent in copies kept before. */
+    acceptedMedias: z.string().nullable().optional(),
   })
   .strict();
 export type GroupInfo = z.infer<typeof GroupInfoSchema>;
@@ -253,6 +256,9 @@ export const QueueDeltaSchema = z
   .strict();
 export type QueueDelta = z.infer<typeof QueueDeltaSchema>;
 
+/** A chat file on its way to the main process, by the id `attendance:fileBegin` gave. */
+const UploadId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+
 const SendInput = z.object({ sessionId: id, text: z.string().trim().min(1).max(4096), clientId: z.string().min(1).max(64) }).strict();
 
 export const attendanceChannels = {
@@ -317,6 +323,56 @@ export const attendanceChannels = {
     output: z.object({ opened: z.boolean() }).strict(),
   },
   'attendance:send': { input: SendInput, output: ThreadMessageSchema },
+  /**
+   * What a file sent in this session must be, asked when one is attached: the size limit, the
+   * group's `acceptedMedias`, and why the console cannot lend it now (`lend`, null when it can).
+   */
+  'attendance:fileRules': {
+    input: SessionInput,
+    output: z
+      .object({
+        maxBytes: z.number().int().positive(),
+        chunkBytes: z.number().int().positive(),
+        group: z.string().nullable(),
+        acceptedMedias: z.string().nullable(),
+        lend: z.enum(['relay', 'listenerOff', 'noPublicAddress']).nullable(),
+      })
+      .strict(),
+  },
+  /** A file to send: checked (type, group, size, public address) before any byte travels. */
+  'attendance:fileBegin': {
+    input: z
+      .object({
+        sessionId: id,
+        name: z.string().trim().min(1).max(255),
+        contentType: z.string().min(1).max(200),
+        size: z.number().int().min(0).max(CHAT_FILE_MAX_BYTES),
+      })
+      .strict(),
+    output: z.object({ uploadId: UploadId }).strict(),
+  },
+  /** Its bytes, in order, a piece at a time (base64): the page shows how far it got. */
+  'attendance:fileChunk': {
+    input: z
+      .object({
+        uploadId: UploadId,
+        offset: z.number().int().min(0),
+        data: z
+          .string()
+          .min(1)
+          .max(Math.ceil(CHAT_FILE_CHUNK_BYTES / 3) * 4)
+          .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+      })
+      .strict(),
+    output: z.object({ received: z.number().int().min(0) }).strict(),
+  },
+  /** Lends the whole file at the public address and saves the message (its URL, type and caption). */
+  'attendance:fileSend': {
+    input: z.object({ uploadId: UploadId, caption: z.string().trim().max(1024).optional(), clientId: z.string().min(1).max(64) }).strict(),
+    output: ThreadMessageSchema,
+  },
+  /** The attendant removed the file before sending: its bytes are let go. */
+  'attendance:fileCancel': { input: z.object({ uploadId: UploadId }).strict(), output: z.object({ ok: z.boolean() }).strict() },
   'attendance:sendTemplate': {
     input: z
       .object({ sessionId: id, templateId: id, params: z.array(z.string().max(1000)).max(20), clientId: z.string().min(1).max(64) })

@@ -7,6 +7,7 @@ import type { BadgeSlot } from './badge';
 import { closeHandlers } from './close';
 import { Composer, composerHandlers } from './composer';
 import { DirectoryCache, directoryHandlers } from './directory';
+import { ChatFiles, fileHandlers, type FileLender } from './files';
 import { mediaHandlers, type LinkOpener } from './media';
 import { News } from './news';
 import { sessionHandlers, type QueueFeature } from './queue';
@@ -36,6 +37,8 @@ export interface AttendanceDeps {
   openLink: LinkOpener;
   /** The attendant's snoozed sessions (the queue reads them too). */
   snooze: SnoozeStore;
+  /** Lends a chat file at the console's public address (the live feature). */
+  lender: FileLender;
 }
 
 /**
@@ -44,13 +47,14 @@ export interface AttendanceDeps {
  * status); this function only builds them and joins their handlers.
  */
 export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDeps): AttendanceFeature {
-  const { queue, notes, offline, badge, openLink, snooze } = deps;
+  const { queue, notes, offline, badge, openLink, snooze, lender } = deps;
   const directory = new DirectoryCache(ctx, queue);
   const composer = new Composer(ctx);
   const threads = createThreads(ctx);
   const news = new News(ctx, { queue, offline, threads });
   const { sync } = news;
   const replies = new Replies(ctx, { threads, sync, offline });
+  const files = new ChatFiles(ctx, { lender, replies, queue, directory, offline });
 
   // The service's zone became known: the open threads' times moved; they are read again and
   // pushed (the page replaces messages by id).
@@ -68,8 +72,9 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
     ...threadHandlers(ctx, { threads, sync, queue, offline }),
     ...composerHandlers(ctx, { composer, replies, threads, queue, notes, offline }),
     ...closeHandlers(ctx, { directory, composer, threads, queue, notes }),
-    ...mediaHandlers(ctx, openLink),
+    ...mediaHandlers(ctx, openLink, (url) => files.sentCopy(url)),
     ...snoozeHandlers(ctx, { queue, snooze }),
+    ...fileHandlers(files),
     'attendance:badge': async ({ count }) => ({ count: badge.set(count) }),
     // The queue column as the attendant widened it, kept with the workspace's settings (across restarts).
     'attendance:queueWidth': async ({ width }) => {

@@ -23,9 +23,16 @@ export function safeMediaType(contentType: string | null): string {
  * hands the bytes over; a link goes to the system browser after the same check the window's own
  * link handling applies, never into the console.
  */
-export function mediaHandlers(ctx: FeatureContext, openLink: LinkOpener): Pick<HandlerTable, 'attendance:media' | 'attendance:openLink'> {
+export function mediaHandlers(
+  ctx: FeatureContext,
+  openLink: LinkOpener,
+  sentCopy: (url: string) => { type: string; bytes: Buffer } | null = () => null,
+): Pick<HandlerTable, 'attendance:media' | 'attendance:openLink'> {
   return {
     'attendance:media': async ({ url }) => {
+      // A file this console sent is shown from its own copy: the URL it was lent at ends with the loan.
+      const own = sentCopy(url);
+      if (own) return { contentType: safeMediaType(own.type), data: own.bytes.toString('base64'), size: own.bytes.length };
       const file = await ctx.client().media(url);
       return { contentType: safeMediaType(file.contentType), data: Buffer.from(file.bytes).toString('base64'), size: file.bytes.length };
     },

@@ -55,6 +55,7 @@ export function toGroupInfo(group: Read<GroupConfiguration> | GroupConfiguration
     mandatoryClassification: group.mandatoryClassificationTree === true,
     classificationTreeId: idOf(group.classificationTree),
     channels,
+    acceptedMedias: str(group.acceptedMedias),
   };
 }
 

@@ -42,7 +42,11 @@ export class Replies {
     this.#sent.clear();
   }
 
-  async send(sessionId: number, text: string, clientId: string, contentType: string): Promise<ThreadMessage> {
+  /**
+   * Saves a reply once per client id. A file's reply has its URL as `text` (interface §2.9: the
+   * message's `message`), its MIME type as `contentType` and the attendant's words as `caption`.
+   */
+  async send(sessionId: number, text: string, clientId: string, contentType: string, caption?: string): Promise<ThreadMessage> {
     const { threads } = this.#d;
     const already = this.#sent.get(clientId);
     if (already) return already;
@@ -61,7 +65,9 @@ export class Replies {
     const client = this.#ctx.client();
     let msg: ThreadMessage | null;
     try {
-      const saved = await client.resource('message').save({ session: { id: sessionId }, message: text, contentType, fromUser: false });
+      const saved = await client
+        .resource('message')
+        .save({ session: { id: sessionId }, message: text, contentType, fromUser: false, ...(caption ? { caption } : {}) });
       msg = toThreadMessage(saved, sessionId, threads.parties.get(sessionId));
       // Our own reply: whatever shape the server gives its sender, the author is the attendant.
       if (msg)
@@ -132,7 +138,9 @@ export class Replies {
     // Ours: the same text, not the customer's, not in the thread before this send began, not
     // matched to another send, and not written long before it (server clocks and zones differ).
     const found = [...recent].reverse().find((m) => {
-      if (m.author === 'customer' || claimed.has(m.id) || knownBefore.has(m.id) || m.text.trim() !== want) return false;
+      // A file's message is matched by its URL (its text is shown empty).
+      const sent = m.media?.url ?? m.text;
+      if (m.author === 'customer' || claimed.has(m.id) || knownBefore.has(m.id) || sent.trim() !== want) return false;
       const at = msOf(m.createdAt);
       return Number.isNaN(at) || at >= startedAt - CLOCK_SLACK_MS;
     });

@@ -8,6 +8,7 @@ import type { WebhookEvent } from '../../../src-shared/webhook';
 import {
   FileShare,
   type LentFile,
+  type LendOptions,
   newPathSecret,
   startWebhookListener,
   type EventLogEntry,
@@ -69,7 +70,13 @@ export interface LiveFeature {
    * Throws a clear error when the service could not reach it. The loan also ends when the
    * workspace closes or changes.
    */
-  shareFile(name: string, bytes: Buffer): LentFile;
+  shareFile(name: string, bytes: Buffer, o?: LendOptions): LentFile;
+  /**
+   * Why no file can be lent now, before any byte is read: `relay` (live events come through the
+   * team relay, which lends nothing), `listenerOff` (polling only), `noPublicAddress` (no tunnel and
+   * the service is elsewhere); null when one can.
+   */
+  lendProblem(): LendProblem | null;
   /** The machine woke from sleep (the tick below arrived late). */
   onWake(listener: () => void): () => void;
   /** Since the console started, over every run of the listener. */
@@ -106,6 +113,34 @@ export function fileOrigin(o: {
   if (o.publicUrl) return o.publicUrl.endsWith(o.listenerPath) ? o.publicUrl.slice(0, -o.listenerPath.length) : new URL(o.publicUrl).origin;
   const host = new URL(o.serviceBaseUrl).hostname.replace(/^\[|\]$/g, '');
   return LOOPBACK_HOSTS.has(host) ? `http://127.0.0.1:${o.listenerPort}` : null;
+}
+
+/** Why the console cannot lend a file now (LiveFeature `lendProblem`). */
+export type LendProblem = 'relay' | 'listenerOff' | 'noPublicAddress';
+
+/** Why a file cannot be lent, in words that say what to set up. */
+export function lendError(problem: LendProblem): AppError {
+  switch (problem) {
+    case 'relay':
+      return new AppError({
+        kind: 'Unavailable',
+        message:
+          "A file from this computer is handed to the service by this computer's listener, and this workspace takes its live events elsewhere (Settings, Developer / integration, Live source). Give a link to the file instead.",
+      });
+    case 'listenerOff':
+      return new AppError({
+        kind: 'Unavailable',
+        message:
+          'A file from this computer is handed to the service by the live-updates listener, which is not running. Turn live updates on in the settings, or give a link to the file.',
+      });
+    case 'noPublicAddress':
+      return new AppError({
+        kind: 'Invalid',
+        field: 'file',
+        message:
+          'The service reads the file from a public address, and this console has none yet: start the tunnel (Settings, Developer / integration), or give a link to the file.',
+      });
+  }
 }
 
 export interface LiveDeps {
@@ -170,6 +205,13 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   let publicUrl: string | null = null;
   /** Files lent to the service, served by whichever listener runs. */
   const files = new FileShare();
+  /** Where the service can read a lent file now, or why it cannot (the one rule for lending and for saying so early). */
+  const lendCheck = (): { problem: LendProblem | null; origin: string | null } => {
+    const l = listener;
+    if (!l) return { problem: liveSource(ctx).kind !== 'listener' ? 'relay' : 'listenerOff', origin: null };
+    const origin = fileOrigin({ publicUrl, listenerPath: l.path, listenerPort: l.port, serviceBaseUrl: ctx.client().baseUrl });
+    return { problem: origin ? null : 'noPublicAddress', origin };
+  };
 
   const signingOn = () => ctx.settings.get(SIGNING_SETTING);
   const portSetting = () => ctx.settings.get(PORT_SETTING);
@@ -500,33 +542,12 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       });
       await resync();
     },
-    shareFile(name, bytes) {
-      const l = listener;
-      if (!l && liveSource(ctx).kind !== 'listener') {
-        throw new AppError({
-          kind: 'Unavailable',
-          message:
-            "A file from this computer is handed to the service by this computer's listener, and this workspace takes its live events elsewhere (Settings, Developer / integration, Live source). Give a link to the file instead.",
-        });
-      }
-      if (!l) {
-        throw new AppError({
-          kind: 'Unavailable',
-          message:
-            'A file from this computer is handed to the service by the live-updates listener, which is not running. Turn live updates on in the settings, or give a link to the file.',
-        });
-      }
-      const origin = fileOrigin({ publicUrl, listenerPath: l.path, listenerPort: l.port, serviceBaseUrl: ctx.client().baseUrl });
-      if (!origin) {
-        throw new AppError({
-          kind: 'Invalid',
-          field: 'file',
-          message:
-            'The service reads the file from a public address, and this console has none yet: start the tunnel (Settings, Developer / integration), or give a link to the file.',
-        });
-      }
+    lendProblem: () => lendCheck().problem,
+    shareFile(name, bytes, o) {
+      const { problem, origin } = lendCheck();
+      if (problem || !origin) throw lendError(problem ?? 'noPublicAddress');
       try {
-        const path = files.offer(name, bytes);
+        const path = files.offer(name, bytes, o);
         return { url: `${origin}${path}`, withdraw: () => files.withdraw(path) };
       } catch (e) {
         throw new AppError({ kind: 'Invalid', field: 'file', message: e instanceof Error ? e.message : String(e) });

@@ -116,7 +116,12 @@ interface Scene {
   file: string;
   demoAgent: string;
   image: { sessionId: number; messageId: number };
+  /** A small PDF a file send carries. */
+  pdf: Buffer;
 }
+
+/** The steps of a file send after its begin, each channel driven with the ones before it. */
+const FILE_STEPS = ['attendance:fileChunk', 'attendance:fileSend', 'attendance:fileCancel'] as const;
 
 /** The knowledge base the stand-in is seeded with. */
 const KB = 'demo_atendimento_data_pt';
@@ -157,6 +162,12 @@ const INPUTS: Record<Channel, (s: Scene) => unknown> = {
   'attendance:closeThread': (s) => ({ sessionId: s.sessionId }),
   'attendance:media': () => ({ url: `${MEDIA_PATH}${MEDIA[0]!.name}` }),
   'attendance:openLink': () => ({ url: 'https://example.com/pedido' }),
+  'attendance:fileRules': (s) => ({ sessionId: s.sessionId }),
+  'attendance:fileBegin': (s) => ({ sessionId: s.sessionId, name: 'boleto.pdf', contentType: 'application/pdf', size: s.pdf.length }),
+  // These three need a file begun through the same transport: driven apart in the loop (FILE_STEPS).
+  'attendance:fileChunk': () => null,
+  'attendance:fileSend': () => null,
+  'attendance:fileCancel': () => null,
   'attendance:send': (s) => ({ sessionId: s.sessionId, text: 'Um momento, por favor.', clientId: `sweep-${Math.random()}` }),
   'attendance:sendTemplate': (s) => ({
     sessionId: s.sessionId,
@@ -344,6 +355,7 @@ test('every channel of the bridge, through both transports, against a service fu
       file: Buffer.from('pergunta;resposta\nEntregam sábado?;Sim\n').toString('base64'),
       demoAgent: sb.demoAgent.userName,
       image: { sessionId: (image!.session as { id: number }).id, messageId: image!.id as number },
+      pdf: Buffer.from('%PDF-1.4\n% sweep\n%%EOF\n'),
     };
 
     // A delivery carrying secrets, for the event log's channels.
@@ -368,6 +380,27 @@ test('every channel of the bridge, through both transports, against a service fu
           if (RESOURCES[resource].list === null) continue;
           count(channel, await both(channel, { resource, conditions: [], size: 50 }));
         }
+        continue;
+      }
+      if ((FILE_STEPS as readonly string[]).includes(channel)) {
+        const answers: Array<{ result?: unknown }> = [];
+        for (const transport of ['ipc', 'web'] as const) {
+          const begun = (await through(transport, 'attendance:fileBegin', INPUTS['attendance:fileBegin'](scene))) as {
+            result: { uploadId: string };
+          };
+          const uploadId = begun.result.uploadId;
+          if (channel === 'attendance:fileCancel') {
+            answers.push(await through(transport, channel, { uploadId }));
+            continue;
+          }
+          const chunk = await through(transport, 'attendance:fileChunk', { uploadId, offset: 0, data: scene.pdf.toString('base64') });
+          answers.push(
+            channel === 'attendance:fileChunk'
+              ? chunk
+              : await through(transport, channel, { uploadId, caption: 'Segue o boleto', clientId: `sweep-${transport}` }),
+          );
+        }
+        count(channel, answers);
         continue;
       }
       const input =
