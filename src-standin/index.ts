@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { AiMount } from './ai-mount';
 import { Faults } from './faults';
 import { mediaDescription } from './media';
+import { MediaFetcher } from './media-fetch';
 import { Model, type Actor } from './model';
 import { scalarText } from './scalar';
 import { seedStore, SUPERVISOR_USER_NAME } from './seed';
@@ -101,6 +102,8 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       ].filter((t) => t.length > 0),
   });
   const model = new Model(store, (group, type, data) => hub.emit(group, type, data), ai.ner);
+  const fetcher = new MediaFetcher((messageId) => model.markUndelivered(messageId));
+  model.onAgentMessage = (m) => fetcher.take(m);
   const admin = model.userByName('admin');
   if (!admin) throw new Error('The stand-in data has no admin user.');
   const system: Actor = { user: admin, userName: 'system', role: 'admin' };
@@ -115,6 +118,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       faults,
       ai,
       simulator,
+      fetcher,
       reading: createReading(opts.reading ?? 'default', model, opts.zone ? { zone: opts.zone } : {}),
     }),
   );
@@ -144,6 +148,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       closing ??= (async () => {
         simulator.stop();
         hub.close();
+        await fetcher.close();
         await ai.close().catch(() => undefined);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

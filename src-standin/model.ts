@@ -448,6 +448,17 @@ export class Model {
     return { sessionId: s.id, session: this.present('userSession', s, 'agent') };
   }
 
+  /** Called with each message an attendant (not the customer) saves, once stored. */
+  onAgentMessage: ((m: Rec) => void) | null = null;
+
+  /** A message the service could not deliver (a file its URL did not give): `errorConversation`, as the interface allows. */
+  markUndelivered(messageId: number): void {
+    const m = this.store.c.message.get(messageId);
+    if (!m) return;
+    this.store.c.message.put({ ...m, errorConversation: true });
+    this.store.markDirty('message');
+  }
+
   #beforeMessageSave(ctx: SaveContext): void {
     const { next, actor, isCreate, now } = ctx;
     if (!isCreate) return;
@@ -487,6 +498,8 @@ export class Model {
         ctx.events.push(['voice', 'call.transcript', { sessionId, messageId: next.id, text: text || caption, final: true }]);
       }
       if (next.fromUser) void this.#recognize(Number(sessionId), Number(next.id), text || caption);
+      // An attendant's file: the provider reads its URL to deliver it (media-fetch.ts).
+      else this.onAgentMessage?.(next);
     });
   }
 

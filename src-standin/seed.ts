@@ -245,9 +245,10 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       ['Equipamento', ['Roteador', 'Fone e acessórios']],
     ],
   };
-  const groupDefs: Array<{ name: string; channels: Channel[]; sla: number; mandatory: boolean }> = [
+  const groupDefs: Array<{ name: string; channels: Channel[]; sla: number; mandatory: boolean; media?: string }> = [
     { name: 'Atendimento Geral', channels: ['chatApp', 'messenger', 'social', 'email'], sla: 120, mandatory: false },
-    { name: 'Financeiro', channels: ['chatApp', 'email', 'sms'], sla: 300, mandatory: true },
+    // Finance takes documents only (boletos, invoices): the group whose acceptedMedias refuses a photo.
+    { name: 'Financeiro', channels: ['chatApp', 'email', 'sms'], sla: 300, mandatory: true, media: 'text,document' },
     { name: 'Suporte Técnico', channels: ['chatApp', 'email', 'voice', 'social'], sla: 600, mandatory: true },
   ];
   const groupByName = new Map<string, Rec>();
@@ -284,7 +285,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       businessUnit: 'Varejo',
       broker: 'standin',
       channels: g.channels.map((ch) => ({ id: CHANNEL_IDS[ch], name: ch })),
-      acceptedMedias: 'text,image,audio,document',
+      acceptedMedias: g.media ?? 'text,image,audio,document',
       classificationTree: { id },
       mandatoryClassificationTree: g.mandatory,
       mandatoryFinalAgent: false,

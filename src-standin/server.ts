@@ -3,6 +3,7 @@
  * answer shapes of each family (interface §5, §7; README: errors). Business rules live in
  * model.ts; this file only decides who may call what and how the answer is written.
  */
+import type { MediaFetcher } from './media-fetch';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { AI, RESOURCES, RESOURCE_KEYS, TICKET, V2, V2_OPS, VOICE, type ResourceKey, type Role } from '../src-shared/paths';
@@ -53,6 +54,8 @@ export interface ServerDeps {
   faults: Faults;
   ai: AiMount;
   simulator: Simulator;
+  /** Attendants' files read from their URLs (media-fetch.ts). */
+  fetcher: MediaFetcher;
   reading: Reading;
 }
 
@@ -249,6 +252,12 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
       else deps.simulator.stop();
       return { status: 200, body: { enabled: deps.simulator.running } };
     }),
+  );
+  // What the stand-in, as a provider, read of the attendants' files: size and hash, or why not.
+  add(
+    'GET',
+    '/__standin/media-fetches',
+    control(() => ({ status: 200, body: { fetches: deps.fetcher.list() } })),
   );
   add(
     'POST',

@@ -44,6 +44,9 @@ export interface SharedFile {
 interface Entry extends SharedFile {
   expiresAt: number;
   downloadsLeft: number;
+  onEnd?: ((how: 'read' | 'expired') => void) | undefined;
+  /** Ends the loan at its time when someone waits for its end (else it goes at the next sweep). */
+  timer?: NodeJS.Timeout | undefined;
 }
 
 /** How one file is lent, where it differs from the share's defaults. */
@@ -52,6 +55,8 @@ export interface LendOptions {
   type?: string;
   ttlMs?: number;
   maxDownloads?: number;
+  /** Told once when the loan ends by itself: every read used (`read`) or its time over (`expired`); not when withdrawn. */
+  onEnd?: (how: 'read' | 'expired') => void;
 }
 
 export interface FileShareOptions {
@@ -95,15 +100,22 @@ export class FileShare {
         `${ext ? `A .${ext} file` : 'A file without an extension'} cannot be indexed. Supported: ${KB_FILE_TYPES.map((t) => `.${t}`).join(', ')}.`,
       );
     this.#sweep();
-    while (this.#files.size >= this.#maxFiles) this.#files.delete(this.#files.keys().next().value as string);
+    while (this.#files.size >= this.#maxFiles) this.#drop(this.#files.keys().next().value as string);
     const token = randomBytes(32).toString('base64url');
-    this.#files.set(token, {
+    const ttl = o.ttlMs ?? this.#ttlMs;
+    const entry: Entry = {
       name,
       type,
       bytes,
-      expiresAt: this.#now() + (o.ttlMs ?? this.#ttlMs),
+      expiresAt: this.#now() + ttl,
       downloadsLeft: o.maxDownloads ?? this.#maxDownloads,
-    });
+      onEnd: o.onEnd,
+    };
+    if (o.onEnd) {
+      entry.timer = setTimeout(() => this.#sweep(), ttl + 1);
+      entry.timer.unref();
+    }
+    this.#files.set(token, entry);
     return `${FILE_PATH_PREFIX}${token}/${encodeURIComponent(name)}`;
   }
 
@@ -120,7 +132,7 @@ export class FileShare {
     const entry = this.#look(path);
     if (!token || !entry) return null;
     entry.downloadsLeft--;
-    if (entry.downloadsLeft <= 0) this.#files.delete(token);
+    if (entry.downloadsLeft <= 0) this.#drop(token, 'read');
     return { name: entry.name, type: entry.type, bytes: entry.bytes };
   }
 
@@ -139,12 +151,12 @@ export class FileShare {
   /** Forgets the file at this path, read or not. */
   withdraw(path: string): void {
     const token = this.#tokenOf(path);
-    if (token) this.#files.delete(token);
+    if (token) this.#drop(token);
   }
 
   /** Forgets every offered file (sign-out, workspace change). */
   clear(): void {
-    this.#files.clear();
+    for (const token of [...this.#files.keys()]) this.#drop(token);
   }
 
   get size(): number {
@@ -154,6 +166,15 @@ export class FileShare {
 
   #sweep(): void {
     const now = this.#now();
-    for (const [token, e] of this.#files) if (e.expiresAt <= now) this.#files.delete(token);
+    for (const [token, e] of this.#files) if (e.expiresAt <= now) this.#drop(token, 'expired');
+  }
+
+  /** Forgets a loan; says how it ended to whoever waits, unless it was taken back. */
+  #drop(token: string, how?: 'read' | 'expired'): void {
+    const e = this.#files.get(token);
+    if (!e) return;
+    this.#files.delete(token);
+    clearTimeout(e.timer);
+    if (how) e.onEnd?.(how);
   }
 }

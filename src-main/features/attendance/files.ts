@@ -17,8 +17,10 @@ import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 import type { DirectoryCache } from './directory';
 import type { QueueFeature } from './queue';
+import { toThreadMessage } from './project';
 import { readSession } from './reads';
 import type { Replies } from './reply';
+import type { Threads } from './thread';
 
 /** Lends a file at the console's public address (the live feature's listener, through the tunnel). */
 export interface FileLender {
@@ -71,7 +73,11 @@ export interface ChatFilesDeps {
   queue: QueueFeature;
   directory: DirectoryCache;
   offline: OfflineFeature;
+  threads: Threads;
 }
+
+/** After the service has read a file, how long before its message is read again (a provider marks a failed delivery soon after). */
+const READ_BACK_MS = 3_000;
 
 /**
  * Files the attendant sends (README: "Sending files"). The page hands the bytes over in pieces
@@ -152,16 +158,56 @@ export class ChatFiles {
     if (p.received !== p.size)
       throw new AppError({ kind: 'Invalid', field: 'file', message: `${p.name} arrived incomplete (${p.received} of ${p.size} bytes).` });
     const bytes = Buffer.concat(p.parts);
-    const lent = this.#d.lender.share(p.name, bytes, { type: p.type, maxDownloads: 1, ttlMs: CHAT_LEND_MS });
+    let saved: ThreadMessage | null = null;
+    const lent = this.#d.lender.share(p.name, bytes, {
+      type: p.type,
+      maxDownloads: 1,
+      ttlMs: CHAT_LEND_MS,
+      // Read or not, the loan's end is when the service's verdict on the file can be known.
+      onEnd: (how) => {
+        const timer = setTimeout(() => void (saved && this.#readBack(saved)), how === 'read' ? READ_BACK_MS : 0);
+        timer.unref();
+      },
+    });
     try {
       const msg = await this.#d.offline.monitor.watch(this.#d.replies.send(p.sessionId, lent.url, clientId, p.type, caption || undefined));
       this.#pending.delete(uploadId);
       this.#keep(lent.url, p.type, bytes);
+      saved = msg;
       return msg;
     } catch (e) {
       // Not saved: nobody is to read it. A retry lends it again under a new path.
       lent.withdraw();
       throw e;
+    }
+  }
+
+  /**
+   * The sent file's message read again once its loan ended: a service that could not fetch it
+   * marks it (`errorConversation`), and the open thread shows that. Messages carry no update
+   * time, so a forward read would never see it.
+   */
+  async #readBack(sent: ThreadMessage): Promise<void> {
+    const { threads, offline } = this.#d;
+    try {
+      const got = await this.#ctx
+        .client()
+        .resource('message')
+        .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(sent.id) }], sort: false, page: 0, size: 1 });
+      const raw = got.results[0];
+      const m = raw ? toThreadMessage(raw, sent.sessionId, threads.parties.get(sent.sessionId)) : null;
+      if (!m || m.failed === sent.failed) return;
+      // Ours, whatever shape the server gives its sender (as when it was sent).
+      const msg: ThreadMessage = {
+        ...m,
+        author: 'agent',
+        fromCustomer: false,
+        senderUserName: sent.senderUserName ?? m.senderUserName ?? null,
+      };
+      offline.cache.addMessages(sent.sessionId, [msg], new Date().toISOString());
+      if (threads.open.has(sent.sessionId)) this.#ctx.events.emit('attendance:messages', { sessionId: sent.sessionId, messages: [msg] });
+    } catch (e) {
+      this.#ctx.log.warn('A sent file could not be read back.', { error: e instanceof Error ? e.message : String(e) });
     }
   }
 

@@ -54,7 +54,7 @@ export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDep
   const news = new News(ctx, { queue, offline, threads });
   const { sync } = news;
   const replies = new Replies(ctx, { threads, sync, offline });
-  const files = new ChatFiles(ctx, { lender, replies, queue, directory, offline });
+  const files = new ChatFiles(ctx, { lender, replies, queue, directory, offline, threads });
 
   // The service's zone became known: the open threads' times moved; they are read again and
   // pushed (the page replaces messages by id).
