@@ -8,7 +8,7 @@ import {
   type ChatFileRefusal,
 } from '../../../src-shared/chat-files';
 import { sessionGroupOf } from '../../../src-shared/concepts';
-import { AppError } from '../../../src-shared/errors';
+import { AppError, isAppError } from '../../../src-shared/errors';
 import { sizeWords } from '../../../src-shared/size-words';
 import type { HandlerTable } from '../../bridge/table';
 import { lendError, type LendProblem } from '../live';
@@ -49,6 +49,8 @@ interface Pending {
   parts: Buffer[];
   received: number;
   startedAt: number;
+  /** Lent for a send whose outcome is unknown: a retry saves the same URL, so the save can be found again. */
+  lent?: LentFile | undefined;
 }
 
 const KINDS = { image: 'images', audio: 'audio', document: 'PDF documents' } as const;
@@ -159,16 +161,19 @@ export class ChatFiles {
       throw new AppError({ kind: 'Invalid', field: 'file', message: `${p.name} arrived incomplete (${p.received} of ${p.size} bytes).` });
     const bytes = Buffer.concat(p.parts);
     let saved: ThreadMessage | null = null;
-    const lent = this.#d.lender.share(p.name, bytes, {
-      type: p.type,
-      maxDownloads: 1,
-      ttlMs: CHAT_LEND_MS,
-      // Read or not, the loan's end is when the service's verdict on the file can be known.
-      onEnd: (how) => {
-        const timer = setTimeout(() => void (saved && this.#readBack(saved)), how === 'read' ? READ_BACK_MS : 0);
-        timer.unref();
-      },
-    });
+    const lent =
+      p.lent ??
+      this.#d.lender.share(p.name, bytes, {
+        type: p.type,
+        maxDownloads: 1,
+        ttlMs: CHAT_LEND_MS,
+        // Read or not, the loan's end is when the service's verdict on the file can be known.
+        onEnd: (how) => {
+          const timer = setTimeout(() => void (saved && this.#readBack(saved)), how === 'read' ? READ_BACK_MS : 0);
+          timer.unref();
+        },
+      });
+    p.lent = undefined;
     try {
       const msg = await this.#d.offline.monitor.watch(this.#d.replies.send(p.sessionId, lent.url, clientId, p.type, caption || undefined));
       this.#pending.delete(uploadId);
@@ -176,8 +181,10 @@ export class ChatFiles {
       saved = msg;
       return msg;
     } catch (e) {
-      // Not saved: nobody is to read it. A retry lends it again under a new path.
-      lent.withdraw();
+      // Not saved: nobody is to read it, and a retry lends it again under a new path. Not known:
+      // it stays lent, and a retry saves the same URL (found in the thread if it was saved).
+      if (isAppError(e) && e.kind === 'OutcomeUnknown') p.lent = lent;
+      else lent.withdraw();
       throw e;
     }
   }

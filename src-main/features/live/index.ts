@@ -131,7 +131,7 @@ export function lendError(problem: LendProblem): AppError {
       return new AppError({
         kind: 'Unavailable',
         message:
-          'A file from this computer is handed to the service by the live-updates listener, which is not running. Turn live updates on in the settings, or give a link to the file.',
+          "A file from this computer is handed to the service by the live-updates listener, which is not running (or this workspace polls only). Turn live updates on with this computer's listener in the settings, or give a link to the file.",
       });
     case 'noPublicAddress':
       return new AppError({
@@ -208,7 +208,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   /** Where the service can read a lent file now, or why it cannot (the one rule for lending and for saying so early). */
   const lendCheck = (): { problem: LendProblem | null; origin: string | null } => {
     const l = listener;
-    if (!l) return { problem: liveSource(ctx).kind !== 'listener' ? 'relay' : 'listenerOff', origin: null };
+    if (!l) return { problem: liveSource(ctx).kind === 'relay' ? 'relay' : 'listenerOff', origin: null };
     const origin = fileOrigin({ publicUrl, listenerPath: l.path, listenerPort: l.port, serviceBaseUrl: ctx.client().baseUrl });
     return { problem: origin ? null : 'noPublicAddress', origin };
   };

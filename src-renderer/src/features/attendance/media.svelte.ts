@@ -47,6 +47,14 @@ export class MediaStore {
     return this.#items.get(url);
   }
 
+  /** A file this window just sent: shown from the file itself, not read back. */
+  seed(url: string, file: Blob): void {
+    const had = this.#items.get(url);
+    if (had?.state === 'ready') URL.revokeObjectURL(had.url);
+    this.#items.set(url, { state: 'ready', url: URL.createObjectURL(file), type: file.type, size: file.size });
+    this.#trim();
+  }
+
   /** Reads the media once (again after a failure when `again`). */
   async load(url: string, again = false): Promise<void> {
     const had = this.#items.get(url);

@@ -412,6 +412,13 @@ export class ThreadStore {
     return this.#deliver(pending);
   }
 
+  /** A message this window saved apart from a reply (a file): shown in its thread at once, at the newest line. */
+  showSent(m: ThreadMessage): void {
+    if (m.sessionId !== this.#sessionId) return;
+    this.#merge([m]);
+    this.#follow++;
+  }
+
   /** A reply that would reach the customer this late asks the attendant first (LATE_REPLY_MS). */
   isLate(row: ThreadRow, now = Date.now()): boolean {
     const at = row.message.createdAt ? Date.parse(row.message.createdAt) : NaN;
