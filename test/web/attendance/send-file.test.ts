@@ -154,11 +154,15 @@ test('a file the group does not take, one of a kind never sent, and one too larg
     const before = (await messagesOf(sb, sessionId)).length;
     const composer = page.getByRole('group', { name: /^Reply to/ });
 
-    await pick(page, {
-      name: 'comprovante.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    // A photo dropped on the reply box: taken, then refused for the group.
+    const photo = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'comprovante.png', { type: 'image/png' }));
+      return dt;
     });
+    const box = page.getByRole('textbox', { name: /Reply to/ });
+    await box.dispatchEvent('dragover', { dataTransfer: photo });
+    await box.dispatchEvent('drop', { dataTransfer: photo });
     await expect(composer.getByRole('alert')).toHaveText('The group Financeiro does not take images: it takes PDF documents.');
     await expect(page.getByRole('group', { name: /^Attached file/ })).toHaveCount(0);
     await shot(page, 'send-file-refused');
