@@ -4,13 +4,25 @@ import { createRng, type Rng } from './prng';
 
 export const FaultRuleSchema = z.object({
   match: z.object({ method: z.string().optional(), path: z.string().optional() }).optional(),
-  kind: z.enum(['latency', 'status', 'rateLimit', 'reset', 'dropAfterCommit', 'malformedJson', 'emptyMultiValueIn', 'keepsAgent']),
+  kind: z.enum([
+    'latency',
+    'status',
+    'rateLimit',
+    'reset',
+    'dropAfterCommit',
+    'malformedJson',
+    'emptyMultiValueIn',
+    'keepsAgent',
+    'refusesMedia',
+  ]),
   /**
    * keepsAgent: a session saved with another group keeps its attendant, as services that only
    * move what they are told do; 'unlessTold' clears it when the save also says lastAgent: null,
    * 'always' keeps it even then (a transfer the service does not fully apply).
    */
   keepsAgent: z.enum(['unlessTold', 'always']).optional(),
+  // refusesMedia (on messages/save): the file of an attendant's message is read from its URL, then
+  // refused as a provider may (a type it does not deliver): the message is marked errorConversation.
   latencyMs: z.number().min(0).max(120_000).optional(),
   status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),

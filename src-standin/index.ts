@@ -103,7 +103,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   });
   const model = new Model(store, (group, type, data) => hub.emit(group, type, data), ai.ner);
   const fetcher = new MediaFetcher((messageId) => model.markUndelivered(messageId));
-  model.onAgentMessage = (m) => fetcher.take(m);
+  model.onAgentMessage = (m, o) => fetcher.take(m, o);
   const admin = model.userByName('admin');
   if (!admin) throw new Error('The stand-in data has no admin user.');
   const system: Actor = { user: admin, userName: 'system', role: 'admin' };

@@ -55,8 +55,8 @@ export class MediaFetcher {
     this.#failed = failed;
   }
 
-  /** Starts reading the file of a just-saved message, when it carries one. */
-  take(m: Rec): void {
+  /** Starts reading the file of a just-saved message, when it carries one; `refuse`: read, then refused (a fault). */
+  take(m: Rec, o: { refuse?: boolean } = {}): void {
     const file = fileToFetch(m);
     const messageId = typeof m.id === 'number' ? m.id : null;
     if (!file || messageId === null) return;
@@ -74,11 +74,11 @@ export class MediaFetcher {
     };
     this.#records.set(messageId, record);
     while (this.#records.size > KEPT) this.#records.delete(this.#records.keys().next().value as number);
-    const run = this.#fetch(file.url, record).finally(() => this.#running.delete(run));
+    const run = this.#fetch(file.url, record, o.refuse === true).finally(() => this.#running.delete(run));
     this.#running.add(run);
   }
 
-  async #fetch(url: URL, record: MediaFetchRecord): Promise<void> {
+  async #fetch(url: URL, record: MediaFetchRecord, refuse: boolean): Promise<void> {
     try {
       const res = await fetch(url, {
         signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]),
@@ -102,6 +102,7 @@ export class MediaFetcher {
         }
       }
       if (size === 0) throw new Error('the file is empty');
+      if (refuse) throw new Error('the provider refused the file (fault refusesMedia)');
       Object.assign(record, { state: 'stored', size, sha256: hash.digest('hex'), receivedType: res.headers.get('content-type') });
     } catch (e) {
       if (this.#abort.signal.aborted) return;

@@ -449,7 +449,7 @@ export class Model {
   }
 
   /** Called with each message an attendant (not the customer) saves, once stored. */
-  onAgentMessage: ((m: Rec) => void) | null = null;
+  onAgentMessage: ((m: Rec, o: { refuse: boolean }) => void) | null = null;
 
   /** A message the service could not deliver (a file its URL did not give): `errorConversation`, as the interface allows. */
   markUndelivered(messageId: number): void {
@@ -499,7 +499,7 @@ export class Model {
       }
       if (next.fromUser) void this.#recognize(Number(sessionId), Number(next.id), text || caption);
       // An attendant's file: the provider reads its URL to deliver it (media-fetch.ts).
-      else this.onAgentMessage?.(next);
+      else this.onAgentMessage?.(next, { refuse: ctx.quirks.refusesMedia === true });
     });
   }
 
@@ -636,6 +636,8 @@ interface SaveContext {
 
 /** How a save departs from the stand-in's own behaviour, for one request (a fault rule). */
 export interface SaveQuirks {
+  /** An attendant's file is read from its URL and then refused, as a provider that rejects it (fault refusesMedia). */
+  refusesMedia?: boolean;
   /** A session moved to another group keeps its attendant: unless lastAgent: null says so, or always. */
   keepsAgent?: 'unlessTold' | 'always' | undefined;
 }

@@ -157,7 +157,8 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           const body = reading.saveIn(coll, raw);
           if (key === 'agent') checkAgentSave(body, actor);
           const keepsAgent = fault?.kind === 'keepsAgent' ? (fault.keepsAgent ?? 'unlessTold') : undefined;
-          const { status, rec } = model.save(coll, body, actor, { keepsAgent });
+          const refusesMedia = fault?.kind === 'refusesMedia';
+          const { status, rec } = model.save(coll, body, actor, { keepsAgent, refusesMedia });
           if (key === 'userSession')
             return { status, body: model.presentSessionPayload(rec, actor.role), wire: { kind: 'record', coll, omit: ['agent', 'user'] } };
           return { status, body: model.present(coll, rec, actor.role), wire: { kind: 'record', coll } };

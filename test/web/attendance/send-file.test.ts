@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { startStandin, type Standin } from '../../../src-standin/index';
+import { parcelPng } from '../../../src-standin/media';
 import { freshProfile, launchHost, webBridge } from '../../support/host';
 import { connectToService, consoleReady, openEvents, railButton, selectSession, serviceApi, shot, type Rec } from '../../support/web';
 
@@ -129,6 +130,42 @@ test('a PDF with a caption: sent with progress, fetched and stored by the servic
     for await (const c of (await (await saving).createReadStream()) as AsyncIterable<Buffer>) chunks.push(c);
     expect(Buffer.concat(chunks).equals(pdf)).toBe(true);
     await shot(page, 'send-file-sent');
+  } finally {
+    await host.close();
+    await sb.close();
+  }
+});
+
+test('a photo the service could not deliver: shown as a thumbnail, then marked as not delivered once the service says so', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const sb = await startStandin({ port: 0, sessions: 40 });
+  const host = await launchHost(freshProfile());
+  try {
+    await page.goto(host.url);
+    await connectToService(page, { baseUrl: sb.baseUrl, token: sb.tokens.agent });
+    await consoleReady(page);
+    const session = await ownSessionIn(sb, 'Atendimento Geral');
+    const sessionId = session.id as number;
+    await selectSession(page, session);
+    // The provider reads the file, then refuses it (a type it does not deliver, say).
+    await sb.faults.set([{ match: { method: 'POST', path: '/chatapi/1.0/api/v2/messages/save' }, kind: 'refusesMedia', count: 1 }]);
+
+    await pick(page, { name: 'caixa-amassada.png', mimeType: 'image/png', buffer: parcelPng() });
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const log = page.getByRole('log');
+    const thumb = log.getByRole('button', { name: 'Image caixa-amassada.png: open it larger' });
+    await expect(thumb).toBeVisible({ timeout: 30_000 });
+    await expect.poll(() => thumb.getByRole('img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(320);
+
+    // The service marked it (its flag for a failed conversation), and the thread says so.
+    const sent = (await messagesOf(sb, sessionId)).find((m) => m.contentType === 'image/png')!;
+    await expect.poll(async () => (await fetchesOf(sb)).find((f) => f.messageId === sent.id)?.state).toBe('failed');
+    expect((await messagesOf(sb, sessionId)).find((m) => m.id === sent.id)).toMatchObject({ errorConversation: true });
+    const bubble = log.getByRole('article').filter({ has: page.getByRole('button', { name: 'Image caixa-amassada.png: open it larger' }) });
+    await expect(bubble.getByRole('alert')).toHaveText('The service could not deliver this message.', { timeout: 15_000 });
+    await shot(page, 'send-file-undelivered');
   } finally {
     await host.close();
     await sb.close();
