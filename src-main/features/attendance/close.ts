@@ -1,6 +1,6 @@
 import type { ClassNode } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
-import { classificationRecordOf, groupIsComplete, sessionGroupOf, text as str } from '../../../src-shared/concepts';
+import { groupIsComplete, sessionGroupOf, text as str } from '../../../src-shared/concepts';
 import type { HandlerTable } from '../../bridge/table';
 import { toQueueItem } from '../../queue';
 import type { ServiceClient } from '../../service';
@@ -13,10 +13,6 @@ import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import { closeShortfall } from './read-back';
 import type { Threads } from './thread';
-import { newestOf } from '../../../src-shared/newest';
-
-/** A session's classification records read to find its newest (a session is classified once or a few times). */
-const CLASSIFICATIONS_READ = 50;
 
 interface Classification {
   mandatory: boolean;
@@ -145,28 +141,4 @@ function pathLabels(roots: ClassNode[], path: readonly number[]): string[] | nul
     level = node.children;
   }
   return labels;
-}
-
-/**
- * How a closed session was classified, as the newest of its classification records reads (either
- * way round: the path in `displayName` as this console writes it, or in `classificationTreeSession`
- * as others did); null when it has none or they cannot be read.
- */
-export async function classificationPathOf(client: ServiceClient, sessionId: number): Promise<string | null> {
-  try {
-    const page = await client.resource('classificationService').list({
-      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
-      sort: true,
-      sortColumn: 'id',
-      direction: 'DESC',
-      page: 0,
-      size: CLASSIFICATIONS_READ,
-    });
-    // The newest by its time (then id), wherever the service listed it.
-    const rec = newestOf(page.results, (r) => ({ at: r.createdAt, id: r.id ?? 0 }));
-    return rec ? classificationRecordOf(rec).path : null;
-  } catch {
-    // A help beside the thread: without it the thread still shows.
-    return null;
-  }
 }

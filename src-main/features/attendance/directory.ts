@@ -5,7 +5,7 @@ import type { ServiceClient } from '../../service';
 import { agentPerson, readAgents } from '../agents';
 import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
-import type { QueueFeature } from './queue';
+import type { GroupRegistry } from './groups';
 import { idOf, personOf, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
 import { noneOf } from '../../../src-shared/query-builder';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
@@ -29,10 +29,10 @@ export class DirectoryCache {
   #pauseReasons: { reasons: PauseReasonInfo[]; unreadable: Unreadable } | null = null;
 
   readonly #ctx: FeatureContext;
-  readonly #queue: QueueFeature;
-  constructor(ctx: FeatureContext, queue: QueueFeature) {
+  readonly #groups: GroupRegistry;
+  constructor(ctx: FeatureContext, groups: GroupRegistry) {
     this.#ctx = ctx;
-    this.#queue = queue;
+    this.#groups = groups;
   }
 
   reset(): void {
@@ -82,11 +82,11 @@ export class DirectoryCache {
 
   /** Groups: those seen in sessions, then the rest one lookup at a time (the v2 API lists none). */
   async groups(): Promise<GroupInfo[]> {
-    const found = this.#queue.groups();
+    const found = this.#groups;
     if (!this.#groupsDone) {
       // Bounded: each lookup excludes every group found so far, so each answer is a new one.
       for (let i = 0; i < 200; i++) {
-        const ids = [...found.keys()];
+        const ids = [...found.values()].map((g) => g.id);
         let g: Awaited<ReturnType<ServiceClient['groupUnique']>>;
         try {
           g = await this.#client().groupUnique({
@@ -102,7 +102,7 @@ export class DirectoryCache {
         }
         const info = toGroupInfo(g);
         if (!info || found.has(info.id)) break;
-        this.#queue.rememberGroup(info);
+        this.#groups.remember(info);
       }
       this.#groupsDone = true;
     }
@@ -114,13 +114,13 @@ export class DirectoryCache {
    * copies may come from session summaries that lack the classification settings.
    */
   async group(id: number, o: { complete?: boolean } = {}): Promise<GroupInfo | null> {
-    const known = this.#queue.groups().get(id);
+    const known = this.#groups.get(id);
     if (known && !o.complete) return known;
     try {
       const info = toGroupInfo(
         await this.#client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }),
       );
-      if (info) this.#queue.rememberGroup(info);
+      if (info) this.#groups.remember(info);
       return info;
     } catch (e) {
       if (isAppError(e) && e.kind === 'NotFound') return null;

@@ -1,4 +1,4 @@
-import type { GroupInfo, QueueDelta } from '../../../src-shared/bridge/attendance';
+import type { QueueDelta } from '../../../src-shared/bridge/attendance';
 import type { QueueItem, QueueSnapshot } from '../../../src-shared/bridge/attendance';
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
@@ -29,6 +29,7 @@ import { scopeOf, type OfflineFeature } from '../offline';
 import { join } from 'node:path';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { ActivityStore } from './activity';
+import { GroupRegistry } from './groups';
 import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
 import type { NotesFeature } from '../notes';
@@ -61,9 +62,8 @@ export interface QueueFeature {
   item(id: number): QueueItem | undefined;
   /** Every session held (not closed), with what the console saw of its customer's messages. */
   items(): Iterable<QueueItem>;
-  /** Groups seen in session records, by id. */
-  groups(): Map<number, GroupInfo>;
-  rememberGroup(g: GroupInfo): void;
+  /** Groups seen in session records and read on their own: a row shows its group's SLA. */
+  readonly groups: GroupRegistry;
   /** Set by the sync engine's owner: where the queue's high-water mark goes after a full load. */
   onLoaded: ((mark: Mark | null) => void) | null;
   readonly loaded: boolean;
@@ -142,7 +142,7 @@ class SessionQueue implements QueueFeature {
   readonly #ctx: FeatureContext;
   readonly #offline: OfflineFeature;
   readonly #cache = new Map<number, QueueItem>();
-  readonly #groups = new Map<number, GroupInfo>();
+  readonly groups = new GroupRegistry();
   /** Who is on each side of each session held: tells apart the authors of preview reads. */
   readonly #parties = new Map<number, Parties>();
   #loaded = false;
@@ -193,6 +193,10 @@ class SessionQueue implements QueueFeature {
     // The queue is one sign-in's: what it counts and shows is that person's.
     this.#activity.setScope(scopeOf(ctx));
     ctx.onServiceZoneChange(() => this.reread());
+    // Sessions that named a group without its SLA show its timer once the group is read.
+    this.groups.onSla((g) => {
+      for (const item of this.#cache.values()) if (item.groupId === g.id && item.slaSeconds === null) this.put(item);
+    });
   }
 
   get loaded(): boolean {
@@ -255,20 +259,6 @@ class SessionQueue implements QueueFeature {
     return this.#cache.values();
   }
 
-  groups(): Map<number, GroupInfo> {
-    return this.#groups;
-  }
-
-  rememberGroup(g: GroupInfo): void {
-    const before = this.#groups.get(g.id);
-    this.#groups.set(g.id, g);
-    if (g.slaSeconds === null || before?.slaSeconds === g.slaSeconds) return;
-    // Sessions that named the group without its SLA show its timer now.
-    for (const item of this.#cache.values()) {
-      if (item.groupId === g.id && item.slaSeconds === null) this.put(item);
-    }
-  }
-
   synced(): void {
     if (!this.#loaded) return;
     this.#freshAt = new Date().toISOString();
@@ -314,7 +304,7 @@ class SessionQueue implements QueueFeature {
   #withActivity(item: QueueItem): QueueItem {
     const a = this.#activity.get(item.id);
     const w = this.#activity.wait(item.id);
-    const g = item.slaSeconds === null && item.groupId !== null ? this.#groups.get(item.groupId) : undefined;
+    const g = item.slaSeconds === null && item.groupId !== null ? this.groups.get(item.groupId) : undefined;
     const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
     // The item may be one projected before (a touch): its snooze is replaced, never kept.
     const base = withSnoozeFields(item, this.#snooze.follow(item, this.#ctx.me()?.userName ?? null));
@@ -332,7 +322,7 @@ class SessionQueue implements QueueFeature {
     const g = sessionGroupOf(s)?.record;
     if (!g || !groupIsComplete(g)) return;
     const info = toGroupInfo(g);
-    if (info) this.#groups.set(info.id, info);
+    if (info) this.groups.note(info);
   }
 
   /** Keeps who is on each side of a session (a save's answer, naming nobody, keeps what a list told). */
@@ -687,7 +677,7 @@ export function sessionHandlers(
       // Transferred when the service then holds it so: read back the group and the attendant.
       const after = await readSession(ctx.client(), sessionId);
       queue.applySessions([after]);
-      const groupName = groupId !== undefined ? (queue.groups().get(groupId)?.name ?? `group #${groupId}`) : '';
+      const groupName = groupId !== undefined ? (queue.groups.get(groupId)?.name ?? `group #${groupId}`) : '';
       const shortfall =
         groupId !== undefined
           ? groupTransferShortfall(after, groupId, groupName, me)

@@ -12,7 +12,7 @@ import type { OfflineFeature } from '../offline';
 import { toEntities, toGroupInfo, toSessionDetail } from './project';
 import { messageTime, oldestFirst } from '../../../src-shared/newest';
 import type { QueueFeature } from './queue';
-import { classificationPathOf } from './close';
+import { classificationPathOf } from './classification';
 import { readSession, stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
 
 const NER_PER_OPEN = 20;
@@ -143,9 +143,9 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
       if (statusKind(detail.item.status) === 'closed') detail.classification = await classificationPathOf(client, sessionId);
       const group = sessionGroupOf(session)?.record;
-      if (group && groupIsComplete(group) && !queue.groups().has(detail.item.groupId ?? -1)) {
+      if (group && groupIsComplete(group) && !queue.groups.has(detail.item.groupId ?? -1)) {
         const g = toGroupInfo(group);
-        if (g) queue.rememberGroup(g);
+        if (g) queue.groups.remember(g);
       }
       // Its row shows the customer's last message from now on, also for a session older than the console.
       queue.threadRead(page.messages);

@@ -41,6 +41,9 @@ const PLANTED: Record<string, string> = {
   'src-main/planted-electron.ts': `import { app } from 'electron';\nexport const a = app;\n`,
   'src-main/planted-cycle-a.ts': `import { b } from './planted-cycle-b';\nexport const a = (): number => b() + 1;\n`,
   'src-main/planted-cycle-b.ts': `import { a } from './planted-cycle-a';\nexport const b = (): number => a() - 1;\n`,
+  // A loop of types alone is a loop too: neither part can be read or moved without the other.
+  'src-main/planted-cycle-type-a.ts': `import type { B } from './planted-cycle-type-b';\nexport interface A {\n  b: B | null;\n}\n`,
+  'src-main/planted-cycle-type-b.ts': `import type { A } from './planted-cycle-type-a';\nexport interface B {\n  a: A | null;\n}\n`,
   // A web test reading records with the product's readers; a node test may (it pins them).
   'test/web/planted-readers.ts': `import { idOf } from '../../src-shared/concepts';\nimport { splitRef } from '../../src-shared/note-ref';\nexport const r = [idOf, splitRef];\n`,
   'test/node/planted-readers.ts': `import { idOf } from '../../src-shared/concepts';\nexport const r = idOf;\n`,
@@ -156,6 +159,7 @@ test('dependency-cruiser: each import rule of the house fails on its planted imp
   expect(broken('main-not-renderer')).toContain('src-main/planted-renderer.ts -> src-renderer/src/lib/tabs.ts');
   expect(broken('electron-only-in-shell').some((v) => v.startsWith('src-main/planted-electron.ts -> '))).toBe(true);
   expect(broken('no-circular')).toContain('src-main/planted-cycle-a.ts -> src-main/planted-cycle-b.ts');
+  expect(broken('no-circular')).toContain('src-main/planted-cycle-type-a.ts -> src-main/planted-cycle-type-b.ts');
   expect(broken('web-tests-own-readers').sort()).toEqual([
     'test/web/planted-readers.ts -> src-shared/concepts.ts',
     'test/web/planted-readers.ts -> src-shared/note-ref.ts',
