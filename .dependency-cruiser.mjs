@@ -42,6 +42,19 @@ export default {
       to: { path: '^src-standin/' },
     },
     {
+      name: 'features-through-entry',
+      comment:
+        "A renderer feature reaches another only through that feature's public entry (its index.ts), or not at all: " +
+        "what two features share lives in src-renderer/src/lib. (Another feature's strings.ts is still read directly " +
+        'while the messages move to per-language catalogs.)',
+      severity: 'error',
+      from: { path: '^src-renderer/src/features/([^/]+)/' },
+      to: {
+        path: '^src-renderer/src/features/[^/]+/',
+        pathNot: ['^src-renderer/src/features/$1/', '^src-renderer/src/features/[^/]+/(index|strings)\\.ts$'],
+      },
+    },
+    {
       name: 'standin-separate',
       comment: 'The stand-in is a separate program: it borrows no console code (src-shared, the contract, is not console code).',
       severity: 'error',

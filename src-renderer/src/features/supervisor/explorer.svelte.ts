@@ -8,7 +8,7 @@ import { saveAllowed } from './explorer-rules';
 import { columnsOf, leaf, toConditions, type Node } from './conditions';
 import { conditionFields as fieldsToTest, formFields, type RefTarget } from './resource-fields';
 import { optionLabel, setPath } from './record-form';
-import { DeskStore } from '../attendance/desk.svelte';
+import { DeskStore } from '../../lib/desk.svelte';
 import { maskedJson, unmaskJson } from './explorer-cells';
 
 export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Leaf, type Node } from './conditions';
