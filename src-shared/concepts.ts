@@ -18,7 +18,6 @@ export {
   record,
   text,
   isUnsafeInteger,
-  unsafeIntegerReason,
   intOf,
   idOf,
   numOf,
