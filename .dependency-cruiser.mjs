@@ -36,10 +36,11 @@ export default {
       name: 'features-not-standin',
       comment:
         "The console's features, service client, sync, outbox and webhooks work against any server: they never import the " +
-        'stand-in, not even its types. Only the demo workspace wiring starts it.',
+        'stand-in, not even its types, nor the demo wiring that starts it (src-main/demo-standin.ts): the root passes ' +
+        "the demo's launcher in.",
       severity: 'error',
       from: { path: '^src-main/(features|service|sync|outbox|webhooks)/' },
-      to: { path: '^src-standin/' },
+      to: { path: ['^src-standin/', '^src-main/demo-standin\\.ts$'] },
     },
     {
       name: 'features-through-entry',

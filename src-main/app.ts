@@ -5,7 +5,7 @@ import type { KeyValueStore, SecretCipher } from './vault/types';
 import { POLL_PACE, type PollPace } from './features/live/poll-pace';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
-import { DemoStandin } from './demo-standin';
+import { DemoStandin, demoLauncher } from './demo-standin';
 import { createSettings } from './settings';
 import type { FeatureContext } from './features/context';
 import { createOfflineFeature } from './features/offline';
@@ -189,7 +189,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const workspace = new WorkspaceFeature({
     list,
     settings,
-    demo,
+    demo: demoLauncher(demo),
     firstView,
     badge: shared.badge,
     needsMe,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DemoPersona } from '../src-shared/bridge';
 import type { Standin, StandinOptions } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
+import type { DemoLauncher } from './features/workspace';
 import type { Logger } from './log';
 
 /** The demo workspace's stand-in: its data in the profile, the customer simulator on. */
@@ -134,4 +135,17 @@ export class DemoStandin {
     const h = await held?.catch(() => null);
     if (h?.holder) await closed(h.holder);
   }
+}
+
+/** What the workspace feature is given of the demo's stand-in (the root wires it; the feature never imports this file). */
+export function demoLauncher(demo: DemoStandin): DemoLauncher {
+  return {
+    running: () => demo.current !== null,
+    address: () => demo.address(),
+    ensure: async () => {
+      const sb = await demo.ensure();
+      return { baseUrl: sb.baseUrl, persona: (as) => demoPersona(sb, as) };
+    },
+    stop: () => demo.stop(),
+  };
 }

@@ -38,6 +38,7 @@ const PLANTED: Record<string, string> = {
   'src-renderer/src/features/history/planted-reach.ts': `import * as thread from '../attendance/thread.svelte';\nexport const t = thread;\n`,
   'src-renderer/src/features/history/planted-reach-entry.ts': `import * as attendance from '../attendance';\nimport * as strings from '../attendance/strings';\nexport const a = [attendance, strings];\n`,
   'src-main/features/planted-standin.ts': `import * as prng from '../../src-standin/prng';\nexport const p = prng;\n`,
+  'src-main/features/planted-standin-demo.ts': `import type { DemoStandin } from '../demo-standin';\nexport type D = DemoStandin;\n`,
   'src-standin/planted-main.ts': `import * as log from '../src-main/log';\nexport const l = log;\n`,
   'src-shared/planted-main.ts': `import * as log from '../src-main/log';\nexport const l = log;\n`,
   'src-main/planted-renderer.ts': `import * as tabs from '../src-renderer/src/lib/tabs';\nexport const t = tabs;\n`,
@@ -157,6 +158,7 @@ test('dependency-cruiser: each import rule of the house fails on its planted imp
   expect(noNode).toContain('src-renderer/src/planted-node-via-shared.ts -> crypto');
   expect(broken('views-not-bridge')).toContain('src-renderer/src/features/PlantedView.svelte -> src-renderer/src/lib/bridge.ts');
   expect(broken('features-not-standin')).toContain('src-main/features/planted-standin.ts -> src-standin/prng.ts');
+  expect(broken('features-not-standin')).toContain('src-main/features/planted-standin-demo.ts -> src-main/demo-standin.ts');
   expect(broken('standin-separate')).toContain('src-standin/planted-main.ts -> src-main/log.ts');
   expect(broken('shared-self-contained')).toContain('src-shared/planted-main.ts -> src-main/log.ts');
   expect(broken('main-not-renderer')).toContain('src-main/planted-renderer.ts -> src-renderer/src/lib/tabs.ts');
