@@ -4,6 +4,40 @@ import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
+
+// ─── One rule per concern ─────────────────────────────────────────────────────────────────────
+// What the console does in one place is written there and nowhere else: each raw form below is
+// refused everywhere but in the one module that holds it, and the message names that module.
+// Each concern is a rule of its own (ESLint's no-restricted-syntax or no-restricted-properties
+// under the concern's name, `one-place/<concern>`): one rule's options are replaced, not merged,
+// by a later block, so concerns with different files and exemptions could not share one.
+const restrictedSyntax = builtinRules.get('no-restricted-syntax');
+/** Every TypeScript and Svelte source of the project (the plain .mjs scripts run before it is installed: they cannot import it). */
+const ALL_SOURCES = ['src-*/**/*.{ts,svelte}', 'test/**/*.ts', 'bench/**/*.ts'];
+const ONE_PLACE = [
+  {
+    concern: 'error-text',
+    rule: restrictedSyntax,
+    files: ALL_SOURCES,
+    ignores: ['src-shared/error-text.ts'],
+    options: [
+      {
+        selector:
+          "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message'][alternate.callee.name='String']",
+        message: 'Use errorText(e) from src-shared/error-text.ts: the one reading of a caught value as words.',
+      },
+    ],
+  },
+];
+const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
+const onePlaceBlocks = ONE_PLACE.map((c) => ({
+  files: c.files,
+  ignores: c.ignores,
+  plugins: { 'one-place': onePlacePlugin },
+  rules: { [`one-place/${c.concern}`]: ['error', ...c.options] },
+}));
+// ─── end of one rule per concern (its blocks are the config's last entries) ──────────────────
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'test-results/', 'playwright-report/', 'bench/results/', 'resources/'] },
@@ -98,4 +132,6 @@ export default tseslint.config(
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
   },
+  // One rule per concern (defined above).
+  ...onePlaceBlocks,
 );

@@ -1,5 +1,6 @@
 import { renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { errorText } from '../src-shared/error-text';
 
 /**
  * Files the console could not read and set aside, so that one bad file never stops it: each is
@@ -58,5 +59,5 @@ export function whyUnreadable(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (code === 'EISDIR') return 'a directory stands in its place';
   if (e instanceof SyntaxError) return 'not readable as JSON';
-  return e instanceof Error ? e.message.slice(0, 200) : String(e).slice(0, 200);
+  return errorText(e).slice(0, 200);
 }

@@ -26,6 +26,7 @@ import type { ReceivedEvent, WebhookLogger } from '../webhooks/types';
 import { connectOptions, type NatsCredentials } from './connection';
 import { RELAY_LIMITS, nanos } from './stream';
 import { MSG_ID_HEADER, checkName, consoleInbox, operationSubjects, streamName } from './subjects';
+import { errorText } from '../../src-shared/error-text';
 
 /**
  * connecting: the first connection is being made; live: events are read; unreachable: NATS
@@ -105,7 +106,7 @@ const ACK_WAIT_MS = 30_000;
 
 /** An error of the server's that waiting will not cure, or null. */
 function refusal(e: unknown): RelayReason | null {
-  const text = e instanceof Error ? e.message : String(e);
+  const text = errorText(e);
   if (/authorization violation|authentication|user.*password|token/i.test(text)) return 'credentials';
   if (/permissions violation/i.test(text)) return 'permissions';
   if (/tls/i.test(text)) return 'tls';
@@ -113,7 +114,7 @@ function refusal(e: unknown): RelayReason | null {
   return null;
 }
 
-const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const describe = (e: unknown) => errorText(e);
 
 /** `p`, or nothing after `ms` (a step that waits on a server that may not answer). */
 async function within(ms: number, p: Promise<unknown>): Promise<void> {

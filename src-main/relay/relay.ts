@@ -25,6 +25,7 @@ import type { WebhookLogger } from '../webhooks/types';
 import { connectOptions, type NatsCredentials } from './connection';
 import { MAX_EVENT_BYTES, checkStream } from './stream';
 import { checkName, eventSubject, relayInbox, streamName } from './subjects';
+import { errorText } from '../../src-shared/error-text';
 
 export interface RelayOptions {
   /** The operation (one service account) whose events this relay carries. */
@@ -152,7 +153,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       send(res, 200, { status: ack.duplicate ? 'duplicate' : 'accepted' });
     } catch (e) {
       log.warn('A delivery could not be stored in the stream; the service will deliver it again.', {
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       });
       unavailable(res, 'The event stream cannot be reached; retry later.');
     }

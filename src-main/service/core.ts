@@ -18,6 +18,7 @@ import {
 import { type AnswerMemory, processAnswerMemory } from './answer-memory';
 import { ServiceTime } from './service-time';
 import { AbortReason, exchange, type RawResponse, type ReadLimits, TransportFailure } from './transport';
+import { errorText } from '../../src-shared/error-text';
 
 /**
  * The one place that talks HTTP: token header, per-host concurrency limit, timeout, retries
@@ -425,7 +426,7 @@ export class Core {
         attempt,
         kind: err.kind,
         ms: Math.round(performance.now() - started),
-        detail: e instanceof Error ? e.message : String(e),
+        detail: errorText(e),
       });
       throw err;
     } finally {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
 import { signWebhook } from '../../src-shared/webhook-signature';
+import { errorText } from '../../src-shared/error-text';
 
 /** Not one of the interface's event groups (§6), so nothing else could mean it. */
 export const TUNNEL_CHECK_GROUP = 'console';
@@ -68,7 +69,7 @@ export async function checkThroughTunnel(url: string, signingSecret: string | un
   try {
     res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+    const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : errorText(e);
     return `The self-check through the tunnel got no answer (${cause}).`;
   }
   if (res.status !== 200) {

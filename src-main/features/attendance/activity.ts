@@ -14,6 +14,7 @@ import {
   withReply,
   type Conversation,
 } from '../../../src-shared/waiting';
+import { errorText } from '../../../src-shared/error-text';
 
 /** How much of the customer's last message the queue row shows. */
 export const PREVIEW_CHARS = 140;
@@ -259,7 +260,7 @@ export class ActivityStore {
       await ensureDir(dirname(this.#file));
       await writeFileDurable(this.#syncer, basename(this.#file), JSON.stringify(this.#all));
     } catch (e) {
-      this.#warn(`attendance activity not saved: ${e instanceof Error ? e.message : String(e)}`);
+      this.#warn(`attendance activity not saved: ${errorText(e)}`);
     }
   }
 

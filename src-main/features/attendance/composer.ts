@@ -31,6 +31,7 @@ import { answerPart } from '../../../src-shared/kb-answer';
 import { knownBases, rememberBase } from '../kb-known';
 import { oldestFirst } from '../../../src-shared/newest';
 import { mediaAddressOf } from '../../service/media';
+import { errorText } from '../../../src-shared/error-text';
 
 /** The session's own reply suggestions shown (its newest), and how many are read to find them. */
 const OWN_SUGGESTIONS = 10;
@@ -132,7 +133,7 @@ export class Composer {
       try {
         return { value: await p, ok: true };
       } catch (e) {
-        this.#ctx.log.warn('composer help part failed', { error: e instanceof Error ? e.message : String(e) });
+        this.#ctx.log.warn('composer help part failed', { error: errorText(e) });
         return { value: fallback, ok: false };
       }
     };

@@ -35,6 +35,7 @@ import { readSession } from './reads';
 import type { NotesFeature } from '../notes';
 import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
 import { withSnoozeFields, type SnoozeStore } from './snooze';
+import { errorText } from '../../../src-shared/error-text';
 
 const QUEUE_CAP = 100_000;
 /** A message record's place in time, as the service wrote it. */
@@ -507,9 +508,7 @@ class SessionQueue implements QueueFeature {
     this.#persist();
     this.onLoaded?.(mark);
     // The rows' previews follow the queue, without holding it.
-    void this.#previewsAfterLoad(gen).catch((e: unknown) =>
-      this.#ctx.log.warn('queue: previews not read', { error: e instanceof Error ? e.message : String(e) }),
-    );
+    void this.#previewsAfterLoad(gen).catch((e: unknown) => this.#ctx.log.warn('queue: previews not read', { error: errorText(e) }));
   }
 
   /** The copy kept on disk, when the service cannot be reached; null when there is none. */
@@ -561,8 +560,7 @@ class SessionQueue implements QueueFeature {
         }
         this.#deltas.run();
       },
-      (e: unknown) =>
-        this.#ctx.log.warn('queue: the first read after the copy failed', { error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => this.#ctx.log.warn('queue: the first read after the copy failed', { error: errorText(e) }),
     );
     return copy;
   }
@@ -670,7 +668,7 @@ export function sessionHandlers(
         } catch (e) {
           throw new AppError({
             kind: 'Invalid',
-            message: `The session was transferred, but its note could not be kept: ${e instanceof Error ? e.message : String(e)}. Add it in the Notes tab.`,
+            message: `The session was transferred, but its note could not be kept: ${errorText(e)}. Add it in the Notes tab.`,
           });
         }
       }

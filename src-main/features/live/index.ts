@@ -23,6 +23,7 @@ import { PollPacer } from './poll-pacer';
 import { SleepDetector } from './sleep-detector';
 import { liveSource, openRelayLink, saveSource, sourceStatus, type RelayLink } from './relay-link';
 import { serviceTimeStatus, setServiceZone } from './service-zone';
+import { errorText } from '../../../src-shared/error-text';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -197,7 +198,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         try {
           l();
         } catch (e) {
-          ctx.log.warn('live: a change listener failed', { error: e instanceof Error ? e.message : String(e) });
+          ctx.log.warn('live: a change listener failed', { error: errorText(e) });
         }
       }
     }, STATUS_MS);
@@ -273,7 +274,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       outcome = (await deps.onResync()) ?? { found: 0, errors: [] };
       lastResyncAt = Date.now();
     } catch (e) {
-      ctx.log.warn('resync failed', { error: e instanceof Error ? e.message : String(e) });
+      ctx.log.warn('resync failed', { error: errorText(e) });
       outcome = { found: 0, errors: [e] };
     }
     pushStatus();
@@ -295,7 +296,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   });
   /** Back from sleep: whatever was delivered meanwhile may be lost, so everything is read forward. */
   const sleep = new SleepDetector({
-    onListenerError: (e) => ctx.log.warn('live: a wake listener failed', { error: e instanceof Error ? e.message : String(e) }),
+    onListenerError: (e) => ctx.log.warn('live: a wake listener failed', { error: errorText(e) }),
   });
   sleep.onWake(() => {
     if (ctx.hasWorkspace()) void resync();
@@ -309,7 +310,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       try {
         l(e);
       } catch (err) {
-        ctx.log.warn('live: an event listener failed', { error: err instanceof Error ? err.message : String(err) });
+        ctx.log.warn('live: an event listener failed', { error: errorText(err) });
       }
     }
     pushStatus();
@@ -376,7 +377,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     try {
       await register(listener, signingSecret);
     } catch (e) {
-      detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+      detail = `Live updates could not be registered with the demo workspace (${errorText(e)}).`;
       // Told to wait: registered again once the wait the service asked for is over, not sooner.
       const asked = askedWaitMs(e);
       if (asked !== null) {
@@ -390,7 +391,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
               pushStatus();
             },
             (again: unknown) => {
-              detail = `Live updates could not be registered with the demo workspace (${again instanceof Error ? again.message : String(again)}).`;
+              detail = `Live updates could not be registered with the demo workspace (${errorText(again)}).`;
               pushStatus();
             },
           );
@@ -452,9 +453,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           pushStatus();
         }),
       )
-      .catch((e: unknown) =>
-        ctx.log.error('live: could not start for the workspace', { error: e instanceof Error ? e.message : String(e) }),
-      );
+      .catch((e: unknown) => ctx.log.error('live: could not start for the workspace', { error: errorText(e) }));
   }
 
   return {
@@ -495,7 +494,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           await register(listener, signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined);
           detail = null;
         } catch (e) {
-          detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+          detail = `Live updates could not be registered with the demo workspace (${errorText(e)}).`;
         }
       });
       await resync();
@@ -529,7 +528,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         const path = files.offer(name, bytes);
         return { url: `${origin}${path}`, withdraw: () => files.withdraw(path) };
       } catch (e) {
-        throw new AppError({ kind: 'Invalid', field: 'file', message: e instanceof Error ? e.message : String(e) });
+        throw new AppError({ kind: 'Invalid', field: 'file', message: errorText(e) });
       }
     },
     onWake: (l) => sleep.onWake(l),
@@ -622,7 +621,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       sleep.stop();
       if (statusTimer) clearTimeout(statusTimer);
       await serial(close).catch((e: unknown) => {
-        if (!isAppError(e)) ctx.log.warn('live: close failed', { error: e instanceof Error ? e.message : String(e) });
+        if (!isAppError(e)) ctx.log.warn('live: close failed', { error: errorText(e) });
       });
     },
   };

@@ -26,6 +26,7 @@ import {
 } from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
 import type { LiveFeature } from '../live';
+import { errorText } from '../../../src-shared/error-text';
 
 export type WebhooksFeature = Feature<'webhooks'>;
 
@@ -300,7 +301,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         pushStatus();
       } else if (!runner || runnerPort !== port) {
         await runTunnel(port).catch((e: unknown) => {
-          tunnelState = { status: 'failed', reason: e instanceof Error ? e.message : String(e) };
+          tunnelState = { status: 'failed', reason: errorText(e) };
           pushStatus();
         });
       }

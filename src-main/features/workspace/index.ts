@@ -11,6 +11,7 @@ import type { WorkspaceChannel } from '../../workspaces/routing';
 import type { UserRef, WorkspaceRuntime } from '../../workspaces/runtime';
 import type { BadgeSlot } from '../attendance/badge';
 import { checkConnection, identify, openClient, people } from './identity';
+import { errorText } from '../../../src-shared/error-text';
 
 /**
  * The demo workspace's service as the root starts it (src-main/demo-standin.ts): the feature only
@@ -128,7 +129,7 @@ export class WorkspaceFeature {
     for (const e of entries) {
       if (e === first) continue;
       const done = this.#reopen(e).catch((err: unknown) =>
-        log.error('a workspace did not open', { workspace: e.id, error: err instanceof Error ? err.message : String(err) }),
+        log.error('a workspace did not open', { workspace: e.id, error: errorText(err) }),
       );
       this.#opening.add(done);
       void done.finally(() => {
@@ -187,9 +188,7 @@ export class WorkspaceFeature {
             if (sb.baseUrl !== baseUrl || sb.persona(as).user.userName !== remembered.userName) {
               void this.#openDemoIn(rt, as)
                 .then(() => this.pushState())
-                .catch((e: unknown) =>
-                  this.#d.log.error('the demo workspace did not open', { error: e instanceof Error ? e.message : String(e) }),
-                );
+                .catch((e: unknown) => this.#d.log.error('the demo workspace did not open', { error: errorText(e) }));
               throw new AppError({
                 kind: 'Cancelled',
                 message: 'The demo workspace moved to where its service answers; this call was not sent.',

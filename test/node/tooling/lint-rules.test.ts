@@ -56,6 +56,19 @@ const PLANTED: Record<string, string> = {
   // knip: a file nothing imports (every planted file above is one too)
   'src-main/planted-orphan.ts': `export const orphan = 1;\n`,
 };
+/**
+ * One rule per concern: each raw form planted outside its one module, with the module the
+ * finding's message must name (the one place to use instead).
+ */
+const ONE_PLACE: Record<string, { file: string; text: string; place: string }> = {
+  'error-text': {
+    file: 'src-main/planted-one-place-error-text.ts',
+    text: `export const say = (e: unknown): string => (e instanceof Error ? e.message : String(e));\n`,
+    place: 'src-shared/error-text.ts',
+  },
+};
+for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
+
 /** knip: an export nothing uses, added to a module the console does use. */
 const UNUSED_EXPORT = { file: 'src-standin/prng.ts', name: 'plantedUnusedExport' };
 /** knip: a dependency package.json lists and no file imports (installed, as a transitive one). */
@@ -141,6 +154,17 @@ test('ESLint: each named rule fails on its planted violation, in TypeScript and 
   // Svelte: components and rune modules are read with the TypeScript parser and its types.
   expect(rulesIn('src-renderer/src/planted-private.svelte.ts')).toContain('no-restricted-syntax');
   expect(rulesIn('src-renderer/src/PlantedFloating.svelte')).toContain('@typescript-eslint/no-floating-promises');
+});
+
+test('ESLint: one rule per concern refuses each raw form outside its one module, naming that module', async () => {
+  const r = await run('eslint', ['--format', 'json', ...Object.values(ONE_PLACE).map((c) => c.file)], copy);
+  expect(r.code, r.err).toBe(1);
+  const results = JSON.parse(r.out) as EslintResult[];
+  for (const [concern, { file, place }] of Object.entries(ONE_PLACE)) {
+    const found = results.find((x) => x.filePath === join(copy, file))?.messages.filter((m) => m.ruleId === `one-place/${concern}`) ?? [];
+    expect(found.length, `${concern} in ${file}`).toBeGreaterThan(0);
+    expect(found[0]!.message).toContain(place);
+  }
 });
 
 test('dependency-cruiser: each import rule of the house fails on its planted import', async () => {
