@@ -29,6 +29,22 @@ const ONE_PLACE = [
       },
     ],
   },
+  {
+    concern: 'clock',
+    rule: restrictedSyntax,
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/clock.ts'],
+    options: [
+      {
+        selector: "MemberExpression[object.name='Date'][property.name='now']",
+        message: 'Read the time from the clock the platform passes in (ctx.clock, else systemClock of src-main/clock.ts), not Date.now.',
+      },
+      {
+        selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+        message: 'Read the time from the clock the platform passes in (new Date(ctx.clock.now()); src-main/clock.ts), not new Date().',
+      },
+    ],
+  },
 ];
 const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
 const onePlaceBlocks = ONE_PLACE.map((c) => ({

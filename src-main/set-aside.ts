@@ -1,6 +1,7 @@
 import { renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errorText } from '../src-shared/error-text';
+import { systemClock } from './clock';
 
 /**
  * Files the console could not read and set aside, so that one bad file never stops it: each is
@@ -33,7 +34,7 @@ const stamp = (at: number) => new Date(at).toISOString().replace(/:/g, '-');
  * Renames `file` (a file, or a directory standing in its place) beside itself as
  * `<name>.unreadable-<time>` and notes it; the new name.
  */
-export function setAsideFile(file: string, reason: string, now = Date.now()): string {
+export function setAsideFile(file: string, reason: string, now = systemClock.now()): string {
   let keptAs = join(dirname(file), `${basename(file)}.unreadable-${stamp(now)}`);
   for (let n = 2; n < 100; n++) {
     try {

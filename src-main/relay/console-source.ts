@@ -27,6 +27,7 @@ import { connectOptions, type NatsCredentials } from './connection';
 import { RELAY_LIMITS, nanos } from './stream';
 import { MSG_ID_HEADER, checkName, consoleInbox, operationSubjects, streamName } from './subjects';
 import { errorText } from '../../src-shared/error-text';
+import { systemClock } from '../clock';
 
 /**
  * connecting: the first connection is being made; live: events are read; unreachable: NATS
@@ -179,8 +180,8 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
     });
 
   const handle = async (m: JsMsg): Promise<void> => {
-    const event = eventOf(m, Date.now());
-    if (seen.has(event.id, Date.now()) || o.applied?.has(event.id)) {
+    const event = eventOf(m, systemClock.now());
+    if (seen.has(event.id, systemClock.now()) || o.applied?.has(event.id)) {
       counts.duplicates++;
       m.ack();
       return;
@@ -193,7 +194,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
       await o.applied?.record(event.id);
       await o.beforeAck?.(event.id);
       if (!applying.has(m)) return;
-      seen.add(event.id, Date.now(), Date.now());
+      seen.add(event.id, systemClock.now(), systemClock.now());
       counts.applied++;
       m.ack();
     } catch (e) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import { KB_FILE_TYPES, type KbFileType } from '../../src-shared/kb-name';
+import { systemClock } from '../clock';
 
 /**
  * Files the console lends to the service for a short while. The knowledge-base upload reads a
@@ -71,7 +72,7 @@ export class FileShare {
   }
 
   #now(): number {
-    return this.#o.now?.() ?? Date.now();
+    return this.#o.now?.() ?? systemClock.now();
   }
 
   /** Offers a file; returns the path to append to the listener's origin. Throws on a type the service does not take. */

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
 import { signWebhook } from '../../src-shared/webhook-signature';
 import { errorText } from '../../src-shared/error-text';
+import { systemClock } from '../clock';
 
 /** Not one of the interface's event groups (§6), so nothing else could mean it. */
 export const TUNNEL_CHECK_GROUP = 'console';
@@ -57,8 +58,14 @@ async function readSmall(res: Response, max: number): Promise<string | null> {
  */
 export async function checkThroughTunnel(url: string, signingSecret: string | undefined, timeoutMs = 5000): Promise<string | null> {
   const id = `tunnel-check_${randomBytes(12).toString('base64url')}`;
-  const body = JSON.stringify({ id, group: TUNNEL_CHECK_GROUP, type: TUNNEL_CHECK_TYPE, occurredAt: new Date().toISOString(), data: {} });
-  const ts = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    id,
+    group: TUNNEL_CHECK_GROUP,
+    type: TUNNEL_CHECK_TYPE,
+    occurredAt: new Date(systemClock.now()).toISOString(),
+    data: {},
+  });
+  const ts = Math.floor(systemClock.now() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [WEBHOOK_HEADERS.id]: id,

@@ -7,6 +7,7 @@
  */
 import type { TunnelRunner, TunnelState } from './tunnel';
 import type { WebhookLogger } from './types';
+import { systemClock } from '../clock';
 
 export type SupervisedTunnelState =
   | { status: 'stopped' }
@@ -102,13 +103,13 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
   function restartLater(reason: string): void {
     const mine = ++run;
     clearTimer();
-    if (liveSince !== null && Date.now() - liveSince >= stableMs) restarts = 0;
+    if (liveSince !== null && systemClock.now() - liveSince >= stableMs) restarts = 0;
     liveSince = null;
     const wait = backoff[Math.min(restarts, backoff.length - 1)]!;
     restarts++;
-    setState({ status: 'restarting', reason, at: Date.now() + wait });
+    setState({ status: 'restarting', reason, at: systemClock.now() + wait });
     void endRunner().then(() => {
-      if (mine === run && !stopped) later(Math.max(0, state.status === 'restarting' ? state.at - Date.now() : 0), launch);
+      if (mine === run && !stopped) later(Math.max(0, state.status === 'restarting' ? state.at - systemClock.now() : 0), launch);
     });
   }
 
@@ -133,10 +134,10 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
           }
           if (mine !== run || stopped) return;
         }
-        liveSince = Date.now();
-        setState({ status: 'running', url, checkedAt: Date.now() });
+        liveSince = systemClock.now();
+        setState({ status: 'running', url, checkedAt: systemClock.now() });
         later(checkEveryMs, () => checkLoop(mine, url, null, 0));
-      } else if (Date.now() >= deadline) {
+      } else if (systemClock.now() >= deadline) {
         restartLater(`The tunnel gave ${url} but nothing came back through it within ${Math.round(startTimeoutMs / 1000)} s. ${problem}`);
       } else {
         later(FIRST_CHECK_MS, () => checkLoop(mine, url, deadline, 0));
@@ -144,7 +145,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
       return;
     }
     if (problem === null) {
-      setState({ status: 'running', url, checkedAt: Date.now() });
+      setState({ status: 'running', url, checkedAt: systemClock.now() });
       later(checkEveryMs, () => checkLoop(mine, url, null, 0));
     } else if (failures + 1 >= failuresToRestart) {
       restartLater(`The tunnel stopped forwarding. ${problem}`);
@@ -175,7 +176,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
     const mine = ++run;
     clearTimer();
     setState({ status: 'starting' });
-    const deadline = Date.now() + startTimeoutMs;
+    const deadline = systemClock.now() + startTimeoutMs;
     const r = o.start();
     runner = r;
     r.onState((s) => onRunner(mine, s, deadline));
@@ -204,7 +205,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
       liveSince = null;
       const mine = ++run;
       clearTimer();
-      setState({ status: 'restarting', reason: 'The computer woke from sleep; the tunnel starts again.', at: Date.now() });
+      setState({ status: 'restarting', reason: 'The computer woke from sleep; the tunnel starts again.', at: systemClock.now() });
       void endRunner().then(() => {
         if (mine === run) launch();
       });

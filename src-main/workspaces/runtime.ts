@@ -15,6 +15,7 @@ import type { WorkspaceChannel } from './routing';
 import { CHANNEL_NAMES } from '../../src-shared/bridge';
 import { adoptAccountFiles, SignIn, type Session, type UserRef } from './sign-in';
 import { errorText } from '../../src-shared/error-text';
+import type { Clock } from '../clock';
 
 export type { UserRef } from './sign-in';
 
@@ -29,6 +30,8 @@ export interface RuntimeAdapters {
   /** The console's settings (language, shortcuts, voice); the rest are the workspace's own. */
   globalSettings: Settings;
   log: Logger;
+  /** The platform's clock (src-main/clock.ts). */
+  clock: Clock;
   registerSecret: (secret: string) => void;
   /** The page's first view on screen (see `FeatureContext.firstView`). */
   firstView: FeatureContext['firstView'];
@@ -117,6 +120,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
   };
   const base = {
     log,
+    clock: a.clock,
     profileDir: a.dir,
     vault,
     settings,

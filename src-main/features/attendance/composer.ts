@@ -103,21 +103,21 @@ export class Composer {
   }
 
   async #cannedRows(): Promise<Bundle[]> {
-    if (!this.#canned || Date.now() - this.#canned.at > CACHE_MS) {
+    if (!this.#canned || this.#ctx.clock.now() - this.#canned.at > CACHE_MS) {
       const rows = await this.#client()
         .resource('messageBundleGroup')
         .pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
-      this.#canned = { at: Date.now(), rows };
+      this.#canned = { at: this.#ctx.clock.now(), rows };
     }
     return this.#canned.rows;
   }
 
   async #templateRows(): Promise<Hsm[]> {
-    if (!this.#templates || Date.now() - this.#templates.at > CACHE_MS) {
+    if (!this.#templates || this.#ctx.clock.now() - this.#templates.at > CACHE_MS) {
       const rows = await this.#client()
         .resource('hsmTemplate')
         .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
-      this.#templates = { at: Date.now(), rows };
+      this.#templates = { at: this.#ctx.clock.now(), rows };
     }
     return this.#templates.rows;
   }

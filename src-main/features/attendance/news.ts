@@ -142,7 +142,7 @@ export class News {
     offline.cache.addMessages(
       sessionId,
       fresh.map((f) => f.message),
-      new Date().toISOString(),
+      new Date(this.#ctx.clock.now()).toISOString(),
     );
     void threads.recognise(
       sessionId,

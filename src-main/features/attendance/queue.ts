@@ -153,7 +153,7 @@ class SessionQueue implements QueueFeature {
   readonly #wantPreview = new Set<number>();
   #previewTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the service last confirmed what `cache` holds (ISO): the time an offline copy shows. */
-  #freshAt = new Date().toISOString();
+  #freshAt: string;
   #loading: Promise<void> | null = null;
   #generation = 0;
   /** The kept copy answered this workspace opening's first snapshot already. */
@@ -173,6 +173,7 @@ class SessionQueue implements QueueFeature {
     this.#snooze = snooze;
     // Snoozed, woken or dropped: the row is projected again and pushed.
     snooze.onChange((id) => this.#touch(id));
+    this.#freshAt = new Date(ctx.clock.now()).toISOString();
     this.#activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
     this.#deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
       const upsert = new Map<number, QueueItem>();
@@ -262,7 +263,7 @@ class SessionQueue implements QueueFeature {
 
   synced(): void {
     if (!this.#loaded) return;
-    this.#freshAt = new Date().toISOString();
+    this.#freshAt = new Date(this.#ctx.clock.now()).toISOString();
     this.#offline.monitor.ok();
   }
 
@@ -463,7 +464,7 @@ class SessionQueue implements QueueFeature {
   async #load(): Promise<void> {
     const gen = this.#generation;
     const client = this.#ctx.client();
-    const startedAt = new Date().toISOString();
+    const startedAt = new Date(this.#ctx.clock.now()).toISOString();
     // The mark and the snapshot are read side by side: anything updated while the snapshot pages
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
     const [newest, got] = await Promise.all([
@@ -598,7 +599,13 @@ class SessionQueue implements QueueFeature {
     if (!this.#loaded)
       throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     this.#deltas.run();
-    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, unreadable: this.#unreadable, seq: this.#seq };
+    return {
+      items: this.#sorted(),
+      fetchedAt: new Date(this.#ctx.clock.now()).toISOString(),
+      me,
+      unreadable: this.#unreadable,
+      seq: this.#seq,
+    };
   }
 }
 
@@ -645,7 +652,8 @@ export function sessionHandlers(
           message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.`,
         });
       }
-      if (!held) await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date().toISOString() });
+      if (!held)
+        await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date(ctx.clock.now()).toISOString() });
       // Accepted when the service then names the attendant: read back, never assumed.
       const after = await readSession(ctx.client(), sessionId);
       queue.applySessions([after]);

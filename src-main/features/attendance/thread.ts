@@ -125,7 +125,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       // Offline: the copy kept from the last time it was open, marked with when it was read.
       if (offline.monitor.offline && copy) return fromCopy(copy);
       const client = ctx.client();
-      const fetchedAt = new Date().toISOString();
+      const fetchedAt = new Date(ctx.clock.now()).toISOString();
       let session: Read<Session>;
       let page: Awaited<ReturnType<typeof threadPage>>;
       try {
@@ -139,7 +139,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
         throw e;
       }
       queue.applySessions([session]);
-      const detail = toSessionDetail(session, page.messages, Date.now());
+      const detail = toSessionDetail(session, page.messages, ctx.clock.now());
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
       if (statusKind(detail.item.status) === 'closed') detail.classification = await classificationPathOf(client, sessionId);
       const group = sessionGroupOf(session)?.record;

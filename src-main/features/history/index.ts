@@ -13,6 +13,7 @@ import type { OfflineFeature } from '../offline';
 import { toTicketView } from '../supervisor/views';
 import { oldestFirst } from '../../../src-shared/newest';
 import { searchKept, searchService } from './search';
+import type { Clock } from '../../clock';
 
 /** Earlier sessions the panel reads at once (newest first); "more" says when there are others. */
 export const HISTORY_ROWS = 30;
@@ -36,7 +37,7 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
 
   return {
     handlers: {
-      'history:customer': async ({ sessionId }) => customerHistory(ctx.client(), sessionId, remember),
+      'history:customer': async ({ sessionId }) => customerHistory(ctx.client(), sessionId, remember, ctx.clock),
 
       'history:session': async ({ sessionId }) => {
         const page = await threadPage(ctx.client(), sessionId, 0, parties.get(sessionId));
@@ -71,8 +72,13 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
   };
 }
 
-async function customerHistory(client: ServiceClient, sessionId: number, remember: (s: Read<Session>) => void): Promise<CustomerHistory> {
-  const fetchedAt = new Date().toISOString();
+async function customerHistory(
+  client: ServiceClient,
+  sessionId: number,
+  remember: (s: Read<Session>) => void,
+  clock: Clock,
+): Promise<CustomerHistory> {
+  const fetchedAt = new Date(clock.now()).toISOString();
   const current = await readSession(client, sessionId);
   const customer = sessionCustomerOf(current);
   const empty = {

@@ -9,6 +9,7 @@ import type { OfflineCache } from '../../cache';
 import type { ServiceClient } from '../../service';
 import { toSessionDetail, toThreadMessage } from '../attendance/project';
 import { holds, snippetOf } from './snippet';
+import { systemClock } from '../../clock';
 
 /** Rows asked for each kind of match: a search box shows the first ones, not an archive. */
 export const SEARCH_ROWS = 20;
@@ -107,7 +108,7 @@ export async function searchService(
         { signal },
       ),
   ]);
-  const now = Date.now();
+  const now = systemClock.now();
   const details = new Map<number, SessionDetail>();
   const logins = new Map<number, string | null>();
   const keep = (s: Read<Session>) => {

@@ -237,7 +237,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       const fields = f as Record<string, unknown> | undefined;
       if (m === REFUSED_MESSAGE && typeof fields?.reason === 'string') {
         refusals.byReason[fields.reason] = (refusals.byReason[fields.reason] ?? 0) + 1;
-        refusals.last = { reason: fields.reason, status: typeof fields.status === 'number' ? fields.status : 0, at: Date.now() };
+        refusals.last = { reason: fields.reason, status: typeof fields.status === 'number' ? fields.status : 0, at: ctx.clock.now() };
         pushStatus();
       }
       ctx.log.warn(m, fields);
@@ -272,7 +272,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     let outcome: PollOutcome;
     try {
       outcome = (await deps.onResync()) ?? { found: 0, errors: [] };
-      lastResyncAt = Date.now();
+      lastResyncAt = ctx.clock.now();
     } catch (e) {
       ctx.log.warn('resync failed', { error: errorText(e) });
       outcome = { found: 0, errors: [e] };
@@ -282,7 +282,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   }
 
   /** Events reach the console: registered with the demo service, or arriving lately. */
-  const eventsFlow = () => hook !== null || !!relay?.live || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
+  const eventsFlow = () => hook !== null || !!relay?.live || (lastEventAt !== null && ctx.clock.now() - lastEventAt < EVENTS_RECENT_MS);
 
   /**
    * The safety net under the events, whenever a workspace is open and live updates are not
@@ -305,7 +305,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   /** An event from the listener or the relay: the event log hears of it, the sync applies it. */
   function received(e: ReceivedEvent): Promise<void> {
     accepted++;
-    lastEventAt = Date.now();
+    lastEventAt = ctx.clock.now();
     for (const l of receivedListeners) {
       try {
         l(e);
@@ -382,7 +382,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       const asked = askedWaitMs(e);
       if (asked !== null) {
         const l = listener;
-        detail = `Live updates are not registered yet: the service asked us to wait until ${new Date(Date.now() + asked).toISOString()}. The console registers them then.`;
+        detail = `Live updates are not registered yet: the service asked us to wait until ${new Date(ctx.clock.now() + asked).toISOString()}. The console registers them then.`;
         setTimeout(() => {
           if (listener !== l || hook !== null) return;
           register(l, signingSecret).then(

@@ -131,7 +131,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     // Offline: the copy kept with the thread, without waiting for a request to fail.
     if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
     try {
-      const fetchedAt = new Date().toISOString();
+      const fetchedAt = new Date(ctx.clock.now()).toISOString();
       const rows = await offline.monitor.watch(
         ctx
           .client()

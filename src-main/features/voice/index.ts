@@ -208,7 +208,7 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
         final: boolOf(data.final) !== false,
         at:
           (ctx.hasWorkspace() ? ctx.client().time.read(() => instantOf(e.occurredAt)) : instantOf(e.occurredAt)) ??
-          new Date().toISOString(),
+          new Date(ctx.clock.now()).toISOString(),
       };
       remember(line);
       ctx.events.emit('voice:transcript', line);

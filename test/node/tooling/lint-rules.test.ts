@@ -66,6 +66,11 @@ const ONE_PLACE: Record<string, { file: string; text: string; place: string }> =
     text: `export const say = (e: unknown): string => (e instanceof Error ? e.message : String(e));\n`,
     place: 'src-shared/error-text.ts',
   },
+  clock: {
+    file: 'src-main/planted-one-place-clock.ts',
+    text: `export const stamp = (): string => new Date().toISOString();\nexport const ms = (): number => Date.now();\n`,
+    place: 'src-main/clock.ts',
+  },
 };
 for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
 
