@@ -45,6 +45,22 @@ const ONE_PLACE = [
       },
     ],
   },
+  {
+    concern: 'backoff',
+    rule: restrictedSyntax,
+    files: ['src-*/**/*.{ts,svelte}'],
+    ignores: ['src-shared/error-kinds.ts'],
+    options: [
+      ...[
+        "BinaryExpression[operator='**'][left.value=2][right.type!='Literal']",
+        "CallExpression[callee.object.name='Math'][callee.property.name='pow'][arguments.0.value=2]",
+        "BinaryExpression[operator='*'][right.value=2][left.name=/(Ms|[dD]elay|[wW]ait)$/]",
+      ].map((selector) => ({
+        selector,
+        message: 'Wait with the one backoff: backoffDelay (by failures) or doubledDelay (from the last wait) of src-shared/error-kinds.ts.',
+      })),
+    ],
+  },
 ];
 const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
 const onePlaceBlocks = ONE_PLACE.map((c) => ({

@@ -8,6 +8,7 @@
 import type { TunnelRunner, TunnelState } from './tunnel';
 import type { WebhookLogger } from './types';
 import { systemClock } from '../clock';
+import { backoffDelay, noJitter, type Backoff } from '../../src-shared/error-kinds';
 
 export type SupervisedTunnelState =
   | { status: 'stopped' }
@@ -35,8 +36,8 @@ export interface SupervisorOptions {
   failuresToRestart?: number;
   /** From start to the first self-check that came back. Default 30 s. */
   startTimeoutMs?: number;
-  /** Waits before each restart in a row; the last repeats. */
-  backoffMs?: readonly number[];
+  /** Waits before each restart in a row, doubling (src-shared's one backoff). Default 1 s up to a minute. */
+  backoff?: Backoff;
   /** A run live this long resets the backoff. Default 60 s. */
   stableMs?: number;
   log?: WebhookLogger;
@@ -52,7 +53,7 @@ export interface TunnelSupervisor {
   stop(): Promise<void>;
 }
 
-const DEFAULT_BACKOFF = [1000, 2000, 5000, 10_000, 30_000, 60_000] as const;
+const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 60_000 };
 /** While starting, the self-check is tried this often until one comes back. */
 const FIRST_CHECK_MS = 300;
 
@@ -61,7 +62,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
   const recheckMs = o.recheckMs ?? 1000;
   const failuresToRestart = o.failuresToRestart ?? 2;
   const startTimeoutMs = o.startTimeoutMs ?? 30_000;
-  const backoff = o.backoffMs?.length ? o.backoffMs : DEFAULT_BACKOFF;
+  const backoff = o.backoff ?? DEFAULT_BACKOFF;
   const stableMs = o.stableMs ?? 60_000;
   const listeners = new Set<(s: SupervisedTunnelState) => void>();
 
@@ -105,7 +106,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
     clearTimer();
     if (liveSince !== null && systemClock.now() - liveSince >= stableMs) restarts = 0;
     liveSince = null;
-    const wait = backoff[Math.min(restarts, backoff.length - 1)]!;
+    const wait = backoffDelay(restarts + 1, backoff, noJitter);
     restarts++;
     setState({ status: 'restarting', reason, at: systemClock.now() + wait });
     void endRunner().then(() => {

@@ -71,6 +71,11 @@ const ONE_PLACE: Record<string, { file: string; text: string; place: string }> =
     text: `export const stamp = (): string => new Date().toISOString();\nexport const ms = (): number => Date.now();\n`,
     place: 'src-main/clock.ts',
   },
+  backoff: {
+    file: 'src-main/planted-one-place-backoff.ts',
+    text: `export const wait = (failures: number): number => 1_000 * 2 ** failures;\nexport const next = (lastMs: number): number => lastMs * 2;\n`,
+    place: 'src-shared/error-kinds.ts',
+  },
 };
 for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
 
