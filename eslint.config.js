@@ -61,6 +61,18 @@ const ONE_PLACE = [
       })),
     ],
   },
+  {
+    concern: 'eqnum',
+    rule: restrictedSyntax,
+    files: ['src-main/**/*.ts', 'src-renderer/**/*.{ts,svelte}'],
+    ignores: [],
+    options: [
+      {
+        selector: "ObjectExpression > Property[key.name='operator'][value.value=/^N?EQNUM$/]",
+        message: 'Build a numeric condition with eqNum(key, n) or query().where(key).eqNum(n) of src-shared/query-builder.ts.',
+      },
+    ],
+  },
 ];
 const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
 const onePlaceBlocks = ONE_PLACE.map((c) => ({

@@ -1,6 +1,7 @@
 import { classificationRecordOf } from '../../../src-shared/concepts';
 import { newestOf } from '../../../src-shared/newest';
 import type { ServiceClient } from '../../service';
+import { eqNum } from '../../../src-shared/query-builder';
 
 // Apart from the close: an open thread shows how a closed session was classified, and the close
 // builds on the thread, so the reading lives on its own.
@@ -16,7 +17,7 @@ const CLASSIFICATIONS_READ = 50;
 export async function classificationPathOf(client: ServiceClient, sessionId: number): Promise<string | null> {
   try {
     const page = await client.resource('classificationService').list({
-      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+      conditions: [eqNum('sessionId', sessionId)],
       sort: true,
       sortColumn: 'id',
       direction: 'DESC',

@@ -13,6 +13,7 @@ import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import { closeShortfall } from './read-back';
 import type { Threads } from './thread';
+import { eqNum } from '../../../src-shared/query-builder';
 
 interface Classification {
   mandatory: boolean;
@@ -90,7 +91,7 @@ async function classificationOf(ctx: FeatureContext, directory: DirectoryCache, 
   const page = await ctx
     .client()
     .resource('classification')
-    .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(treeId) }], sort: false, page: 0, size: 1 });
+    .list({ conditions: [eqNum('id', treeId)], sort: false, page: 0, size: 1 });
   const root = page.results[0];
   return { mandatory: group?.mandatoryClassification ?? false, roots: root ? toClassNodes(root) : [], groupId, treeId };
 }
@@ -112,9 +113,7 @@ async function classify(
       message: "That classification is not in this group's tree any more. Pick again.",
     });
   const me = await directory.whoAmI().catch(() => null);
-  const root = await client
-    .resource('classification')
-    .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(c.treeId) }], sort: false, page: 0, size: 1 });
+  const root = await client.resource('classification').list({ conditions: [eqNum('id', c.treeId)], sort: false, page: 0, size: 1 });
   const rootLabel = str(root.results[0]?.value);
   const leafId = classification[classification.length - 1];
   // The record reads as its field names do (schemas/README.md, "The closing classification"):

@@ -32,6 +32,7 @@ import { knownBases, rememberBase } from '../kb-known';
 import { oldestFirst } from '../../../src-shared/newest';
 import { mediaAddressOf } from '../../service/media';
 import { errorText } from '../../../src-shared/error-text';
+import { eqNum } from '../../../src-shared/query-builder';
 
 /** The session's own reply suggestions shown (its newest), and how many are read to find them. */
 const OWN_SUGGESTIONS = 10;
@@ -142,7 +143,7 @@ export class Composer {
       settle(this.#cannedRows(), []),
       settle(
         client.chatSuggestions({
-          conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
+          conditions: [eqNum('session.id', sessionId)],
           sort: true,
           sortColumn: 'id',
           direction: 'DESC',
@@ -170,7 +171,7 @@ export class Composer {
               .resource('hsmTemplateGroup')
               .pageAll(
                 {
-                  conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }],
+                  conditions: [eqNum('hsmTemplateGroupId.groupConfId', groupId)],
                   sort: false,
                   size: 500,
                 },

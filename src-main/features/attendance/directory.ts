@@ -7,7 +7,7 @@ import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
 import type { GroupRegistry } from './groups';
 import { idOf, personOf, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
-import { noneOf } from '../../../src-shared/query-builder';
+import { noneOf, eqNum } from '../../../src-shared/query-builder';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toAgentInfo, toGroupInfo, toPauseReason } from './project';
 
@@ -117,9 +117,7 @@ export class DirectoryCache {
     const known = this.#groups.get(id);
     if (known && !o.complete) return known;
     try {
-      const info = toGroupInfo(
-        await this.#client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }),
-      );
+      const info = toGroupInfo(await this.#client().groupUnique({ conditions: [eqNum('id', id)], sort: false }));
       if (info) this.#groups.remember(info);
       return info;
     } catch (e) {
@@ -203,7 +201,7 @@ export function directoryHandlers(
     const back = await ctx
       .client()
       .resource('agent')
-      .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(me.agentId) }], sort: false, page: 0, size: 1 });
+      .list({ conditions: [eqNum('id', me.agentId)], sort: false, page: 0, size: 1 });
     const held = back.results[0] ? str(back.results[0].status) : null;
     if (held !== null && held.toUpperCase() !== status) {
       directory.setMyStatus(held);

@@ -2,7 +2,7 @@ import type { CustomerHistory, CustomerTicket, PastSession } from '../../../src-
 import { classificationRecordOf, msOf, sessionAgentOf, sessionCustomerOf, type Parties } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import { isUnreachable } from '../../../src-shared/error-kinds';
-import { oneOf } from '../../../src-shared/query-builder';
+import { oneOf, eqNum } from '../../../src-shared/query-builder';
 import type { Session } from '../../../src-shared/schemas/index';
 import { NONE_UNREADABLE } from '../../../src-shared/unreadable';
 import { toQueueItem } from '../../queue';
@@ -93,7 +93,7 @@ async function customerHistory(
   if (customer?.id == null) return empty;
   // Interface §4.4: the user-session list by the customer's user reference, numeric ids by EQNUM.
   const page = await client.resource('userSession').list({
-    conditions: [{ key: 'user.id', operator: 'EQNUM', value: String(customer.id) }],
+    conditions: [eqNum('user.id', customer.id)],
     sort: true,
     sortColumn: 'createdAt',
     direction: 'DESC',

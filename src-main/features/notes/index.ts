@@ -11,6 +11,7 @@ import type { OfflineFeature } from '../offline';
 import { MentionWatch, type NoteRow } from './mentions';
 import type { Condition } from '../../../src-shared/query';
 import { DirectorySchema } from '../../../src-shared/bridge/attendance';
+import { eqNum } from '../../../src-shared/query-builder';
 
 export interface NotesFeature extends Feature<'notes'> {
   /** Journals a note (the attendance summary on close goes through here too). */
@@ -138,7 +139,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
           .resource('sessionComment')
           .pageAll(
             {
-              conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }],
+              conditions: [eqNum('sessionId', input.sessionId)],
               sort: true,
               sortColumn: 'createdAt',
               direction: 'ASC',

@@ -7,6 +7,7 @@ import { isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service/index';
 import { npsConditions, toNpsResult, toReportRow } from './views';
 import { systemClock } from '../../clock';
+import { eqNum } from '../../../src-shared/query-builder';
 
 /** Rows one figures read takes at most (a month of a busy operation fits; the view says when not). */
 const FIGURES_CAP = 50_000;
@@ -161,11 +162,11 @@ export async function npsBreakdown(client: ServiceClient, q: z.infer<typeof NpsB
   };
   const agents = await inTurns(q.agents, NPS_AT_ONCE, async (name) => {
     const id = idByName.get(name);
-    return { name, result: id === undefined ? null : await ask({ key: 'agent.id', operator: 'EQNUM', value: String(id) }) };
+    return { name, result: id === undefined ? null : await ask(eqNum('agent.id', id)) };
   });
   const groups = await inTurns(q.groups, NPS_AT_ONCE, async (g) => ({
     name: g.name,
-    result: await ask({ key: 'groupConf.id', operator: 'EQNUM', value: String(g.id) }),
+    result: await ask(eqNum('groupConf.id', g.id)),
   }));
   return { agents, groups };
 }

@@ -29,7 +29,7 @@ import {
   toReportRow,
   toTicketView,
 } from './views';
-import { hasMultiValueIn, splitMultiValueIn } from '../../../src-shared/query-builder';
+import { hasMultiValueIn, splitMultiValueIn, eqNum } from '../../../src-shared/query-builder';
 import { Skips } from '../../../src-shared/unreadable';
 
 const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
@@ -85,7 +85,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         .client()
         .resource('userSession')
         .list({
-          conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+          conditions: [eqNum('id', sessionId)],
           sort: false,
           page: 0,
           size: 1,

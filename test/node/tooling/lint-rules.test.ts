@@ -76,6 +76,11 @@ const ONE_PLACE: Record<string, { file: string; text: string; place: string }> =
     text: `export const wait = (failures: number): number => 1_000 * 2 ** failures;\nexport const next = (lastMs: number): number => lastMs * 2;\n`,
     place: 'src-shared/error-kinds.ts',
   },
+  eqnum: {
+    file: 'src-main/planted-one-place-eqnum.ts',
+    text: `export const bySession = (id: number) => ({ key: 'sessionId', operator: 'EQNUM', value: String(id) });\n`,
+    place: 'src-shared/query-builder.ts',
+  },
 };
 for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
 
