@@ -73,6 +73,23 @@ const ONE_PLACE = [
       },
     ],
   },
+  {
+    concern: 'documents',
+    rule: restrictedSyntax,
+    files: ['src-*/**/*.{ts,svelte}'],
+    ignores: ['src-shared/documents.ts'],
+    options: [
+      ...[
+        ':matches(FunctionDeclaration, VariableDeclarator)[id.name=/^(isValidCpf|isValidCnpj|findDocuments)$/]',
+        // A CPF's or CNPJ's digit groups (3.3.3-2 or 2.3.3/4-2) in a pattern, as a regex literal or a RegExp's source.
+        'Literal[regex.pattern=/d[{]3[}].{0,4}d[{]3[}].{0,6}(d[{]3[}]|d[{]4[}])/]',
+        'Literal[value=/d[{]3[}].{0,4}d[{]3[}].{0,6}(d[{]3[}]|d[{]4[}])/]',
+      ].map((selector) => ({
+        selector,
+        message: 'Find and check CPF and CNPJ with src-shared/documents.ts (findDocuments, isValidCpf, isValidCnpj): the one finder.',
+      })),
+    ],
+  },
 ];
 const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
 const onePlaceBlocks = ONE_PLACE.map((c) => ({

@@ -81,6 +81,11 @@ const ONE_PLACE: Record<string, { file: string; text: string; place: string }> =
     text: `export const bySession = (id: number) => ({ key: 'sessionId', operator: 'EQNUM', value: String(id) });\n`,
     place: 'src-shared/query-builder.ts',
   },
+  documents: {
+    file: 'src-standin/planted-one-place-documents.ts',
+    text: `export const CPF = /\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}/g;\nexport const CNPJ = new RegExp('\\\\d{2}\\\\.?\\\\d{3}\\\\.?\\\\d{3}/?\\\\d{4}-?\\\\d{2}');\nexport function isValidCpf(s: string): boolean {\n  return s.length === 11;\n}\n`,
+    place: 'src-shared/documents.ts',
+  },
 };
 for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
 
