@@ -90,6 +90,23 @@ const ONE_PLACE = [
       })),
     ],
   },
+  {
+    concern: 'template',
+    rule: restrictedSyntax,
+    files: ['src-*/**/*.{ts,svelte}'],
+    // The renderer's message formatter fills its own {name}s while the messages move to catalogs.
+    ignores: ['src-shared/template.ts', 'src-renderer/src/lib/i18n.svelte.ts'],
+    options: [
+      ...[
+        'CallExpression[callee.property.name=/^(replace|replaceAll|match|matchAll)$/][arguments.0.regex.pattern=/[\\\\][{]/]',
+        'CallExpression[callee.property.name=/^(replace|replaceAll)$/][arguments.0.value=/^[{].*[}]$/]',
+      ].map((selector) => ({
+        selector,
+        message:
+          'Fill placeholders with src-shared/template.ts (fillTemplate and templateParameterCount for {{n}}, fillPlaceholders for {name}): the one template filler.',
+      })),
+    ],
+  },
 ];
 const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
 const onePlaceBlocks = ONE_PLACE.map((c) => ({

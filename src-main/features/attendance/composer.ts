@@ -33,6 +33,7 @@ import { oldestFirst } from '../../../src-shared/newest';
 import { mediaAddressOf } from '../../service/media';
 import { errorText } from '../../../src-shared/error-text';
 import { eqNum } from '../../../src-shared/query-builder';
+import { templateParameterCount } from '../../../src-shared/template';
 
 /** The session's own reply suggestions shown (its newest), and how many are read to find them. */
 const OWN_SUGGESTIONS = 10;
@@ -208,7 +209,7 @@ export class Composer {
     const row = (await this.#templateRows()).find((t) => t.id === id);
     const template = str(row?.template);
     if (!row || !template) throw new AppError({ kind: 'NotFound', message: 'That template is no longer available.' });
-    return { template, parameterCount: row.parameterCount ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };
+    return { template, parameterCount: row.parameterCount ?? templateParameterCount(template) };
   }
 
   // ---- providers and credentials --------------------------------------------------------
@@ -442,7 +443,7 @@ function templatesOf(rows: readonly Hsm[], links: readonly Read<HsmTemplateGroup
     const id = t.id ?? null;
     const template = str(t.template);
     if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
-    const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
+    const counted = templateParameterCount(template);
     templates.push({
       id,
       name: str(t.elementName) ?? `#${id}`,

@@ -86,6 +86,11 @@ const ONE_PLACE: Record<string, { file: string; text: string; place: string }> =
     text: `export const CPF = /\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}/g;\nexport const CNPJ = new RegExp('\\\\d{2}\\\\.?\\\\d{3}\\\\.?\\\\d{3}/?\\\\d{4}-?\\\\d{2}');\nexport function isValidCpf(s: string): boolean {\n  return s.length === 11;\n}\n`,
     place: 'src-shared/documents.ts',
   },
+  template: {
+    file: 'src-main/planted-one-place-template.ts',
+    text: `export const fill = (t: string, n: string): string => t.replace(/\\{\\{1\\}\\}/g, n).replaceAll('{port}', n);\n`,
+    place: 'src-shared/template.ts',
+  },
 };
 for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
 
