@@ -108,6 +108,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     // The account's own: the next person to sign in here is mentioned by other notes.
     file: join(ctx.accountDir, 'mentions.json'),
     me: () => ctx.me(),
+    now: () => ctx.clock.now(),
     read: readMentions,
     minGapMs: o.mentionGapMs ?? (() => 60_000),
     describe: (row) => {
