@@ -4,6 +4,118 @@ import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
+
+// ─── One rule per concern ─────────────────────────────────────────────────────────────────────
+// What the console does in one place is written there and nowhere else: each raw form below is
+// refused everywhere but in the one module that holds it, and the message names that module.
+// Each concern is a rule of its own (ESLint's no-restricted-syntax or no-restricted-properties
+// under the concern's name, `one-place/<concern>`): one rule's options are replaced, not merged,
+// by a later block, so concerns with different files and exemptions could not share one.
+const restrictedSyntax = builtinRules.get('no-restricted-syntax');
+/** Every TypeScript and Svelte source of the project (the plain .mjs scripts run before it is installed: they cannot import it). */
+const ALL_SOURCES = ['src-*/**/*.{ts,svelte}', 'test/**/*.ts', 'bench/**/*.ts'];
+const ONE_PLACE = [
+  {
+    concern: 'error-text',
+    rule: restrictedSyntax,
+    files: ALL_SOURCES,
+    ignores: ['src-shared/error-text.ts'],
+    options: [
+      {
+        selector:
+          "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message'][alternate.callee.name='String']",
+        message: 'Use errorText(e) from src-shared/error-text.ts: the one reading of a caught value as words.',
+      },
+    ],
+  },
+  {
+    concern: 'clock',
+    rule: restrictedSyntax,
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/clock.ts'],
+    options: [
+      {
+        selector: "MemberExpression[object.name='Date'][property.name='now']",
+        message: 'Read the time from the clock the platform passes in (ctx.clock, else systemClock of src-main/clock.ts), not Date.now.',
+      },
+      {
+        selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+        message: 'Read the time from the clock the platform passes in (new Date(ctx.clock.now()); src-main/clock.ts), not new Date().',
+      },
+    ],
+  },
+  {
+    concern: 'backoff',
+    rule: restrictedSyntax,
+    files: ['src-*/**/*.{ts,svelte}'],
+    ignores: ['src-shared/error-kinds.ts'],
+    options: [
+      ...[
+        "BinaryExpression[operator='**'][left.value=2][right.type!='Literal']",
+        "CallExpression[callee.object.name='Math'][callee.property.name='pow'][arguments.0.value=2]",
+        "BinaryExpression[operator='*'][right.value=2][left.name=/(Ms|[dD]elay|[wW]ait)$/]",
+      ].map((selector) => ({
+        selector,
+        message: 'Wait with the one backoff: backoffDelay (by failures) or doubledDelay (from the last wait) of src-shared/error-kinds.ts.',
+      })),
+    ],
+  },
+  {
+    concern: 'eqnum',
+    rule: restrictedSyntax,
+    files: ['src-main/**/*.ts', 'src-renderer/**/*.{ts,svelte}'],
+    ignores: [],
+    options: [
+      {
+        selector: "ObjectExpression > Property[key.name='operator'][value.value=/^N?EQNUM$/]",
+        message: 'Build a numeric condition with eqNum(key, n) or query().where(key).eqNum(n) of src-shared/query-builder.ts.',
+      },
+    ],
+  },
+  {
+    concern: 'documents',
+    rule: restrictedSyntax,
+    files: ['src-*/**/*.{ts,svelte}'],
+    ignores: ['src-shared/documents.ts'],
+    options: [
+      ...[
+        ':matches(FunctionDeclaration, VariableDeclarator)[id.name=/^(isValidCpf|isValidCnpj|findDocuments)$/]',
+        // A CPF's or CNPJ's digit groups (3.3.3-2 or 2.3.3/4-2) in a pattern, as a regex literal or a RegExp's source.
+        'Literal[regex.pattern=/d[{]3[}].{0,4}d[{]3[}].{0,6}(d[{]3[}]|d[{]4[}])/]',
+        'Literal[value=/d[{]3[}].{0,4}d[{]3[}].{0,6}(d[{]3[}]|d[{]4[}])/]',
+      ].map((selector) => ({
+        selector,
+        message: 'Find and check CPF and CNPJ with src-shared/documents.ts (findDocuments, isValidCpf, isValidCnpj): the one finder.',
+      })),
+    ],
+  },
+  {
+    concern: 'template',
+    rule: restrictedSyntax,
+    files: ['src-*/**/*.{ts,svelte}'],
+    // The renderer's message formatter fills its own {name}s while the messages move to catalogs.
+    ignores: ['src-shared/template.ts', 'src-renderer/src/lib/i18n.svelte.ts'],
+    options: [
+      ...[
+        'CallExpression[callee.property.name=/^(replace|replaceAll|match|matchAll)$/][arguments.0.regex.pattern=/[\\\\][{]/]',
+        'CallExpression[callee.property.name=/^(replace|replaceAll)$/][arguments.0.value=/^[{].*[}]$/]',
+      ].map((selector) => ({
+        selector,
+        message:
+          'Fill placeholders with src-shared/template.ts (fillTemplate and templateParameterCount for {{n}}, fillPlaceholders for {name}): the one template filler.',
+      })),
+    ],
+  },
+];
+const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
+const onePlaceBlocks = ONE_PLACE.map((c) => ({
+  files: c.files,
+  ignores: c.ignores,
+  plugins: { 'one-place': onePlacePlugin },
+  rules: { [`one-place/${c.concern}`]: ['error', ...c.options] },
+}));
+// ─── end of one rule per concern (its blocks are the config's last entries) ──────────────────
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'test-results/', 'playwright-report/', 'bench/results/', 'resources/'] },
@@ -98,4 +210,6 @@ export default tseslint.config(
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
   },
+  // One rule per concern (defined above).
+  ...onePlaceBlocks,
 );

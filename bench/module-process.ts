@@ -4,6 +4,7 @@
 // Hands its rows (or why it failed) to the bench over the IPC channel, then exits.
 import { join } from 'node:path';
 import type { BenchRow } from './types';
+import { errorText } from '../src-shared/error-text';
 
 export type ModuleAnswer = { rows: BenchRow[] } | { error: string };
 
@@ -13,7 +14,7 @@ try {
   const mod = (await import(join(import.meta.dirname, `${name}.ts`))) as { run(): Promise<BenchRow[]> };
   answer = { rows: await mod.run() };
 } catch (e) {
-  answer = { error: e instanceof Error ? e.message : String(e) };
+  answer = { error: errorText(e) };
 }
 await new Promise<void>((resolve) => {
   if (!process.send) return resolve();

@@ -267,7 +267,7 @@ export async function run(): Promise<BenchRow[]> {
           credentials: { kind: 'user', user: `${name}@bench`, password: accounts.password(`${name}@bench`) },
           operation: 'bench',
           console: name,
-          retryDelaysMs: [500],
+          retry: { baseMs: 500, maxMs: 500 },
           reconnectTimeWaitMs: 500,
           apply: async (e) => ledger.record(name, e.id, (e.event?.data as { sentAt?: number } | undefined)?.sentAt),
         }),

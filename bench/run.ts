@@ -16,6 +16,7 @@ import type { ModuleAnswer } from './module-process';
 import type { BenchRow } from './types';
 import { benchVerdict, holdsCell } from './verdict';
 import { BUSY_SHARE_DURING, cpuWatch, describeBusy, isBusy, waitForQuiet, type BusyReading } from './machine';
+import { errorText } from '../src-shared/error-text';
 
 const MODULES = [
   'standin-query',
@@ -105,7 +106,7 @@ for (const name of MODULES) {
     for (const row of await runModule(name)) rows.push({ module: name, ...row });
     process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   } catch (e) {
-    failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+    failures.push(`${name}: ${errorText(e)}`);
   }
   // While it ran, the load average counts the module's own work: only others' CPU time tells.
   const during = watch.stop();

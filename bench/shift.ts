@@ -18,6 +18,7 @@ import type { BenchRow } from './types';
 import { connectAttendant, launchChromium, ROOT, stopHost } from './support';
 import { startStandin, type Standin } from '../src-standin/index';
 import { freshProfile } from '../test/support/host';
+import { errorText } from '../src-shared/error-text';
 
 const HOURS = Number(process.env.BENCH_SHIFT_HOURS ?? 8);
 const SESSIONS_PER_HOUR = Number(process.env.BENCH_SHIFT_SESSIONS ?? 30);
@@ -283,7 +284,7 @@ async function atFault<T>(page: Page, step: () => Promise<T>): Promise<T> {
   } catch (e) {
     const shot = join(tmpdir(), `bench-shift-failed-${Date.now()}.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
-    throw new Error(`${e instanceof Error ? e.message : String(e)} (the page then: ${shot})`, { cause: e });
+    throw new Error(`${errorText(e)} (the page then: ${shot})`, { cause: e });
   }
 }
 

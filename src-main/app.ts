@@ -5,7 +5,7 @@ import type { KeyValueStore, SecretCipher } from './vault/types';
 import { POLL_PACE, type PollPace } from './features/live/poll-pace';
 import type { Logger } from './log';
 import type { Standin } from '../src-standin/index';
-import { DemoStandin } from './demo-standin';
+import { DemoStandin, demoLauncher } from './demo-standin';
 import { createSettings } from './settings';
 import type { FeatureContext } from './features/context';
 import { createOfflineFeature } from './features/offline';
@@ -30,6 +30,7 @@ import { workspaceRouter } from './workspaces/routing';
 import { NeedsMeWatch } from './workspaces/needs-me';
 import { FirstView } from './first-view';
 import { rememberSecret } from './secrets';
+import { systemClock, type Clock } from './clock';
 
 /** What a platform (Electron, or the plain-Node host) hands the composition root. */
 export interface PlatformAdapters {
@@ -39,6 +40,8 @@ export interface PlatformAdapters {
   openStore: (name: string, dir?: string) => KeyValueStore;
   locale: string;
   log: Logger;
+  /** The time and timers every part of the console reads (src-main/clock.ts; none given: the system's). */
+  clock?: Clock;
   /** Registers a secret with the log redactor so it can never be written in clear. */
   registerSecret: (secret: string) => void;
   /** Where pushed events go, when the platform made it before the app (to serve the page early). */
@@ -198,7 +201,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const workspace = new WorkspaceFeature({
     list,
     settings,
-    demo,
+    demo: demoLauncher(demo),
     firstView,
     badge: shared.badge,
     needsMe,
@@ -215,6 +218,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       openStore: (name) => p.openStore(name, dir),
       globalSettings: settings,
       log: p.log,
+      clock: p.clock ?? systemClock,
       registerSecret,
       firstView,
       onStateChange: () => workspace.pushState(),

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { DemoPersona } from '../src-shared/bridge';
 import type { Standin, StandinOptions } from '../src-standin/index';
 import { startStandinWorker } from '../src-standin/worker-host';
+import type { DemoLauncher } from './features/workspace';
 import type { Logger } from './log';
+import { errorText } from '../src-shared/error-text';
 
 /** The demo workspace's stand-in: its data in the profile, the customer simulator on. */
 export const demoStandinOptions = (profileDir: string): StandinOptions => ({
@@ -113,7 +115,7 @@ export class DemoStandin {
     } catch (e) {
       if (!held) throw e;
       // The kept port was taken by another program: the stand-in answers on another one.
-      this.#log.warn('demo workspace moved to another port', { port: held.port, error: e instanceof Error ? e.message : String(e) });
+      this.#log.warn('demo workspace moved to another port', { port: held.port, error: errorText(e) });
       sb = await start(0, false);
     } finally {
       if (held?.holder) await closed(held.holder);
@@ -134,4 +136,17 @@ export class DemoStandin {
     const h = await held?.catch(() => null);
     if (h?.holder) await closed(h.holder);
   }
+}
+
+/** What the workspace feature is given of the demo's stand-in (the root wires it; the feature never imports this file). */
+export function demoLauncher(demo: DemoStandin): DemoLauncher {
+  return {
+    running: () => demo.current !== null,
+    address: () => demo.address(),
+    ensure: async () => {
+      const sb = await demo.ensure();
+      return { baseUrl: sb.baseUrl, persona: (as) => demoPersona(sb, as) };
+    },
+    stop: () => demo.stop(),
+  };
 }

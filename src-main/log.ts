@@ -5,6 +5,7 @@ import { toErrorInfo, type ErrorInfo } from '../src-shared/errors';
 import { maskDocuments } from '../src-shared/redact';
 import { carriesSecret } from '../src-shared/secret-fields';
 import { hideKnownSecrets, rememberSecret } from './secrets';
+import { systemClock } from './clock';
 
 /**
  * A small structured logger: one JSON object per line. Everything written passes through the
@@ -150,7 +151,7 @@ export class RotatingFile implements LogSink {
 export function createLogger(options: LoggerOptions = {}): RootLogger {
   const redactor = new Redactor();
   const threshold = LOG_LEVELS.indexOf(options.level ?? 'info');
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (() => new Date(systemClock.now()));
   let sink: LogSink;
   let closeSink: () => Promise<void> = async () => {};
   if (options.file) {

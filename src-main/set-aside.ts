@@ -1,5 +1,7 @@
 import { renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { errorText } from '../src-shared/error-text';
+import { systemClock } from './clock';
 
 /**
  * Files the console could not read and set aside, so that one bad file never stops it: each is
@@ -32,7 +34,7 @@ const stamp = (at: number) => new Date(at).toISOString().replace(/:/g, '-');
  * Renames `file` (a file, or a directory standing in its place) beside itself as
  * `<name>.unreadable-<time>` and notes it; the new name.
  */
-export function setAsideFile(file: string, reason: string, now = Date.now()): string {
+export function setAsideFile(file: string, reason: string, now = systemClock.now()): string {
   let keptAs = join(dirname(file), `${basename(file)}.unreadable-${stamp(now)}`);
   for (let n = 2; n < 100; n++) {
     try {
@@ -58,5 +60,5 @@ export function whyUnreadable(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (code === 'EISDIR') return 'a directory stands in its place';
   if (e instanceof SyntaxError) return 'not readable as JSON';
-  return e instanceof Error ? e.message.slice(0, 200) : String(e).slice(0, 200);
+  return errorText(e).slice(0, 200);
 }

@@ -84,6 +84,15 @@ export function backoffDelay(failures: number, b: Backoff, random: () => number 
   return Math.round(d / 2 + random() * (d / 2));
 }
 
+/** For `backoffDelay`'s `random`: the whole doubled wait, no jitter (a pace of one client, not many coming back at once). */
+export const noJitter = (): number => 1;
+
+/**
+ * The wait after one more failure, from the wait before it (which a Retry-After may have set):
+ * the same doubling as `backoffDelay`, at least `baseMs`, capped at `maxMs`, no jitter.
+ */
+export const doubledDelay = (previousMs: number, b: Backoff): number => Math.min(b.maxMs, Math.max(b.baseMs, previousMs * 2));
+
 /**
  * Retry-After, one rule for every request path (reads, writes, the connectivity monitor, the
  * relay, the tunnel's registration): nothing is sent sooner than the service asked, and no ask

@@ -257,6 +257,17 @@ export function oneOf(key: string, values: ReadonlyArray<string | number>, logic
   return { or: equalities(key, values, false), ...(logic ? { logic } : {}) };
 }
 
+/**
+ * "`key` is the number `value`" (EQNUM) as one condition, for a body written as an object: the
+ * one way a numeric equality is written (eslint: one-place/eqnum). Digits are taken as the
+ * service writes an int64.
+ */
+export function eqNum(key: string, value: number | string, logic?: Logic): Condition {
+  const v = typeof value === 'number' ? numberValue(key, value) : value.trim();
+  if (!/^-?\d+$/.test(v)) refuse(`EQNUM on "${key}" needs an integer; got "${String(value)}".`);
+  return { key, operator: 'EQNUM', value: v, ...(logic ? { logic } : {}) };
+}
+
 /** "`key` is none of `values`" as an AND group of inequalities, never a multi-value NOT_IN. */
 export function noneOf(key: string, values: ReadonlyArray<string | number>, logic?: Logic): Condition {
   if (values.length === 0) refuse(`noneOf on "${key}" needs at least one value.`);

@@ -8,6 +8,7 @@ import { createRng, intBetween, pick, type Rng } from './prng';
 import type { Rec } from './query-engine';
 import type { Store } from './store';
 import { MEDIA, MEDIA_PATH } from './media';
+import { fillPlaceholders, templateParameterCount } from '../src-shared/template';
 import {
   CANNED_REPLIES,
   CITIES,
@@ -85,7 +86,7 @@ const ascii = (s: string): string =>
     .toLowerCase();
 
 export function fillScript(line: string, v: Record<string, string>): string {
-  return line.replace(/\{(\w+)\}/g, (m, k: string) => v[k] ?? m);
+  return fillPlaceholders(line, v);
 }
 
 /**
@@ -704,7 +705,7 @@ export function seedStore(store: Store, opts: { seed: number; sessions: number; 
       language: 'pt_BR',
       nameSpace: 'vila_serena_ns',
       active: true,
-      parameterCount: (template.match(/\{\{\d+\}\}/g) ?? []).length,
+      parameterCount: templateParameterCount(template),
       mediaParameterCount: 0,
       ...created(setupAt),
     });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { WEBHOOK_GROUPS, WEBHOOK_HEADERS, type WebhookGroup } from '../src-shared/webhook';
 import { signWebhook } from '../src-shared/webhook-signature';
 import type { Store } from './store';
+import { backoffDelay, noJitter } from '../src-shared/error-kinds';
 
 export const HookInputSchema = z.object({
   url: z
@@ -125,7 +126,8 @@ export class WebhookHub {
           this.log.push({ hookId: l.hook.id, eventId: event.id, attempt, ok, ...(status !== null ? { status } : {}) });
           if (this.log.length > 1000) this.log.splice(0, this.log.length - 1000);
           if (ok) break;
-          if (attempt < this.#retry.attempts) await this.#sleep(this.#retry.baseDelayMs * 2 ** (attempt - 1));
+          if (attempt < this.#retry.attempts)
+            await this.#sleep(backoffDelay(attempt, { baseMs: this.#retry.baseDelayMs, maxMs: Number.POSITIVE_INFINITY }, noJitter));
         }
         // Delivered, or given up after the last attempt: either way the next event may go.
         l.queue.shift();

@@ -8,6 +8,7 @@ import './worker-priority';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StandinOptions } from './index';
 import type { WorkerAnswer } from './worker-protocol';
+import { errorText } from '../src-shared/error-text';
 
 const port = parentPort;
 if (!port) throw new Error('src-standin/worker.ts runs as a worker thread only.');
@@ -39,7 +40,7 @@ try {
     void run()
       .then(
         () => post({ type: 'reply', id: c.id }),
-        (e: unknown) => post({ type: 'reply', id: c.id, error: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => post({ type: 'reply', id: c.id, error: errorText(e) }),
       )
       .finally(() => {
         // Once closed nothing else holds the thread: letting the port go ends it.
@@ -48,6 +49,6 @@ try {
   });
   post({ type: 'ready', baseUrl: sb.baseUrl, tokens: sb.tokens, demoAgent: sb.demoAgent, demoSupervisor: sb.demoSupervisor });
 } catch (e) {
-  post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+  post({ type: 'failed', message: errorText(e) });
   port.close();
 }

@@ -1,6 +1,7 @@
 import type { Connectivity } from '../../src-shared/bridge/offline';
 import { askedWaitMs, backoffDelay, isBackOff, isRefused, isUnreachable, type Backoff } from '../../src-shared/error-kinds';
 import { AppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
+import { systemClock } from '../clock';
 
 const PROBE_TIMEOUT = Symbol('probe timeout');
 
@@ -43,7 +44,7 @@ export class ConnectivityMonitor {
       backoff: { baseMs: 1_000, maxMs: 8_000 },
       idleProbeMs: 20_000,
       timeoutMs: 5_000,
-      now: Date.now,
+      now: systemClock.now,
       timers: {
         setTimeout: (fn, ms) => {
           const t = setTimeout(fn, ms);

@@ -6,6 +6,7 @@ import { QueueItemSchema, type QueueItem } from '../../src-shared/bridge/attenda
 import { SessionDetailSchema, ThreadMessageSchema, type SessionDetail, type ThreadMessage } from '../../src-shared/bridge/attendance';
 import { ServiceNoteSchema, type ServiceNote } from '../../src-shared/bridge/notes';
 import { DirSyncer, ensureDir, removeFile, removeStaleTemps, writeFileDurable } from '../outbox/fsutil';
+import { systemClock } from '../clock';
 
 /**
  * What the attendant last saw, kept on disk so it stays readable while the service cannot be
@@ -277,7 +278,7 @@ export class OfflineCache {
   /** The service gave `value` for `channel`: kept (all the answers are written together after a quiet moment). */
   keepAnswer(channel: string, value: unknown): void {
     if (this.#scope === null) return;
-    this.#answers.set(channel, { fetchedAt: new Date().toISOString(), value });
+    this.#answers.set(channel, { fetchedAt: new Date(systemClock.now()).toISOString(), value });
     this.#schedule(ANSWERS_FILE, async () => {
       const scope = this.#scope;
       if (scope === null) return;
@@ -326,7 +327,7 @@ export class OfflineCache {
       scope: this.#scope,
       sessionId,
       fetchedAt,
-      usedAt: Date.now(),
+      usedAt: systemClock.now(),
       detail: got.detail,
       messages: got.messages.slice(-this.#maxMessages),
       hasMore: got.hasMore || got.messages.length > this.#maxMessages,

@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service';
 import type { Settings } from '../settings';
 import type { Vault } from '../vault/vault';
+import type { Clock } from '../clock';
 
 /**
  * What every feature of the main process receives from the composition root. Features never
@@ -15,6 +16,8 @@ import type { Vault } from '../vault/vault';
  */
 export interface FeatureContext {
   readonly log: Logger;
+  /** The time and timers, passed in by the platform (src-main/clock.ts): a test's manual clock, or the system's. */
+  readonly clock: Clock;
   readonly events: EventHub;
   /** The workspace's folder: what belongs to the workspace whoever is signed in (listener state, offline copies). */
   readonly profileDir: string;

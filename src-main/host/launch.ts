@@ -6,6 +6,7 @@ import { startHost, type Host } from './start-host';
 import { liveOwner, ProfileInUse } from './profile-lock';
 import { PortTaken } from './server';
 import { FIRST_VIEW_WITHIN_MS } from '../first-view';
+import { errorText } from '../../src-shared/error-text';
 
 /** A launch that cannot go ahead says why in one line and exits non-zero, having touched nothing. */
 function refuse(message: string): never {
@@ -23,7 +24,7 @@ export async function launch(rendererDir: string): Promise<void> {
   try {
     ({ values } = parseArgs({ options: { profile: { type: 'string' }, port: { type: 'string' }, check: { type: 'boolean' } } }));
   } catch (e) {
-    refuse(`${e instanceof Error ? e.message : String(e)}. Options: --profile DIR --port N`);
+    refuse(`${errorText(e)}. Options: --profile DIR --port N`);
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) refuse(`--port needs a port number (0-65535), not "${values.port}".`);
@@ -51,7 +52,7 @@ export async function launch(rendererDir: string): Promise<void> {
 
   host.ready.catch((e: unknown) => {
     // The page is up but its calls fail with this reason; say it where the user started the console.
-    process.stderr.write(`The console could not start its services: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`The console could not start its services: ${errorText(e)}\n`);
   });
 
   let stopping = false;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { systemClock } from '../clock';
 
 /**
  * One console per profile. Two consoles on one profile both run the outbox on the same journal
@@ -58,7 +59,7 @@ function readOwner(file: string): LockOwner | 'unwritten' | null {
     return OwnerSchema.parse(JSON.parse(text));
   } catch {
     try {
-      return Date.now() - statSync(file).mtimeMs < UNWRITTEN_GRACE_MS ? 'unwritten' : null;
+      return systemClock.now() - statSync(file).mtimeMs < UNWRITTEN_GRACE_MS ? 'unwritten' : null;
     } catch {
       return null;
     }

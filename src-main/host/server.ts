@@ -9,6 +9,7 @@ import { dispatch, type EventHub, type Router, type BridgeLog } from '../bridge/
 import { checkHostRequest, secretCookie } from './request-check';
 import { loadStaticFiles } from './static-files';
 import { CONTENT_SECURITY_POLICY } from './csp';
+import { errorText } from '../../src-shared/error-text';
 
 export interface WebTransportOptions {
   /** The handler table for a call's workspace (the header `x-console-workspace`; none: the one in front). */
@@ -116,7 +117,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // Whatever a request does, it must not become an unhandled rejection (that ends the process).
     handle(req, res).catch((e: unknown) => {
-      o.log?.error('host request failed', { error: e instanceof Error ? e.message : String(e) });
+      o.log?.error('host request failed', { error: errorText(e) });
       if (!res.headersSent) json(res, 400, { error: { kind: 'Invalid', message: 'The request could not be read.' } });
       else res.destroy();
     });

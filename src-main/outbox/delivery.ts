@@ -7,7 +7,8 @@ import { toEntry, type Note, type NoteBook } from './notes';
 import { refOf, withRef } from './ref';
 import { holdAfter, saveOutcome } from './rules';
 import type { Scheduler } from './scheduler';
-import type { Clock, CommentTransport } from './types';
+import type { Clock } from '../clock';
+import type { CommentTransport } from './types';
 
 export interface DeliveryOptions {
   journal: Journal;

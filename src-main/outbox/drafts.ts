@@ -2,7 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { DirSyncer, ensureDir, quarantineFile, removeFile, removeStaleTemps, writeFileDurable } from './fsutil';
-import { systemClock, type Clock, type OutboxProblem } from './types';
+import { systemClock, type Clock } from '../clock';
+import type { OutboxProblem } from './types';
 
 export type DraftKind = 'reply' | 'note';
 export const DRAFT_KINDS = ['reply', 'note'] as const satisfies readonly DraftKind[];

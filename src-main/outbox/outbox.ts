@@ -10,15 +10,8 @@ import { recoverJournal } from './recovery';
 import { newRef } from './ref';
 import type { Backoff } from './rules';
 import { Scheduler } from './scheduler';
-import {
-  systemClock,
-  type Clock,
-  type CommentTransport,
-  type NoteRecord,
-  type OutboxEvent,
-  type OutboxProblem,
-  type OutboxStatus,
-} from './types';
+import { systemClock, type Clock } from '../clock';
+import { type CommentTransport, type NoteRecord, type OutboxEvent, type OutboxProblem, type OutboxStatus } from './types';
 
 export type { Backoff } from './rules';
 

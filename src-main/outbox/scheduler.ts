@@ -2,7 +2,8 @@ import type { ErrorInfo } from '../../src-shared/errors';
 import type { ConnectivityMonitor } from '../cache/connectivity';
 import type { Note } from './notes';
 import { PAUSED_MESSAGE, backoffDelay, rateLimitWait, readyAt, type Backoff } from './rules';
-import type { Clock, SendingState } from './types';
+import type { Clock } from '../clock';
+import type { SendingState } from './types';
 
 export interface SchedulerOptions {
   clock: Clock;

@@ -82,20 +82,3 @@ export interface CommentTransport {
   listForSession(sessionId: number, signal: AbortSignal): Promise<Array<{ id: number; comment: string }>>;
   probe(signal: AbortSignal): Promise<void>;
 }
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    // A waiting retry must not keep a process alive on its own.
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};

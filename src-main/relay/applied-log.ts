@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { setAsideFile, whyUnreadable } from '../set-aside';
+import { systemClock } from '../clock';
 
 /**
  * The ids of relay events this console applied, on disk, written before each acknowledgement:
@@ -20,7 +21,7 @@ export class AppliedLog {
   #lines = 0;
   #chain: Promise<void> = Promise.resolve();
 
-  constructor(file: string, windowMs: number, now = Date.now()) {
+  constructor(file: string, windowMs: number, now = systemClock.now()) {
     this.#file = file;
     this.#windowMs = windowMs;
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -43,13 +44,13 @@ export class AppliedLog {
     }
   }
 
-  has(id: string, now = Date.now()): boolean {
+  has(id: string, now = systemClock.now()): boolean {
     const at = this.#ids.get(id);
     return at !== undefined && now - at <= this.#windowMs;
   }
 
   /** Resolves once the id is on disk (synced): only then may the event be acknowledged. */
-  record(id: string, now = Date.now()): Promise<void> {
+  record(id: string, now = systemClock.now()): Promise<void> {
     this.#ids.set(id, now);
     const next = this.#chain.then(() => this.#append(id, now));
     this.#chain = next.catch(() => undefined);

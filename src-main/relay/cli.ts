@@ -25,6 +25,7 @@ import { startRelay } from './relay';
 import { RELAY_LIMITS, ensureStream } from './stream';
 import { adminInbox } from './subjects';
 import { readRelayState, relayState, writeRelayState } from './state-file';
+import { errorText } from '../../src-shared/error-text';
 
 const USAGE = `Usage: npm run relay -- <command> [flags]
 
@@ -293,7 +294,7 @@ try {
   await command(flags);
 } catch (e) {
   // An operator reads this: the error's own words (NATS and file errors say what to fix).
-  const message = isAppError(e) ? e.info.message : e instanceof Error ? e.message : String(e);
+  const message = isAppError(e) ? e.info.message : errorText(e);
   console.error(`relay: ${message}`);
   process.exit(e instanceof UsageError ? 2 : 1);
 }

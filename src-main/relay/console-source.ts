@@ -26,6 +26,9 @@ import type { ReceivedEvent, WebhookLogger } from '../webhooks/types';
 import { connectOptions, type NatsCredentials } from './connection';
 import { RELAY_LIMITS, nanos } from './stream';
 import { MSG_ID_HEADER, checkName, consoleInbox, operationSubjects, streamName } from './subjects';
+import { errorText } from '../../src-shared/error-text';
+import { systemClock } from '../clock';
+import { backoffDelay, noJitter, type Backoff } from '../../src-shared/error-kinds';
 
 /**
  * connecting: the first connection is being made; live: events are read; unreachable: NATS
@@ -80,8 +83,8 @@ export interface RelaySourceOptions {
   maxInFlight?: number;
   /** How long `close` lets events being applied finish before handing them back. Default 5 s. */
   closeGraceMs?: number;
-  /** Waits between connection attempts, the last repeated. Default 1, 2, 5, 10, 30 s. */
-  retryDelaysMs?: readonly number[];
+  /** Waits between connection attempts, doubling (src-shared's one backoff). Default 1 s up to 30 s. */
+  retry?: Backoff;
   /** The client's own reconnect pace once connected. Default 1 s. */
   reconnectTimeWaitMs?: number;
   caFile?: string;
@@ -97,7 +100,9 @@ export interface RelaySource {
   close(): Promise<void>;
 }
 
-const RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+const RETRY: Backoff = { baseMs: 1_000, maxMs: 30_000 };
+/** Events that could not be applied come again after this backoff, by their delivery count. */
+const NAK: Backoff = { baseMs: 1_000, maxMs: 60_000 };
 const silent: WebhookLogger = { info() {}, warn() {}, error() {} };
 /** While an apply runs longer than this, the server is told it is still being worked on. */
 const WORKING_MS = 10_000;
@@ -105,7 +110,7 @@ const ACK_WAIT_MS = 30_000;
 
 /** An error of the server's that waiting will not cure, or null. */
 function refusal(e: unknown): RelayReason | null {
-  const text = e instanceof Error ? e.message : String(e);
+  const text = errorText(e);
   if (/authorization violation|authentication|user.*password|token/i.test(text)) return 'credentials';
   if (/permissions violation/i.test(text)) return 'permissions';
   if (/tls/i.test(text)) return 'tls';
@@ -113,7 +118,7 @@ function refusal(e: unknown): RelayReason | null {
   return null;
 }
 
-const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const describe = (e: unknown) => errorText(e);
 
 /** `p`, or nothing after `ms` (a step that waits on a server that may not answer). */
 async function within(ms: number, p: Promise<unknown>): Promise<void> {
@@ -141,7 +146,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
   const log = o.log ?? silent;
   const stream = streamName(o.operation);
   const maxInFlight = o.maxInFlight ?? 32;
-  const delays = o.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const retry = o.retry ?? RETRY;
   const seen = new SeenWindow(undefined, RELAY_LIMITS.duplicateWindowMs);
   const counts: RelaySourceStats = { applied: 0, duplicates: 0, failed: 0 };
   const inFlight = new Set<Promise<void>>();
@@ -178,8 +183,8 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
     });
 
   const handle = async (m: JsMsg): Promise<void> => {
-    const event = eventOf(m, Date.now());
-    if (seen.has(event.id, Date.now()) || o.applied?.has(event.id)) {
+    const event = eventOf(m, systemClock.now());
+    if (seen.has(event.id, systemClock.now()) || o.applied?.has(event.id)) {
       counts.duplicates++;
       m.ack();
       return;
@@ -192,14 +197,14 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
       await o.applied?.record(event.id);
       await o.beforeAck?.(event.id);
       if (!applying.has(m)) return;
-      seen.add(event.id, Date.now(), Date.now());
+      seen.add(event.id, systemClock.now(), systemClock.now());
       counts.applied++;
       m.ack();
     } catch (e) {
       if (!applying.has(m)) return;
       counts.failed++;
       // Back off per attempt, up to a minute: the sync cannot read the service right now.
-      m.nak(Math.min(60_000, 1_000 * 2 ** Math.min(6, m.info.deliveryCount - 1)));
+      m.nak(backoffDelay(m.info.deliveryCount, NAK, noJitter));
       log.warn('relay: an event could not be applied; it comes again', { error: describe(e) });
     } finally {
       applying.delete(m);
@@ -274,7 +279,7 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
         setState(why ? 'refused' : 'unreachable', why ?? (noStream ? 'stream' : 'unreachable'));
         log.warn("relay: could not read the relay's events", { error: describe(e) });
         // A refusal stands until someone changes something: asked again only now and then.
-        if (why) attempt = delays.length;
+        if (why) attempt = Number.POSITIVE_INFINITY;
       }
       const conn = connection();
       messages = null;
@@ -282,7 +287,8 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
       nc = null;
       await Promise.all(inFlight);
       await within(2_000, conn?.close() ?? Promise.resolve());
-      if (!closed) await pause(delays[Math.min(Math.max(attempt, 0), delays.length - 1)]!);
+      // Jittered: the consoles of an operation that lost the relay together do not all come back at once.
+      if (!closed) await pause(backoffDelay(Math.max(attempt, 0) + 1, retry));
     }
   };
   const running = run();

@@ -25,6 +25,8 @@ import type { WebhookLogger } from '../webhooks/types';
 import { connectOptions, type NatsCredentials } from './connection';
 import { MAX_EVENT_BYTES, checkStream } from './stream';
 import { checkName, eventSubject, relayInbox, streamName } from './subjects';
+import { errorText } from '../../src-shared/error-text';
+import { systemClock } from '../clock';
 
 export interface RelayOptions {
   /** The operation (one service account) whose events this relay carries. */
@@ -111,7 +113,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     throw new AppError({ kind: 'Invalid', message: 'The relay takes signed deliveries only: give it the signing secret.' });
   if (!validPort(o.port)) throw new AppError({ kind: 'Invalid', message: `Port ${o.port} is not a valid port.` });
   const log = o.log ?? silent;
-  const now = o.now ?? Date.now;
+  const now = o.now ?? systemClock.now;
   const maxBodyBytes = Math.min(o.maxBodyBytes ?? MAX_EVENT_BYTES, MAX_EVENT_BYTES);
   const maxInFlight = o.maxInFlight ?? 2000;
   const publishTimeoutMs = o.publishTimeoutMs ?? 5_000;
@@ -152,7 +154,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       send(res, 200, { status: ack.duplicate ? 'duplicate' : 'accepted' });
     } catch (e) {
       log.warn('A delivery could not be stored in the stream; the service will deliver it again.', {
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       });
       unavailable(res, 'The event stream cannot be reached; retry later.');
     }

@@ -18,6 +18,8 @@ import {
 import { type AnswerMemory, processAnswerMemory } from './answer-memory';
 import { ServiceTime } from './service-time';
 import { AbortReason, exchange, type RawResponse, type ReadLimits, TransportFailure } from './transport';
+import { errorText } from '../../src-shared/error-text';
+import { systemClock } from '../clock';
 
 /**
  * The one place that talks HTTP: token header, per-host concurrency limit, timeout, retries
@@ -82,7 +84,7 @@ export interface CoreOptions {
   answerMemory?: AnswerMemory;
   /** How the service writes date-times (its zone); default: learned by this client alone. */
   serviceTime?: ServiceTime;
-  /** The time, for the service's Retry-After (a test's manual clock); Date.now by default. */
+  /** The time, for the service's Retry-After (a test's manual clock); systemClock.now by default. */
   now?: () => number;
 }
 
@@ -330,7 +332,7 @@ export class Core {
    * one rule): every call of this client waits or is handed back until then, none is sent.
    */
   #quietUntil = 0;
-  readonly #now = (): number => (this.#o.now ?? Date.now)();
+  readonly #now = (): number => (this.#o.now ?? systemClock.now)();
 
   async #once<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
     if (this.#closed)
@@ -425,7 +427,7 @@ export class Core {
         attempt,
         kind: err.kind,
         ms: Math.round(performance.now() - started),
-        detail: e instanceof Error ? e.message : String(e),
+        detail: errorText(e),
       });
       throw err;
     } finally {

@@ -5,6 +5,7 @@ import { nestsDeeperThan } from '../../src-shared/json-depth';
 import { sizeWords } from '../../src-shared/size-words';
 import { ErrorEnvelopeSchema } from '../../src-shared/envelopes';
 import type { RawResponse, TransportFailure } from './transport';
+import { systemClock } from '../clock';
 
 /**
  * Maps HTTP answers and transport failures to the one error model (src-shared/errors.ts),
@@ -21,7 +22,7 @@ export interface OpContext {
 }
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | undefined, now = systemClock.now()): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   // Capped as it is read (RETRY_AFTER_CAP_MS), so no path waits longer than the one rule says.

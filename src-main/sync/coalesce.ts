@@ -1,3 +1,4 @@
+import { systemClock } from '../clock';
 /**
  * Batches pushes to the renderer: at most one flush per `intervalMs` per kind, so a burst of
  * events (a resync after a long gap, a busy simulator) repaints once, not once per record.
@@ -10,7 +11,7 @@ export class Coalescer<K, V> {
   readonly #flush: (key: K, values: V[]) => void;
   readonly #intervalMs: number;
   readonly #now: () => number;
-  constructor(flush: (key: K, values: V[]) => void, intervalMs = 16, now: () => number = Date.now) {
+  constructor(flush: (key: K, values: V[]) => void, intervalMs = 16, now: () => number = systemClock.now) {
     this.#flush = flush;
     this.#intervalMs = intervalMs;
     this.#now = now;

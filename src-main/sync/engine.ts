@@ -7,6 +7,7 @@
  */
 
 import { isNewer } from '../../src-shared/newest';
+import { systemClock } from '../clock';
 
 export interface Stamped {
   id: number;
@@ -90,7 +91,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
    * Where the queue is read from while it has no mark (a queue loaded empty, or records with no
    * stamp): the time the mark was last cleared, so a poll still finds what arrived since.
    */
-  #queueOrigin = new Date().toISOString();
+  #queueOrigin = new Date(systemClock.now()).toISOString();
   #queueRun: Promise<boolean> | null = null;
   #queueAgain = false;
   #stopped = false;
@@ -139,7 +140,7 @@ export class SyncEngine<M extends Stamped, S extends Stamped> {
   /** The queue was loaded whole: follow it from the newest `updatedAt` seen. */
   setQueueMark(mark: Mark | null): void {
     this.#queueMark = mark;
-    if (!mark) this.#queueOrigin = new Date().toISOString();
+    if (!mark) this.#queueOrigin = new Date(systemClock.now()).toISOString();
   }
 
   get queueMarkValue(): Mark | null {

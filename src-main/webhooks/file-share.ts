@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import { KB_FILE_TYPES, type KbFileType } from '../../src-shared/kb-name';
+import { systemClock } from '../clock';
 
 /**
  * Files the console lends to the service for a short while. The knowledge-base upload reads a
@@ -84,7 +85,7 @@ export class FileShare {
   }
 
   #now(): number {
-    return this.#o.now?.() ?? Date.now();
+    return this.#o.now?.() ?? systemClock.now();
   }
 
   /**

@@ -14,6 +14,7 @@ import { listenLoopback, readBody, requestFacts, requestHead, send, validPort } 
 import { WebhookState } from './state';
 import { isTunnelCheck, tunnelCheckAnswer } from './tunnel-check';
 import type { EventLogEntry, EventLogFilter, ReceivedEvent, WebhookLogger } from './types';
+import { systemClock } from '../clock';
 
 export interface WebhookListenerOptions {
   /** From settings; 0 picks a free port (tests). */
@@ -108,7 +109,7 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     throw new AppError({ kind: 'Invalid', message: `Port ${o.port} is not a valid port; choose one from 1024 to 65535 in Settings.` });
   }
   const log = o.log ?? silent;
-  const now = o.now ?? Date.now;
+  const now = o.now ?? systemClock.now;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const queueLimit = o.queueLimit ?? DEFAULT_QUEUE_LIMIT;
   const closeTimeoutMs = o.closeTimeoutMs ?? 5000;

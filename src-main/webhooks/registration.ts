@@ -7,6 +7,7 @@
 import { askedWaitMs } from '../../src-shared/error-kinds';
 import { createServiceClient, type ServiceClient } from '../service';
 import type { Hook } from '../service/hooks';
+import { systemClock } from '../clock';
 
 export type { Hook } from '../service/hooks';
 
@@ -44,7 +45,7 @@ export function hookRegistry(baseUrl: string, token: string, o: RegistryOptions 
         // Never sooner than the service asked; a call it did not ask to wait for is not repeated here.
         const asked = askedWaitMs(e);
         if (asked === null || tries >= TOLD_TO_WAIT_TRIES) throw e;
-        o.onWait?.(new Date(Date.now() + asked));
+        o.onWait?.(new Date(systemClock.now() + asked));
         await wait(asked);
       } finally {
         await client.close();

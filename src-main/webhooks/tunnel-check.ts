@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { WEBHOOK_HEADERS } from '../../src-shared/webhook';
 import { signWebhook } from '../../src-shared/webhook-signature';
+import { errorText } from '../../src-shared/error-text';
+import { systemClock } from '../clock';
 
 /** Not one of the interface's event groups (§6), so nothing else could mean it. */
 export const TUNNEL_CHECK_GROUP = 'console';
@@ -56,8 +58,14 @@ async function readSmall(res: Response, max: number): Promise<string | null> {
  */
 export async function checkThroughTunnel(url: string, signingSecret: string | undefined, timeoutMs = 5000): Promise<string | null> {
   const id = `tunnel-check_${randomBytes(12).toString('base64url')}`;
-  const body = JSON.stringify({ id, group: TUNNEL_CHECK_GROUP, type: TUNNEL_CHECK_TYPE, occurredAt: new Date().toISOString(), data: {} });
-  const ts = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    id,
+    group: TUNNEL_CHECK_GROUP,
+    type: TUNNEL_CHECK_TYPE,
+    occurredAt: new Date(systemClock.now()).toISOString(),
+    data: {},
+  });
+  const ts = Math.floor(systemClock.now() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [WEBHOOK_HEADERS.id]: id,
@@ -68,7 +76,7 @@ export async function checkThroughTunnel(url: string, signingSecret: string | un
   try {
     res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+    const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : errorText(e);
     return `The self-check through the tunnel got no answer (${cause}).`;
   }
   if (res.status !== 200) {

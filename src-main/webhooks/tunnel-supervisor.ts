@@ -7,6 +7,8 @@
  */
 import type { TunnelRunner, TunnelState } from './tunnel';
 import type { WebhookLogger } from './types';
+import { systemClock } from '../clock';
+import { backoffDelay, noJitter, type Backoff } from '../../src-shared/error-kinds';
 
 export type SupervisedTunnelState =
   | { status: 'stopped' }
@@ -34,8 +36,8 @@ export interface SupervisorOptions {
   failuresToRestart?: number;
   /** From start to the first self-check that came back. Default 30 s. */
   startTimeoutMs?: number;
-  /** Waits before each restart in a row; the last repeats. */
-  backoffMs?: readonly number[];
+  /** Waits before each restart in a row, doubling (src-shared's one backoff). Default 1 s up to a minute. */
+  backoff?: Backoff;
   /** A run live this long resets the backoff. Default 60 s. */
   stableMs?: number;
   log?: WebhookLogger;
@@ -51,7 +53,7 @@ export interface TunnelSupervisor {
   stop(): Promise<void>;
 }
 
-const DEFAULT_BACKOFF = [1000, 2000, 5000, 10_000, 30_000, 60_000] as const;
+const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 60_000 };
 /** While starting, the self-check is tried this often until one comes back. */
 const FIRST_CHECK_MS = 300;
 
@@ -60,7 +62,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
   const recheckMs = o.recheckMs ?? 1000;
   const failuresToRestart = o.failuresToRestart ?? 2;
   const startTimeoutMs = o.startTimeoutMs ?? 30_000;
-  const backoff = o.backoffMs?.length ? o.backoffMs : DEFAULT_BACKOFF;
+  const backoff = o.backoff ?? DEFAULT_BACKOFF;
   const stableMs = o.stableMs ?? 60_000;
   const listeners = new Set<(s: SupervisedTunnelState) => void>();
 
@@ -102,13 +104,13 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
   function restartLater(reason: string): void {
     const mine = ++run;
     clearTimer();
-    if (liveSince !== null && Date.now() - liveSince >= stableMs) restarts = 0;
+    if (liveSince !== null && systemClock.now() - liveSince >= stableMs) restarts = 0;
     liveSince = null;
-    const wait = backoff[Math.min(restarts, backoff.length - 1)]!;
+    const wait = backoffDelay(restarts + 1, backoff, noJitter);
     restarts++;
-    setState({ status: 'restarting', reason, at: Date.now() + wait });
+    setState({ status: 'restarting', reason, at: systemClock.now() + wait });
     void endRunner().then(() => {
-      if (mine === run && !stopped) later(Math.max(0, state.status === 'restarting' ? state.at - Date.now() : 0), launch);
+      if (mine === run && !stopped) later(Math.max(0, state.status === 'restarting' ? state.at - systemClock.now() : 0), launch);
     });
   }
 
@@ -133,10 +135,10 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
           }
           if (mine !== run || stopped) return;
         }
-        liveSince = Date.now();
-        setState({ status: 'running', url, checkedAt: Date.now() });
+        liveSince = systemClock.now();
+        setState({ status: 'running', url, checkedAt: systemClock.now() });
         later(checkEveryMs, () => checkLoop(mine, url, null, 0));
-      } else if (Date.now() >= deadline) {
+      } else if (systemClock.now() >= deadline) {
         restartLater(`The tunnel gave ${url} but nothing came back through it within ${Math.round(startTimeoutMs / 1000)} s. ${problem}`);
       } else {
         later(FIRST_CHECK_MS, () => checkLoop(mine, url, deadline, 0));
@@ -144,7 +146,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
       return;
     }
     if (problem === null) {
-      setState({ status: 'running', url, checkedAt: Date.now() });
+      setState({ status: 'running', url, checkedAt: systemClock.now() });
       later(checkEveryMs, () => checkLoop(mine, url, null, 0));
     } else if (failures + 1 >= failuresToRestart) {
       restartLater(`The tunnel stopped forwarding. ${problem}`);
@@ -175,7 +177,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
     const mine = ++run;
     clearTimer();
     setState({ status: 'starting' });
-    const deadline = Date.now() + startTimeoutMs;
+    const deadline = systemClock.now() + startTimeoutMs;
     const r = o.start();
     runner = r;
     r.onState((s) => onRunner(mine, s, deadline));
@@ -204,7 +206,7 @@ export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
       liveSince = null;
       const mine = ++run;
       clearTimer();
-      setState({ status: 'restarting', reason: 'The computer woke from sleep; the tunnel starts again.', at: Date.now() });
+      setState({ status: 'restarting', reason: 'The computer woke from sleep; the tunnel starts again.', at: systemClock.now() });
       void endRunner().then(() => {
         if (mine === run) launch();
       });

@@ -10,6 +10,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { WebhookLogger } from './types';
+import { fillPlaceholders } from '../../src-shared/template';
 
 export type TunnelProvider = 'cloudflared' | 'ngrok' | 'ssh';
 
@@ -202,7 +203,7 @@ export function parseCommandLine(line: string, port: number | string): TunnelCom
   }
   if (quote) throw new Error('The tunnel command has an unclosed quote.');
   if (inWord) words.push(word);
-  const [command, ...args] = words.map((w) => w.replaceAll('{port}', String(port)));
+  const [command, ...args] = words.map((w) => fillPlaceholders(w, { port: String(port) }));
   if (!command) throw new Error('The tunnel command is empty.');
   return { provider: 'custom', command, args };
 }
@@ -234,7 +235,7 @@ export function fillUrlTemplate(template: string, line?: string): string | undef
   if (url.includes('{remotePort}')) {
     const m = line === undefined ? null : ALLOCATED_RE.exec(line);
     if (!m) return undefined;
-    url = url.replaceAll('{remotePort}', m[1]!);
+    url = fillPlaceholders(url, { remotePort: m[1]! });
   }
   return url.replace(/\/+$/, '');
 }

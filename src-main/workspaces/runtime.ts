@@ -14,6 +14,8 @@ import { createSettings, layeredSettings, type Settings } from '../settings';
 import type { WorkspaceChannel } from './routing';
 import { CHANNEL_NAMES } from '../../src-shared/bridge';
 import { adoptAccountFiles, SignIn, type Session, type UserRef } from './sign-in';
+import { errorText } from '../../src-shared/error-text';
+import type { Clock } from '../clock';
 
 export type { UserRef } from './sign-in';
 
@@ -28,6 +30,8 @@ export interface RuntimeAdapters {
   /** The console's settings (language, shortcuts, voice); the rest are the workspace's own. */
   globalSettings: Settings;
   log: Logger;
+  /** The platform's clock (src-main/clock.ts). */
+  clock: Clock;
   registerSecret: (secret: string) => void;
   /** The page's first view on screen (see `FeatureContext.firstView`). */
   firstView: FeatureContext['firstView'];
@@ -112,10 +116,11 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     for (const l of zoneListeners)
       void Promise.resolve()
         .then(l)
-        .catch((e: unknown) => log.warn('service zone listener failed', { error: e instanceof Error ? e.message : String(e) }));
+        .catch((e: unknown) => log.warn('service zone listener failed', { error: errorText(e) }));
   };
   const base = {
     log,
+    clock: a.clock,
     profileDir: a.dir,
     vault,
     settings,
@@ -144,7 +149,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
     if (signIn) return signIn;
     const nobody = new SignIn({ session: null, base, relay: events, build: (ctx) => a.features(ctx) });
     signIn = nobody;
-    nobody.start().catch((e: unknown) => log.error('the features did not start', { error: e instanceof Error ? e.message : String(e) }));
+    nobody.start().catch((e: unknown) => log.error('the features did not start', { error: errorText(e) }));
     return nobody;
   };
 
@@ -176,7 +181,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
           if (isAppError(e)) throw e;
           throw new AppError({
             kind: 'Unavailable',
-            message: `The service of this workspace could not be started: ${e instanceof Error ? e.message : String(e)}`,
+            message: `The service of this workspace could not be started: ${errorText(e)}`,
           });
         });
         token ??= vault.get('token');
@@ -273,7 +278,7 @@ export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
           },
           (e: unknown) => {
             at.queueRead = null;
-            log.warn('queue not read for the workspace list', { error: e instanceof Error ? e.message : String(e) });
+            log.warn('queue not read for the workspace list', { error: errorText(e) });
             return false;
           },
         );

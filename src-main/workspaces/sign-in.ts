@@ -6,6 +6,7 @@ import { AppError } from '../../src-shared/errors';
 import { EventHub } from '../bridge/table';
 import type { FeatureContext } from '../features/context';
 import type { ServiceClient } from '../service';
+import { errorText } from '../../src-shared/error-text';
 
 export type UserRef = { userName: string; name: string };
 
@@ -140,7 +141,7 @@ export class SignIn<F extends { features: ScopedFeature[] }> {
       try {
         await f.stop?.();
       } catch (e) {
-        log.error('a feature did not stop', { error: e instanceof Error ? e.message : String(e) });
+        log.error('a feature did not stop', { error: errorText(e) });
       }
     }
     this.#ended = true;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolOf, instantOf, intOf, isUnsafeInteger, numOf, record, stringOf, text, unsafeIntegerReason } from '../concepts';
+import { boolOf, instantOf, intOf, isUnsafeInteger, numOf, record, stringOf, text, unsafeIntegerReason } from '../scalars';
 
 /**
  * Building blocks of the resource schemas (policy: README.md here). Every typed field is read

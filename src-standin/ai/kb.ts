@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { download, type FileType } from './kb-fetch';
 import { parseDocuments } from './kb-parse';
 import { VectorIndex } from './vectors';
+import { errorText } from '../../src-shared/error-text';
 
 /**
  * The knowledge bases of the stand-in. An upload answers at once and indexes in the
@@ -108,7 +109,7 @@ export class KnowledgeBases {
           const stored = StoredBaseSchema.parse(JSON.parse(await readFile(join(this.#dir, file), 'utf8')));
           this.#base(stored.name).ready = { index: new VectorIndex(stored.documents), source: stored.source, updatedAt: stored.updatedAt };
         } catch (e) {
-          this.#log(`knowledge base file ${file} ignored: ${e instanceof Error ? e.message : String(e)}`);
+          this.#log(`knowledge base file ${file} ignored: ${errorText(e)}`);
         }
       }
     }
@@ -117,7 +118,7 @@ export class KnowledgeBases {
       try {
         this.#install(this.#base(seed.name), await seed.load(), seed.source);
       } catch (e) {
-        this.#base(seed.name).error = `The demo base could not be built: ${e instanceof Error ? e.message : String(e)}`;
+        this.#base(seed.name).error = `The demo base could not be built: ${errorText(e)}`;
       }
     }
   }
@@ -172,7 +173,7 @@ export class KnowledgeBases {
         await this.#installAndStore(b, docs, req.url.href);
       } catch (e) {
         if (abort.signal.aborted || b.generation !== generation) return;
-        b.error = e instanceof Error ? e.message : String(e);
+        b.error = errorText(e);
         this.#log(`indexing ${req.name} failed: ${b.error}`);
       } finally {
         if (b.generation === generation) b.job = null;
@@ -198,7 +199,7 @@ export class KnowledgeBases {
       await rename(tmp, file);
     } catch (e) {
       await rm(tmp, { force: true });
-      this.#log(`knowledge base ${b.name} not saved: ${e instanceof Error ? e.message : String(e)}`);
+      this.#log(`knowledge base ${b.name} not saved: ${errorText(e)}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { foldAccents } from './text';
+import { findDocuments, isValidCnpj, isValidCpf } from '../../src-shared/documents';
 import {
   AMBIGUOUS_ORGS,
   AMBIGUOUS_PLACES,
@@ -55,36 +56,7 @@ export type NerLabel = (typeof NER_LABELS)[number];
 
 // ---- Brazilian document numbers -------------------------------------------------------
 
-const digitsOf = (s: string): number[] => [...s.replace(/\D/g, '')].map(Number);
-const allSame = (d: number[]): boolean => d.every((x) => x === d[0]);
-
-/** CPF: 11 digits whose last two are check digits (mod 11); repeated digits are never valid. */
-export function isValidCpf(s: string): boolean {
-  const d = digitsOf(s);
-  if (d.length !== 11 || allSame(d)) return false;
-  const check = (n: number): number => {
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += (d[i] ?? 0) * (n + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  return check(9) === d[9] && check(10) === d[10];
-}
-
-/** CNPJ: 14 digits with two mod-11 check digits over fixed weights. */
-export function isValidCnpj(s: string): boolean {
-  const d = digitsOf(s);
-  // The establishment number (digits 9-12) starts at 0001: 0000 marks a protocol number, not a CNPJ.
-  if (d.length !== 14 || allSame(d) || d.slice(8, 12).every((x) => x === 0)) return false;
-  const check = (n: number): number => {
-    const weights = n === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += (d[i] ?? 0) * (weights[i] ?? 0);
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  return check(12) === d[12] && check(13) === d[13];
-}
+// CPF and CNPJ: found and checked by src-shared/documents.ts, the console's one finder.
 
 /** CEP: 8 digits; the lowest assigned range starts at 01000-000. */
 export function isPlausibleCep(s: string): boolean {
@@ -152,17 +124,6 @@ const RULES: Rule[] = [
     priority: 10,
     re: rx('(?<![\\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}(?![\\w-])'),
   },
-
-  {
-    label: 'CNPJ',
-    score: 0.99,
-    priority: 9,
-    re: rx('(?<![\\d./-])\\d{2}\\.\\d{3}\\.\\d{3}\\/\\d{4}-\\d{2}(?![\\d/-])'),
-    accept: isValidCnpj,
-  },
-  { label: 'CNPJ', score: 0.9, priority: 9, re: rx('(?<![\\d.,/-])\\d{14}(?![\\d/-]|[.,]\\d)'), accept: isValidCnpj },
-  { label: 'CPF', score: 0.99, priority: 9, re: rx('(?<![\\d./-])\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}(?![\\d/-])'), accept: isValidCpf },
-  { label: 'CPF', score: 0.9, priority: 9, re: rx('(?<![\\d.,/-])\\d{11}(?![\\d/-]|[.,]\\d)'), accept: isValidCpf },
 
   {
     label: 'CEP',
@@ -388,6 +349,13 @@ export function recognizeEntities(sentence: string): Entity[] {
       if (rule.accept && !rule.accept(text, sentence, start)) continue;
       candidates.push({ start, end, label: rule.label, score: rule.score, priority: rule.priority });
     }
+  }
+  // CPF and CNPJ from the shared finder; the AI names only those whose check digits hold, a
+  // formatted one with more confidence.
+  for (const d of findDocuments(sentence)) {
+    if (!(d.kind === 'CPF' ? isValidCpf(d.digits) : isValidCnpj(d.digits))) continue;
+    const formatted = d.end - d.start > d.digits.length;
+    candidates.push({ start: d.start, end: d.end, label: d.kind, score: formatted ? 0.99 : 0.9, priority: 9 });
   }
   // Where an organisation or place begins, a person's name must stop.
   const blockers = new Set(candidates.filter((c) => c.label === 'ORG' || c.label === 'LOC').map((c) => c.start));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { z } from 'zod';
 import { AiHttpError, badRequest, failure, type AiResponse } from './respond';
+import { errorText } from '../../src-shared/error-text';
 
 /**
  * Speech for the stand-in through Debian's tools, run without a shell and with time limits:
@@ -407,7 +408,7 @@ export class VoiceService {
     try {
       voices = await this.#voiceList(espeak);
     } catch (e) {
-      return failure(503, `Text-to-speech cannot list its voices now: ${e instanceof Error ? e.message : String(e)}`, 'VOICE_FAILED');
+      return failure(503, `Text-to-speech cannot list its voices now: ${errorText(e)}`, 'VOICE_FAILED');
     }
     const { languages, variants } = voices;
     const lang = langKey(req.language ?? 'pt-BR');

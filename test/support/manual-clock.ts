@@ -1,4 +1,4 @@
-import type { Clock } from '../../src-main/outbox/types';
+import type { Clock } from '../../src-main/clock';
 
 /**
  * A clock the test moves: timers run when `advance` passes their time, in order, each followed by

@@ -93,7 +93,7 @@ export async function clusterBurst(o: { dir: string; events?: number; consoles?:
           credentials: { kind: 'user', user: `${name}@${OPERATION}`, password: accounts.password(`${name}@${OPERATION}`) },
           operation: OPERATION,
           console: name,
-          retryDelaysMs: [250],
+          retry: { baseMs: 250, maxMs: 250 },
           reconnectTimeWaitMs: 250,
           apply: async (e) => {
             const ids = applied.get(name)!;

@@ -30,7 +30,7 @@ const source = startRelaySource({
   operation: cfg.operation,
   console: cfg.console,
   credentials: { kind: 'user', user: `${cfg.console}@${cfg.operation}`, password: cfg.password },
-  retryDelaysMs: [200],
+  retry: { baseMs: 200, maxMs: 200 },
   reconnectTimeWaitMs: 200,
   maxInFlight: 1,
   ...(cfg.durable ? { applied: new AppliedLog(join(cfg.dir, 'applied.ndjson'), 24 * 3600_000) } : {}),

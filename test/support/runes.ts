@@ -6,6 +6,7 @@ import type { ErrorKind } from '../../src-shared/errors';
 import type * as bridgeModule from '../../src-renderer/src/lib/bridge';
 import type * as scopeModule from '../../src-renderer/src/lib/scope.svelte';
 import type * as i18nModule from '../../src-renderer/src/lib/i18n.svelte';
+import { errorText } from '../../src-shared/error-text';
 
 let registered = false;
 
@@ -69,7 +70,7 @@ export function fakeBridge(handlers: { [C in Channel]?: Handler<C> }) {
         return { result: await h(input) };
       } catch (e) {
         if (e instanceof Refusal) return { error: { kind: e.kind, message: e.message } };
-        return { error: { kind: 'Internal', message: e instanceof Error ? e.message : String(e) } };
+        return { error: { kind: 'Internal', message: errorText(e) } };
       }
     },
     subscribe(listener) {

@@ -14,6 +14,8 @@ import {
   withReply,
   type Conversation,
 } from '../../../src-shared/waiting';
+import { errorText } from '../../../src-shared/error-text';
+import { systemClock } from '../../clock';
 
 /** How much of the customer's last message the queue row shows. */
 export const PREVIEW_CHARS = 140;
@@ -206,7 +208,7 @@ export class ActivityStore {
     }
     const counted = prev?.counted ?? [];
     sessions[key] = {
-      lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date().toISOString() : null)) : prev.lastCustomerAt,
+      lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date(systemClock.now()).toISOString() : null)) : prev.lastCustomerAt,
       preview: newest ? previewOf(m) : prev.preview,
       unread: (prev?.unread ?? 0) + (news ? 1 : 0),
       // The newest message (by time) the row knows of, counted or shown: the one it shows.
@@ -259,7 +261,7 @@ export class ActivityStore {
       await ensureDir(dirname(this.#file));
       await writeFileDurable(this.#syncer, basename(this.#file), JSON.stringify(this.#all));
     } catch (e) {
-      this.#warn(`attendance activity not saved: ${e instanceof Error ? e.message : String(e)}`);
+      this.#warn(`attendance activity not saved: ${errorText(e)}`);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { ClassNode } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
-import { classificationRecordOf, groupIsComplete, sessionGroupOf, text as str } from '../../../src-shared/concepts';
+import { groupIsComplete, sessionGroupOf, text as str } from '../../../src-shared/concepts';
 import type { HandlerTable } from '../../bridge/table';
 import { toQueueItem } from '../../queue';
 import type { ServiceClient } from '../../service';
@@ -13,10 +13,7 @@ import type { QueueFeature } from './queue';
 import { readSession } from './reads';
 import { closeShortfall } from './read-back';
 import type { Threads } from './thread';
-import { newestOf } from '../../../src-shared/newest';
-
-/** A session's classification records read to find its newest (a session is classified once or a few times). */
-const CLASSIFICATIONS_READ = 50;
+import { eqNum } from '../../../src-shared/query-builder';
 
 interface Classification {
   mandatory: boolean;
@@ -94,7 +91,7 @@ async function classificationOf(ctx: FeatureContext, directory: DirectoryCache, 
   const page = await ctx
     .client()
     .resource('classification')
-    .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(treeId) }], sort: false, page: 0, size: 1 });
+    .list({ conditions: [eqNum('id', treeId)], sort: false, page: 0, size: 1 });
   const root = page.results[0];
   return { mandatory: group?.mandatoryClassification ?? false, roots: root ? toClassNodes(root) : [], groupId, treeId };
 }
@@ -116,9 +113,7 @@ async function classify(
       message: "That classification is not in this group's tree any more. Pick again.",
     });
   const me = await directory.whoAmI().catch(() => null);
-  const root = await client
-    .resource('classification')
-    .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(c.treeId) }], sort: false, page: 0, size: 1 });
+  const root = await client.resource('classification').list({ conditions: [eqNum('id', c.treeId)], sort: false, page: 0, size: 1 });
   const rootLabel = str(root.results[0]?.value);
   const leafId = classification[classification.length - 1];
   // The record reads as its field names do (schemas/README.md, "The closing classification"):
@@ -145,28 +140,4 @@ function pathLabels(roots: ClassNode[], path: readonly number[]): string[] | nul
     level = node.children;
   }
   return labels;
-}
-
-/**
- * How a closed session was classified, as the newest of its classification records reads (either
- * way round: the path in `displayName` as this console writes it, or in `classificationTreeSession`
- * as others did); null when it has none or they cannot be read.
- */
-export async function classificationPathOf(client: ServiceClient, sessionId: number): Promise<string | null> {
-  try {
-    const page = await client.resource('classificationService').list({
-      conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
-      sort: true,
-      sortColumn: 'id',
-      direction: 'DESC',
-      page: 0,
-      size: CLASSIFICATIONS_READ,
-    });
-    // The newest by its time (then id), wherever the service listed it.
-    const rec = newestOf(page.results, (r) => ({ at: r.createdAt, id: r.id ?? 0 }));
-    return rec ? classificationRecordOf(rec).path : null;
-  } catch {
-    // A help beside the thread: without it the thread still shows.
-    return null;
-  }
 }

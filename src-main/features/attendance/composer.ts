@@ -31,6 +31,9 @@ import { answerPart } from '../../../src-shared/kb-answer';
 import { knownBases, rememberBase } from '../kb-known';
 import { oldestFirst } from '../../../src-shared/newest';
 import { mediaAddressOf } from '../../service/media';
+import { errorText } from '../../../src-shared/error-text';
+import { eqNum } from '../../../src-shared/query-builder';
+import { templateParameterCount } from '../../../src-shared/template';
 
 /** The session's own reply suggestions shown (its newest), and how many are read to find them. */
 const OWN_SUGGESTIONS = 10;
@@ -102,21 +105,21 @@ export class Composer {
   }
 
   async #cannedRows(): Promise<Bundle[]> {
-    if (!this.#canned || Date.now() - this.#canned.at > CACHE_MS) {
+    if (!this.#canned || this.#ctx.clock.now() - this.#canned.at > CACHE_MS) {
       const rows = await this.#client()
         .resource('messageBundleGroup')
         .pageAll({ conditions: [], sort: true, sortColumn: 'code', direction: 'ASC', size: 500 }, { cap: 5_000 });
-      this.#canned = { at: Date.now(), rows };
+      this.#canned = { at: this.#ctx.clock.now(), rows };
     }
     return this.#canned.rows;
   }
 
   async #templateRows(): Promise<Hsm[]> {
-    if (!this.#templates || Date.now() - this.#templates.at > CACHE_MS) {
+    if (!this.#templates || this.#ctx.clock.now() - this.#templates.at > CACHE_MS) {
       const rows = await this.#client()
         .resource('hsmTemplate')
         .pageAll({ conditions: [], sort: true, sortColumn: 'id', direction: 'ASC', size: 500 }, { cap: 2_000 });
-      this.#templates = { at: Date.now(), rows };
+      this.#templates = { at: this.#ctx.clock.now(), rows };
     }
     return this.#templates.rows;
   }
@@ -132,7 +135,7 @@ export class Composer {
       try {
         return { value: await p, ok: true };
       } catch (e) {
-        this.#ctx.log.warn('composer help part failed', { error: e instanceof Error ? e.message : String(e) });
+        this.#ctx.log.warn('composer help part failed', { error: errorText(e) });
         return { value: fallback, ok: false };
       }
     };
@@ -141,7 +144,7 @@ export class Composer {
       settle(this.#cannedRows(), []),
       settle(
         client.chatSuggestions({
-          conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
+          conditions: [eqNum('session.id', sessionId)],
           sort: true,
           sortColumn: 'id',
           direction: 'DESC',
@@ -169,7 +172,7 @@ export class Composer {
               .resource('hsmTemplateGroup')
               .pageAll(
                 {
-                  conditions: [{ key: 'hsmTemplateGroupId.groupConfId', operator: 'EQNUM', value: String(groupId) }],
+                  conditions: [eqNum('hsmTemplateGroupId.groupConfId', groupId)],
                   sort: false,
                   size: 500,
                 },
@@ -206,7 +209,7 @@ export class Composer {
     const row = (await this.#templateRows()).find((t) => t.id === id);
     const template = str(row?.template);
     if (!row || !template) throw new AppError({ kind: 'NotFound', message: 'That template is no longer available.' });
-    return { template, parameterCount: row.parameterCount ?? new Set(template.match(/\{\{\d+\}\}/g) ?? []).size };
+    return { template, parameterCount: row.parameterCount ?? templateParameterCount(template) };
   }
 
   // ---- providers and credentials --------------------------------------------------------
@@ -440,7 +443,7 @@ function templatesOf(rows: readonly Hsm[], links: readonly Read<HsmTemplateGroup
     const id = t.id ?? null;
     const template = str(t.template);
     if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
-    const counted = new Set(template.match(/\{\{\d+\}\}/g) ?? []).size;
+    const counted = templateParameterCount(template);
     templates.push({
       id,
       name: str(t.elementName) ?? `#${id}`,

@@ -5,9 +5,9 @@ import type { ServiceClient } from '../../service';
 import { agentPerson, readAgents } from '../agents';
 import type { FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
-import type { QueueFeature } from './queue';
+import type { GroupRegistry } from './groups';
 import { idOf, personOf, samePerson, text as str, type PersonRef } from '../../../src-shared/concepts';
-import { noneOf } from '../../../src-shared/query-builder';
+import { noneOf, eqNum } from '../../../src-shared/query-builder';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toAgentInfo, toGroupInfo, toPauseReason } from './project';
 
@@ -29,10 +29,10 @@ export class DirectoryCache {
   #pauseReasons: { reasons: PauseReasonInfo[]; unreadable: Unreadable } | null = null;
 
   readonly #ctx: FeatureContext;
-  readonly #queue: QueueFeature;
-  constructor(ctx: FeatureContext, queue: QueueFeature) {
+  readonly #groups: GroupRegistry;
+  constructor(ctx: FeatureContext, groups: GroupRegistry) {
     this.#ctx = ctx;
-    this.#queue = queue;
+    this.#groups = groups;
   }
 
   reset(): void {
@@ -82,11 +82,11 @@ export class DirectoryCache {
 
   /** Groups: those seen in sessions, then the rest one lookup at a time (the v2 API lists none). */
   async groups(): Promise<GroupInfo[]> {
-    const found = this.#queue.groups();
+    const found = this.#groups;
     if (!this.#groupsDone) {
       // Bounded: each lookup excludes every group found so far, so each answer is a new one.
       for (let i = 0; i < 200; i++) {
-        const ids = [...found.keys()];
+        const ids = [...found.values()].map((g) => g.id);
         let g: Awaited<ReturnType<ServiceClient['groupUnique']>>;
         try {
           g = await this.#client().groupUnique({
@@ -102,7 +102,7 @@ export class DirectoryCache {
         }
         const info = toGroupInfo(g);
         if (!info || found.has(info.id)) break;
-        this.#queue.rememberGroup(info);
+        this.#groups.remember(info);
       }
       this.#groupsDone = true;
     }
@@ -114,13 +114,11 @@ export class DirectoryCache {
    * copies may come from session summaries that lack the classification settings.
    */
   async group(id: number, o: { complete?: boolean } = {}): Promise<GroupInfo | null> {
-    const known = this.#queue.groups().get(id);
+    const known = this.#groups.get(id);
     if (known && !o.complete) return known;
     try {
-      const info = toGroupInfo(
-        await this.#client().groupUnique({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(id) }], sort: false }),
-      );
-      if (info) this.#queue.rememberGroup(info);
+      const info = toGroupInfo(await this.#client().groupUnique({ conditions: [eqNum('id', id)], sort: false }));
+      if (info) this.#groups.remember(info);
       return info;
     } catch (e) {
       if (isAppError(e) && e.kind === 'NotFound') return null;
@@ -203,7 +201,7 @@ export function directoryHandlers(
     const back = await ctx
       .client()
       .resource('agent')
-      .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(me.agentId) }], sort: false, page: 0, size: 1 });
+      .list({ conditions: [eqNum('id', me.agentId)], sort: false, page: 0, size: 1 });
     const held = back.results[0] ? str(back.results[0].status) : null;
     if (held !== null && held.toUpperCase() !== status) {
       directory.setMyStatus(held);

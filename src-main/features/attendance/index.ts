@@ -48,7 +48,7 @@ export interface AttendanceDeps {
  */
 export function createAttendanceFeature(ctx: FeatureContext, deps: AttendanceDeps): AttendanceFeature {
   const { queue, notes, offline, badge, openLink, snooze, lender } = deps;
-  const directory = new DirectoryCache(ctx, queue);
+  const directory = new DirectoryCache(ctx, queue.groups);
   const composer = new Composer(ctx);
   const threads = createThreads(ctx);
   const news = new News(ctx, { queue, offline, threads });

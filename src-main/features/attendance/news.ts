@@ -13,6 +13,7 @@ import { toEntities, toThreadMessage } from './project';
 import type { QueueFeature } from './queue';
 import { readSession, syncSource, type StampedMessage, type StampedSession } from './reads';
 import type { Threads } from './thread';
+import { errorText } from '../../../src-shared/error-text';
 
 const NEWS_READS_PER_PASS = 20;
 
@@ -63,7 +64,7 @@ export class News {
         sessions: (changed) => this.#poll.sessionsChanged(changed),
         error: (what, e) => {
           offline.monitor.report(e);
-          ctx.log.warn('sync failed', { what, error: e instanceof Error ? e.message : String(e) });
+          ctx.log.warn('sync failed', { what, error: errorText(e) });
         },
         queueSynced: () => queue.synced(),
       },
@@ -141,7 +142,7 @@ export class News {
     offline.cache.addMessages(
       sessionId,
       fresh.map((f) => f.message),
-      new Date().toISOString(),
+      new Date(this.#ctx.clock.now()).toISOString(),
     );
     void threads.recognise(
       sessionId,

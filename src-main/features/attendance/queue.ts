@@ -1,4 +1,4 @@
-import type { GroupInfo, QueueDelta } from '../../../src-shared/bridge/attendance';
+import type { QueueDelta } from '../../../src-shared/bridge/attendance';
 import type { QueueItem, QueueSnapshot } from '../../../src-shared/bridge/attendance';
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
@@ -29,11 +29,13 @@ import { scopeOf, type OfflineFeature } from '../offline';
 import { join } from 'node:path';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { ActivityStore } from './activity';
+import { GroupRegistry } from './groups';
 import type { DirectoryCache } from './directory';
 import { readSession } from './reads';
 import type { NotesFeature } from '../notes';
 import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
 import { withSnoozeFields, type SnoozeStore } from './snooze';
+import { errorText } from '../../../src-shared/error-text';
 
 const QUEUE_CAP = 100_000;
 /** A message record's place in time, as the service wrote it. */
@@ -61,9 +63,8 @@ export interface QueueFeature {
   item(id: number): QueueItem | undefined;
   /** Every session held (not closed), with what the console saw of its customer's messages. */
   items(): Iterable<QueueItem>;
-  /** Groups seen in session records, by id. */
-  groups(): Map<number, GroupInfo>;
-  rememberGroup(g: GroupInfo): void;
+  /** Groups seen in session records and read on their own: a row shows its group's SLA. */
+  readonly groups: GroupRegistry;
   /** Set by the sync engine's owner: where the queue's high-water mark goes after a full load. */
   onLoaded: ((mark: Mark | null) => void) | null;
   readonly loaded: boolean;
@@ -142,7 +143,7 @@ class SessionQueue implements QueueFeature {
   readonly #ctx: FeatureContext;
   readonly #offline: OfflineFeature;
   readonly #cache = new Map<number, QueueItem>();
-  readonly #groups = new Map<number, GroupInfo>();
+  readonly groups = new GroupRegistry();
   /** Who is on each side of each session held: tells apart the authors of preview reads. */
   readonly #parties = new Map<number, Parties>();
   #loaded = false;
@@ -152,7 +153,7 @@ class SessionQueue implements QueueFeature {
   readonly #wantPreview = new Set<number>();
   #previewTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the service last confirmed what `cache` holds (ISO): the time an offline copy shows. */
-  #freshAt = new Date().toISOString();
+  #freshAt: string;
   #loading: Promise<void> | null = null;
   #generation = 0;
   /** The kept copy answered this workspace opening's first snapshot already. */
@@ -172,6 +173,7 @@ class SessionQueue implements QueueFeature {
     this.#snooze = snooze;
     // Snoozed, woken or dropped: the row is projected again and pushed.
     snooze.onChange((id) => this.#touch(id));
+    this.#freshAt = new Date(ctx.clock.now()).toISOString();
     this.#activity = new ActivityStore(join(ctx.profileDir, 'attendance', 'activity.json'), (m) => ctx.log.warn(m));
     this.#deltas = new Coalescer<'delta', { upsert?: QueueItem; remove?: number }>((_k, changes) => {
       const upsert = new Map<number, QueueItem>();
@@ -193,6 +195,10 @@ class SessionQueue implements QueueFeature {
     // The queue is one sign-in's: what it counts and shows is that person's.
     this.#activity.setScope(scopeOf(ctx));
     ctx.onServiceZoneChange(() => this.reread());
+    // Sessions that named a group without its SLA show its timer once the group is read.
+    this.groups.onSla((g) => {
+      for (const item of this.#cache.values()) if (item.groupId === g.id && item.slaSeconds === null) this.put(item);
+    });
   }
 
   get loaded(): boolean {
@@ -255,23 +261,9 @@ class SessionQueue implements QueueFeature {
     return this.#cache.values();
   }
 
-  groups(): Map<number, GroupInfo> {
-    return this.#groups;
-  }
-
-  rememberGroup(g: GroupInfo): void {
-    const before = this.#groups.get(g.id);
-    this.#groups.set(g.id, g);
-    if (g.slaSeconds === null || before?.slaSeconds === g.slaSeconds) return;
-    // Sessions that named the group without its SLA show its timer now.
-    for (const item of this.#cache.values()) {
-      if (item.groupId === g.id && item.slaSeconds === null) this.put(item);
-    }
-  }
-
   synced(): void {
     if (!this.#loaded) return;
-    this.#freshAt = new Date().toISOString();
+    this.#freshAt = new Date(this.#ctx.clock.now()).toISOString();
     this.#offline.monitor.ok();
   }
 
@@ -314,7 +306,7 @@ class SessionQueue implements QueueFeature {
   #withActivity(item: QueueItem): QueueItem {
     const a = this.#activity.get(item.id);
     const w = this.#activity.wait(item.id);
-    const g = item.slaSeconds === null && item.groupId !== null ? this.#groups.get(item.groupId) : undefined;
+    const g = item.slaSeconds === null && item.groupId !== null ? this.groups.get(item.groupId) : undefined;
     const sla = g && g.slaSeconds !== null ? { slaSeconds: g.slaSeconds, slaWarningRatio: g.warningRatio } : null;
     // The item may be one projected before (a touch): its snooze is replaced, never kept.
     const base = withSnoozeFields(item, this.#snooze.follow(item, this.#ctx.me()?.userName ?? null));
@@ -332,7 +324,7 @@ class SessionQueue implements QueueFeature {
     const g = sessionGroupOf(s)?.record;
     if (!g || !groupIsComplete(g)) return;
     const info = toGroupInfo(g);
-    if (info) this.#groups.set(info.id, info);
+    if (info) this.groups.note(info);
   }
 
   /** Keeps who is on each side of a session (a save's answer, naming nobody, keeps what a list told). */
@@ -472,7 +464,7 @@ class SessionQueue implements QueueFeature {
   async #load(): Promise<void> {
     const gen = this.#generation;
     const client = this.#ctx.client();
-    const startedAt = new Date().toISOString();
+    const startedAt = new Date(this.#ctx.clock.now()).toISOString();
     // The mark and the snapshot are read side by side: anything updated while the snapshot pages
     // in is read again later, since the sync engine reads from a little before the mark (its slack).
     const [newest, got] = await Promise.all([
@@ -517,9 +509,7 @@ class SessionQueue implements QueueFeature {
     this.#persist();
     this.onLoaded?.(mark);
     // The rows' previews follow the queue, without holding it.
-    void this.#previewsAfterLoad(gen).catch((e: unknown) =>
-      this.#ctx.log.warn('queue: previews not read', { error: e instanceof Error ? e.message : String(e) }),
-    );
+    void this.#previewsAfterLoad(gen).catch((e: unknown) => this.#ctx.log.warn('queue: previews not read', { error: errorText(e) }));
   }
 
   /** The copy kept on disk, when the service cannot be reached; null when there is none. */
@@ -571,8 +561,7 @@ class SessionQueue implements QueueFeature {
         }
         this.#deltas.run();
       },
-      (e: unknown) =>
-        this.#ctx.log.warn('queue: the first read after the copy failed', { error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => this.#ctx.log.warn('queue: the first read after the copy failed', { error: errorText(e) }),
     );
     return copy;
   }
@@ -610,7 +599,13 @@ class SessionQueue implements QueueFeature {
     if (!this.#loaded)
       throw new AppError({ kind: 'Unavailable', message: 'The workspace changed while the queue was loading. Refresh the queue.' });
     this.#deltas.run();
-    return { items: this.#sorted(), fetchedAt: new Date().toISOString(), me, unreadable: this.#unreadable, seq: this.#seq };
+    return {
+      items: this.#sorted(),
+      fetchedAt: new Date(this.#ctx.clock.now()).toISOString(),
+      me,
+      unreadable: this.#unreadable,
+      seq: this.#seq,
+    };
   }
 }
 
@@ -657,7 +652,8 @@ export function sessionHandlers(
           message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.`,
         });
       }
-      if (!held) await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date().toISOString() });
+      if (!held)
+        await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date(ctx.clock.now()).toISOString() });
       // Accepted when the service then names the attendant: read back, never assumed.
       const after = await readSession(ctx.client(), sessionId);
       queue.applySessions([after]);
@@ -680,14 +676,14 @@ export function sessionHandlers(
         } catch (e) {
           throw new AppError({
             kind: 'Invalid',
-            message: `The session was transferred, but its note could not be kept: ${e instanceof Error ? e.message : String(e)}. Add it in the Notes tab.`,
+            message: `The session was transferred, but its note could not be kept: ${errorText(e)}. Add it in the Notes tab.`,
           });
         }
       }
       // Transferred when the service then holds it so: read back the group and the attendant.
       const after = await readSession(ctx.client(), sessionId);
       queue.applySessions([after]);
-      const groupName = groupId !== undefined ? (queue.groups().get(groupId)?.name ?? `group #${groupId}`) : '';
+      const groupName = groupId !== undefined ? (queue.groups.get(groupId)?.name ?? `group #${groupId}`) : '';
       const shortfall =
         groupId !== undefined
           ? groupTransferShortfall(after, groupId, groupName, me)

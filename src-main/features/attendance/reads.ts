@@ -9,11 +9,12 @@ import type { Message, Session } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
 import { toThreadMessage } from './project';
 import { listedNewestFirst, messageTime, oldestFirst } from '../../../src-shared/newest';
+import { eqNum } from '../../../src-shared/query-builder';
 
 /** Reads of sessions and messages shared by the thread, the close flow and the sync engine. */
 
 export const THREAD_PAGE = 50;
-const bySession = (sessionId: number): Condition => ({ key: 'session.id', operator: 'EQNUM', value: String(sessionId) });
+const bySession = (sessionId: number): Condition => eqNum('session.id', sessionId);
 
 export interface StampedMessage {
   id: number;
@@ -30,7 +31,7 @@ export const stampMessage = (m: ThreadMessage): StampedMessage => ({ id: m.id, s
 
 export async function readSession(client: ServiceClient, sessionId: number): Promise<Read<Session>> {
   const page = await client.resource('userSession').list({
-    conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+    conditions: [eqNum('id', sessionId)],
     sort: false,
     page: 0,
     size: 1,

@@ -53,7 +53,7 @@ export class Replies {
     myName(this.#ctx);
     const again = await this.#lookAgain(sessionId, text, clientId);
     if (again) return again;
-    const startedAt = Date.now();
+    const startedAt = this.#ctx.clock.now();
     const knownBefore = new Set(threads.open.get(sessionId)?.messages.keys() ?? []);
     const remember = (e: unknown) => {
       if (isAppError(e) && e.kind === 'OutcomeUnknown') {
@@ -158,7 +158,7 @@ export class Replies {
     const { threads, sync, offline } = this.#d;
     this.#sent.set(clientId, msg);
     if (this.#sent.size > 500) this.#sent.delete(this.#sent.keys().next().value as string);
-    offline.cache.addMessages(sessionId, [msg], new Date().toISOString());
+    offline.cache.addMessages(sessionId, [msg], new Date(this.#ctx.clock.now()).toISOString());
     sync.note(sessionId, [stampMessage(msg)]);
     threads.rememberShown(sessionId, [msg]);
     void sync.hintQueue();

@@ -5,11 +5,11 @@ import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
 import { bucketOf } from '../../../src-shared/queue';
 import { DirSyncer, ensureDir, writeFileDurable } from '../../outbox/fsutil';
-import { systemClock, type Clock } from '../../outbox/types';
+import { systemClock, type Clock } from '../../clock';
 import { setAsideFile, whyUnreadable } from '../../set-aside';
 import type { HandlerTable } from '../../bridge/table';
 import type { FeatureContext } from '../context';
-import type { QueueFeature } from './queue';
+import { errorText } from '../../../src-shared/error-text';
 
 /**
  * Snooze: the attendant puts a session of theirs aside until a time or until its customer
@@ -90,7 +90,7 @@ export class SnoozeStore {
         setAsideFile(file, problem);
         warn(`snoozed sessions set aside: ${problem}`);
       } catch (e) {
-        warn(`snoozed sessions unreadable (${problem}) and could not be set aside: ${e instanceof Error ? e.message : String(e)}`);
+        warn(`snoozed sessions unreadable (${problem}) and could not be set aside: ${errorText(e)}`);
       }
     }
   }
@@ -256,7 +256,7 @@ export class SnoozeStore {
         await ensureDir(dirname(this.#file));
         await writeFileDurable(this.#syncer, basename(this.#file), snapshot);
       } catch (e) {
-        this.#warn(`snoozed sessions not saved: ${e instanceof Error ? e.message : String(e)}`);
+        this.#warn(`snoozed sessions not saved: ${errorText(e)}`);
       }
     });
     this.#arm();
@@ -269,7 +269,8 @@ type SnoozeChannel = 'attendance:snooze' | 'attendance:wake';
 /** What the attendant asks: snooze a session of theirs, or wake it now. */
 export function snoozeHandlers(
   ctx: Pick<FeatureContext, 'me'>,
-  d: { queue: Pick<QueueFeature, 'item'>; snooze: SnoozeStore },
+  // The queue as the snooze needs it (named here: the queue imports this file).
+  d: { queue: { item(id: number): QueueItem | undefined }; snooze: SnoozeStore },
 ): Pick<HandlerTable, SnoozeChannel> {
   const { queue, snooze } = d;
   /** The session as the queue holds it: only the attendant's own can be snoozed. */

@@ -12,7 +12,7 @@ import type { OfflineFeature } from '../offline';
 import { toEntities, toGroupInfo, toSessionDetail } from './project';
 import { messageTime, oldestFirst } from '../../../src-shared/newest';
 import type { QueueFeature } from './queue';
-import { classificationPathOf } from './close';
+import { classificationPathOf } from './classification';
 import { readSession, stampMessage, threadPage, type StampedMessage, type StampedSession } from './reads';
 
 const NER_PER_OPEN = 20;
@@ -125,7 +125,7 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       // Offline: the copy kept from the last time it was open, marked with when it was read.
       if (offline.monitor.offline && copy) return fromCopy(copy);
       const client = ctx.client();
-      const fetchedAt = new Date().toISOString();
+      const fetchedAt = new Date(ctx.clock.now()).toISOString();
       let session: Read<Session>;
       let page: Awaited<ReturnType<typeof threadPage>>;
       try {
@@ -139,13 +139,13 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
         throw e;
       }
       queue.applySessions([session]);
-      const detail = toSessionDetail(session, page.messages, Date.now());
+      const detail = toSessionDetail(session, page.messages, ctx.clock.now());
       if (!detail) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
       if (statusKind(detail.item.status) === 'closed') detail.classification = await classificationPathOf(client, sessionId);
       const group = sessionGroupOf(session)?.record;
-      if (group && groupIsComplete(group) && !queue.groups().has(detail.item.groupId ?? -1)) {
+      if (group && groupIsComplete(group) && !queue.groups.has(detail.item.groupId ?? -1)) {
         const g = toGroupInfo(group);
-        if (g) queue.rememberGroup(g);
+        if (g) queue.groups.remember(g);
       }
       // Its row shows the customer's last message from now on, also for a session older than the console.
       queue.threadRead(page.messages);

@@ -2,7 +2,7 @@ import type { CustomerHistory, CustomerTicket, PastSession } from '../../../src-
 import { classificationRecordOf, msOf, sessionAgentOf, sessionCustomerOf, type Parties } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import { isUnreachable } from '../../../src-shared/error-kinds';
-import { oneOf } from '../../../src-shared/query-builder';
+import { oneOf, eqNum } from '../../../src-shared/query-builder';
 import type { Session } from '../../../src-shared/schemas/index';
 import { NONE_UNREADABLE } from '../../../src-shared/unreadable';
 import { toQueueItem } from '../../queue';
@@ -13,6 +13,7 @@ import type { OfflineFeature } from '../offline';
 import { toTicketView } from '../supervisor/views';
 import { oldestFirst } from '../../../src-shared/newest';
 import { searchKept, searchService } from './search';
+import type { Clock } from '../../clock';
 
 /** Earlier sessions the panel reads at once (newest first); "more" says when there are others. */
 export const HISTORY_ROWS = 30;
@@ -36,7 +37,7 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
 
   return {
     handlers: {
-      'history:customer': async ({ sessionId }) => customerHistory(ctx.client(), sessionId, remember),
+      'history:customer': async ({ sessionId }) => customerHistory(ctx.client(), sessionId, remember, ctx.clock),
 
       'history:session': async ({ sessionId }) => {
         const page = await threadPage(ctx.client(), sessionId, 0, parties.get(sessionId));
@@ -71,8 +72,13 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
   };
 }
 
-async function customerHistory(client: ServiceClient, sessionId: number, remember: (s: Read<Session>) => void): Promise<CustomerHistory> {
-  const fetchedAt = new Date().toISOString();
+async function customerHistory(
+  client: ServiceClient,
+  sessionId: number,
+  remember: (s: Read<Session>) => void,
+  clock: Clock,
+): Promise<CustomerHistory> {
+  const fetchedAt = new Date(clock.now()).toISOString();
   const current = await readSession(client, sessionId);
   const customer = sessionCustomerOf(current);
   const empty = {
@@ -87,7 +93,7 @@ async function customerHistory(client: ServiceClient, sessionId: number, remembe
   if (customer?.id == null) return empty;
   // Interface §4.4: the user-session list by the customer's user reference, numeric ids by EQNUM.
   const page = await client.resource('userSession').list({
-    conditions: [{ key: 'user.id', operator: 'EQNUM', value: String(customer.id) }],
+    conditions: [eqNum('user.id', customer.id)],
     sort: true,
     sortColumn: 'createdAt',
     direction: 'DESC',

@@ -3,12 +3,13 @@ import type { MatchField, SearchHit } from '../../../src-shared/bridge/history';
 import { sessionCustomerOf } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { Condition } from '../../../src-shared/query';
-import { oneOf } from '../../../src-shared/query-builder';
+import { oneOf, eqNum } from '../../../src-shared/query-builder';
 import type { Session } from '../../../src-shared/schemas/index';
 import type { OfflineCache } from '../../cache';
 import type { ServiceClient } from '../../service';
 import { toSessionDetail, toThreadMessage } from '../attendance/project';
 import { holds, snippetOf } from './snippet';
+import { systemClock } from '../../clock';
 
 /** Rows asked for each kind of match: a search box shows the first ones, not an archive. */
 export const SEARCH_ROWS = 20;
@@ -25,7 +26,7 @@ export function sessionConditions(q: string): Condition[] {
   const or: Condition[] = keys.map((key, i) => ({ key, operator: 'LIKE', value: like, ...(i > 0 ? { logic: 'OR' } : {}) }));
   // A ticket key (SUP-4711) or an order reference (PED-184471) names its number.
   const digits = /^[A-Za-z]{0,6}-?#?(\d{1,15})$/.exec(q)?.[1];
-  if (digits) for (const key of ['ticketId', 'externalOrderId']) or.push({ key, operator: 'EQNUM', value: digits, logic: 'OR' });
+  if (digits) for (const key of ['ticketId', 'externalOrderId']) or.push(eqNum(key, digits, 'OR'));
   return [{ or }];
 }
 
@@ -107,7 +108,7 @@ export async function searchService(
         { signal },
       ),
   ]);
-  const now = Date.now();
+  const now = systemClock.now();
   const details = new Map<number, SessionDetail>();
   const logins = new Map<number, string | null>();
   const keep = (s: Read<Session>) => {

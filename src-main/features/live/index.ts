@@ -24,6 +24,7 @@ import { PollPacer } from './poll-pacer';
 import { SleepDetector } from './sleep-detector';
 import { liveSource, openRelayLink, saveSource, sourceStatus, type RelayLink } from './relay-link';
 import { serviceTimeStatus, setServiceZone } from './service-zone';
+import { errorText } from '../../../src-shared/error-text';
 
 /** Requests the listener refused, by reason, since the console started. */
 export interface Refusals {
@@ -239,7 +240,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         try {
           l();
         } catch (e) {
-          ctx.log.warn('live: a change listener failed', { error: e instanceof Error ? e.message : String(e) });
+          ctx.log.warn('live: a change listener failed', { error: errorText(e) });
         }
       }
     }, STATUS_MS);
@@ -278,7 +279,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       const fields = f as Record<string, unknown> | undefined;
       if (m === REFUSED_MESSAGE && typeof fields?.reason === 'string') {
         refusals.byReason[fields.reason] = (refusals.byReason[fields.reason] ?? 0) + 1;
-        refusals.last = { reason: fields.reason, status: typeof fields.status === 'number' ? fields.status : 0, at: Date.now() };
+        refusals.last = { reason: fields.reason, status: typeof fields.status === 'number' ? fields.status : 0, at: ctx.clock.now() };
         pushStatus();
       }
       ctx.log.warn(m, fields);
@@ -313,9 +314,9 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     let outcome: PollOutcome;
     try {
       outcome = (await deps.onResync()) ?? { found: 0, errors: [] };
-      lastResyncAt = Date.now();
+      lastResyncAt = ctx.clock.now();
     } catch (e) {
-      ctx.log.warn('resync failed', { error: e instanceof Error ? e.message : String(e) });
+      ctx.log.warn('resync failed', { error: errorText(e) });
       outcome = { found: 0, errors: [e] };
     }
     pushStatus();
@@ -323,7 +324,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   }
 
   /** Events reach the console: registered with the demo service, or arriving lately. */
-  const eventsFlow = () => hook !== null || !!relay?.live || (lastEventAt !== null && Date.now() - lastEventAt < EVENTS_RECENT_MS);
+  const eventsFlow = () => hook !== null || !!relay?.live || (lastEventAt !== null && ctx.clock.now() - lastEventAt < EVENTS_RECENT_MS);
 
   /**
    * The safety net under the events, whenever a workspace is open and live updates are not
@@ -337,7 +338,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   });
   /** Back from sleep: whatever was delivered meanwhile may be lost, so everything is read forward. */
   const sleep = new SleepDetector({
-    onListenerError: (e) => ctx.log.warn('live: a wake listener failed', { error: e instanceof Error ? e.message : String(e) }),
+    onListenerError: (e) => ctx.log.warn('live: a wake listener failed', { error: errorText(e) }),
   });
   sleep.onWake(() => {
     if (ctx.hasWorkspace()) void resync();
@@ -346,12 +347,12 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
   /** An event from the listener or the relay: the event log hears of it, the sync applies it. */
   function received(e: ReceivedEvent): Promise<void> {
     accepted++;
-    lastEventAt = Date.now();
+    lastEventAt = ctx.clock.now();
     for (const l of receivedListeners) {
       try {
         l(e);
       } catch (err) {
-        ctx.log.warn('live: an event listener failed', { error: err instanceof Error ? err.message : String(err) });
+        ctx.log.warn('live: an event listener failed', { error: errorText(err) });
       }
     }
     pushStatus();
@@ -418,12 +419,12 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
     try {
       await register(listener, signingSecret);
     } catch (e) {
-      detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+      detail = `Live updates could not be registered with the demo workspace (${errorText(e)}).`;
       // Told to wait: registered again once the wait the service asked for is over, not sooner.
       const asked = askedWaitMs(e);
       if (asked !== null) {
         const l = listener;
-        detail = `Live updates are not registered yet: the service asked us to wait until ${new Date(Date.now() + asked).toISOString()}. The console registers them then.`;
+        detail = `Live updates are not registered yet: the service asked us to wait until ${new Date(ctx.clock.now() + asked).toISOString()}. The console registers them then.`;
         setTimeout(() => {
           if (listener !== l || hook !== null) return;
           register(l, signingSecret).then(
@@ -432,7 +433,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
               pushStatus();
             },
             (again: unknown) => {
-              detail = `Live updates could not be registered with the demo workspace (${again instanceof Error ? again.message : String(again)}).`;
+              detail = `Live updates could not be registered with the demo workspace (${errorText(again)}).`;
               pushStatus();
             },
           );
@@ -494,9 +495,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           pushStatus();
         }),
       )
-      .catch((e: unknown) =>
-        ctx.log.error('live: could not start for the workspace', { error: e instanceof Error ? e.message : String(e) }),
-      );
+      .catch((e: unknown) => ctx.log.error('live: could not start for the workspace', { error: errorText(e) }));
   }
 
   return {
@@ -537,7 +536,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
           await register(listener, signingOn() ? secret(SECRET_SIGNING, newSigningSecret) : undefined);
           detail = null;
         } catch (e) {
-          detail = `Live updates could not be registered with the demo workspace (${e instanceof Error ? e.message : String(e)}).`;
+          detail = `Live updates could not be registered with the demo workspace (${errorText(e)}).`;
         }
       });
       await resync();
@@ -550,7 +549,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
         const path = files.offer(name, bytes, o);
         return { url: `${origin}${path}`, withdraw: () => files.withdraw(path) };
       } catch (e) {
-        throw new AppError({ kind: 'Invalid', field: 'file', message: e instanceof Error ? e.message : String(e) });
+        throw new AppError({ kind: 'Invalid', field: 'file', message: errorText(e) });
       }
     },
     onWake: (l) => sleep.onWake(l),
@@ -643,7 +642,7 @@ export function createLiveFeature(ctx: FeatureContext, deps: LiveDeps): LiveFeat
       sleep.stop();
       if (statusTimer) clearTimeout(statusTimer);
       await serial(close).catch((e: unknown) => {
-        if (!isAppError(e)) ctx.log.warn('live: close failed', { error: e instanceof Error ? e.message : String(e) });
+        if (!isAppError(e)) ctx.log.warn('live: close failed', { error: errorText(e) });
       });
     },
   };

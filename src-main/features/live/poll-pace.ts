@@ -1,4 +1,4 @@
-import { isTemporary } from '../../../src-shared/error-kinds';
+import { doubledDelay, isTemporary } from '../../../src-shared/error-kinds';
 import { toErrorInfo } from '../../../src-shared/errors';
 
 /**
@@ -32,7 +32,7 @@ export function nextPollDelay(previousMs: number | null, outcome: PollOutcome | 
   const pushBack = infos.filter(isTemporary);
   if (pushBack.length) {
     const asked = Math.max(0, ...pushBack.map((i) => i.retryAfterMs ?? 0));
-    return Math.min(pace.errorMaxMs, Math.max(asked, previousMs * 2, base));
+    return Math.min(pace.errorMaxMs, Math.max(asked, doubledDelay(previousMs, { baseMs: base, maxMs: pace.errorMaxMs })));
   }
   if (outcome.found > 0) return base;
   return Math.min(idleMax, Math.max(base, Math.round(previousMs * 1.5)));

@@ -1,5 +1,5 @@
-import type { Clock } from '../../outbox/types';
-import { systemClock } from '../../outbox/types';
+import type { Clock } from '../../clock';
+import { systemClock } from '../../clock';
 import { nextPollDelay, type PollOutcome, type PollPace } from './poll-pace';
 
 export interface PollPacerOptions {

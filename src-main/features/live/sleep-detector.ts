@@ -1,5 +1,5 @@
-import type { Clock } from '../../outbox/types';
-import { systemClock } from '../../outbox/types';
+import type { Clock } from '../../clock';
+import { systemClock } from '../../clock';
 
 export interface SleepDetectorOptions {
   /** How often it looks at the clock. Default 5 s. */

@@ -11,6 +11,7 @@ import type { OfflineFeature } from '../offline';
 import { MentionWatch, type NoteRow } from './mentions';
 import type { Condition } from '../../../src-shared/query';
 import { DirectorySchema } from '../../../src-shared/bridge/attendance';
+import { eqNum } from '../../../src-shared/query-builder';
 
 export interface NotesFeature extends Feature<'notes'> {
   /** Journals a note (the attendance summary on close goes through here too). */
@@ -107,6 +108,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     // The account's own: the next person to sign in here is mentioned by other notes.
     file: join(ctx.accountDir, 'mentions.json'),
     me: () => ctx.me(),
+    now: () => ctx.clock.now(),
     read: readMentions,
     minGapMs: o.mentionGapMs ?? (() => 60_000),
     describe: (row) => {
@@ -131,14 +133,14 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     // Offline: the copy kept with the thread, without waiting for a request to fail.
     if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
     try {
-      const fetchedAt = new Date().toISOString();
+      const fetchedAt = new Date(ctx.clock.now()).toISOString();
       const rows = await offline.monitor.watch(
         ctx
           .client()
           .resource('sessionComment')
           .pageAll(
             {
-              conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(input.sessionId) }],
+              conditions: [eqNum('sessionId', input.sessionId)],
               sort: true,
               sortColumn: 'createdAt',
               direction: 'ASC',

@@ -8,6 +8,8 @@ import { splitRef } from '../../../src-shared/note-ref';
 import { maskDocuments } from '../../../src-shared/redact';
 import { MentionSchema, type Mention } from '../../../src-shared/bridge/notes';
 import { setAsideFile, whyUnreadable } from '../../set-aside';
+import { errorText } from '../../../src-shared/error-text';
+import { systemClock } from '../../clock';
 
 /** A note as the mention check needs it (the service's session comment, read). */
 export interface NoteRow {
@@ -85,7 +87,7 @@ export class MentionWatch {
 
   constructor(o: MentionWatchOptions) {
     this.#o = o;
-    this.#now = o.now ?? Date.now;
+    this.#now = o.now ?? systemClock.now;
   }
 
   /** The mentions waiting for the attendant, newest first. */
@@ -111,7 +113,7 @@ export class MentionWatch {
       setAsideFile(this.#o.file, reason);
       this.#o.log(`mentions file set aside: ${reason}`);
     } catch (e) {
-      this.#o.log(`mentions file unreadable (${reason}) and not set aside: ${e instanceof Error ? e.message : String(e)}`);
+      this.#o.log(`mentions file unreadable (${reason}) and not set aside: ${errorText(e)}`);
     }
   }
 
@@ -136,7 +138,7 @@ export class MentionWatch {
     try {
       rows = await this.#o.read(mentionQuery(since, me));
     } catch (e) {
-      this.#o.log(`mentions not checked: ${e instanceof Error ? e.message : String(e)}`);
+      this.#o.log(`mentions not checked: ${errorText(e)}`);
       return;
     }
     if (this.#take(rows, me, since)) this.#changed();
@@ -199,7 +201,7 @@ export class MentionWatch {
         await writeFile(tmp, snapshot, { mode: 0o600 });
         await rename(tmp, this.#o.file);
       } catch (e) {
-        this.#o.log(`mentions not saved: ${e instanceof Error ? e.message : String(e)}`);
+        this.#o.log(`mentions not saved: ${errorText(e)}`);
       }
     });
     return this.#writing;

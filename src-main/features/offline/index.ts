@@ -4,6 +4,7 @@ import { channels, type ChannelOutput } from '../../../src-shared/bridge';
 import { isTemporary } from '../../../src-shared/error-kinds';
 import { ConnectivityMonitor, OfflineCache } from '../../cache';
 import type { Feature, FeatureContext } from '../context';
+import { errorText } from '../../../src-shared/error-text';
 
 /**
  * Answers of the service the page's first view needs and that seldom change; each channel is
@@ -98,9 +99,7 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
             .then((fresh) => {
               if (!isDeepStrictEqual(fresh, copy)) ctx.events.emit(channel, fresh);
             })
-            .catch((e: unknown) =>
-              ctx.log.warn('a kept answer was not read again', { channel, error: e instanceof Error ? e.message : String(e) }),
-            )
+            .catch((e: unknown) => ctx.log.warn('a kept answer was not read again', { channel, error: errorText(e) }))
             .finally(() => refreshing.delete(channel));
         }
         return copy;

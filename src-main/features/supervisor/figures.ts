@@ -6,6 +6,8 @@ import { slaSecondsOf } from '../../../src-shared/sla';
 import { isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service/index';
 import { npsConditions, toNpsResult, toReportRow } from './views';
+import { systemClock } from '../../clock';
+import { eqNum } from '../../../src-shared/query-builder';
 
 /** Rows one figures read takes at most (a month of a busy operation fits; the view says when not). */
 const FIGURES_CAP = 50_000;
@@ -46,7 +48,7 @@ export class FiguresReader {
     }
     const key = `${q.from}|${q.to}`;
     let kept = this.#periods.get(key);
-    if (!kept || q.refresh || Date.now() - kept.at > KEEP_MS) {
+    if (!kept || q.refresh || systemClock.now() - kept.at > KEEP_MS) {
       const all = await client.resource('attendanceTimeReport').collect(
         {
           conditions: [
@@ -57,7 +59,12 @@ export class FiguresReader {
         },
         { cap: FIGURES_CAP },
       );
-      kept = { at: Date.now(), rows: all.records.map(toReportRow), truncated: all.truncated, fetchedAt: new Date().toISOString() };
+      kept = {
+        at: systemClock.now(),
+        rows: all.records.map(toReportRow),
+        truncated: all.truncated,
+        fetchedAt: new Date(systemClock.now()).toISOString(),
+      };
       this.#periods.delete(key);
       this.#periods.set(key, kept);
       while (this.#periods.size > KEPT_PERIODS) this.#periods.delete(this.#periods.keys().next().value!);
@@ -147,15 +154,19 @@ export async function npsBreakdown(client: ServiceClient, q: z.infer<typeof NpsB
   }
   const ask = async (condition: Condition) => {
     const conditions = [...npsConditions({ from: q.from, to: q.to }), { ...condition, logic: 'AND' as const }];
-    return toNpsResult(q.surveyName, await client.npsSummary(q.surveyName, { conditions, sort: false }), new Date().toISOString());
+    return toNpsResult(
+      q.surveyName,
+      await client.npsSummary(q.surveyName, { conditions, sort: false }),
+      new Date(systemClock.now()).toISOString(),
+    );
   };
   const agents = await inTurns(q.agents, NPS_AT_ONCE, async (name) => {
     const id = idByName.get(name);
-    return { name, result: id === undefined ? null : await ask({ key: 'agent.id', operator: 'EQNUM', value: String(id) }) };
+    return { name, result: id === undefined ? null : await ask(eqNum('agent.id', id)) };
   });
   const groups = await inTurns(q.groups, NPS_AT_ONCE, async (g) => ({
     name: g.name,
-    result: await ask({ key: 'groupConf.id', operator: 'EQNUM', value: String(g.id) }),
+    result: await ask(eqNum('groupConf.id', g.id)),
   }));
   return { agents, groups };
 }
@@ -179,7 +190,7 @@ export class SurveyAnswersReader {
     }
     const key = `${q.from}|${q.to}`;
     const kept = this.#kept.get(key);
-    if (kept && !q.refresh && Date.now() - kept.at <= KEEP_MS) return { answers: kept.answers, truncated: kept.truncated };
+    if (kept && !q.refresh && systemClock.now() - kept.at <= KEEP_MS) return { answers: kept.answers, truncated: kept.truncated };
     const all = await client.resource('chatAnswer').collect(
       {
         conditions: [
@@ -192,7 +203,7 @@ export class SurveyAnswersReader {
       },
       { cap: ANSWERS_CAP },
     );
-    const got = { at: Date.now(), answers: surveyAnswers(all.records), truncated: all.truncated };
+    const got = { at: systemClock.now(), answers: surveyAnswers(all.records), truncated: all.truncated };
     this.#kept.set(key, got);
     while (this.#kept.size > KEPT_PERIODS) this.#kept.delete(this.#kept.keys().next().value!);
     return { answers: got.answers, truncated: got.truncated };

@@ -1,6 +1,7 @@
 import type { EventHub, HandlerTable } from '../../bridge/table';
 import type { Logger } from '../../log';
 import { checkAccelerator } from './accelerator';
+import { errorText } from '../../../src-shared/error-text';
 
 /**
  * The global ticket shortcut, as a thin adapter: Electron's `globalShortcut` and the window come
@@ -60,7 +61,7 @@ export function bindTicketShortcut(o: TicketShortcutOptions): () => void {
     void o.app.handlers['supervisor:ticketShortcut']({}).then(
       (s) => apply(s.accelerator),
       (e: unknown) => {
-        o.log.warn('ticket shortcut not read', { error: e instanceof Error ? e.message : String(e) });
+        o.log.warn('ticket shortcut not read', { error: errorText(e) });
       },
     );
   read();

@@ -29,7 +29,7 @@ import {
   toReportRow,
   toTicketView,
 } from './views';
-import { hasMultiValueIn, splitMultiValueIn } from '../../../src-shared/query-builder';
+import { hasMultiValueIn, splitMultiValueIn, eqNum } from '../../../src-shared/query-builder';
 import { Skips } from '../../../src-shared/unreadable';
 
 const SHORTCUT_SETTING = 'supervisor.ticketShortcut';
@@ -65,7 +65,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
     const client = ctx.client();
     const asked = idOrKey.trim().replace(/^#/, '');
     try {
-      const view = toTicketView(await client.ticket(asked), new Date().toISOString());
+      const view = toTicketView(await client.ticket(asked), new Date(ctx.clock.now()).toISOString());
       if (view.assignee === null && view.sessionId !== null) view.assignee = await sessionAssignee(view.sessionId);
       await tickets.put(asked, view);
       return view;
@@ -85,7 +85,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         .client()
         .resource('userSession')
         .list({
-          conditions: [{ key: 'id', operator: 'EQNUM', value: String(sessionId) }],
+          conditions: [eqNum('id', sessionId)],
           sort: false,
           page: 0,
           size: 1,
@@ -135,7 +135,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
       },
       'supervisor:nps': async (q) => {
         const s = await ctx.client().npsSummary(q.surveyName, { conditions: npsConditions(q), sort: false });
-        return toNpsResult(q.surveyName, s, new Date().toISOString());
+        return toNpsResult(q.surveyName, s, new Date(ctx.clock.now()).toISOString());
       },
       'supervisor:report': async (q) => {
         const resource = ctx.client().resource('attendanceTimeReport');
@@ -171,7 +171,7 @@ export function createSupervisorFeature(ctx: FeatureContext, deps: SupervisorDep
         const unread = new Skips();
         unread.addAll({ count: sessions.skipped, first: sessions.first });
         unread.addAll(agents.unreadable);
-        const view = groupsOverview(sessions.records, agents.agents, Date.now(), sessions.truncated, unread.summary());
+        const view = groupsOverview(sessions.records, agents.agents, ctx.clock.now(), sessions.truncated, unread.summary());
         if (view.unreadable.count) ctx.log.warn('groups view: records not shown', { ...view.unreadable });
         return view;
       },

@@ -2,6 +2,7 @@ import type { KbBase } from '../../../src-shared/bridge/supervisor';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../../service';
 import type { LentFile } from '../../webhooks';
+import { systemClock } from '../../clock';
 
 /**
  * Knowledge bases uploaded from this console. upload_files answers at once and indexes in the
@@ -105,7 +106,7 @@ export class KbTracker {
   }
 
   #now(): number {
-    return this.#o.now?.() ?? Date.now();
+    return this.#o.now?.() ?? systemClock.now();
   }
 
   #set(base: KbBase): void {

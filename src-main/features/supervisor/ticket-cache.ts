@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { TicketViewSchema, type TicketView } from '../../../src-shared/bridge/supervisor';
 import { setAsideFile, whyUnreadable } from '../../set-aside';
+import { errorText } from '../../../src-shared/error-text';
 
 /**
  * Recently looked-up tickets, kept in the main process with the time they were fetched, so a
@@ -56,7 +57,7 @@ export class TicketCache {
       setAsideFile(this.#file, reason);
       this.#onError(`ticket cache set aside: ${reason}`);
     } catch (e) {
-      this.#onError(`ticket cache unreadable (${reason}) and could not be set aside: ${e instanceof Error ? e.message : String(e)}`);
+      this.#onError(`ticket cache unreadable (${reason}) and could not be set aside: ${errorText(e)}`);
     }
   }
 
@@ -100,7 +101,7 @@ export class TicketCache {
         await writeFile(tmp, snapshot, { mode: 0o600 }); // customers' tickets
         await rename(tmp, this.#file);
       } catch (e) {
-        this.#onError(`ticket cache not saved: ${e instanceof Error ? e.message : String(e)}`);
+        this.#onError(`ticket cache not saved: ${errorText(e)}`);
       }
     });
     return this.#writing;

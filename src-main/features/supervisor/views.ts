@@ -17,6 +17,7 @@ import type { Read } from '../../../src-shared/envelopes';
 import type { Agent } from '../agents';
 import type { AttendanceTimeReportRow, NpsSummary, Session, Ticket } from '../../../src-shared/schemas/index';
 import { lacking, Skips, type Unreadable } from '../../../src-shared/unreadable';
+import { eqNum } from '../../../src-shared/query-builder';
 
 /**
  * Pure projections of the supervisor feature: records as the schemas read them in, bridge shapes
@@ -95,7 +96,7 @@ export function npsConditions(q: { from?: string | undefined; to?: string | unde
   const add = (c: Condition) => out.push(out.length ? { ...c, logic: 'AND' } : c);
   if (q.from) add({ key: 'createdAt', operator: 'AFTER', value: instantOf(q.from) ?? q.from });
   if (q.to) add({ key: 'createdAt', operator: 'BEFORE', value: instantOf(q.to) ?? q.to });
-  if (q.groupId !== undefined) add({ key: 'groupConf.id', operator: 'EQNUM', value: String(q.groupId) });
+  if (q.groupId !== undefined) add(eqNum('groupConf.id', q.groupId));
   return out;
 }
 

@@ -12,7 +12,7 @@ import { LanguageSchema, MAX_CHUNK_SECONDS } from '../../../src-shared/bridge/vo
 import { AppError, isAppError, toErrorInfo, type ErrorInfo } from '../../../src-shared/errors';
 import type { SttAnswer } from '../../../src-shared/schemas/index';
 import { boolOf, idOf, instantOf, record, sessionIdOf, stringOf } from '../../../src-shared/concepts';
-import { oneOf } from '../../../src-shared/query-builder';
+import { oneOf, eqNum } from '../../../src-shared/query-builder';
 import type { WebhookEvent } from '../../../src-shared/webhook';
 import type { Feature, FeatureContext } from '../context';
 import type { MediaPermissionSlot } from './permission';
@@ -146,7 +146,7 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     try {
       const rows = await client.resource('call').pageAll(
         {
-          conditions: [{ key: 'sessionId', operator: 'EQNUM', value: String(sessionId) }],
+          conditions: [eqNum('sessionId', sessionId)],
           sort: true,
           sortColumn: 'startedAt',
           direction: 'DESC',
@@ -208,7 +208,7 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
         final: boolOf(data.final) !== false,
         at:
           (ctx.hasWorkspace() ? ctx.client().time.read(() => instantOf(e.occurredAt)) : instantOf(e.occurredAt)) ??
-          new Date().toISOString(),
+          new Date(ctx.clock.now()).toISOString(),
       };
       remember(line);
       ctx.events.emit('voice:transcript', line);

@@ -26,6 +26,8 @@ import {
 } from '../../webhooks';
 import type { Feature, FeatureContext } from '../context';
 import type { LiveFeature } from '../live';
+import { errorText } from '../../../src-shared/error-text';
+import { fillPlaceholders } from '../../../src-shared/template';
 
 export type WebhooksFeature = Feature<'webhooks'>;
 
@@ -99,7 +101,7 @@ function checkUrlTemplate(template: string): void {
   if (!template) return;
   let ok: boolean;
   try {
-    const u = new URL(template.replaceAll('{port}', '1').replaceAll('{remotePort}', '1'));
+    const u = new URL(fillPlaceholders(template, { port: '1', remotePort: '1' }));
     ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';
   } catch {
     ok = false;
@@ -257,7 +259,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
     if (setting.provider !== 'custom') await refreshAvailable();
     const command = commandFor(setting, port);
     const urlTemplate =
-      setting.provider === 'custom' && setting.urlTemplate ? setting.urlTemplate.replaceAll('{port}', String(port)) : undefined;
+      setting.provider === 'custom' && setting.urlTemplate ? fillPlaceholders(setting.urlTemplate, { port: String(port) }) : undefined;
     const r = superviseTunnel({
       start: () => startTunnel({ command, env, log: ctx.log, ...(urlTemplate ? { urlTemplate } : {}) }),
       check: async (url) => {
@@ -300,7 +302,7 @@ export function createWebhooksFeature(ctx: FeatureContext, live: LiveFeature, o:
         pushStatus();
       } else if (!runner || runnerPort !== port) {
         await runTunnel(port).catch((e: unknown) => {
-          tunnelState = { status: 'failed', reason: e instanceof Error ? e.message : String(e) };
+          tunnelState = { status: 'failed', reason: errorText(e) };
           pushStatus();
         });
       }

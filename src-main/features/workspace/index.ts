@@ -1,7 +1,6 @@
 import type { AppState, DemoPersona, Workspace } from '../../../src-shared/bridge';
 import { AppError } from '../../../src-shared/errors';
 import type { EventHub, HandlerTable } from '../../bridge/table';
-import { demoPersona, type DemoStandin } from '../../demo-standin';
 import type { FirstView } from '../../first-view';
 import type { Logger } from '../../log';
 import type { Settings, WorkspaceEntry } from '../../settings';
@@ -12,12 +11,34 @@ import type { WorkspaceChannel } from '../../workspaces/routing';
 import type { UserRef, WorkspaceRuntime } from '../../workspaces/runtime';
 import type { BadgeSlot } from '../attendance/badge';
 import { checkConnection, identify, openClient, people } from './identity';
+import { errorText } from '../../../src-shared/error-text';
+
+/**
+ * The demo workspace's service as the root starts it (src-main/demo-standin.ts): the feature only
+ * asks for it, so it works against any server and never reaches the stand-in itself.
+ */
+export interface DemoLauncher {
+  /** Whether the demo's service runs now. */
+  running(): boolean;
+  /** Where it answers (or will, once started). */
+  address(): Promise<string>;
+  /** Starts it unless it runs: where it answers and whom each persona signs in as. */
+  ensure(): Promise<DemoService>;
+  stop(): Promise<void>;
+}
+
+/** The demo's running service. */
+export interface DemoService {
+  readonly baseUrl: string;
+  /** The token and the person that sign in as `as` there. */
+  persona(as: DemoPersona): { token: string; user: UserRef };
+}
 
 export interface WorkspaceFeatureDeps {
   list: WorkspaceList;
   /** The console's settings (the workspace list). */
   settings: Settings;
-  demo: DemoStandin;
+  demo: DemoLauncher;
   /** Opened by the page once its first view is on screen. */
   firstView: FirstView;
   badge: BadgeSlot;
@@ -108,7 +129,7 @@ export class WorkspaceFeature {
     for (const e of entries) {
       if (e === first) continue;
       const done = this.#reopen(e).catch((err: unknown) =>
-        log.error('a workspace did not open', { workspace: e.id, error: err instanceof Error ? err.message : String(err) }),
+        log.error('a workspace did not open', { workspace: e.id, error: errorText(err) }),
       );
       this.#opening.add(done);
       void done.finally(() => {
@@ -154,7 +175,7 @@ export class WorkspaceFeature {
   async #openDemoIn(rt: WorkspaceRuntime, as: DemoPersona, o: { atLaunch?: boolean } = {}): Promise<void> {
     const { demo, firstView, list } = this.#d;
     const remembered = rt.storedUser();
-    if (o.atLaunch && remembered && !firstView.opened && !demo.current) {
+    if (o.atLaunch && remembered && !firstView.opened && !demo.running()) {
       const baseUrl = await demo.address();
       let connecting: Promise<void> | null = null;
       const connect = (): Promise<void> =>
@@ -164,12 +185,10 @@ export class WorkspaceFeature {
             // made anew): it opens again as the stand-in says, and what waited to call this
             // address is refused, now and after (this `connecting` stays refused: only a failed
             // start is tried again). The token never goes to whatever answers there now.
-            if (sb.baseUrl !== baseUrl || demoPersona(sb, as).user.userName !== remembered.userName) {
+            if (sb.baseUrl !== baseUrl || sb.persona(as).user.userName !== remembered.userName) {
               void this.#openDemoIn(rt, as)
                 .then(() => this.pushState())
-                .catch((e: unknown) =>
-                  this.#d.log.error('the demo workspace did not open', { error: e instanceof Error ? e.message : String(e) }),
-                );
+                .catch((e: unknown) => this.#d.log.error('the demo workspace did not open', { error: errorText(e) }));
               throw new AppError({
                 kind: 'Cancelled',
                 message: 'The demo workspace moved to where its service answers; this call was not sent.',
@@ -196,8 +215,8 @@ export class WorkspaceFeature {
   }
 
   /** Puts the stand-in's token for `as` in the demo workspace's vault; whom that token signs in. */
-  #signIn(rt: WorkspaceRuntime, sb: Parameters<typeof demoPersona>[0], as: DemoPersona): UserRef {
-    const { token, user } = demoPersona(sb, as);
+  #signIn(rt: WorkspaceRuntime, sb: DemoService, as: DemoPersona): UserRef {
+    const { token, user } = sb.persona(as);
     this.#d.registerSecret(token);
     // The demo token is a local stand-in's, regenerated with it: memory only, never stored.
     rt.vault.put('token', token, { persist: false });

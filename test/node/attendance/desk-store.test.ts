@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { importRunes, installFakeBridge, liveStatus, newScope } from '../../support/runes';
-import type * as deskModule from '../../../src-renderer/src/features/attendance/desk.svelte';
+import type * as deskModule from '../../../src-renderer/src/lib/desk.svelte';
 import type * as sideModule from '../../../src-renderer/src/features/attendance/side.svelte';
 
 type Desk = typeof deskModule;
@@ -26,7 +26,7 @@ test('status: a pause sent once while on its way, resumed after; what needs the 
       'attendance:resume': () => ({ status: 'ONLINE', reason: null }),
       'attendance:badge': ({ count }) => (badges.push(count), { count }),
     });
-    const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
+    const { DeskStore } = await importRunes<Desk>('src-renderer/src/lib/desk.svelte.ts');
     const desk = (await newScope()).use(DeskStore);
     await desk.start();
     expect([desk.status, desk.paused, desk.live?.state]).toEqual(['ONLINE', false, 'running']);
@@ -79,7 +79,7 @@ test('a pause sent while the directory was being read is not taken back by the o
       }),
     'attendance:pause': () => ((status = 'PAUSED'), { status, reason: 'Almoço' }),
   });
-  const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
+  const { DeskStore } = await importRunes<Desk>('src-renderer/src/lib/desk.svelte.ts');
   const desk = (await newScope()).use(DeskStore);
   const reading = desk.loadDirectory();
   await expect.poll(() => answer !== null).toBe(true);
@@ -103,7 +103,7 @@ test('the views that need the directory and ask for it at once share one read; o
     'attendance:directory': async () =>
       ({ myStatus: 'ONLINE', myPauseReason: null, groups: [{ id: 4, name: 'Suporte' }], agents: [], pauses: [] }) as never,
   });
-  const { DeskStore } = await importRunes<Desk>('src-renderer/src/features/attendance/desk.svelte.ts');
+  const { DeskStore } = await importRunes<Desk>('src-renderer/src/lib/desk.svelte.ts');
   const desk = (await newScope()).use(DeskStore);
   // The transfer dialog, the settings and the explorer open while nothing was read yet.
   await Promise.all([desk.ensureDirectory(), desk.ensureDirectory(), desk.ensureDirectory()]);

@@ -6,7 +6,7 @@ import { mediaPathOf } from '../../../src-main/service/media';
 import { mediaHandlers, safeMediaType } from '../../../src-main/features/attendance/media';
 import { toThreadMessage } from '../../../src-main/features/attendance/project';
 import type { FeatureContext } from '../../../src-main/features/context';
-import { linksOf } from '../../../src-renderer/src/features/attendance/segments';
+import { linksOf } from '../../../src-renderer/src/lib/segments';
 import { failure } from '../../support/errors';
 import { local, type Local } from '../../support/local-service';
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
-import type * as queueModule from '../../../src-renderer/src/features/attendance/queue.svelte';
+import type * as queueModule from '../../../src-renderer/src/lib/queue.svelte';
 
 type Queue = typeof queueModule;
 
@@ -30,7 +30,7 @@ async function queueWith(items: QueueItem[]) {
     'attendance:seen': () => ({ ok: true }),
     'attendance:snooze': ({ sessionId, until }) => ({ ...items.find((i) => i.id === sessionId)!, snoozed: true, snoozedUntil: until }),
   });
-  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/lib/queue.svelte.ts');
   const scope = await newScope();
   const queue = scope.use(QueueStore);
   await queue.start();
@@ -137,7 +137,7 @@ test("leaving the view keeps its tab, filter and session for the next start; ano
   sessions.pop();
   await queue.start();
   expect([queue.bucket, queue.selectedId, queue.total]).toEqual(['mine', null, 1]);
-  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/lib/queue.svelte.ts');
   const other = (await newScope('b')).use(QueueStore);
   expect([other.bucket, other.filter, other.selectedId]).toEqual(['waiting', '', null]);
   scope.close();
@@ -220,7 +220,7 @@ test('a change that overtakes the snapshot it follows is shown after it; one the
           resolve({ items: [carlos], fetchedAt: '2026-11-23T10:10:00Z', me: 'ana', unreadable: { count: 0, first: null }, seq: 4 });
       }),
   });
-  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/lib/queue.svelte.ts');
   const queue = (await newScope()).use(QueueStore);
   const started = queue.start();
   await expect.poll(() => answer !== null).toBe(true);

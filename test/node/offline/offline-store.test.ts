@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { Connectivity } from '../../../src-shared/bridge/offline';
 import type { OutboxStatusInfo } from '../../../src-shared/bridge/notes';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
-import type * as offlineModule from '../../../src-renderer/src/features/offline/offline.svelte';
+import type * as offlineModule from '../../../src-renderer/src/lib/offline.svelte';
 import type * as i18nModule from '../../../src-renderer/src/lib/i18n.svelte';
 
 type Offline = typeof offlineModule;
@@ -18,7 +18,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
     'notes:status': () => outbox({ pending: 2, sending: 1, 'outcome-unknown': 1, confirmed: 5 }),
     'offline:retry': () => answer,
   });
-  const { OfflineStore } = await importRunes<Offline>('src-renderer/src/features/offline/offline.svelte.ts');
+  const { OfflineStore } = await importRunes<Offline>('src-renderer/src/lib/offline.svelte.ts');
   const store = (await newScope()).use(OfflineStore);
   let backs = 0;
   store.onBack(() => backs++);
@@ -42,7 +42,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
 });
 
 test("the time an offline copy was read is written in the interface language, not the system's", async () => {
-  const { clockTime } = await importRunes<Offline>('src-renderer/src/features/offline/offline.svelte.ts');
+  const { clockTime } = await importRunes<Offline>('src-renderer/src/lib/offline.svelte.ts');
   const { i18n } = await importRunes<typeof i18nModule>('src-renderer/src/lib/i18n.svelte.ts');
   const at = new Date(2026, 10, 23, 14, 5).getTime();
   i18n.choose('pt-BR');

@@ -57,7 +57,7 @@ function consoleOf(name: string, o: Partial<RelaySourceOptions> & { operation?: 
       address: nats.address,
       operation,
       console: name,
-      retryDelaysMs: [200],
+      retry: { baseMs: 200, maxMs: 200 },
       reconnectTimeWaitMs: 200,
       apply: async (e) => void applied.push({ e, at: Date.now() }),
       onState: (st) => void states.push(st),

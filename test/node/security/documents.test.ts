@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { findDocuments, isValidCnpj, isValidCpf } from '../../../src-shared/documents';
 import { maskDocuments } from '../../../src-shared/redact';
-import { segmentsOf } from '../../../src-renderer/src/features/attendance/segments';
+import { segmentsOf } from '../../../src-renderer/src/lib/segments';
 
 /**
  * The one rule of what is a CPF or CNPJ in free text, and the three that use it agree: masking

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { NerAnswerSchema } from '../../../src-shared/schemas/ai';
-import { isValidCnpj, isValidCpf, recognizeEntities, type Entity } from '../../../src-standin/ai/ner';
+import { isValidCnpj, isValidCpf } from '../../../src-shared/documents';
+import { recognizeEntities, type Entity } from '../../../src-standin/ai/ner';
 import { AI_PATHS, aiService, call } from './ai-helpers';
 
 /** Label -> texts, for readable expectations. */

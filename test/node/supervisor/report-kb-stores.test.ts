@@ -3,7 +3,7 @@ import type { KbBase } from '../../../src-shared/bridge/supervisor';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
 import type * as reportModule from '../../../src-renderer/src/features/supervisor/report.svelte';
 import type * as kbModule from '../../../src-renderer/src/features/supervisor/kb.svelte';
-import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as appModule from '../../../src-renderer/src/lib/app.svelte';
 import type * as explorerModule from '../../../src-renderer/src/features/supervisor/explorer.svelte';
 
 type Report = typeof reportModule;
@@ -61,7 +61,7 @@ test('knowledge base: the base name follows the file until the user types one; a
     'supervisor:kbUpload': ({ name }) => base(name),
     'supervisor:kbAsk': ({ question }) => ({ answers: [{ text: `About ${question}`, score: 0.9 }] }),
   });
-  const { app } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
+  const { app } = await importRunes<App>('src-renderer/src/lib/app.svelte.ts');
   await app.load();
   const { KbStore } = await importRunes<Kb>('src-renderer/src/features/supervisor/kb.svelte.ts');
   const kb = (await newScope()).use(KbStore);

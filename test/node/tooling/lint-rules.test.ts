@@ -34,13 +34,20 @@ const PLANTED: Record<string, string> = {
   'src-renderer/src/planted-electron.ts': `import * as electron from 'electron';\nexport const e = electron;\n`,
   'src-renderer/src/planted-node-via-shared.ts': `import * as sig from '../../src-shared/webhook-signature';\nexport const s = sig;\n`,
   'src-renderer/src/features/PlantedView.svelte': `<script lang="ts">\n  import { invoke } from '../lib/bridge';\n  void invoke;\n</script>\n`,
+  // One renderer feature reaching into another past its public entry; through the entry (or its strings) it may.
+  'src-renderer/src/features/history/planted-reach.ts': `import * as thread from '../attendance/thread.svelte';\nexport const t = thread;\n`,
+  'src-renderer/src/features/history/planted-reach-entry.ts': `import * as attendance from '../attendance';\nimport * as strings from '../attendance/strings';\nexport const a = [attendance, strings];\n`,
   'src-main/features/planted-standin.ts': `import * as prng from '../../src-standin/prng';\nexport const p = prng;\n`,
+  'src-main/features/planted-standin-demo.ts': `import type { DemoStandin } from '../demo-standin';\nexport type D = DemoStandin;\n`,
   'src-standin/planted-main.ts': `import * as log from '../src-main/log';\nexport const l = log;\n`,
   'src-shared/planted-main.ts': `import * as log from '../src-main/log';\nexport const l = log;\n`,
   'src-main/planted-renderer.ts': `import * as tabs from '../src-renderer/src/lib/tabs';\nexport const t = tabs;\n`,
   'src-main/planted-electron.ts': `import { app } from 'electron';\nexport const a = app;\n`,
   'src-main/planted-cycle-a.ts': `import { b } from './planted-cycle-b';\nexport const a = (): number => b() + 1;\n`,
   'src-main/planted-cycle-b.ts': `import { a } from './planted-cycle-a';\nexport const b = (): number => a() - 1;\n`,
+  // A loop of types alone is a loop too: neither part can be read or moved without the other.
+  'src-main/planted-cycle-type-a.ts': `import type { B } from './planted-cycle-type-b';\nexport interface A {\n  b: B | null;\n}\n`,
+  'src-main/planted-cycle-type-b.ts': `import type { A } from './planted-cycle-type-a';\nexport interface B {\n  a: A | null;\n}\n`,
   // A web test reading records with the product's readers; a node test may (it pins them).
   'test/web/planted-readers.ts': `import { idOf } from '../../src-shared/concepts';\nimport { splitRef } from '../../src-shared/note-ref';\nexport const r = [idOf, splitRef];\n`,
   'test/node/planted-readers.ts': `import { idOf } from '../../src-shared/concepts';\nexport const r = idOf;\n`,
@@ -49,6 +56,44 @@ const PLANTED: Record<string, string> = {
   // knip: a file nothing imports (every planted file above is one too)
   'src-main/planted-orphan.ts': `export const orphan = 1;\n`,
 };
+/**
+ * One rule per concern: each raw form planted outside its one module, with the module the
+ * finding's message must name (the one place to use instead).
+ */
+const ONE_PLACE: Record<string, { file: string; text: string; place: string }> = {
+  'error-text': {
+    file: 'src-main/planted-one-place-error-text.ts',
+    text: `export const say = (e: unknown): string => (e instanceof Error ? e.message : String(e));\n`,
+    place: 'src-shared/error-text.ts',
+  },
+  clock: {
+    file: 'src-main/planted-one-place-clock.ts',
+    text: `export const stamp = (): string => new Date().toISOString();\nexport const ms = (): number => Date.now();\n`,
+    place: 'src-main/clock.ts',
+  },
+  backoff: {
+    file: 'src-main/planted-one-place-backoff.ts',
+    text: `export const wait = (failures: number): number => 1_000 * 2 ** failures;\nexport const next = (lastMs: number): number => lastMs * 2;\n`,
+    place: 'src-shared/error-kinds.ts',
+  },
+  eqnum: {
+    file: 'src-main/planted-one-place-eqnum.ts',
+    text: `export const bySession = (id: number) => ({ key: 'sessionId', operator: 'EQNUM', value: String(id) });\n`,
+    place: 'src-shared/query-builder.ts',
+  },
+  documents: {
+    file: 'src-standin/planted-one-place-documents.ts',
+    text: `export const CPF = /\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}/g;\nexport const CNPJ = new RegExp('\\\\d{2}\\\\.?\\\\d{3}\\\\.?\\\\d{3}/?\\\\d{4}-?\\\\d{2}');\nexport function isValidCpf(s: string): boolean {\n  return s.length === 11;\n}\n`,
+    place: 'src-shared/documents.ts',
+  },
+  template: {
+    file: 'src-main/planted-one-place-template.ts',
+    text: `export const fill = (t: string, n: string): string => t.replace(/\\{\\{1\\}\\}/g, n).replaceAll('{port}', n);\n`,
+    place: 'src-shared/template.ts',
+  },
+};
+for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
+
 /** knip: an export nothing uses, added to a module the console does use. */
 const UNUSED_EXPORT = { file: 'src-standin/prng.ts', name: 'plantedUnusedExport' };
 /** knip: a dependency package.json lists and no file imports (installed, as a transitive one). */
@@ -136,8 +181,19 @@ test('ESLint: each named rule fails on its planted violation, in TypeScript and 
   expect(rulesIn('src-renderer/src/PlantedFloating.svelte')).toContain('@typescript-eslint/no-floating-promises');
 });
 
+test('ESLint: one rule per concern refuses each raw form outside its one module, naming that module', async () => {
+  const r = await run('eslint', ['--format', 'json', ...Object.values(ONE_PLACE).map((c) => c.file)], copy);
+  expect(r.code, r.err).toBe(1);
+  const results = JSON.parse(r.out) as EslintResult[];
+  for (const [concern, { file, place }] of Object.entries(ONE_PLACE)) {
+    const found = results.find((x) => x.filePath === join(copy, file))?.messages.filter((m) => m.ruleId === `one-place/${concern}`) ?? [];
+    expect(found.length, `${concern} in ${file}`).toBeGreaterThan(0);
+    expect(found[0]!.message).toContain(place);
+  }
+});
+
 test('dependency-cruiser: each import rule of the house fails on its planted import', async () => {
-  const files = Object.keys(PLANTED).filter((p) => /planted-(main|standin|node|electron|renderer|cycle|readers)|PlantedView/.test(p));
+  const files = Object.keys(PLANTED).filter((p) => /planted-(main|standin|node|electron|renderer|cycle|readers|reach)|PlantedView/.test(p));
   const r = await run('depcruise', ['--output-type', 'json', ...files], copy);
   const violations = (JSON.parse(r.out) as { summary: { violations: Violation[] } }).summary.violations;
   const broken = (rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => `${v.from} -> ${v.to}`);
@@ -151,11 +207,16 @@ test('dependency-cruiser: each import rule of the house fails on its planted imp
   expect(noNode).toContain('src-renderer/src/planted-node-via-shared.ts -> crypto');
   expect(broken('views-not-bridge')).toContain('src-renderer/src/features/PlantedView.svelte -> src-renderer/src/lib/bridge.ts');
   expect(broken('features-not-standin')).toContain('src-main/features/planted-standin.ts -> src-standin/prng.ts');
+  expect(broken('features-not-standin')).toContain('src-main/features/planted-standin-demo.ts -> src-main/demo-standin.ts');
   expect(broken('standin-separate')).toContain('src-standin/planted-main.ts -> src-main/log.ts');
   expect(broken('shared-self-contained')).toContain('src-shared/planted-main.ts -> src-main/log.ts');
   expect(broken('main-not-renderer')).toContain('src-main/planted-renderer.ts -> src-renderer/src/lib/tabs.ts');
   expect(broken('electron-only-in-shell').some((v) => v.startsWith('src-main/planted-electron.ts -> '))).toBe(true);
+  expect(broken('features-through-entry')).toEqual([
+    'src-renderer/src/features/history/planted-reach.ts -> src-renderer/src/features/attendance/thread.svelte.ts',
+  ]);
   expect(broken('no-circular')).toContain('src-main/planted-cycle-a.ts -> src-main/planted-cycle-b.ts');
+  expect(broken('no-circular')).toContain('src-main/planted-cycle-type-a.ts -> src-main/planted-cycle-type-b.ts');
   expect(broken('web-tests-own-readers').sort()).toEqual([
     'test/web/planted-readers.ts -> src-shared/concepts.ts',
     'test/web/planted-readers.ts -> src-shared/note-ref.ts',

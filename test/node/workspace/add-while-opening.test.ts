@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { AppState } from '../../../src-shared/bridge';
 import { importRunes, installFakeBridge } from '../../support/runes';
-import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as appModule from '../../../src-renderer/src/lib/app.svelte';
 
 type App = typeof appModule;
 
@@ -44,7 +44,7 @@ test('"Add a workspace" chosen while the demo is still opening stays open when t
       }),
     'workspace:focus': () => demo,
   });
-  const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
+  const { AppStore } = await importRunes<App>('src-renderer/src/lib/app.svelte.ts');
   const app = new AppStore();
   await app.load();
 

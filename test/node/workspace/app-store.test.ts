@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { AppState } from '../../../src-shared/bridge';
 import { importRunes, installFakeBridge } from '../../support/runes';
-import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as appModule from '../../../src-renderer/src/lib/app.svelte';
 import type * as scopeModule from '../../../src-renderer/src/lib/scope.svelte';
 
 type App = typeof appModule;
@@ -29,7 +29,7 @@ test("opening the demo signs in and opens its scope; signing out closes it; a re
       throw new Error('The service refused this token.');
     },
   });
-  const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
+  const { AppStore } = await importRunes<App>('src-renderer/src/lib/app.svelte.ts');
   const { Scopes } = await importRunes<typeof scopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const app = new AppStore(new Scopes());
   await app.load();

@@ -5,9 +5,9 @@ import type { AppState, WorkspaceInfo } from '../../../src-shared/bridge';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import type { KbBase } from '../../../src-shared/bridge/supervisor';
 import { importRunes, installFakeBridge } from '../../support/runes';
-import type * as appModule from '../../../src-renderer/src/features/workspace/app.svelte';
+import type * as appModule from '../../../src-renderer/src/lib/app.svelte';
 import type * as scopeModule from '../../../src-renderer/src/lib/scope.svelte';
-import type * as queueModule from '../../../src-renderer/src/features/attendance/queue.svelte';
+import type * as queueModule from '../../../src-renderer/src/lib/queue.svelte';
 import type * as kbModule from '../../../src-renderer/src/features/supervisor/kb.svelte';
 import type * as voiceModule from '../../../src-renderer/src/features/voice/voice.svelte';
 import type * as eventLogModule from '../../../src-renderer/src/features/webhooks/event-log.svelte';
@@ -100,7 +100,7 @@ async function console2() {
     // A read the service never answers.
     'attendance:directory': () => new Promise<never>(() => undefined),
   });
-  const { AppStore } = await importRunes<App>('src-renderer/src/features/workspace/app.svelte.ts');
+  const { AppStore } = await importRunes<App>('src-renderer/src/lib/app.svelte.ts');
   const { Scopes } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
   const app = new AppStore(new Scopes());
   await app.load();
@@ -110,7 +110,7 @@ async function console2() {
 
 test('a call pending when another workspace comes to the front settles in its own workspace, which keeps its state in the back', async () => {
   const { app, held } = await console2();
-  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/lib/queue.svelte.ts');
   const a = app.shown!;
   const queueA = a.use(QueueStore);
   await queueA.start();
@@ -143,7 +143,7 @@ test('a call pending when another workspace comes to the front settles in its ow
 test('closing a workspace disposes every store its scope made, its listeners stop, and a call still on its way settles with WorkspaceClosed', async () => {
   const { app, bridge, held, setState } = await console2();
   const { WorkspaceClosed } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
-  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/lib/queue.svelte.ts');
   const { KbStore } = await importRunes<Kb>('src-renderer/src/features/supervisor/kb.svelte.ts');
   const { VoiceStore } = await importRunes<Voice>('src-renderer/src/features/voice/voice.svelte.ts');
   const { EventLogStore } = await importRunes<EventLog>('src-renderer/src/features/webhooks/event-log.svelte.ts');
@@ -235,7 +235,7 @@ test('a store made while a view showed keeps following its state after that view
     }),
   });
   const { Scope } = await importRunes<ScopeModule>('src-renderer/src/lib/scope.svelte.ts');
-  const { QueueStore } = await importRunes<Queue>('src-renderer/src/features/attendance/queue.svelte.ts');
+  const { QueueStore } = await importRunes<Queue>('src-renderer/src/lib/queue.svelte.ts');
   const { asView } = await importRunes<typeof viewEffectModule>('test/support/view-effect.svelte.ts');
   const scope = new Scope('a');
   // A view asks for the store first (and reads it), then goes.

@@ -13,6 +13,7 @@ import {
 import { startStandin } from '../../../src-standin/index';
 import { bridgeCalls } from '../../support/console';
 import type { Host } from '../../../src-main/host/start-host';
+import { errorText } from '../../../src-shared/error-text';
 
 /** Hosts the tests started, closed after each test. */
 const hosts: Host[] = [];
@@ -54,7 +55,7 @@ async function expectPaused(page: Page, reason: string, atService: () => Promise
   } catch (e) {
     const shown = [...(await page.getByRole('alert').allInnerTexts()), ...(await page.getByRole('status').allInnerTexts())];
     throw new Error(
-      `${e instanceof Error ? e.message : String(e)}\nAlerts and notices on the page: ${JSON.stringify(shown)}; the service has the attendant ${String(await atService())}`,
+      `${errorText(e)}\nAlerts and notices on the page: ${JSON.stringify(shown)}; the service has the attendant ${String(await atService())}`,
       { cause: e },
     );
   }

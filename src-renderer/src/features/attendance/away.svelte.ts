@@ -1,9 +1,9 @@
 import { invokeIn, on } from '../../lib/bridge';
 import { frontStore, type Scope } from '../../lib/scope.svelte';
-import { DeskStore } from './desk.svelte';
-import { QueueStore } from './queue.svelte';
+import { DeskStore } from '../../lib/desk.svelte';
+import { QueueStore } from '../../lib/queue.svelte';
 import { tt } from './strings';
-import { app } from '../workspace/app.svelte';
+import { app } from '../../lib/app.svelte';
 
 /**
  * Away detection. The desktop app hears the operating system (idle time, screen locked); the

@@ -2,6 +2,7 @@ import type { CannedReply, ComposerHelp, CredentialKept, ProviderInfo, Template 
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { ReadRetry } from '../../lib/read-retry.svelte';
 import type { Scope } from '../../lib/scope.svelte';
+import { fillPlaceholders } from '../../../../src-shared/template';
 
 const SAVE_DELAY_MS = 300;
 
@@ -352,10 +353,7 @@ export class ComposerStore {
 
   /** Fills the placeholders a canned text may carry. */
   fill(text: string, vars: { agent?: string | null; protocol?: string | null; customer?: string | null }): string {
-    return text
-      .replace(/\{agente\}/g, vars.agent ?? '{agente}')
-      .replace(/\{protocolo\}/g, vars.protocol ?? '{protocolo}')
-      .replace(/\{nome\}/g, vars.customer ?? '{nome}');
+    return fillPlaceholders(text, { agente: vars.agent, protocolo: vars.protocol, nome: vars.customer });
   }
 
   /** Replaces the `/code` token at `start` with the canned text; returns the new caret. */

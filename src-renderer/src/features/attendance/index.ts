@@ -1,8 +1,8 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { t } from '../../lib/i18n.svelte';
 import { frontStore } from '../../lib/scope.svelte';
-import { QueueStore, VISIBLE_BUCKETS } from './queue.svelte';
-import { DeskStore } from './desk.svelte';
+import { QueueStore, VISIBLE_BUCKETS } from '../../lib/queue.svelte';
+import { DeskStore } from '../../lib/desk.svelte';
 import { awayWatch } from './away.svelte';
 import { WrapUpStore } from './wrapup.svelte';
 import { ComposerStore } from './composer.svelte';
@@ -178,4 +178,4 @@ export const attendanceFeature: ConsoleFeature = {
 
 export { chime } from './chime.svelte';
 export { awayWatch, AWAY_MODES } from './away.svelte';
-export { DeskStore } from './desk.svelte';
+export { DeskStore } from '../../lib/desk.svelte';

@@ -6,6 +6,7 @@ import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreada
 import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { isTemporary } from '../../../../src-shared/error-kinds';
 import type { Scope } from '../../lib/scope.svelte';
+import { ThreadPlaces, type ThreadPlace } from '../../lib/thread-places';
 import { ComposerStore } from './composer.svelte';
 import { dayOf } from './strings';
 
@@ -43,14 +44,7 @@ type OlderPage = ChannelOutput<'attendance:olderMessages'>['pages'][number];
 let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
-/**
- * Where the reader was in a thread: the row at the top of the view and how far into it, or at
- * the newest message (`stuck`), which the view then follows.
- */
-export interface ThreadPlace {
-  anchor: { key: string; delta: number } | null;
-  stuck: boolean;
-}
+export type { ThreadPlace };
 
 /**
  * The open session's thread: the newest page first, older pages on scroll, live additions from
@@ -67,15 +61,12 @@ export class ThreadStore {
     return this.#scope.use(ComposerStore);
   }
 
-  /** Where the reader was in each thread opened in this workspace (not reactive: read when a thread shows). */
-  #places = new Map<number, ThreadPlace>();
-
   placeOf(sessionId: number): ThreadPlace | null {
-    return this.#places.get(sessionId) ?? null;
+    return this.#scope.use(ThreadPlaces).placeOf(sessionId);
   }
 
   keepPlace(sessionId: number, place: ThreadPlace): void {
-    this.#places.set(sessionId, place);
+    this.#scope.use(ThreadPlaces).keepPlace(sessionId, place);
   }
   #sessionId = $state<number | null>(null);
   #detail = $state<SessionDetail | null>(null);

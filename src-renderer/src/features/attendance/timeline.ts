@@ -1,4 +1,4 @@
-import type { NoteView } from '../notes/notes.svelte';
+import type { NoteView } from '../notes';
 import type { ThreadRow } from './thread.svelte';
 
 /** One row of the conversation as the attendant reads it: a message, or an internal note. */

@@ -1,4 +1,4 @@
-import type { QueueStore } from './queue.svelte';
+import type { QueueStore } from '../../lib/queue.svelte';
 import type { ThreadStore } from './thread.svelte';
 
 /**

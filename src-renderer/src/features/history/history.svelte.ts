@@ -4,8 +4,8 @@ import type { ServiceNote } from '../../../../src-shared/bridge/notes';
 import { tick } from 'svelte';
 import { failure, type Worded, worded, wordingOf } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
-import { QueueStore } from '../attendance/queue.svelte';
-import { ThreadStore } from '../attendance/thread.svelte';
+import { QueueStore } from '../../lib/queue.svelte';
+import { ThreadPlaces } from '../../lib/thread-places';
 
 /** Quiet time after the last keystroke before the search asks the service. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -193,7 +193,7 @@ export class SearchStore {
     this.#found = hit.messageId;
     // The thread opens where its reader last was: here, a little above the message found.
     if (hit.messageId !== null)
-      this.#scope.use(ThreadStore).keepPlace(hit.sessionId, { anchor: { key: `m${hit.messageId}`, delta: 96 }, stuck: false });
+      this.#scope.use(ThreadPlaces).keepPlace(hit.sessionId, { anchor: { key: `m${hit.messageId}`, delta: 96 }, stuck: false });
     if (queue.selectedId === hit.sessionId) {
       // Already open: shown again, so the thread opens at the message.
       queue.select(null);

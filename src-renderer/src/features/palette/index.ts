@@ -14,3 +14,6 @@ export const paletteFeature: ConsoleFeature = {
     },
   ],
 };
+
+// The key bindings other features name in their buttons and shortcuts.
+export { ariaShortcut, isMac, withShortcut } from './keys.svelte';

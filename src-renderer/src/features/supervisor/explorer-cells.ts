@@ -5,7 +5,7 @@ import { maskDocuments } from '../../../../src-shared/redact';
 import { findDocuments, type DocumentKind } from '../../../../src-shared/documents';
 import { knownLabel } from '../../lib/enums';
 import { i18n } from '../../lib/i18n.svelte';
-import { segmentsOf, type Segment } from '../attendance/segments';
+import { segmentsOf, type Segment } from '../../lib/segments';
 import { fieldsOf, type FieldSpec } from './resource-fields';
 import { fieldLabel, tt } from './strings';
 

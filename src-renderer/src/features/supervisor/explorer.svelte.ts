@@ -8,8 +8,9 @@ import { saveAllowed } from './explorer-rules';
 import { columnsOf, leaf, toConditions, type Node } from './conditions';
 import { conditionFields as fieldsToTest, formFields, type RefTarget } from './resource-fields';
 import { optionLabel, setPath } from './record-form';
-import { DeskStore } from '../attendance/desk.svelte';
+import { DeskStore } from '../../lib/desk.svelte';
 import { maskedJson, unmaskJson } from './explorer-cells';
+import { errorText } from '../../../../src-shared/error-text';
 
 export { group, leaf, NO_VALUE, OPERATOR_LIST, toConditions, type Group, type Leaf, type Node } from './conditions';
 
@@ -213,7 +214,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     try {
       record = JSON.parse(this.#json);
     } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
+      const reason = errorText(e);
       this.#saveError = () => parseError(reason);
       return null;
     }

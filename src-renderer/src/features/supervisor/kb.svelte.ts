@@ -8,7 +8,7 @@ import { checkKbUpload, KB_FILE_TYPES, suggestKbName, type KbCheck } from './kb-
 export type KbProblem = { field: 'url' | 'name' | 'file'; message: Worded };
 const wordedChecks = (checks: KbCheck[]): KbProblem[] => checks.map((c) => ({ field: c.field, message: () => tt(c.key, c.params) }));
 import { tt } from './strings';
-import { app } from '../workspace/app.svelte';
+import { app } from '../../lib/app.svelte';
 import { SupervisorAccess } from './access.svelte';
 
 /**

@@ -1,4 +1,4 @@
-import type { SupervisorTab } from './tabs';
+import type { SupervisorTab } from './tab-ids';
 
 /** Which tool of the supervisor view is showing. */
 export class SupervisorNav {

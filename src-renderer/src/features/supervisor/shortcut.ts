@@ -1,4 +1,4 @@
-import { isMac } from '../palette/keys.svelte';
+import { isMac } from '../palette';
 
 /**
  * The ticket lookup has one shortcut: the main process keeps it as an Electron accelerator

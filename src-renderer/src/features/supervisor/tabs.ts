@@ -1,6 +1,9 @@
 import { tt } from './strings';
 import { ft } from './figures-strings';
 import { lazy, type LazyComponent } from '../../lib/views.svelte';
+import { SUPERVISOR_TABS, type SupervisorTab } from './tab-ids';
+
+export { SUPERVISOR_TABS, type SupervisorTab };
 
 export interface SupervisorPanel {
   title: () => string;
@@ -11,8 +14,9 @@ export interface SupervisorPanel {
 }
 
 /**
- * The supervisor view's tabs, in order: the one list the tab bar, the panel shown and the
- * palette's commands are made from. A new tool is one entry here.
+ * What each of the supervisor view's tabs shows (their order is `SUPERVISOR_TABS`): the tab bar,
+ * the panel shown and the palette's commands are made from it. A new tool is one entry here and
+ * its name in tab-ids.ts (a name without an entry here is a type error).
  */
 export const SUPERVISOR_PANELS = {
   tickets: { title: () => tt('sup.tab.tickets'), panel: lazy(() => import('./TicketsPanel.svelte')) },
@@ -22,7 +26,4 @@ export const SUPERVISOR_PANELS = {
   groups: { title: () => tt('sup.tab.groups'), panel: lazy(() => import('./GroupsPanel.svelte')), command: () => tt('cmd.groups') },
   explorer: { title: () => tt('sup.tab.explorer'), panel: lazy(() => import('./ExplorerPanel.svelte')), command: () => tt('cmd.explorer') },
   kb: { title: () => tt('sup.tab.kb'), panel: lazy(() => import('./KbPanel.svelte')), command: () => tt('cmd.kb') },
-} as const satisfies Record<string, SupervisorPanel>;
-
-export type SupervisorTab = keyof typeof SUPERVISOR_PANELS;
-export const SUPERVISOR_TABS = Object.keys(SUPERVISOR_PANELS) as SupervisorTab[];
+} as const satisfies Record<SupervisorTab, SupervisorPanel>;

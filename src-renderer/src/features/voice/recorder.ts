@@ -1,5 +1,6 @@
 import workletUrl from './capture-worklet.ts?worker&url';
 import { Chunker, Resampler, TARGET_RATE, toInt16, type Chunk } from './pcm';
+import { errorText } from '../../../../src-shared/error-text';
 
 export type RecorderFailureReason = 'no-microphone' | 'denied' | 'busy' | 'unsupported' | 'failed';
 
@@ -21,7 +22,7 @@ export interface RecorderSink {
 
 function failureOf(e: unknown): RecorderFailure {
   const name = e instanceof DOMException || e instanceof Error ? e.name : '';
-  const detail = e instanceof Error ? e.message : String(e);
+  const detail = errorText(e);
   if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError')
     return new RecorderFailure('no-microphone', detail);
   if (name === 'NotAllowedError' || name === 'PermissionDeniedError' || name === 'SecurityError')
@@ -106,7 +107,7 @@ export class MicRecorder {
       for (const t of stream.getTracks()) t.stop();
       await this.#context?.close().catch(() => undefined);
       this.#context = null;
-      throw e instanceof RecorderFailure ? e : new RecorderFailure('failed', e instanceof Error ? e.message : String(e));
+      throw e instanceof RecorderFailure ? e : new RecorderFailure('failed', errorText(e));
     }
   }
 

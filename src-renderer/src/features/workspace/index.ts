@@ -1,6 +1,6 @@
 import type { ConsoleFeature } from '../../lib/feature';
 import { t } from '../../lib/i18n.svelte';
-import { app } from './app.svelte';
+import { app } from '../../lib/app.svelte';
 import { needsMe } from './needs-me.svelte';
 import NeedsMeView from './NeedsMeView.svelte';
 
@@ -22,3 +22,6 @@ export const workspaceFeature: ConsoleFeature = {
     },
   ],
 };
+
+// How a workspace is named and opened from another feature's view.
+export { openIn, serviceAccountName, workspaceName } from './needs-me.svelte';

@@ -2,9 +2,9 @@ import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
 import type { Mention } from '../../../../src-shared/bridge/notes';
 import { failure, invoke, invokeIn, on, onIn, type Worded, worded } from '../../lib/bridge';
 import { t } from '../../lib/i18n.svelte';
-import { QueueStore } from '../attendance/queue.svelte';
+import { QueueStore } from '../../lib/queue.svelte';
 import { ViewPlace } from '../../lib/views.svelte';
-import { app } from './app.svelte';
+import { app } from '../../lib/app.svelte';
 
 export type NeedsMeRow = NeedsMe['rows'][number];
 /** A colleague's note that mentions the attendant, with its workspace and session. */

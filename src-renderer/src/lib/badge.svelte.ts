@@ -1,4 +1,4 @@
-import { invoke } from '../../lib/bridge';
+import { invoke } from './bridge';
 
 /**
  * The console's one attention count: what needs the attendant in the workspace in front (things

@@ -1,6 +1,6 @@
-import type { Entity } from '../../../../src-shared/bridge/attendance';
-import { findDocuments } from '../../../../src-shared/documents';
-import { maskDocuments } from '../../../../src-shared/redact';
+import type { Entity } from '../../../src-shared/bridge/attendance';
+import { findDocuments } from '../../../src-shared/documents';
+import { maskDocuments } from '../../../src-shared/redact';
 
 /** A piece of a message: plain text, or an entity (CPF and CNPJ are secret until revealed). */
 export interface Segment {

@@ -1,7 +1,7 @@
-import { i18n } from '../../lib/i18n.svelte';
-import type { OutboxStatusInfo } from '../../../../src-shared/bridge/notes';
-import type { Connectivity } from '../../../../src-shared/bridge/offline';
-import type { Followed, Scope } from '../../lib/scope.svelte';
+import { i18n } from './i18n.svelte';
+import type { OutboxStatusInfo } from '../../../src-shared/bridge/notes';
+import type { Connectivity } from '../../../src-shared/bridge/offline';
+import type { Followed, Scope } from './scope.svelte';
 
 /**
  * Whether the service can be reached (as the main process sees it) and what the outbox holds:

@@ -1,12 +1,12 @@
-import type { QueueItem } from '../../../../src-shared/bridge/attendance';
-import type { QueueDelta } from '../../../../src-shared/bridge/attendance';
-import { bucketOf, type QueueBucket } from '../../../../src-shared/queue';
-import { statusKind } from '../../../../src-shared/concepts';
-import { msOf } from '../../../../src-shared/concepts';
-import { waitDue, waitStartOf } from '../../../../src-shared/waiting';
-import { NONE_UNREADABLE, type Unreadable } from '../../../../src-shared/unreadable';
-import { failure, type Worded, worded } from '../../lib/bridge';
-import type { Scope } from '../../lib/scope.svelte';
+import type { QueueItem } from '../../../src-shared/bridge/attendance';
+import type { QueueDelta } from '../../../src-shared/bridge/attendance';
+import { bucketOf, type QueueBucket } from '../../../src-shared/queue';
+import { statusKind } from '../../../src-shared/concepts';
+import { msOf } from '../../../src-shared/concepts';
+import { waitDue, waitStartOf } from '../../../src-shared/waiting';
+import { NONE_UNREADABLE, type Unreadable } from '../../../src-shared/unreadable';
+import { failure, type Worded, worded } from './bridge';
+import type { Scope } from './scope.svelte';
 
 /**
  * The queue's tabs. Sessions of mine waiting for the customer have no tab of their own: they stay

@@ -1,7 +1,7 @@
-import type { AppState, DemoPersona, WorkspaceInfo } from '../../../../src-shared/bridge';
-import { scopes as pageScopes, type Scope, type Scopes } from '../../lib/scope.svelte';
-import { failure, invoke, on, setWorkspace, whenCallsSettled, type Worded, worded } from '../../lib/bridge';
-import { i18n } from '../../lib/i18n.svelte';
+import type { AppState, DemoPersona, WorkspaceInfo } from '../../../src-shared/bridge';
+import { scopes as pageScopes, type Scope, type Scopes } from './scope.svelte';
+import { failure, invoke, on, setWorkspace, whenCallsSettled, type Worded, worded } from './bridge';
+import { i18n } from './i18n.svelte';
 import { tick } from 'svelte';
 
 /** Which workspace is open and who is signed in: the root of every other state. */

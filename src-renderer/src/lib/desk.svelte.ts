@@ -1,8 +1,8 @@
-import type { Directory } from '../../../../src-shared/bridge/attendance';
-import type { LiveStatus } from '../../../../src-shared/bridge/live';
-import { maskDocuments } from '../../../../src-shared/redact';
-import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
-import type { Followed, Scope } from '../../lib/scope.svelte';
+import type { Directory } from '../../../src-shared/bridge/attendance';
+import type { LiveStatus } from '../../../src-shared/bridge/live';
+import { maskDocuments } from '../../../src-shared/redact';
+import { BridgeError, failure, type Worded, worded } from './bridge';
+import type { Followed, Scope } from './scope.svelte';
 import { badge } from './badge.svelte';
 
 /**
