@@ -9,6 +9,8 @@ import {
 } from '../../../src-shared/chat-files';
 import { sessionGroupOf } from '../../../src-shared/concepts';
 import { AppError, isAppError } from '../../../src-shared/errors';
+import { errorText } from '../../../src-shared/error-text';
+import { eqNum } from '../../../src-shared/query-builder';
 import { sizeWords } from '../../../src-shared/size-words';
 import type { HandlerTable } from '../../bridge/table';
 import { lendError, type LendProblem } from '../live';
@@ -133,7 +135,7 @@ export class ChatFiles {
     this.#sweep();
     while (this.#pending.size >= PENDING_MAX) this.#pending.delete(this.#pending.keys().next().value as string);
     const uploadId = randomBytes(18).toString('base64url');
-    this.#pending.set(uploadId, { sessionId, name, type, size, parts: [], received: 0, startedAt: Date.now() });
+    this.#pending.set(uploadId, { sessionId, name, type, size, parts: [], received: 0, startedAt: this.#ctx.clock.now() });
     return uploadId;
   }
 
@@ -200,7 +202,7 @@ export class ChatFiles {
       const got = await this.#ctx
         .client()
         .resource('message')
-        .list({ conditions: [{ key: 'id', operator: 'EQNUM', value: String(sent.id) }], sort: false, page: 0, size: 1 });
+        .list({ conditions: [eqNum('id', sent.id)], sort: false, page: 0, size: 1 });
       const raw = got.results[0];
       const m = raw ? toThreadMessage(raw, sent.sessionId, threads.parties.get(sent.sessionId)) : null;
       if (!m || m.failed === sent.failed) return;
@@ -211,10 +213,10 @@ export class ChatFiles {
         fromCustomer: false,
         senderUserName: sent.senderUserName ?? m.senderUserName ?? null,
       };
-      offline.cache.addMessages(sent.sessionId, [msg], new Date().toISOString());
+      offline.cache.addMessages(sent.sessionId, [msg], new Date(this.#ctx.clock.now()).toISOString());
       if (threads.open.has(sent.sessionId)) this.#ctx.events.emit('attendance:messages', { sessionId: sent.sessionId, messages: [msg] });
     } catch (e) {
-      this.#ctx.log.warn('A sent file could not be read back.', { error: e instanceof Error ? e.message : String(e) });
+      this.#ctx.log.warn('A sent file could not be read back.', { error: errorText(e) });
     }
   }
 
@@ -245,7 +247,7 @@ export class ChatFiles {
   }
 
   #sweep(): void {
-    const now = Date.now();
+    const now = this.#ctx.clock.now();
     for (const [id, p] of this.#pending) if (now - p.startedAt > PENDING_MS) this.#pending.delete(id);
   }
 }
