@@ -11,7 +11,8 @@ import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
 import { encodeRecord, fromWallTime, withWallDates, type Encoding, type EncodingOf } from './encodings';
 import { SPECS, isPlainObject, type CollectionName, type FieldType } from './fields';
-import { HIDDEN, NOT_SAVABLE, roleOfUser, type Model } from './model';
+import { roleOfUser } from './api-error';
+import { HIDDEN, NOT_SAVABLE, type Model } from './model';
 import type { Rec } from './query-engine';
 import { compositeKeyOf } from './store';
 

@@ -4,7 +4,8 @@
  * write goes through the Model, so it produces the same webhook events as the console's own.
  */
 import { createRng, intBetween, pick, type Rng } from './prng';
-import type { Actor, Model } from './model';
+import type { Actor } from './api-error';
+import type { Model } from './model';
 import type { Rec } from './query-engine';
 import { scalarText } from './scalar';
 import { CHANNELS, fillScript, makeCnpj, money, type Channel } from './seed';
