@@ -147,41 +147,51 @@ export class QueueStore {
       this.#members[to].add(next.id);
       touched.add(to);
     }
-    let facetsChanged = false;
+    // Both counts move, whatever the first says: `||` would skip the second.
+    const groupsChanged = this.#countGroups(prev, next);
+    const channelsChanged = this.#countChannels(prev, next);
+    if (groupsChanged || channelsChanged) this.#facetVersion++;
+  }
+
+  /** The group counts as one session leaves `prev`'s group and joins `next`'s; whether the group menu changed. */
+  #countGroups(prev: QueueItem | undefined, next: QueueItem | undefined): boolean {
+    let changed = false;
     if (prev?.groupId != null) {
       const g = this.#groupCounts.get(prev.groupId);
       if (g && --g.n === 0) {
         this.#groupCounts.delete(prev.groupId);
-        facetsChanged = true;
+        changed = true;
       }
     }
-    if (next?.groupId != null) {
-      const name = next.groupName ?? `#${next.groupId}`;
-      const g = this.#groupCounts.get(next.groupId);
-      if (g) {
-        g.n++;
-        if (g.name !== name) {
-          g.name = name;
-          facetsChanged = true;
-        }
-      } else {
-        this.#groupCounts.set(next.groupId, { name, n: 1 });
-        facetsChanged = true;
-      }
+    if (next?.groupId == null) return changed;
+    const name = next.groupName ?? `#${next.groupId}`;
+    const g = this.#groupCounts.get(next.groupId);
+    if (!g) {
+      this.#groupCounts.set(next.groupId, { name, n: 1 });
+      return true;
     }
+    g.n++;
+    if (g.name === name) return changed;
+    g.name = name;
+    return true;
+  }
+
+  /** The channel counts likewise; whether the channel menu changed. */
+  #countChannels(prev: QueueItem | undefined, next: QueueItem | undefined): boolean {
+    let changed = false;
     if (prev?.channel) {
       const n = (this.#channelCounts.get(prev.channel) ?? 1) - 1;
       if (n <= 0) {
         this.#channelCounts.delete(prev.channel);
-        facetsChanged = true;
+        changed = true;
       } else this.#channelCounts.set(prev.channel, n);
     }
     if (next?.channel) {
       const n = this.#channelCounts.get(next.channel) ?? 0;
-      if (n === 0) facetsChanged = true;
+      if (n === 0) changed = true;
       this.#channelCounts.set(next.channel, n + 1);
     }
-    if (facetsChanged) this.#facetVersion++;
+    return changed;
   }
 
   /** Every tab and facet again, from the whole map (a snapshot, another attendant, an empty store). */
