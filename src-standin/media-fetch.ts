@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { errorText } from '../src-shared/error-text';
 
 /**
  * An attendant's file message, fetched as a messaging provider does: the console saves a message
@@ -106,12 +107,7 @@ export class MediaFetcher {
       Object.assign(record, { state: 'stored', size, sha256: hash.digest('hex'), receivedType: res.headers.get('content-type') });
     } catch (e) {
       if (this.#abort.signal.aborted) return;
-      const why =
-        e instanceof Error && e.name === 'TimeoutError'
-          ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s`
-          : e instanceof Error
-            ? e.message
-            : String(e);
+      const why = e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : errorText(e);
       Object.assign(record, { state: 'failed', error: `Could not fetch ${url.href}: ${why}.` });
       this.#failed(record.messageId);
     }
