@@ -207,6 +207,16 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // Small units: a function does one thing and a file holds one concern. Past these sizes a
+    // unit is split (a route table, small builders, a lookup table), never exempted.
+    files: ['{src-main,src-shared,src-standin,src-renderer}/**/*.{ts,svelte}'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      'max-lines': ['error', { max: 450, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', 20],
+    },
+  },
+  {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
   },

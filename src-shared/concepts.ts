@@ -97,11 +97,12 @@ export function personOf(v: unknown): PersonRef | null {
   }
   const r = record(v);
   if (!r) return null;
-  const userName = text(r.userName) ?? text(r.username) ?? text(r.login) ?? text(r.loginAttendance);
-  const name = text(r.displayName) ?? text(r.name) ?? text(r.fullName) ?? userName;
+  // The first field that says it, in the order servers are most likely to (all readers are pure).
+  const first = <T>(values: ReadonlyArray<T | null>): T | null => values.find((x) => x !== null) ?? null;
+  const userName = first([r.userName, r.username, r.login, r.loginAttendance].map(text));
+  const name = first([r.displayName, r.name, r.fullName].map(text)) ?? userName;
   const profile = record(r.profile);
-  const role =
-    roleWord(r.typeUser) ?? roleWord(r.role) ?? roleWord(r.type) ?? roleWord(profile?.typeUser) ?? (record(r.agent) ? 'agent' : null);
+  const role = first([r.typeUser, r.role, r.type, profile?.typeUser].map(roleWord)) ?? (record(r.agent) ? 'agent' : null);
   const person = { id: idOf(r.id), userName, name, role };
   return person.id === null && !userName && !name ? null : person;
 }
@@ -147,7 +148,10 @@ export function authorOf(m: Pick<Message, 'fromUser' | 'toUser' | 'sendBy' | 'se
   const named = from ?? by;
   // A login names the author; the session's party with that login gives the name people read.
   const party = named ? [parties.agent, parties.customer].find((p) => p && samePerson(named, p)) : undefined;
-  const name = (party?.name && party.name !== party.userName ? party.name : null) ?? from?.name ?? by?.name ?? null;
+  // The name people read: the party's own name when it is more than its login, else the record's.
+  const shownName = (): string | null =>
+    (party?.name && party.name !== party.userName ? party.name : null) ?? from?.name ?? by?.name ?? null;
+  const name = shownName();
   const userName = party?.userName ?? named?.userName ?? null;
   const side = (p: PersonRef | null): Role | null => {
     if (!p) return null;
@@ -156,16 +160,19 @@ export function authorOf(m: Pick<Message, 'fromUser' | 'toUser' | 'sendBy' | 'se
     if (samePerson(p, parties.agent ?? null)) return 'agent';
     return null;
   };
-  if (sendByRole === 'bot' || sendByRole === 'system') return { role: sendByRole, name, userName };
-  if (fromFlag !== null) return { role: fromFlag ? 'customer' : 'agent', name, userName };
-  if (sendByRole) return { role: sendByRole, name, userName };
-  const fromSide = side(from) ?? side(by);
-  if (fromSide) return { role: fromSide, name, userName };
-  const to = side(personOf(m.toUser));
-  if (to === 'customer') return { role: 'agent', name, userName };
-  if (to === 'agent' || to === 'bot') return { role: 'customer', name, userName };
-  if (boolOf(m.sentBySuperAgent) === true) return { role: 'agent', name, userName };
-  return { role: null, name, userName };
+  // The role, from what the record states most directly (the order above).
+  const role = (): Role | null => {
+    if (sendByRole === 'bot' || sendByRole === 'system') return sendByRole;
+    if (fromFlag !== null) return fromFlag ? 'customer' : 'agent';
+    if (sendByRole) return sendByRole;
+    const fromSide = side(from) ?? side(by);
+    if (fromSide) return fromSide;
+    const to = side(personOf(m.toUser));
+    if (to === 'customer') return 'agent';
+    if (to === 'agent' || to === 'bot') return 'customer';
+    return boolOf(m.sentBySuperAgent) === true ? 'agent' : null;
+  };
+  return { role: role(), name, userName };
 }
 
 /** A sentiment label from a word, an object `{label|value|sentiment, score}` or a number. */

@@ -9,11 +9,12 @@ import { AiMount } from './ai-mount';
 import { Faults } from './faults';
 import { mediaDescription } from './media';
 import { MediaFetcher } from './media-fetch';
-import { Model, type Actor } from './model';
+import type { Actor } from './api-error';
+import { Model } from './model';
 import { scalarText } from './scalar';
 import { seedStore, SUPERVISOR_USER_NAME } from './seed';
 import { createReading, type ReadingName } from './reading';
-import { createRequestHandler } from './server';
+import { createRequestHandler, type ServerDeps } from './server';
 import { Simulator } from './simulator';
 import { Store } from './store';
 import { WebhookHub } from './webhooks';
@@ -63,30 +64,32 @@ import type { FaultRule } from './faults';
 
 export const DEFAULT_SEED = 20240611;
 
-export async function startStandin(opts: StandinOptions = {}): Promise<Standin> {
-  const seed = opts.seed ?? DEFAULT_SEED;
-  const store = new Store(opts.dataDir);
-  const loaded = await store.load();
-  let tokens: Standin['tokens'];
-  let demoAgent: Standin['demoAgent'];
-  if (loaded) {
-    const meta = store.getExtra('standin') as { tokens: Standin['tokens']; demoAgent: Standin['demoAgent']; seed: number } | undefined;
+type Identity = Pick<Standin, 'tokens' | 'demoAgent'>;
+
+/** The data folder's records and tokens when it holds some; else a fresh seed, written there. */
+async function loadOrSeed(store: Store, opts: StandinOptions, seed: number): Promise<Identity> {
+  if (await store.load()) {
+    const meta = store.getExtra('standin') as (Identity & { seed: number }) | undefined;
     if (!meta) throw new Error(`${opts.dataDir} holds data without its standin metadata.`);
-    tokens = meta.tokens;
-    demoAgent = meta.demoAgent;
-  } else {
-    const anchorMs = opts.anchorTime !== undefined ? new Date(opts.anchorTime).getTime() : Math.floor(Date.now() / 60_000) * 60_000;
-    if (Number.isNaN(anchorMs)) throw new Error(`anchorTime ${String(opts.anchorTime)} is not a date.`);
-    ({ tokens, demoAgent } = seedStore(store, { seed, sessions: opts.sessions ?? 200, anchorMs }));
-    store.setExtra('standin', { tokens, demoAgent, seed });
-    store.markAllDirty();
-    await store.flush();
+    return { tokens: meta.tokens, demoAgent: meta.demoAgent };
   }
+  const anchorMs = opts.anchorTime !== undefined ? new Date(opts.anchorTime).getTime() : Math.floor(Date.now() / 60_000) * 60_000;
+  if (Number.isNaN(anchorMs)) throw new Error(`anchorTime ${String(opts.anchorTime)} is not a date.`);
+  const { tokens, demoAgent } = seedStore(store, { seed, sessions: opts.sessions ?? 200, anchorMs });
+  store.setExtra('standin', { tokens, demoAgent, seed });
+  store.markAllDirty();
+  await store.flush();
+  return { tokens, demoAgent };
+}
 
-  const supervisorRec = [...store.c.user.values()].find((u) => u.userName === SUPERVISOR_USER_NAME);
-  if (!supervisorRec) throw new Error(`The stand-in's data has no ${SUPERVISOR_USER_NAME}.`);
-  const demoSupervisor = { userName: String(supervisorRec.userName), id: Number(supervisorRec.id), name: String(supervisorRec.name) };
+function demoSupervisorOf(store: Store): Standin['demoSupervisor'] {
+  const rec = [...store.c.user.values()].find((u) => u.userName === SUPERVISOR_USER_NAME);
+  if (!rec) throw new Error(`The stand-in's data has no ${SUPERVISOR_USER_NAME}.`);
+  return { userName: String(rec.userName), id: Number(rec.id), name: String(rec.name) };
+}
 
+/** What answers requests: the model over the store, webhooks, the AI mount, the simulator, the media fetcher, faults. */
+function createServices(store: Store, opts: StandinOptions, seed: number): Omit<ServerDeps, 'reading'> {
   const hub = new WebhookHub(store, {
     attempts: opts.webhookRetry?.attempts ?? 6,
     baseDelayMs: opts.webhookRetry?.baseDelayMs ?? 250,
@@ -109,19 +112,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const system: Actor = { user: admin, userName: 'system', role: 'admin' };
   const simOpts = typeof opts.simulator === 'object' ? opts.simulator : {};
   const simulator = new Simulator(model, system, seed, simOpts.intervalMs);
-  const faults = new Faults(seed);
+  return { model, hub, ai, simulator, fetcher, faults: new Faults(seed) };
+}
 
-  const server: Server = createServer(
-    createRequestHandler({
-      model,
-      hub,
-      faults,
-      ai,
-      simulator,
-      fetcher,
-      reading: createReading(opts.reading ?? 'default', model, opts.zone ? { zone: opts.zone } : {}),
-    }),
-  );
+/** Listens on loopback; resolves with the port. */
+async function listen(server: Server, opts: StandinOptions): Promise<number> {
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -130,7 +125,19 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  return (server.address() as AddressInfo).port;
+}
+
+export async function startStandin(opts: StandinOptions = {}): Promise<Standin> {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const store = new Store(opts.dataDir);
+  const { tokens, demoAgent } = await loadOrSeed(store, opts, seed);
+  const demoSupervisor = demoSupervisorOf(store);
+  const services = createServices(store, opts, seed);
+  const { model, hub, ai, simulator, fetcher, faults } = services;
+  const reading = createReading(opts.reading ?? 'default', model, opts.zone ? { zone: opts.zone } : {});
+  const server: Server = createServer(createRequestHandler({ ...services, reading }));
+  const port = await listen(server, opts);
   if (opts.simulator) simulator.start();
 
   let closing: Promise<void> | null = null;

@@ -4,43 +4,19 @@
  * are ApiError values the server turns into the family's answer.
  */
 import type { Role } from '../src-shared/paths';
+import { ApiError, roleOfUser, validationError, type Actor } from './api-error';
 import { LookupBodySchema, QueryBodySchema, type LookupBody, type QueryBody } from '../src-shared/query';
 import type { WebhookGroup } from '../src-shared/webhook';
 import { COMPOSITE_KEYS, SPECS, isPlainObject, type CollectionName, type FieldType, type Spec } from './fields';
 import { QueryError, checkConditionTree, runQuery, type PageResult, type Rec } from './query-engine';
 import { scalarText, shownValue } from './scalar';
-import { CHANNELS, NPS_SURVEY, TICKET_PREFIX, tokenFor } from './seed';
+import { beforeSave, type SaveContext, type SaveHost, type SaveQuirks } from './save-effects';
+import { CHANNELS, NPS_SURVEY, TICKET_PREFIX } from './seed-base';
 import { compositeKeyOf, type Store } from './store';
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly errorCode: string = httpCode(status),
-  ) {
-    super(message);
-  }
-}
-
-function httpCode(status: number): string {
-  return (
-    ({ 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT' } as Record<number, string>)[status] ??
-    'ERROR'
-  );
-}
-
-export interface Actor {
-  user: Rec;
-  userName: string;
-  role: Role;
-}
 
 export type EventSink = (group: WebhookGroup, type: string, data: Record<string, unknown>) => void;
 /** Recognises entities in a text: the answer, or a promise of it. */
 export type EntityRecognizer = (text: string) => unknown;
-
-const ROLE_OF_TYPE: Record<string, Role> = { ADMINISTRATOR: 'admin', SUPERVISOR: 'supervisor', AGENT: 'agent' };
-export const roleOfUser = (user: Rec): Role | null => ROLE_OF_TYPE[String(user.typeUser)] ?? null;
 
 /** Fields a save does not accept (interface §9.8, §9.10): the session's agent, the agent's user. */
 export const NOT_SAVABLE: Partial<Record<CollectionName, readonly string[]>> = {
@@ -63,9 +39,33 @@ const EMBEDDED_OMIT: Partial<Record<CollectionName, readonly string[]>> = {
 
 const isRefType = (t: FieldType): t is Extract<FieldType, { kind: 'ref' }> => typeof t !== 'string' && t.kind === 'ref';
 
-export function validationError(path: string, expected: string): ApiError {
-  return new ApiError(400, `Field "${path}" must be ${expected}.`, 'INVALID_FIELD');
-}
+type ScalarType = Extract<FieldType, string>;
+
+/** How each scalar field type checks (and, for dates, canonicalises) a saved value. */
+const SCALARS: Record<ScalarType, (v: unknown, path: string) => unknown> = {
+  string: (v, path) => {
+    if (typeof v !== 'string') throw validationError(path, 'a string');
+    return v;
+  },
+  int: (v, path) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw validationError(path, 'an integer');
+    return v;
+  },
+  number: (v, path) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw validationError(path, 'a number');
+    return v;
+  },
+  boolean: (v, path) => {
+    if (typeof v !== 'boolean') throw validationError(path, 'true or false');
+    return v;
+  },
+  date: (v, path) => {
+    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+    if (Number.isNaN(ms)) throw validationError(path, 'an ISO 8601 date-time');
+    return new Date(ms).toISOString();
+  },
+  any: (v) => v,
+};
 
 export class Model {
   #protocolSeq = 0;
@@ -73,6 +73,7 @@ export class Model {
   readonly #emit: EventSink;
   readonly #recognizer: () => Promise<EntityRecognizer | null>;
   readonly #now: () => number;
+  readonly #host: SaveHost;
   constructor(
     readonly store: Store,
     emit: EventSink,
@@ -82,6 +83,14 @@ export class Model {
     this.#emit = emit;
     this.#recognizer = recognizer;
     this.#now = now;
+    this.#host = {
+      store,
+      present: (coll, rec, viewer) => this.present(coll, rec, viewer),
+      userByName: (userName) => this.userByName(userName),
+      nextProtocolSeq: () => ++this.#protocolSeq,
+      recognize: (sessionId, messageId, text) => void this.#recognize(sessionId, messageId, text),
+      agentMessageStored: (m, o) => this.onAgentMessage?.(m, o),
+    };
   }
 
   nowIso(): string {
@@ -262,41 +271,13 @@ export class Model {
 
   #normalize(v: unknown, t: FieldType, path: string): unknown {
     if (v === null) return null;
-    if (typeof t === 'string') {
-      switch (t) {
-        case 'string':
-          if (typeof v !== 'string') throw validationError(path, 'a string');
-          return v;
-        case 'int':
-          if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw validationError(path, 'an integer');
-          return v;
-        case 'number':
-          if (typeof v !== 'number' || !Number.isFinite(v)) throw validationError(path, 'a number');
-          return v;
-        case 'boolean':
-          if (typeof v !== 'boolean') throw validationError(path, 'true or false');
-          return v;
-        case 'date': {
-          const ms = typeof v === 'string' ? Date.parse(v) : NaN;
-          if (Number.isNaN(ms)) throw validationError(path, 'an ISO 8601 date-time');
-          return new Date(ms).toISOString();
-        }
-        case 'any':
-          return v;
-      }
-    }
+    if (typeof t === 'string') return SCALARS[t](v, path);
     if (t.kind === 'array') {
       if (!Array.isArray(v)) throw validationError(path, 'an array');
       return v.map((x, i) => this.#normalize(x, t.of, `${path}[${i}]`));
     }
     if (!isPlainObject(v)) throw validationError(path, 'an object');
-    if (t.kind === 'ref') {
-      // A reference names its target by id; the rest of an embedded copy is ignored.
-      if (typeof v.id !== 'number' || !Number.isSafeInteger(v.id)) throw validationError(`${path}.id`, 'an integer');
-      if (!this.store.c[t.collection].get(v.id))
-        throw new ApiError(400, `"${path}" refers to id ${v.id}, which does not exist.`, 'UNKNOWN_REFERENCE');
-      return { id: v.id };
-    }
+    if (t.kind === 'ref') return this.#normalizeRef(v, t.collection, path);
     const fields: Spec = t.fields();
     const out: Rec = {};
     for (const [k, x] of Object.entries(v)) {
@@ -307,6 +288,45 @@ export class Model {
     return out;
   }
 
+  /** A reference names its target by id; the rest of an embedded copy is ignored. */
+  #normalizeRef(v: Rec, target: CollectionName, path: string): Rec {
+    if (typeof v.id !== 'number' || !Number.isSafeInteger(v.id)) throw validationError(`${path}.id`, 'an integer');
+    if (!this.store.c[target].get(v.id))
+      throw new ApiError(400, `"${path}" refers to id ${v.id}, which does not exist.`, 'UNKNOWN_REFERENCE');
+    return { id: v.id };
+  }
+
+  /** The stored record a save updates: by composite key, by id (404 when unknown), or none (a create). */
+  #previous(coll: CollectionName, input: Rec): Rec | undefined {
+    const col = this.store.c[coll];
+    const ck = COMPOSITE_KEYS[coll];
+    if (ck) {
+      const key = compositeKeyOf(coll, input);
+      const parts = input[ck.field] as Rec | null | undefined;
+      if (key === null || !parts || ck.parts.some((p) => typeof parts[p] !== 'number')) {
+        throw new ApiError(400, `Field "${ck.field}" must hold the integers ${ck.parts.join(' and ')}.`, 'MISSING_FIELD');
+      }
+      return col.records.get(key);
+    }
+    if (input.id == null) return undefined;
+    const prev = col.get(input.id);
+    if (!prev) throw new ApiError(404, `No ${coll} with id ${shownValue(input.id)}.`);
+    return prev;
+  }
+
+  /** The record to store: the input over what was stored, with its id and audit fields. */
+  #merged(coll: CollectionName, input: Rec, prev: Rec | undefined, actor: Actor, now: string): Rec {
+    const isCreate = !prev;
+    const next: Rec = isCreate ? { ...input } : { ...prev, ...input };
+    if (isCreate && !COMPOSITE_KEYS[coll]) next.id = this.store.c[coll].allocateId();
+    const spec = SPECS[coll];
+    if (isCreate && 'createdAt' in spec) next.createdAt ??= now;
+    if (isCreate && 'createdBy' in spec) next.createdBy ??= actor.userName;
+    if ('updatedAt' in spec) next.updatedAt = input.updatedAt ?? now;
+    if ('updatedBy' in spec) next.updatedBy = actor.userName;
+    return next;
+  }
+
   /**
    * Upsert by id (DESIGN.md §2): no id creates (201), an existing id updates (200) by merging the
    * given fields over the stored record, an unknown id is 404. Composite-key resources upsert by
@@ -314,138 +334,19 @@ export class Model {
    */
   save(coll: CollectionName, body: unknown, actor: Actor, quirks: SaveQuirks = {}): { status: 200 | 201; rec: Rec } {
     const input = this.validateBody(coll, body);
-    const col = this.store.c[coll];
-    let prev: Rec | undefined;
-    if (COMPOSITE_KEYS[coll]) {
-      const key = compositeKeyOf(coll, input);
-      const ck = COMPOSITE_KEYS[coll];
-      const parts = input[ck.field] as Rec | null | undefined;
-      if (key === null || !parts || ck.parts.some((p) => typeof parts[p] !== 'number')) {
-        throw new ApiError(400, `Field "${ck.field}" must hold the integers ${ck.parts.join(' and ')}.`, 'MISSING_FIELD');
-      }
-      prev = col.records.get(key);
-    } else if (input.id != null) {
-      prev = col.get(input.id);
-      if (!prev) throw new ApiError(404, `No ${coll} with id ${shownValue(input.id)}.`);
-    }
+    const prev = this.#previous(coll, input);
     const isCreate = !prev;
     const now = this.nowIso();
-    const next: Rec = isCreate ? { ...input } : { ...prev, ...input };
-    if (isCreate && !COMPOSITE_KEYS[coll]) next.id = col.allocateId();
-    const spec = SPECS[coll];
-    if (isCreate && 'createdAt' in spec) next.createdAt ??= now;
-    if (isCreate && 'createdBy' in spec) next.createdBy ??= actor.userName;
-    if ('updatedAt' in spec) next.updatedAt = input.updatedAt ?? now;
-    if ('updatedBy' in spec) next.updatedBy = actor.userName;
+    const next = this.#merged(coll, input, prev, actor, now);
     const events: Array<[WebhookGroup, string, Record<string, unknown>]> = [];
     const after: Array<() => void> = [];
     const ctx: SaveContext = { input, prev, next, isCreate, actor, now, events, after, quirks };
-    this.#beforeSave(coll, ctx);
-    col.put(next);
+    beforeSave(this.#host, coll, ctx);
+    this.store.c[coll].put(next);
     this.store.markDirty(coll);
     for (const f of after) f();
     for (const [g, type, data] of events) this.#emit(g, type, data);
     return { status: isCreate ? 201 : 200, rec: next };
-  }
-
-  #beforeSave(coll: CollectionName, ctx: SaveContext): void {
-    switch (coll) {
-      case 'userSession':
-        return this.#beforeSessionSave(ctx);
-      case 'message':
-        return this.#beforeMessageSave(ctx);
-      case 'sessionComment':
-        return this.#beforeCommentSave(ctx);
-      case 'user':
-        return this.#beforeUserSave(ctx);
-      case 'agent':
-        return this.#beforeAgentSave(ctx);
-      case 'botTag':
-        if (ctx.isCreate) {
-          ctx.after.push(() => {
-            const sessionId = (ctx.next.session as Rec | null)?.id ?? null;
-            ctx.events.push([
-              'bot',
-              'bot.tag',
-              { sessionId, tag: ctx.next.tag ?? null, botTag: this.present('botTag', ctx.next, 'agent') },
-            ]);
-          });
-        }
-        return;
-      default:
-        return;
-    }
-  }
-
-  #beforeSessionSave(ctx: SaveContext): void {
-    const { input, prev, next, actor, now, events, quirks } = ctx;
-    const groupMoved = !!prev && 'groupConf' in input && (input.groupConf as Rec | null)?.id !== (prev.groupConf as Rec | null)?.id;
-    if (input.userConnectedResource != null && !(CHANNELS as readonly string[]).includes(scalarText(input.userConnectedResource) ?? '')) {
-      throw new ApiError(400, `userConnectedResource must be one of ${CHANNELS.join(', ')}.`, 'INVALID_FIELD');
-    }
-    if (ctx.isCreate) {
-      next.status ??= 'OPEN';
-      next.pending ??= false;
-      next.groupConf ??= { id: 1 };
-      next.agent = null;
-      next.availableAt ??= next.createdAt;
-      next.protocol ??= `${now.slice(0, 10).replace(/-/g, '')}9${String(++this.#protocolSeq).padStart(5, '0')}${String(next.id).slice(-3)}`;
-      ctx.after.push(() => events.unshift(['sessions', 'session.created', this.#sessionEvent(next)]));
-    }
-    const prevAgentId = (prev?.agent as Rec | null | undefined)?.id ?? null;
-    if ('lastAgent' in input) {
-      if (input.lastAgent == null) {
-        if (quirks.keepsAgent !== 'always') next.agent = null;
-        else next.lastAgent = prev?.lastAgent ?? null;
-      } else {
-        const user = this.userByName(scalarText(input.lastAgent) ?? '');
-        const role = user ? roleOfUser(user) : null;
-        if (!user || (role !== 'agent' && role !== 'supervisor')) {
-          throw new ApiError(400, `lastAgent "${shownValue(input.lastAgent)}" is not an attendant's userName.`, 'UNKNOWN_AGENT');
-        }
-        if (prevAgentId !== user.id) {
-          next.agent = { id: user.id };
-          if (prevAgentId == null) {
-            if (!('attendedAt' in input)) next.attendedAt = now;
-            ctx.after.push(() => events.push(['sessions', 'session.assigned', { ...this.#sessionEvent(next), by: actor.userName }]));
-          } else {
-            ctx.after.push(() =>
-              events.push([
-                'sessions',
-                'session.transferred',
-                { ...this.#sessionEvent(next), fromAgent: prev?.lastAgent ?? null, by: actor.userName },
-              ]),
-            );
-          }
-        }
-      }
-    }
-    if (prev && groupMoved && !('lastAgent' in input && next.lastAgent != null)) {
-      // Transferred to a group: back in that group's queue, no attendant until someone accepts
-      // (unless this request plays a service that keeps the attendant when not told otherwise).
-      if (!quirks.keepsAgent) next.agent = null;
-      ctx.after.push(() =>
-        events.push([
-          'sessions',
-          'session.transferred',
-          { ...this.#sessionEvent(next), fromGroupId: (prev.groupConf as Rec | null)?.id ?? null, by: actor.userName },
-        ]),
-      );
-    }
-    if (next.status === 'CLOSED' && prev?.status !== 'CLOSED') {
-      if (!('closedAt' in input)) next.closedAt = now;
-      if (!('closedBy' in input)) next.closedBy = actor.userName;
-      ctx.after.push(() => events.push(['sessions', 'session.closed', this.#sessionEvent(next)]));
-    }
-    if (prev && (prev.status !== next.status || prev.pending !== next.pending)) {
-      ctx.after.push(() =>
-        events.push(['status', 'session.status', { sessionId: next.id, status: next.status, pending: next.pending ?? false }]),
-      );
-    }
-  }
-
-  #sessionEvent(s: Rec): Record<string, unknown> {
-    return { sessionId: s.id, session: this.present('userSession', s, 'agent') };
   }
 
   /** Called with each message an attendant (not the customer) saves, once stored. */
@@ -459,50 +360,6 @@ export class Model {
     this.store.markDirty('message');
   }
 
-  #beforeMessageSave(ctx: SaveContext): void {
-    const { next, actor, isCreate, now } = ctx;
-    if (!isCreate) return;
-    const sessionRef = next.session as Rec | null | undefined;
-    if (!sessionRef) throw new ApiError(400, 'A message needs "session": {"id": ...}.', 'MISSING_FIELD');
-    const session = this.store.c.userSession.get(sessionRef.id)!;
-    if (session.status === 'CLOSED') throw new ApiError(409, `Session ${String(session.id)} is closed.`, 'SESSION_CLOSED');
-    const text = typeof next.message === 'string' ? next.message.trim() : '';
-    const caption = typeof next.caption === 'string' ? next.caption.trim() : '';
-    if (!text && !caption) throw new ApiError(400, 'A message needs a non-empty "message" (or "caption").', 'MISSING_FIELD');
-    next.fromUser ??= false;
-    next.contentType ??= 'text';
-    next.cognition ??= false;
-    next.errorConversation ??= false;
-    next.createdAt ??= now;
-    const customer = this.store.c.user.get((session.user as Rec | null)?.id);
-    const agentUser = this.store.c.user.get((session.agent as Rec | null)?.id);
-    if (next.fromUser) {
-      next.sendBy ??= customer?.userName ?? 'customer';
-      next.toUser ??= agentUser?.userName ?? null;
-      next.sentBySuperAgent ??= false;
-    } else {
-      next.sendBy ??= actor.userName;
-      next.toUser ??= customer?.userName ?? null;
-      next.sentBySuperAgent ??= actor.role === 'supervisor';
-    }
-    // An attendant's reply leaves the session waiting for the customer; a customer line ends that.
-    const pending = !next.fromUser;
-    const updated: Rec = { ...session, pending, updatedAt: now, updatedBy: String(next.sendBy) };
-    ctx.after.push(() => {
-      this.store.c.userSession.put(updated);
-      this.store.markDirty('userSession');
-      const sessionId = session.id;
-      ctx.events.push(['messages', 'message.created', { sessionId, message: this.present('message', next, 'agent') }]);
-      if (session.pending !== pending) ctx.events.push(['status', 'session.status', { sessionId, status: updated.status, pending }]);
-      if (session.userConnectedResource === 'voice' && next.fromUser) {
-        ctx.events.push(['voice', 'call.transcript', { sessionId, messageId: next.id, text: text || caption, final: true }]);
-      }
-      if (next.fromUser) void this.#recognize(Number(sessionId), Number(next.id), text || caption);
-      // An attendant's file: the provider reads its URL to deliver it (media-fetch.ts).
-      else this.onAgentMessage?.(next, { refuse: ctx.quirks.refusesMedia === true });
-    });
-  }
-
   async #recognize(sessionId: number, messageId: number, text: string): Promise<void> {
     try {
       const ner = await this.#recognizer();
@@ -512,38 +369,6 @@ export class Model {
       this.#emit('entities', 'entities.recognized', { sessionId, messageId, entities });
     } catch {
       // Entity recognition is a bonus on top of the message: a failure must not affect the save.
-    }
-  }
-
-  #beforeCommentSave(ctx: SaveContext): void {
-    const { next } = ctx;
-    if (typeof next.sessionId !== 'number') throw new ApiError(400, 'A comment needs an integer "sessionId".', 'MISSING_FIELD');
-    if (!this.store.c.userSession.get(next.sessionId))
-      throw new ApiError(400, `"sessionId" refers to id ${next.sessionId}, which does not exist.`, 'UNKNOWN_REFERENCE');
-    if (typeof next.comment !== 'string' || next.comment.trim() === '')
-      throw new ApiError(400, 'A comment needs a non-empty "comment".', 'MISSING_FIELD');
-  }
-
-  #beforeUserSave(ctx: SaveContext): void {
-    const { next, prev } = ctx;
-    if (typeof next.userName !== 'string' || next.userName.trim() === '')
-      throw new ApiError(400, 'A user needs a "userName".', 'MISSING_FIELD');
-    const clash = this.userByName(next.userName);
-    if (clash && clash.id !== next.id) throw new ApiError(409, `userName "${next.userName}" is taken.`, 'DUPLICATE_USERNAME');
-    if (!prev && roleOfUser(next) && next.accessKey == null) next.accessKey = tokenFor(next.userName);
-  }
-
-  #beforeAgentSave(ctx: SaveContext): void {
-    const { prev, next, input } = ctx;
-    if (prev && input.status !== undefined && input.status !== prev.status) {
-      const user = this.store.c.user.get((next.user as Rec | null)?.id);
-      ctx.after.push(() =>
-        ctx.events.push([
-          'status',
-          'agent.status',
-          { agentId: next.id, userName: user?.userName ?? null, status: next.status, previous: prev.status ?? null },
-        ]),
-      );
     }
   }
 
@@ -620,26 +445,6 @@ export class Model {
   presentTicket(t: Rec): Rec {
     return { status: 'SUCCESS', message: `Ticket ${scalarText(t.key) ?? `${TICKET_PREFIX}-${shownValue(t.id)}`} found.`, data: t };
   }
-}
-
-interface SaveContext {
-  input: Rec;
-  prev: Rec | undefined;
-  next: Rec;
-  isCreate: boolean;
-  actor: Actor;
-  now: string;
-  events: Array<[WebhookGroup, string, Record<string, unknown>]>;
-  after: Array<() => void>;
-  quirks: SaveQuirks;
-}
-
-/** How a save departs from the stand-in's own behaviour, for one request (a fault rule). */
-export interface SaveQuirks {
-  /** An attendant's file is read from its URL and then refused, as a provider that rejects it (fault refusesMedia). */
-  refusesMedia?: boolean;
-  /** A session moved to another group keeps its attendant: unless lastAgent: null says so, or always. */
-  keepsAgent?: 'unlessTold' | 'always' | undefined;
 }
 
 /** The role table as rule names (README: roles); users/rules answers with these. */

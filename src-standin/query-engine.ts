@@ -6,6 +6,7 @@
  */
 import { DEFAULT_PAGE_SIZE, OPERATORS, STANDIN_MAX_PAGE_SIZE, type Condition, type Operator } from '../src-shared/query';
 import type { CollectionName, FieldType, Spec } from './fields';
+import { likeMatcher } from './like';
 import { scalarText } from './scalar';
 
 export type Rec = Record<string, unknown>;
@@ -41,45 +42,52 @@ interface Step {
 
 const isObjectType = (t: FieldType): t is Exclude<FieldType, string> => typeof t !== 'string';
 
+/** Where a path goes after a field of type `t`: into a reference, an array's elements, an object's fields. */
+function stepInto(t: FieldType): { ref: CollectionName | null; spread: boolean; fields: Spec | null } {
+  let inner: FieldType = t;
+  let spread = false;
+  if (isObjectType(inner) && inner.kind === 'array') {
+    spread = true;
+    inner = inner.of;
+  }
+  if (!isObjectType(inner)) return { ref: null, spread, fields: null };
+  return {
+    ref: inner.kind === 'ref' ? inner.collection : null,
+    spread,
+    fields: inner.kind === 'ref' || inner.kind === 'object' ? inner.fields() : null,
+  };
+}
+
+/** A `ref.field` path (one reference, then a plain single field) can be filtered by a semi-join. */
+function joinOf(steps: Step[], spec: Spec, type: FieldType, multi: boolean): Getter['join'] {
+  const [s0, s1] = steps;
+  if (multi || steps.length !== 2 || !s0 || !s1?.deref || isObjectType(type)) return null;
+  const refType = spec[s0.name];
+  if (!refType || !isObjectType(refType) || refType.kind !== 'ref') return null;
+  return { refField: s0.name, collection: refType.collection, field: s1.name };
+}
+
 /** Validates a dotted key against the spec and builds its reader. */
 export function compileKey(key: string, spec: Spec, resolve: Resolver): Getter {
   if (key.length === 0) throw new QueryError('A condition key is empty.', 'UNKNOWN_KEY');
   const parts = key.split('.');
   const steps: Step[] = [];
-  let fields: Spec | null = spec;
-  let pendingRef: CollectionName | null = null;
-  let pendingSpread = false;
+  let at: ReturnType<typeof stepInto> = { ref: null, spread: false, fields: spec };
   let type: FieldType = 'any';
   let multi = false;
   for (const [i, name] of parts.entries()) {
-    const t: FieldType | undefined = fields && Object.hasOwn(fields, name) ? fields[name] : undefined;
+    const t: FieldType | undefined = at.fields && Object.hasOwn(at.fields, name) ? at.fields[name] : undefined;
     if (!t)
       throw new QueryError(`Unknown key "${key}": "${parts.slice(0, i + 1).join('.')}" is not a field of this resource.`, 'UNKNOWN_KEY');
     // Reading `id` of a reference needs no lookup: the stored `{id}` already holds it.
-    steps.push({ name, deref: name === 'id' ? null : pendingRef, spread: pendingSpread });
-    if (pendingSpread) multi = true;
+    steps.push({ name, deref: name === 'id' ? null : at.ref, spread: at.spread });
+    if (at.spread) multi = true;
     type = t;
-    pendingRef = null;
-    pendingSpread = false;
-    fields = null;
-    let inner: FieldType = t;
-    if (isObjectType(inner) && inner.kind === 'array') {
-      pendingSpread = true;
-      inner = inner.of;
-    }
-    if (isObjectType(inner)) {
-      if (inner.kind === 'ref') pendingRef = inner.collection;
-      if (inner.kind === 'ref' || inner.kind === 'object') fields = inner.fields();
-    }
+    at = stepInto(t);
   }
   if (isObjectType(type) && type.kind === 'array') multi = true;
   const derefs = steps.some((s) => s.deref);
-  const [s0, s1] = steps;
-  const refType = s0 ? spec[s0.name] : undefined;
-  const join =
-    !multi && steps.length === 2 && s1?.deref && !isObjectType(type) && refType && isObjectType(refType) && refType.kind === 'ref'
-      ? { refField: s0!.name, collection: refType.collection, field: s1.name }
-      : null;
+  const join = joinOf(steps, spec, type, multi);
   return { get: multi ? multiReader(steps, resolve) : singleReader(steps, resolve), multi, type, join, derefs };
 }
 
@@ -148,82 +156,6 @@ function dateMs(v: unknown): number {
   if (typeof v === 'string') return Date.parse(v);
   if (typeof v === 'number') return v;
   return NaN;
-}
-
-/**
- * One `%`-free piece of a LIKE pattern: its characters (code points), `null` where `_` takes any
- * one, and the whole piece as text when it has no `_` (then native search applies).
- */
-interface Segment {
-  chars: Array<string | null>;
-  literal: string | null;
-}
-
-function segmentOf(part: string): Segment {
-  const chars = Array.from(part, (ch) => (ch === '_' ? null : ch));
-  return { chars, literal: chars.includes(null) ? null : part };
-}
-
-/** The text as folded characters: the string itself unless a surrogate pair makes units and characters differ. */
-const SURROGATE = /[\uD800-\uDFFF]/;
-const foldText = (text: string): string | string[] => {
-  const lower = text.toLowerCase();
-  return SURROGATE.test(lower) ? Array.from(lower) : lower;
-};
-
-function segmentAt(t: string | string[], at: number, seg: Segment): boolean {
-  if (seg.literal !== null && typeof t === 'string') return t.startsWith(seg.literal, at);
-  const { chars } = seg;
-  if (at < 0 || at + chars.length > t.length) return false;
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i];
-    if (c !== null && c !== t[at + i]) return false;
-  }
-  return true;
-}
-
-/** Leftmost place at or after `from` where `seg` fits before `end`, or -1. */
-function findSegment(t: string | string[], from: number, end: number, seg: Segment): number {
-  if (seg.literal !== null && typeof t === 'string') {
-    const i = t.indexOf(seg.literal, from);
-    return i >= 0 && i + seg.literal.length <= end ? i : -1;
-  }
-  for (let i = from; i + seg.chars.length <= end; i++) if (segmentAt(t, i, seg)) return i;
-  return -1;
-}
-
-/**
- * LIKE without a regular expression, case-insensitive as `toLowerCase`: the pattern splits at
- * `%` into segments, the first anchored at the start, the last at the end, the others found
- * leftmost in order (the leftmost place is never worse for what follows). At most text ×
- * pattern steps whatever the input, where a backtracking regex over `%a%a%a%X` took seconds
- * on a few hundred characters and held the whole process meanwhile.
- */
-export function likeMatcher(pattern: string): (text: string) => boolean {
-  const segs = pattern.toLowerCase().split('%').map(segmentOf);
-  const first = segs[0] as Segment;
-  if (segs.length === 1) {
-    return (text) => {
-      const t = foldText(text);
-      return t.length === first.chars.length && segmentAt(t, 0, first);
-    };
-  }
-  const last = segs[segs.length - 1] as Segment;
-  const middle = segs.slice(1, -1).filter((s) => s.chars.length > 0);
-  const least = segs.reduce((n, s) => n + s.chars.length, 0);
-  return (text) => {
-    if (text.length < least) return false; // never fewer UTF-16 units than characters
-    const t = foldText(text);
-    const end = t.length - last.chars.length;
-    if (end < first.chars.length || !segmentAt(t, 0, first) || !segmentAt(t, end, last)) return false;
-    let at = first.chars.length;
-    for (const seg of middle) {
-      const found = findSegment(t, at, end, seg);
-      if (found < 0) return false;
-      at = found + seg.chars.length;
-    }
-    return true;
-  };
 }
 
 function requireValue(c: Condition, op: string): string {
@@ -522,37 +454,21 @@ function candidates(all: Iterable<Rec>, conditions: Condition[], opts: QueryOpti
   return all;
 }
 
-/** Filters, sorts and pages. Throws QueryError for an unknown key, operator or sort column. */
-export function runQuery(all: Iterable<Rec>, q: ListQuery, opts: QueryOptions): PageResult<Rec> {
-  const predicate = compileConditions(q.conditions, opts.spec, opts.resolve, opts.scan);
-  const page = q.page ?? 0;
-  const size = Math.min(q.size ?? DEFAULT_PAGE_SIZE, opts.maxSize ?? STANDIN_MAX_PAGE_SIZE);
-  let sortGet: ((rec: Rec) => unknown) | null = null;
-  if (q.sort) {
-    // Without a column, sort by id where the resource has one (composite-key resources keep their order).
-    const column = q.sortColumn ?? (Object.hasOwn(opts.spec, 'id') ? 'id' : null);
-    if (column !== null) {
-      const g = compileKey(column, opts.spec, opts.resolve);
-      if (g.multi || isObjectType(g.type)) throw new QueryError(`Cannot sort by "${column}": it is not a single value.`, 'INVALID_SORT');
-      sortGet = g.get;
-    }
-  }
-  const matched: Rec[] = [];
-  for (const rec of candidates(all, q.conditions, opts)) if (predicate(rec)) matched.push(rec);
-  const start = page * size;
-  if (!sortGet && opts.unsorted) {
-    const key = opts.unsorted;
-    const keyed = matched.map((rec, i) => ({ rec, k: key(rec), i }));
-    keyed.sort((a, b) => a.k - b.k || a.i - b.i);
-    return { page, size, results: keyed.slice(start, start + size).map((x) => x.rec), total: matched.length };
-  }
-  if (!sortGet || start >= matched.length) {
-    return { page, size, results: sortGet ? [] : matched.slice(start, start + size), total: matched.length };
-  }
-  const keys = matched.map(sortGet);
-  const sign = q.direction === 'DESC' ? -1 : 1;
-  // Nulls last in both directions; ties keep the collection order so paging is stable.
-  const cmp = (i: number, j: number): number => {
+/** The reader of the sort column, or null when the list is not sorted (or has no id to sort by). */
+function sortReader(q: ListQuery, opts: QueryOptions): ((rec: Rec) => unknown) | null {
+  if (!q.sort) return null;
+  // Without a column, sort by id where the resource has one (composite-key resources keep their order).
+  const column = q.sortColumn ?? (Object.hasOwn(opts.spec, 'id') ? 'id' : null);
+  if (column === null) return null;
+  const g = compileKey(column, opts.spec, opts.resolve);
+  if (g.multi || isObjectType(g.type)) throw new QueryError(`Cannot sort by "${column}": it is not a single value.`, 'INVALID_SORT');
+  return g.get;
+}
+
+/** Nulls last in both directions; ties keep the collection order so paging is stable. */
+function rowComparator(keys: unknown[], direction: ListQuery['direction']): (i: number, j: number) => number {
+  const sign = direction === 'DESC' ? -1 : 1;
+  return (i, j) => {
     const a = keys[i],
       b = keys[j];
     const an = a == null,
@@ -560,25 +476,47 @@ export function runQuery(all: Iterable<Rec>, q: ListQuery, opts: QueryOptions): 
     if (an || bn) return an && bn ? i - j : an ? 1 : -1;
     return sign * compareValues(a, b) || i - j;
   };
-  const need = start + size;
-  let order: number[];
-  if (need * 8 < matched.length) {
-    // Only the first `need` rows are shown: keep a sorted buffer instead of sorting everything.
-    order = [];
-    for (let i = 0; i < matched.length; i++) {
-      if (order.length === need && cmp(i, order[need - 1] as number) >= 0) continue;
-      let lo = 0,
-        hi = order.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (cmp(order[mid] as number, i) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      order.splice(lo, 0, i);
-      if (order.length > need) order.pop();
+}
+
+/** The first `need` of `count` rows in order, by a sorted buffer instead of sorting everything. */
+function firstInOrder(count: number, need: number, cmp: (i: number, j: number) => number): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (order.length === need && cmp(i, order[need - 1] as number) >= 0) continue;
+    let lo = 0,
+      hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(order[mid] as number, i) <= 0) lo = mid + 1;
+      else hi = mid;
     }
-  } else {
-    order = matched.map((_, i) => i).sort(cmp);
+    order.splice(lo, 0, i);
+    if (order.length > need) order.pop();
   }
-  return { page, size, results: order.slice(start, start + size).map((i) => matched[i] as Rec), total: matched.length };
+  return order;
+}
+
+/** Filters, sorts and pages. Throws QueryError for an unknown key, operator or sort column. */
+export function runQuery(all: Iterable<Rec>, q: ListQuery, opts: QueryOptions): PageResult<Rec> {
+  const predicate = compileConditions(q.conditions, opts.spec, opts.resolve, opts.scan);
+  const page = q.page ?? 0;
+  const size = Math.min(q.size ?? DEFAULT_PAGE_SIZE, opts.maxSize ?? STANDIN_MAX_PAGE_SIZE);
+  const sortGet = sortReader(q, opts);
+  const matched: Rec[] = [];
+  for (const rec of candidates(all, q.conditions, opts)) if (predicate(rec)) matched.push(rec);
+  const start = page * size;
+  const pageOf = (rows: Rec[]): PageResult<Rec> => ({ page, size, results: rows, total: matched.length });
+  if (!sortGet && opts.unsorted) {
+    const key = opts.unsorted;
+    const keyed = matched.map((rec, i) => ({ rec, k: key(rec), i }));
+    keyed.sort((a, b) => a.k - b.k || a.i - b.i);
+    return pageOf(keyed.slice(start, start + size).map((x) => x.rec));
+  }
+  if (!sortGet) return pageOf(matched.slice(start, start + size));
+  if (start >= matched.length) return pageOf([]);
+  const cmp = rowComparator(matched.map(sortGet), q.direction);
+  const need = start + size;
+  // Only the first `need` rows are shown: when they are few, keep a buffer of them.
+  const order = need * 8 < matched.length ? firstInOrder(matched.length, need, cmp) : matched.map((_, i) => i).sort(cmp);
+  return pageOf(order.slice(start, start + size).map((i) => matched[i] as Rec));
 }

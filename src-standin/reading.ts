@@ -11,7 +11,8 @@ import { V2, V2_OPS, RESOURCES } from '../src-shared/paths';
 import { DEFAULT_PAGE_SIZE } from '../src-shared/query';
 import { encodeRecord, fromWallTime, withWallDates, type Encoding, type EncodingOf } from './encodings';
 import { SPECS, isPlainObject, type CollectionName, type FieldType } from './fields';
-import { HIDDEN, NOT_SAVABLE, roleOfUser, type Model } from './model';
+import { roleOfUser } from './api-error';
+import { HIDDEN, NOT_SAVABLE, type Model } from './model';
 import type { Rec } from './query-engine';
 import { compositeKeyOf } from './store';
 
@@ -157,90 +158,94 @@ const refIn = (v: unknown): unknown => {
 const listPathOf = (coll: CollectionName): string =>
   (coll in RESOURCES ? RESOURCES[coll as keyof typeof RESOURCES].list : null) ?? `/${coll}`;
 
-function variantReading(model: Model): Reading {
-  const users = model.store.c.user;
+const userRef = (u: Rec, withType: boolean): Rec => {
+  const ref: Rec = { id: String(u.id), name: u.name ?? null, userName: u.userName ?? null };
+  if (withType) ref.typeUser = u.typeUser ?? null;
+  return ref;
+};
 
-  const userRef = (u: Rec, withType: boolean): Rec => {
-    const ref: Rec = { id: String(u.id), name: u.name ?? null, userName: u.userName ?? null };
-    if (withType) ref.typeUser = u.typeUser ?? null;
-    return ref;
-  };
-  const userById = (v: unknown): Rec | undefined => (isPlainObject(v) ? users.get(v.id) : undefined);
+/** Renames condition keys and the sort column that name a bare-id reference to its `.id`. */
+const renameKeys = (v: unknown, refs: readonly string[]): unknown => {
+  if (Array.isArray(v)) return v.map((x) => renameKeys(x, refs));
+  if (!isPlainObject(v)) return v;
+  const out: Rec = { ...v };
+  for (const k of ['key', 'sortColumn']) if (typeof out[k] === 'string' && refs.includes(out[k])) out[k] = `${out[k]}.id`;
+  for (const g of ['and', 'or', 'conditions']) if (Array.isArray(out[g])) out[g] = renameKeys(out[g], refs);
+  return out;
+};
+
+/** The variant's record shapes, both ways: what it writes of a stored record, what it reads of a save. */
+class VariantShapes {
+  constructor(readonly model: Model) {}
+
+  #userById(v: unknown): Rec | undefined {
+    return isPlainObject(v) ? this.model.store.c.user.get(v.id) : undefined;
+  }
 
   /** Nested `{id}` user references become user objects, following the spec. */
-  const wireValue = (v: unknown, t: FieldType | undefined): unknown => {
+  #wireValue(v: unknown, t: FieldType | undefined): unknown {
     if (v == null || t === undefined || typeof t === 'string') return v;
-    if (t.kind === 'array') return Array.isArray(v) ? v.map((x) => wireValue(x, t.of)) : v;
+    if (t.kind === 'array') return Array.isArray(v) ? v.map((x) => this.#wireValue(x, t.of)) : v;
     if (!isPlainObject(v)) return v;
     if (t.kind === 'ref' && t.collection === 'user' && Object.keys(v).length === 1) {
-      const u = userById(v);
+      const u = this.#userById(v);
       return u ? userRef(u, true) : v;
     }
     const fields = t.fields();
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wireValue(x, fields[k])]));
-  };
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.#wireValue(x, fields[k])]));
+  }
 
   /** The role that wrote a message: its customer, an attendant, a virtual agent, or the system. */
-  const senderRole = (fromCustomer: boolean, sender: Rec | undefined): (typeof SENDER_ROLES)[number] => {
+  #senderRole(fromCustomer: boolean, sender: Rec | undefined): (typeof SENDER_ROLES)[number] {
     if (fromCustomer) return 'CUSTOMER';
     const role = sender ? roleOfUser(sender) : null;
     if (role !== 'agent' && role !== 'supervisor') return 'SYSTEM';
-    return model.store.c.agent.get((sender?.agent as Rec | null | undefined)?.id)?.virtualAgent === true ? 'BOT' : 'AGENT';
-  };
+    return this.model.store.c.agent.get((sender?.agent as Rec | null | undefined)?.id)?.virtualAgent === true ? 'BOT' : 'AGENT';
+  }
 
-  const shapeMessage = (m: Rec): void => {
-    const byName = (n: unknown): Rec | undefined => (typeof n === 'string' ? model.userByName(n) : undefined);
+  #shapeMessage(m: Rec): void {
+    const byName = (n: unknown): Rec | undefined => (typeof n === 'string' ? this.model.userByName(n) : undefined);
     const sender = byName(m.sendBy);
     const recipient = byName(m.toUser);
     const fromCustomer = m.fromUser === true;
     m.fromUser = sender ? userRef(sender, true) : null;
     m.toUser = recipient ? userRef(recipient, true) : null;
-    m.sendBy = senderRole(fromCustomer, sender);
+    m.sendBy = this.#senderRole(fromCustomer, sender);
     if (typeof m.sentiment === 'string') m.sentiment = { label: m.sentiment, score: null };
-  };
+  }
 
-  const shapeSession = (s: Rec): void => {
+  #shapeSession(s: Rec): void {
     // The channel word in userConnectedInstance, the customer's address in userConnectedResource.
     [s.userConnectedResource, s.userConnectedInstance] = [s.userConnectedInstance ?? null, s.userConnectedResource ?? null];
     if (isPlainObject(s.groupConf)) {
-      const g = model.store.c.group.get(s.groupConf.id);
+      const g = this.model.store.c.group.get(s.groupConf.id);
       s.groupConf = { id: String(s.groupConf.id), name: g?.name ?? null };
     }
     for (const k of ['agent', 'user'] as const) {
       if (!isPlainObject(s[k])) continue;
-      const u = userById(s[k]);
+      const u = this.#userById(s[k]);
       s[k] = u ? userRef(u, false) : { id: String(s[k].id), name: null, userName: null };
     }
-  };
+  }
 
-  const record = (coll: CollectionName, rec: Rec, omit: readonly string[] = []): Rec => {
+  record(coll: CollectionName, rec: Rec, omit: readonly string[] = []): Rec {
     const spec = SPECS[coll];
     const shaped: Rec = { ...rec };
     for (const k of BARE_ID_REFS[coll] ?? []) if (isPlainObject(shaped[k])) shaped[k] = shaped[k].id;
-    if (coll === 'message') shapeMessage(shaped);
-    if (coll === 'userSession') shapeSession(shaped);
+    if (coll === 'message') this.#shapeMessage(shaped);
+    if (coll === 'userSession') this.#shapeSession(shaped);
     const expanded: Rec = {};
-    for (const [k, v] of Object.entries(shaped)) expanded[k] = wireValue(v, spec[k]);
+    for (const [k, v] of Object.entries(shaped)) expanded[k] = this.#wireValue(v, spec[k]);
     const out = encodeRecord(coll, expanded, variantEncoding, [...omit, ...(HIDDEN[coll] ?? [])]);
     out._links = { self: { href: `${V2}${listPathOf(coll)}/${compositeKeyOf(coll, rec) ?? String(rec.id)}` } };
     out.tenantId = TENANT_ID;
     return out;
-  };
-
-  /** Renames condition keys and the sort column that name a bare-id reference to its `.id`. */
-  const renameKeys = (v: unknown, refs: readonly string[]): unknown => {
-    if (Array.isArray(v)) return v.map((x) => renameKeys(x, refs));
-    if (!isPlainObject(v)) return v;
-    const out: Rec = { ...v };
-    for (const k of ['key', 'sortColumn']) if (typeof out[k] === 'string' && refs.includes(out[k])) out[k] = `${out[k]}.id`;
-    for (const g of ['and', 'or', 'conditions']) if (Array.isArray(out[g])) out[g] = renameKeys(out[g], refs);
-    return out;
-  };
+  }
 
   /** A message save in the variant's shapes, turned into the stored ones. */
-  const messageIn = (b: Rec): void => {
+  messageIn(b: Rec): void {
     const named = (v: Rec): Rec | undefined =>
-      users.get(v.id) ?? (typeof v.userName === 'string' ? model.userByName(v.userName) : undefined);
+      this.model.store.c.user.get(v.id) ?? (typeof v.userName === 'string' ? this.model.userByName(v.userName) : undefined);
     if (isPlainObject(b.sentiment)) b.sentiment = typeof b.sentiment.label === 'string' ? b.sentiment.label : null;
     if (isPlainObject(b.toUser)) b.toUser = named(b.toUser)?.userName ?? b.toUser;
     const role = typeof b.sendBy === 'string' ? SENDER_ROLES.find((r) => r === b.sendBy) : undefined;
@@ -253,8 +258,11 @@ function variantReading(model: Model): Reading {
     }
     // A role is not a user name: the stand-in fills sendBy in as it does when it is absent.
     if (role) delete b.sendBy;
-  };
+  }
+}
 
+function variantReading(model: Model): Reading {
+  const shapes = new VariantShapes(model);
   return {
     name: 'variant',
     maxPageSize: VARIANT_MAX_PAGE_SIZE,
@@ -271,7 +279,7 @@ function variantReading(model: Model): Reading {
         else if (t && typeof t !== 'string' && t.kind === 'ref') out[k] = refIn(v);
         else out[k] = v;
       }
-      if (coll === 'message') messageIn(out);
+      if (coll === 'message') shapes.messageIn(out);
       return out;
     },
     queryIn(coll, body) {
@@ -280,10 +288,10 @@ function variantReading(model: Model): Reading {
     },
     out(shape, body, request) {
       if (!isPlainObject(body)) return body;
-      if (shape.kind === 'record') return record(shape.coll, body, shape.omit);
+      if (shape.kind === 'record') return shapes.record(shape.coll, body, shape.omit);
       const asked = isPlainObject(request) && typeof request.size === 'number' ? request.size : DEFAULT_PAGE_SIZE;
       const results: unknown[] = Array.isArray(body.results) ? body.results : [];
-      return { ...body, size: asked, results: results.map((r) => (isPlainObject(r) ? record(shape.coll, r) : r)) };
+      return { ...body, size: asked, results: results.map((r) => (isPlainObject(r) ? shapes.record(shape.coll, r) : r)) };
     },
   };
 }

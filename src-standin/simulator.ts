@@ -4,11 +4,12 @@
  * write goes through the Model, so it produces the same webhook events as the console's own.
  */
 import { createRng, intBetween, pick, type Rng } from './prng';
-import type { Actor, Model } from './model';
+import type { Actor } from './api-error';
+import type { Model } from './model';
 import type { Rec } from './query-engine';
 import { scalarText } from './scalar';
-import { CHANNELS, fillScript, makeCnpj, money, type Channel } from './seed';
-import { CUSTOMER_NUDGES, CUSTOMER_REPLIES, SCRIPTS } from './texts';
+import { CHANNELS, fillScript, makeCnpj, money, type Channel } from './seed-base';
+import { CUSTOMER_NUDGES, CUSTOMER_REPLIES, SCRIPTS, type Script } from './texts';
 
 export const DEFAULT_SIMULATOR_INTERVAL_MS = 4000;
 /** The simulator opens no new session while this many wait in the queue. */
@@ -74,19 +75,43 @@ export class Simulator {
     if (nudge && this.#rng() < 0.2) this.#customerSays(nudge, pick(this.#rng, CUSTOMER_NUDGES));
   }
 
-  #openSession(): void {
-    const store = this.#model.store;
-    const customers = store.c.user.values();
+  /** One of the first 200 customers, or none when the data has no customer. */
+  #pickCustomer(): Rec | undefined {
     const pool: Rec[] = [];
-    for (const u of customers) {
+    for (const u of this.#model.store.c.user.values()) {
       if (u.typeUser === 'CUSTOMER') pool.push(u);
       if (pool.length >= 200) break;
     }
-    const customer = pool.length ? pick(this.#rng, pool) : undefined;
-    const script = pick(this.#rng, SCRIPTS);
-    const group = [...store.c.group.values()].find((g) => g.name === script.group) ?? store.c.group.get(1);
+    return pool.length ? pick(this.#rng, pool) : undefined;
+  }
+
+  /** The script's group (the first group when it has gone) and one of its channels. */
+  #routeOf(script: Script): { group: Rec | undefined; channel: Channel } {
+    const groups = this.#model.store.c.group;
+    const group = [...groups.values()].find((g) => g.name === script.group) ?? groups.get(1);
     const channels = ((group?.channels as Array<{ name: Channel }> | undefined) ?? []).map((c) => c.name);
     const channel: Channel = channels.length ? pick(this.#rng, channels) : pick(this.#rng, CHANNELS);
+    return { group, channel };
+  }
+
+  /** The script's first line, filled in for this customer and session. */
+  #openingLine(script: Script, customer: Rec | undefined, session: Rec): string {
+    const first = scalarText(customer?.displayName ?? customer?.name) ?? 'Cliente';
+    return fillScript(script.lines[0]!, {
+      nome: first,
+      cpf: scalarText(customer?.cpf) ?? '',
+      cnpj: makeCnpj(this.#rng),
+      email: scalarText(customer?.email) ?? '',
+      valor: money(intBetween(this.#rng, 1990, 99990)),
+      pedido: `PED-${intBetween(this.#rng, 100000, 999999)}`,
+      protocolo: String(session.protocol),
+    });
+  }
+
+  #openSession(): void {
+    const customer = this.#pickCustomer();
+    const script = pick(this.#rng, SCRIPTS);
+    const { group, channel } = this.#routeOf(script);
     const instance = channel === 'email' ? customer?.email : customer?.phone;
     const { rec: session } = this.#model.save(
       'userSession',
@@ -99,17 +124,7 @@ export class Simulator {
       },
       this.#system,
     );
-    const first = scalarText(customer?.displayName ?? customer?.name) ?? 'Cliente';
-    const text = fillScript(script.lines[0]!, {
-      nome: first,
-      cpf: scalarText(customer?.cpf) ?? '',
-      cnpj: makeCnpj(this.#rng),
-      email: scalarText(customer?.email) ?? '',
-      valor: money(intBetween(this.#rng, 1990, 99990)),
-      pedido: `PED-${intBetween(this.#rng, 100000, 999999)}`,
-      protocolo: String(session.protocol),
-    });
-    this.#customerSays(session, text);
+    this.#customerSays(session, this.#openingLine(script, customer, session));
   }
 
   #customerSays(session: Rec, text: string): void {

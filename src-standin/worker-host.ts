@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FaultRule, Standin, StandinOptions } from './index';
-import { WorkerAnswerSchema, type WorkerCommand } from './worker-protocol';
+import { WorkerAnswerSchema, type WorkerAnswer, type WorkerCommand } from './worker-protocol';
 
 /** Seeding a large data set takes a while; a command (but step, which is quick) answers at once. */
 const START_TIMEOUT_MS = 120_000;
@@ -31,27 +31,60 @@ function workerScript(): { url: URL; entry: string | null } {
   throw new Error('The stand-in worker (standin-worker.js) is missing from the build.');
 }
 
-export async function startStandinWorker(opts: StandinOptions = {}, o: WorkerStandinOptions = {}): Promise<Standin> {
-  const script = workerScript();
-  // Every option goes through as given (they are plain data).
-  const worker = new Worker(script.url, { workerData: { options: opts, entry: script.entry } });
-  const pending = new Map<number, { resolve(): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
-  let nextId = 1;
-  let ended: string | null = null;
-  let closing: Promise<void> | null = null;
+type Started = Pick<Standin, 'baseUrl' | 'tokens' | 'demoAgent' | 'demoSupervisor'>;
+type Op = WorkerCommand['op'];
+type CommandAnswer = Extract<WorkerAnswer, { type: 'reply' }>;
 
-  const end = (reason: string): void => {
-    if (ended) return;
-    ended = reason;
-    for (const p of pending.values()) {
+/** The commands sent to the worker and not yet answered, each with its timer; and whether the worker ended. */
+class Commands {
+  readonly #pending = new Map<number, { resolve(): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  #nextId = 1;
+  #ended: string | null = null;
+  closing: Promise<void> | null = null;
+
+  constructor(
+    readonly worker: Worker,
+    readonly onExit: ((reason: string) => void) | undefined,
+  ) {}
+
+  /** The worker ended: every command waiting fails with why; a crash (not a close) is told. */
+  end(reason: string): void {
+    if (this.#ended) return;
+    this.#ended = reason;
+    for (const p of this.#pending.values()) {
       clearTimeout(p.timer);
       p.reject(new Error(`The stand-in stopped: ${reason}`));
     }
-    pending.clear();
-    if (!closing) o.onExit?.(reason);
-  };
+    this.#pending.clear();
+    if (!this.closing) this.onExit?.(reason);
+  }
 
-  const ready = new Promise<Pick<Standin, 'baseUrl' | 'tokens' | 'demoAgent' | 'demoSupervisor'>>((resolve, reject) => {
+  answered(m: CommandAnswer): void {
+    const p = this.#pending.get(m.id);
+    if (!p) return;
+    this.#pending.delete(m.id);
+    clearTimeout(p.timer);
+    if (m.error === undefined) p.resolve();
+    else p.reject(new Error(m.error));
+  }
+
+  send(op: Op, extra: { rules?: FaultRule[] } = {}): Promise<void> {
+    if (this.#ended) return Promise.reject(new Error(`The stand-in stopped: ${this.#ended}`));
+    const id = this.#nextId++;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error(`The stand-in did not answer ${op} within ${COMMAND_TIMEOUT_MS / 1000} s.`));
+      }, COMMAND_TIMEOUT_MS);
+      this.#pending.set(id, { resolve, reject, timer });
+      this.worker.postMessage({ id, op, ...extra });
+    });
+  }
+}
+
+/** Resolves when the worker says it is ready; rejects when it fails, crashes or takes too long. */
+function whenReady(worker: Worker, commands: Commands): Promise<Started> {
+  return new Promise<Started>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The stand-in did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
     worker.on('message', (raw: unknown) => {
       const a = WorkerAnswerSchema.safeParse(raw);
@@ -64,59 +97,46 @@ export async function startStandinWorker(opts: StandinOptions = {}, o: WorkerSta
         clearTimeout(timer);
         reject(new Error(m.message));
       } else {
-        const p = pending.get(m.id);
-        if (!p) return;
-        pending.delete(m.id);
-        clearTimeout(p.timer);
-        if (m.error === undefined) p.resolve();
-        else p.reject(new Error(m.error));
+        commands.answered(m);
       }
     });
     worker.on('error', (e: Error) => {
       clearTimeout(timer);
       reject(e);
-      end(e.message);
+      commands.end(e.message);
     });
     worker.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`The stand-in's worker exited with code ${code} before it was ready.`));
-      end(`its worker exited with code ${code}`);
+      commands.end(`its worker exited with code ${code}`);
     });
   });
+}
 
-  let started: Awaited<typeof ready>;
+export async function startStandinWorker(opts: StandinOptions = {}, o: WorkerStandinOptions = {}): Promise<Standin> {
+  const script = workerScript();
+  // Every option goes through as given (they are plain data).
+  const worker = new Worker(script.url, { workerData: { options: opts, entry: script.entry } });
+  const commands = new Commands(worker, o.onExit);
+  let started: Started;
   try {
-    started = await ready;
+    started = await whenReady(worker, commands);
   } catch (e) {
     await worker.terminate();
     throw e;
   }
-
-  type Op = WorkerCommand['op'];
-  const command = (op: Op, extra: { rules?: FaultRule[] } = {}): Promise<void> => {
-    if (ended) return Promise.reject(new Error(`The stand-in stopped: ${ended}`));
-    const id = nextId++;
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new Error(`The stand-in did not answer ${op} within ${COMMAND_TIMEOUT_MS / 1000} s.`));
-      }, COMMAND_TIMEOUT_MS);
-      pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, op, ...extra });
-    });
-  };
-
+  const command = (op: Op, extra?: { rules?: FaultRule[] }): Promise<void> => commands.send(op, extra);
   return {
     ...started,
     faults: { set: (rules) => command('faults.set', { rules }), clear: () => command('faults.clear') },
     simulator: { start: () => command('simulator.start'), stop: () => command('simulator.stop'), step: () => command('simulator.step') },
     close() {
-      closing ??= (async () => {
+      commands.closing ??= (async () => {
         // The worker flushes its store before it answers; terminate only ends what is left.
         await command('close').catch(() => undefined);
         await worker.terminate();
       })();
-      return closing;
+      return commands.closing;
     },
   };
 }

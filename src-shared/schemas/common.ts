@@ -306,11 +306,7 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
   }));
   const byName = new Map(fields.map((f) => [f.k, f]));
   const needed = fields.filter((f) => f.needed);
-  const kept = (f: (typeof fields)[number], x: unknown): boolean =>
-    (f.kept === 'strings' && typeof x === 'string') ||
-    (f.kept === 'booleans' && typeof x === 'boolean') ||
-    (f.kept === 'safe integers' && Number.isSafeInteger(x)) ||
-    (f.kept === 'finite numbers' && Number.isFinite(x));
+  const kept = (f: (typeof fields)[number], x: unknown): boolean => keptAsIs(f.kept, x);
   /** The required fields `r` lacks, each read from nothing: name/value pairs to add (null: none), or why the record fails. */
   const absentNeeded = (r: Record<string, unknown>): unknown[] | Failure | null => {
     let add: unknown[] | null = null;
@@ -375,10 +371,26 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
     if (Array.isArray(absent)) for (let i = 0; i < absent.length; i += 2) out[absent[i] as string] = absent[i + 1];
     return out;
   };
-  type Out = z.output<typeof slow>;
-  const schema = z.unknown().transform((v, ctx): Out => {
+  const schema = readOrExplain(slow, read);
+  objects.set(schema, slow);
+  return withDirect(schema, read);
+}
+
+/** Whether a field keeps `x` as it comes (no reader call): a value of the type the field keeps. */
+function keptAsIs(kept: Keeps, x: unknown): boolean {
+  return (
+    (kept === 'strings' && typeof x === 'string') ||
+    (kept === 'booleans' && typeof x === 'boolean') ||
+    (kept === 'safe integers' && Number.isSafeInteger(x)) ||
+    (kept === 'finite numbers' && Number.isFinite(x))
+  );
+}
+
+/** The record read directly; when that fails (or direct reading is off), zod reads it and says why. */
+function readOrExplain<T>(slow: z.ZodType<T>, read: Direct): z.ZodType<T> {
+  return z.unknown().transform((v, ctx): T => {
     const got = direct ? read(v) : INVALID;
-    if (got !== REFUSED && got !== INVALID) return got as Out;
+    if (got !== REFUSED && got !== INVALID) return got as T;
     const again = slow.safeParse(v);
     if (again.success) return inOrderOf(v, again.data);
     for (const i of again.error.issues) {
@@ -387,8 +399,6 @@ export function readObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodType
     }
     return z.NEVER;
   });
-  objects.set(schema, slow);
-  return withDirect(schema, read);
 }
 
 /** `data` with its fields in the order `input` gives them (zod puts the shape's first), then any others. */

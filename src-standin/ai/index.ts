@@ -85,77 +85,104 @@ const UploadBody = z
 
 const INDEXES = `${AI}/indexes`;
 
-export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promise<AiResponse>; close(): Promise<void> } {
-  const kb = new KnowledgeBases({
-    dataDir: ctx.dataDir,
-    log: ctx.log,
-    seeds: [
-      {
-        name: DEMO_INDEX,
-        source: 'resources/kb/demo_atendimento_pt.txt',
-        load: async () => parseDocuments(await readFile(demoFile()), 'txt', {}),
-      },
-    ],
-  });
-  const voice = new VoiceService(
-    { ...DEFAULT_BINARIES, ...ctx.voiceBinaries },
-    ctx.voiceScratchDir ? { scratchDir: ctx.voiceScratchDir } : {},
-  );
+type Operation = (req: AiRequest) => Promise<AiResponse> | AiResponse;
 
-  const models = async () => catalogue(await voice.availability());
+/** The AI and voice families: the knowledge bases, the voice tools, and one handler per operation. */
+class AiService {
+  readonly #ctx: AiContext;
+  readonly #kb: KnowledgeBases;
+  readonly #voice: VoiceService;
+  readonly #ops: ReadonlyMap<string, Operation>;
 
-  async function route(req: AiRequest): Promise<AiResponse> {
-    const path = req.path.split('?')[0]?.replace(/\/+$/, '') ?? '';
-    if (req.method === 'GET' && (path === INDEXES || path.startsWith(`${INDEXES}/`))) {
-      if (path === INDEXES) return ok({ Results: kb.list() });
-      const status = kb.status(decodeURIComponent(path.slice(INDEXES.length + 1)));
-      return status ? ok(status) : notFound();
+  constructor(ctx: AiContext) {
+    this.#ctx = ctx;
+    this.#kb = new KnowledgeBases({
+      dataDir: ctx.dataDir,
+      log: ctx.log,
+      seeds: [
+        {
+          name: DEMO_INDEX,
+          source: 'resources/kb/demo_atendimento_pt.txt',
+          load: async () => parseDocuments(await readFile(demoFile()), 'txt', {}),
+        },
+      ],
+    });
+    this.#voice = new VoiceService(
+      { ...DEFAULT_BINARIES, ...ctx.voiceBinaries },
+      ctx.voiceScratchDir ? { scratchDir: ctx.voiceScratchDir } : {},
+    );
+    this.#ops = new Map<string, Operation>([
+      [AI_OPS.ner, (req) => ok({ entities: recognizeEntities(parseJsonBody(req.body, NerBody).sentence) })],
+      [AI_OPS.modelsByProviders, (req) => this.#models(req)],
+      [AI_OPS.nlp, (req) => this.#nlp(parseJsonBody(req.body, NlpRequestSchema))],
+      [AI_OPS.questions, (req) => this.#questions(parseJsonBody(req.body, QuestionsBody))],
+      [AI_OPS.uploadFiles, (req) => this.#upload(parseJsonBody(req.body, UploadBody))],
+      [AI_OPS.stt, (req) => this.#voice.stt(req.headers['content-type'], req.body)],
+      [AI_OPS.tts, (req) => this.#voice.tts(parseJsonBody(req.body, TtsRequestSchema))],
+    ]);
+  }
+
+  async handle(req: AiRequest): Promise<AiResponse> {
+    await this.#kb.ready;
+    try {
+      return await this.#route(req);
+    } catch (e) {
+      if (e instanceof AiHttpError) return e.response;
+      this.#ctx.log?.(`AI operation ${req.path} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return failure(500, 'The AI operation failed inside the stand-in.', 'INTERNAL');
     }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#kb.close(), this.#voice.close()]);
+  }
+
+  async #catalogue() {
+    return catalogue(await this.#voice.availability());
+  }
+
+  async #route(req: AiRequest): Promise<AiResponse> {
+    const path = req.path.split('?')[0]?.replace(/\/+$/, '') ?? '';
+    if (req.method === 'GET' && (path === INDEXES || path.startsWith(`${INDEXES}/`))) return this.#indexStatus(path);
     const known = (Object.values(AI_OPS) as string[]).includes(path);
     if (!known) return notFound();
     if (req.method !== 'POST') return failure(405, `Use POST for ${path}.`, 'METHOD_NOT_ALLOWED', { allow: 'POST' });
     if (path !== AI_OPS.stt && req.body.length > MAX_JSON_BYTES)
       return failure(413, `The body is limited to ${MAX_JSON_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE');
+    const op = this.#ops.get(path);
+    return op ? op(req) : notFound();
+  }
 
-    switch (path) {
-      case AI_OPS.ner: {
-        const { sentence } = parseJsonBody(req.body, NerBody);
-        return ok({ entities: recognizeEntities(sentence) });
-      }
-      case AI_OPS.modelsByProviders: {
-        const body = req.body.length ? parseJsonBody(req.body, ModelsBody) : {};
-        return ok({ Results: filterModels(await models(), body.provider, body.typeModality) });
-      }
-      case AI_OPS.nlp:
-        return nlp(parseJsonBody(req.body, NlpRequestSchema));
-      case AI_OPS.questions: {
-        const q = parseJsonBody(req.body, QuestionsBody);
-        // Sizes past the cap are trimmed rather than refused: more answers would only be noise.
-        const found = kb.search(q.index, q.question, Math.min(q.size ?? 3, MAX_ANSWERS));
-        switch (found.kind) {
-          case 'ok':
-            return ok({ answer: found.answer });
-          case 'missing':
-            return notFound(`There is no knowledge base named ${q.index}.`);
-          case 'indexing':
-            return notFound(`The knowledge base ${q.index} is still being indexed.`);
-          case 'failed':
-            return notFound(`The knowledge base ${q.index} could not be indexed: ${found.error}`);
-        }
-        return notFound();
-      }
-      case AI_OPS.uploadFiles:
-        return upload(parseJsonBody(req.body, UploadBody));
-      case AI_OPS.stt:
-        return voice.stt(req.headers['content-type'], req.body);
-      case AI_OPS.tts:
-        return voice.tts(parseJsonBody(req.body, TtsRequestSchema));
+  /** GET indexes: every knowledge base; GET indexes/<name>: that one's state. */
+  #indexStatus(path: string): AiResponse {
+    if (path === INDEXES) return ok({ Results: this.#kb.list() });
+    const status = this.#kb.status(decodeURIComponent(path.slice(INDEXES.length + 1)));
+    return status ? ok(status) : notFound();
+  }
+
+  async #models(req: AiRequest): Promise<AiResponse> {
+    const body = req.body.length ? parseJsonBody(req.body, ModelsBody) : {};
+    return ok({ Results: filterModels(await this.#catalogue(), body.provider, body.typeModality) });
+  }
+
+  #questions(q: z.infer<typeof QuestionsBody>): AiResponse {
+    // Sizes past the cap are trimmed rather than refused: more answers would only be noise.
+    const found = this.#kb.search(q.index, q.question, Math.min(q.size ?? 3, MAX_ANSWERS));
+    switch (found.kind) {
+      case 'ok':
+        return ok({ answer: found.answer });
+      case 'missing':
+        return notFound(`There is no knowledge base named ${q.index}.`);
+      case 'indexing':
+        return notFound(`The knowledge base ${q.index} is still being indexed.`);
+      case 'failed':
+        return notFound(`The knowledge base ${q.index} could not be indexed: ${found.error}`);
     }
     return notFound();
   }
 
-  async function nlp(body: z.infer<typeof NlpRequestSchema>): Promise<AiResponse> {
-    const all = await models();
+  async #nlp(body: z.infer<typeof NlpRequestSchema>): Promise<AiResponse> {
+    const all = await this.#catalogue();
     const text = all.filter((m) => m.typeModality === 'text');
     // Model and provider are interchangeable per call (§4.1): either may name the other.
     const byModel = body.model ? text.find((m) => m.id.toLowerCase() === body.model?.toLowerCase()) : undefined;
@@ -176,37 +203,32 @@ export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promi
     }
     return ok(
       runLocal(body, {
-        indexes: kb.readyIndexes(),
-        cannedTexts: ctx.cannedTexts(),
-        ...(ctx.describeMedia ? { describeImage: ctx.describeMedia } : {}),
+        indexes: this.#kb.readyIndexes(),
+        cannedTexts: this.#ctx.cannedTexts(),
+        ...(this.#ctx.describeMedia ? { describeImage: this.#ctx.describeMedia } : {}),
       }),
     );
   }
 
-  function upload(body: z.infer<typeof UploadBody>): AiResponse {
+  #upload(body: z.infer<typeof UploadBody>): AiResponse {
     const nameProblem = indexNameProblem(body.index_engine);
     if (nameProblem) return badRequest(nameProblem, 'INVALID_INDEX_NAME');
     const url = checkFileUrl(body.url_file.trim());
     if (!url.ok) return badRequest(url.message, url.code);
-    kb.upload({ name: body.index_engine, url: url.url, type: url.type, separator: body.separator_doc_engine, idField: body.id_doc_engine });
+    this.#kb.upload({
+      name: body.index_engine,
+      url: url.url,
+      type: url.type,
+      separator: body.separator_doc_engine,
+      idField: body.id_doc_engine,
+    });
     return ok({ message: `The file ${url.url.href} is being processed and indexed into ${body.index_engine}.` });
   }
+}
 
-  return {
-    async handle(req) {
-      await kb.ready;
-      try {
-        return await route(req);
-      } catch (e) {
-        if (e instanceof AiHttpError) return e.response;
-        ctx.log?.(`AI operation ${req.path} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        return failure(500, 'The AI operation failed inside the stand-in.', 'INTERNAL');
-      }
-    },
-    close: async () => {
-      await Promise.all([kb.close(), voice.close()]);
-    },
-  };
+export function createAiService(ctx: AiContext): { handle(req: AiRequest): Promise<AiResponse>; close(): Promise<void> } {
+  const service = new AiService(ctx);
+  return { handle: (req) => service.handle(req), close: () => service.close() };
 }
 
 export { recognizeEntities } from './ner';

@@ -1,4 +1,5 @@
 import { KNOWLEDGE_BASE_NAME } from '../../src-shared/kb-name';
+import type { Response } from 'undici';
 
 /**
  * Checks of upload_files (interface §4.5, §8) and the download itself. The checks run before
@@ -110,58 +111,60 @@ export interface Downloaded {
   type: FileType;
 }
 
-/** Downloads with a time limit and a size cap; the file type must be known by the end. */
-export async function download(
-  url: URL,
-  known: FileType | null,
-  opts: { signal: AbortSignal; maxBytes: number; timeoutMs: number },
-): Promise<Downloaded> {
-  const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
-  // undici is loaded by the first download, not when the stand-in starts (about 10 ms of its start).
-  const { fetch } = await import('undici');
-  let res;
-  try {
-    res = await fetch(url, { signal, redirect: 'follow' });
-  } catch (e) {
-    if (opts.signal.aborted) throw e;
-    const why =
-      e instanceof Error && e.name === 'TimeoutError'
-        ? `no answer within ${Math.round(opts.timeoutMs / 1000)} s`
-        : e instanceof Error && e.cause instanceof Error
-          ? e.cause.message
-          : String(e);
-    throw new Error(`Could not fetch ${url.href}: ${why}.`, { cause: e });
-  }
-  const finalHost = new URL(res.url || url.href).hostname;
-  const drive = driveServiceOf(finalHost);
-  if (drive) {
+type Options = { signal: AbortSignal; maxBytes: number; timeoutMs: number };
+
+/** Why a fetch failed, in words: a timeout, the network's own cause, or the error. */
+function fetchFailure(e: unknown, timeoutMs: number): string {
+  if (e instanceof Error && e.name === 'TimeoutError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  if (e instanceof Error && e.cause instanceof Error) return e.cause.message;
+  return String(e);
+}
+
+/** Refuses an answer before its body is read (the body is let go): a drive, an HTTP error, an unknown type, too large. */
+async function acceptedType(res: Response, url: URL, known: FileType | null, maxBytes: number): Promise<FileType> {
+  const refuse = async (message: string): Promise<never> => {
     await res.body?.cancel();
-    throw new Error(`The URL redirected to a file-sharing drive (${drive}), which is not accepted.`);
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new Error(`Fetching ${url.href} answered HTTP ${res.status}.`);
-  }
+    throw new Error(message);
+  };
+  const drive = driveServiceOf(new URL(res.url || url.href).hostname);
+  if (drive) return refuse(`The URL redirected to a file-sharing drive (${drive}), which is not accepted.`);
+  if (!res.ok) return refuse(`Fetching ${url.href} answered HTTP ${res.status}.`);
   const type = known ?? fileTypeFromContentType(res.headers.get('content-type'));
-  if (!type) {
-    await res.body?.cancel();
-    throw new Error(
+  if (!type)
+    return refuse(
       `Cannot tell the type of ${url.href}: no supported extension and Content-Type "${res.headers.get('content-type') ?? ''}".`,
     );
-  }
   const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > opts.maxBytes) {
-    await res.body?.cancel();
-    throw new Error(`The file is ${declared} bytes; the limit is ${opts.maxBytes}.`);
-  }
+  if (declared > maxBytes) return refuse(`The file is ${declared} bytes; the limit is ${maxBytes}.`);
+  return type;
+}
+
+/** The body, up to `maxBytes` (a server may send more than it declared). */
+async function readCapped(res: Response, maxBytes: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let total = 0;
   if (res.body) {
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
       total += chunk.byteLength;
-      if (total > opts.maxBytes) throw new Error(`The file is larger than the limit of ${opts.maxBytes} bytes.`);
+      if (total > maxBytes) throw new Error(`The file is larger than the limit of ${maxBytes} bytes.`);
       parts.push(Buffer.from(chunk));
     }
   }
-  return { bytes: Buffer.concat(parts), type };
+  return Buffer.concat(parts);
+}
+
+/** Downloads with a time limit and a size cap; the file type must be known by the end. */
+export async function download(url: URL, known: FileType | null, opts: Options): Promise<Downloaded> {
+  const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+  // undici is loaded by the first download, not when the stand-in starts (about 10 ms of its start).
+  const { fetch } = await import('undici');
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, redirect: 'follow' });
+  } catch (e) {
+    if (opts.signal.aborted) throw e;
+    throw new Error(`Could not fetch ${url.href}: ${fetchFailure(e, opts.timeoutMs)}.`, { cause: e });
+  }
+  const type = await acceptedType(res, url, known, opts.maxBytes);
+  return { bytes: await readCapped(res, opts.maxBytes), type };
 }

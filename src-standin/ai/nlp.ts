@@ -245,37 +245,47 @@ function closest(
   return first ? { text: first, score: floor } : null;
 }
 
+type Scored = { text: string; score: number };
+
+/** On a known topic only what speaks of it may answer; the closest of those wins. */
+function onTopicMatches(
+  topic: { words: RegExp },
+  query: string,
+  sources: DraftSources,
+): { best: Scored | null; canned: Scored | null | undefined } {
+  const onTopic = (t: string) => topic.words.test(answerPart(t));
+  let best: Scored | null = null;
+  for (const index of sources.indexes) {
+    const top = closest(index.search(query, 50), index.chunks, onTopic, KB_MIN_SCORE);
+    if (top && (!best || top.score > best.score)) best = top;
+  }
+  const texts = sources.cannedTexts.filter(onTopic);
+  const canned = closest(texts.length ? new VectorIndex(texts).search(query, 1) : [], texts, () => true, CANNED_MIN_SCORE);
+  return { best, canned };
+}
+
+/** Without a topic: the closest chunk of any knowledge base, and the closest canned text. */
+function anyMatches(query: string, sources: DraftSources): { best: Scored | null; canned: Scored | null | undefined } {
+  let best: Scored | null = null;
+  for (const index of sources.indexes) {
+    const top = index.search(query, 1)[0];
+    if (top && (!best || top.score > best.score)) best = top;
+  }
+  const canned = sources.cannedTexts.length ? new VectorIndex(sources.cannedTexts).search(query, 1)[0] : undefined;
+  return { best, canned };
+}
+
 /**
  * A reply to the customer's last words, from the knowledge bases and the canned texts. `earlier`:
  * the customer's earlier lines, oldest first; they give the topic when the last line has none.
  */
 export function draftReply(customerText: string, sources: DraftSources, maxWords: number, earlier: readonly string[] = []): string {
   const english = looksEnglish(customerText);
-  const greeting = english ? 'Hello!' : 'Olá!';
   if (!customerText) return english ? 'Hello! How can I help you?' : 'Olá! Como posso ajudar?';
-
   const topic = topicOf([...earlier, customerText]);
   const query = topic?.line ?? customerText;
-  let best: { text: string; score: number } | null = null;
-  let canned: { text: string; score: number } | null | undefined;
-  if (topic) {
-    // On a known topic only what speaks of it may answer; the closest of those wins.
-    const onTopic = (t: string) => topic.words.test(answerPart(t));
-    for (const index of sources.indexes) {
-      const top = closest(index.search(query, 50), index.chunks, onTopic, KB_MIN_SCORE);
-      if (top && (!best || top.score > best.score)) best = top;
-    }
-    const texts = sources.cannedTexts.filter(onTopic);
-    canned = closest(texts.length ? new VectorIndex(texts).search(query, 1) : [], texts, () => true, CANNED_MIN_SCORE);
-  } else {
-    for (const index of sources.indexes) {
-      const top = index.search(query, 1)[0];
-      if (top && (!best || top.score > best.score)) best = top;
-    }
-    canned = sources.cannedTexts.length ? new VectorIndex(sources.cannedTexts).search(query, 1)[0] : undefined;
-  }
-
-  const parts: string[] = [greeting];
+  const { best, canned } = topic ? onTopicMatches(topic, query, sources) : anyMatches(query, sources);
+  const parts: string[] = [english ? 'Hello!' : 'Olá!'];
   if (best && best.score >= KB_MIN_SCORE) parts.push(answerPart(best.text));
   if (canned && canned.score >= CANNED_MIN_SCORE && !parts.includes(canned.text)) parts.push(canned.text);
   if (parts.length === 1) {

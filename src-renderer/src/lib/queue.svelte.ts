@@ -7,6 +7,8 @@ import { waitDue, waitStartOf } from '../../../src-shared/waiting';
 import { NONE_UNREADABLE, type Unreadable } from '../../../src-shared/unreadable';
 import { failure, type Worded, worded } from './bridge';
 import type { Scope } from './scope.svelte';
+import { QueueFacets } from './queue-facets';
+import { activityMs, byWake, createdAtMs, haystack } from './queue-order';
 
 /**
  * The queue's tabs. Sessions of mine waiting for the customer have no tab of their own: they stay
@@ -30,45 +32,6 @@ export const tabOfBucket = (b: QueueBucket): Exclude<VisibleBucket, 'snoozed'> |
 export function tabOfItem(item: QueueItem, me: string | null): VisibleBucket | null {
   const tab = tabOfBucket(bucketOf(item, me));
   return tab === 'mine' && item.snoozed ? 'snoozed' : tab;
-}
-
-/** Snoozed: the soonest to wake first; those waiting for their customer after them. */
-const byWake = (x: QueueItem, y: QueueItem): number => {
-  const at = (s: QueueItem) => (s.snoozedUntil ? Date.parse(s.snoozedUntil) : Infinity);
-  return at(x) - at(y) || x.id - y.id;
-};
-
-const lastCustomerMs = new WeakMap<QueueItem, number>();
-/** When the customer last wrote (ms), or when the session began; parsed once per item. */
-function activityMs(s: QueueItem): number {
-  let t = lastCustomerMs.get(s);
-  if (t === undefined) {
-    t = s.lastCustomerAt ? Date.parse(s.lastCustomerAt) : NaN;
-    if (Number.isNaN(t)) t = createdAtMs(s) || 0;
-    lastCustomerMs.set(s, t);
-  }
-  return t;
-}
-
-/** Lower-case text a filter keystroke is matched against, built once per item. */
-const haystacks = new WeakMap<QueueItem, string>();
-function haystack(s: QueueItem): string {
-  let h = haystacks.get(s);
-  if (h === undefined) {
-    h = `${s.customerName}\n${s.groupName ?? ''}\n${s.channel ?? ''}\n${s.protocol ?? ''}\n#${s.id}`.toLowerCase();
-    haystacks.set(s, h);
-  }
-  return h;
-}
-
-const createdMs = new WeakMap<QueueItem, number>();
-function createdAtMs(s: QueueItem): number {
-  let t = createdMs.get(s);
-  if (t === undefined) {
-    t = s.createdAt ? Date.parse(s.createdAt) : NaN;
-    createdMs.set(s, t);
-  }
-  return t;
 }
 
 /**
@@ -126,8 +89,7 @@ export class QueueStore {
   #members: Record<VisibleBucket, Set<number>> = { waiting: new Set(), mine: new Set(), others: new Set(), snoozed: new Set() };
   #tabVersions = $state<Record<VisibleBucket, number>>({ waiting: 0, mine: 0, others: 0, snoozed: 0 });
   /** How many sessions name each group and channel; the filter menus change when one comes or goes. */
-  #groupCounts = new Map<number, { name: string; n: number }>();
-  #channelCounts = new Map<string, number>();
+  #facetCounts = new QueueFacets();
   #facetVersion = $state(0);
 
   /** The tab a session shows in (Mine holds every session assigned to me, those waiting for the customer included). */
@@ -147,48 +109,13 @@ export class QueueStore {
       this.#members[to].add(next.id);
       touched.add(to);
     }
-    let facetsChanged = false;
-    if (prev?.groupId != null) {
-      const g = this.#groupCounts.get(prev.groupId);
-      if (g && --g.n === 0) {
-        this.#groupCounts.delete(prev.groupId);
-        facetsChanged = true;
-      }
-    }
-    if (next?.groupId != null) {
-      const name = next.groupName ?? `#${next.groupId}`;
-      const g = this.#groupCounts.get(next.groupId);
-      if (g) {
-        g.n++;
-        if (g.name !== name) {
-          g.name = name;
-          facetsChanged = true;
-        }
-      } else {
-        this.#groupCounts.set(next.groupId, { name, n: 1 });
-        facetsChanged = true;
-      }
-    }
-    if (prev?.channel) {
-      const n = (this.#channelCounts.get(prev.channel) ?? 1) - 1;
-      if (n <= 0) {
-        this.#channelCounts.delete(prev.channel);
-        facetsChanged = true;
-      } else this.#channelCounts.set(prev.channel, n);
-    }
-    if (next?.channel) {
-      const n = this.#channelCounts.get(next.channel) ?? 0;
-      if (n === 0) facetsChanged = true;
-      this.#channelCounts.set(next.channel, n + 1);
-    }
-    if (facetsChanged) this.#facetVersion++;
+    if (this.#facetCounts.move(prev, next)) this.#facetVersion++;
   }
 
   /** Every tab and facet again, from the whole map (a snapshot, another attendant, an empty store). */
   #rebuild(): void {
     this.#members = { waiting: new Set(), mine: new Set(), others: new Set(), snoozed: new Set() };
-    this.#groupCounts = new Map();
-    this.#channelCounts = new Map();
+    this.#facetCounts.clear();
     const touched = new Set<VisibleBucket>();
     for (const item of this.#map.values()) this.#place(undefined, item, touched);
     this.#facetVersion++;
@@ -272,8 +199,8 @@ export class QueueStore {
   facets = $derived.by(() => {
     void this.#facetVersion;
     return {
-      groups: [...this.#groupCounts].map(([id, g]) => ({ id, name: g.name })).sort((a, b) => a.name.localeCompare(b.name)),
-      channels: [...this.#channelCounts.keys()].sort(),
+      groups: this.#facetCounts.groups(),
+      channels: this.#facetCounts.channels(),
     };
   });
 

@@ -2,7 +2,8 @@ import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
 import { startStandin, type Standin } from '../../../src-standin/index';
 import { standinClient } from '../../../src-standin/test-client';
-import { likeMatcher, MAX_CONDITIONS, MAX_CONDITION_DEPTH } from '../../../src-standin/query-engine';
+import { likeMatcher } from '../../../src-standin/like';
+import { MAX_CONDITIONS, MAX_CONDITION_DEPTH } from '../../../src-standin/query-engine';
 
 let sb: Standin;
 let agent: ReturnType<typeof standinClient>;

@@ -14,6 +14,9 @@ import { tempDirs } from '../../support/temp-dirs';
 
 const newDir = tempDirs('lint-rules-');
 
+/** `n` statement lines of a function body, indented by `pad`. */
+const statements = (n: number, pad: string): string => Array.from({ length: n }, (_, i) => `${pad}total += ${i};`).join('\n');
+
 /** Each planted file: its path in the copy and its content. */
 const PLANTED: Record<string, string> = {
   // ESLint
@@ -27,6 +30,11 @@ const PLANTED: Record<string, string> = {
   'src-renderer/src/PlantedFloating.svelte': `<script lang="ts">\n  async function load(): Promise<void> {}\n  load();\n</script>\n`,
   'src-standin/planted-http.ts': `import { createServer } from 'node:http';\nexport const serve = createServer;\n`,
   'src-main/planted-http-type.ts': `import type { Server } from 'node:http';\nexport type PlantedServer = Server;\n`,
+  // Small units: a function over 80 lines (in TypeScript and in Svelte), a file over 450, a function past complexity 20.
+  'src-standin/planted-long.ts': `export function long(): number {\n  let total = 0;\n${statements(80, '  ')}\n  return total;\n}\n`,
+  'src-renderer/src/PlantedLong.svelte': `<script lang="ts">\n  function long(): number {\n    let total = 0;\n${statements(80, '    ')}\n    return total;\n  }\n  const n = long();\n</script>\n\n<p>{n}</p>\n`,
+  'src-shared/planted-big.ts': Array.from({ length: 451 }, (_, i) => `export const n${i} = ${i};\n`).join(''),
+  'src-main/planted-complex.ts': `export function grade(n: number): number {\n${Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};\n`).join('')}  return -1;\n}\n`,
   // dependency-cruiser
   'src-renderer/src/planted-main.ts': `import * as log from '../../src-main/log';\nexport const l = log;\n`,
   'src-renderer/src/planted-standin.ts': `import * as prng from '../../src-standin/prng';\nexport const p = prng;\n`,
@@ -159,7 +167,9 @@ test.beforeAll(async () => {
 });
 
 test('ESLint: each named rule fails on its planted violation, in TypeScript and in Svelte', async () => {
-  const files = Object.keys(PLANTED).filter((p) => /planted-(floating|misused|switch|type-import|private|http)|PlantedFloating/.test(p));
+  const files = Object.keys(PLANTED).filter((p) =>
+    /planted-(floating|misused|switch|type-import|private|http|long|big|complex)|Planted(Floating|Long)/.test(p),
+  );
   const r = await run('eslint', ['--format', 'json', ...files], copy);
   expect(r.code, r.err).toBe(1);
   const results = JSON.parse(r.out) as EslintResult[];
@@ -179,6 +189,11 @@ test('ESLint: each named rule fails on its planted violation, in TypeScript and 
   // Svelte: components and rune modules are read with the TypeScript parser and its types.
   expect(rulesIn('src-renderer/src/planted-private.svelte.ts')).toContain('no-restricted-syntax');
   expect(rulesIn('src-renderer/src/PlantedFloating.svelte')).toContain('@typescript-eslint/no-floating-promises');
+  // Small units, in every source folder and in Svelte components too.
+  expect(rulesIn('src-standin/planted-long.ts')).toContain('max-lines-per-function');
+  expect(rulesIn('src-renderer/src/PlantedLong.svelte')).toContain('max-lines-per-function');
+  expect(rulesIn('src-shared/planted-big.ts')).toContain('max-lines');
+  expect(rulesIn('src-main/planted-complex.ts')).toContain('complexity');
 });
 
 test('ESLint: one rule per concern refuses each raw form outside its one module, naming that module', async () => {

@@ -102,21 +102,28 @@ export function valueOf(kind: FieldKind, typed: string, current: unknown, base: 
       return typed === 'true';
     case 'date':
       return fromLocalInput(typed) ?? current;
-    case 'ref': {
-      const id = idOf(typed);
-      if (id === null) return current;
-      // Written in the shape the record already uses there, else in the field's own.
-      if (typeof current === 'number' || typeof current === 'string') return id;
-      return asRecord(current) || kind.shape === 'object' ? { id } : id;
-    }
+    case 'ref':
+      return refValueOf(kind.shape, typed, current);
     case 'any':
-      // A field that held text keeps text; any other is read as JSON where it is JSON.
-      if (typeof base === 'string') return typed;
-      try {
-        return JSON.parse(typed) as unknown;
-      } catch {
-        return typed;
-      }
+      return anyValueOf(typed, base);
+  }
+}
+
+/** A reference typed as an id, written in the shape the record already uses there, else in the field's own. */
+function refValueOf(shape: Extract<FieldKind, { type: 'ref' }>['shape'], typed: string, current: unknown): unknown {
+  const id = idOf(typed);
+  if (id === null) return current;
+  if (typeof current === 'number' || typeof current === 'string') return id;
+  return asRecord(current) || shape === 'object' ? { id } : id;
+}
+
+/** A field of no known type: one that held text keeps text; any other is read as JSON where it is JSON. */
+function anyValueOf(typed: string, base: unknown): unknown {
+  if (typeof base === 'string') return typed;
+  try {
+    return JSON.parse(typed) as unknown;
+  } catch {
+    return typed;
   }
 }
 
