@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { enginesNode, olderNodeLine } from './setup.mjs';
 
-const CHECKS = ['lint:code', 'format:check', 'lint:imports', 'lint:dead'];
+const CHECKS = ['lint:code', 'format:check', 'lint:imports', 'lint:dead', 'lint:messages'];
 const root = join(import.meta.dirname, '..');
 // Its checks run on the Node that runs it (npm's own script, below): never an older one.
 const older = olderNodeLine('scripts/lint.mjs', process.versions.node, enginesNode(root));

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -65,49 +65,82 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /**
- * The English strings of the interface, read from the renderer's string tables: every value
- * before a file's pt-BR table, and the first of each `'key': ['English', 'Português']` pair.
- * Strings the same in both languages are left out (names, "SMS").
+ * The words of the other languages' catalogs (src-renderer/src/locales) that the shown language
+ * does not share: exact texts, and patterns for messages with values (`{name}`, and each form of a
+ * plural). Read as the ICU messages' text, not through the product's formatter.
  */
-export function englishSources(root = 'src-renderer/src'): { exact: Set<string>; patterns: RegExp[] } {
-  const en = new Set<string>();
-  const pt = new Set<string>();
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const f of readdirSync(dir)) {
-      const p = join(dir, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/(strings|i18n\.svelte|enums)\.ts$/.test(f)) files.push(p);
-    }
-  };
-  walk(root);
-  for (const file of files) {
-    const text = readFileSync(file, 'utf8');
-    const cut = text.search(/'pt-BR': \{|const ptBR/);
-    if (cut < 0) continue;
-    const pairs = /(?:'[\w.-]+'|\b[A-Z_]+): '((?:[^'\\]|\\.)*)'/g;
-    for (const m of text.slice(0, cut).matchAll(pairs)) en.add(m[1]!.replace(/\\'/g, "'"));
-    for (const m of text.slice(cut).matchAll(pairs)) pt.add(m[1]!.replace(/\\'/g, "'"));
-    // Tables that keep both languages of a key side by side: 'key': ['English', 'Português'].
-    for (const m of text.matchAll(/'[\w.-]+': \['((?:[^'\\]|\\.)*)', '((?:[^'\\]|\\.)*)'\]/g)) {
-      en.add(m[1]!.replace(/\\'/g, "'"));
-      pt.add(m[2]!.replace(/\\'/g, "'"));
-    }
-  }
+export function foreignSources(
+  shown: string,
+  others: string[],
+  dir = 'src-renderer/src/locales',
+): { exact: Set<string>; patterns: RegExp[] } {
+  const read = (lang: string) => JSON.parse(readFileSync(join(dir, `${lang}.json`), 'utf8')) as Record<string, string>;
+  const own = new Set(Object.values(read(shown)).flatMap(textsOf));
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
-  for (const s of en) {
-    if (pt.has(s) || s.length < 3 || !/[a-z]{2}/.test(s)) continue;
-    if (s.includes('{')) {
+  for (const s of new Set(others.flatMap((l) => Object.values(read(l)).flatMap(textsOf)))) {
+    if (own.has(s) || s.length < 3 || !/[a-z]{2}/.test(s)) continue;
+    if (s.includes('\u0000')) {
       const literal = s
-        .split(/\{\w+\}/)
+        .split('\u0000')
         .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
         .join('.*');
-      // Only templates with enough fixed English to be recognised.
+      // Only templates with enough fixed words to be recognised.
       if (literal.replace(/\.\*/g, '').replace(/[^a-z]/gi, '').length >= 8) patterns.push(new RegExp(`^${literal}$`));
     } else exact.add(s);
   }
   return { exact, patterns };
+}
+
+/** English's words that pt-BR does not share. */
+export const englishSources = () => foreignSources('pt-BR', ['en']);
+
+/**
+ * The texts an ICU message can read as, values marked by U+0000: `{name}` and `#` become the
+ * mark, and a plural or select gives one text per form ('' quoting undone).
+ */
+export function textsOf(message: string): string[] {
+  let texts = [''];
+  let i = 0;
+  while (i < message.length) {
+    const c = message[i]!;
+    if (c === "'" && message[i + 1] === "'") {
+      texts = texts.map((t) => t + "'");
+      i += 2;
+    } else if (c === '#') {
+      texts = texts.map((t) => t + '\u0000');
+      i++;
+    } else if (c === '{') {
+      const end = closing(message, i);
+      const inner = message.slice(i + 1, end);
+      const m = /^\s*\w+\s*,\s*(plural|select|selectordinal)\s*,/.exec(inner);
+      if (m) {
+        const forms: string[] = [];
+        const body = inner.slice(m[0].length);
+        for (let j = 0; j < body.length; j++) {
+          if (body[j] !== '{') continue;
+          const k = closing(body, j);
+          forms.push(...textsOf(body.slice(j + 1, k)));
+          j = k;
+        }
+        texts = texts.flatMap((t) => forms.map((f) => t + f));
+      } else texts = texts.map((t) => t + '\u0000');
+      i = end + 1;
+    } else {
+      texts = texts.map((t) => t + c);
+      i++;
+    }
+  }
+  return texts;
+}
+
+function closing(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    if (s[i] === '{') depth++;
+    else if (s[i] === '}' && --depth === 0) return i;
+  }
+  return s.length;
 }
 
 /** Visible text and the labels assistive technology reads, outside raw data (JSON, code). */

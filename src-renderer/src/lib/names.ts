@@ -1,9 +1,6 @@
 import { i18n } from './i18n.svelte';
 
-const nm = i18n.register({
-  en: { 'who.you': 'You', 'who.staff': 'Attendant' },
-  'pt-BR': { 'who.you': 'Você', 'who.staff': 'Atendente' },
-});
+const nm = i18n.register('names');
 
 /** Who is signed in, and the display names of the service's staff by login (lower case). */
 export interface Staff {

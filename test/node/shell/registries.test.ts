@@ -91,31 +91,29 @@ test('views: a lazy view loads when first shown, once, and one that cannot load 
   expect(views.componentOf(broken!)).toBeUndefined();
 });
 
-test("strings: each feature's table is its own (same key, two meanings), plurals and numbers follow the language", async () => {
+test("strings: each feature's namespace is its own (same key, two meanings), plurals and numbers follow the language", async () => {
   const { I18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
   const i18n = new I18n();
-  const voice = i18n.register({ en: { 'cmd.open': 'Open voice' }, 'pt-BR': { 'cmd.open': 'Abrir voz' } });
-  const events = i18n.register({ en: { 'cmd.open': 'Open the event log' }, 'pt-BR': { 'cmd.open': 'Abrir o registro de eventos' } });
-  const counts = i18n.register({
-    en: { n: '{count} sessions', 'n.one': '{count} session' },
-    'pt-BR': { n: '{count} sessões', 'n.one': '{count} sessão' },
-  });
+  const voice = i18n.register('voice');
+  const events = i18n.register('webhooks');
   i18n.setLocale('en-US');
-  expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual([
-    'Open voice',
-    'Open the event log',
-    '1 session',
-    '1,234 sessions',
-  ]);
+  expect([
+    voice('cmd.open'),
+    events('cmd.open'),
+    i18n.t('queue.sessions', { count: 1 }),
+    i18n.t('queue.sessions', { count: 1234 }),
+  ]).toEqual(['Open voice', 'Open the event log', '1 session', '1,234 sessions']);
   i18n.setLocale('pt-BR');
-  expect([voice('cmd.open'), events('cmd.open'), counts('n', { count: 1 }), counts('n', { count: 1234 })]).toEqual([
-    'Abrir voz',
-    'Abrir o registro de eventos',
-    '1 sessão',
-    '1.234 sessões',
-  ]);
+  expect([
+    voice('cmd.open'),
+    events('cmd.open'),
+    i18n.t('queue.sessions', { count: 1 }),
+    i18n.t('queue.sessions', { count: 1234 }),
+  ]).toEqual(['Abrir voz', 'Abrir o registro de eventos', '1 sessão', '1.234 sessões']);
   // Zero reads as a plural in Brazilian interfaces (CLDR would say "0 sessão").
-  expect([counts('n', { count: 0 })]).toEqual(['0 sessões']);
+  expect([i18n.t('queue.sessions', { count: 0 })]).toEqual(['0 sessões']);
+  // A value left out reads as nothing, as before: never a thrown error.
+  expect(i18n.t('ws.back')).toBe('Voltar para ');
   i18n.choose('en');
   expect(i18n.locale).toBe('en');
   expect(i18n.t('queue.heading')).toBe('Sessions');

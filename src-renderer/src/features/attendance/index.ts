@@ -11,42 +11,7 @@ import { SidePanel } from './side.svelte';
 import { i18n } from '../../lib/i18n.svelte';
 import './attendance.css';
 
-const ct = i18n.register({
-  en: {
-    'k.next': 'Next session',
-    'k.prev': 'Previous session',
-    'k.accept': 'Accept the selected session',
-    'k.close': 'Classify and close the session',
-    'k.note': 'Add a note',
-    'k.composer': 'Focus the reply box',
-    'k.noteMode': 'Switch the reply box between reply and note',
-    'k.filter': 'Filter the queue',
-    'k.transfer': 'Transfer the session',
-    'k.pause': 'Pause (choose a reason)',
-    'k.resume': 'Resume work',
-    'k.live': 'Pause or resume live updates',
-    'k.help': 'Show composer help',
-    'k.bucket': 'Show {name}',
-    'k.refresh': 'Refresh the queue',
-  },
-  'pt-BR': {
-    'k.next': 'Próxima sessão',
-    'k.prev': 'Sessão anterior',
-    'k.accept': 'Aceitar a sessão selecionada',
-    'k.close': 'Classificar e encerrar a sessão',
-    'k.note': 'Adicionar uma nota',
-    'k.composer': 'Ir para a caixa de resposta',
-    'k.noteMode': 'Alternar a caixa de resposta entre resposta e nota',
-    'k.filter': 'Filtrar a fila',
-    'k.transfer': 'Transferir a sessão',
-    'k.pause': 'Pausar (escolher motivo)',
-    'k.resume': 'Retomar o trabalho',
-    'k.live': 'Pausar ou retomar atualizações ao vivo',
-    'k.help': 'Mostrar a ajuda para responder',
-    'k.bucket': 'Mostrar {name}',
-    'k.refresh': 'Atualizar a fila',
-  },
-});
+const ct = i18n.register('attendance');
 
 /** The workspace in front's stores: commands act there. */
 const queue = () => frontStore(QueueStore);

@@ -1,45 +1,6 @@
 import { i18n } from '../../lib/i18n.svelte';
 
-export const pt = i18n.register({
-  en: {
-    'p.title': 'Commands',
-    'p.search': 'Type a command',
-    'p.open': 'Open the command palette',
-    'p.change': 'Change',
-    'p.press': 'Press keys…',
-    'p.rebind': 'Change the shortcut of {title}',
-    'p.unbind': 'Remove the shortcut of {title}',
-    'p.capture': 'Press the new shortcut, or Escape to keep the old one.',
-    'g.General': 'General',
-    'g.Events': 'Events',
-    'g.Queue': 'Queue',
-    'g.Session': 'Session',
-    'g.Status': 'Status',
-    'g.Supervisor': 'Supervisor',
-    'g.Voice': 'Voice',
-    'g.Settings': 'Settings',
-    'g.Developer': 'Developer / integration',
-  },
-  'pt-BR': {
-    'p.title': 'Comandos',
-    'p.search': 'Digite um comando',
-    'p.open': 'Abrir a paleta de comandos',
-    'p.change': 'Alterar',
-    'p.press': 'Pressione as teclas…',
-    'p.rebind': 'Alterar o atalho de {title}',
-    'p.unbind': 'Remover o atalho de {title}',
-    'p.capture': 'Pressione o novo atalho, ou Esc para manter o anterior.',
-    'g.General': 'Geral',
-    'g.Events': 'Eventos',
-    'g.Queue': 'Fila',
-    'g.Session': 'Sessão',
-    'g.Status': 'Disponibilidade',
-    'g.Supervisor': 'Supervisão',
-    'g.Voice': 'Voz',
-    'g.Settings': 'Ajustes',
-    'g.Developer': 'Desenvolvimento / integração',
-  },
-});
+export const pt = i18n.register('palette');
 
 // The attendant's work first, integration plumbing last.
 const GROUP_ORDER = ['Queue', 'Session', 'Status', 'Voice', 'Supervisor', 'General', 'Settings', 'Events', 'Developer'];
