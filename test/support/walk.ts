@@ -61,7 +61,7 @@ async function visitTabs(
 /** Nothing marked busy and no "Loading…" left on screen. */
 export async function settled(page: Page): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await expect(page.getByText(/^(Loading|Carregando)/)).toHaveCount(0);
+  await expect(page.getByText(/^(Loading|Carregando|Cargando)/)).toHaveCount(0);
 }
 
 /**

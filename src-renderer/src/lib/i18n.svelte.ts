@@ -1,13 +1,14 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import en from '../locales/en.json' with { type: 'json' };
 import ptBR from '../locales/pt-BR.json' with { type: 'json' };
+import es from '../locales/es.json' with { type: 'json' };
 
 /**
  * The console's messages: one ICU MessageFormat catalog per language (`src-renderer/locales/*.json`,
  * keys `namespace.key`), formatted by intl-messageformat, which also chooses plural forms
  * (`{count, plural, one {…} other {…}}`) and formats numbers and dates of the language.
- * The language: the user's choice (kept in this profile's storage), else pt-BR when the system
- * locale is Portuguese. `scripts/check-messages.mjs` (npm run lint) holds every catalog to the
+ * The language: the user's choice (kept in this profile's storage), else the system's when it is
+ * Portuguese (pt-BR) or Spanish (es), else English. A language is one catalog and one line here. `scripts/check-messages.mjs` (npm run lint) holds every catalog to the
  * English one's keys and arguments.
  */
 export type MessageKey = keyof typeof en;
@@ -20,9 +21,9 @@ export type KeyOf<N extends Namespace> = MessageKey extends infer K ? (K extends
 export type MessageValues = Record<string, string | number | Date>;
 
 /** Every language's catalog, for a lookup across languages (a word typed in either). */
-export const catalogs: Readonly<Record<Language, Catalog>> = { en, 'pt-BR': ptBR satisfies Catalog };
+export const catalogs: Readonly<Record<Language, Catalog>> = { en, 'pt-BR': ptBR satisfies Catalog, es: es satisfies Catalog };
 
-export const LANGUAGES = ['pt-BR', 'en'] as const;
+export const LANGUAGES = ['pt-BR', 'en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 const LANGUAGE_KEY = 'console.language';
 
@@ -49,7 +50,8 @@ export class I18n {
   #system: Language = 'en';
 
   setLocale(systemLocale: string): void {
-    this.#system = systemLocale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en';
+    const tag = systemLocale.toLowerCase();
+    this.#system = tag.startsWith('pt') ? 'pt-BR' : tag.startsWith('es') ? 'es' : 'en';
     this.#apply();
   }
 

@@ -112,6 +112,15 @@ test("strings: each feature's namespace is its own (same key, two meanings), plu
   ]).toEqual(['Abrir voz', 'Abrir o registro de eventos', '1 sessão', '1.234 sessões']);
   // Zero reads as a plural in Brazilian interfaces (CLDR would say "0 sessão").
   expect([i18n.t('queue.sessions', { count: 0 })]).toEqual(['0 sessões']);
+  // Spanish: CLDR's zero is plural there, and numbers group from five digits.
+  i18n.setLocale('es-ES');
+  expect([
+    voice('cmd.open'),
+    i18n.t('queue.sessions', { count: 0 }),
+    i18n.t('queue.sessions', { count: 1 }),
+    i18n.t('queue.sessions', { count: 12345 }),
+  ]).toEqual(['Abrir la voz', '0 sesiones', '1 sesión', '12.345 sesiones']);
+  i18n.setLocale('pt-BR');
   // A value left out reads as nothing, as before: never a thrown error.
   expect(i18n.t('ws.back')).toBe('Voltar para ');
   i18n.choose('en');

@@ -41,7 +41,7 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 export function clock(ms: number, locale: string): string {
   let f = formats.get(locale);
   if (!f) {
-    f = new Intl.DateTimeFormat(locale === 'pt-BR' ? 'pt-BR' : 'en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     formats.set(locale, f);
   }
   return f.format(ms);
