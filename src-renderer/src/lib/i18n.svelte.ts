@@ -1,15 +1,15 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import en from '../locales/en.json' with { type: 'json' };
-import ptBR from '../locales/pt-BR.json' with { type: 'json' };
-import es from '../locales/es.json' with { type: 'json' };
 
 /**
  * The console's messages: one ICU MessageFormat catalog per language (`src-renderer/locales/*.json`,
  * keys `namespace.key`), formatted by intl-messageformat, which also chooses plural forms
  * (`{count, plural, one {…} other {…}}`) and formats numbers and dates of the language.
  * The language: the user's choice (kept in this profile's storage), else the system's when it is
- * Portuguese (pt-BR) or Spanish (es), else English. A language is one catalog and one line here. `scripts/check-messages.mjs` (npm run lint) holds every catalog to the
- * English one's keys and arguments.
+ * Portuguese (pt-BR) or Spanish (es), else English. A language is one catalog and one line here.
+ * English is in the first view's script (the keys' types and every message's fallback); another
+ * language's catalog loads when it is first shown. `scripts/check-messages.mjs` (npm run lint)
+ * holds every catalog to the English one's keys and arguments.
  */
 export type MessageKey = keyof typeof en;
 /** A catalog of another language: the same keys as the English one. */
@@ -20,8 +20,29 @@ export type Namespace = MessageKey extends `${infer N}.${string}` ? N : never;
 export type KeyOf<N extends Namespace> = MessageKey extends infer K ? (K extends `${N}.${infer R}` ? R : never) : never;
 export type MessageValues = Record<string, string | number | Date>;
 
-/** Every language's catalog, for a lookup across languages (a word typed in either). */
-export const catalogs: Readonly<Record<Language, Catalog>> = { en, 'pt-BR': ptBR satisfies Catalog, es: es satisfies Catalog };
+/** The other languages' catalogs, each a chunk of its own, fetched when first shown. */
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<Catalog>> = {
+  'pt-BR': () => import('../locales/pt-BR.json', { with: { type: 'json' } }).then((m) => m.default satisfies Catalog),
+  es: () => import('../locales/es.json', { with: { type: 'json' } }).then((m) => m.default satisfies Catalog),
+};
+const loaded = new Map<Language, Catalog>([['en', en]]);
+const loading = new Map<Language, Promise<Catalog>>();
+
+function load(language: Language): Promise<Catalog> {
+  const have = loaded.get(language);
+  if (have) return Promise.resolve(have);
+  let p = loading.get(language);
+  if (!p) {
+    p = LOADERS[language as Exclude<Language, 'en'>]().then((c) => (loaded.set(language, c), c));
+    // A failed fetch may be asked again (the console keeps English meanwhile).
+    p.catch(() => loading.delete(language));
+    loading.set(language, p);
+  }
+  return p;
+}
+
+/** The catalogs loaded so far (English always), for a lookup across languages (a word typed in either). */
+export const loadedCatalogs = (): Catalog[] => [...loaded.values()];
 
 export const LANGUAGES = ['pt-BR', 'en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -49,6 +70,12 @@ export class I18n {
   }
   #system: Language = 'en';
 
+  constructor() {
+    // The language chosen before is fetched from the start, while the console reads its state.
+    const chosen = this.#chosen;
+    if (chosen) void load(chosen).catch(() => undefined);
+  }
+
   setLocale(systemLocale: string): void {
     const tag = systemLocale.toLowerCase();
     this.#system = tag.startsWith('pt') ? 'pt-BR' : tag.startsWith('es') ? 'es' : 'en';
@@ -67,11 +94,26 @@ export class I18n {
     this.#apply();
   }
 
+  /** Settles once the language asked for last is shown (its catalog loaded, or failed to). */
+  ready: Promise<void> = Promise.resolve();
+
   #apply(): void {
-    this.#locale = this.#chosen ?? this.#system;
-    // No page (or a stand-in without a root element) in the stores' unit tests.
-    const root = globalThis.document?.documentElement;
-    if (root) root.lang = this.#locale;
+    const wanted = this.#chosen ?? this.#system;
+    const show = () => {
+      // A later choice wins over a catalog that arrives late.
+      if ((this.#chosen ?? this.#system) !== wanted) return;
+      this.#locale = wanted;
+      // No page (or a stand-in without a root element) in the stores' unit tests.
+      const root = globalThis.document?.documentElement;
+      if (root) root.lang = wanted;
+    };
+    if (loaded.has(wanted)) {
+      show();
+      this.ready = Promise.resolve();
+    } else {
+      // Until it comes the language shown stays; a catalog that cannot load leaves it so.
+      this.ready = load(wanted).then(show, () => undefined);
+    }
   }
 
   number(value: number, digits?: number): string {
@@ -119,7 +161,7 @@ export class I18n {
   readonly #messages = new Map<string, IntlMessageFormat>();
 
   format(key: MessageKey, values: MessageValues = {}): string {
-    const source: string | undefined = catalogs[this.#locale][key] ?? en[key];
+    const source: string | undefined = loaded.get(this.#locale)?.[key] ?? en[key];
     if (source === undefined) return key;
     const id = `${this.#locale}|${key}`;
     let m = this.#messages.get(id);

@@ -46,6 +46,7 @@ test("the time an offline copy was read is written in the interface language, no
   const { i18n } = await importRunes<typeof i18nModule>('src-renderer/src/lib/i18n.svelte.ts');
   const at = new Date(2026, 10, 23, 14, 5).getTime();
   i18n.choose('pt-BR');
+  await i18n.ready;
   expect(clockTime(at)).toBe('14:05');
   i18n.choose('en');
   expect(clockTime(at)).toMatch(/^0?2:05\sPM$/);

@@ -104,6 +104,7 @@ test("strings: each feature's namespace is its own (same key, two meanings), plu
     i18n.t('queue.sessions', { count: 1234 }),
   ]).toEqual(['Open voice', 'Open the event log', '1 session', '1,234 sessions']);
   i18n.setLocale('pt-BR');
+  await i18n.ready;
   expect([
     voice('cmd.open'),
     events('cmd.open'),
@@ -114,6 +115,7 @@ test("strings: each feature's namespace is its own (same key, two meanings), plu
   expect([i18n.t('queue.sessions', { count: 0 })]).toEqual(['0 sessões']);
   // Spanish: CLDR's zero is plural there, and numbers group from five digits.
   i18n.setLocale('es-ES');
+  await i18n.ready;
   expect([
     voice('cmd.open'),
     i18n.t('queue.sessions', { count: 0 }),
@@ -121,6 +123,7 @@ test("strings: each feature's namespace is its own (same key, two meanings), plu
     i18n.t('queue.sessions', { count: 12345 }),
   ]).toEqual(['Abrir la voz', '0 sesiones', '1 sesión', '12.345 sesiones']);
   i18n.setLocale('pt-BR');
+  await i18n.ready;
   // A value left out reads as nothing, as before: never a thrown error.
   expect(i18n.t('ws.back')).toBe('Voltar para ');
   i18n.choose('en');

@@ -105,11 +105,12 @@ test('the form shows the fields a record carries beyond the table; conditions te
   expect(keys.at(-1)).toBe('tenantId');
 });
 
-test('every field has words in English and pt-BR, and no two fields of a resource share them', async () => {
+test('every field has words in English, pt-BR and Spanish, and no two fields of a resource share them', async () => {
   const { i18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
   const { fieldLabel, fieldWordOf } = await importRunes<Strings>('src-renderer/src/features/supervisor/strings.ts');
-  for (const language of ['en', 'pt-BR'] as const) {
+  for (const language of ['en', 'pt-BR', 'es'] as const) {
     i18n.choose(language);
+    await i18n.ready;
     for (const resource of RESOURCE_KEYS) {
       const words = fieldsOf(resource).map((f) => fieldLabel(f.label!));
       expect(

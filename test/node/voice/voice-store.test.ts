@@ -21,6 +21,7 @@ test("voice: the language switches to the interface's when the service does not 
   });
   const { i18n } = await importRunes<I18n>('src-renderer/src/lib/i18n.svelte.ts');
   i18n.setLocale('pt-BR');
+  await i18n.ready;
   const { VoiceStore } = await importRunes<Voice>('src-renderer/src/features/voice/voice.svelte.ts');
   const scope = await newScope();
   const voice = scope.use(VoiceStore);
