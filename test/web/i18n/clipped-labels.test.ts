@@ -11,7 +11,7 @@ const DATA_CUT = /\(span\.(?:preview|name|protocol)\)$/;
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
-for (const language of ['en', 'pt-BR'] as const) {
+for (const language of ['en', 'pt-BR', 'es'] as const) {
   test(`at 1280×720 no label is cut in any view, ${language}`, async ({ page }) => {
     test.setTimeout(360_000);
     const host = await launchHost(freshProfile());
