@@ -122,3 +122,21 @@ test('a Portuguese system gets the console in pt-BR', async ({ page }) => {
     await host.close();
   }
 });
+
+test('a Spanish system gets the console in Spanish', async ({ page }) => {
+  const host = await launchHost(freshProfile(), 'es-ES');
+  try {
+    await page.goto(host.url);
+    await expect(page.getByRole('heading', { name: 'Bienvenida a la consola del agente' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await page.getByRole('button', { name: 'Abrir el espacio de demostración' }).click();
+    await expect(page.getByRole('tab', { name: /En espera/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cerrar sesión', exact: true })).toBeVisible();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog');
+    await expect(palette.getByText('Actualizar la cola', { exact: true })).toBeVisible();
+    await expect(palette.getByText('Queue', { exact: true })).toHaveCount(0);
+  } finally {
+    await host.close();
+  }
+});
