@@ -144,7 +144,11 @@ export class I18n {
    * catalog.
    */
   register<N extends Namespace>(namespace: N): (key: KeyOf<N>, values?: MessageValues) => string {
-    return (key, values) => this.format(`${namespace}.${key}` as MessageKey, values);
+    // A key made at run time that the catalog lacks reads as itself, as callers check (a channel's code).
+    return (key, values) => {
+      const full = `${namespace}.${key}`;
+      return this.has(full) ? this.format(full, values) : key;
+    };
   }
 
   /** Whether the catalog has a message (for keys made from a service's codes). */
