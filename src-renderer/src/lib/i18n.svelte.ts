@@ -167,6 +167,8 @@ export class I18n {
   format(key: MessageKey, values: MessageValues = {}): string {
     const source: string | undefined = loaded.get(this.#locale)?.[key] ?? en[key];
     if (source === undefined) return key;
+    // Most messages are plain words: nothing to parse or fill.
+    if (!/[{']/.test(source)) return source;
     const id = `${this.#locale}|${key}`;
     let m = this.#messages.get(id);
     if (!m) {
