@@ -43,6 +43,16 @@ export default {
       to: { path: ['^src-standin/', '^src-main/demo-standin\\.ts$'] },
     },
     {
+      name: 'renderer-schemas-types-only',
+      comment:
+        "The renderer takes only types from the bridge's channel map and the service's schemas: their values are zod " +
+        'schemas, which the first view would load (about 45 kB gzipped). A constant both sides need lives in a plain ' +
+        'module of src-shared.',
+      severity: 'error',
+      from: { path: '^src-renderer/' },
+      to: { path: '^src-shared/(bridge|schemas)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'features-through-entry',
       comment:
         "A renderer feature reaches another only through that feature's public entry (its index.ts), or not at all: " +

@@ -3,7 +3,7 @@ import { WorkspaceNameSchema, WorkspaceSchema } from '../src-shared/bridge';
 import { LiveSourceSchema } from '../src-shared/bridge/live';
 import { LanguageSchema } from '../src-shared/bridge/voice';
 import { TunnelChoiceSchema } from '../src-shared/bridge/webhooks';
-import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../src-shared/bridge/attendance';
+import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../src-shared/queue-width';
 import type { Logger } from './log';
 import type { KeyValueStore } from './vault/types';
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NoInput } from './no-input';
 import { UnreadableSchema } from './unreadable';
 import { OLDER_PAGES_MAX } from '../thread-pages';
+import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../queue-width';
 
 /**
  * The attendant's console: queue deltas, threads, composer help, classification and close,
@@ -65,10 +66,6 @@ export const QueueSnapshotSchema = z
 export type QueueSnapshot = z.infer<typeof QueueSnapshotSchema>;
 
 const SessionInput = z.object({ sessionId: id }).strict();
-
-/** The queue column's width the attendant may set (px). */
-export const QUEUE_WIDTH_MIN = 280;
-export const QUEUE_WIDTH_MAX = 900;
 
 export const GroupInfoSchema = z
   .object({

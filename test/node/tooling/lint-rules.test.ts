@@ -41,6 +41,9 @@ const PLANTED: Record<string, string> = {
   'src-renderer/src/planted-node.ts': `import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n`,
   'src-renderer/src/planted-electron.ts': `import * as electron from 'electron';\nexport const e = electron;\n`,
   'src-renderer/src/planted-node-via-shared.ts': `import * as sig from '../../src-shared/webhook-signature';\nexport const s = sig;\n`,
+  // The bridge's schemas at run time in the page (zod in the first view); their types it may take.
+  'src-renderer/src/planted-schemas.ts': `import { QueueItemSchema, type QueueItem } from '../../src-shared/bridge/attendance';\nexport const s = QueueItemSchema;\nexport type Q = QueueItem;\n`,
+  'src-renderer/src/planted-schemas-types.ts': `import type { QueueItem } from '../../src-shared/bridge/attendance';\nexport type Q = QueueItem;\n`,
   'src-renderer/src/features/PlantedView.svelte': `<script lang="ts">\n  import { invoke } from '../lib/bridge';\n  void invoke;\n</script>\n`,
   // One renderer feature reaching into another past its public entry; through the entry (or its strings) it may.
   'src-renderer/src/features/history/planted-reach.ts': `import * as thread from '../attendance/thread.svelte';\nexport const t = thread;\n`,
@@ -208,7 +211,9 @@ test('ESLint: one rule per concern refuses each raw form outside its one module,
 });
 
 test('dependency-cruiser: each import rule of the house fails on its planted import', async () => {
-  const files = Object.keys(PLANTED).filter((p) => /planted-(main|standin|node|electron|renderer|cycle|readers|reach)|PlantedView/.test(p));
+  const files = Object.keys(PLANTED).filter((p) =>
+    /planted-(main|standin|node|electron|renderer|cycle|readers|reach|schemas)|PlantedView/.test(p),
+  );
   const r = await run('depcruise', ['--output-type', 'json', ...files], copy);
   const violations = (JSON.parse(r.out) as { summary: { violations: Violation[] } }).summary.violations;
   const broken = (rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => `${v.from} -> ${v.to}`);
@@ -220,6 +225,7 @@ test('dependency-cruiser: each import rule of the house fails on its planted imp
   expect(noNode.some((v) => v.startsWith('src-renderer/src/planted-electron.ts -> ') && v.includes('node_modules/electron/'))).toBe(true);
   // Through a shared module: the renderer reaches Node's crypto by way of the webhook signature.
   expect(noNode).toContain('src-renderer/src/planted-node-via-shared.ts -> crypto');
+  expect(broken('renderer-schemas-types-only')).toEqual(['src-renderer/src/planted-schemas.ts -> src-shared/bridge/attendance.ts']);
   expect(broken('views-not-bridge')).toContain('src-renderer/src/features/PlantedView.svelte -> src-renderer/src/lib/bridge.ts');
   expect(broken('features-not-standin')).toContain('src-main/features/planted-standin.ts -> src-standin/prng.ts');
   expect(broken('features-not-standin')).toContain('src-main/features/planted-standin-demo.ts -> src-main/demo-standin.ts');

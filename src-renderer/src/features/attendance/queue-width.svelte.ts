@@ -1,4 +1,4 @@
-import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../../../../src-shared/bridge/attendance';
+import { QUEUE_WIDTH_MAX, QUEUE_WIDTH_MIN } from '../../../../src-shared/queue-width';
 import type { Scope } from '../../lib/scope.svelte';
 
 /** A drag or key presses are kept once they settle, not on every pixel. */
