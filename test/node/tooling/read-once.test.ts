@@ -29,6 +29,7 @@ const NOT_SERVICE_RECORDS: Record<string, string> = {
   'src-main/settings.ts': 'the settings file the console writes',
   'src-main/cache/offline-cache.ts': 'the offline copies the console writes',
   'src-main/features/attendance/activity.ts': 'the activity file the console writes',
+  'src-main/features/attendance/snooze.ts': 'the snooze file the console writes (its own times, its own ids)',
   'src-main/service/errors.ts': 'the Retry-After header (HTTP), not a record',
   'src-main/service/transport.ts': 'the Content-Length header (HTTP), not a record',
   'src-main/service/service-time.ts': "the Date header (HTTP) and the console's own instants; record times are read by wallClockOf",
