@@ -3,19 +3,11 @@ import type { QueueItem, QueueSnapshot } from '../../../src-shared/bridge/attend
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
 import type { Mark } from '../../sync/engine';
-import { toGroupInfo, toThreadMessage } from './project';
+import { toGroupInfo } from './project';
 import { AppError } from '../../../src-shared/errors';
 import { isUnreachable } from '../../../src-shared/error-kinds';
-import {
-  groupIsComplete,
-  sessionAgentOf,
-  sessionCustomerOf,
-  sessionGroupOf,
-  sessionIdOf,
-  statusKind,
-  type Parties,
-} from '../../../src-shared/concepts';
-import { compareTimed, isNewer, listedNewestFirst, messageTime, newestOf } from '../../../src-shared/newest';
+import { groupIsComplete, sessionAgentOf, sessionCustomerOf, sessionGroupOf, statusKind, type Parties } from '../../../src-shared/concepts';
+import { compareTimed, listedNewestFirst, messageTime, newestOf } from '../../../src-shared/newest';
 import type { Read } from '../../../src-shared/envelopes';
 import { oneOf } from '../../../src-shared/query-builder';
 import type { Message, Session } from '../../../src-shared/schemas/index';
@@ -26,6 +18,9 @@ import { scopeOf, type OfflineFeature } from '../offline';
 import { join } from 'node:path';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { ActivityStore } from './activity';
+import { messagesRead, newestOfCustomers } from './customers-newest';
+
+export { customersNewest } from './customers-newest';
 import { GroupRegistry } from './groups';
 import { withSnoozeFields, type SnoozeStore } from './snooze';
 import { errorText } from '../../../src-shared/error-text';
@@ -77,50 +72,6 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   for (const k of Object.keys(b) as Array<keyof QueueItem>) if (!(k in a) && b[k] !== undefined) return false;
   return true;
 };
-
-/**
- * The customer's newest message of each session among `records` (by time, in whatever order the
- * service listed them). Where a record does not say who wrote it, a session no attendant holds yet
- * (`waiting`: only its customer writes there) counts it as the customer's, unless it names a bot
- * or the system: servers write a waiting customer's line with no flag and nobody to address.
- */
-export function customersNewest(
-  records: Iterable<Read<Message>>,
-  partiesOf: (sessionId: number) => Parties | undefined,
-  waiting: (sessionId: number) => boolean,
-): Map<number, ThreadMessage> {
-  return newestOfCustomers(messagesRead(records, partiesOf, waiting));
-}
-
-/** Message records as the thread reads them, by the same authorship rule as `customersNewest`. */
-function messagesRead(
-  records: Iterable<Read<Message>>,
-  partiesOf: (sessionId: number) => Parties | undefined,
-  waiting: (sessionId: number) => boolean,
-): ThreadMessage[] {
-  const out: ThreadMessage[] = [];
-  for (const r of records) {
-    const sessionId = sessionIdOf(r);
-    const read = toThreadMessage(r, undefined, sessionId === null ? undefined : partiesOf(sessionId));
-    if (!read) continue;
-    out.push(
-      read.fromCustomer || read.author !== null || !waiting(read.sessionId)
-        ? read
-        : { ...read, fromCustomer: true, author: 'customer' as const },
-    );
-  }
-  return out;
-}
-
-function newestOfCustomers(messages: Iterable<ThreadMessage>): Map<number, ThreadMessage> {
-  const newest = new Map<number, ThreadMessage>();
-  for (const m of messages) {
-    if (!m.fromCustomer) continue;
-    const before = newest.get(m.sessionId);
-    if (!before || isNewer(messageTime(m), messageTime(before))) newest.set(m.sessionId, m);
-  }
-  return newest;
-}
 
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature, snooze: SnoozeStore): QueueFeature {
   return new SessionQueue(ctx, offline, snooze);
