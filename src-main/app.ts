@@ -161,6 +161,29 @@ function workspaceFeatures(ctx: FeatureContext, s: SharedAdapters): WorkspaceFea
   };
 }
 
+/** What every workspace's features share, from the platform (defaults where it gives none). */
+function sharedAdapters(p: PlatformAdapters): SharedAdapters {
+  return {
+    locale: p.locale,
+    badge: p.badge ?? createBadgeSlot(),
+    microphone: p.microphone ?? createMediaPermissionSlot(),
+    openLink: p.openLink ?? (() => false),
+    ...(p.pollPace ? { pollPace: p.pollPace } : {}),
+  };
+}
+
+/** The page hears the workspace in front; every workspace's queue and mentions feed "Needs me". */
+function relayEvents(rt: WorkspaceRuntime, to: { list: WorkspaceList; needsMe: NeedsMeWatch; events: EventHub }): void {
+  const { list, needsMe, events } = to;
+  rt.events.subscribe((name, payload) => {
+    if (name === 'attendance:queueDelta' || name === 'notes:mentions') needsMe.changed();
+    if (rt.id === list.active) events.relay(name, payload, rt.id);
+    // A customer writing in another workspace still calls the attendant.
+    else if (name === 'attendance:customerMessage')
+      events.emit('workspace:customerMessage', { workspaceId: rt.id, ...(payload as EventPayload<'attendance:customerMessage'>) });
+  });
+}
+
 /**
  * The one composition root: the console's settings, the demo stand-in and the list of
  * workspaces, each running its own features. Bridge calls go to the workspace they name; the
@@ -177,13 +200,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
   const consoleStore = p.openStore('settings');
   const settings = createSettings(consoleStore, p.log);
   const events = p.events ?? new EventHub();
-  const shared: SharedAdapters = {
-    locale: p.locale,
-    badge: p.badge ?? createBadgeSlot(),
-    microphone: p.microphone ?? createMediaPermissionSlot(),
-    openLink: p.openLink ?? (() => false),
-    ...(p.pollPace ? { pollPace: p.pollPace } : {}),
-  };
+  const shared = sharedAdapters(p);
   const demo = new DemoStandin(p.profileDir, p.log, p.demoSharePort === undefined ? {} : { sharePort: p.demoSharePort });
   const firstView = new FirstView(p.firstViewWithinMs ?? null);
   const list: WorkspaceList = new WorkspaceList({
@@ -224,14 +241,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       onStateChange: () => workspace.pushState(),
       features: (ctx) => workspaceFeatures(ctx, shared),
     });
-    // The page hears the workspace in front; every workspace's queue feeds "Needs me".
-    rt.events.subscribe((name, payload) => {
-      if (name === 'attendance:queueDelta' || name === 'notes:mentions') needsMe.changed();
-      if (rt.id === list.active) events.relay(name, payload, rt.id);
-      // A customer writing in another workspace still calls the attendant.
-      else if (name === 'attendance:customerMessage')
-        events.emit('workspace:customerMessage', { workspaceId: rt.id, ...(payload as EventPayload<'attendance:customerMessage'>) });
-    });
+    relayEvents(rt, { list, needsMe, events });
     return rt;
   }
 

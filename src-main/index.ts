@@ -78,16 +78,7 @@ if (!app.requestSingleInstanceLock()) {
     // Voice grants audio capture (never the camera) while the attendant has it turned on.
     const microphone = createMediaPermissionSlot();
     microphone.bind((allowed) => (allowed ? grantedPermissions.add('media') : grantedPermissions.delete('media')));
-    session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
-      callback(decidePermission(mediaPermissionKey(permission, details), contents.getURL(), APP_ORIGIN, grantedPermissions));
-    });
-    session.defaultSession.setPermissionCheckHandler((contents, permission, _origin, details) =>
-      decidePermission(mediaPermissionKey(permission, details), contents?.getURL() ?? '', APP_ORIGIN, grantedPermissions),
-    );
-    // Nothing outside the app's own protocol and devtools may load in the window.
-    session.defaultSession.webRequest.onBeforeRequest((details, callback) => {
-      callback({ cancel: !isAllowedRequest(details.url, APP_ORIGIN) });
-    });
+    guardSession(grantedPermissions);
 
     const consoleApp = createApp({
       profileDir,
@@ -118,19 +109,7 @@ if (!app.requestSingleInstanceLock()) {
 
     await consoleApp.start().catch((e: unknown) => log.error('start failed', { error: String(e) }));
 
-    // Away detection hears the system: idle time (input anywhere counts) and the screen lock.
-    let locked = false;
-    const reportPresence = () => consoleApp.events.emit('attendance:presence', { idleSeconds: powerMonitor.getSystemIdleTime(), locked });
-    powerMonitor.on('lock-screen', () => {
-      locked = true;
-      reportPresence();
-    });
-    powerMonitor.on('unlock-screen', () => {
-      locked = false;
-      reportPresence();
-    });
-    const presenceTimer = setInterval(reportPresence, 15_000);
-    app.on('will-quit', () => clearInterval(presenceTimer));
+    reportPresence(consoleApp);
 
     window = new BrowserWindow({
       width: 1366,
@@ -167,4 +146,34 @@ function electronStore(dir: string, name: string): KeyValueStore {
     () => new ElectronStore<Record<string, unknown>>({ name, cwd: dir, configFileMode: 0o600 }),
   );
   return keyValueStore(store);
+}
+
+/** The window's session: the permissions voice granted, and nothing loaded from outside the app. */
+function guardSession(grantedPermissions: Set<string>): void {
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
+    callback(decidePermission(mediaPermissionKey(permission, details), contents.getURL(), APP_ORIGIN, grantedPermissions));
+  });
+  session.defaultSession.setPermissionCheckHandler((contents, permission, _origin, details) =>
+    decidePermission(mediaPermissionKey(permission, details), contents?.getURL() ?? '', APP_ORIGIN, grantedPermissions),
+  );
+  // Nothing outside the app's own protocol and devtools may load in the window.
+  session.defaultSession.webRequest.onBeforeRequest((details, callback) => {
+    callback({ cancel: !isAllowedRequest(details.url, APP_ORIGIN) });
+  });
+}
+
+/** Away detection hears the system: idle time (input anywhere counts) and the screen lock. */
+function reportPresence(consoleApp: ReturnType<typeof createApp>): void {
+  let locked = false;
+  const report = () => consoleApp.events.emit('attendance:presence', { idleSeconds: powerMonitor.getSystemIdleTime(), locked });
+  powerMonitor.on('lock-screen', () => {
+    locked = true;
+    report();
+  });
+  powerMonitor.on('unlock-screen', () => {
+    locked = false;
+    report();
+  });
+  const presenceTimer = setInterval(report, 15_000);
+  app.on('will-quit', () => clearInterval(presenceTimer));
 }

@@ -20,27 +20,47 @@ import type { Session } from '../src-shared/schemas/index';
 export function toQueueItem(session: Read<Session>, userNameOf?: (id: number) => string | null): QueueItem | null {
   const id = session.id ?? null;
   if (id === null) return null;
-  const agent = sessionAgentOf(session);
-  const group = sessionGroupOf(session);
-  const customer = sessionCustomerOf(session);
-  const g = group?.record ?? null;
-  const slaSeconds = slaSecondsOf(g?.sla, g?.timeUnit);
   return {
     id,
     status: session.status ?? 'UNKNOWN',
     pending: session.pending === true,
+    ...sessionPeople(session, id, userNameOf),
+    ...sessionGroup(session),
+    protocol: session.protocol ?? null,
+    ticketId: session.ticketId ?? null,
+    withBot: sessionWithBot(session),
+  };
+}
+
+/** Who holds a session and who it is with, as the queue names them. */
+function sessionPeople(
+  session: Read<Session>,
+  id: number,
+  userNameOf: ((id: number) => string | null) | undefined,
+): Pick<QueueItem, 'agentUserName' | 'agentName' | 'customerName'> {
+  const agent = sessionAgentOf(session);
+  const customer = sessionCustomerOf(session);
+  return {
     agentUserName: agentKey(agent, session.agent, userNameOf),
     agentName: agent?.name ?? null,
     customerName: customer?.name ?? text(record(session.user)?.phone) ?? `Customer #${id}`,
+  };
+}
+
+/** A session's group, channel, start and the SLA its group gives it. */
+function sessionGroup(
+  session: Read<Session>,
+): Pick<QueueItem, 'groupId' | 'groupName' | 'channel' | 'createdAt' | 'slaSeconds' | 'slaWarningRatio'> {
+  const group = sessionGroupOf(session);
+  const g = group?.record ?? null;
+  const slaSeconds = slaSecondsOf(g?.sla, g?.timeUnit);
+  return {
     groupId: group?.id ?? null,
     groupName: group?.name ?? null,
     channel: channelOf(session),
     createdAt: session.createdAt ?? null,
     slaSeconds,
     ...(slaSeconds === null ? {} : { slaWarningRatio: warningRatioOf(g?.warningRatio) }),
-    protocol: session.protocol ?? null,
-    ticketId: session.ticketId ?? null,
-    withBot: sessionWithBot(session),
   };
 }
 

@@ -98,6 +98,98 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
+ * Whether a request may go on: from this computer, to this host, with the launch's secret. A
+ * refused one is answered here, and so is the first visit with the secret in its address.
+ */
+function admitted(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  k: { secret: string; port: number; log: WebTransportOptions['log'] },
+): boolean {
+  const { secret, port } = k;
+  const verdict = checkHostRequest(
+    {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      remoteAddress: req.socket.remoteAddress,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      cookie: req.headers.cookie,
+    },
+    { secret, port },
+  );
+  if (!verdict.ok) {
+    k.log?.warn('host refused a request', { path: url.pathname, reason: verdict.reason });
+    res.writeHead(verdict.status, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(verdict.status === 403 ? 'Forbidden: open the address the console printed at launch.' : 'Refused.');
+    return false;
+  }
+  if ('redirectWithCookie' in verdict) {
+    res.writeHead(303, {
+      'Set-Cookie': `${secretCookie(port)}=${verdict.redirectWithCookie}; HttpOnly; SameSite=Strict; Path=/`,
+      Location: '/',
+      'Cache-Control': 'no-store',
+    });
+    res.end();
+    return false;
+  }
+  return true;
+}
+
+/** A bridge call: its channel, its JSON body within the channel's limit, and the workspace it names. */
+async function bridgeCall(req: IncomingMessage, res: ServerResponse, url: URL, o: WebTransportOptions): Promise<void> {
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+    json(res, 415, { error: { kind: 'Invalid', message: 'Bridge calls are JSON.' } });
+    return;
+  }
+  let channel: string;
+  try {
+    channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
+  } catch {
+    json(res, 400, { error: { kind: 'Invalid', message: 'Unknown bridge channel.' } });
+    return;
+  }
+  const limit = (supervisorBodyLimits as Record<string, number>)[channel] ?? MAX_BRIDGE_BODY;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const body = declared > limit ? null : await readBody(req, limit).catch(() => null);
+  if (!body) {
+    res.setHeader('Connection', 'close');
+    json(res, 413, { error: { kind: 'Invalid', message: 'Bridge call too large.' } });
+    return;
+  }
+  let input: unknown;
+  try {
+    input = body.length ? JSON.parse(body.toString('utf8')) : {};
+  } catch {
+    json(res, 400, { error: { kind: 'Invalid', message: 'Bridge call is not valid JSON.' } });
+    return;
+  }
+  const named = req.headers[WORKSPACE_HEADER];
+  if (named !== undefined && !isWorkspaceId(named)) {
+    json(res, 400, { error: { kind: 'Invalid', message: 'Unknown workspace.' } });
+    return;
+  }
+  json(res, 200, await dispatch(o.route(named ?? null), channel, input, o.log));
+}
+
+/** One of the renderer's files, when the path names one; false when none. */
+function serveFile(res: ServerResponse, url: URL, files: ReturnType<typeof loadStaticFiles>): boolean {
+  const file = files.get(url.pathname === '/' ? '/index.html' : url.pathname);
+  if (file) {
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': file.type,
+      'Cache-Control': url.pathname.startsWith('/assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
+    });
+    res.end(file.body);
+    return true;
+  }
+  return false;
+}
+
+/**
  * The bridge's web transport: serves the renderer and the same handler table as Electron IPC, on
  * 127.0.0.1 only, behind the per-launch secret. Events go out as server-sent events.
  */
@@ -125,70 +217,8 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const verdict = checkHostRequest(
-      {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        remoteAddress: req.socket.remoteAddress,
-        host: req.headers.host,
-        origin: req.headers.origin,
-        cookie: req.headers.cookie,
-      },
-      { secret, port },
-    );
-    if (!verdict.ok) {
-      o.log?.warn('host refused a request', { path: url.pathname, reason: verdict.reason });
-      res.writeHead(verdict.status, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(verdict.status === 403 ? 'Forbidden: open the address the console printed at launch.' : 'Refused.');
-      return;
-    }
-    if ('redirectWithCookie' in verdict) {
-      res.writeHead(303, {
-        'Set-Cookie': `${secretCookie(port)}=${verdict.redirectWithCookie}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: '/',
-        'Cache-Control': 'no-store',
-      });
-      res.end();
-      return;
-    }
-
-    if (req.method === 'POST' && url.pathname.startsWith(WEB_BRIDGE_PATH)) {
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-        json(res, 415, { error: { kind: 'Invalid', message: 'Bridge calls are JSON.' } });
-        return;
-      }
-      let channel: string;
-      try {
-        channel = decodeURIComponent(url.pathname.slice(WEB_BRIDGE_PATH.length));
-      } catch {
-        json(res, 400, { error: { kind: 'Invalid', message: 'Unknown bridge channel.' } });
-        return;
-      }
-      const limit = (supervisorBodyLimits as Record<string, number>)[channel] ?? MAX_BRIDGE_BODY;
-      const declared = Number(req.headers['content-length'] ?? 0);
-      const body = declared > limit ? null : await readBody(req, limit).catch(() => null);
-      if (!body) {
-        res.setHeader('Connection', 'close');
-        json(res, 413, { error: { kind: 'Invalid', message: 'Bridge call too large.' } });
-        return;
-      }
-      let input: unknown;
-      try {
-        input = body.length ? JSON.parse(body.toString('utf8')) : {};
-      } catch {
-        json(res, 400, { error: { kind: 'Invalid', message: 'Bridge call is not valid JSON.' } });
-        return;
-      }
-      const named = req.headers[WORKSPACE_HEADER];
-      if (named !== undefined && !isWorkspaceId(named)) {
-        json(res, 400, { error: { kind: 'Invalid', message: 'Unknown workspace.' } });
-        return;
-      }
-      json(res, 200, await dispatch(o.route(named ?? null), channel, input, o.log));
-      return;
-    }
-
+    if (!admitted(req, res, url, { secret, port, log: o.log })) return;
+    if (req.method === 'POST' && url.pathname.startsWith(WEB_BRIDGE_PATH)) return bridgeCall(req, res, url, o);
     if (req.method === 'GET' && url.pathname === WEB_EVENTS_PATH) {
       res.writeHead(200, {
         ...SECURITY_HEADERS,
@@ -201,19 +231,7 @@ export async function startWebTransport(o: WebTransportOptions): Promise<WebTran
       req.on('close', () => streams.delete(res));
       return;
     }
-
-    if (req.method === 'GET') {
-      const file = files.get(url.pathname === '/' ? '/index.html' : url.pathname);
-      if (file) {
-        res.writeHead(200, {
-          ...SECURITY_HEADERS,
-          'Content-Type': file.type,
-          'Cache-Control': url.pathname.startsWith('/assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
-        });
-        res.end(file.body);
-        return;
-      }
-    }
+    if (req.method === 'GET' && serveFile(res, url, files)) return;
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not found.');
   }

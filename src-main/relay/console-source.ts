@@ -143,99 +143,116 @@ export function eventOf(m: JsMsg, receivedAt: number): ReceivedEvent {
 export function startRelaySource(o: RelaySourceOptions): RelaySource {
   checkName('operation', o.operation);
   checkName('console', o.console);
-  const log = o.log ?? silent;
-  const stream = streamName(o.operation);
-  const maxInFlight = o.maxInFlight ?? 32;
-  const retry = o.retry ?? RETRY;
-  const seen = new SeenWindow(undefined, RELAY_LIMITS.duplicateWindowMs);
-  const counts: RelaySourceStats = { applied: 0, duplicates: 0, failed: 0 };
-  const inFlight = new Set<Promise<void>>();
+  const source = new ConsoleSource(o);
+  source.begin();
+  return source;
+}
+
+/** A console's reading of the relay: one connection at a time, again after a pause when it ends. */
+class ConsoleSource implements RelaySource {
+  readonly #o: RelaySourceOptions;
+  readonly #log: WebhookLogger;
+  readonly #stream: string;
+  readonly #maxInFlight: number;
+  readonly #retry: Backoff;
+  readonly #seen = new SeenWindow(undefined, RELAY_LIMITS.duplicateWindowMs);
+  readonly #counts: RelaySourceStats = { applied: 0, duplicates: 0, failed: 0 };
+  readonly #inFlight = new Set<Promise<void>>();
   /** Messages whose apply has not finished: handed back at close if it does not finish in time. */
-  const applying = new Set<JsMsg>();
-  let state: RelaySourceState = 'connecting';
-  let reason: RelayReason | null = null;
-  let closed = false;
-  let nc: NatsConnection | null = null;
-  /** The connection now (read through a call: the closures below change it). */
-  const connection = (): NatsConnection | null => nc;
-  let messages: ConsumerMessages | null = null;
-  let wake: (() => void) | null = null;
+  readonly #applying = new Set<JsMsg>();
+  #state: RelaySourceState = 'connecting';
+  #reason: RelayReason | null = null;
+  #closed = false;
+  #nc: NatsConnection | null = null;
+  #messages: ConsumerMessages | null = null;
+  #wake: (() => void) | null = null;
+  #running: Promise<void> = Promise.resolve();
 
-  const setState = (next: RelaySourceState, why: RelayReason | null = null) => {
-    if (closed && next !== 'stopped') return;
-    if (next === state && why === reason) return;
-    state = next;
-    reason = why;
+  constructor(o: RelaySourceOptions) {
+    this.#o = o;
+    this.#log = o.log ?? silent;
+    this.#stream = streamName(o.operation);
+    this.#maxInFlight = o.maxInFlight ?? 32;
+    this.#retry = o.retry ?? RETRY;
+  }
+
+  begin(): void {
+    this.#running = this.#run();
+  }
+
+  #setState(next: RelaySourceState, why: RelayReason | null = null): void {
+    if (this.#closed && next !== 'stopped') return;
+    if (next === this.#state && why === this.#reason) return;
+    this.#state = next;
+    this.#reason = why;
     try {
-      o.onState?.(next, why);
+      this.#o.onState?.(next, why);
     } catch (e) {
-      log.warn('relay: a state listener failed', { error: describe(e) });
+      this.#log.warn('relay: a state listener failed', { error: describe(e) });
     }
-  };
+  }
 
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
+  #pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      wake = () => {
+      this.#wake = () => {
         clearTimeout(timer);
         resolve();
       };
     });
+  }
 
-  const handle = async (m: JsMsg): Promise<void> => {
+  async #handle(m: JsMsg): Promise<void> {
+    const o = this.#o;
     const event = eventOf(m, systemClock.now());
-    if (seen.has(event.id, systemClock.now()) || o.applied?.has(event.id)) {
-      counts.duplicates++;
+    if (this.#seen.has(event.id, systemClock.now()) || o.applied?.has(event.id)) {
+      this.#counts.duplicates++;
       m.ack();
       return;
     }
     const working = setInterval(() => m.working(), WORKING_MS);
-    applying.add(m);
+    this.#applying.add(m);
     try {
       await o.apply(event);
       // On disk before the acknowledgement: a crash in between finds it applied at the next start.
       await o.applied?.record(event.id);
       await o.beforeAck?.(event.id);
-      if (!applying.has(m)) return;
-      seen.add(event.id, systemClock.now(), systemClock.now());
-      counts.applied++;
+      if (!this.#applying.has(m)) return;
+      this.#seen.add(event.id, systemClock.now(), systemClock.now());
+      this.#counts.applied++;
       m.ack();
     } catch (e) {
-      if (!applying.has(m)) return;
-      counts.failed++;
+      if (!this.#applying.has(m)) return;
+      this.#counts.failed++;
       // Back off per attempt, up to a minute: the sync cannot read the service right now.
       m.nak(backoffDelay(m.info.deliveryCount, NAK, noJitter));
-      log.warn('relay: an event could not be applied; it comes again', { error: describe(e) });
+      this.#log.warn('relay: an event could not be applied; it comes again', { error: describe(e) });
     } finally {
-      applying.delete(m);
+      this.#applying.delete(m);
       clearInterval(working);
     }
-  };
+  }
 
-  /** Connects, makes sure the consumer exists and reads until the connection closes or `close`. */
-  const session = async (): Promise<void> => {
-    const options = connectOptions(o.address, o.credentials, {
-      name: `console ${o.console}`,
-      inboxPrefix: consoleInbox(o.operation, o.console),
-      caFile: o.caFile,
-      ...(o.reconnectTimeWaitMs !== undefined ? { reconnectTimeWait: o.reconnectTimeWaitMs } : {}),
-    });
-    const conn = await connect(options);
-    nc = conn;
-    if (closed) return void (await conn.close());
+  /** The connection's own news: lost, back, refused. */
+  #watchConnection(conn: NatsConnection): void {
     void (async () => {
       for await (const s of conn.status()) {
-        if (s.type === 'disconnect') setState('unreachable', 'lost');
-        else if (s.type === 'reconnect' && messages) setState('live');
+        if (s.type === 'disconnect') this.#setState('unreachable', 'lost');
+        else if (s.type === 'reconnect' && this.#messages) this.#setState('live');
         else if (s.type === 'error') {
           const why = refusal(s.error);
-          if (why) setState('refused', why);
+          if (why) this.#setState('refused', why);
         }
       }
     })();
+  }
+
+  /** The console's durable consumer on the operation's stream, made if missing. */
+  async #ensureConsumer(conn: NatsConnection): Promise<void> {
+    const o = this.#o;
     const jsm = await jetstreamManager(conn, { checkAPI: false });
     try {
-      await jsm.consumers.add(stream, {
+      await jsm.consumers.add(this.#stream, {
         durable_name: o.console,
         ack_policy: AckPolicy.Explicit,
         // A console new to the relay starts from now: its first sync reads the service.
@@ -250,75 +267,101 @@ export function startRelaySource(o: RelaySourceOptions): RelaySource {
       // An existing consumer made with other settings still serves; anything else stops here.
       if (!(e instanceof JetStreamApiError) || !/already (exists|in use)/i.test(e.message)) throw e;
     }
-    const consumer = await jetstream(conn, { checkAPI: false }).consumers.get(stream, o.console);
-    messages = await consumer.consume({ max_messages: maxInFlight * 2 });
+  }
+
+  /** The consumer's own news: silent, deleted, back. */
+  #watchMessages(conn: NatsConnection, messages: ConsumerMessages): void {
     void (async () => {
       for await (const s of messages.status()) {
-        if (s.type === 'heartbeats_missed' && s.count >= 2) setState('unreachable', 'silent');
-        else if (s.type === 'consumer_deleted' || (s.type === 'consumer_not_found' && s.count >= 3)) messages?.stop();
-        else if (s.type === 'next' && state === 'unreachable' && !conn.isClosed()) setState('live');
+        if (s.type === 'heartbeats_missed' && s.count >= 2) this.#setState('unreachable', 'silent');
+        else if (s.type === 'consumer_deleted' || (s.type === 'consumer_not_found' && s.count >= 3)) this.#messages?.stop();
+        else if (s.type === 'next' && this.#state === 'unreachable' && !conn.isClosed()) this.#setState('live');
       }
     })();
-    setState('live');
-    for await (const m of messages) {
-      const p: Promise<void> = handle(m).finally(() => inFlight.delete(p));
-      inFlight.add(p);
-      if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-    }
-  };
+  }
 
-  const run = async () => {
-    for (let attempt = 0; !closed; attempt++) {
+  /** Connects, makes sure the consumer exists and reads until the connection closes or `close`. */
+  async #session(): Promise<void> {
+    const o = this.#o;
+    const options = connectOptions(o.address, o.credentials, {
+      name: `console ${o.console}`,
+      inboxPrefix: consoleInbox(o.operation, o.console),
+      caFile: o.caFile,
+      ...(o.reconnectTimeWaitMs !== undefined ? { reconnectTimeWait: o.reconnectTimeWaitMs } : {}),
+    });
+    const conn = await connect(options);
+    this.#nc = conn;
+    if (this.#closed) return void (await conn.close());
+    this.#watchConnection(conn);
+    await this.#ensureConsumer(conn);
+    const consumer = await jetstream(conn, { checkAPI: false }).consumers.get(this.#stream, o.console);
+    const messages = await consumer.consume({ max_messages: this.#maxInFlight * 2 });
+    this.#messages = messages;
+    this.#watchMessages(conn, messages);
+    this.#setState('live');
+    const inFlight = this.#inFlight;
+    for await (const m of messages) {
+      const p: Promise<void> = this.#handle(m).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= this.#maxInFlight) await Promise.race(inFlight);
+    }
+  }
+
+  async #run(): Promise<void> {
+    for (let attempt = 0; !this.#closed; attempt++) {
       try {
-        await session();
-        if (!closed) attempt = -1;
+        await this.#session();
+        if (!this.#closed) attempt = -1;
       } catch (e) {
-        if (closed) break;
+        if (this.#closed) break;
         const why = refusal(e);
         const noStream = e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound;
-        setState(why ? 'refused' : 'unreachable', why ?? (noStream ? 'stream' : 'unreachable'));
-        log.warn("relay: could not read the relay's events", { error: describe(e) });
+        this.#setState(why ? 'refused' : 'unreachable', why ?? (noStream ? 'stream' : 'unreachable'));
+        this.#log.warn("relay: could not read the relay's events", { error: describe(e) });
         // A refusal stands until someone changes something: asked again only now and then.
         if (why) attempt = Number.POSITIVE_INFINITY;
       }
-      const conn = connection();
-      messages = null;
-      if (closed) break;
-      nc = null;
-      await Promise.all(inFlight);
+      const conn = this.#nc;
+      this.#messages = null;
+      if (this.#closed) break;
+      this.#nc = null;
+      await Promise.all(this.#inFlight);
       await within(2_000, conn?.close() ?? Promise.resolve());
       // Jittered: the consoles of an operation that lost the relay together do not all come back at once.
-      if (!closed) await pause(backoffDelay(Math.max(attempt, 0) + 1, retry));
+      if (!this.#closed) await this.#pause(backoffDelay(Math.max(attempt, 0) + 1, this.#retry));
     }
-  };
-  const running = run();
+  }
 
-  return {
-    get state() {
-      return state;
-    },
-    get reason() {
-      return reason;
-    },
-    get detail() {
-      return reason && RELAY_REASONS[reason];
-    },
-    stats: () => ({ ...counts }),
-    async close() {
-      if (closed) return running;
-      closed = true;
-      messages?.stop();
-      wake?.();
-      await within(o.closeGraceMs ?? 5_000, Promise.all(inFlight));
-      // Still applying: handed back now, so the next start gets them at once (not after the ack wait).
-      for (const m of applying) m.nak();
-      applying.clear();
-      // Acknowledgements written before the connection goes (when NATS answers at all).
-      const conn = connection();
-      await within(2_000, conn?.flush() ?? Promise.resolve());
-      await within(2_000, conn?.close() ?? Promise.resolve());
-      await within(2_000, running);
-      setState('stopped');
-    },
-  };
+  get state(): RelaySourceState {
+    return this.#state;
+  }
+
+  get reason(): RelayReason | null {
+    return this.#reason;
+  }
+
+  get detail(): string | null {
+    return this.#reason && RELAY_REASONS[this.#reason];
+  }
+
+  stats(): RelaySourceStats {
+    return { ...this.#counts };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return this.#running;
+    this.#closed = true;
+    this.#messages?.stop();
+    this.#wake?.();
+    await within(this.#o.closeGraceMs ?? 5_000, Promise.all(this.#inFlight));
+    // Still applying: handed back now, so the next start gets them at once (not after the ack wait).
+    for (const m of this.#applying) m.nak();
+    this.#applying.clear();
+    // Acknowledgements written before the connection goes (when NATS answers at all).
+    const conn = this.#nc;
+    await within(2_000, conn?.flush() ?? Promise.resolve());
+    await within(2_000, conn?.close() ?? Promise.resolve());
+    await within(2_000, this.#running);
+    this.#setState('stopped');
+  }
 }

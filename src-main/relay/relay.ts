@@ -113,119 +113,155 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     throw new AppError({ kind: 'Invalid', message: 'The relay takes signed deliveries only: give it the signing secret.' });
   if (!validPort(o.port)) throw new AppError({ kind: 'Invalid', message: `Port ${o.port} is not a valid port.` });
   const log = o.log ?? silent;
-  const now = o.now ?? systemClock.now;
-  const maxBodyBytes = Math.min(o.maxBodyBytes ?? MAX_EVENT_BYTES, MAX_EVENT_BYTES);
-  const maxInFlight = o.maxInFlight ?? 2000;
-  const publishTimeoutMs = o.publishTimeoutMs ?? 5_000;
-  const stream = streamName(o.operation);
-
   const { nc, duplicateWindowMs } = await openStream(o, log);
-  const js = jetstream(nc, { checkAPI: false });
-  // Ids this relay stored lately: a redelivery is answered without a round trip to JetStream.
-  const seen = new SeenWindow(undefined, duplicateWindowMs);
-  const counts = { published: 0, duplicates: 0, refused: 0, unavailable: 0 };
-  const inFlight = new Set<Promise<void>>();
-  const ctx: CheckContext = {
-    pathSecret: o.pathSecret,
-    port: 0,
-    maxBodyBytes,
-    publicHost: o.publicHost?.toLowerCase(),
-    signingSecret: o.signingSecret,
-    nowMs: 0,
-    isSeen: (id) => seen.has(id, now()),
-  };
-  let stopping = false;
+  const relay = new RelayServer(o, log, nc, duplicateWindowMs);
+  await relay.listen();
+  return relay;
+}
 
-  const refuse = (res: ServerResponse, r: Rejection) => {
-    counts.refused++;
-    log.warn('Refused a webhook request.', { status: r.status, reason: r.reason });
-    send(res, r.status, { status: 'rejected', reason: r.reason, message: r.message }, { connection: 'close' });
-  };
-  const unavailable = (res: ServerResponse, message: string) => {
-    counts.unavailable++;
-    send(res, 503, { status: 'busy', message }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
-  };
+/** The relay at work: its HTTP server taking deliveries and the stream it publishes them to. */
+class RelayServer implements Relay {
+  readonly #o: RelayOptions;
+  readonly #log: WebhookLogger;
+  readonly #now: () => number;
+  readonly #nc: NatsConnection;
+  readonly #js: ReturnType<typeof jetstream>;
+  readonly #maxBodyBytes: number;
+  readonly #maxInFlight: number;
+  readonly #publishTimeoutMs: number;
+  /** Ids this relay stored lately: a redelivery is answered without a round trip to JetStream. */
+  readonly #seen: SeenWindow;
+  readonly #counts = { published: 0, duplicates: 0, refused: 0, unavailable: 0 };
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #ctx: CheckContext;
+  readonly #server: ReturnType<typeof createServer>;
+  #stopping = false;
+  #closing: Promise<void> | null = null;
+  readonly stream: string;
+  readonly path: string;
+  url = '';
+  port = 0;
 
-  const publish = async (res: ServerResponse, id: string, group: string | undefined, body: Buffer) => {
+  constructor(o: RelayOptions, log: WebhookLogger, nc: NatsConnection, duplicateWindowMs: number) {
+    this.#o = o;
+    this.#log = log;
+    const now = (this.#now = o.now ?? systemClock.now);
+    this.#nc = nc;
+    this.#js = jetstream(nc, { checkAPI: false });
+    this.#maxBodyBytes = Math.min(o.maxBodyBytes ?? MAX_EVENT_BYTES, MAX_EVENT_BYTES);
+    this.#maxInFlight = o.maxInFlight ?? 2000;
+    this.#publishTimeoutMs = o.publishTimeoutMs ?? 5_000;
+    this.stream = streamName(o.operation);
+    this.path = `/hooks/${o.pathSecret}`;
+    const seen = (this.#seen = new SeenWindow(undefined, duplicateWindowMs));
+    this.#ctx = {
+      pathSecret: o.pathSecret,
+      port: 0,
+      maxBodyBytes: this.#maxBodyBytes,
+      publicHost: o.publicHost?.toLowerCase(),
+      signingSecret: o.signingSecret,
+      nowMs: 0,
+      isSeen: (id) => seen.has(id, now()),
+    };
+    this.#server = createServer((req, res) => this.#request(req, res));
+    this.#server.headersTimeout = 10_000;
+    this.#server.requestTimeout = 30_000;
+  }
+
+  async listen(): Promise<void> {
     try {
-      const ack = await js.publish(eventSubject(o.operation, group), body, { msgID: id, timeout: publishTimeoutMs });
-      seen.add(id, now(), now());
-      counts[ack.duplicate ? 'duplicates' : 'published']++;
+      await listenLoopback(this.#server, this.#o.port, 'with --port');
+    } catch (e) {
+      await this.#nc.close();
+      throw e;
+    }
+    const port = (this.#server.address() as AddressInfo).port;
+    this.#ctx.port = port;
+    this.port = port;
+    this.url = `http://127.0.0.1:${port}${this.path}`;
+    this.#log.info('Relay started.', { port, stream: this.stream });
+  }
+
+  #refuse(res: ServerResponse, r: Rejection): void {
+    this.#counts.refused++;
+    this.#log.warn('Refused a webhook request.', { status: r.status, reason: r.reason });
+    send(res, r.status, { status: 'rejected', reason: r.reason, message: r.message }, { connection: 'close' });
+  }
+
+  #unavailable(res: ServerResponse, message: string): void {
+    this.#counts.unavailable++;
+    send(res, 503, { status: 'busy', message }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  }
+
+  async #publish(res: ServerResponse, id: string, group: string | undefined, body: Buffer): Promise<void> {
+    try {
+      const ack = await this.#js.publish(eventSubject(this.#o.operation, group), body, { msgID: id, timeout: this.#publishTimeoutMs });
+      this.#seen.add(id, this.#now(), this.#now());
+      this.#counts[ack.duplicate ? 'duplicates' : 'published']++;
       send(res, 200, { status: ack.duplicate ? 'duplicate' : 'accepted' });
     } catch (e) {
-      log.warn('A delivery could not be stored in the stream; the service will deliver it again.', {
+      this.#log.warn('A delivery could not be stored in the stream; the service will deliver it again.', {
         error: errorText(e),
       });
-      unavailable(res, 'The event stream cannot be reached; retry later.');
+      this.#unavailable(res, 'The event stream cannot be reached; retry later.');
     }
-  };
+  }
 
-  const decide = (req: IncomingMessage, res: ServerResponse, body: Buffer | 'too-large') => {
-    ctx.nowMs = now();
-    const verdict = checkRequest(requestFacts(requestHead(req), req.headers, body), ctx);
-    if (verdict.outcome === 'reject') return refuse(res, verdict);
+  #decide(req: IncomingMessage, res: ServerResponse, body: Buffer | 'too-large'): void {
+    this.#ctx.nowMs = this.#now();
+    const verdict = checkRequest(requestFacts(requestHead(req), req.headers, body), this.#ctx);
+    if (verdict.outcome === 'reject') return this.#refuse(res, verdict);
     if (verdict.outcome === 'duplicate') {
-      counts.duplicates++;
+      this.#counts.duplicates++;
       return send(res, 200, { status: 'duplicate' });
     }
-    if (stopping) return unavailable(res, 'The relay is stopping; retry later.');
-    if (inFlight.size >= maxInFlight) return unavailable(res, 'Too many events waiting; retry later.');
+    if (this.#stopping) return this.#unavailable(res, 'The relay is stopping; retry later.');
+    if (this.#inFlight.size >= this.#maxInFlight) return this.#unavailable(res, 'Too many events waiting; retry later.');
     // The verdict's body is the same bytes: `raw` is their text, published as received.
-    const p: Promise<void> = publish(res, verdict.id, verdict.group, body as Buffer).finally(() => inFlight.delete(p));
+    const inFlight = this.#inFlight;
+    const p: Promise<void> = this.#publish(res, verdict.id, verdict.group, body as Buffer).finally(() => inFlight.delete(p));
     inFlight.add(p);
-  };
+  }
 
-  const server = createServer((req, res) => {
-    const early = checkHead(requestHead(req), ctx);
-    if (early.outcome === 'reject') return refuse(res, early);
-    readBody(req, maxBodyBytes, (body) => {
+  #request(req: IncomingMessage, res: ServerResponse): void {
+    const early = checkHead(requestHead(req), this.#ctx);
+    if (early.outcome === 'reject') return this.#refuse(res, early);
+    readBody(req, this.#maxBodyBytes, (body) => {
       try {
-        decide(req, res, body);
+        this.#decide(req, res, body);
       } catch (e) {
-        log.error('The relay failed on a request.', { error: String(e) });
+        this.#log.error('The relay failed on a request.', { error: String(e) });
         if (!res.headersSent)
           send(res, 500, { status: 'error', message: 'The event could not be taken; retry later.' }, { connection: 'close' });
         else res.destroy();
       }
     });
-  });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  try {
-    await listenLoopback(server, o.port, 'with --port');
-  } catch (e) {
-    await nc.close();
-    throw e;
   }
-  const port = (server.address() as AddressInfo).port;
-  ctx.port = port;
-  const path = `/hooks/${o.pathSecret}`;
-  log.info('Relay started.', { port, stream });
 
-  let closing: Promise<void> | null = null;
-  return {
-    url: `http://127.0.0.1:${port}${path}`,
-    port,
-    path,
-    stream,
-    stats: () => ({ ...counts, inFlight: inFlight.size }),
-    close() {
-      closing ??= (async () => {
-        stopping = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([Promise.all(inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
-        clearTimeout(timer);
-        server.closeAllConnections();
-        await closed;
-        // Drained while NATS answers; closed outright when it does not (a drain would wait for it).
-        await Promise.race([nc.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))]).catch(() => undefined);
-        clearTimeout(timer);
-        if (!nc.isClosed()) await nc.close();
-        log.info('Relay stopped.', counts);
-      })();
-      return closing;
-    },
-  };
+  stats(): RelayStats {
+    return { ...this.#counts, inFlight: this.#inFlight.size };
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    const server = this.#server;
+    const nc = this.#nc;
+    this.#stopping = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.#inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await closed;
+    // Drained while NATS answers; closed outright when it does not (a drain would wait for it).
+    await Promise.race([nc.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))]).catch(() => undefined);
+    clearTimeout(timer);
+    if (!nc.isClosed()) await nc.close();
+    this.#log.info('Relay stopped.', this.#counts);
+  }
 }

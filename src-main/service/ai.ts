@@ -138,32 +138,35 @@ const callOptions = (o: CallOptions & PersonalDataOptions): CallOptions => ({
   ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
 });
 
-export function createAiOps(core: Core, log: Logger | undefined): AiOps {
-  const post = <T>(
-    operation: string,
-    action: string,
-    path: string,
-    json: unknown,
-    schema: z.ZodType<T>,
-    o: CallOptions,
-    notFound?: string,
-    size: 'list' | 'record' = 'record',
-  ) =>
-    core.call<T>({
-      operation,
-      action,
-      write: false,
-      method: 'POST',
-      path,
-      json,
-      answer: { kind: 'json', schema, size },
-      signal: o.signal,
-      timeoutMs: o.timeoutMs,
-      ...(notFound ? { notFound } : {}),
-    });
+/** One POST to the AI service answered with JSON, read by `schema`. */
+const post = <T>(
+  core: Core,
+  operation: string,
+  action: string,
+  path: string,
+  json: unknown,
+  schema: z.ZodType<T>,
+  o: CallOptions,
+  notFound?: string,
+  size: 'list' | 'record' = 'record',
+) =>
+  core.call<T>({
+    operation,
+    action,
+    write: false,
+    method: 'POST',
+    path,
+    json,
+    answer: { kind: 'json', schema, size },
+    signal: o.signal,
+    timeoutMs: o.timeoutMs,
+    ...(notFound ? { notFound } : {}),
+  });
 
+/** The language operations: entities, the language model, its models and knowledge-base questions. */
+function languageOps(core: Core, log: Logger | undefined): Pick<AiOps, 'ner' | 'nlp' | 'modelsByProviders' | 'questions'> {
   return {
-    ner: (sentence, o = {}) => post('ai.ner', 'recognise entities', AI_OPS.ner, { sentence }, NerAnswerSchema, o),
+    ner: (sentence, o = {}) => post(core, 'ai.ner', 'recognise entities', AI_OPS.ner, { sentence }, NerAnswerSchema, o),
     nlp: (request, o = {}) => {
       for (const c of request.token ?? []) {
         for (const secret of [c.access_key, c.secret_key, c.token]) if (secret) log?.registerSecret?.(secret);
@@ -182,11 +185,12 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
         });
       }
       const outgoing = o.revealDocuments === true ? request : maskNlp(request);
-      return post('ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
+      return post(core, 'ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
     },
     modelsByProviders: async (request, o = {}) =>
       (
         await post(
+          core,
           'ai.modelsByProviders',
           'list models',
           AI_OPS.modelsByProviders,
@@ -200,6 +204,7 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
     questions: async (request, o = {}) =>
       (
         await post(
+          core,
           'ai.questions',
           'search the knowledge base',
           AI_OPS.questions,
@@ -210,6 +215,12 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
           'list',
         )
       ).answer,
+  };
+}
+
+/** The operations that carry files: knowledge-base uploads, speech-to-text and text-to-speech. */
+function fileOps(core: Core): Pick<AiOps, 'uploadFiles' | 'stt' | 'tts'> {
+  return {
     uploadFiles: async (request, o = {}) => {
       checkUpload(request);
       if (o.revealDocuments !== true && carriesDocument(request.url_file)) {
@@ -274,4 +285,8 @@ export function createAiOps(core: Core, log: Logger | undefined): AiOps {
         timeoutMs: o.timeoutMs ?? 60_000,
       }),
   };
+}
+
+export function createAiOps(core: Core, log: Logger | undefined): AiOps {
+  return { ...languageOps(core, log), ...fileOps(core) };
 }

@@ -359,26 +359,7 @@ export class Core {
   }
 
   async #send<T>(spec: CallSpec<T>, attempt: number): Promise<T> {
-    const token = await this.#o.getToken();
-    if (!token)
-      throw new AppError({
-        kind: 'Unauthorized',
-        message: 'No token is stored for this workspace. Sign in first.',
-        operation: spec.operation,
-      });
-    this.#o.log?.registerSecret?.(token);
-
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, */*' };
-    let body: Buffer | undefined;
-    if (spec.multipart) {
-      const m = multipartBody(spec.multipart);
-      body = m.body;
-      headers['content-type'] = m.contentType;
-    } else if (spec.json !== undefined) {
-      body = jsonBody(spec, this.time.body(spec.json), this.#limits.jsonDepth);
-      headers['content-type'] = 'application/json';
-    }
-
+    const { headers, body } = await this.#request(spec);
     const controller = new AbortController();
     const timeoutMs = spec.timeoutMs ?? this.#timeoutMs;
     const timer = setTimeout(() => controller.abort(new AbortReason('timeout')), timeoutMs);
@@ -436,7 +417,36 @@ export class Core {
       this.#inFlight.delete(controller);
     }
 
-    const ms = Math.round(performance.now() - started);
+    return this.#answer(spec, res, limits, { path, ms: Math.round(performance.now() - started), attempt });
+  }
+
+  /** The request's headers (with the token) and body. */
+  async #request(spec: CallSpec<unknown>): Promise<{ headers: Record<string, string>; body: Buffer | undefined }> {
+    const token = await this.#o.getToken();
+    if (!token)
+      throw new AppError({
+        kind: 'Unauthorized',
+        message: 'No token is stored for this workspace. Sign in first.',
+        operation: spec.operation,
+      });
+    this.#o.log?.registerSecret?.(token);
+
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, */*' };
+    let body: Buffer | undefined;
+    if (spec.multipart) {
+      const m = multipartBody(spec.multipart);
+      body = m.body;
+      headers['content-type'] = m.contentType;
+    } else if (spec.json !== undefined) {
+      body = jsonBody(spec, this.time.body(spec.json), this.#limits.jsonDepth);
+      headers['content-type'] = 'application/json';
+    }
+    return { headers, body };
+  }
+
+  /** The answer read by the call's spec, logged; a refusal logged and thrown. */
+  #answer<T>(spec: CallSpec<T>, res: RawResponse, limits: ReadLimits, at: { path: string; ms: number; attempt: number }): T {
+    const { path, ms, attempt } = at;
     try {
       const value = this.#read(spec, res, limits);
       // Writes at info (rare, and worth an audit line); reads at debug (the queue polls).

@@ -47,47 +47,53 @@ export interface OmnichannelOps {
   userChannels(target?: UserTarget, o?: CallOptions): Promise<UserChannels>;
 }
 
-export function createOmnichannelOps(core: Core): OmnichannelOps {
-  const read = <T>(
-    operation: string,
-    action: string,
-    path: string,
-    json: unknown,
-    schema: z.ZodType<T>,
-    o: CallOptions,
-    notFound?: string,
-    size: 'list' | 'record' = 'record',
-  ) =>
-    core.call<T>({
-      operation,
-      action,
-      write: false,
-      method: 'POST',
-      path: V2 + path,
-      json,
-      answer: { kind: 'json', schema, size },
-      signal: o.signal,
-      timeoutMs: o.timeoutMs,
-      ...(notFound ? { notFound } : {}),
-    }) as Promise<Read<T>>;
-  const write = <T>(operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: WriteOptions) =>
-    core.call<T>({
-      operation,
-      action,
-      write: true,
-      method: 'POST',
-      path: V2 + path,
-      json,
-      answer: { kind: 'json', schema },
-      safeToRetry: o.safeToRetry === true,
-      signal: o.signal,
-      timeoutMs: o.timeoutMs,
-      notFound: 'The record to update no longer exists (404). Reload and try again.',
-    }) as Promise<Read<T>>;
+/** One lookup or listing of the v2 interface, read by `schema`. */
+const read = <T>(
+  core: Core,
+  operation: string,
+  action: string,
+  path: string,
+  json: unknown,
+  schema: z.ZodType<T>,
+  o: CallOptions,
+  notFound?: string,
+  size: 'list' | 'record' = 'record',
+) =>
+  core.call<T>({
+    operation,
+    action,
+    write: false,
+    method: 'POST',
+    path: V2 + path,
+    json,
+    answer: { kind: 'json', schema, size },
+    signal: o.signal,
+    timeoutMs: o.timeoutMs,
+    ...(notFound ? { notFound } : {}),
+  }) as Promise<Read<T>>;
 
+/** One save through the v2 interface (safe to retry only when the caller says so). */
+const write = <T>(core: Core, operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: WriteOptions) =>
+  core.call<T>({
+    operation,
+    action,
+    write: true,
+    method: 'POST',
+    path: V2 + path,
+    json,
+    answer: { kind: 'json', schema },
+    safeToRetry: o.safeToRetry === true,
+    signal: o.signal,
+    timeoutMs: o.timeoutMs,
+    notFound: 'The record to update no longer exists (404). Reload and try again.',
+  }) as Promise<Read<T>>;
+
+/** Lookups: reply suggestions, the NPS summary, a group, a session. */
+function lookupOps(core: Core): Pick<OmnichannelOps, 'chatSuggestions' | 'npsSummary' | 'groupUnique' | 'sessionUnique'> {
   return {
     chatSuggestions: (q, o = {}) =>
       read(
+        core,
         'chatSuggestion.list',
         'list reply suggestions',
         V2_OPS.chatSuggestion,
@@ -99,6 +105,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       ),
     npsSummary: (surveyName, lookup, o = {}) =>
       read(
+        core,
         'npsSummary',
         'read the NPS summary',
         V2_OPS.npsSummary(surveyName),
@@ -109,6 +116,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       ),
     groupUnique: (lookup, o = {}) =>
       read(
+        core,
         'groups.unique',
         'look up attendance groups',
         V2_OPS.groupsUnique,
@@ -119,6 +127,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       ),
     sessionUnique: (lookup, o = {}) =>
       read(
+        core,
         'userSession.unique',
         'look up sessions',
         V2_OPS.sessionUnique,
@@ -127,17 +136,26 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
         o,
         'No session matches (404).',
       ),
+  };
+}
+
+/** Users: saves of sessions and people, and another user's rules and channels. */
+function userOps(
+  core: Core,
+): Pick<OmnichannelOps, 'saveSession' | 'saveAgentSupervisor' | 'saveAgentUser' | 'saveAdministrator' | 'userRules' | 'userChannels'> {
+  return {
     saveSession: (session, o = {}) => {
       const { agent: _agent, ...body } = session;
-      return write('userSession.save', 'save sessions', '/user-session/save', body, SessionSchema, o);
+      return write(core, 'userSession.save', 'save sessions', '/user-session/save', body, SessionSchema, o);
     },
     saveAgentSupervisor: (user, o = {}) =>
-      write('users.saveAgentSupervisor', 'save supervisors', V2_OPS.saveAgentSupervisor, user, UserSchema, o),
-    saveAgentUser: (user, o = {}) => write('users.saveAgent', 'save agents', V2_OPS.saveAgentUser, user, UserSchema, o),
+      write(core, 'users.saveAgentSupervisor', 'save supervisors', V2_OPS.saveAgentSupervisor, user, UserSchema, o),
+    saveAgentUser: (user, o = {}) => write(core, 'users.saveAgent', 'save agents', V2_OPS.saveAgentUser, user, UserSchema, o),
     saveAdministrator: (user, o = {}) =>
-      write('users.saveAdministrator', 'save administrators', V2_OPS.saveAdministrator, user, UserSchema, o),
+      write(core, 'users.saveAdministrator', 'save administrators', V2_OPS.saveAdministrator, user, UserSchema, o),
     userRules: (target = {}, o = {}) =>
       read(
+        core,
         'users.rules',
         "read other users' rules",
         V2_OPS.userRules,
@@ -148,6 +166,7 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
       ),
     userChannels: (target = {}, o = {}) =>
       read(
+        core,
         'users.channels',
         "read other users' channels",
         V2_OPS.userChannels,
@@ -157,4 +176,8 @@ export function createOmnichannelOps(core: Core): OmnichannelOps {
         `There is no user "${target.userName ?? ''}" (404).`,
       ),
   };
+}
+
+export function createOmnichannelOps(core: Core): OmnichannelOps {
+  return { ...lookupOps(core), ...userOps(core) };
 }

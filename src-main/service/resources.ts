@@ -114,45 +114,67 @@ function markOf(r: unknown, index: number): string {
 const PAGE_ATTEMPTS = 2;
 
 export function createResourceClient<K extends ResourceKey>(core: Core, key: K): ResourceClient<K> {
-  const paths = RESOURCES[key];
-  const label = RESOURCE_LABELS[key];
-  const schema = RESOURCE_SCHEMAS[key] as unknown as z.ZodType<ResourceRecord<K>>;
-  const operation = `${key}.list`;
+  return new Resource(core, key);
+}
+
+/** One resource of the service: its pages, longer reads and saves. */
+class Resource<K extends ResourceKey> implements ResourceClient<K> {
+  readonly key: K;
+  readonly canList: boolean;
+  readonly canSave: boolean;
+  readonly #core: Core;
+  readonly #paths: (typeof RESOURCES)[K];
+  readonly #label: string;
+  readonly #schema: z.ZodType<ResourceRecord<K>>;
+  readonly #operation: string;
+  /** The longest page the server has answered for this resource: the page size it honours. */
+  #honoured = 0;
+
+  constructor(core: Core, key: K) {
+    this.#core = core;
+    this.key = key;
+    this.#paths = RESOURCES[key];
+    this.#label = RESOURCE_LABELS[key];
+    this.#schema = RESOURCE_SCHEMAS[key] as unknown as z.ZodType<ResourceRecord<K>>;
+    this.#operation = `${key}.list`;
+    this.canList = this.#paths.list !== null;
+    this.canSave = this.#paths.save !== null;
+  }
 
   /** One page as the server answered it, with its records read one by one (`readPage`). */
-  const fetchPage = async (input: QueryInput | undefined, o: CallOptions): Promise<{ raw: unknown[]; page: Page<ResourceRecord<K>> }> => {
-    if (paths.list === null) {
-      throw new AppError({ kind: 'Invalid', message: `The service offers no list of ${label}.`, operation });
+  async #fetchPage(input: QueryInput | undefined, o: CallOptions): Promise<{ raw: unknown[]; page: Page<ResourceRecord<K>> }> {
+    if (this.#paths.list === null) {
+      throw new AppError({ kind: 'Invalid', message: `The service offers no list of ${this.#label}.`, operation: this.#operation });
     }
     const body: QueryBody = toQueryBody(input);
-    const raw = await core.call({
-      operation,
-      action: `list ${label}`,
+    const raw = await this.#core.call({
+      operation: this.#operation,
+      action: `list ${this.#label}`,
       write: false,
       method: 'POST',
-      path: V2 + paths.list,
+      path: V2 + this.#paths.list,
       json: body,
       answer: { kind: 'json', schema: RawPageSchema, size: 'list' },
       signal: o.signal,
       timeoutMs: o.timeoutMs,
       attempts: o.attempts,
     });
-    const page = core.time.read(() => readPage(raw, schema, key));
+    const page = this.#core.time.read(() => readPage(raw, this.#schema, this.key));
     if (page.skipped > 0 && page.first)
-      core.log?.warn('records not read', { op: operation, count: page.skipped, first: describeSkip(page.first) });
+      this.#core.log?.warn('records not read', { op: this.#operation, count: page.skipped, first: describeSkip(page.first) });
     return { raw: raw.results, page };
-  };
+  }
 
-  /** The longest page the server has answered for this resource: the page size it honours. */
-  let honoured = 0;
-  const list = async (input?: QueryInput, o: CallOptions = {}): Promise<ListedPage<ResourceRecord<K>>> => {
-    const { raw, page } = await fetchPage(input, o);
-    honoured = Math.max(honoured, raw.length);
+  async list(input?: QueryInput, o: CallOptions = {}): Promise<ListedPage<ResourceRecord<K>>> {
+    const { raw, page } = await this.#fetchPage(input, o);
+    this.#honoured = Math.max(this.#honoured, raw.length);
     const asked = toQueryBody(input).size ?? Infinity;
-    return { ...page, cut: pageMayContinue(raw.length, Math.min(asked, honoured)) };
-  };
+    return { ...page, cut: pageMayContinue(raw.length, Math.min(asked, this.#honoured)) };
+  }
 
-  const stopped = (message: string) => new AppError({ kind: 'BadResponse', reason: 'paging', message, operation, field: 'page' });
+  #stopped(message: string): AppError {
+    return new AppError({ kind: 'BadResponse', reason: 'paging', message, operation: this.#operation, field: 'page' });
+  }
 
   /**
    * Pages until a short page, and always ends. A page that brings nothing new stops the read with
@@ -161,7 +183,7 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
    * more pages than the cap needs at the first page's length (and one more to see whether the
    * list goes on). Each page is asked at most twice.
    */
-  const collect = async (input?: QueryInput, o: PageAllOptions = {}): Promise<Collected<ResourceRecord<K>>> => {
+  async collect(input?: QueryInput, o: PageAllOptions = {}): Promise<Collected<ResourceRecord<K>>> {
     const base = toQueryBody(input);
     const cap = o.cap ?? 10_000;
     const size = base.size ?? Math.min(o.pageSize ?? STANDIN_MAX_PAGE_SIZE, STANDIN_MAX_PAGE_SIZE);
@@ -179,23 +201,25 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
     let previous = '';
     let unreadablePages = 0;
     for (let pages = 1; ; pages++) {
-      const { raw, page: got } = await fetchPage({ ...base, page, size }, call);
+      const { raw, page: got } = await this.#fetchPage({ ...base, page, size }, call);
       const n = raw.length;
       if (n > 0) {
         const marks = raw.map(markOf);
         const joined = marks.join('\n');
         if (joined === previous) {
-          throw stopped(`The service answered the same page twice while listing ${label} (page ${page}); the list stopped there.`);
+          throw this.#stopped(
+            `The service answered the same page twice while listing ${this.#label} (page ${page}); the list stopped there.`,
+          );
         }
         if (pages > 1 && marks.every((m) => seen.has(m))) {
-          throw stopped(
-            `The service answered page ${page} of ${label} with nothing new (only records of earlier pages); the list stopped there.`,
+          throw this.#stopped(
+            `The service answered page ${page} of ${this.#label} with nothing new (only records of earlier pages); the list stopped there.`,
           );
         }
         unreadablePages = got.results.length === 0 ? unreadablePages + 1 : 0;
         if (unreadablePages >= 2) {
-          throw stopped(
-            `The service answered two pages of ${label} in a row without one record the console can read (pages ${page - 1} and ${page}); the list stopped there.`,
+          throw this.#stopped(
+            `The service answered two pages of ${this.#label} in a row without one record the console can read (pages ${page - 1} and ${page}); the list stopped there.`,
           );
         }
         previous = joined;
@@ -213,38 +237,36 @@ export function createResourceClient<K extends ResourceKey>(core: Core, key: K):
       longest = Math.max(longest, n);
       if (positions === cap) {
         // Exactly at the cap: only another page can say whether more exist.
-        const more = await fetchPage({ ...base, page: page + 1, size }, call);
+        const more = await this.#fetchPage({ ...base, page: page + 1, size }, call);
         return { records, truncated: more.raw.length > 0, pages: pages + 1, skipped, first };
       }
       page++;
     }
-  };
+  }
 
-  return {
-    key,
-    canList: paths.list !== null,
-    canSave: paths.save !== null,
-    list,
-    collect,
-    pageAll: async (input, o) => (await collect(input, o)).records,
-    save: async (record, o = {}) => {
-      if (paths.save === null) {
-        throw new AppError({ kind: 'Invalid', message: `The service offers no way to save ${label}.`, operation: `${key}.save` });
-      }
-      const saved = await core.call({
-        operation: `${key}.save`,
-        action: `save ${label}`,
-        write: true,
-        notFound: `The record to update no longer exists (404): it may have been removed. Reload ${label} and try again.`,
-        method: 'POST',
-        path: V2 + paths.save,
-        json: record,
-        answer: { kind: 'json', schema },
-        safeToRetry: o.safeToRetry === true,
-        signal: o.signal,
-        timeoutMs: o.timeoutMs,
-      });
-      return saved as Read<ResourceRecord<K>>;
-    },
-  };
+  async pageAll(input?: QueryInput, o?: PageAllOptions): Promise<Read<ResourceRecord<K>>[]> {
+    return (await this.collect(input, o)).records;
+  }
+
+  async save(record: ResourceRecord<K>, o: WriteOptions = {}): Promise<Read<ResourceRecord<K>>> {
+    const key = this.key;
+    const label = this.#label;
+    if (this.#paths.save === null) {
+      throw new AppError({ kind: 'Invalid', message: `The service offers no way to save ${label}.`, operation: `${key}.save` });
+    }
+    const saved = await this.#core.call({
+      operation: `${key}.save`,
+      action: `save ${label}`,
+      write: true,
+      notFound: `The record to update no longer exists (404): it may have been removed. Reload ${label} and try again.`,
+      method: 'POST',
+      path: V2 + this.#paths.save,
+      json: record,
+      answer: { kind: 'json', schema: this.#schema },
+      safeToRetry: o.safeToRetry === true,
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
+    });
+    return saved as Read<ResourceRecord<K>>;
+  }
 }

@@ -110,11 +110,6 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   }
   const log = o.log ?? silent;
   const now = o.now ?? systemClock.now;
-  const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const queueLimit = o.queueLimit ?? DEFAULT_QUEUE_LIMIT;
-  const closeTimeoutMs = o.closeTimeoutMs ?? 5000;
-  const signingSecret = o.signingSecret || undefined;
-
   const state = await WebhookState.open({
     dir: o.stateDir,
     now,
@@ -124,172 +119,221 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
     logCapacity: o.eventLogCapacity,
     compactBytes: o.compactBytes,
   });
+  const listener = new Listener(o, state, log, now);
+  await listener.listen(o.port);
+  return listener;
+}
 
-  const counts = { accepted: 0, duplicates: 0, rejected: 0, busy: 0 };
-  const ctx: CheckContext = { pathSecret: o.pathSecret, port: 0, maxBodyBytes, signingSecret, nowMs: 0, isSeen: (id) => state.isSeen(id) };
-  let stopping = false;
+/** A file lent to the service (knowledge-base upload): GET or HEAD of its one-time path only. */
+function serveFile(req: IncomingMessage, res: ServerResponse, files: FileShare | undefined, ctx: CheckContext, log: WebhookLogger): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return send(res, 405, { status: 'error', message: 'Only GET is accepted here.' }, { allow: 'GET, HEAD' });
+  if (!hostAllowed(req.headers.host, ctx)) return send(res, 421, { status: 'error', message: 'The Host header must name this listener.' });
+  // A HEAD reads no bytes: it does not use up one of the file's reads.
+  const path = (req.url ?? '').split('?', 1)[0]!;
+  const file = (req.method === 'HEAD' ? files?.peek(path) : files?.take(path)) ?? null;
+  if (!file) return send(res, 404, { status: 'error', message: 'Not found.' });
+  log.info('A shared file was read.', { bytes: file.bytes.length });
+  res.writeHead(200, {
+    'content-type': file.type,
+    'content-length': String(file.bytes.length),
+    'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    'cache-control': 'no-store',
+  });
+  res.end(req.method === 'HEAD' ? undefined : file.bytes);
+}
+
+/** One run of the listener: its server, its state on disk and the loop handing out events. */
+class Listener implements WebhookListener {
+  readonly #o: WebhookListenerOptions;
+  readonly #state: WebhookState;
+  readonly #log: WebhookLogger;
+  readonly #now: () => number;
+  readonly #maxBodyBytes: number;
+  readonly #queueLimit: number;
+  readonly #signingSecret: string | undefined;
+  readonly #counts = { accepted: 0, duplicates: 0, rejected: 0, busy: 0 };
+  readonly #ctx: CheckContext;
+  readonly #server: ReturnType<typeof createServer>;
+  #stopping = false;
   /** The loop handing out events, while it runs. */
-  let pumping: Promise<void> | null = null;
-
-  /** Hands out pending events in order, one at a time. */
-  const drain = async () => {
-    for (let p = state.firstPending(); p && !stopping; p = state.firstPending()) {
-      try {
-        await o.onEvent(p);
-      } catch (e) {
-        // Events are hints (sync stays the source of truth): a failing consumer must not block
-        // the queue forever, so the event counts as processed.
-        log.error('A webhook event handler failed; the event was skipped.', { id: p.id, error: String(e) });
-      }
-      state.markDone(p.id);
-    }
-  };
-  // Cleared in a microtask after the loop ends, before any further request can be handled.
-  const pump = () => void (pumping ??= drain().finally(() => (pumping = null)));
-
-  const refuse = (res: ServerResponse, r: Rejection, close: boolean) => {
-    counts.rejected++;
-    log.warn('Refused a webhook request.', { status: r.status, reason: r.reason });
-    send(res, r.status, { status: 'rejected', reason: r.reason, message: r.message }, close ? { connection: 'close' } : undefined);
-  };
-
-  const busy = (res: ServerResponse, extra: Record<string, string> = {}) => {
-    counts.rejected++;
-    counts.busy++;
-    send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS), ...extra });
-  };
-
+  #pumping: Promise<void> | null = null;
   // Events accepted in one turn of the event loop are written together at its end, then answered
   // together. Answered one by one, each answer woke the sender and, on a busy machine, cost the
   // listener the processor (the ingest bench fell to 0.3 of a bare server's rate).
-  let turn: Array<{ res: ServerResponse; status: 'accepted' | 'duplicate' }> = [];
-  const endTurn = () => {
-    const answers = turn;
-    turn = [];
+  #turn: Array<{ res: ServerResponse; status: 'accepted' | 'duplicate' }> = [];
+  #closing: Promise<void> | null = null;
+  url = '';
+  port = 0;
+  host = '';
+  readonly path: string;
+  readonly signatureMode: 'required' | 'off';
+
+  constructor(o: WebhookListenerOptions, state: WebhookState, log: WebhookLogger, now: () => number) {
+    this.#o = o;
+    this.#state = state;
+    this.#log = log;
+    this.#now = now;
+    this.#maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.#queueLimit = o.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+    this.#signingSecret = o.signingSecret || undefined;
+    this.signatureMode = this.#signingSecret ? 'required' : 'off';
+    this.path = `/hooks/${o.pathSecret}`;
+    this.#ctx = {
+      pathSecret: o.pathSecret,
+      port: 0,
+      maxBodyBytes: this.#maxBodyBytes,
+      signingSecret: this.#signingSecret,
+      nowMs: 0,
+      isSeen: (id) => state.isSeen(id),
+    };
+    this.#server = createServer((req, res) => this.#request(req, res));
+    this.#server.headersTimeout = 10_000;
+    this.#server.requestTimeout = 30_000;
+  }
+
+  async listen(port: number): Promise<void> {
+    try {
+      await listenLoopback(this.#server, port, 'in Settings');
+    } catch (e) {
+      await this.#state.close();
+      throw e;
+    }
+    const address = this.#server.address() as AddressInfo;
+    this.#ctx.port = address.port;
+    this.port = address.port;
+    this.host = address.address;
+    this.url = `http://127.0.0.1:${address.port}${this.path}`;
+    if (!this.#signingSecret) this.#log.warn('Webhook signing is off: unsigned events are accepted.', { port: address.port });
+    this.#log.info('Webhook listener started.', { port: address.port, replaying: this.#state.queued });
+    this.#pump();
+  }
+
+  /** Hands out pending events in order, one at a time. */
+  async #drain(): Promise<void> {
+    const state = this.#state;
+    for (let p = state.firstPending(); p && !this.#stopping; p = state.firstPending()) {
+      try {
+        await this.#o.onEvent(p);
+      } catch (e) {
+        // Events are hints (sync stays the source of truth): a failing consumer must not block
+        // the queue forever, so the event counts as processed.
+        this.#log.error('A webhook event handler failed; the event was skipped.', { id: p.id, error: String(e) });
+      }
+      state.markDone(p.id);
+    }
+  }
+
+  // Cleared in a microtask after the loop ends, before any further request can be handled.
+  #pump(): void {
+    this.#pumping ??= this.#drain().finally(() => (this.#pumping = null));
+  }
+
+  #refuse(res: ServerResponse, r: Rejection, close: boolean): void {
+    this.#counts.rejected++;
+    this.#log.warn('Refused a webhook request.', { status: r.status, reason: r.reason });
+    send(res, r.status, { status: 'rejected', reason: r.reason, message: r.message }, close ? { connection: 'close' } : undefined);
+  }
+
+  #busy(res: ServerResponse, extra: Record<string, string> = {}): void {
+    this.#counts.rejected++;
+    this.#counts.busy++;
+    send(res, 503, BUSY, { 'retry-after': String(RETRY_AFTER_SECONDS), ...extra });
+  }
+
+  #endTurn(): void {
+    const answers = this.#turn;
+    this.#turn = [];
     let failed = false;
     try {
-      state.flush();
+      this.#state.flush();
     } catch {
       failed = true;
     }
     for (const { res, status } of answers) {
-      if (failed) counts.rejected++;
-      else counts[status === 'accepted' ? 'accepted' : 'duplicates']++;
+      if (failed) this.#counts.rejected++;
+      else this.#counts[status === 'accepted' ? 'accepted' : 'duplicates']++;
       send(res, failed ? 500 : 200, failed ? FAILED : { status });
     }
-    pump();
-  };
-  const answerAtEndOfTurn = (res: ServerResponse, status: 'accepted' | 'duplicate') => {
-    if (turn.push({ res, status }) === 1) setImmediate(endTurn);
-  };
+    this.#pump();
+  }
+
+  #answerAtEndOfTurn(res: ServerResponse, status: 'accepted' | 'duplicate'): void {
+    if (this.#turn.push({ res, status }) === 1) setImmediate(() => this.#endTurn());
+  }
 
   /** Decides on a request whose body is in (or was cut at the limit) and answers it. */
-  const decide = (head: RequestHead, headers: IncomingHttpHeaders, body: Buffer | 'too-large', receivedAt: number, res: ServerResponse) => {
-    ctx.nowMs = receivedAt;
-    const verdict = checkRequest(requestFacts(head, headers, body), ctx);
-    if (verdict.outcome === 'reject') return refuse(res, verdict, body === 'too-large');
+  #decide(head: RequestHead, headers: IncomingHttpHeaders, body: Buffer | 'too-large', receivedAt: number, res: ServerResponse): void {
+    this.#ctx.nowMs = receivedAt;
+    const verdict = checkRequest(requestFacts(head, headers, body), this.#ctx);
+    if (verdict.outcome === 'reject') return this.#refuse(res, verdict, body === 'too-large');
     // The tunnel's self-check: answered, never stored nor counted as an event.
     if (verdict.outcome !== 'duplicate' && isTunnelCheck(verdict)) return send(res, 200, tunnelCheckAnswer(verdict.id));
     if (verdict.outcome === 'duplicate') {
       // Never acknowledged before the first copy is written.
-      if (state.isStaged(verdict.id)) return answerAtEndOfTurn(res, 'duplicate');
-      counts.duplicates++;
+      if (this.#state.isStaged(verdict.id)) return this.#answerAtEndOfTurn(res, 'duplicate');
+      this.#counts.duplicates++;
       return send(res, 200, { status: 'duplicate' });
     }
-    if (stopping) return busy(res, { connection: 'close' });
-    if (state.queued >= queueLimit) return busy(res);
+    if (this.#stopping) return this.#busy(res, { connection: 'close' });
+    if (this.#state.queued >= this.#queueLimit) return this.#busy(res);
     const { outcome: _o, status: _s, ...accepted } = verdict;
-    state.stage({ ...accepted, receivedAt });
-    answerAtEndOfTurn(res, 'accepted');
-  };
+    this.#state.stage({ ...accepted, receivedAt });
+    this.#answerAtEndOfTurn(res, 'accepted');
+  }
 
-  /** A file lent to the service (knowledge-base upload): GET or HEAD of its one-time path only. */
-  const serveFile = (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return send(res, 405, { status: 'error', message: 'Only GET is accepted here.' }, { allow: 'GET, HEAD' });
-    if (!hostAllowed(req.headers.host, ctx))
-      return send(res, 421, { status: 'error', message: 'The Host header must name this listener.' });
-    // A HEAD reads no bytes: it does not use up one of the file's reads.
-    const path = (req.url ?? '').split('?', 1)[0]!;
-    const file = (req.method === 'HEAD' ? o.files?.peek(path) : o.files?.take(path)) ?? null;
-    if (!file) return send(res, 404, { status: 'error', message: 'Not found.' });
-    log.info('A shared file was read.', { bytes: file.bytes.length });
-    res.writeHead(200, {
-      'content-type': file.type,
-      'content-length': String(file.bytes.length),
-      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-      'cache-control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : file.bytes);
-  };
-
-  const server = createServer((req, res) => {
-    if (o.files && (req.url ?? '').startsWith(FILE_PATH_PREFIX)) return serveFile(req, res);
+  #request(req: IncomingMessage, res: ServerResponse): void {
+    if (this.#o.files && (req.url ?? '').startsWith(FILE_PATH_PREFIX)) return serveFile(req, res, this.#o.files, this.#ctx, this.#log);
     const head = requestHead(req);
-    const receivedAt = now();
+    const receivedAt = this.#now();
     const answer = (body: Buffer | 'too-large') => {
       try {
-        decide(head, req.headers, body, receivedAt, res);
+        this.#decide(head, req.headers, body, receivedAt, res);
       } catch (e) {
-        log.error('The webhook listener failed on a request.', { error: String(e) });
+        this.#log.error('The webhook listener failed on a request.', { error: String(e) });
         if (!res.headersSent) send(res, 500, FAILED, { connection: 'close' });
         else res.destroy();
       }
     };
-    const early = checkHead(head, ctx);
+    const early = checkHead(head, this.#ctx);
     // Refused before reading: close the connection rather than read a body we do not want.
-    if (early.outcome === 'reject') return refuse(res, early, true);
-    readBody(req, maxBodyBytes, answer);
-  });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-
-  try {
-    await listenLoopback(server, o.port, 'in Settings');
-  } catch (e) {
-    await state.close();
-    throw e;
+    if (early.outcome === 'reject') return this.#refuse(res, early, true);
+    readBody(req, this.#maxBodyBytes, answer);
   }
-  const address = server.address() as AddressInfo;
-  ctx.port = address.port;
-  const path = `/hooks/${o.pathSecret}`;
-  const url = `http://127.0.0.1:${address.port}${path}`;
-  if (!signingSecret) log.warn('Webhook signing is off: unsigned events are accepted.', { port: address.port });
-  log.info('Webhook listener started.', { port: address.port, replaying: state.queued });
-  pump();
 
-  let closing: Promise<void> | null = null;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      stopping = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Requests in flight are still sending their bodies; give them a moment, then cut.
-      const cut = setTimeout(() => server.closeAllConnections(), 2000);
-      await closed;
-      clearTimeout(cut);
-      if (pumping) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([pumping, new Promise<void>((resolve) => (timer = setTimeout(resolve, closeTimeoutMs)))]);
-        clearTimeout(timer);
-      }
-      await state.close();
-      log.info('Webhook listener stopped.', { unprocessed: state.queued });
-    })();
-    return closing;
-  };
+  eventLog(filter?: EventLogFilter): EventLogEntry[] {
+    return this.#state.eventLog(filter);
+  }
 
-  return {
-    url,
-    port: address.port,
-    host: address.address,
-    path,
-    signatureMode: signingSecret ? 'required' : 'off',
-    eventLog: (filter) => state.eventLog(filter),
-    stats: () => ({ ...counts, queued: state.queued }),
-    allowHost(host) {
-      ctx.publicHost = host?.toLowerCase() ?? undefined;
-    },
-    close,
-  };
+  stats(): WebhookStats {
+    return { ...this.#counts, queued: this.#state.queued };
+  }
+
+  allowHost(host: string | null): void {
+    this.#ctx.publicHost = host?.toLowerCase() ?? undefined;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    const server = this.#server;
+    this.#stopping = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Requests in flight are still sending their bodies; give them a moment, then cut.
+    const cut = setTimeout(() => server.closeAllConnections(), 2000);
+    await closed;
+    clearTimeout(cut);
+    if (this.#pumping) {
+      let timer: NodeJS.Timeout | undefined;
+      const closeTimeoutMs = this.#o.closeTimeoutMs ?? 5000;
+      await Promise.race([this.#pumping, new Promise<void>((resolve) => (timer = setTimeout(resolve, closeTimeoutMs)))]);
+      clearTimeout(timer);
+    }
+    await this.#state.close();
+    this.#log.info('Webhook listener stopped.', { unprocessed: this.#state.queued });
+  }
 }

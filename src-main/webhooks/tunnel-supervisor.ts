@@ -58,165 +58,191 @@ const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 60_000 };
 const FIRST_CHECK_MS = 300;
 
 export function superviseTunnel(o: SupervisorOptions): TunnelSupervisor {
-  const checkEveryMs = o.checkEveryMs ?? 10_000;
-  const recheckMs = o.recheckMs ?? 1000;
-  const failuresToRestart = o.failuresToRestart ?? 2;
-  const startTimeoutMs = o.startTimeoutMs ?? 30_000;
-  const backoff = o.backoff ?? DEFAULT_BACKOFF;
-  const stableMs = o.stableMs ?? 60_000;
-  const listeners = new Set<(s: SupervisedTunnelState) => void>();
+  const s = new Supervision(o);
+  s.launch();
+  return s;
+}
 
-  let state: SupervisedTunnelState = { status: 'starting' };
+/** One supervised tunnel: its runs (numbered), its timer and its backoff. */
+class Supervision implements TunnelSupervisor {
+  readonly #o: SupervisorOptions;
+  readonly #checkEveryMs: number;
+  readonly #recheckMs: number;
+  readonly #failuresToRestart: number;
+  readonly #startTimeoutMs: number;
+  readonly #backoff: Backoff;
+  readonly #stableMs: number;
+  readonly #listeners = new Set<(s: SupervisedTunnelState) => void>();
+  #state: SupervisedTunnelState = { status: 'starting' };
   /** Each run has its own number: callbacks of an earlier run do nothing. */
-  let run = 0;
-  let runner: TunnelRunner | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let restarts = 0;
-  let liveSince: number | null = null;
-  let stopped = false;
+  #run = 0;
+  #runner: TunnelRunner | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #restarts = 0;
+  #liveSince: number | null = null;
+  #stopped = false;
 
-  const setState = (s: SupervisedTunnelState) => {
-    state = s;
-    if (s.status !== 'running') o.log?.info('Tunnel supervisor state changed.', s);
-    for (const l of listeners) {
+  constructor(o: SupervisorOptions) {
+    this.#o = o;
+    this.#checkEveryMs = o.checkEveryMs ?? 10_000;
+    this.#recheckMs = o.recheckMs ?? 1000;
+    this.#failuresToRestart = o.failuresToRestart ?? 2;
+    this.#startTimeoutMs = o.startTimeoutMs ?? 30_000;
+    this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
+    this.#stableMs = o.stableMs ?? 60_000;
+  }
+
+  #setState(s: SupervisedTunnelState): void {
+    this.#state = s;
+    if (s.status !== 'running') this.#o.log?.info('Tunnel supervisor state changed.', s);
+    for (const l of this.#listeners) {
       try {
         l(s);
       } catch (e) {
-        o.log?.error('A tunnel state listener failed.', { error: String(e) });
+        this.#o.log?.error('A tunnel state listener failed.', { error: String(e) });
       }
     }
-  };
-  const clearTimer = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-  };
-  const later = (ms: number, f: () => void) => {
-    clearTimer();
-    timer = setTimeout(f, ms);
-    timer.unref?.();
-  };
-  const endRunner = () => {
-    const r = runner;
-    runner = null;
-    return r ? r.stop() : Promise.resolve();
-  };
+  }
 
-  function restartLater(reason: string): void {
-    const mine = ++run;
-    clearTimer();
-    if (liveSince !== null && systemClock.now() - liveSince >= stableMs) restarts = 0;
-    liveSince = null;
-    const wait = backoffDelay(restarts + 1, backoff, noJitter);
-    restarts++;
-    setState({ status: 'restarting', reason, at: systemClock.now() + wait });
-    void endRunner().then(() => {
-      if (mine === run && !stopped) later(Math.max(0, state.status === 'restarting' ? state.at - systemClock.now() : 0), launch);
+  #clearTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #later(ms: number, f: () => void): void {
+    this.#clearTimer();
+    this.#timer = setTimeout(f, ms);
+    this.#timer.unref?.();
+  }
+
+  #endRunner(): Promise<void> {
+    const r = this.#runner;
+    this.#runner = null;
+    return r ? r.stop() : Promise.resolve();
+  }
+
+  #restartLater(reason: string): void {
+    const mine = ++this.#run;
+    this.#clearTimer();
+    if (this.#liveSince !== null && systemClock.now() - this.#liveSince >= this.#stableMs) this.#restarts = 0;
+    this.#liveSince = null;
+    const wait = backoffDelay(this.#restarts + 1, this.#backoff, noJitter);
+    this.#restarts++;
+    this.#setState({ status: 'restarting', reason, at: systemClock.now() + wait });
+    void this.#endRunner().then(() => {
+      const state = this.#state;
+      if (mine === this.#run && !this.#stopped)
+        this.#later(Math.max(0, state.status === 'restarting' ? state.at - systemClock.now() : 0), () => this.launch());
     });
   }
 
   /** Self-checks: until the first comes back while starting, then every `checkEveryMs`. */
-  function checkLoop(mine: number, url: string, deadline: number | null, failures: number): void {
-    o.check(url).then(
-      (problem) => afterCheck(mine, url, deadline, failures, problem),
-      (e: unknown) => afterCheck(mine, url, deadline, failures, String(e)),
+  #checkLoop(mine: number, url: string, deadline: number | null, failures: number): void {
+    this.#o.check(url).then(
+      (problem) => this.#afterCheck(mine, url, deadline, failures, problem),
+      (e: unknown) => this.#afterCheck(mine, url, deadline, failures, String(e)),
     );
   }
 
-  async function afterCheck(mine: number, url: string, deadline: number | null, failures: number, problem: string | null): Promise<void> {
-    if (mine !== run || stopped) return;
-    if (deadline !== null) {
-      // Starting: the program may need a moment before it forwards.
-      if (problem === null) {
-        if (o.onLive) {
-          try {
-            await o.onLive(url);
-          } catch (e) {
-            o.log?.warn('After the tunnel came up, registering or resyncing failed.', { error: String(e) });
-          }
-          if (mine !== run || stopped) return;
-        }
-        liveSince = systemClock.now();
-        setState({ status: 'running', url, checkedAt: systemClock.now() });
-        later(checkEveryMs, () => checkLoop(mine, url, null, 0));
-      } else if (systemClock.now() >= deadline) {
-        restartLater(`The tunnel gave ${url} but nothing came back through it within ${Math.round(startTimeoutMs / 1000)} s. ${problem}`);
-      } else {
-        later(FIRST_CHECK_MS, () => checkLoop(mine, url, deadline, 0));
-      }
-      return;
-    }
+  async #afterCheck(mine: number, url: string, deadline: number | null, failures: number, problem: string | null): Promise<void> {
+    if (mine !== this.#run || this.#stopped) return;
+    if (deadline !== null) return this.#afterStartCheck(mine, url, deadline, problem);
     if (problem === null) {
-      setState({ status: 'running', url, checkedAt: systemClock.now() });
-      later(checkEveryMs, () => checkLoop(mine, url, null, 0));
-    } else if (failures + 1 >= failuresToRestart) {
-      restartLater(`The tunnel stopped forwarding. ${problem}`);
+      this.#setState({ status: 'running', url, checkedAt: systemClock.now() });
+      this.#later(this.#checkEveryMs, () => this.#checkLoop(mine, url, null, 0));
+    } else if (failures + 1 >= this.#failuresToRestart) {
+      this.#restartLater(`The tunnel stopped forwarding. ${problem}`);
     } else {
-      later(recheckMs, () => checkLoop(mine, url, null, failures + 1));
+      this.#later(this.#recheckMs, () => this.#checkLoop(mine, url, null, failures + 1));
     }
   }
 
-  function onRunner(mine: number, s: TunnelState, deadline: number): void {
-    if (mine !== run || stopped) return;
+  /** Starting: the program may need a moment before it forwards. */
+  async #afterStartCheck(mine: number, url: string, deadline: number, problem: string | null): Promise<void> {
+    if (problem === null) {
+      if (this.#o.onLive) {
+        try {
+          await this.#o.onLive(url);
+        } catch (e) {
+          this.#o.log?.warn('After the tunnel came up, registering or resyncing failed.', { error: String(e) });
+        }
+        if (mine !== this.#run || this.#stopped) return;
+      }
+      this.#liveSince = systemClock.now();
+      this.#setState({ status: 'running', url, checkedAt: systemClock.now() });
+      this.#later(this.#checkEveryMs, () => this.#checkLoop(mine, url, null, 0));
+    } else if (systemClock.now() >= deadline) {
+      this.#restartLater(
+        `The tunnel gave ${url} but nothing came back through it within ${Math.round(this.#startTimeoutMs / 1000)} s. ${problem}`,
+      );
+    } else {
+      this.#later(FIRST_CHECK_MS, () => this.#checkLoop(mine, url, deadline, 0));
+    }
+  }
+
+  #onRunner(mine: number, s: TunnelState, deadline: number): void {
+    if (mine !== this.#run || this.#stopped) return;
     if (s.status === 'running') {
-      setState({ status: 'starting', url: s.url });
-      checkLoop(mine, s.url, deadline, 0);
+      this.#setState({ status: 'starting', url: s.url });
+      this.#checkLoop(mine, s.url, deadline, 0);
     } else if (s.status === 'failed') {
       if (s.retry) {
-        restartLater(s.reason);
+        this.#restartLater(s.reason);
       } else {
-        ++run;
-        clearTimer();
-        void endRunner();
-        setState({ status: 'failed', reason: s.reason });
+        ++this.#run;
+        this.#clearTimer();
+        void this.#endRunner();
+        this.#setState({ status: 'failed', reason: s.reason });
       }
     }
   }
 
-  function launch(): void {
-    if (stopped) return;
-    const mine = ++run;
-    clearTimer();
-    setState({ status: 'starting' });
-    const deadline = systemClock.now() + startTimeoutMs;
-    const r = o.start();
-    runner = r;
-    r.onState((s) => onRunner(mine, s, deadline));
+  /** Starts a run of the program. */
+  launch(): void {
+    if (this.#stopped) return;
+    const mine = ++this.#run;
+    this.#clearTimer();
+    this.#setState({ status: 'starting' });
+    const deadline = systemClock.now() + this.#startTimeoutMs;
+    const r = this.#o.start();
+    this.#runner = r;
+    r.onState((s) => this.#onRunner(mine, s, deadline));
     // Whatever the runner already knows (a fixed URL, a spawn that failed at once).
-    if (r.state.status !== 'starting') onRunner(mine, r.state, deadline);
+    if (r.state.status !== 'starting') this.#onRunner(mine, r.state, deadline);
     // A program that prints a URL but never forwards is caught by the check deadline; one that
     // prints nothing by the runner's own start timeout.
   }
 
-  launch();
+  get state(): SupervisedTunnelState {
+    return this.#state;
+  }
 
-  return {
-    get state() {
-      return state;
-    },
-    get pid() {
-      return runner?.pid;
-    },
-    onState(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    wake() {
-      if (stopped || state.status === 'failed') return;
-      restarts = 0;
-      liveSince = null;
-      const mine = ++run;
-      clearTimer();
-      setState({ status: 'restarting', reason: 'The computer woke from sleep; the tunnel starts again.', at: systemClock.now() });
-      void endRunner().then(() => {
-        if (mine === run) launch();
-      });
-    },
-    async stop() {
-      stopped = true;
-      ++run;
-      clearTimer();
-      await endRunner();
-      setState({ status: 'stopped' });
-    },
-  };
+  get pid(): number | undefined {
+    return this.#runner?.pid;
+  }
+
+  onState(listener: (s: SupervisedTunnelState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  wake(): void {
+    if (this.#stopped || this.#state.status === 'failed') return;
+    this.#restarts = 0;
+    this.#liveSince = null;
+    const mine = ++this.#run;
+    this.#clearTimer();
+    this.#setState({ status: 'restarting', reason: 'The computer woke from sleep; the tunnel starts again.', at: systemClock.now() });
+    void this.#endRunner().then(() => {
+      if (mine === this.#run) this.launch();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    ++this.#run;
+    this.#clearTimer();
+    await this.#endRunner();
+    this.#setState({ status: 'stopped' });
+  }
 }

@@ -263,29 +263,6 @@ function eachLine(stream: NodeJS.ReadableStream | null, onLine: (line: string) =
 /** Starts the tunnel program; its progress is reported through `state` and `onState`. */
 export function startTunnel(o: TunnelOptions): TunnelRunner {
   const { command } = o;
-  const log = o.log;
-  const listeners = new Set<(s: TunnelState) => void>();
-  const lastLines: string[] = [];
-  let state: TunnelState = { status: 'starting' };
-  let stopping = false;
-  let exited = false;
-
-  const setState = (s: TunnelState) => {
-    state = s;
-    log?.info('Tunnel state changed.', s);
-    for (const l of listeners) {
-      try {
-        l(s);
-      } catch (e) {
-        log?.error('A tunnel state listener failed.', { error: String(e) });
-      }
-    }
-  };
-  const lastLine = () => {
-    const l = lastLines.at(-1);
-    return l ? `: ${l}` : '.';
-  };
-
   let child: ChildProcess;
   try {
     child = spawn(command.command, command.args, {
@@ -297,112 +274,147 @@ export function startTunnel(o: TunnelOptions): TunnelRunner {
     });
   } catch (e) {
     // spawn throws synchronously for malformed arguments; it reports a missing program as 'error'.
-    state = { status: 'failed', reason: `The tunnel command could not start (${String(e)}).`, retry: false };
-    return {
-      get state() {
-        return state;
-      },
-      pid: undefined,
-      onState: () => () => undefined,
-      stop: async () => undefined,
-    };
+    const state: TunnelState = { status: 'failed', reason: `The tunnel command could not start (${String(e)}).`, retry: false };
+    return { state, pid: undefined, onState: () => () => undefined, stop: async () => undefined };
+  }
+  return new TunnelRun(o, child);
+}
+
+/** One run of a tunnel program: its process, its last lines of output and its state. */
+class TunnelRun implements TunnelRunner {
+  readonly #o: TunnelOptions;
+  readonly #child: ChildProcess;
+  readonly #listeners = new Set<(s: TunnelState) => void>();
+  readonly #lastLines: string[] = [];
+  #state: TunnelState = { status: 'starting' };
+  #stopping = false;
+  #exited = false;
+  readonly #exitedPromise: Promise<void>;
+  readonly #startTimer: NodeJS.Timeout;
+  #killTimer: NodeJS.Timeout | undefined;
+
+  constructor(o: TunnelOptions, child: ChildProcess) {
+    this.#o = o;
+    this.#child = child;
+    this.#exitedPromise = new Promise<void>((resolve) => {
+      child.once('close', () => resolve());
+      child.once('error', () => {
+        if (child.pid === undefined) resolve();
+      });
+    });
+    const startTimeoutMs = o.startTimeoutMs ?? 30_000;
+    this.#startTimer = setTimeout(() => {
+      if (this.#state.status !== 'starting') return;
+      this.#setState({
+        status: 'failed',
+        reason: `No public URL from the tunnel within ${Math.round(startTimeoutMs / 1000)} s${this.#lastLine()}`,
+        retry: true,
+      });
+      this.#kill();
+    }, startTimeoutMs);
+    child.once('spawn', () => {
+      const fixed = o.urlTemplate === undefined ? undefined : fillUrlTemplate(o.urlTemplate);
+      if (fixed && this.#state.status === 'starting') this.#running(fixed);
+    });
+    eachLine(child.stdout, (line) => this.#onLine(line));
+    eachLine(child.stderr, (line) => this.#onLine(line));
+    child.once('error', (e: NodeJS.ErrnoException) => this.#onError(e));
+    child.once('close', (code, signal) => this.#onClose(code, signal));
   }
 
-  const exitedPromise = new Promise<void>((resolve) => {
-    child.once('close', () => resolve());
-    child.once('error', () => {
-      if (child.pid === undefined) resolve();
-    });
-  });
+  #setState(s: TunnelState): void {
+    this.#state = s;
+    this.#o.log?.info('Tunnel state changed.', s);
+    for (const l of this.#listeners) {
+      try {
+        l(s);
+      } catch (e) {
+        this.#o.log?.error('A tunnel state listener failed.', { error: String(e) });
+      }
+    }
+  }
 
-  const startTimer = setTimeout(() => {
-    if (state.status !== 'starting') return;
-    setState({
-      status: 'failed',
-      reason: `No public URL from the tunnel within ${Math.round((o.startTimeoutMs ?? 30_000) / 1000)} s${lastLine()}`,
-      retry: true,
-    });
-    kill();
-  }, o.startTimeoutMs ?? 30_000);
+  #lastLine(): string {
+    const l = this.#lastLines.at(-1);
+    return l ? `: ${l}` : '.';
+  }
 
-  const onLine = (line: string) => {
+  #onLine(line: string): void {
     const text = line.trim();
     if (!text) return;
-    lastLines.push(text.slice(0, 500));
-    if (lastLines.length > KEPT_LINES) lastLines.shift();
-    if (state.status !== 'starting') return;
-    const url = o.urlTemplate === undefined ? findPublicUrl(text, command.provider, o.urlPattern) : fillUrlTemplate(o.urlTemplate, text);
-    if (url) running(url);
-  };
-  const running = (url: string) => {
-    clearTimeout(startTimer);
-    setState({ status: 'running', url });
-  };
-  child.once('spawn', () => {
-    const fixed = o.urlTemplate === undefined ? undefined : fillUrlTemplate(o.urlTemplate);
-    if (fixed && state.status === 'starting') running(fixed);
-  });
-  eachLine(child.stdout, onLine);
-  eachLine(child.stderr, onLine);
-
-  child.once('error', (e: NodeJS.ErrnoException) => {
-    clearTimeout(startTimer);
-    if (stopping) return;
-    const reason =
-      e.code === 'ENOENT'
-        ? `${command.command} was not found; install it or set the tunnel command in Settings.`
-        : `The tunnel command could not start (${e.code ?? e.message}).`;
-    setState({ status: 'failed', reason, retry: false });
-  });
-  child.once('close', (code, signal) => {
-    exited = true;
-    clearTimeout(startTimer);
-    if (stopping) {
-      setState({ status: 'stopped' });
-      return;
-    }
-    if (state.status === 'failed') return;
-    const how = signal ? `signal ${signal}` : `code ${code}`;
-    setState({
-      status: 'failed',
-      reason:
-        state.status === 'running'
-          ? `The tunnel stopped unexpectedly (${how})${lastLine()}`
-          : `The tunnel command exited (${how}) before giving a public URL${lastLine()}`,
-      retry: true,
-    });
-  });
-
-  let killTimer: NodeJS.Timeout | undefined;
-  function kill(): void {
-    if (exited || child.pid === undefined) return;
-    child.kill('SIGTERM');
-    killTimer ??= setTimeout(() => {
-      if (!exited) child.kill('SIGKILL');
-    }, KILL_GRACE_MS);
-    killTimer.unref();
+    this.#lastLines.push(text.slice(0, 500));
+    if (this.#lastLines.length > KEPT_LINES) this.#lastLines.shift();
+    if (this.#state.status !== 'starting') return;
+    const o = this.#o;
+    const url = o.urlTemplate === undefined ? findPublicUrl(text, o.command.provider, o.urlPattern) : fillUrlTemplate(o.urlTemplate, text);
+    if (url) this.#running(url);
   }
 
-  return {
-    get state() {
-      return state;
-    },
-    get pid() {
-      return exited ? undefined : child.pid;
-    },
-    onState(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    async stop() {
-      if (!stopping) {
-        stopping = true;
-        clearTimeout(startTimer);
-        kill();
-      }
-      await exitedPromise;
-      clearTimeout(killTimer);
-      if (state.status !== 'stopped' && state.status !== 'failed') setState({ status: 'stopped' });
-    },
-  };
+  #running(url: string): void {
+    clearTimeout(this.#startTimer);
+    this.#setState({ status: 'running', url });
+  }
+
+  #onError(e: NodeJS.ErrnoException): void {
+    clearTimeout(this.#startTimer);
+    if (this.#stopping) return;
+    const reason =
+      e.code === 'ENOENT'
+        ? `${this.#o.command.command} was not found; install it or set the tunnel command in Settings.`
+        : `The tunnel command could not start (${e.code ?? e.message}).`;
+    this.#setState({ status: 'failed', reason, retry: false });
+  }
+
+  #onClose(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#exited = true;
+    clearTimeout(this.#startTimer);
+    if (this.#stopping) {
+      this.#setState({ status: 'stopped' });
+      return;
+    }
+    if (this.#state.status === 'failed') return;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    this.#setState({
+      status: 'failed',
+      reason:
+        this.#state.status === 'running'
+          ? `The tunnel stopped unexpectedly (${how})${this.#lastLine()}`
+          : `The tunnel command exited (${how}) before giving a public URL${this.#lastLine()}`,
+      retry: true,
+    });
+  }
+
+  #kill(): void {
+    const child = this.#child;
+    if (this.#exited || child.pid === undefined) return;
+    child.kill('SIGTERM');
+    this.#killTimer ??= setTimeout(() => {
+      if (!this.#exited) child.kill('SIGKILL');
+    }, KILL_GRACE_MS);
+    this.#killTimer.unref();
+  }
+
+  get state(): TunnelState {
+    return this.#state;
+  }
+
+  get pid(): number | undefined {
+    return this.#exited ? undefined : this.#child.pid;
+  }
+
+  onState(listener: (s: TunnelState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#stopping) {
+      this.#stopping = true;
+      clearTimeout(this.#startTimer);
+      this.#kill();
+    }
+    await this.#exitedPromise;
+    clearTimeout(this.#killTimer);
+    if (this.#state.status !== 'stopped' && this.#state.status !== 'failed') this.#setState({ status: 'stopped' });
+  }
 }

@@ -13,7 +13,7 @@ import type { FeatureContext } from '../features/context';
 import { createSettings, layeredSettings, type Settings } from '../settings';
 import type { WorkspaceChannel } from './routing';
 import { CHANNEL_NAMES } from '../../src-shared/bridge';
-import { adoptAccountFiles, SignIn, type Session, type UserRef } from './sign-in';
+import { adoptAccountFiles, SignIn, type Session, type UserRef, type WorkspaceContext } from './sign-in';
 import { errorText } from '../../src-shared/error-text';
 import type { Clock } from '../clock';
 
@@ -105,191 +105,255 @@ function tagged(log: Logger, fields: Record<string, unknown>): Logger {
 }
 
 export function createWorkspaceRuntime(a: RuntimeAdapters): WorkspaceRuntime {
-  const settings = layeredSettings(a.globalSettings, createSettings(a.openStore('settings'), a.log));
-  const vault = new Vault(a.cipher, a.openStore('vault'));
-  const events = new EventHub();
-  const log = tagged(a.log, { workspace: a.id });
-  // What the account last signed in here wrote before accounts had folders is that account's.
-  adoptAccountFiles(a.dir, settings.get('user'));
-  const zoneListeners = new Set<() => void | Promise<void>>();
-  const zoneChanged = () => {
-    for (const l of zoneListeners)
+  return new Runtime(a);
+}
+
+/** Tells the features when the zone the service's date-times are read in changed. */
+class ZoneListeners {
+  readonly #listeners = new Set<() => void | Promise<void>>();
+  constructor(readonly log: Logger) {}
+
+  add(l: () => void | Promise<void>): () => void {
+    this.#listeners.add(l);
+    return () => void this.#listeners.delete(l);
+  }
+
+  changed(): void {
+    for (const l of this.#listeners)
       void Promise.resolve()
         .then(l)
-        .catch((e: unknown) => log.warn('service zone listener failed', { error: errorText(e) }));
-  };
-  const base = {
-    log,
-    clock: a.clock,
-    profileDir: a.dir,
-    vault,
-    settings,
-    registerSecret: a.registerSecret,
-    firstView: a.firstView,
-    onServiceZoneChange: (l: () => void | Promise<void>) => {
-      zoneListeners.add(l);
-      return () => void zoneListeners.delete(l);
-    },
-    serviceZoneChanged: zoneChanged,
-  };
+        .catch((e: unknown) => this.log.warn('service zone listener failed', { error: errorText(e) }));
+  }
+}
 
+/** A sign-in's service client, on the workspace's vault, settings and log. */
+function makeClient(
+  w: { vault: Vault; settings: Settings; log: Logger; zone: ZoneListeners; onStateChange(): void },
+  baseUrl: string,
+  connect: (() => Promise<void>) | undefined,
+): ServiceClient {
+  // The token this sign-in was made with: a token put in the vault for the next one never
+  // serves this one's calls still running.
+  let token: string | null = null;
+  return createServiceClient({
+    baseUrl,
+    getToken: async () => {
+      await connect?.().catch((e: unknown) => {
+        // Refused by the opener itself (its service moved): said as it said it.
+        if (isAppError(e)) throw e;
+        throw new AppError({
+          kind: 'Unavailable',
+          message: `The service of this workspace could not be started: ${errorText(e)}`,
+        });
+      });
+      token ??= w.vault.get('token');
+      return token;
+    },
+    log: w.log,
+    serviceTime: serviceTimeFor(w, baseUrl),
+    onUnauthorized: () => {
+      w.vault.markRefused();
+      w.onStateChange();
+    },
+  });
+}
+
+/** The service's date-times, learned once per service and kept for the next start. */
+function serviceTimeFor(w: { settings: Settings; log: Logger; zone: ZoneListeners }, baseUrl: string): ServiceTime {
+  const kept = w.settings.get('serviceTimeLearned');
+  return new ServiceTime({
+    configured: () => w.settings.get('serviceZone'),
+    learned: kept?.baseUrl === baseUrl ? { offsetMinutes: kept.offsetMinutes, wallTime: kept.wallTime } : null,
+    onLearned: (l) => w.settings.set('serviceTimeLearned', { baseUrl, ...l }),
+    onZoneChange: () => w.zone.changed(),
+    log: w.log,
+  });
+}
+
+class Runtime implements WorkspaceRuntime {
+  readonly #a: RuntimeAdapters;
+  readonly id: string;
+  readonly events = new EventHub();
+  readonly vault: Vault;
+  readonly handlers: FeatureHandlers;
+  readonly #settings: Settings;
+  readonly #log: Logger;
+  readonly #zone: ZoneListeners;
+  readonly #base: WorkspaceContext;
   /** The sign-in now (nobody signed in yet: made when a call first needs one). */
-  let signIn: SignIn<WorkspaceFeatures> | null = null;
-  let signIns = 0;
-  let stopped = false;
+  #signIn: SignIn<WorkspaceFeatures> | null = null;
+  #signIns = 0;
+  #stopped = false;
   /** Sign-ins change one at a time: one ends before the next is made. */
-  let changing: Promise<unknown> = Promise.resolve();
-  const serial = <T>(f: () => Promise<T>): Promise<T> => {
-    const next = changing.then(f, f);
-    changing = next.catch(() => undefined);
+  #changing: Promise<unknown> = Promise.resolve();
+
+  constructor(a: RuntimeAdapters) {
+    this.#a = a;
+    this.id = a.id;
+    this.#settings = layeredSettings(a.globalSettings, createSettings(a.openStore('settings'), a.log));
+    this.vault = new Vault(a.cipher, a.openStore('vault'));
+    this.#log = tagged(a.log, { workspace: a.id });
+    // What the account last signed in here wrote before accounts had folders is that account's.
+    adoptAccountFiles(a.dir, this.#settings.get('user'));
+    const zone = (this.#zone = new ZoneListeners(this.#log));
+    this.#base = {
+      log: this.#log,
+      clock: a.clock,
+      profileDir: a.dir,
+      vault: this.vault,
+      settings: this.#settings,
+      registerSecret: a.registerSecret,
+      firstView: a.firstView,
+      onServiceZoneChange: (l) => zone.add(l),
+      serviceZoneChanged: () => zone.changed(),
+    };
+    this.handlers = this.#routes();
+  }
+
+  #serial<T>(f: () => Promise<T>): Promise<T> {
+    const next = this.#changing.then(f, f);
+    this.#changing = next.catch(() => undefined);
     return next;
-  };
+  }
+
   /** The sign-in there is; nobody signed in yet: the features of nobody, started on first use. */
-  const current = (): SignIn<WorkspaceFeatures> => {
-    if (signIn) return signIn;
-    const nobody = new SignIn({ session: null, base, relay: events, build: (ctx) => a.features(ctx) });
-    signIn = nobody;
-    nobody.start().catch((e: unknown) => log.error('the features did not start', { error: errorText(e) }));
+  #current(): SignIn<WorkspaceFeatures> {
+    if (this.#signIn) return this.#signIn;
+    const nobody = new SignIn({ session: null, base: this.#base, relay: this.events, build: (ctx) => this.#a.features(ctx) });
+    this.#signIn = nobody;
+    nobody.start().catch((e: unknown) => this.#log.error('the features did not start', { error: errorText(e) }));
     return nobody;
-  };
+  }
 
   /** Ends the sign-in there is and starts one for `session` (null: signed out). */
-  const signInAs = (session: Session | null): Promise<void> =>
-    serial(async () => {
-      await signIn?.end(log);
-      signIn = null;
-      if (stopped) {
+  #signInAs(session: Session | null): Promise<void> {
+    return this.#serial(async () => {
+      await this.#signIn?.end(this.#log);
+      this.#signIn = null;
+      if (this.#stopped) {
         await session?.client.close();
         return;
       }
-      const next = new SignIn({ session, base, relay: events, build: (ctx) => a.features(ctx) });
-      signIn = next;
-      signIns++;
-      a.onStateChange();
+      const next = new SignIn({ session, base: this.#base, relay: this.events, build: (ctx) => this.#a.features(ctx) });
+      this.#signIn = next;
+      this.#signIns++;
+      this.#a.onStateChange();
       await next.start();
     });
-
-  const makeClient = (baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient => {
-    // The token this sign-in was made with: a token put in the vault for the next one never
-    // serves this one's calls still running.
-    let token: string | null = null;
-    return createServiceClient({
-      baseUrl,
-      getToken: async () => {
-        await connect?.().catch((e: unknown) => {
-          // Refused by the opener itself (its service moved): said as it said it.
-          if (isAppError(e)) throw e;
-          throw new AppError({
-            kind: 'Unavailable',
-            message: `The service of this workspace could not be started: ${errorText(e)}`,
-          });
-        });
-        token ??= vault.get('token');
-        return token;
-      },
-      log,
-      serviceTime: serviceTimeFor(baseUrl),
-      onUnauthorized: () => {
-        vault.markRefused();
-        a.onStateChange();
-      },
-    });
-  };
-
-  /** The service's date-times, learned once per service and kept for the next start. */
-  const serviceTimeFor = (baseUrl: string): ServiceTime => {
-    const kept = settings.get('serviceTimeLearned');
-    return new ServiceTime({
-      configured: () => settings.get('serviceZone'),
-      learned: kept?.baseUrl === baseUrl ? { offsetMinutes: kept.offsetMinutes, wallTime: kept.wallTime } : null,
-      onLearned: (l) => settings.set('serviceTimeLearned', { baseUrl, ...l }),
-      onZoneChange: zoneChanged,
-      log,
-    });
-  };
-
-  // Every feature channel goes to the sign-in there is when it is called; an answer that comes
-  // after that person signed out, or someone else signed in, is refused (it is theirs only).
-  const handlers = {} as Record<string, (input: unknown) => Promise<unknown>>;
-  for (const name of CHANNEL_NAMES) {
-    if (name.startsWith('workspace:')) continue;
-    handlers[name] = async (input) => {
-      // Closed: nothing is made again for a call that came late.
-      if (stopped) throw new AppError({ kind: 'Cancelled', message: 'This workspace has closed; nothing was sent.' });
-      const at = current();
-      await at.ready;
-      const answer = await (at.features.handlers as unknown as typeof handlers)[name]!(input);
-      if (!at.current) throw new AppError({ kind: 'Cancelled', message: 'Signed out, or someone else signed in: this answer was theirs.' });
-      return answer;
-    };
   }
 
-  return {
-    id: a.id,
-    events,
-    vault,
-    handlers: handlers as unknown as FeatureHandlers,
-    get workspace() {
-      return signIn?.session?.workspace ?? null;
-    },
-    get baseUrl() {
-      return signIn?.session?.baseUrl ?? null;
-    },
-    get user() {
-      return signIn?.session?.user ?? null;
-    },
-    get signInCount() {
-      return signIns;
-    },
-    get signedIn() {
-      return !!signIn?.session && !vault.tokenRefused;
-    },
-    async start() {
-      // Nothing to start until someone signs in (or a call needs the signed-out features).
-    },
-    async open(workspace, baseUrl, user, o = {}) {
-      if (user) settings.set('user', user);
-      else settings.delete('user');
-      await signInAs({ workspace, baseUrl, user, client: makeClient(baseUrl, o.connect), connect: o.connect });
-    },
-    async setUser(user) {
-      const was = signIn?.session;
-      if (!was) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
-      settings.set('user', user);
-      // Another person is another sign-in: nothing the features held for the one before stays.
-      await signInAs({ ...was, user, client: makeClient(was.baseUrl, was.connect) });
-    },
-    storedUser: () => settings.get('user'),
-    queueItems: () => signIn?.features.queue.items() ?? [],
-    mentions: () => signIn?.features.mentions() ?? [],
-    get queueLoaded() {
-      return signIn?.features.queue.loaded ?? false;
-    },
-    loadQueue() {
-      const at = signIn;
-      if (!at?.session || stopped) return Promise.resolve(false);
-      at.queueRead ??= at.ready
-        .then(() => at.features.handlers['attendance:queue']({}))
-        .then(
-          () => {
-            // The groups' SLAs, for sessions whose records name their group without it (read once).
-            void at.features.handlers['attendance:directory']({}).catch(() => undefined);
-            return true;
-          },
-          (e: unknown) => {
-            at.queueRead = null;
-            log.warn('queue not read for the workspace list', { error: errorText(e) });
-            return false;
-          },
-        );
-      return at.queueRead;
-    },
-    async stop() {
-      stopped = true;
-      await serial(async () => {
-        await signIn?.end(log);
-        signIn = null;
-      });
-    },
-  };
+  #client(baseUrl: string, connect: (() => Promise<void>) | undefined): ServiceClient {
+    const w = {
+      vault: this.vault,
+      settings: this.#settings,
+      log: this.#log,
+      zone: this.#zone,
+      onStateChange: () => this.#a.onStateChange(),
+    };
+    return makeClient(w, baseUrl, connect);
+  }
+
+  /**
+   * Every feature channel goes to the sign-in there is when it is called; an answer that comes
+   * after that person signed out, or someone else signed in, is refused (it is theirs only).
+   */
+  #routes(): FeatureHandlers {
+    const handlers = {} as Record<string, (input: unknown) => Promise<unknown>>;
+    for (const name of CHANNEL_NAMES) {
+      if (name.startsWith('workspace:')) continue;
+      handlers[name] = async (input) => {
+        // Closed: nothing is made again for a call that came late.
+        if (this.#stopped) throw new AppError({ kind: 'Cancelled', message: 'This workspace has closed; nothing was sent.' });
+        const at = this.#current();
+        await at.ready;
+        const answer = await (at.features.handlers as unknown as typeof handlers)[name]!(input);
+        if (!at.current)
+          throw new AppError({ kind: 'Cancelled', message: 'Signed out, or someone else signed in: this answer was theirs.' });
+        return answer;
+      };
+    }
+    return handlers as unknown as FeatureHandlers;
+  }
+
+  get workspace(): Workspace | null {
+    return this.#signIn?.session?.workspace ?? null;
+  }
+
+  get baseUrl(): string | null {
+    return this.#signIn?.session?.baseUrl ?? null;
+  }
+
+  get user(): UserRef | null {
+    return this.#signIn?.session?.user ?? null;
+  }
+
+  get signInCount(): number {
+    return this.#signIns;
+  }
+
+  get signedIn(): boolean {
+    return !!this.#signIn?.session && !this.vault.tokenRefused;
+  }
+
+  async start(): Promise<void> {
+    // Nothing to start until someone signs in (or a call needs the signed-out features).
+  }
+
+  async open(workspace: Workspace, baseUrl: string, user: UserRef | null, o: { connect?: () => Promise<void> } = {}): Promise<void> {
+    if (user) this.#settings.set('user', user);
+    else this.#settings.delete('user');
+    await this.#signInAs({ workspace, baseUrl, user, client: this.#client(baseUrl, o.connect), connect: o.connect });
+  }
+
+  async setUser(user: UserRef): Promise<void> {
+    const was = this.#signIn?.session;
+    if (!was) throw new AppError({ kind: 'Unauthorized', message: 'Open a workspace first.' });
+    this.#settings.set('user', user);
+    // Another person is another sign-in: nothing the features held for the one before stays.
+    await this.#signInAs({ ...was, user, client: this.#client(was.baseUrl, was.connect) });
+  }
+
+  storedUser(): UserRef | null {
+    return this.#settings.get('user');
+  }
+
+  queueItems(): Iterable<QueueItem> {
+    return this.#signIn?.features.queue.items() ?? [];
+  }
+
+  mentions(): Mention[] {
+    return this.#signIn?.features.mentions() ?? [];
+  }
+
+  get queueLoaded(): boolean {
+    return this.#signIn?.features.queue.loaded ?? false;
+  }
+
+  loadQueue(): Promise<boolean> {
+    const at = this.#signIn;
+    if (!at?.session || this.#stopped) return Promise.resolve(false);
+    at.queueRead ??= at.ready
+      .then(() => at.features.handlers['attendance:queue']({}))
+      .then(
+        () => {
+          // The groups' SLAs, for sessions whose records name their group without it (read once).
+          void at.features.handlers['attendance:directory']({}).catch(() => undefined);
+          return true;
+        },
+        (e: unknown) => {
+          at.queueRead = null;
+          this.#log.warn('queue not read for the workspace list', { error: errorText(e) });
+          return false;
+        },
+      );
+    return at.queueRead;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#serial(async () => {
+      await this.#signIn?.end(this.#log);
+      this.#signIn = null;
+    });
+  }
 }

@@ -74,6 +74,32 @@ function conversationOf(a: Activity): Conversation {
 }
 
 /**
+ * A session's row once customer message `m` is taken: counted when `record`, one more unread when
+ * `news`, and shown when it is the newest (by time) the row knows of. Its conversation stays.
+ */
+function rowAfter(prev: Activity | undefined, m: ThreadMessage, o: { news: boolean; record: boolean; newest: boolean }): Activity {
+  const counted = prev?.counted ?? [];
+  // The newest message (by time) the row knows of, counted or shown: the one it shows.
+  const shows =
+    o.newest || !prev
+      ? {
+          lastCustomerAt: m.createdAt ?? (o.news ? new Date(systemClock.now()).toISOString() : null),
+          preview: previewOf(m),
+          countedId: m.id,
+        }
+      : { lastCustomerAt: prev.lastCustomerAt, preview: prev.preview, countedId: prev.countedId };
+  return {
+    lastCustomerAt: shows.lastCustomerAt,
+    preview: shows.preview,
+    unread: (prev?.unread ?? 0) + (o.news ? 1 : 0),
+    countedId: shows.countedId,
+    counted: o.record ? withCounted(counted, m.id) : counted,
+    ...(prev?.repliedAt !== undefined ? { repliedAt: prev.repliedAt } : {}),
+    ...(prev?.unanswered ? { unanswered: prev.unanswered } : {}),
+  };
+}
+
+/**
  * The customer's last message and how many the attendant has not seen, per session, kept per
  * workspace (scope) across restarts in one private file.
  */
@@ -206,17 +232,7 @@ export class ActivityStore {
       }
       return false;
     }
-    const counted = prev?.counted ?? [];
-    sessions[key] = {
-      lastCustomerAt: newest ? (m.createdAt ?? (news ? new Date(systemClock.now()).toISOString() : null)) : prev.lastCustomerAt,
-      preview: newest ? previewOf(m) : prev.preview,
-      unread: (prev?.unread ?? 0) + (news ? 1 : 0),
-      // The newest message (by time) the row knows of, counted or shown: the one it shows.
-      countedId: newest ? m.id : prev.countedId,
-      counted: record ? withCounted(counted, m.id) : counted,
-      ...(prev?.repliedAt !== undefined ? { repliedAt: prev.repliedAt } : {}),
-      ...(prev?.unanswered ? { unanswered: prev.unanswered } : {}),
-    };
+    sessions[key] = rowAfter(prev, m, { news, record, newest });
     this.#trim(sessions);
     this.#schedule();
     return true;

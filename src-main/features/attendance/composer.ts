@@ -1,13 +1,4 @@
-import type {
-  CannedReply,
-  ComposerHelp,
-  CredentialKept,
-  HelpPart,
-  ProviderInfo,
-  Suggestion,
-  Template,
-  ThreadMessage,
-} from '../../../src-shared/bridge/attendance';
+import type { ComposerHelp, CredentialKept, HelpPart, ProviderInfo, ThreadMessage } from '../../../src-shared/bridge/attendance';
 import type { ChatSuggestion } from '../../../src-shared/schemas/index';
 import { AppError, isAppError } from '../../../src-shared/errors';
 import { isKnowledgeBaseName } from '../../../src-shared/schemas/ai';
@@ -16,9 +7,9 @@ import type { NlpMessage, ProviderCredential, ServiceClient } from '../../servic
 import type { FeatureContext } from '../context';
 import type { NotesFeature } from '../notes';
 import type { OfflineFeature } from '../offline';
-import { fillTemplate, toSuggestion } from './project';
+import { fillTemplate } from './project';
 import { templateValues } from '../../../src-shared/template';
-import { idOf, record as obj, text as str } from '../../../src-shared/concepts';
+import { record as obj, text as str } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { HsmTemplate, HsmTemplateGroup, MessageBundleGroup } from '../../../src-shared/schemas/index';
 import type { QueueFeature } from './queue';
@@ -31,6 +22,7 @@ import { answerPart } from '../../../src-shared/kb-answer';
 import { knownBases, rememberBase } from '../kb-known';
 import { oldestFirst } from '../../../src-shared/newest';
 import { mediaAddressOf } from '../../service/media';
+import { cannedOf, suggestionsOf, templatesOf } from './composer-views';
 import { errorText } from '../../../src-shared/error-text';
 import { eqNum } from '../../../src-shared/query-builder';
 import { templateParameterCount } from '../../../src-shared/template';
@@ -397,62 +389,6 @@ export class Composer {
   knowledgeBaseName(demo: boolean): string | null {
     return knownBases(this.#ctx.settings, demo).last;
   }
-}
-
-/** Canned replies for a session of group `groupId`: the general ones and the group's own. */
-function cannedOf(rows: readonly Bundle[], groupId: number | null): CannedReply[] {
-  const canned: CannedReply[] = [];
-  for (const r of rows) {
-    const id = r.id ?? null;
-    const code = str(r.code);
-    const text = str(r.text);
-    if (id === null || !code || !text) continue;
-    const gid = idOf(r.group);
-    if (gid !== null && gid !== groupId) continue;
-    canned.push({ id, code, description: str(r.description) ?? '', text });
-  }
-  return canned;
-}
-
-/** The session's own suggestions first, then the general ones, each text once. */
-function suggestionsOf(own: readonly Read<ChatSuggestion>[], general: readonly Read<ChatSuggestion>[]): Suggestion[] {
-  const suggestions: Suggestion[] = [];
-  const seen = new Set<string>();
-  for (const [rows, forSession] of [
-    [own, true],
-    [general, false],
-  ] as const) {
-    for (const s of rows) {
-      const one = toSuggestion(s, forSession);
-      if (!one || seen.has(one.text)) continue;
-      seen.add(one.text);
-      suggestions.push(one);
-    }
-  }
-  return suggestions;
-}
-
-/** The active templates, those the group links when it links any (`links` null: every one). */
-function templatesOf(rows: readonly Hsm[], links: readonly Read<HsmTemplateGroup>[] | null): Template[] {
-  const allowed =
-    links === null
-      ? null
-      : new Set(links.map((l) => l.hsmTemplateGroupId?.hsmTemplateId ?? idOf(l.hsmTemplate)).filter((x): x is number => x != null));
-  const templates: Template[] = [];
-  for (const t of rows) {
-    const id = t.id ?? null;
-    const template = str(t.template);
-    if (id === null || !template || t.active === false || (allowed !== null && !allowed.has(id))) continue;
-    const counted = templateParameterCount(template);
-    templates.push({
-      id,
-      name: str(t.elementName) ?? `#${id}`,
-      description: str(t.description) ?? '',
-      template,
-      parameterCount: t.parameterCount ?? counted,
-    });
-  }
-  return templates;
 }
 
 type ComposerChannel =

@@ -3,22 +3,11 @@ import type { QueueItem, QueueSnapshot } from '../../../src-shared/bridge/attend
 import { toQueueItem } from '../../queue';
 import { Coalescer } from '../../sync/coalesce';
 import type { Mark } from '../../sync/engine';
-import { toGroupInfo, toThreadMessage } from './project';
+import { toGroupInfo } from './project';
 import { AppError } from '../../../src-shared/errors';
 import { isUnreachable } from '../../../src-shared/error-kinds';
-import {
-  groupIsComplete,
-  samePerson,
-  sessionAgentOf,
-  sessionCustomerOf,
-  sessionGroupOf,
-  sessionIdOf,
-  sessionWithBot,
-  statusKind,
-  text as str,
-  type Parties,
-} from '../../../src-shared/concepts';
-import { compareTimed, isNewer, listedNewestFirst, messageTime, newestOf } from '../../../src-shared/newest';
+import { groupIsComplete, sessionAgentOf, sessionCustomerOf, sessionGroupOf, statusKind, type Parties } from '../../../src-shared/concepts';
+import { compareTimed, listedNewestFirst, messageTime, newestOf } from '../../../src-shared/newest';
 import type { Read } from '../../../src-shared/envelopes';
 import { oneOf } from '../../../src-shared/query-builder';
 import type { Message, Session } from '../../../src-shared/schemas/index';
@@ -29,11 +18,10 @@ import { scopeOf, type OfflineFeature } from '../offline';
 import { join } from 'node:path';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
 import { ActivityStore } from './activity';
+import { messagesRead, newestOfCustomers } from './customers-newest';
+
+export { customersNewest } from './customers-newest';
 import { GroupRegistry } from './groups';
-import type { DirectoryCache } from './directory';
-import { readSession } from './reads';
-import type { NotesFeature } from '../notes';
-import { acceptShortfall, agentTransferShortfall, groupTransferShortfall } from './read-back';
 import { withSnoozeFields, type SnoozeStore } from './snooze';
 import { errorText } from '../../../src-shared/error-text';
 
@@ -84,50 +72,6 @@ const sameItem = (a: QueueItem, b: QueueItem): boolean => {
   for (const k of Object.keys(b) as Array<keyof QueueItem>) if (!(k in a) && b[k] !== undefined) return false;
   return true;
 };
-
-/**
- * The customer's newest message of each session among `records` (by time, in whatever order the
- * service listed them). Where a record does not say who wrote it, a session no attendant holds yet
- * (`waiting`: only its customer writes there) counts it as the customer's, unless it names a bot
- * or the system: servers write a waiting customer's line with no flag and nobody to address.
- */
-export function customersNewest(
-  records: Iterable<Read<Message>>,
-  partiesOf: (sessionId: number) => Parties | undefined,
-  waiting: (sessionId: number) => boolean,
-): Map<number, ThreadMessage> {
-  return newestOfCustomers(messagesRead(records, partiesOf, waiting));
-}
-
-/** Message records as the thread reads them, by the same authorship rule as `customersNewest`. */
-function messagesRead(
-  records: Iterable<Read<Message>>,
-  partiesOf: (sessionId: number) => Parties | undefined,
-  waiting: (sessionId: number) => boolean,
-): ThreadMessage[] {
-  const out: ThreadMessage[] = [];
-  for (const r of records) {
-    const sessionId = sessionIdOf(r);
-    const read = toThreadMessage(r, undefined, sessionId === null ? undefined : partiesOf(sessionId));
-    if (!read) continue;
-    out.push(
-      read.fromCustomer || read.author !== null || !waiting(read.sessionId)
-        ? read
-        : { ...read, fromCustomer: true, author: 'customer' as const },
-    );
-  }
-  return out;
-}
-
-function newestOfCustomers(messages: Iterable<ThreadMessage>): Map<number, ThreadMessage> {
-  const newest = new Map<number, ThreadMessage>();
-  for (const m of messages) {
-    if (!m.fromCustomer) continue;
-    const before = newest.get(m.sessionId);
-    if (!before || isNewer(messageTime(m), messageTime(before))) newest.set(m.sessionId, m);
-  }
-  return newest;
-}
 
 export function createQueueFeature(ctx: FeatureContext, offline: OfflineFeature, snooze: SnoozeStore): QueueFeature {
   return new SessionQueue(ctx, offline, snooze);
@@ -607,90 +551,4 @@ class SessionQueue implements QueueFeature {
       seq: this.#seq,
     };
   }
-}
-
-type SessionChannel = 'attendance:accept' | 'attendance:transfer' | 'attendance:seen';
-
-/** What the attendant does to a session in the queue: accept it, transfer it, mark it seen. */
-export function sessionHandlers(
-  ctx: FeatureContext,
-  d: { queue: QueueFeature; directory: DirectoryCache; notes: Pick<NotesFeature, 'add'> },
-): Pick<HandlerTable, SessionChannel> {
-  const { queue, directory, notes } = d;
-
-  function itemOf(rec: Read<Session>): QueueItem {
-    const item = toQueueItem(rec);
-    if (!item) throw new AppError({ kind: 'BadResponse', message: 'The service answered a session without an id.' });
-    return item;
-  }
-
-  return {
-    'attendance:seen': async ({ sessionId }) => ({ ok: queue.seen(sessionId) }),
-
-    'attendance:accept': async ({ sessionId }) => {
-      const me = await directory.meRef();
-      const current = await readSession(ctx.client(), sessionId);
-      const holder = sessionAgentOf(current);
-      const status = str(current.status);
-      // Whatever its word, a session not closed and not with a bot is the attendant's to take.
-      if (statusKind(status) === 'closed' || sessionWithBot(current)) {
-        queue.applySessions([current]);
-        throw new AppError({
-          kind: 'Invalid',
-          message:
-            statusKind(status) === 'closed'
-              ? 'This session was closed meanwhile.'
-              : 'A bot is handling this session: it is not waiting for an attendant.',
-        });
-      }
-      // Held by someone the record may not identify, still held.
-      const held = holder !== null || current.agent != null;
-      if (held && !samePerson(holder, me)) {
-        queue.applySessions([current]);
-        throw new AppError({
-          kind: 'Invalid',
-          message: `${holder?.name ?? holder?.userName ?? 'Another attendant'} took this session first.`,
-        });
-      }
-      if (!held)
-        await ctx.client().saveSession({ id: sessionId, lastAgent: me.userName, attendedAt: new Date(ctx.clock.now()).toISOString() });
-      // Accepted when the service then names the attendant: read back, never assumed.
-      const after = await readSession(ctx.client(), sessionId);
-      queue.applySessions([after]);
-      const shortfall = acceptShortfall(after, me);
-      if (shortfall) throw new AppError({ kind: 'Invalid', errorCode: 'NOT_APPLIED', message: shortfall });
-      return itemOf(after);
-    },
-
-    'attendance:transfer': async ({ sessionId, groupId, agentUserName, note }) => {
-      const me = await directory.meRef();
-      // To a group: the group, and no attendant (README: "What a transfer writes"), so a service
-      // that keeps the attendant unless told hands the session to the group's waiting list too.
-      if (groupId !== undefined) await ctx.client().saveSession({ id: sessionId, groupConf: { id: groupId }, lastAgent: null });
-      else if (agentUserName) await ctx.client().saveSession({ id: sessionId, lastAgent: agentUserName });
-      // The note for whoever takes the session next: once the move is made (a refused transfer
-      // leaves no note behind to be sent), journaled by the notes' outbox, which sends it once.
-      if (note) {
-        try {
-          await notes.add(sessionId, note);
-        } catch (e) {
-          throw new AppError({
-            kind: 'Invalid',
-            message: `The session was transferred, but its note could not be kept: ${errorText(e)}. Add it in the Notes tab.`,
-          });
-        }
-      }
-      // Transferred when the service then holds it so: read back the group and the attendant.
-      const after = await readSession(ctx.client(), sessionId);
-      queue.applySessions([after]);
-      const groupName = groupId !== undefined ? (queue.groups.get(groupId)?.name ?? `group #${groupId}`) : '';
-      const shortfall =
-        groupId !== undefined
-          ? groupTransferShortfall(after, groupId, groupName, me)
-          : agentTransferShortfall(after, agentUserName ?? '', me);
-      if (shortfall)
-        throw new AppError({ kind: 'Invalid', errorCode: 'NOT_APPLIED', message: note ? `${shortfall} Your note was kept.` : shortfall });
-      return itemOf(after);
-    },
-  };
 }

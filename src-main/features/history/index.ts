@@ -4,6 +4,7 @@ import type { Read } from '../../../src-shared/envelopes';
 import { isUnreachable } from '../../../src-shared/error-kinds';
 import { oneOf, eqNum } from '../../../src-shared/query-builder';
 import type { Session } from '../../../src-shared/schemas/index';
+import type { ResourceRecord } from '../../../src-shared/schemas/resources';
 import { NONE_UNREADABLE } from '../../../src-shared/unreadable';
 import { toQueueItem } from '../../queue';
 import type { ServiceClient } from '../../service';
@@ -72,6 +73,26 @@ export function createHistoryFeature(ctx: FeatureContext, offline: OfflineFeatur
   };
 }
 
+/** Each session's classification path, from the classification records read. */
+function classesBySession(classes: readonly Read<ResourceRecord<'classificationService'>>[]): Map<number, string> {
+  const classOf = new Map<number, string>();
+  for (const c of classes) {
+    const path = classificationRecordOf(c).path;
+    if (c.sessionId != null && path) classOf.set(c.sessionId, path);
+  }
+  return classOf;
+}
+
+/** Each session's survey answers, from the answers read. */
+function surveysBySession(answers: readonly Read<ResourceRecord<'chatAnswer'>>[]): Map<number, string[]> {
+  const surveyOf = new Map<number, string[]>();
+  for (const a of answers) {
+    if (a.sessionId == null || !a.value) continue;
+    surveyOf.set(a.sessionId, [...(surveyOf.get(a.sessionId) ?? []), a.value]);
+  }
+  return surveyOf;
+}
+
 async function customerHistory(
   client: ServiceClient,
   sessionId: number,
@@ -124,16 +145,8 @@ async function customerHistory(
     part('survey', client.resource('chatAnswer').pageAll(bySessions, { cap: 1_000 }), []),
     part('tickets', Promise.all(ticketIds.map((t) => client.ticket(String(t)).then((r) => toTicketView(r, fetchedAt)))), []),
   ]);
-  const classOf = new Map<number, string>();
-  for (const c of classes) {
-    const path = classificationRecordOf(c).path;
-    if (c.sessionId != null && path) classOf.set(c.sessionId, path);
-  }
-  const surveyOf = new Map<number, string[]>();
-  for (const a of answers) {
-    if (a.sessionId == null || !a.value) continue;
-    surveyOf.set(a.sessionId, [...(surveyOf.get(a.sessionId) ?? []), a.value]);
-  }
+  const classOf = classesBySession(classes);
+  const surveyOf = surveysBySession(answers);
   const sessions: PastSession[] = [];
   for (const s of earlier) {
     const item = toQueueItem(s);

@@ -8,10 +8,10 @@ import type { Read } from '../../../src-shared/envelopes';
 import type { SessionComment } from '../../../src-shared/schemas/index';
 import type { Feature, FeatureContext } from '../context';
 import type { OfflineFeature } from '../offline';
+import { eqNum } from '../../../src-shared/query-builder';
 import { MentionWatch, type NoteRow } from './mentions';
 import type { Condition } from '../../../src-shared/query';
 import { DirectorySchema } from '../../../src-shared/bridge/attendance';
-import { eqNum } from '../../../src-shared/query-builder';
 
 export interface NotesFeature extends Feature<'notes'> {
   /** Journals a note (the attendance summary on close goes through here too). */
@@ -58,26 +58,8 @@ const toStatus = (s: OutboxStatus): OutboxStatusInfo => ({
   problems: s.problems.map((p) => ({ ...p })),
 });
 
-/**
- * Session notes: read from the service, written through the durable outbox (journal under
- * `<account folder>/outbox`), and reply/note drafts per session under `<account folder>/drafts`
- * (`FeatureContext.accountDir`).
- */
-export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature, o: NotesOptions = {}): NotesFeature {
-  const outbox = new Outbox({
-    // The account's own notes waiting to be sent: written as that person, sent with their token.
-    dir: join(ctx.accountDir, 'outbox'),
-    transport: createCommentTransport(() => ctx.client()),
-    // One connectivity for the console: notes wait while it says offline and report to it.
-    connectivity: offline.monitor,
-    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
-  });
-  const drafts = new DraftStore({
-    // The account's own drafts: the next person to sign in here never sees them.
-    dir: ctx.accountDir,
-    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
-  });
-
+/** Colleagues' notes mentioning the attendant, read with the poll and kept in the account's folder. */
+function watchMentions(ctx: FeatureContext, offline: OfflineFeature, o: NotesOptions): MentionWatch {
   const readMentions = async (query: { conditions: Condition[] }): Promise<NoteRow[]> => {
     const rows = await offline.monitor.watch(
       ctx
@@ -104,7 +86,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     const a = kept.success ? kept.data.agents.find((x) => x.userName.toLowerCase() === login.toLowerCase()) : undefined;
     return a?.name ?? null;
   };
-  const mentions = new MentionWatch({
+  return new MentionWatch({
     // The account's own: the next person to sign in here is mentioned by other notes.
     file: join(ctx.accountDir, 'mentions.json'),
     me: () => ctx.me(),
@@ -118,48 +100,77 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
     onChange: (list) => ctx.events.emit('notes:mentions', { mentions: list }),
     log: (message) => ctx.log.warn(message),
   });
+}
+
+/** A session's notes: the service's (or the copy kept offline) and those waiting in the outbox. */
+async function listNotes(
+  ctx: FeatureContext,
+  offline: OfflineFeature,
+  d: { outbox: Outbox; mentions: MentionWatch },
+  input: { sessionId: number },
+) {
+  // The session is on screen with its notes: what mentioned the attendant there is seen.
+  void d.mentions.seenSession(input.sessionId);
+  const local = d.outbox.list(input.sessionId).map(toLocal);
+  const copy = await offline.cache.notes(input.sessionId);
+  // Offline: the copy kept with the thread, without waiting for a request to fail.
+  if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
+  try {
+    const fetchedAt = new Date(ctx.clock.now()).toISOString();
+    const rows = await offline.monitor.watch(
+      ctx
+        .client()
+        .resource('sessionComment')
+        .pageAll(
+          {
+            conditions: [eqNum('sessionId', input.sessionId)],
+            sort: true,
+            sortColumn: 'createdAt',
+            direction: 'ASC',
+            size: 500,
+          },
+          { cap: 5_000 },
+        ),
+    );
+    const service = rows.map(toServiceNote).filter((n): n is ServiceNote => n !== null);
+    offline.cache.saveNotes(input.sessionId, service, fetchedAt);
+    return { service, local: d.outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
+  } catch (e) {
+    if (isUnreachable(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
+    // Told to wait (429, 5xx): what was kept is shown with the error, never an empty list.
+    const serviceError = shownError(ctx.log, e, { op: 'notes.list' });
+    if (isTemporary(e) && copy) return { service: copy.items, local, serviceError, cachedAt: copy.fetchedAt };
+    return { service: [], local, serviceError, cachedAt: null };
+  }
+}
+
+/**
+ * Session notes: read from the service, written through the durable outbox (journal under
+ * `<account folder>/outbox`), and reply/note drafts per session under `<account folder>/drafts`
+ * (`FeatureContext.accountDir`).
+ */
+export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature, o: NotesOptions = {}): NotesFeature {
+  const outbox = new Outbox({
+    // The account's own notes waiting to be sent: written as that person, sent with their token.
+    dir: join(ctx.accountDir, 'outbox'),
+    transport: createCommentTransport(() => ctx.client()),
+    // One connectivity for the console: notes wait while it says offline and report to it.
+    connectivity: offline.monitor,
+    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
+  });
+  const drafts = new DraftStore({
+    // The account's own drafts: the next person to sign in here never sees them.
+    dir: ctx.accountDir,
+    log: (message, detail) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail }),
+  });
+
+  const mentions = watchMentions(ctx, offline, o);
 
   const unsubscribe = outbox.subscribe((e) => {
     if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
     else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
   });
-
-  async function list(input: { sessionId: number }) {
-    // The session is on screen with its notes: what mentioned the attendant there is seen.
-    void mentions.seenSession(input.sessionId);
-    const local = outbox.list(input.sessionId).map(toLocal);
-    const copy = await offline.cache.notes(input.sessionId);
-    // Offline: the copy kept with the thread, without waiting for a request to fail.
-    if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
-    try {
-      const fetchedAt = new Date(ctx.clock.now()).toISOString();
-      const rows = await offline.monitor.watch(
-        ctx
-          .client()
-          .resource('sessionComment')
-          .pageAll(
-            {
-              conditions: [eqNum('sessionId', input.sessionId)],
-              sort: true,
-              sortColumn: 'createdAt',
-              direction: 'ASC',
-              size: 500,
-            },
-            { cap: 5_000 },
-          ),
-      );
-      const service = rows.map(toServiceNote).filter((n): n is ServiceNote => n !== null);
-      offline.cache.saveNotes(input.sessionId, service, fetchedAt);
-      return { service, local: outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
-    } catch (e) {
-      if (isUnreachable(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
-      // Told to wait (429, 5xx): what was kept is shown with the error, never an empty list.
-      const serviceError = shownError(ctx.log, e, { op: 'notes.list' });
-      if (isTemporary(e) && copy) return { service: copy.items, local, serviceError, cachedAt: copy.fetchedAt };
-      return { service: [], local, serviceError, cachedAt: null };
-    }
-  }
 
   const add = async (sessionId: number, text: string) => toLocal(await outbox.add(sessionId, text));
 
@@ -177,7 +188,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
         await mentions.seenSession(sessionId);
         return { ok: true };
       },
-      'notes:list': list,
+      'notes:list': (input) => listNotes(ctx, offline, { outbox, mentions }, input),
       'notes:add': async ({ sessionId, text }) => {
         const note = await add(sessionId, text);
         drafts.set(sessionId, 'note', '');

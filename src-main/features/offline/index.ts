@@ -39,14 +39,9 @@ export function scopeOf(ctx: FeatureContext): string | null {
   return `${where}|${ctx.me()?.userName ?? ''}`;
 }
 
-/**
- * Offline tolerance: one connectivity monitor every feature reports to, and the on-disk copies
- * (`<workspace folder>/offline-cache`) the queue, thread and notes features serve while it says offline.
- */
-export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
-  const log = (message: string, detail?: unknown) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail });
-  const cache = new OfflineCache({ dir: join(ctx.profileDir, 'offline-cache'), log });
-  const monitor = new ConnectivityMonitor({
+/** The one connectivity monitor, probing the service with its cheapest call while someone is signed in. */
+function probingMonitor(ctx: FeatureContext, log: (message: string, detail?: unknown) => void): ConnectivityMonitor {
+  return new ConnectivityMonitor({
     // The cheapest call any role may make (the same one that checks a token at sign-in).
     probe: async (signal) => {
       // One attempt: the monitor paces its own probes (and waits out a Retry-After).
@@ -55,6 +50,30 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     canProbe: () => ctx.hasWorkspace(),
     log,
   });
+}
+
+/** The page hears each change of connectivity; `backListeners` hear the service answer again after being offline. */
+function announceBack(ctx: FeatureContext, monitor: ConnectivityMonitor, backListeners: Set<() => void>): void {
+  let wasOffline = false;
+  monitor.subscribe((c) => {
+    ctx.events.emit('offline:status', c);
+    if (c.state === 'offline') wasOffline = true;
+    else if (wasOffline) {
+      wasOffline = false;
+      ctx.log.info('the service answers again');
+      for (const l of backListeners) l();
+    }
+  });
+}
+
+/**
+ * Offline tolerance: one connectivity monitor every feature reports to, and the on-disk copies
+ * (`<workspace folder>/offline-cache`) the queue, thread and notes features serve while it says offline.
+ */
+export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
+  const log = (message: string, detail?: unknown) => ctx.log.warn(message, { detail: detail instanceof Error ? detail.message : detail });
+  const cache = new OfflineCache({ dir: join(ctx.profileDir, 'offline-cache'), log });
+  const monitor = probingMonitor(ctx, log);
   const backListeners = new Set<() => void>();
   const refreshing = new Set<KeptChannel>();
   const keptCopy = <K extends KeptChannel>(channel: K): ChannelOutput<K> | null => {
@@ -67,16 +86,7 @@ export function createOfflineFeature(ctx: FeatureContext): OfflineFeature {
     cache.keepAnswer(channel, value);
     return value;
   };
-  let wasOffline = false;
-  monitor.subscribe((c) => {
-    ctx.events.emit('offline:status', c);
-    if (c.state === 'offline') wasOffline = true;
-    else if (wasOffline) {
-      wasOffline = false;
-      ctx.log.info('the service answers again');
-      for (const l of backListeners) l();
-    }
-  });
+  announceBack(ctx, monitor, backListeners);
 
   return {
     cache,

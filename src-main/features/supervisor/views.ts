@@ -12,6 +12,7 @@ import { ROLES, type Role } from '../../../src-shared/paths';
 import { bucketOf } from '../../../src-shared/queue';
 import { slaState } from '../../../src-shared/sla';
 import { toQueueItem } from '../../queue';
+import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { idOf, instantOf, msOf, personOf, record as obj, sessionAgentOf, text as str, wallClockOf } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { Agent } from '../agents';
@@ -26,6 +27,18 @@ import { eqNum } from '../../../src-shared/query-builder';
 
 type Rec = Record<string, unknown>;
 
+/** Who asked and who answers a ticket, under whichever name the service gives them. */
+const ticketPeople = (t: Read<Ticket>): Pick<TicketView, 'requester' | 'assignee'> => ({
+  requester: personOf(t.requester ?? t.requesterName ?? t.customer ?? t.user)?.name ?? null,
+  assignee: personOf(t.assignee ?? t.assignedTo ?? t.responsible ?? t.agent)?.name ?? null,
+});
+
+/** When a ticket was opened and last changed, under whichever name the service gives them. */
+const ticketTimes = (t: Read<Ticket>): Pick<TicketView, 'createdAt' | 'updatedAt'> => ({
+  createdAt: t.createdAt ?? t.creationDate ?? t.openedAt ?? null,
+  updatedAt: t.updatedAt ?? t.lastUpdate ?? t.modifiedAt ?? null,
+});
+
 export function toTicketView(t: Read<Ticket>, fetchedAt: string): TicketView {
   return {
     id: t.id ?? null,
@@ -35,11 +48,9 @@ export function toTicketView(t: Read<Ticket>, fetchedAt: string): TicketView {
     status: t.status ?? null,
     priority: t.priority ?? null,
     projectId: t.projectId ?? null,
-    requester: personOf(t.requester ?? t.requesterName ?? t.customer ?? t.user)?.name ?? null,
-    assignee: personOf(t.assignee ?? t.assignedTo ?? t.responsible ?? t.agent)?.name ?? null,
+    ...ticketPeople(t),
     sessionId: t.sessionId ?? idOf(t.session),
-    createdAt: t.createdAt ?? t.creationDate ?? t.openedAt ?? null,
-    updatedAt: t.updatedAt ?? t.lastUpdate ?? t.modifiedAt ?? null,
+    ...ticketTimes(t),
     fetchedAt,
     source: 'service',
     notice: null,
@@ -155,6 +166,63 @@ export function readRules(answer: unknown): { role: Role | null; rules: string[]
 /** Waiting sessions listed per group in the drill-down (the count covers all). */
 const WAITING_LISTED = 50;
 
+type GroupTally = GroupOverview & { agentSessions: Map<string, number> };
+
+/** The group of a session's, counted in `groups` (made on its first session). */
+function groupFor(groups: Map<string, GroupTally>, item: QueueItem): GroupTally {
+  const gk = item.groupId !== null ? `#${item.groupId}` : (item.groupName ?? '?');
+  let g = groups.get(gk);
+  if (!g) {
+    g = {
+      id: item.groupId,
+      name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
+      slaSeconds: item.slaSeconds,
+      waiting: 0,
+      withBot: 0,
+      inAttendance: 0,
+      pending: 0,
+      longestWaitSeconds: null,
+      overSla: false,
+      agents: [],
+      waitingSessions: [],
+      agentSessions: new Map(),
+    };
+    groups.set(gk, g);
+  }
+  return g;
+}
+
+/** Counts a session with a person (waiting for one, or in attendance) in its group. */
+function countSession(g: GroupTally, item: QueueItem, waiting: boolean, now: number): void {
+  if (waiting) {
+    g.waiting++;
+    // Late by the one SLA rule the queue's timers follow (src-shared/sla.ts).
+    if (slaState(item, now).state === 'red') g.overSla = true;
+    const since = msOf(item.createdAt);
+    const wait = Number.isNaN(since) ? null : Math.max(0, Math.round((now - since) / 1000));
+    if (wait !== null) g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
+    g.waitingSessions.push({ id: item.id, customerName: item.customerName, waitingSeconds: wait });
+  } else {
+    g.inAttendance++;
+    if (item.pending) g.pending++;
+  }
+}
+
+/** A group as shown: its longest waits first, its attendants by how many sessions they hold. */
+function finishGroup(g: GroupTally, statusByUser: Map<string, { name: string; status: string | null }>): GroupOverview {
+  const { agentSessions, ...rest } = g;
+  rest.waitingSessions = rest.waitingSessions.sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1)).slice(0, WAITING_LISTED);
+  rest.agents = [...agentSessions.entries()]
+    .map(([userName, n]) => ({
+      userName,
+      name: statusByUser.get(userName)?.name ?? userName,
+      status: statusByUser.get(userName)?.status ?? null,
+      sessions: n,
+    }))
+    .sort((a, b) => b.sessions - a.sessions || a.name.localeCompare(b.name));
+  return rest;
+}
+
 /**
  * Per group: sessions waiting (no agent yet, whatever the status word), with a bot, and in
  * attendance, the longest wait against the group's sla, and the agents attending there. Groups
@@ -174,7 +242,7 @@ export function groupsOverview(
   const statusByUser = new Map<string, { name: string; status: string | null }>();
   const allAgents: AgentStatus[] = [];
   const sessionsByAgent = new Map<string, number>();
-  const groups = new Map<string, GroupOverview & { agentSessions: Map<string, number> }>();
+  const groups = new Map<string, GroupTally>();
 
   for (const s of sessions) {
     const item = toQueueItem(s);
@@ -184,41 +252,12 @@ export function groupsOverview(
     }
     const bucket = bucketOf(item, null);
     if (bucket === 'closed') continue;
-    const gk = item.groupId !== null ? `#${item.groupId}` : (item.groupName ?? '?');
-    let g = groups.get(gk);
-    if (!g) {
-      g = {
-        id: item.groupId,
-        name: item.groupName ?? (item.groupId !== null ? `Group ${item.groupId}` : 'No group'),
-        slaSeconds: item.slaSeconds,
-        waiting: 0,
-        withBot: 0,
-        inAttendance: 0,
-        pending: 0,
-        longestWaitSeconds: null,
-        overSla: false,
-        agents: [],
-        waitingSessions: [],
-        agentSessions: new Map(),
-      };
-      groups.set(gk, g);
-    }
+    const g = groupFor(groups, item);
     if (bucket === 'bot') {
       g.withBot++;
       continue;
     }
-    if (bucket === 'waiting') {
-      g.waiting++;
-      // Late by the one SLA rule the queue's timers follow (src-shared/sla.ts).
-      if (slaState(item, now).state === 'red') g.overSla = true;
-      const since = msOf(item.createdAt);
-      const wait = Number.isNaN(since) ? null : Math.max(0, Math.round((now - since) / 1000));
-      if (wait !== null) g.longestWaitSeconds = Math.max(g.longestWaitSeconds ?? 0, wait);
-      g.waitingSessions.push({ id: item.id, customerName: item.customerName, waitingSeconds: wait });
-    } else {
-      g.inAttendance++;
-      if (item.pending) g.pending++;
-    }
+    countSession(g, item, bucket === 'waiting', now);
     const who = item.agentUserName;
     if (who) {
       g.agentSessions.set(who, (g.agentSessions.get(who) ?? 0) + 1);
@@ -234,22 +273,7 @@ export function groupsOverview(
     allAgents.push({ userName, name, status, sessions: userName ? (sessionsByAgent.get(userName) ?? 0) : 0 });
   }
 
-  const out: GroupOverview[] = [];
-  for (const g of groups.values()) {
-    const { agentSessions, ...rest } = g;
-    rest.waitingSessions = rest.waitingSessions
-      .sort((a, b) => (b.waitingSeconds ?? -1) - (a.waitingSeconds ?? -1))
-      .slice(0, WAITING_LISTED);
-    rest.agents = [...agentSessions.entries()]
-      .map(([userName, n]) => ({
-        userName,
-        name: statusByUser.get(userName)?.name ?? userName,
-        status: statusByUser.get(userName)?.status ?? null,
-        sessions: n,
-      }))
-      .sort((a, b) => b.sessions - a.sessions || a.name.localeCompare(b.name));
-    out.push(rest);
-  }
+  const out = [...groups.values()].map((g) => finishGroup(g, statusByUser));
   // Late groups first: the supervisor's question is "which groups are late".
   out.sort(
     (a, b) =>

@@ -105,27 +105,12 @@ function speechError(what: 'Speech-to-text' | 'Text-to-speech', e: unknown): App
   return new AppError({ ...info, message: `${what} failed. ${info.message}` }, { cause: e });
 }
 
-/**
- * Voice on the main side: the switch that grants the microphone, speech-to-text of the chunks
- * the renderer records, text-to-speech, a session's calls and call log, and the live call
- * transcripts the webhook listener receives.
- */
-export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceFeature {
-  let state: VoiceState = ctx.settings.get(SETTING) ?? {
-    enabled: false,
-    language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US',
-  };
-  const live = new Map<number, LiveTranscript[]>();
+/** The live call transcripts lately received, per session: the most recent sessions only. */
+class LiveTranscripts {
+  readonly #bySession = new Map<number, LiveTranscript[]>();
 
-  const save = (next: VoiceState) => {
-    state = next;
-    ctx.settings.set(SETTING, state);
-    deps.permission.set(state.enabled);
-    ctx.events.emit('voice:state', state);
-    return state;
-  };
-
-  function remember(line: LiveTranscript): void {
+  remember(line: LiveTranscript): void {
+    const live = this.#bySession;
     const list = live.get(line.sessionId) ?? [];
     live.delete(line.sessionId); // re-inserted last: the map's order is least recently used first
     if (!list.some((l) => l.key === line.key)) list.push(line);
@@ -138,79 +123,151 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
     }
   }
 
-  async function calls(sessionId: number) {
-    const client = ctx.client();
-    let callRows: CallView[] = [];
-    let log: CallLogView[] = [];
-    let error: ErrorInfo | null = null;
-    try {
-      const rows = await client.resource('call').pageAll(
-        {
-          conditions: [eqNum('sessionId', sessionId)],
-          sort: true,
-          sortColumn: 'startedAt',
-          direction: 'DESC',
-          size: 100,
-        },
-        { cap: 200 },
-      );
-      callRows = rows.map((c) => ({
-        id: c.id ?? null,
-        callId: c.callId ?? null,
-        kind: c.kind ?? null,
-        state: c.state ?? null,
-        status: c.status ?? null,
-        startedAt: c.startedAt ?? c.ringingAt ?? null,
-        finishedAt: c.finishedAt ?? null,
-        attendanceTime: c.attendanceTime ?? null,
-      }));
-      const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x))];
-      if (ids.length) {
-        const entries = await client.resource('callLogHistory').pageAll(
-          {
-            conditions: [oneOf('callId', ids)],
-            sort: true,
-            sortColumn: 'eventDate',
-            direction: 'ASC',
-            size: 200,
-          },
-          { cap: 2_000 },
-        );
-        log = entries.map((h) => ({
-          id: h.id ?? null,
-          callId: h.callId ?? null,
-          eventType: h.eventType ?? null,
-          eventDate: h.eventDate ?? null,
-          callerType: h.callerType ?? null,
-          callerId: h.callerId ?? null,
-        }));
-      }
-    } catch (e) {
-      if (isAppError(e) && e.kind === 'Unauthorized') throw e;
-      error = shownError(ctx.log, e, { op: 'voice.calls' });
-    }
-    return { calls: callRows, log, live: [...(live.get(sessionId) ?? [])], error };
+  of(sessionId: number): LiveTranscript[] {
+    return [...(this.#bySession.get(sessionId) ?? [])];
   }
+
+  clear(): void {
+    this.#bySession.clear();
+  }
+}
+
+/** A session's calls and their call log, read from the service; a failure is said beside what was read. */
+async function readCalls(
+  ctx: FeatureContext,
+  sessionId: number,
+): Promise<{ calls: CallView[]; log: CallLogView[]; error: ErrorInfo | null }> {
+  const client = ctx.client();
+  let callRows: CallView[] = [];
+  let log: CallLogView[] = [];
+  let error: ErrorInfo | null = null;
+  try {
+    const rows = await client.resource('call').pageAll(
+      {
+        conditions: [eqNum('sessionId', sessionId)],
+        sort: true,
+        sortColumn: 'startedAt',
+        direction: 'DESC',
+        size: 100,
+      },
+      { cap: 200 },
+    );
+    callRows = rows.map((c) => ({
+      id: c.id ?? null,
+      callId: c.callId ?? null,
+      kind: c.kind ?? null,
+      state: c.state ?? null,
+      status: c.status ?? null,
+      startedAt: c.startedAt ?? c.ringingAt ?? null,
+      finishedAt: c.finishedAt ?? null,
+      attendanceTime: c.attendanceTime ?? null,
+    }));
+    const ids = [...new Set(callRows.map((c) => c.callId).filter((x): x is string => !!x))];
+    if (ids.length) {
+      const entries = await client.resource('callLogHistory').pageAll(
+        {
+          conditions: [oneOf('callId', ids)],
+          sort: true,
+          sortColumn: 'eventDate',
+          direction: 'ASC',
+          size: 200,
+        },
+        { cap: 2_000 },
+      );
+      log = entries.map((h) => ({
+        id: h.id ?? null,
+        callId: h.callId ?? null,
+        eventType: h.eventType ?? null,
+        eventDate: h.eventDate ?? null,
+        callerType: h.callerType ?? null,
+        callerId: h.callerId ?? null,
+      }));
+    }
+  } catch (e) {
+    if (isAppError(e) && e.kind === 'Unauthorized') throw e;
+    error = shownError(ctx.log, e, { op: 'voice.calls' });
+  }
+  return { calls: callRows, log, error };
+}
+
+/** A live transcript line from a voice event; null when the event carries none. */
+function transcriptOf(ctx: FeatureContext, e: WebhookEvent): LiveTranscript | null {
+  if (e.group !== 'voice') return null;
+  const data = obj(e.data);
+  const sessionId = sessionIdOf(data);
+  const text = stringOf(data.text) ?? stringOf(data.transcript);
+  if (sessionId === null || !text) return null;
+  return {
+    key: e.id,
+    sessionId,
+    callId: stringOf(data.callId),
+    messageId: idOf(data.messageId),
+    text,
+    final: boolOf(data.final) !== false,
+    at:
+      (ctx.hasWorkspace() ? ctx.client().time.read(() => instantOf(e.occurredAt)) : instantOf(e.occurredAt)) ??
+      new Date(ctx.clock.now()).toISOString(),
+  };
+}
+
+/** Speech-to-text of one recorded chunk, in the chosen language. */
+async function transcribe(ctx: FeatureContext, state: VoiceState, seq: number, audio: string) {
+  if (!state.enabled) throw new AppError({ kind: 'Invalid', message: 'Voice is off. Turn voice on to record and transcribe.' });
+  const bytes = Buffer.from(audio, 'base64');
+  const info = wavInfo(bytes);
+  if (!info) throw new AppError({ kind: 'Invalid', message: 'The recording is not WAV audio; nothing was sent.', field: 'audio' });
+  if (bytes.length > MAX_CHUNK_BYTES)
+    throw new AppError({ kind: 'Invalid', message: `A recorded chunk may last at most ${MAX_CHUNK_SECONDS} s.`, field: 'audio' });
+  let answer: SttAnswer;
+  try {
+    answer = await ctx.client().stt({ file: bytes, language: state.language, filename: `chunk-${seq}.wav`, contentType: 'audio/wav' });
+  } catch (e) {
+    throw speechError('Speech-to-text', e);
+  }
+  return toChunk(seq, answer, state.language);
+}
+
+/** Text-to-speech in the chosen language: WAV audio, its size and length. */
+async function speak(ctx: FeatureContext, state: VoiceState, text: string, voice: string | undefined) {
+  let bytes: Uint8Array;
+  try {
+    bytes = await ctx.client().tts({ text, language: state.language, ...(voice ? { voice } : {}) });
+  } catch (e) {
+    throw speechError('Text-to-speech', e);
+  }
+  const info = wavInfo(bytes);
+  return {
+    audio: Buffer.from(bytes).toString('base64'),
+    bytes: bytes.length,
+    seconds: info ? Math.round(info.seconds * 100) / 100 : 0,
+  };
+}
+
+/**
+ * Voice on the main side: the switch that grants the microphone, speech-to-text of the chunks
+ * the renderer records, text-to-speech, a session's calls and call log, and the live call
+ * transcripts the webhook listener receives.
+ */
+export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceFeature {
+  let state: VoiceState = ctx.settings.get(SETTING) ?? {
+    enabled: false,
+    language: deps.locale.toLowerCase().startsWith('pt') ? 'pt-BR' : 'en-US',
+  };
+  const live = new LiveTranscripts();
+
+  const save = (next: VoiceState) => {
+    state = next;
+    ctx.settings.set(SETTING, state);
+    deps.permission.set(state.enabled);
+    ctx.events.emit('voice:state', state);
+    return state;
+  };
 
   return {
     onEvent(e) {
-      if (e.group !== 'voice') return;
-      const data = obj(e.data);
-      const sessionId = sessionIdOf(data);
-      const text = stringOf(data.text) ?? stringOf(data.transcript);
-      if (sessionId === null || !text) return;
-      const line: LiveTranscript = {
-        key: e.id,
-        sessionId,
-        callId: stringOf(data.callId),
-        messageId: idOf(data.messageId),
-        text,
-        final: boolOf(data.final) !== false,
-        at:
-          (ctx.hasWorkspace() ? ctx.client().time.read(() => instantOf(e.occurredAt)) : instantOf(e.occurredAt)) ??
-          new Date(ctx.clock.now()).toISOString(),
-      };
-      remember(line);
+      const line = transcriptOf(ctx, e);
+      if (!line) return;
+      live.remember(line);
       ctx.events.emit('voice:transcript', line);
     },
     handlers: {
@@ -221,38 +278,12 @@ export function createVoiceFeature(ctx: FeatureContext, deps: VoiceDeps): VoiceF
         const models = await ctx.client().modelsByProviders({ provider: '', typeModality: 'speech-to-text' });
         return { languages: speechLanguages(models) };
       },
-      'voice:transcribe': async ({ seq, audio }) => {
-        if (!state.enabled) throw new AppError({ kind: 'Invalid', message: 'Voice is off. Turn voice on to record and transcribe.' });
-        const bytes = Buffer.from(audio, 'base64');
-        const info = wavInfo(bytes);
-        if (!info) throw new AppError({ kind: 'Invalid', message: 'The recording is not WAV audio; nothing was sent.', field: 'audio' });
-        if (bytes.length > MAX_CHUNK_BYTES)
-          throw new AppError({ kind: 'Invalid', message: `A recorded chunk may last at most ${MAX_CHUNK_SECONDS} s.`, field: 'audio' });
-        let answer: SttAnswer;
-        try {
-          answer = await ctx
-            .client()
-            .stt({ file: bytes, language: state.language, filename: `chunk-${seq}.wav`, contentType: 'audio/wav' });
-        } catch (e) {
-          throw speechError('Speech-to-text', e);
-        }
-        return toChunk(seq, answer, state.language);
+      'voice:transcribe': ({ seq, audio }) => transcribe(ctx, state, seq, audio),
+      'voice:speak': ({ text, voice }) => speak(ctx, state, text, voice),
+      'voice:calls': async ({ sessionId }) => {
+        const { calls, log, error } = await readCalls(ctx, sessionId);
+        return { calls, log, live: live.of(sessionId), error };
       },
-      'voice:speak': async ({ text, voice }) => {
-        let bytes: Uint8Array;
-        try {
-          bytes = await ctx.client().tts({ text, language: state.language, ...(voice ? { voice } : {}) });
-        } catch (e) {
-          throw speechError('Text-to-speech', e);
-        }
-        const info = wavInfo(bytes);
-        return {
-          audio: Buffer.from(bytes).toString('base64'),
-          bytes: bytes.length,
-          seconds: info ? Math.round(info.seconds * 100) / 100 : 0,
-        };
-      },
-      'voice:calls': async ({ sessionId }) => calls(sessionId),
     },
     async start() {
       // The stored choice holds across restarts; the platform's grant follows it from the start.

@@ -35,6 +35,8 @@ const PLANTED: Record<string, string> = {
   'src-renderer/src/PlantedLong.svelte': `<script lang="ts">\n  function long(): number {\n    let total = 0;\n${statements(80, '    ')}\n    return total;\n  }\n  const n = long();\n</script>\n\n<p>{n}</p>\n`,
   'src-shared/planted-big.ts': Array.from({ length: 451 }, (_, i) => `export const n${i} = ${i};\n`).join(''),
   'src-main/planted-complex.ts': `export function grade(n: number): number {\n${Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};\n`).join('')}  return -1;\n}\n`,
+  // At the limits: 80 lines, 20 paths through (not a finding).
+  'src-main/planted-fits.ts': `export function fits(n: number): number {\n  let m = 0;\n${Array.from({ length: 19 }, (_, i) => `  if (n === ${i}) m += ${i};\n`).join('')}${'  m += 1;\n'.repeat(57)}  return m;\n}\n`,
   // dependency-cruiser
   'src-renderer/src/planted-main.ts': `import * as log from '../../src-main/log';\nexport const l = log;\n`,
   'src-renderer/src/planted-standin.ts': `import * as prng from '../../src-standin/prng';\nexport const p = prng;\n`,
@@ -171,7 +173,7 @@ test.beforeAll(async () => {
 
 test('ESLint: each named rule fails on its planted violation, in TypeScript and in Svelte', async () => {
   const files = Object.keys(PLANTED).filter((p) =>
-    /planted-(floating|misused|switch|type-import|private|http|long|big|complex)|Planted(Floating|Long)/.test(p),
+    /planted-(floating|misused|switch|type-import|private|http|long|fits|big|complex)|Planted(Floating|Long)/.test(p),
   );
   const r = await run('eslint', ['--format', 'json', ...files], copy);
   expect(r.code, r.err).toBe(1);
@@ -197,6 +199,8 @@ test('ESLint: each named rule fails on its planted violation, in TypeScript and 
   expect(rulesIn('src-renderer/src/PlantedLong.svelte')).toContain('max-lines-per-function');
   expect(rulesIn('src-shared/planted-big.ts')).toContain('max-lines');
   expect(rulesIn('src-main/planted-complex.ts')).toContain('complexity');
+  // A function at the limits is not a finding.
+  expect(rulesIn('src-main/planted-fits.ts')).toEqual([]);
 });
 
 test('ESLint: one rule per concern refuses each raw form outside its one module, naming that module', async () => {
