@@ -44,7 +44,7 @@ test('a new user opens the demo workspace and sees the seeded sessions in the qu
     await expect(
       page
         .getByRole('list', { name: 'Waiting' })
-        .getByRole('button', { name: new RegExp(`^(New )?${name}`) })
+        .getByRole('button', { name: new RegExp(`^${name}`) })
         .first(),
     ).toBeVisible();
   } finally {
