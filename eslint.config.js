@@ -107,6 +107,24 @@ const ONE_PLACE = [
       })),
     ],
   },
+  {
+    concern: 'date-format',
+    rule: restrictedSyntax,
+    files: ['src-renderer/**/*.{ts,svelte}'],
+    // i18n keeps the formatters (one per language and options) that format.ts writes through.
+    ignores: ['src-renderer/src/lib/format.ts', 'src-renderer/src/lib/i18n.svelte.ts'],
+    options: [
+      ...[
+        'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]',
+        "NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']",
+        "CallExpression[callee.property.name='padStart'][arguments.0.value=2]",
+      ].map((selector) => ({
+        selector,
+        message:
+          'Write times, dates and durations with src-renderer/src/lib/format.ts (clockTime, stampOf, compactDuration, …): the one formatter of the page.',
+      })),
+    ],
+  },
 ];
 const onePlacePlugin = { rules: Object.fromEntries(ONE_PLACE.map((c) => [c.concern, c.rule])) };
 const onePlaceBlocks = ONE_PLACE.map((c) => ({

@@ -1,4 +1,3 @@
-import { i18n } from './i18n.svelte';
 import type { OutboxStatusInfo } from '../../../src-shared/bridge/notes';
 import type { Connectivity } from '../../../src-shared/bridge/offline';
 import type { Followed, Scope } from './scope.svelte';
@@ -103,10 +102,4 @@ export class OfflineStore {
     this.#status = null;
     this.#outbox = null;
   }
-}
-
-/** "14:05" in the interface language: when an offline copy was read. */
-export function clockTime(at: string | number | null): string {
-  if (at === null) return '';
-  return i18n.dateTime(at, { hour: '2-digit', minute: '2-digit' });
 }

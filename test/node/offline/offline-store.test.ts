@@ -2,9 +2,11 @@ import { expect, test } from '@playwright/test';
 import type { Connectivity } from '../../../src-shared/bridge/offline';
 import type { OutboxStatusInfo } from '../../../src-shared/bridge/notes';
 import { importRunes, installFakeBridge, newScope } from '../../support/runes';
+import type * as formatModule from '../../../src-renderer/src/lib/format';
 import type * as offlineModule from '../../../src-renderer/src/lib/offline.svelte';
 import type * as i18nModule from '../../../src-renderer/src/lib/i18n.svelte';
 
+type Format = typeof formatModule;
 type Offline = typeof offlineModule;
 
 const online: Connectivity = { state: 'online', since: null, reason: null, nextProbeAt: null, lastOkAt: 1 };
@@ -42,7 +44,7 @@ test('offline then back: the banner state, the notes waiting, and every "back" h
 });
 
 test("the time an offline copy was read is written in the interface language, not the system's", async () => {
-  const { clockTime } = await importRunes<Offline>('src-renderer/src/lib/offline.svelte.ts');
+  const { clockTime } = await importRunes<Format>('src-renderer/src/lib/format.ts');
   const { i18n } = await importRunes<typeof i18nModule>('src-renderer/src/lib/i18n.svelte.ts');
   const at = new Date(2026, 10, 23, 14, 5).getTime();
   i18n.choose('pt-BR');

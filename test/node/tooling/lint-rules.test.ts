@@ -104,6 +104,14 @@ const ONE_PLACE: Record<string, { file: string; text: string; place: string }> =
     text: `export const fill = (t: string, n: string): string => t.replace(/\\{\\{1\\}\\}/g, n).replaceAll('{port}', n);\n`,
     place: 'src-shared/template.ts',
   },
+  'date-format': {
+    file: 'src-renderer/src/planted-one-place-date-format.ts',
+    text:
+      `export const at = (ms: number): string => new Date(ms).toLocaleTimeString('pt-BR');\n` +
+      `export const day = new Intl.DateTimeFormat('en', { day: '2-digit' });\n` +
+      `export const wait = (s: number): string => \`\${Math.floor(s / 60)}m \${String(s % 60).padStart(2, '0')}s\`;\n`,
+    place: 'src-renderer/src/lib/format.ts',
+  },
 };
 for (const { file, text } of Object.values(ONE_PLACE)) PLANTED[file] = text;
 

@@ -1,3 +1,4 @@
+import { dayOf } from '../../lib/format';
 import type { Entity, SessionDetail, ThreadMessage } from '../../../../src-shared/bridge/attendance';
 import { OLDER_PAGES_MAX } from '../../../../src-shared/thread-pages';
 import { windowClosed, windowEndsAt } from '../../../../src-shared/newest';
@@ -8,7 +9,6 @@ import { isTemporary } from '../../../../src-shared/error-kinds';
 import type { Scope } from '../../lib/scope.svelte';
 import { ThreadPlaces, type ThreadPlace } from '../../lib/thread-places';
 import { ComposerStore } from './composer.svelte';
-import { dayOf } from './strings';
 
 /** Failures that say nothing about the reply itself: the service was not reached, or could not take it now. */
 const isNetworkFailure = (e: unknown) => e instanceof BridgeError && isTemporary(e);

@@ -13,6 +13,7 @@ import {
 } from '../../../../src-shared/figures';
 import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
+import { dateInputValue } from '../../lib/format';
 import { dayBoundary } from './nps.svelte';
 
 const SURVEY_KEY = 'supervisor.npsSurvey';
@@ -20,8 +21,7 @@ const KNOWN_KEY = 'supervisor.npsSurveys';
 /** Days shown at first: the last 30, today included. */
 const FIRST_DAYS = 30;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const dayOf = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const dayOf = dateInputValue;
 
 function knownSurveys(): string[] {
   try {

@@ -1,3 +1,4 @@
+import { twoDigits } from '../../lib/format';
 import { idOf, instantOf, personOf, record as asRecord, text as textOf, type Rec } from '../../../../src-shared/concepts';
 import { HIDDEN } from '../../../../src-shared/secret-fields';
 import { maskDocuments } from '../../../../src-shared/redact';
@@ -53,7 +54,7 @@ export function shownKind(kind: FieldKind, value: unknown): FieldKind {
   return fits ? kind : { type: 'any' };
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
+const pad = twoDigits;
 
 /** A date-time as a `datetime-local` input reads it (this machine's time zone); '' when not a date. */
 export function toLocalInput(value: unknown): string {

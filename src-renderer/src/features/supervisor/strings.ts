@@ -18,17 +18,3 @@ export function fieldWordOf(label: string): FieldWord[] {
     .filter((k) => k.startsWith('fields.') && catalogs.some((c) => c[k] === t))
     .map((k) => k.slice('fields.'.length) as FieldWord);
 }
-
-export const clock = (iso: string | null): string =>
-  iso ? new Date(iso).toLocaleTimeString(i18n.locale, { hour: '2-digit', minute: '2-digit' }) : '';
-export const dateTime = (iso: string | null): string =>
-  iso ? new Date(iso).toLocaleString(i18n.locale, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }) : '';
-
-/** Seconds as "1 h 05 min", "4 min 10 s", "35 s". */
-export function duration(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return '—';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
-  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
-}

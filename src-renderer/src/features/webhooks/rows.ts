@@ -35,14 +35,3 @@ export function pretty(raw: string): { text: string; json: boolean } {
     return { text: raw, json: false };
   }
 }
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** hh:mm:ss in the console's language (formatters are cached: rows render often). */
-export function clock(ms: number, locale: string): string {
-  let f = formats.get(locale);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    formats.set(locale, f);
-  }
-  return f.format(ms);
-}
