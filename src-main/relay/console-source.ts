@@ -104,6 +104,8 @@ const RETRY: Backoff = { baseMs: 1_000, maxMs: 30_000 };
 /** Events that could not be applied come again after this backoff, by their delivery count. */
 const NAK: Backoff = { baseMs: 1_000, maxMs: 60_000 };
 const silent: WebhookLogger = { info() {}, warn() {}, error() {} };
+/** How long one pull for events lasts (its heartbeats come at half of it). */
+const PULL_EXPIRES_MS = 10_000;
 /** While an apply runs longer than this, the server is told it is still being worked on. */
 const WORKING_MS = 10_000;
 const ACK_WAIT_MS = 30_000;
@@ -295,7 +297,9 @@ class ConsoleSource implements RelaySource {
     this.#watchConnection(conn);
     await this.#ensureConsumer(conn);
     const consumer = await jetstream(conn, { checkAPI: false }).consumers.get(this.#stream, o.console);
-    const messages = await consumer.consume({ max_messages: this.#maxInFlight * 2 });
+    // Each pull lasts 10 s (heartbeats every 5 s): a pull lost with a node that died is noticed
+    // after two missed heartbeats and asked again of the nodes left, not after the default 30 s.
+    const messages = await consumer.consume({ max_messages: this.#maxInFlight * 2, expires: PULL_EXPIRES_MS });
     this.#messages = messages;
     this.#watchMessages(conn, messages);
     this.#setState('live');
