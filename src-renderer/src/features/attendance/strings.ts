@@ -4,9 +4,6 @@ import { clockTime, dayMonth, dayOf, stampOf } from '../../lib/format';
 /** This feature's messages: the `attendance.*` keys of the catalogs in src-renderer/src/locales. */
 export const tt = i18n.register('attendance');
 
-export const channelName = (c: string | null): string =>
-  c ? (tt(`ch.${c}` as 'ch.chatApp') === `ch.${c}` ? c : tt(`ch.${c}` as 'ch.chatApp')) : '—';
-
 /** A day as a thread separator says it: "Today", "Yesterday", "24/11" (with the year when not this one). */
 export function dayLabel(iso: string, now: number): string {
   const day = dayOf(iso);
