@@ -1,4 +1,7 @@
+import { twoDigits } from './digits';
 import { i18n } from './i18n.svelte';
+
+export { twoDigits };
 
 /*
  * How the page writes times, dates and durations: the one module that does (eslint:
@@ -52,11 +55,6 @@ export function stampOf(iso: string | null, now: number): string {
     hour: '2-digit',
     minute: '2-digit',
   });
-}
-
-/** Two digits, as clocks and date inputs write hours, minutes and days ("05"). */
-export function twoDigits(n: number): string {
-  return String(n).padStart(2, '0');
 }
 
 /** "2026-11-24": the day a `date` input and the service's day filters take (this machine's calendar). */

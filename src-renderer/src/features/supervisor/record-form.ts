@@ -1,4 +1,4 @@
-import { twoDigits } from '../../lib/format';
+import { twoDigits } from '../../lib/digits';
 import { idOf, instantOf, personOf, record as asRecord, text as textOf, type Rec } from '../../../../src-shared/concepts';
 import { HIDDEN } from '../../../../src-shared/secret-fields';
 import { maskDocuments } from '../../../../src-shared/redact';
