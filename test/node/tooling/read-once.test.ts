@@ -35,6 +35,7 @@ const NOT_SERVICE_RECORDS: Record<string, string> = {
   'src-main/service/service-time.ts': "the Date header (HTTP) and the console's own instants; record times are read by wallClockOf",
   'src-main/sync/engine.ts': 'compares stamps the concept readers made instants already',
   'src-main/features/live/index.ts': "the stand-in's own hook registration and log fields",
+  'src-main/features/live/listener-tally.ts': "the listener's own log fields (a refusal's reason and status)",
   'src-main/features/voice/wav.ts': 'audio bytes',
   'src-main/log.ts': 'its own log lines',
 };
