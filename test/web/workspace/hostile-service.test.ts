@@ -64,8 +64,9 @@ test('an error page, a redirect and an answer past its limit are each said as wh
     await expect(alert.filter({ hasText: 'userSession.list' })).toHaveText(
       'The service answered "userSession.list" with an answer larger than its limit of 16 MiB (reading stopped there).',
     );
-    // Bounded: the answer was not asked for again and again.
-    expect(sessionLists() - before).toBeLessThanOrEqual(4);
+    // Bounded: the answer was not asked for again and again (the queue's read and its one retry,
+    // and the background's own reads that fall in the same seconds: the sync's, the mentions').
+    expect(sessionLists() - before).toBeLessThanOrEqual(6);
 
     service.behave('good');
     await page.getByRole('button', { name: 'Refresh' }).click();
