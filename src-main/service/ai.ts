@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { AppError } from '../../src-shared/errors';
 import { AI_OPS } from '../../src-shared/paths';
 import {
@@ -20,6 +19,7 @@ import type { Logger } from '../log';
 import { findDocuments } from '../../src-shared/documents';
 import { maskDocuments } from '../../src-shared/redact';
 import type { CallOptions, Core, WriteOptions } from './core';
+import { readByPost } from './read-post';
 
 /** The AI family (§4.1, §4.5) and the voice endpoints (DESIGN.md §2). */
 
@@ -138,35 +138,10 @@ const callOptions = (o: CallOptions & PersonalDataOptions): CallOptions => ({
   ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
 });
 
-/** One POST to the AI service answered with JSON, read by `schema`. */
-const post = <T>(
-  core: Core,
-  operation: string,
-  action: string,
-  path: string,
-  json: unknown,
-  schema: z.ZodType<T>,
-  o: CallOptions,
-  notFound?: string,
-  size: 'list' | 'record' = 'record',
-) =>
-  core.call<T>({
-    operation,
-    action,
-    write: false,
-    method: 'POST',
-    path,
-    json,
-    answer: { kind: 'json', schema, size },
-    signal: o.signal,
-    timeoutMs: o.timeoutMs,
-    ...(notFound ? { notFound } : {}),
-  });
-
 /** The language operations: entities, the language model, its models and knowledge-base questions. */
 function languageOps(core: Core, log: Logger | undefined): Pick<AiOps, 'ner' | 'nlp' | 'modelsByProviders' | 'questions'> {
   return {
-    ner: (sentence, o = {}) => post(core, 'ai.ner', 'recognise entities', AI_OPS.ner, { sentence }, NerAnswerSchema, o),
+    ner: (sentence, o = {}) => readByPost(core, 'ai.ner', 'recognise entities', AI_OPS.ner, { sentence }, NerAnswerSchema, o),
     nlp: (request, o = {}) => {
       for (const c of request.token ?? []) {
         for (const secret of [c.access_key, c.secret_key, c.token]) if (secret) log?.registerSecret?.(secret);
@@ -185,11 +160,11 @@ function languageOps(core: Core, log: Logger | undefined): Pick<AiOps, 'ner' | '
         });
       }
       const outgoing = o.revealDocuments === true ? request : maskNlp(request);
-      return post(core, 'ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
+      return readByPost(core, 'ai.nlp', 'ask the language model', AI_OPS.nlp, outgoing, NlpAnswerSchema, callOptions(o));
     },
     modelsByProviders: async (request, o = {}) =>
       (
-        await post(
+        await readByPost(
           core,
           'ai.modelsByProviders',
           'list models',
@@ -203,7 +178,7 @@ function languageOps(core: Core, log: Logger | undefined): Pick<AiOps, 'ner' | '
       ).Results,
     questions: async (request, o = {}) =>
       (
-        await post(
+        await readByPost(
           core,
           'ai.questions',
           'search the knowledge base',

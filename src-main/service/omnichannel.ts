@@ -20,6 +20,7 @@ import {
   type UserRules,
 } from '../../src-shared/schemas/index';
 import type { CallOptions, Core, WriteOptions } from './core';
+import { readByPost } from './read-post';
 import type { Page } from './resources';
 
 /** The §4.3 operations and the v2 paths added in §4.4. */
@@ -57,20 +58,8 @@ const read = <T>(
   schema: z.ZodType<T>,
   o: CallOptions,
   notFound?: string,
-  size: 'list' | 'record' = 'record',
-) =>
-  core.call<T>({
-    operation,
-    action,
-    write: false,
-    method: 'POST',
-    path: V2 + path,
-    json,
-    answer: { kind: 'json', schema, size },
-    signal: o.signal,
-    timeoutMs: o.timeoutMs,
-    ...(notFound ? { notFound } : {}),
-  }) as Promise<Read<T>>;
+  size?: 'list' | 'record',
+) => readByPost(core, operation, action, V2 + path, json, schema, o, notFound, size) as Promise<Read<T>>;
 
 /** One save through the v2 interface (safe to retry only when the caller says so). */
 const write = <T>(core: Core, operation: string, action: string, path: string, json: unknown, schema: z.ZodType<T>, o: WriteOptions) =>
