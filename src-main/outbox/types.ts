@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorInfoSchema, type ErrorInfo } from '../../src-shared/errors';
 import { REF_PATTERN } from './ref';
+import { NOTE_STATE_NAMES, type LocalNote } from '../../src-shared/bridge/notes';
 
 /**
  * pending: journaled, not yet sent (or known not to have been stored).
@@ -9,7 +10,7 @@ import { REF_PATTERN } from './ref';
  * confirmed: the service stored it (kept in memory only; its journal entry is deleted).
  * failed: the service refused it for good (its reason in `error`); waits for edit or discard.
  */
-export const NOTE_STATES = ['pending', 'sending', 'outcome-unknown', 'confirmed', 'failed'] as const;
+export const NOTE_STATES = NOTE_STATE_NAMES;
 export type NoteState = (typeof NOTE_STATES)[number];
 
 /** What the journal holds for one note. Strict: we own this shape (DESIGN.md §4). */
@@ -30,21 +31,8 @@ export const JournalEntrySchema = z.strictObject({
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
-/** What the outbox shows (bridge -> renderer). */
-export interface NoteRecord {
-  id: string;
-  ref: string;
-  sessionId: number;
-  text: string;
-  state: NoteState;
-  createdAt: number;
-  updatedAt: number;
-  attempts: number;
-  /** The service's id once confirmed. */
-  serviceId?: number;
-  /** failed: the service's reason; other states: the last problem met, for a tooltip. */
-  error?: ErrorInfo;
-}
+/** What the outbox shows of a note: the bridge's own shape, so it crosses as it is (bridge -> renderer). */
+export type NoteRecord = LocalNote;
 
 /**
  * Whether notes are going out: offline follows the console's connectivity monitor; paused is the

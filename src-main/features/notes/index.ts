@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../src-shared/bridge/notes';
 import { isTemporary, isUnreachable } from '../../../src-shared/error-kinds';
 import { shownError } from '../../log';
-import { DraftStore, Outbox, createCommentTransport, refOf, type NoteRecord, type OutboxStatus } from '../../outbox';
+import { DraftStore, Outbox, createCommentTransport, refOf, type OutboxStatus } from '../../outbox';
 import { text as textOf } from '../../../src-shared/concepts';
 import type { Read } from '../../../src-shared/envelopes';
 import type { SessionComment } from '../../../src-shared/schemas/index';
@@ -29,19 +29,6 @@ export interface NotesOptions {
   /** The least time between two mention checks now (see MentionWatch; benchmarks run it faster with the poll). */
   mentionGapMs?: () => number;
 }
-
-const toLocal = (n: NoteRecord): LocalNote => ({
-  id: n.id,
-  ref: n.ref,
-  sessionId: n.sessionId,
-  text: n.text,
-  state: n.state,
-  createdAt: n.createdAt,
-  updatedAt: n.updatedAt,
-  attempts: n.attempts,
-  ...(n.serviceId !== undefined ? { serviceId: n.serviceId } : {}),
-  ...(n.error ? { error: n.error } : {}),
-});
 
 /** A note as the service stores it (the renderer hides the outbox's reference when it shows it); null without an id. */
 export function toServiceNote(r: Read<SessionComment>): ServiceNote | null {
@@ -111,7 +98,7 @@ async function listNotes(
 ) {
   // The session is on screen with its notes: what mentioned the attendant there is seen.
   void d.mentions.seenSession(input.sessionId);
-  const local = d.outbox.list(input.sessionId).map(toLocal);
+  const local = d.outbox.list(input.sessionId);
   const copy = await offline.cache.notes(input.sessionId);
   // Offline: the copy kept with the thread, without waiting for a request to fail.
   if (offline.monitor.offline && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
@@ -134,7 +121,7 @@ async function listNotes(
     );
     const service = rows.map(toServiceNote).filter((n): n is ServiceNote => n !== null);
     offline.cache.saveNotes(input.sessionId, service, fetchedAt);
-    return { service, local: d.outbox.list(input.sessionId).map(toLocal), serviceError: null, cachedAt: null };
+    return { service, local: d.outbox.list(input.sessionId), serviceError: null, cachedAt: null };
   } catch (e) {
     if (isUnreachable(e) && copy) return { service: copy.items, local, serviceError: null, cachedAt: copy.fetchedAt };
     // Told to wait (429, 5xx): what was kept is shown with the error, never an empty list.
@@ -167,12 +154,12 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
   const mentions = watchMentions(ctx, offline, o);
 
   const unsubscribe = outbox.subscribe((e) => {
-    if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: toLocal(e.note), removedId: null });
+    if (e.type === 'note') ctx.events.emit('notes:changed', { sessionId: e.note.sessionId, note: e.note, removedId: null });
     else if (e.type === 'removed') ctx.events.emit('notes:changed', { sessionId: e.sessionId, note: null, removedId: e.id });
     else if (e.type === 'status') ctx.events.emit('notes:status', toStatus(e.status));
   });
 
-  const add = async (sessionId: number, text: string) => toLocal(await outbox.add(sessionId, text));
+  const add = (sessionId: number, text: string) => outbox.add(sessionId, text);
 
   return {
     outbox,
@@ -194,7 +181,7 @@ export function createNotesFeature(ctx: FeatureContext, offline: OfflineFeature,
         drafts.set(sessionId, 'note', '');
         return note;
       },
-      'notes:retry': async ({ id, text }) => toLocal(await outbox.retry(id, text)),
+      'notes:retry': async ({ id, text }) => outbox.retry(id, text),
       'notes:discard': async ({ id }) => {
         await outbox.discard(id);
         return { ok: true };
