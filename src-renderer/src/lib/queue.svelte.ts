@@ -55,12 +55,12 @@ export class QueueStore {
   #unreadable = $state<Unreadable>(NONE_UNREADABLE);
   #loading = $state(false);
   #error = $state.raw<Worded | null>(null);
-  #bucket = $state<VisibleBucket>('waiting');
-  #filter = $state('');
-  #groupFilter = $state<number | null>(null);
-  #channelFilter = $state<string | null>(null);
+  bucket = $state<VisibleBucket>('waiting');
+  filter = $state('');
+  groupFilter = $state<number | null>(null);
+  channelFilter = $state<string | null>(null);
   #selectedId = $state<number | null>(null);
-  #mineSort = $state<MineSort>('activity');
+  mineSort = $state<MineSort>('activity');
   /** After a close, the next session needing attention opens (a choice kept on this computer). */
   #openNextAfterClose = $state(localStorage.getItem('queue.openNext') !== 'false');
 
@@ -155,13 +155,13 @@ export class QueueStore {
 
   #mineOrder(): (x: QueueItem, y: QueueItem) => number {
     const byAge = (x: QueueItem, y: QueueItem) => (createdAtMs(x) || 0) - (createdAtMs(y) || 0) || x.id - y.id;
-    if (this.#mineSort === 'waiting') {
+    if (this.mineSort === 'waiting') {
       // Longest wait for an answer first (src-shared/waiting.ts); customers not waiting go last.
       const starts = new Map<QueueItem, number>();
       const start = (s: QueueItem) => starts.get(s) ?? starts.set(s, msOf(waitStartOf(s)) || Infinity).get(s)!;
       return (x, y) => (start(x) === start(y) ? 0 : start(x) < start(y) ? -1 : 1) || byAge(x, y);
     }
-    if (this.#mineSort === 'sla') {
+    if (this.mineSort === 'sla') {
       // Nearest end of the customer's wait within the SLA first (read once per session); sessions without one go last.
       const dues = new Map<QueueItem, number>();
       const due = (s: QueueItem) => dues.get(s) ?? dues.set(s, waitDue(s)).get(s)!;
@@ -205,10 +205,10 @@ export class QueueStore {
   });
 
   visible = $derived.by(() => {
-    const { items, hay } = this.#byBucket[this.#bucket];
-    const g = this.#groupFilter;
-    const c = this.#channelFilter;
-    const needle = this.#filter.trim().toLowerCase();
+    const { items, hay } = this.#byBucket[this.bucket];
+    const g = this.groupFilter;
+    const c = this.channelFilter;
+    const needle = this.filter.trim().toLowerCase();
     if (g === null && c === null && !needle) {
       this.#lastFilter = null;
       return items;
@@ -342,38 +342,8 @@ export class QueueStore {
   get error() {
     return worded(this.#error);
   }
-  get bucket() {
-    return this.#bucket;
-  }
-  set bucket(v) {
-    this.#bucket = v;
-  }
-  get filter() {
-    return this.#filter;
-  }
-  set filter(v) {
-    this.#filter = v;
-  }
-  get groupFilter() {
-    return this.#groupFilter;
-  }
-  set groupFilter(v) {
-    this.#groupFilter = v;
-  }
-  get channelFilter() {
-    return this.#channelFilter;
-  }
-  set channelFilter(v) {
-    this.#channelFilter = v;
-  }
   get selectedId() {
     return this.#selectedId;
-  }
-  get mineSort() {
-    return this.#mineSort;
-  }
-  set mineSort(v) {
-    this.#mineSort = v;
   }
   get openNextAfterClose() {
     return this.#openNextAfterClose;
@@ -486,7 +456,7 @@ export class QueueStore {
     const item = id === null ? undefined : this.#map.get(id);
     if (item) {
       const tab = tabOfItem(item, this.#me);
-      if (tab && tab !== this.#bucket) this.#bucket = tab;
+      if (tab && tab !== this.bucket) this.bucket = tab;
     }
     this.markSeen();
   }
@@ -495,9 +465,9 @@ export class QueueStore {
   revealSelected(): void {
     const id = this.#selectedId;
     if (id === null || this.visible.some((s) => s.id === id)) return;
-    this.#filter = '';
-    this.#groupFilter = null;
-    this.#channelFilter = null;
+    this.filter = '';
+    this.groupFilter = null;
+    this.channelFilter = null;
   }
 
   /** The open session's unread messages are seen once the attendant can see them. */

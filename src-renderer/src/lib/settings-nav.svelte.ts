@@ -3,12 +3,5 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** Which part of the settings view a workspace shows; features that live there open it through this. */
 export class SettingsNav {
-  #tab = $state<SettingsTab>('general');
-
-  get tab() {
-    return this.#tab;
-  }
-  set tab(v) {
-    this.#tab = v;
-  }
+  tab = $state<SettingsTab>('general');
 }

@@ -79,17 +79,17 @@ export class ComposerStore {
   #help = $state<ComposerHelp | null>(null);
   #helpError = $state.raw<Worded | null>(null);
   #providers = $state<ProviderInfo[]>([]);
-  #provider = $state('local');
-  #model = $state('local-extractive');
+  provider = $state('local');
+  model = $state('local-extractive');
   #aiBusy = $state(false);
   #aiError = $state.raw<Worded | null>(null);
   /** Where the provider credential just saved is kept (the form says so); null before a save. */
   #credentialKept = $state<CredentialKept | null>(null);
-  #kbQuestion = $state('');
+  kbQuestion = $state('');
   #kbIndex = $state<string | null>(null);
   /** The bases this workspace knows (main process's list), and the one picked to search. */
   #kbBases = $state<string[]>([]);
-  #kbChosen = $state('');
+  kbChosen = $state('');
   #kbAnswers = $state<Array<{ text: string; score: number }>>([]);
   #kbBusy = $state(false);
   #kbError = $state.raw<Worded | null>(null);
@@ -130,18 +130,6 @@ export class ComposerStore {
   get providers() {
     return this.#providers;
   }
-  get provider() {
-    return this.#provider;
-  }
-  set provider(v) {
-    this.#provider = v;
-  }
-  get model() {
-    return this.#model;
-  }
-  set model(v) {
-    this.#model = v;
-  }
   get aiBusy() {
     return this.#aiBusy;
   }
@@ -151,23 +139,11 @@ export class ComposerStore {
   get credentialKept() {
     return this.#credentialKept;
   }
-  get kbQuestion() {
-    return this.#kbQuestion;
-  }
-  set kbQuestion(v) {
-    this.#kbQuestion = v;
-  }
   get kbIndex() {
     return this.#kbIndex;
   }
   get kbBases() {
     return this.#kbBases;
-  }
-  get kbChosen() {
-    return this.#kbChosen;
-  }
-  set kbChosen(v) {
-    this.#kbChosen = v;
   }
 
   /** The workspace's known bases, the one searched last picked unless the attendant picked another. */
@@ -175,7 +151,7 @@ export class ComposerStore {
     try {
       const { bases, last } = await this.#scope.invoke('attendance:kbBases', {});
       this.#kbBases = bases;
-      if (!this.#kbChosen || !bases.includes(this.#kbChosen)) this.#kbChosen = last ?? bases[0] ?? '';
+      if (!this.kbChosen || !bases.includes(this.kbChosen)) this.kbChosen = last ?? bases[0] ?? '';
     } catch (e) {
       this.#kbError = failure(e);
     }
@@ -427,10 +403,10 @@ export class ComposerStore {
   async loadProviders(): Promise<void> {
     try {
       this.#providers = (await this.#scope.invoke('attendance:providers', {})).providers;
-      const current = this.#providers.find((p) => p.name === this.#provider);
+      const current = this.#providers.find((p) => p.name === this.provider);
       if (!current && this.#providers[0]) {
-        this.#provider = this.#providers[0].name;
-        this.#model = this.#providers[0].models[0]?.id ?? '';
+        this.provider = this.#providers[0].name;
+        this.model = this.#providers[0].models[0]?.id ?? '';
       }
     } catch (e) {
       this.#aiError = failure(e);
@@ -442,13 +418,13 @@ export class ComposerStore {
    * default (none) every CPF/CNPJ leaves masked.
    */
   async aiDraft(revealed: readonly string[] = []): Promise<void> {
-    if (this.#sessionId === null || !this.#model) return;
+    if (this.#sessionId === null || !this.model) return;
     this.#aiBusy = true;
     this.#aiError = null;
     try {
       const { text } = await this.#scope.invoke('attendance:aiDraft', {
         sessionId: this.#sessionId,
-        choice: { provider: this.#provider, model: this.#model },
+        choice: { provider: this.provider, model: this.model },
         ...(revealed.length ? { revealDocuments: true, revealed: [...revealed] } : {}),
       });
       this.offer(text, 'ai');
@@ -484,7 +460,7 @@ export class ComposerStore {
   }
 
   async ask(index?: string, revealed: readonly string[] = []): Promise<void> {
-    const question = this.#kbQuestion.trim();
+    const question = this.kbQuestion.trim();
     if (!question) return;
     this.#kbBusy = true;
     this.#kbError = null;
@@ -499,7 +475,7 @@ export class ComposerStore {
       // A base named by hand that answered joins the list, picked.
       if (got.index) {
         if (!this.#kbBases.includes(got.index)) this.#kbBases = [got.index, ...this.#kbBases];
-        this.#kbChosen = got.index;
+        this.kbChosen = got.index;
       }
     } catch (e) {
       this.#kbError = failure(e);
@@ -537,7 +513,7 @@ export class ComposerStore {
     this.#heldAt = null;
     this.#help = null;
     this.#kbAnswers = [];
-    this.#kbQuestion = '';
+    this.kbQuestion = '';
     this.#credentialKept = null;
     this.#forgetHelp();
   }

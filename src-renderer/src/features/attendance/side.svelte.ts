@@ -3,14 +3,8 @@
  * transfer dialog is open: kept by the workspace's scope, so the side panel is as the attendant left it.
  */
 export class SidePanel {
-  #tab = $state<'help' | 'notes' | 'voice' | 'customer'>('help');
+  tab = $state<'help' | 'notes' | 'voice' | 'customer'>('help');
 
-  get tab() {
-    return this.#tab;
-  }
-  set tab(v) {
-    this.#tab = v;
-  }
   #transferFor = $state<number | null>(null);
   get transferFor() {
     return this.#transferFor;

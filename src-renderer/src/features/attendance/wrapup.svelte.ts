@@ -41,14 +41,14 @@ export class WrapUpStore {
   #loading = $state(false);
   #mandatory = $state(false);
   #roots = $state.raw<ClassNode[]>([]);
-  #search = $state('');
+  search = $state('');
   /** Path of the chosen node. */
   #chosen = $state<number[] | null>(null);
   /** Index in `shown` that the keyboard is on. */
-  #cursor = $state(0);
-  #comment = $state('');
-  #summary = $state('');
-  #keepSummary = $state(false);
+  cursor = $state(0);
+  comment = $state('');
+  summary = $state('');
+  keepSummary = $state(false);
   #summaryBusy = $state(false);
   #busy = $state(false);
   #error = $state.raw<Worded | null>(null);
@@ -68,38 +68,8 @@ export class WrapUpStore {
   get roots() {
     return this.#roots;
   }
-  get search() {
-    return this.#search;
-  }
-  set search(v) {
-    this.#search = v;
-  }
   get chosen() {
     return this.#chosen;
-  }
-  get cursor() {
-    return this.#cursor;
-  }
-  set cursor(v) {
-    this.#cursor = v;
-  }
-  get comment() {
-    return this.#comment;
-  }
-  set comment(v) {
-    this.#comment = v;
-  }
-  get summary() {
-    return this.#summary;
-  }
-  set summary(v) {
-    this.#summary = v;
-  }
-  get keepSummary() {
-    return this.#keepSummary;
-  }
-  set keepSummary(v) {
-    this.#keepSummary = v;
   }
   get summaryBusy() {
     return this.#summaryBusy;
@@ -115,7 +85,7 @@ export class WrapUpStore {
 
   /** Leaves and branches matching the search (all of them when empty). */
   shown = $derived.by(() => {
-    const q = fold(this.#search.trim());
+    const q = fold(this.search.trim());
     if (!q) return this.#all;
     return this.#all.filter((f) => f.labels.some((l) => fold(l).includes(q)));
   });
@@ -135,12 +105,12 @@ export class WrapUpStore {
     this.#open = true;
     this.#loading = true;
     this.#error = null;
-    this.#search = '';
+    this.search = '';
     this.#chosen = null;
-    this.#cursor = 0;
-    this.#comment = '';
-    this.#summary = '';
-    this.#keepSummary = false;
+    this.cursor = 0;
+    this.comment = '';
+    this.summary = '';
+    this.keepSummary = false;
     try {
       const got = await this.#scope.invoke('attendance:classificationTree', { sessionId });
       this.#mandatory = got.mandatory;
@@ -155,14 +125,14 @@ export class WrapUpStore {
   move(delta: number): void {
     const n = this.shown.length;
     if (!n) return;
-    this.#cursor = Math.max(0, Math.min(n - 1, this.#cursor + delta));
+    this.cursor = Math.max(0, Math.min(n - 1, this.cursor + delta));
   }
 
-  choose(index = this.#cursor): void {
+  choose(index = this.cursor): void {
     const f = this.shown[index];
     if (f) {
       this.#chosen = f.path;
-      this.#cursor = index;
+      this.cursor = index;
     }
   }
 
@@ -171,7 +141,7 @@ export class WrapUpStore {
     this.#summaryBusy = true;
     try {
       // Saved as a note only when the attendant ticks it.
-      this.#summary = (await this.#scope.invoke('attendance:summary', { sessionId: this.#sessionId })).text;
+      this.summary = (await this.#scope.invoke('attendance:summary', { sessionId: this.#sessionId })).text;
     } catch (e) {
       this.#error = failure(e);
     } finally {
@@ -187,8 +157,8 @@ export class WrapUpStore {
       const item = await this.#scope.invoke('attendance:close', {
         sessionId: this.#sessionId,
         ...(this.#chosen ? { classification: this.#chosen } : {}),
-        ...(this.#comment.trim() ? { comment: this.#comment.trim() } : {}),
-        ...(this.#keepSummary && this.#summary.trim() ? { summaryNote: this.#summary.trim() } : {}),
+        ...(this.comment.trim() ? { comment: this.comment.trim() } : {}),
+        ...(this.keepSummary && this.summary.trim() ? { summaryNote: this.summary.trim() } : {}),
       });
       this.#open = false;
       return item;

@@ -86,27 +86,15 @@ export function ariaShortcut(commandId: string): string | undefined {
 
 export class KeyBindings {
   /** The command waiting for its new shortcut (the palette's "change shortcut"). */
-  #capturing = $state<string | null>(null);
-  #problem = $state<string | null>(null);
+  capturing = $state<string | null>(null);
+  problem = $state<string | null>(null);
 
-  get capturing() {
-    return this.#capturing;
-  }
-  set capturing(v) {
-    this.#capturing = v;
-  }
-  get problem() {
-    return this.#problem;
-  }
-  set problem(v) {
-    this.#problem = v;
-  }
   #loaded = false;
 
   /** Stops any capture; the rebinds themselves stay (they belong to this computer's profile). */
   reset(): void {
-    this.#capturing = null;
-    this.#problem = null;
+    this.capturing = null;
+    this.problem = null;
   }
 
   async load(): Promise<void> {
@@ -125,16 +113,16 @@ export class KeyBindings {
     if (combo) {
       const why = refusal(combo);
       if (why) {
-        this.#problem = why;
+        this.problem = why;
         return false;
       }
       const clash = commands.all.find((c) => c.id !== id && commands.shortcutOf(c.id) === combo);
       if (clash) {
-        this.#problem = `${label(combo)} is already used by “${clash.title()}”.`;
+        this.problem = `${label(combo)} is already used by “${clash.title()}”.`;
         return false;
       }
     }
-    this.#problem = null;
+    this.problem = null;
     const own = commands.get(id)?.rebind;
     if (own) return own(combo);
     commands.setOverrides({ ...commands.overrides, [id]: combo });

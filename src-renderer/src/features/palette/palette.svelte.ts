@@ -18,27 +18,15 @@ export const groupLabel = (group: string): string => (GROUPS.has(group) ? pt(`g.
 /** The command palette's open state and query (Ctrl/Cmd+K). */
 export class PaletteState {
   #open = $state(false);
-  #query = $state('');
-  #cursor = $state(0);
+  query = $state('');
+  cursor = $state(0);
 
   get open() {
     return this.#open;
   }
-  get query() {
-    return this.#query;
-  }
-  set query(v) {
-    this.#query = v;
-  }
-  get cursor() {
-    return this.#cursor;
-  }
-  set cursor(v) {
-    this.#cursor = v;
-  }
   show(): void {
-    this.#query = '';
-    this.#cursor = 0;
+    this.query = '';
+    this.cursor = 0;
     this.#open = true;
   }
   hide(): void {
@@ -47,8 +35,8 @@ export class PaletteState {
 
   reset(): void {
     this.hide();
-    this.#query = '';
-    this.#cursor = 0;
+    this.query = '';
+    this.cursor = 0;
   }
 }
 

@@ -39,7 +39,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   /** The record as it was when editing began (emptying a field it had clears it). */
   #base = $state.raw<Rec>({});
   /** The JSON view's text, and whether that view is the one shown. */
-  #json = $state('{}');
+  json = $state('{}');
   #advanced = $state(false);
   #options = $state.raw<Partial<Record<RefTarget, RefOptions>>>({});
   #saving = $state(false);
@@ -69,12 +69,6 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   }
   get base() {
     return this.#base;
-  }
-  get json() {
-    return this.#json;
-  }
-  set json(v) {
-    this.#json = v;
   }
   get advanced() {
     return this.#advanced;
@@ -178,7 +172,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   edit(record: Rec | null): void {
     this.#base = record ?? {};
     this.#draft = record ?? {};
-    this.#json = show(this.#draft);
+    this.json = show(this.#draft);
     this.#saved = null;
     this.#saveError = null;
   }
@@ -197,7 +191,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
   showAdvanced(on: boolean, parseError: (reason: string) => string): void {
     if (on === this.#advanced) return;
     if (on) {
-      this.#json = show(this.#draft);
+      this.json = show(this.#draft);
       this.#advanced = true;
       return;
     }
@@ -212,7 +206,7 @@ export class ExplorerStore extends ServerPagedStore<string, ExplorerPage> {
     this.#saveError = null;
     let record: unknown;
     try {
-      record = JSON.parse(this.#json);
+      record = JSON.parse(this.json);
     } catch (e) {
       const reason = errorText(e);
       this.#saveError = () => parseError(reason);

@@ -52,14 +52,14 @@ export class FiguresStore {
     this.#scope = scope;
     const today = new Date();
     const first = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (FIRST_DAYS - 1));
-    this.#from = dayOf(first);
-    this.#to = dayOf(today);
+    this.from = dayOf(first);
+    this.to = dayOf(today);
   }
 
-  #from = $state('');
-  #to = $state('');
-  #groupName = $state('');
-  #surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? knownSurveys()[0] ?? '');
+  from = $state('');
+  to = $state('');
+  groupName = $state('');
+  surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? knownSurveys()[0] ?? '');
   #read = $state.raw<FiguresRead | null>(null);
   #shown = $state.raw<Shown | null>(null);
   #nps = $state.raw<{ current: NpsResult; previous: NpsResult } | null>(null);
@@ -72,30 +72,6 @@ export class FiguresStore {
   /** NPS pairs read, per period, group and survey: choosing one again reads nothing. */
   readonly #npsKept = new Map<string, { current: NpsResult; previous: NpsResult }>();
 
-  get from() {
-    return this.#from;
-  }
-  set from(v) {
-    this.#from = v;
-  }
-  get to() {
-    return this.#to;
-  }
-  set to(v) {
-    this.#to = v;
-  }
-  get groupName() {
-    return this.#groupName;
-  }
-  set groupName(v) {
-    this.#groupName = v;
-  }
-  get surveyName() {
-    return this.#surveyName;
-  }
-  set surveyName(v) {
-    this.#surveyName = v;
-  }
   get loading() {
     return this.#loading;
   }
@@ -136,7 +112,7 @@ export class FiguresStore {
   /** Surveys the service answered for before on this machine. */
   get surveys(): string[] {
     const known = knownSurveys();
-    return this.#surveyName && !known.includes(this.#surveyName) ? [this.#surveyName, ...known] : known;
+    return this.surveyName && !known.includes(this.surveyName) ? [this.surveyName, ...known] : known;
   }
 
   /** The groups of the rows read (the picker's choices): no read of its own. */
@@ -186,8 +162,8 @@ export class FiguresStore {
 
   /** Shows the period asked; the rows come from what was read for it unless `refresh`. */
   async load(refresh = false): Promise<void> {
-    const from = this.#from,
-      to = this.#to;
+    const from = this.from,
+      to = this.to;
     const previous = previousPeriod(from, to);
     const start = dayBoundary(previous.from, false);
     const end = dayBoundary(to, true);
@@ -196,7 +172,7 @@ export class FiguresStore {
     this.#error = null;
     try {
       const read = await this.#scope.invoke('supervisor:figures', { from: start, to: end, refresh });
-      const shown: Shown = { from, to, previous, groupName: this.#groupName, surveyName: this.#surveyName.trim() };
+      const shown: Shown = { from, to, previous, groupName: this.groupName, surveyName: this.surveyName.trim() };
       this.#read = read;
       this.#shown = shown;
       this.#detail = null;

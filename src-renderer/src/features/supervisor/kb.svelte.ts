@@ -74,16 +74,16 @@ export class KbStore {
     if (file.size === 0) return [{ field: 'file', message: () => tt('kb.fileEmpty', { name: file.name }) }];
     return [];
   }
-  #separator = $state('');
-  #idColumn = $state('');
+  separator = $state('');
+  idColumn = $state('');
   #problems = $state<KbProblem[]>([]);
   #uploading = $state(false);
   #uploadError = $state.raw<Worded | null>(null);
   #bases = $state<KbBase[]>([]);
   /** Every base this workspace knows by name (uploaded before, searched by its attendants, or set). */
   #known = $state<string[]>([]);
-  #askBase = $state('');
-  #question = $state('');
+  askBase = $state('');
+  question = $state('');
   #asking = $state(false);
   #askError = $state.raw<Worded | null>(null);
   #answers = $state<Array<{ text: string; score: number }> | null>(null);
@@ -96,7 +96,7 @@ export class KbStore {
 
   /** A base the user picked from the list, to ask it a question. */
   pick(name: string): void {
-    this.#askBase = name;
+    this.askBase = name;
   }
 
   /** An uploaded base already has this name: sending replaces it (interface §4.5). */
@@ -116,7 +116,7 @@ export class KbStore {
       const got = await this.#scope.invoke('supervisor:kbList', {});
       for (const b of got.bases) this.#merge(b);
       this.#known = got.known ?? [];
-      if (!this.#askBase && this.#known[0]) this.#askBase = this.#known[0];
+      if (!this.askBase && this.#known[0]) this.askBase = this.#known[0];
     } catch (e) {
       this.#uploadError = failure(e);
     }
@@ -124,7 +124,7 @@ export class KbStore {
 
   #merge(b: KbBase): void {
     this.#bases = [b, ...this.#bases.filter((x) => x.name !== b.name)];
-    if (!this.#askBase) this.#askBase = b.name;
+    if (!this.askBase) this.askBase = b.name;
   }
 
   /** Set when the service client refused a link carrying a CPF/CNPJ: the user may confirm. */
@@ -144,18 +144,6 @@ export class KbStore {
     this.#name = name;
     this.#nameTyped = name !== '';
   }
-  get separator() {
-    return this.#separator;
-  }
-  set separator(v) {
-    this.#separator = v;
-  }
-  get idColumn() {
-    return this.#idColumn;
-  }
-  set idColumn(v) {
-    this.#idColumn = v;
-  }
   get problems() {
     return this.#problems;
   }
@@ -171,18 +159,6 @@ export class KbStore {
   /** The known bases not uploaded in this run (those are listed with their state). */
   get known(): string[] {
     return this.#known.filter((n) => !this.#bases.some((b) => b.name === n));
-  }
-  get askBase() {
-    return this.#askBase;
-  }
-  set askBase(v) {
-    this.#askBase = v;
-  }
-  get question() {
-    return this.#question;
-  }
-  set question(v) {
-    this.#question = v;
   }
   get asking() {
     return this.#asking;
@@ -210,8 +186,8 @@ export class KbStore {
     this.#uploading = true;
     const rest = {
       name: this.#name.trim(),
-      ...(this.#separator ? { separator: this.#separator } : {}),
-      ...(this.#idColumn.trim() ? { idColumn: this.#idColumn.trim() } : {}),
+      ...(this.separator ? { separator: this.separator } : {}),
+      ...(this.idColumn.trim() ? { idColumn: this.idColumn.trim() } : {}),
     };
     try {
       const base = file
@@ -222,7 +198,7 @@ export class KbStore {
             ...(revealDocuments ? { revealDocuments: true } : {}),
           });
       this.#merge(base);
-      this.#askBase = base.name;
+      this.askBase = base.name;
     } catch (e) {
       this.#uploadError = failure(e);
       if (e instanceof BridgeError && e.info.status === 403) this.#scope.use(SupervisorAccess).refusedKbUpload();
@@ -233,8 +209,8 @@ export class KbStore {
   }
 
   async ask(): Promise<void> {
-    const name = this.#askBase.trim();
-    const question = this.#question.trim();
+    const name = this.askBase.trim();
+    const question = this.question.trim();
     if (!name || !question) return;
     this.#asking = true;
     this.#askError = null;

@@ -2,12 +2,5 @@ import type { SupervisorTab } from './tab-ids';
 
 /** Which tool of the supervisor view is showing. */
 export class SupervisorNav {
-  #tab = $state<SupervisorTab>('tickets');
-
-  get tab() {
-    return this.#tab;
-  }
-  set tab(v) {
-    this.#tab = v;
-  }
+  tab = $state<SupervisorTab>('tickets');
 }

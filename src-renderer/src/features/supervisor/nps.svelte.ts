@@ -31,41 +31,17 @@ export class NpsStore {
     this.#scope = scope;
   }
 
-  #surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
+  surveyName = $state(localStorage.getItem(SURVEY_KEY) ?? '');
   #known = $state<string[]>(storedSurveys());
-  #from = $state('');
-  #to = $state('');
-  #groupId = $state<number | null>(null);
+  from = $state('');
+  to = $state('');
+  groupId = $state<number | null>(null);
   #result = $state<NpsResult | null>(null);
   #loading = $state(false);
   #error = $state.raw<Worded | null>(null);
 
-  get surveyName() {
-    return this.#surveyName;
-  }
-  set surveyName(v) {
-    this.#surveyName = v;
-  }
   get known() {
     return this.#known;
-  }
-  get from() {
-    return this.#from;
-  }
-  set from(v) {
-    this.#from = v;
-  }
-  get to() {
-    return this.#to;
-  }
-  set to(v) {
-    this.#to = v;
-  }
-  get groupId() {
-    return this.#groupId;
-  }
-  set groupId(v) {
-    this.#groupId = v;
   }
   get result() {
     return this.#result;
@@ -78,18 +54,18 @@ export class NpsStore {
   }
 
   async load(): Promise<void> {
-    const surveyName = this.#surveyName.trim();
+    const surveyName = this.surveyName.trim();
     if (!surveyName) return;
     this.#loading = true;
     this.#error = null;
     try {
-      const from = dayBoundary(this.#from, false);
-      const to = dayBoundary(this.#to, true);
+      const from = dayBoundary(this.from, false);
+      const to = dayBoundary(this.to, true);
       this.#result = await this.#scope.invoke('supervisor:nps', {
         surveyName,
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
-        ...(this.#groupId !== null ? { groupId: this.#groupId } : {}),
+        ...(this.groupId !== null ? { groupId: this.groupId } : {}),
       });
       localStorage.setItem(SURVEY_KEY, surveyName);
       this.#known = [surveyName, ...this.#known.filter((s) => s !== surveyName)].slice(0, MAX_KNOWN);
@@ -126,8 +102,8 @@ export class NpsStore {
       rows: [
         [
           r.surveyName,
-          this.#from,
-          this.#to,
+          this.from,
+          this.to,
           groupName ?? tt('sup.allGroups'),
           r.npsIndex,
           r.averageNps,

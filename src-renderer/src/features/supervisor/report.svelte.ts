@@ -45,50 +45,14 @@ export function reportWord(c: ReportColumn, v: string | number | null | undefine
 
 /** The attendance time report: filters, sort and paging run on the service. */
 export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
-  #agentName = $state('');
-  #groupName = $state('');
-  #channelName = $state('');
-  #protocol = $state('');
-  #from = $state('');
-  #to = $state('');
+  agentName = $state('');
+  groupName = $state('');
+  channelName = $state('');
+  protocol = $state('');
+  from = $state('');
+  to = $state('');
   #exporting = $state(false);
 
-  get agentName() {
-    return this.#agentName;
-  }
-  set agentName(v) {
-    this.#agentName = v;
-  }
-  get groupName() {
-    return this.#groupName;
-  }
-  set groupName(v) {
-    this.#groupName = v;
-  }
-  get channelName() {
-    return this.#channelName;
-  }
-  set channelName(v) {
-    this.#channelName = v;
-  }
-  get protocol() {
-    return this.#protocol;
-  }
-  set protocol(v) {
-    this.#protocol = v;
-  }
-  get from() {
-    return this.#from;
-  }
-  set from(v) {
-    this.#from = v;
-  }
-  get to() {
-    return this.#to;
-  }
-  set to(v) {
-    this.#to = v;
-  }
   get exporting() {
     return this.#exporting;
   }
@@ -100,13 +64,13 @@ export class ReportStore extends ServerPagedStore<ReportColumn, ReportPage> {
   }
 
   #filter(): ReportFilter {
-    const from = dayBoundary(this.#from, false);
-    const to = dayBoundary(this.#to, true);
+    const from = dayBoundary(this.from, false);
+    const to = dayBoundary(this.to, true);
     return {
-      ...(this.#agentName.trim() ? { agentName: this.#agentName.trim() } : {}),
-      ...(this.#groupName ? { groupName: this.#groupName } : {}),
-      ...(this.#channelName ? { channelName: this.#channelName } : {}),
-      ...(this.#protocol.trim() ? { protocol: this.#protocol.trim() } : {}),
+      ...(this.agentName.trim() ? { agentName: this.agentName.trim() } : {}),
+      ...(this.groupName ? { groupName: this.groupName } : {}),
+      ...(this.channelName ? { channelName: this.channelName } : {}),
+      ...(this.protocol.trim() ? { protocol: this.protocol.trim() } : {}),
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
     };

@@ -112,7 +112,7 @@ export class VoiceStore {
   #level = $state(0);
   #inFlight = $state(0);
   #heard = $state.raw<HeardSegment[]>([]);
-  #transcript = $state('');
+  transcript = $state('');
   #failed = $state.raw<Array<{ seq: number; audio: string; at: number }>>([]);
   #error = $state.raw<Worded | null>(null);
   #notice = $state.raw<Worded | null>(null);
@@ -163,12 +163,6 @@ export class VoiceStore {
   }
   get heard() {
     return this.#heard;
-  }
-  get transcript() {
-    return this.#transcript;
-  }
-  set transcript(v) {
-    this.#transcript = v;
   }
   get failed() {
     return this.#failed;
@@ -226,7 +220,7 @@ export class VoiceStore {
   #gen = 0;
 
   get canSave(): boolean {
-    return this.#sessionId !== null && this.#transcript.trim().length > 0 && !this.#saving;
+    return this.#sessionId !== null && this.transcript.trim().length > 0 && !this.#saving;
   }
 
   async init(): Promise<void> {
@@ -310,7 +304,7 @@ export class VoiceStore {
     this.#sessionId = sessionId;
     const w = sessionId === null ? undefined : this.#work.get(sessionId);
     this.#heard = w?.heard ?? [];
-    this.#transcript = w?.transcript ?? '';
+    this.transcript = w?.transcript ?? '';
     this.#failed = [];
     this.#error = null;
     this.#notice = null;
@@ -408,7 +402,7 @@ export class VoiceStore {
       const segments: HeardSegment[] = r.segments.map((s, i) => ({ ...s, key: `${seq}:${i}`, seq, at: at + s.start }));
       if (sessionId === this.#sessionId) {
         this.#heard = [...this.#heard, ...segments].sort((a, b) => a.seq - b.seq || a.at - b.at);
-        if (r.text) this.#transcript = `${this.#transcript.trimEnd()} ${r.text}`.trim();
+        if (r.text) this.transcript = `${this.transcript.trimEnd()} ${r.text}`.trim();
       } else {
         const w = this.#work.get(sessionId) ?? { heard: [], transcript: '' };
         w.heard = [...w.heard, ...segments];
@@ -428,13 +422,13 @@ export class VoiceStore {
   /** The corrected transcript becomes a note through the outbox (kept even when offline). */
   async save(): Promise<void> {
     const sessionId = this.#sessionId;
-    const text = this.#transcript.trim();
+    const text = this.transcript.trim();
     if (sessionId === null || !text) return;
     this.#saving = true;
     this.#error = null;
     try {
       await this.#scope.invoke('notes:add', { sessionId, text });
-      this.#transcript = '';
+      this.transcript = '';
       this.#heard = [];
       this.#work.delete(sessionId);
       this.#notice = () => tt('v.saved');
@@ -446,7 +440,7 @@ export class VoiceStore {
   }
 
   discard(): void {
-    this.#transcript = '';
+    this.transcript = '';
     this.#heard = [];
     this.#failed = [];
     this.#notice = null;
@@ -473,8 +467,7 @@ export class VoiceStore {
 
   #keep(): void {
     if (this.#sessionId === null) return;
-    if (this.#transcript.trim() || this.#heard.length)
-      this.#work.set(this.#sessionId, { heard: this.#heard, transcript: this.#transcript });
+    if (this.transcript.trim() || this.#heard.length) this.#work.set(this.#sessionId, { heard: this.#heard, transcript: this.transcript });
     else this.#work.delete(this.#sessionId);
   }
 

@@ -22,7 +22,7 @@ export class ListenerStore {
   #newSecret = $state<string | null>(null);
   #busy = $state<null | 'port' | 'signing' | 'tunnel'>(null);
   #error = $state.raw<{ area: 'port' | 'signing' | 'tunnel' | 'load'; message: Worded } | null>(null);
-  #tab = $state<EventsTab>('log');
+  tab = $state<EventsTab>('log');
   /** Banners mounted by the shell; the view's own copy shows only while there is none. */
   #shellBanners = $state(0);
 
@@ -38,12 +38,6 @@ export class ListenerStore {
   get error() {
     const e = this.#error;
     return e && { ...e, message: e.message() };
-  }
-  get tab() {
-    return this.#tab;
-  }
-  set tab(v) {
-    this.#tab = v;
   }
   get shellBanners() {
     return this.#shellBanners;
