@@ -1,11 +1,7 @@
-import { setAsideFile, whyUnreadable } from '../../set-aside';
-import { readFileSync } from 'node:fs';
-import { dirname, basename } from 'node:path';
 import { z } from 'zod';
 import { maskDocuments } from '../../../src-shared/redact';
 import { compareTimed, isNewer, messageTime } from '../../../src-shared/newest';
 import type { ThreadMessage } from '../../../src-shared/bridge/attendance';
-import { DirSyncer, ensureDir, writeFileDurable } from '../../outbox/fsutil';
 import {
   NO_CONVERSATION,
   UNANSWERED_KEPT,
@@ -14,8 +10,8 @@ import {
   withReply,
   type Conversation,
 } from '../../../src-shared/waiting';
-import { errorText } from '../../../src-shared/error-text';
 import { systemClock } from '../../clock';
+import { KeptFile } from '../../kept-file';
 
 /** How much of the customer's last message the queue row shows. */
 export const PREVIEW_CHARS = 140;
@@ -107,31 +103,12 @@ export class ActivityStore {
   #all: Record<string, Record<string, Activity>> = {};
   #scope: string | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
-  readonly #syncer: DirSyncer;
+  readonly #kept: KeptFile<Record<string, Record<string, Activity>>>;
 
-  readonly #file: string;
-  readonly #warn: (message: string) => void;
   constructor(file: string, warn: (message: string) => void) {
-    this.#file = file;
-    this.#warn = warn;
-    this.#syncer = new DirSyncer(dirname(file));
-    let problem: string | null = null;
-    try {
-      const parsed = FileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (parsed.success) this.#all = parsed.data;
-      else problem = 'not an activity record';
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problem = whyUnreadable(e);
-    }
-    if (problem) {
-      // Kept beside, named with its time, and said on the page; the activity starts empty.
-      try {
-        setAsideFile(file, problem);
-      } catch {
-        // Could not be moved: it is rewritten at the next change.
-      }
-      warn('attendance activity file unreadable; set aside, starting empty');
-    }
+    this.#kept = new KeptFile({ file, schema: FileSchema, what: 'attendance activity', warn });
+    // Unreadable: set aside and said on the page; the activity starts empty.
+    this.#all = this.#kept.read() ?? {};
   }
 
   /** The workspace and attendant now signed in (null: signed out). */
@@ -272,20 +249,17 @@ export class ActivityStore {
     }, WRITE_DELAY_MS);
   }
 
-  async #write(): Promise<void> {
-    try {
-      await ensureDir(dirname(this.#file));
-      await writeFileDurable(this.#syncer, basename(this.#file), JSON.stringify(this.#all));
-    } catch (e) {
-      this.#warn(`attendance activity not saved: ${errorText(e)}`);
-    }
+  #write(): Promise<void> {
+    return this.#kept.write(this.#all);
   }
 
   /** Writes what is pending now (on stop). */
   async flush(): Promise<void> {
-    if (!this.#timer) return;
-    clearTimeout(this.#timer);
-    this.#timer = null;
-    await this.#write();
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+      void this.#write();
+    }
+    await this.#kept.flushed();
   }
 }

@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import type { QueueItem } from '../../../src-shared/bridge/attendance';
 import { AppError } from '../../../src-shared/errors';
 import { bucketOf } from '../../../src-shared/queue';
-import { DirSyncer, ensureDir, writeFileDurable } from '../../outbox/fsutil';
 import { systemClock, type Clock } from '../../clock';
-import { setAsideFile, whyUnreadable } from '../../set-aside';
+import { KeptFile } from '../../kept-file';
 import type { HandlerTable } from '../../bridge/table';
 import type { FeatureContext } from '../context';
-import { errorText } from '../../../src-shared/error-text';
 
 /**
  * Snooze: the attendant puts a session of theirs aside until a time or until its customer
@@ -64,35 +60,15 @@ export class SnoozeStore {
   #data: SnoozeFile = empty();
   #timer: unknown = null;
   #running = false;
-  #writing: Promise<void> = Promise.resolve();
   readonly #listeners = new Set<(sessionId: number) => void>();
-  readonly #syncer: DirSyncer;
+  readonly #kept: KeptFile<SnoozeFile>;
 
-  readonly #file: string;
-  readonly #warn: (message: string) => void;
   readonly #clock: Clock;
   constructor(file: string, warn: (message: string) => void, clock: Clock = systemClock) {
-    this.#file = file;
-    this.#warn = warn;
     this.#clock = clock;
-    this.#syncer = new DirSyncer(dirname(file));
-    let problem: string | null = null;
-    try {
-      const parsed = FileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (parsed.success) this.#data = parsed.data;
-      else problem = 'its contents are not what the console writes';
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problem = whyUnreadable(e);
-    }
-    if (problem) {
-      // Kept beside, named with its time, said on the page; nothing is snoozed meanwhile.
-      try {
-        setAsideFile(file, problem);
-        warn(`snoozed sessions set aside: ${problem}`);
-      } catch (e) {
-        warn(`snoozed sessions unreadable (${problem}) and could not be set aside: ${errorText(e)}`);
-      }
-    }
+    this.#kept = new KeptFile({ file, schema: FileSchema, what: 'snoozed sessions', warn });
+    // Unreadable: set aside and said on the page; nothing is snoozed meanwhile.
+    this.#data = this.#kept.read() ?? empty();
   }
 
   /** Hears each session whose snooze or wake mark changed; the returned function stops it. */
@@ -206,12 +182,12 @@ export class SnoozeStore {
     if (this.#timer !== null) this.#clock.clearTimeout(this.#timer);
     this.#timer = null;
     this.#listeners.clear();
-    await this.#writing;
+    await this.#kept.flushed();
   }
 
   /** Settles once every change so far is on disk. */
   flushed(): Promise<void> {
-    return this.#writing;
+    return this.#kept.flushed();
   }
 
   #wakeMarked(ids: readonly number[], why: Woke['why']): number {
@@ -250,15 +226,7 @@ export class SnoozeStore {
   }
 
   #changed(ids: readonly number[], notify = true): void {
-    const snapshot = JSON.stringify(this.#data);
-    this.#writing = this.#writing.then(async () => {
-      try {
-        await ensureDir(dirname(this.#file));
-        await writeFileDurable(this.#syncer, basename(this.#file), snapshot);
-      } catch (e) {
-        this.#warn(`snoozed sessions not saved: ${errorText(e)}`);
-      }
-    });
+    void this.#kept.write(this.#data);
     this.#arm();
     if (notify) for (const id of ids) for (const l of this.#listeners) l(id);
   }

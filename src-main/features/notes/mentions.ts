@@ -1,5 +1,3 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Condition } from '../../../src-shared/query';
 import { excerptOf, mentionIndex, type Mentionable } from '../../../src-shared/mentions';
@@ -7,9 +5,9 @@ import { msOf } from '../../../src-shared/concepts';
 import { splitRef } from '../../../src-shared/note-ref';
 import { maskDocuments } from '../../../src-shared/redact';
 import { MentionSchema, type Mention } from '../../../src-shared/bridge/notes';
-import { setAsideFile, whyUnreadable } from '../../set-aside';
 import { errorText } from '../../../src-shared/error-text';
 import { systemClock } from '../../clock';
+import { KeptFile } from '../../kept-file';
 
 /** A note as the mention check needs it (the service's session comment, read). */
 export interface NoteRow {
@@ -82,11 +80,12 @@ export class MentionWatch {
   #loaded: Promise<void> | null = null;
   #lastCheck = -Infinity;
   #checking: Promise<void> | null = null;
-  #writing: Promise<void> = Promise.resolve();
+  readonly #kept: KeptFile<MentionFile>;
   readonly #now: () => number;
 
   constructor(o: MentionWatchOptions) {
     this.#o = o;
+    this.#kept = new KeptFile({ file: o.file, schema: FileSchema, what: 'mentions file', warn: o.log });
     this.#now = o.now ?? systemClock.now;
   }
 
@@ -96,25 +95,12 @@ export class MentionWatch {
   }
 
   load(): Promise<void> {
-    this.#loaded ??= (async () => {
-      try {
-        const parsed = FileSchema.safeParse(JSON.parse(await readFile(this.#o.file, 'utf8')));
-        if (parsed.success) this.#state = parsed.data;
-        else this.#setAside('its contents are not what the console writes');
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.#setAside(whyUnreadable(e));
-      }
-    })();
+    // Read once, on first use; an unreadable file is set aside and said (kept-file.ts).
+    this.#loaded ??= Promise.resolve().then(() => {
+      const kept = this.#kept.read();
+      if (kept) this.#state = kept;
+    });
     return this.#loaded;
-  }
-
-  #setAside(reason: string): void {
-    try {
-      setAsideFile(this.#o.file, reason);
-      this.#o.log(`mentions file set aside: ${reason}`);
-    } catch (e) {
-      this.#o.log(`mentions file unreadable (${reason}) and not set aside: ${errorText(e)}`);
-    }
   }
 
   /**
@@ -192,24 +178,12 @@ export class MentionWatch {
   }
 
   #save(): Promise<void> {
-    const snapshot = JSON.stringify(this.#state);
-    // Chained: an older snapshot never lands after a newer one.
-    this.#writing = this.#writing.then(async () => {
-      try {
-        await mkdir(dirname(this.#o.file), { recursive: true, mode: 0o700 });
-        const tmp = `${this.#o.file}.${process.pid}.tmp`;
-        await writeFile(tmp, snapshot, { mode: 0o600 });
-        await rename(tmp, this.#o.file);
-      } catch (e) {
-        this.#o.log(`mentions not saved: ${errorText(e)}`);
-      }
-    });
-    return this.#writing;
+    return this.#kept.write(this.#state);
   }
 
   /** Waits for what is being written (the sign-in ends). */
   async flush(): Promise<void> {
     await this.#checking?.catch(() => undefined);
-    await this.#writing;
+    await this.#kept.flushed();
   }
 }

@@ -1,9 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
+import { KeptFile } from '../../kept-file';
 import { TicketViewSchema, type TicketView } from '../../../src-shared/bridge/supervisor';
-import { setAsideFile, whyUnreadable } from '../../set-aside';
-import { errorText } from '../../../src-shared/error-text';
 
 /**
  * Recently looked-up tickets, kept in the main process with the time they were fetched, so a
@@ -29,36 +26,18 @@ const norm = (s: string) => s.trim().toLowerCase();
 export class TicketCache {
   #entries: Entry[] = [];
   #loaded: Promise<void> | null = null;
-  #writing: Promise<void> = Promise.resolve();
+  readonly #kept: KeptFile<z.infer<typeof FileSchema>>;
 
-  readonly #file: string;
-  readonly #onError: (message: string) => void;
   constructor(file: string, onError: (message: string) => void) {
-    this.#file = file;
-    this.#onError = onError;
+    this.#kept = new KeptFile({ file, schema: FileSchema, what: 'ticket cache', warn: onError });
   }
 
   #load(): Promise<void> {
-    this.#loaded ??= (async () => {
-      try {
-        const parsed = FileSchema.safeParse(JSON.parse(await readFile(this.#file, 'utf8')));
-        if (parsed.success) this.#entries = parsed.data.entries;
-        else this.#setAside('its contents are not what the console writes');
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.#setAside(whyUnreadable(e));
-      }
-    })();
+    // Read once, on first use; an unreadable file is set aside and said (kept-file.ts), never written over.
+    this.#loaded ??= Promise.resolve().then(() => {
+      this.#entries = this.#kept.read()?.entries ?? [];
+    });
     return this.#loaded;
-  }
-
-  /** An unreadable file is kept beside, named with its time (and said on the page), never written over. */
-  #setAside(reason: string): void {
-    try {
-      setAsideFile(this.#file, reason);
-      this.#onError(`ticket cache set aside: ${reason}`);
-    } catch (e) {
-      this.#onError(`ticket cache unreadable (${reason}) and could not be set aside: ${errorText(e)}`);
-    }
   }
 
   /** The stored copy, moved to the front of the recent list (reading it offline is a use too). */
@@ -92,18 +71,6 @@ export class TicketCache {
   }
 
   #save(): Promise<void> {
-    const snapshot = JSON.stringify({ version: 1, entries: this.#entries });
-    // Writes are chained so an older snapshot can never land after a newer one.
-    this.#writing = this.#writing.then(async () => {
-      try {
-        await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
-        const tmp = `${this.#file}.${process.pid}.tmp`;
-        await writeFile(tmp, snapshot, { mode: 0o600 }); // customers' tickets
-        await rename(tmp, this.#file);
-      } catch (e) {
-        this.#onError(`ticket cache not saved: ${errorText(e)}`);
-      }
-    });
-    return this.#writing;
+    return this.#kept.write({ version: 1, entries: this.#entries });
   }
 }
