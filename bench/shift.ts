@@ -342,11 +342,17 @@ function hourRows(first: HourReading, last: HourReading): BenchRow[] {
   return rows;
 }
 
-/** The profile's files by kind: each workspace's folder and each kept thread counted together. */
+/**
+ * The profile's files by kind: each workspace's folder, each kept thread and the temporary files
+ * of writes (in flight when read, or left by a write cut short) counted together.
+ */
 function byKind(files: Record<string, number>): Record<string, { bytes: number; files: number }> {
   const out: Record<string, { bytes: number; files: number }> = {};
   for (const [file, size] of Object.entries(files)) {
-    const kind = file.replace(/^workspaces\/[^/]+\//, 'workspaces/*/').replace(/\d+(\.\w+)$/, '*$1');
+    const kind = file
+      .replace(/^workspaces\/[^/]+\//, 'workspaces/*/')
+      .replace(/\.[^./]+\.tmp$/, '.*.tmp')
+      .replace(/\d+(\.\w+)$/, '*$1');
     const k = (out[kind] ??= { bytes: 0, files: 0 });
     k.bytes += size;
     k.files++;
