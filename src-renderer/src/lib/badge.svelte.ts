@@ -25,6 +25,13 @@ export class AttentionBadge {
     this.update();
   }
 
+  /** The window's title before the count, in the console's language. */
+  setTitle(title: string): void {
+    if (title === this.#baseTitle) return;
+    this.#baseTitle = title;
+    this.update();
+  }
+
   update(): void {
     const count = this.#here + this.#elsewhere;
     this.#baseTitle ??= document.title.replace(/^\(\d+\)\s*/, '');

@@ -18,6 +18,8 @@ test('chosen in the settings, Spanish reads through the queue, a thread, the set
     await page.locator('nav.rail').getByRole('button', { name: 'Settings' }).click();
     await page.locator('.set-view').getByRole('combobox', { name: 'Language' }).selectOption('es');
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    // The window's title too (the count of what waits, if any, in front of it).
+    await expect(page).toHaveTitle(/^(\(\d+\) )?Consola del agente$/);
     const settings = page.locator('.set-view');
     await expect(settings.getByRole('combobox', { name: 'Idioma' })).toHaveValue('es');
     await expect(settings.getByRole('tab', { name: 'Desarrollo / integración' })).toBeVisible();
