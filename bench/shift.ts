@@ -44,6 +44,9 @@ type HourReading = {
   hostTimers: number;
   hostHandles: number;
   rendererHeapMB: number;
+  /** From a heap snapshot after the same collection: what the page's code holds (see rendererParts). */
+  rendererDataMB: number;
+  rendererCodeMB: number;
   domNodes: number;
   listeners: number;
   profileBytes: Record<string, number>;
@@ -133,14 +136,46 @@ const WHERE_NODES_ARE = `(() => {
     .join(' | ');
 })()`;
 
-/** The page after a collection: JS heap, DOM nodes, event listeners. */
-async function readRenderer(page: Page): Promise<{ heapMB: number; nodes: number; listeners: number }> {
+/**
+ * A heap snapshot's bytes in three parts. Compiled code grows over a shift as V8 optimises more
+ * of the page's functions: bounded by the page's own code, not by the work done. The inspector's
+ * records of network requests (`blink::NetworkResourcesData`) exist only because the benchmark
+ * drives the page through DevTools, and grow with every bridge call. The rest is what the page's
+ * code holds: its objects, strings, closures and DOM. That part is the one a leak grows.
+ */
+function rendererParts(snapshotJson: string): { dataMB: number; codeMB: number; inspectorMB: number } {
+  const snap = JSON.parse(snapshotJson) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snap.snapshot.meta.node_fields;
+  const typeNames = snap.snapshot.meta.node_types[0];
+  const [width, typeAt, nameAt, sizeAt] = [fields.length, fields.indexOf('type'), fields.indexOf('name'), fields.indexOf('self_size')];
+  let data = 0;
+  let code = 0;
+  let inspector = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const size = snap.nodes[i + sizeAt]!;
+    if (typeNames[snap.nodes[i + typeAt]!] === 'code') code += size;
+    else if (snap.strings[snap.nodes[i + nameAt]!]!.startsWith('blink::NetworkResourcesData')) inspector += size;
+    else data += size;
+  }
+  return { dataMB: data / 2 ** 20, codeMB: code / 2 ** 20, inspectorMB: inspector / 2 ** 20 };
+}
+
+/** The page after a collection: JS heap, its parts from a snapshot, DOM nodes, event listeners. */
+async function readRenderer(page: Page): Promise<{ heapMB: number; dataMB: number; codeMB: number; nodes: number; listeners: number }> {
   const cdp = await page.context().newCDPSession(page);
   try {
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
     const counters = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
-    return { heapMB: heap.usedSize / 2 ** 20, nodes: counters.nodes, listeners: counters.jsEventListeners };
+    const chunks: string[] = [];
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', (c: { chunk: string }) => chunks.push(c.chunk));
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    const parts = rendererParts(chunks.join(''));
+    return { heapMB: heap.usedSize / 2 ** 20, ...parts, nodes: counters.nodes, listeners: counters.jsEventListeners };
   } finally {
     await cdp.detach();
   }
@@ -277,14 +312,31 @@ async function hourlyChores(page: Page, longProtocol: string, hour: number): Pro
   await page.keyboard.press('Escape');
 }
 
-/** Runs one step of the attendant's; when it fails, the page as it was is kept beside the error. */
+/** The page's last errors (uncaught, or written to its console as errors), for a failed step's report. */
+const pageErrors = new WeakMap<Page, string[]>();
+function keepPageErrors(page: Page): void {
+  const kept: string[] = [];
+  pageErrors.set(page, kept);
+  const keep = (text: string) => {
+    kept.push(text.slice(0, 500));
+    if (kept.length > 20) kept.shift();
+  };
+  page.on('pageerror', (e) => keep(`uncaught: ${e.stack ?? e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') keep(`console: ${m.text()}`);
+  });
+}
+
+/** Runs one step of the attendant's; when it fails, the page as it was and its last errors are kept beside the error. */
 async function atFault<T>(page: Page, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (e) {
     const shot = join(tmpdir(), `bench-shift-failed-${Date.now()}.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
-    throw new Error(`${errorText(e)} (the page then: ${shot})`, { cause: e });
+    const errors = pageErrors.get(page) ?? [];
+    const said = errors.length ? `; the page's last errors:\n${errors.join('\n')}` : '; no error in the page';
+    throw new Error(`${errorText(e)} (the page then: ${shot}${said})`, { cause: e });
   }
 }
 
@@ -311,7 +363,26 @@ function hourRows(first: HourReading, last: HourReading): BenchRow[] {
     };
   };
   const rows: BenchRow[] = [
-    ratio(`shift: renderer JS heap after GC, hour ${last.hour} vs hour ${first.hour}`, first.rendererHeapMB, last.rendererHeapMB, 'MB'),
+    ratio(
+      `shift: renderer heap after GC, what the page holds (snapshot less compiled code and the inspector's records), hour ${last.hour} vs hour ${first.hour}`,
+      first.rendererDataMB,
+      last.rendererDataMB,
+      'MB',
+    ),
+    {
+      figure: `shift: renderer JS heap after GC as V8 reports it (compiled code included), hour ${last.hour}`,
+      value: Number(last.rendererHeapMB.toFixed(2)),
+      unit: 'MB',
+      baseline: Number(first.rendererHeapMB.toFixed(2)),
+      ratio: Number((last.rendererHeapMB / first.rendererHeapMB).toFixed(3)),
+    },
+    {
+      figure: `shift: renderer compiled code, hour ${last.hour}`,
+      value: Number(last.rendererCodeMB.toFixed(2)),
+      unit: 'MB',
+      baseline: Number(first.rendererCodeMB.toFixed(2)),
+      ratio: Number((last.rendererCodeMB / first.rendererCodeMB).toFixed(3)),
+    },
     ratio(`shift: DOM nodes, hour ${last.hour} vs hour ${first.hour}`, first.domNodes, last.domNodes, 'nodes'),
     ratio(`shift: page event listeners, hour ${last.hour} vs hour ${first.hour}`, first.listeners, last.listeners, 'listeners'),
     ratio(`shift: host V8 heap after GC, hour ${last.hour} vs hour ${first.hour}`, first.hostHeapMB, last.hostHeapMB, 'MB'),
@@ -362,7 +433,9 @@ function byKind(files: Record<string, number>): Record<string, { bytes: number; 
 
 function printHours(hours: HourReading[]): void {
   console.log('\nshift, hour by hour:');
-  console.log('hour  sessions  host RSS MB  host heap MB  timers  handles  page heap MB  DOM nodes  listeners  profile kB');
+  console.log(
+    'hour  sessions  host RSS MB  host heap MB  timers  handles  page heap MB  page data MB  page code MB  DOM nodes  listeners  profile kB',
+  );
   for (const h of hours) {
     const profileKB = Object.values(h.profileBytes).reduce((a, b) => a + b, 0) / 1024;
     console.log(
@@ -374,6 +447,8 @@ function printHours(hours: HourReading[]): void {
         h.hostTimers,
         h.hostHandles,
         h.rendererHeapMB.toFixed(1),
+        h.rendererDataMB.toFixed(2),
+        h.rendererCodeMB.toFixed(2),
         h.domNodes,
         h.listeners,
         profileKB.toFixed(0),
@@ -397,6 +472,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
+    keepPageErrors(page);
     for (const [i, sb] of services.entries()) {
       await connectAttendant(page, host.url, {
         baseUrl: sb.baseUrl,
@@ -432,6 +508,8 @@ export async function run(): Promise<BenchRow[]> {
         hostTimers: h.timers,
         hostHandles: h.handles,
         rendererHeapMB: r.heapMB,
+        rendererDataMB: r.dataMB,
+        rendererCodeMB: r.codeMB,
         domNodes: r.nodes,
         listeners: r.listeners,
         profileBytes: profileFiles(profile),
