@@ -14,8 +14,10 @@ export function bucketOf(item: Pick<QueueItem, 'status' | 'agentUserName' | 'pen
   const kind = statusKind(item.status);
   if (kind === 'closed') return 'closed';
   if (item.withBot || kind === 'bot') return 'bot';
-  const mine = !!item.agentUserName && item.agentUserName === me;
-  if (item.pending) return mine ? 'pending' : 'others';
+  // No attendant holds it: it waits in its group's queue, also when it still waits for the
+  // customer's answer (a session answered, then moved to a group).
   if (!item.agentUserName) return 'waiting';
+  const mine = item.agentUserName === me;
+  if (item.pending) return mine ? 'pending' : 'others';
   return mine ? 'mine' : 'others';
 }

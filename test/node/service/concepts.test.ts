@@ -265,9 +265,18 @@ test('statuses: not closed and held by no agent is waiting whatever the word; a 
   expect(statusKind('ROBOTIC')).toBe('unknown');
   expect(statusKind('ESCALATED')).toBe('unknown');
   expect(statusKind(null)).toBe('unknown');
-  const item = (status: string, agentUserName: string | null, withBot = false) => ({ status, agentUserName, pending: false, withBot });
+  const item = (status: string, agentUserName: string | null, withBot = false, pending = false) => ({
+    status,
+    agentUserName,
+    pending,
+    withBot,
+  });
   for (const word of ['OPEN', 'TRANSFERRED', 'TRANSFERIDO', 'transferida', 'ESCALATED', 'Aguardando'])
     expect(bucketOf(item(word, null), 'ana'), word).toBe('waiting');
+  // Waiting for the customer's answer but held by no attendant (answered, then moved to a group).
+  expect(bucketOf(item('OPEN', null, false, true), 'ana')).toBe('waiting');
+  expect(bucketOf(item('OPEN', 'ana', false, true), 'ana')).toBe('pending');
+  expect(bucketOf(item('OPEN', 'bruno', false, true), 'ana')).toBe('others');
   expect(bucketOf(item('TRANSFERRED', 'ana'), 'ana')).toBe('mine');
   expect(bucketOf(item('ESCALATED', 'bruno'), 'ana')).toBe('others');
   expect(bucketOf(item('FINISHED', 'ana'), 'ana')).toBe('closed');

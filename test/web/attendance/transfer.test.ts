@@ -17,8 +17,13 @@ test('an attendant transfers one session to another group and another to a fello
     expect(second, 'the demo attendant has two open sessions').toBeDefined();
     const groupName = (s: Rec) => (s.groupConf as Rec | null)?.name ?? null;
 
-    // To a group: one the session is not in yet, picked by its name as the user sees it.
-    await selectSession(page, first!);
+    // To a group: one the session is not in yet, picked by its name as the user sees it. The
+    // attendant answers first, so the service marks the session as waiting for the customer.
+    const firstName = await selectSession(page, first!);
+    await page.getByRole('textbox', { name: /^Reply to / }).fill('Vou passar para a equipe certa.');
+    await page.getByRole('textbox', { name: /^Reply to / }).press('Enter');
+    await expect(page.getByRole('log', { name: /^Messages with / }).getByText('Vou passar para a equipe certa.')).toBeVisible();
+    await expect.poll(async () => (await sessionNow(first!.id as number)).pending).toBe(true);
     await page.getByRole('button', { name: 'Transfer', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Transfer the session' });
     await expect(dialog.getByRole('radio', { name: 'To a group' })).toBeChecked();
@@ -31,6 +36,21 @@ test('an attendant transfers one session to another group and another to a fello
     await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
     await expect(dialog).toBeHidden();
     await expect.poll(async () => groupName(await sessionNow(first!.id as number))).toBe(other);
+    // No attendant holds it now (still waiting for the customer): it waits in that group's queue,
+    // and nothing says it is handled by someone.
+    const moved = await sessionNow(first!.id as number);
+    expect(moved.lastAgent ?? null, 'the service holds no attendant on it').toBeNull();
+    expect(moved.pending).toBe(true);
+    await expect(page.getByText('This session is waiting in the queue. Accept it to answer.')).toBeVisible();
+    await expect(page.getByText(/is being handled by/)).toHaveCount(0);
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('');
+    await page.getByRole('tab', { name: /^Waiting/ }).click();
+    await expect(
+      page
+        .getByRole('list', { name: 'Waiting' })
+        .getByRole('button', { name: new RegExp(`^${firstName}`) })
+        .first(),
+    ).toBeVisible();
 
     // To an attendant: the session becomes theirs and leaves the attendant's own list.
     const agents = await api.list('/agent');
