@@ -2,4 +2,4 @@ export { Outbox } from './outbox';
 export { DraftStore } from './drafts';
 export { refOf } from './ref';
 export { createCommentTransport } from './transport';
-export type { NoteRecord, OutboxStatus } from './types';
+export type { OutboxStatus } from './types';
