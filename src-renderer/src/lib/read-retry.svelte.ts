@@ -1,5 +1,6 @@
 import { backoffDelay, cappedWait, isTemporary } from '../../../src-shared/error-kinds';
 import type { ErrorInfo } from '../../../src-shared/errors';
+import { BridgeError } from './bridge';
 
 /**
  * When a view reads again by itself after a read that failed: the wait the service asked for
@@ -44,6 +45,16 @@ export class ReadRetry {
       again();
     }, delay);
     return at;
+  }
+
+  /**
+   * A bridge call that failed: asked again as `failed` says; a fault of the page itself (no
+   * error value from the main process) is not, since asking again would meet it again.
+   */
+  failedCall(e: unknown, again: () => void): number | null {
+    if (e instanceof BridgeError) return this.failed(e.info, again);
+    this.stop();
+    return null;
   }
 
   /** Nothing more is asked (a new read starts, or the view is gone). */

@@ -9,6 +9,7 @@ import { isTemporary } from '../../../../src-shared/error-kinds';
 import type { Scope } from '../../lib/scope.svelte';
 import { ThreadPlaces, type ThreadPlace } from '../../lib/thread-places';
 import { ComposerStore } from './composer.svelte';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /** Failures that say nothing about the reply itself: the service was not reached, or could not take it now. */
 const isNetworkFailure = (e: unknown) => e instanceof BridgeError && isTemporary(e);
@@ -120,6 +121,36 @@ export class ThreadStore {
   get error() {
     return worded(this.#error);
   }
+  /** When the read that failed is asked again by itself (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retry.at;
+  }
+  readonly #retry = new ReadRetry();
+  /** The read that failed, to ask again (by itself, or "Try again"). */
+  #again: (() => Promise<void>) | null = null;
+  /** The read that failed was of older pages (one that answers clears its failure). */
+  #olderFailed = false;
+
+  /** A read failed: said, and asked again when the service allows; what was shown stays. */
+  #readFailed(e: unknown, again: () => Promise<void>, older = false): void {
+    this.#error = failure(e);
+    this.#again = again;
+    this.#olderFailed = older;
+    this.#retry.failedCall(e, () => void again());
+  }
+
+  /** "Try again": the read that failed, now. */
+  again(): Promise<void> {
+    const again = this.#again;
+    this.#retry.stop();
+    return again ? again() : Promise.resolve();
+  }
+
+  /** The workspace closed: nothing is asked again. */
+  dispose(): void {
+    this.#retry.stop();
+    if (this.#windowTimer) clearTimeout(this.#windowTimer);
+  }
   get fetchedAt() {
     return this.#fetchedAt;
   }
@@ -209,27 +240,31 @@ export class ThreadStore {
     if (this.#sessionId !== null && this.#sessionId !== sessionId)
       void this.#scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     const gen = ++this.#generation;
-    // Read again (back online): replies not confirmed sent keep their bubble and its warning,
-    // which go only once the reply is sent or discarded, not because the thread was read again.
-    const unsent = this.#sessionId === sessionId ? this.#rows.filter((r) => r.send && r.send.state !== 'sent') : [];
+    // Read again (back online, or after a failed read): what is shown stays until the answer
+    // replaces it, so a read that fails keeps the messages. Another session starts empty.
+    const again = this.#sessionId === sessionId;
     this.#sessionId = sessionId;
-    this.#detail = null;
-    this.#rows = unsent;
-    this.#entities = new Map();
-    this.#revealed = new Map();
-    this.#error = null;
-    this.#fetchedAt = null;
-    this.#offlineCopy = false;
+    this.#retry.stop();
     this.#loading = true;
-    this.#hasMore = false;
-    this.#unreadable = NONE_UNREADABLE;
-    this.#nextPage = 1;
-    this.#olderBatch = 1;
     this.#ahead = null;
+    if (!again) {
+      this.#retry.reset();
+      this.#error = null;
+      this.#again = null;
+      this.#olderFailed = false;
+      this.#clearShown([]);
+    }
     const started = performance.now();
     try {
       const got = await this.#scope.invoke('attendance:openThread', { sessionId });
       if (gen !== this.#generation) return;
+      // Replies not confirmed sent keep their bubble and its warning, which go only once the
+      // reply is sent or discarded, not because the thread was read again.
+      this.#clearShown(this.#rows.filter((r) => r.send && r.send.state !== 'sent'));
+      this.#error = null;
+      this.#again = null;
+      this.#olderFailed = false;
+      this.#retry.reset();
       this.#detail = got.detail;
       this.#judgeWindow();
       this.#fetchedAt = got.fetchedAt;
@@ -239,16 +274,34 @@ export class ThreadStore {
       this.#merge(got.page.messages);
       this.#lastOpenMs = performance.now() - started;
     } catch (e) {
-      if (gen === this.#generation) this.#error = failure(e);
+      if (gen === this.#generation) this.#readFailed(e, () => (this.#sessionId === sessionId ? this.open(sessionId) : Promise.resolve()));
     } finally {
       if (gen === this.#generation) this.#loading = false;
     }
+  }
+
+  /** Nothing of a thread shown but `rows` (the replies still on their way, for a thread read again). */
+  #clearShown(rows: ThreadRow[]): void {
+    this.#entities = new Map();
+    this.#revealed = new Map();
+    this.#detail = null;
+    this.#rows = rows;
+    this.#fetchedAt = null;
+    this.#offlineCopy = false;
+    this.#hasMore = false;
+    this.#unreadable = NONE_UNREADABLE;
+    this.#nextPage = 1;
+    this.#olderBatch = 1;
   }
 
   close(): void {
     if (this.#sessionId !== null) void this.#scope.invoke('attendance:closeThread', { sessionId: this.#sessionId }).catch(() => undefined);
     this.#generation++;
     this.#ahead = null;
+    this.#retry.reset();
+    this.#again = null;
+    this.#olderFailed = false;
+    this.#error = null;
     this.#sessionId = null;
     this.#detail = null;
     this.#judgeWindow();
@@ -308,8 +361,14 @@ export class ThreadStore {
           unreadable = { count: unreadable.count + p.unreadable.count, first: unreadable.first ?? p.unreadable.first };
       this.#unreadable = unreadable;
       this.#merge(used.flatMap((p) => p.messages));
+      if (this.#olderFailed) {
+        this.#olderFailed = false;
+        this.#error = null;
+        this.#again = null;
+        this.#retry.reset();
+      }
     } catch (e) {
-      if (gen === this.#generation) this.#error = failure(e);
+      if (gen === this.#generation) this.#readFailed(e, () => this.older(), true);
     } finally {
       this.#loadingOlder = false;
     }

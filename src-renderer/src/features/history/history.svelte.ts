@@ -6,6 +6,7 @@ import { failure, type Worded, worded, wordingOf } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
 import { QueueStore } from '../../lib/queue.svelte';
 import { ThreadPlaces } from '../../lib/thread-places';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /** Quiet time after the last keystroke before the search asks the service. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -34,20 +35,55 @@ export class CustomerStore {
   error(sessionId: number): string | null {
     return this.#error?.sessionId === sessionId ? this.#error.message() : null;
   }
+  /** When the history that could not be read is asked again by itself (ms since epoch), or null. */
+  retryAt(sessionId: number): number | null {
+    return this.#error?.sessionId === sessionId || this.#kept.get(sessionId)?.failed.length ? this.#retry.at : null;
+  }
+  /** One history is asked again at a time: the one the panel shows (another session's starts anew). */
+  readonly #retry = new ReadRetry();
+  readonly #viewRetry = new ReadRetry();
 
-  /** Reads the history of `sessionId`'s customer, unless it is kept already (or `fresh`). */
+  /** The workspace closed: nothing is asked again. */
+  dispose(): void {
+    this.#retry.stop();
+    this.#viewRetry.stop();
+  }
+
+  /**
+   * Reads the history of `sessionId`'s customer, unless it is kept already (or `fresh`). One
+   * that fails keeps what was shown and is read again by itself while the panel shows it.
+   */
   async load(sessionId: number, fresh = false): Promise<void> {
     if ((!fresh && this.#kept.has(sessionId)) || this.#loading === sessionId) return;
+    if (this.#error?.sessionId !== sessionId) {
+      this.#error = null;
+      this.#retry.reset();
+    }
+    this.#retry.stop();
     this.#loading = sessionId;
-    this.#error = null;
     try {
       const got = await this.#scope.invoke('history:customer', { sessionId });
       this.#kept = new Map(this.#kept).set(sessionId, got);
+      if (this.#error?.sessionId === sessionId) this.#error = null;
+      // A part that could not load (named on the panel) is read again by itself, as a failure would be.
+      if (got.failed.length && this.#loading === sessionId)
+        this.#retry.failed({ kind: 'Unavailable', message: '' }, () => void this.load(sessionId, true));
+      else this.#retry.reset();
     } catch (e) {
-      this.#error = { sessionId, message: failure(e) };
+      // Another session's history was asked for meanwhile: that one's failure is not this one's.
+      if (this.#loading === sessionId) {
+        this.#error = { sessionId, message: failure(e) };
+        this.#retry.failedCall(e, () => void this.load(sessionId, true));
+      }
     } finally {
       if (this.#loading === sessionId) this.#loading = null;
     }
+  }
+
+  /** The panel no longer shows `sessionId`: its history is not asked again by itself. */
+  leave(sessionId: number): void {
+    if (this.#error?.sessionId === sessionId || this.#kept.get(sessionId)?.failed.length) this.#retry.stop();
+    this.#viewRetry.stop();
   }
 
   #viewing = $state<PastSession | null>(null);
@@ -72,14 +108,32 @@ export class CustomerStore {
   get viewError() {
     return worded(this.#viewError);
   }
+  /** When the earlier session that could not be read is asked again by itself (ms since epoch), or null. */
+  get viewRetryAt() {
+    return this.#viewRetry.at;
+  }
+  /** Whether the earlier session shown was read (messages and notes): an empty list then means none. */
+  #viewRead = $state(false);
+  get viewRead() {
+    return this.#viewRead;
+  }
 
-  /** Shows an earlier session read-only: its messages and its notes. */
+  /**
+   * Shows an earlier session read-only: its messages and its notes. A read that fails keeps what
+   * was shown (of this session) and is asked again by itself while it is shown.
+   */
   async view(s: PastSession): Promise<void> {
     const seq = ++this.#viewSeq;
+    const again = this.#viewing?.id === s.id;
     this.#viewing = s;
-    this.#messages = [];
-    this.#notes = [];
-    this.#viewError = null;
+    this.#viewRetry.stop();
+    if (!again) {
+      this.#viewRetry.reset();
+      this.#messages = [];
+      this.#notes = [];
+      this.#viewError = null;
+      this.#viewRead = false;
+    }
     this.#viewLoading = true;
     try {
       const [page, notes] = await Promise.all([
@@ -88,16 +142,34 @@ export class CustomerStore {
       ]);
       if (seq !== this.#viewSeq) return;
       this.#messages = page.messages;
-      this.#notes = notes.service;
-      if (notes.serviceError) this.#viewError = wordingOf(notes.serviceError);
+      // Notes that could not be read keep what was shown of them.
+      if (!notes.serviceError || notes.service.length) this.#notes = notes.service;
+      this.#viewRead = !notes.serviceError;
+      this.#viewError = notes.serviceError ? wordingOf(notes.serviceError) : null;
+      if (notes.serviceError) this.#viewRetry.failed(notes.serviceError, () => void this.#viewAgain(seq, s));
+      else this.#viewRetry.reset();
     } catch (e) {
-      if (seq === this.#viewSeq) this.#viewError = failure(e);
+      if (seq !== this.#viewSeq) return;
+      this.#viewError = failure(e);
+      this.#viewRetry.failedCall(e, () => void this.#viewAgain(seq, s));
     } finally {
       if (seq === this.#viewSeq) this.#viewLoading = false;
     }
   }
 
+  /** Asked again by itself: only while the same earlier session is still shown. */
+  #viewAgain(seq: number, s: PastSession): Promise<void> {
+    return seq === this.#viewSeq ? this.view(s) : Promise.resolve();
+  }
+
+  /** "Try again": the earlier session shown, read now. */
+  viewAgain(): Promise<void> {
+    return this.#viewing ? this.view(this.#viewing) : Promise.resolve();
+  }
+
   closeView(): void {
+    this.#viewRetry.reset();
+    this.#viewRead = false;
     this.#viewSeq++;
     this.#viewing = null;
     this.#messages = [];

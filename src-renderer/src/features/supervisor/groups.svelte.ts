@@ -1,6 +1,7 @@
 import type { GroupsOverview } from '../../../../src-shared/bridge/supervisor';
 import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /** Live: a short poll (waits grow on their own) and a reload soon after any queue change. */
 const POLL_MS = 10_000;
@@ -26,17 +27,31 @@ export class GroupsStore {
   get error() {
     return worded(this.#error);
   }
+  /** When the overview that could not be read is asked again by itself (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retry.at;
+  }
+  readonly #retry = new ReadRetry();
 
+  /** Reads the overview; one that fails keeps what was shown and is asked again by itself. */
   async load(): Promise<void> {
+    this.#retry.stop();
     this.#loading = true;
-    this.#error = null;
     try {
       this.#data = await this.#scope.invoke('supervisor:groups', {});
+      this.#error = null;
+      this.#retry.reset();
     } catch (e) {
       this.#error = failure(e);
+      this.#retry.failedCall(e, () => void this.load());
     } finally {
       this.#loading = false;
     }
+  }
+
+  /** The workspace closed: nothing is asked again. */
+  dispose(): void {
+    this.#retry.stop();
   }
 
   /** Keeps the overview current while a view shows it; returns the stop. */
@@ -52,6 +67,8 @@ export class GroupsStore {
       }, EVENT_DELAY_MS);
     });
     return () => {
+      // The view is gone: nothing is asked again for it.
+      this.#retry.stop();
       clearInterval(poll);
       if (soon) clearTimeout(soon);
       off();

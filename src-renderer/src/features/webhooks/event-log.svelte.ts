@@ -1,6 +1,7 @@
 import type { EventRow } from '../../../../src-shared/bridge/webhooks';
 import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 import { LOG_ROWS, matches, NO_FILTER, type RowFilter } from './rows';
 
 /**
@@ -49,6 +50,11 @@ export class EventLogStore {
   get error() {
     return worded(this.#error);
   }
+  /** When the log that could not be read is asked again by itself (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retry.at;
+  }
+  readonly #retry = new ReadRetry();
   get selectedId() {
     return this.#selectedId;
   }
@@ -134,7 +140,7 @@ export class EventLogStore {
     this.listen();
     const gen = ++this.#gen;
     this.#loading = true;
-    this.#error = null;
+    this.#retry.stop();
     const f = { ...this.#filter };
     try {
       const { entries } = await this.#scope.invoke('webhooks:log', {
@@ -149,8 +155,13 @@ export class EventLogStore {
       this.#rows = [...newer, ...entries].slice(0, LOG_ROWS);
       this.#noteTypes(entries);
       this.#loaded = true;
+      this.#error = null;
+      this.#retry.reset();
     } catch (e) {
-      if (gen === this.#gen) this.#error = failure(e);
+      if (gen !== this.#gen) return;
+      // What was shown stays (rows of another filter are not this one's: the list says it could not load).
+      this.#error = failure(e);
+      this.#retry.failedCall(e, () => void this.load());
     } finally {
       if (gen === this.#gen) this.#loading = false;
     }
@@ -190,6 +201,7 @@ export class EventLogStore {
   dispose(): void {
     if (this.#frame) cancelAnimationFrame(this.#frame);
     if (this.#debounce) clearTimeout(this.#debounce);
+    this.#retry.stop();
     this.#frame = 0;
     this.#debounce = null;
     this.#inbox = [];
