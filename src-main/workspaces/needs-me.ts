@@ -90,7 +90,18 @@ export function needsMeOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe {
     more: Math.max(0, found.length - NEEDS_ME_ROWS),
     counts,
     mentions: mentionsOf(runtimes),
+    failed: failedOf(runtimes),
   };
+}
+
+/** Workspaces whose sessions could not be read: Needs me says so, never that nothing waits there. */
+function failedOf(runtimes: readonly WorkspaceRuntime[]): NeedsMe['failed'] {
+  const out: NeedsMe['failed'] = [];
+  for (const rt of runtimes) {
+    const error = rt.signedIn && !rt.queueLoaded ? rt.queueError : null;
+    if (error) out.push({ workspaceId: rt.id, error });
+  }
+  return out;
 }
 
 /** Every signed-in workspace's mentions of its attendant, newest first, with their sessions. */

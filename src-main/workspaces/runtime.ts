@@ -1,7 +1,7 @@
 import type { Workspace } from '../../src-shared/bridge';
 import type { QueueItem } from '../../src-shared/bridge/attendance';
 import type { Mention } from '../../src-shared/bridge/notes';
-import { AppError, isAppError } from '../../src-shared/errors';
+import { AppError, isAppError, toErrorInfo, type ErrorInfo } from '../../src-shared/errors';
 import { EventHub, type HandlerTable } from '../bridge/table';
 import { Vault } from '../vault/vault';
 import type { KeyValueStore, SecretCipher } from '../vault/types';
@@ -88,6 +88,8 @@ export interface WorkspaceRuntime {
   /** Reads the queue when nobody has yet (a workspace in the background still counts); false when it could not. */
   loadQueue(): Promise<boolean>;
   readonly queueLoaded: boolean;
+  /** Why the queue could not be read for the workspace list (null when it was, or was not tried). */
+  readonly queueError: ErrorInfo | null;
   /** Colleagues' notes mentioning the attendant signed in, not yet opened. */
   mentions(): Mention[];
   /** Ends the sign-in: its features stop, the listener's registration removed through its client. */
@@ -329,6 +331,10 @@ class Runtime implements WorkspaceRuntime {
     return this.#signIn?.features.queue.loaded ?? false;
   }
 
+  get queueError(): ErrorInfo | null {
+    return this.#signIn?.queueError ?? null;
+  }
+
   loadQueue(): Promise<boolean> {
     const at = this.#signIn;
     if (!at?.session || this.#stopped) return Promise.resolve(false);
@@ -336,12 +342,14 @@ class Runtime implements WorkspaceRuntime {
       .then(() => at.features.handlers['attendance:queue']({}))
       .then(
         () => {
+          at.queueError = null;
           // The groups' SLAs, for sessions whose records name their group without it (read once).
           void at.features.handlers['attendance:directory']({}).catch(() => undefined);
           return true;
         },
         (e: unknown) => {
           at.queueRead = null;
+          at.queueError = toErrorInfo(e);
           this.#log.warn('queue not read for the workspace list', { error: errorText(e) });
           return false;
         },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Workspace } from '../../src-shared/bridge';
-import { AppError } from '../../src-shared/errors';
+import { AppError, type ErrorInfo } from '../../src-shared/errors';
 import { EventHub } from '../bridge/table';
 import type { FeatureContext } from '../features/context';
 import type { ServiceClient } from '../service';
@@ -67,6 +67,8 @@ export class SignIn<F extends { features: ScopedFeature[] }> {
   readonly ctx: FeatureContext;
   /** The queue's first read for "Needs me", once asked for. */
   queueRead: Promise<boolean> | null = null;
+  /** Why the last read of the queue for the workspace list failed (null: it did not, or none yet). */
+  queueError: ErrorInfo | null = null;
   /** Still the workspace's sign-in: its events and answers reach the page. */
   #current = true;
   /** Its features stopped: its client refuses. */

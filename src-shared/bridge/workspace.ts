@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ErrorInfoSchema } from '../errors';
+import { ErrorInfoSchema } from '../errors';
 import { QueueItemSchema } from './attendance';
 import { MentionSchema } from './notes';
 import { NoInput } from './no-input';
@@ -83,6 +83,8 @@ export const NeedsMeSchema = z
      */
     mentions: z.array(z.object({ workspaceId: WorkspaceIdSchema, mention: MentionSchema, item: QueueItemSchema.nullable() }).strict()),
     counts: z.record(z.string(), z.object({ unread: z.number().int().min(0), needsMe: z.number().int().min(0) }).strict()),
+    /** Workspaces whose sessions could not be read, and why: what needs the attendant there is not known. */
+    failed: z.array(z.object({ workspaceId: WorkspaceIdSchema, error: ErrorInfoSchema }).strict()),
   })
   .strict();
 export type NeedsMe = z.infer<typeof NeedsMeSchema>;

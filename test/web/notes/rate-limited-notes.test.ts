@@ -21,7 +21,8 @@ test('a rate-limited notes tab says it could not load and is retrying, never "No
     await selectSession(page, session!);
     await page.getByRole('tab', { name: /Notes/ }).click();
     const notes = page.getByRole('region', { name: 'Notes' });
-    await expect(notes.getByRole('alert')).toContainText('Could not load — retrying');
+    await expect(notes.getByRole('alert')).toContainText('Could not load.');
+    await expect(notes.getByRole('alert')).toContainText(/Trying again at \d\d:\d\d:\d\d/);
     await expect(notes.getByText('No notes yet.')).toHaveCount(0);
     // The service answers again: the note shows without the attendant doing anything.
     await expect(notes.getByText(text)).toBeVisible({ timeout: 30_000 });

@@ -1,6 +1,8 @@
 import type { NeedsMe, WorkspaceInfo } from '../../../../src-shared/bridge';
 import type { Mention } from '../../../../src-shared/bridge/notes';
 import { failure, invoke, invokeIn, on, onIn, type Worded, worded } from '../../lib/bridge';
+import { errorText } from '../../lib/error-strings';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 import { t } from '../../lib/i18n.svelte';
 import { QueueStore } from '../../lib/queue.svelte';
 import { ViewPlace } from '../../lib/views.svelte';
@@ -42,7 +44,11 @@ export class NeedsMeStore {
   #counts = $state.raw<NeedsMe['counts']>({});
   #mentions = $state.raw<MentionRow[]>([]);
   #error = $state.raw<Worded | null>(null);
+  /** Workspaces whose sessions could not be read (what needs the attendant there is not known). */
+  #failed = $state.raw<NeedsMe['failed']>([]);
+  #loading = $state(false);
   #off: (() => void) | null = null;
+  readonly #retry = new ReadRetry();
 
   get rows() {
     return this.#rows;
@@ -56,6 +62,21 @@ export class NeedsMeStore {
   }
   get error() {
     return worded(this.#error);
+  }
+  /** The workspaces whose sessions could not be read, each with why. */
+  get failed() {
+    return this.#failed;
+  }
+  /** When what could not be read is asked again by itself (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retry.at;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  /** Something could not be read: an empty list would not mean that nothing needs the attendant. */
+  get incomplete(): boolean {
+    return this.#error !== null || this.#failed.length > 0;
   }
 
   /** Sessions with unread customer messages in a workspace (its sidebar badge). */
@@ -83,6 +104,41 @@ export class NeedsMeStore {
     this.#more = n.more;
     this.#counts = n.counts;
     this.#mentions = n.mentions;
+    this.#failed = n.failed;
+    // A push with every workspace read ends the waiting; one still missing some is asked again.
+    if (!n.failed.length) this.#retry.reset();
+    else if (this.#retry.at === null && !this.#loading) this.#afterFailure(n.failed[0]!.error);
+  }
+
+  #afterFailure(info: NeedsMe['failed'][number]['error']): void {
+    this.#retry.failed(info, () => void this.read());
+  }
+
+  /** Reads it all now (the service is read again for the workspaces that could not be). */
+  async read(): Promise<void> {
+    if (!this.#off) return;
+    this.#retry.stop();
+    this.#loading = true;
+    try {
+      const n = await invoke('workspace:needsMe', {});
+      if (!this.#off) return;
+      this.#error = null;
+      this.#apply(n);
+      if (n.failed.length) this.#afterFailure(n.failed[0]!.error);
+    } catch (e) {
+      if (!this.#off) return;
+      this.#error = failure(e);
+      this.#retry.failedCall(e, () => void this.read());
+    } finally {
+      this.#loading = false;
+    }
+  }
+
+  /** What could not be read, in words: each workspace's reason (`name` names a workspace). */
+  failedText(name: (workspaceId: string) => string): string {
+    const parts = this.#failed.map((f) => `${name(f.workspaceId)}: ${errorText(f.error)}`);
+    const e = worded(this.#error);
+    return [...(e ? [e] : []), ...parts].join(' ');
   }
 
   /** Starts or stops watching (the console calls this as workspaces come and go). */
@@ -90,17 +146,15 @@ export class NeedsMeStore {
     if (!on_) {
       this.#off?.();
       this.#off = null;
-      this.#apply({ rows: [], more: 0, counts: {}, mentions: [] });
+      // Nobody looks any more: nothing is asked again.
+      this.#retry.reset();
+      this.#error = null;
+      this.#apply({ rows: [], more: 0, counts: {}, mentions: [], failed: [] });
       return;
     }
     if (this.#off) return;
     this.#off = on('workspace:needsMe', (n) => this.#apply(n));
-    try {
-      this.#apply(await invoke('workspace:needsMe', {}));
-      this.#error = null;
-    } catch (e) {
-      this.#error = failure(e);
-    }
+    await this.read();
   }
 
   #frontOff: (() => void) | null = null;
