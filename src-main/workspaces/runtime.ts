@@ -340,6 +340,9 @@ class Runtime implements WorkspaceRuntime {
     if (!at?.session || this.#stopped) return Promise.resolve(false);
     at.queueRead ??= at.ready
       .then(() => at.features.handlers['attendance:queue']({}))
+      // The first answer may be the copy kept from the last run, which lists nothing here: the
+      // service's answer is waited for (its failure is told, not taken for an empty queue).
+      .then(() => (at.features.queue.loaded ? undefined : at.features.handlers['attendance:queue']({})))
       .then(
         () => {
           at.queueError = null;
