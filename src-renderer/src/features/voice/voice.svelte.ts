@@ -9,6 +9,7 @@ import type { Followed, Scope } from '../../lib/scope.svelte';
 import { base64ToBytes, bytesToBase64, encodeWav, type Chunk } from './pcm';
 import { MicRecorder, RecorderFailure } from './recorder';
 import { tt } from './strings';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /** A transcribed segment, placed in the recording (seconds from its start). */
 export interface HeardSegment extends TranscriptSegment {
@@ -195,6 +196,16 @@ export class VoiceStore {
   get sessionsError() {
     return worded(this.#sessionsError);
   }
+  /** When the sessions that could not be read are asked again by itself (ms since epoch), or null. */
+  get sessionsRetryAt() {
+    return this.#sessionsRetry.at;
+  }
+  /** When the calls that could not be read are asked again by itself (ms since epoch), or null. */
+  get callsRetryAt() {
+    return this.#callsRetry.at;
+  }
+  readonly #sessionsRetry = new ReadRetry();
+  readonly #callsRetry = new ReadRetry();
   get calls() {
     return this.#calls;
   }
@@ -260,9 +271,11 @@ export class VoiceStore {
 
   async loadSessions(): Promise<void> {
     this.#sessionsLoading = true;
-    this.#sessionsError = null;
+    this.#sessionsRetry.stop();
     try {
       const snap = await this.#scope.invoke('attendance:queue', {});
+      this.#sessionsError = null;
+      this.#sessionsRetry.reset();
       this.#sessions = snap.items
         .filter((s) => {
           const b = bucketOf(s, snap.me);
@@ -270,7 +283,9 @@ export class VoiceStore {
         })
         .sort((a, b) => Number(b.channel === 'voice') - Number(a.channel === 'voice') || a.customerName.localeCompare(b.customerName));
     } catch (e) {
+      // The sessions shown stay; the list is read again by itself.
       this.#sessionsError = failure(e);
+      this.#sessionsRetry.failedCall(e, () => void this.loadSessions());
     } finally {
       this.#sessionsLoading = false;
     }
@@ -318,6 +333,7 @@ export class VoiceStore {
     this.#callLog = [];
     this.#live = [];
     this.#callsError = null;
+    this.#callsRetry.reset();
   }
 
   async loadCalls(): Promise<void> {
@@ -325,17 +341,24 @@ export class VoiceStore {
     if (sessionId === null) return;
     const gen = this.#gen;
     this.#callsLoading = true;
+    this.#callsRetry.stop();
+    const again = () => void (gen === this.#gen && this.loadCalls());
     try {
       const r = await this.#scope.invoke('voice:calls', { sessionId });
       if (gen !== this.#gen) return;
-      this.#calls = r.calls;
-      this.#callLog = r.log;
+      // Calls that could not be read keep what was shown of them.
+      if (!r.error || r.calls.length) this.#calls = r.calls;
+      if (!r.error || r.log.length) this.#callLog = r.log;
       // Lines pushed while the list was loading are kept.
       const keys = new Set(r.live.map((l) => l.key));
       this.#live = [...r.live, ...this.#live.filter((l) => !keys.has(l.key))];
       this.#callsError = r.error && wordingOf(r.error);
+      if (r.error) this.#callsRetry.failed(r.error, again);
+      else this.#callsRetry.reset();
     } catch (e) {
-      if (gen === this.#gen) this.#callsError = failure(e);
+      if (gen !== this.#gen) return;
+      this.#callsError = failure(e);
+      this.#callsRetry.failedCall(e, again);
     } finally {
       if (gen === this.#gen) this.#callsLoading = false;
     }
@@ -475,8 +498,15 @@ export class VoiceStore {
    * The workspace closed (signed out, or now seen as someone else): the microphone is let go,
    * the speech made is freed, and nothing of what was heard stays.
    */
+  /** Nothing shown is read again by itself (the view left). */
+  stopRetries(): void {
+    this.#sessionsRetry.stop();
+    this.#callsRetry.stop();
+  }
+
   dispose(): void {
     this.#gen++;
+    this.stopRetries();
     void this.#recorder?.stop();
     this.#recorder = null;
     if (this.#speech) URL.revokeObjectURL(this.#speech.url);
