@@ -13,6 +13,7 @@ import {
 } from '../../../../src-shared/figures';
 import { failure, type Worded, worded } from '../../lib/bridge';
 import type { Scope } from '../../lib/scope.svelte';
+import { ReadRetry } from '../../lib/read-retry.svelte';
 import { dateInputValue } from '../../lib/format';
 import { dayBoundary } from './nps.svelte';
 
@@ -77,6 +78,16 @@ export class FiguresStore {
   }
   get error() {
     return worded(this.#error);
+  }
+  /** When the figures that could not be read are asked again by itself (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retry.at;
+  }
+  readonly #retry = new ReadRetry();
+
+  /** Nothing is read again by itself (the view left, or the workspace closed). */
+  dispose(): void {
+    this.#retry.stop();
   }
   get npsError() {
     return worded(this.#npsError);
@@ -169,16 +180,20 @@ export class FiguresStore {
     const end = dayBoundary(to, true);
     if (!start || !end || from > to) return;
     this.#loading = true;
-    this.#error = null;
+    this.#retry.stop();
     try {
       const read = await this.#scope.invoke('supervisor:figures', { from: start, to: end, refresh });
+      this.#error = null;
+      this.#retry.reset();
       const shown: Shown = { from, to, previous, groupName: this.groupName, surveyName: this.surveyName.trim() };
       this.#read = read;
       this.#shown = shown;
       this.#detail = null;
       await this.#loadNps(shown, read, refresh);
     } catch (e) {
+      // The figures shown stay; the period is read again by itself.
       this.#error = failure(e);
+      this.#retry.failedCall(e, () => void this.load(refresh));
     } finally {
       this.#loading = false;
     }
