@@ -85,7 +85,12 @@ export class FiguresStore {
   }
   readonly #retry = new ReadRetry();
 
-  /** Nothing is read again by itself (the view left, or the workspace closed). */
+  /** Nothing is read again by itself (the view left). */
+  stopRetry(): void {
+    this.#retry.stop();
+  }
+
+  /** The workspace closed. */
   dispose(): void {
     this.#retry.stop();
   }
