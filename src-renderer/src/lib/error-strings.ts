@@ -34,8 +34,5 @@ export function errorText(info: ErrorInfo): string {
   return et(key, { status: info.status ?? '', location: info.location ?? '', limit });
 }
 
-/** "Could not load — retrying by itself at {time}", in the user's language. */
-export const retryingText = (at: number): string => et('err.retrying', { time: i18n.dateTime(at, { timeStyle: 'medium' }) });
-
 /** A fault of this window's own code (not an error value from the main process). */
 export const pageErrorText = (): string => et('err.page');

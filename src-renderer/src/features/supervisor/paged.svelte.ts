@@ -1,5 +1,4 @@
-import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
-import { retryingText } from '../../lib/error-strings';
+import { failure, type Worded, worded } from '../../lib/bridge';
 import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /**
@@ -36,9 +35,19 @@ export abstract class ServerPagedStore<C extends string, D> {
   get error() {
     return worded(this.#error);
   }
+  /** The error shown is the page's read that failed (Try again reads it), not an export's. */
+  get readFailed() {
+    return this.#readFailed;
+  }
+  #readFailed = $state(false);
+  /** When the page that could not be read is asked again by itself (ms since epoch), or null. */
+  get retryAt() {
+    return this.#retry.at;
+  }
   /** A failure of a subclass's own call (an export), shown where the table's errors show. */
   protected fail(message: Worded | null): void {
     this.#error = message;
+    this.#readFailed = false;
   }
 
   readonly #defaults: { sortColumn: C | null; direction: 'ASC' | 'DESC'; size: number; clearOnError: boolean };
@@ -58,16 +67,17 @@ export abstract class ServerPagedStore<C extends string, D> {
   async load(): Promise<void> {
     this.#retry.stop();
     this.#loading = true;
-    this.#error = null;
     try {
       this.#data = await this.fetch();
+      this.#error = null;
+      this.#readFailed = false;
       this.#retry.reset();
     } catch (e) {
       if (this.#defaults.clearOnError) this.#data = null;
-      const said = failure(e);
       // Told to wait or not reached: what was shown stays, and the page is read again by itself.
-      const at = e instanceof BridgeError ? this.#retry.failed(e.info, () => void this.load()) : null;
-      this.#error = at === null ? said : () => `${said()} ${retryingText(at)}`;
+      this.#error = failure(e);
+      this.#readFailed = true;
+      this.#retry.failedCall(e, () => void this.load());
     } finally {
       this.#loading = false;
     }
@@ -99,6 +109,7 @@ export abstract class ServerPagedStore<C extends string, D> {
     this.#page = 0;
     this.#data = null;
     this.#error = null;
+    this.#readFailed = false;
     this.#retry.stop();
   }
 
