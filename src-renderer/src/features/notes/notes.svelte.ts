@@ -1,10 +1,10 @@
 import type { LocalNote, OutboxStatusInfo, ServiceNote } from '../../../../src-shared/bridge/notes';
 import type { EventPayload } from '../../../../src-shared/bridge';
 import { refOf, splitRef } from '../../../../src-shared/note-ref';
-import { failure, type Worded, worded } from '../../lib/bridge';
+import { BridgeError, failure, type Worded, worded } from '../../lib/bridge';
 import { errorText } from '../../lib/error-strings';
 import type { ErrorInfo } from '../../../../src-shared/errors';
-import type { Scope } from '../../lib/scope.svelte';
+import { WorkspaceClosed, type Scope } from '../../lib/scope.svelte';
 import { ReadRetry } from '../../lib/read-retry.svelte';
 
 /** A note of the outbox that changed state or left it. */
@@ -152,7 +152,7 @@ export class NotesStore {
       this.#afterRead(list.value.serviceError);
       // Events overtake answers: what changed while the list travelled is newer than it or in it.
       for (const c of arrived) this.#change(c);
-    } else this.#error = failure(list.reason);
+    } else this.#listFailed(list.reason);
     if (drafts.status === 'fulfilled' && !this.#draft) this.#draft = drafts.value.note;
   }
 
@@ -174,9 +174,22 @@ export class NotesStore {
       }
       this.#serviceError = got.serviceError;
       this.#afterRead(got.serviceError);
-    } catch {
-      // The outbox state is still shown; the service list comes back on the next change.
+    } catch (e) {
+      // The outbox state is still shown, and the notes shown stay.
+      if (sessionId === this.#sessionId) this.#listFailed(e);
     }
+  }
+
+  /** The list call itself failed (not only the service's part of it): said and read again as a service failure is. */
+  #listFailed(e: unknown): void {
+    // Nobody is left to tell: the workspace closed.
+    if (e instanceof WorkspaceClosed) return;
+    if (!(e instanceof BridgeError)) {
+      this.#error = failure(e);
+      return;
+    }
+    this.#serviceError = e.info;
+    this.#afterRead(e.info);
   }
 
   setDraft(text: string): void {
