@@ -109,7 +109,7 @@ test('the service goes away: notes wait and are stored once when it is back, the
     await expect(page.getByRole('status', { name: 'Service unreachable' })).toBeVisible();
     await expect(page.getByRole('status', { name: 'Live', exact: true })).toHaveCount(0);
     await expect(
-      page.getByRole('alert').filter({ hasText: /^The service could not be reached to list (sessions|messages)/ }),
+      page.getByRole('alert').filter({ hasText: /^Could not load\. The service could not be reached to list (sessions|messages)/ }),
     ).toBeVisible();
     await shot(page, 'offline-banner');
 
