@@ -26,6 +26,7 @@ export interface Me {
 export class DirectoryCache {
   #me: Me | null = null;
   #groupsDone = false;
+  #groupsRead: Promise<void> | null = null;
   #pauseReasons: { reasons: PauseReasonInfo[]; unreadable: Unreadable } | null = null;
 
   readonly #ctx: FeatureContext;
@@ -38,6 +39,7 @@ export class DirectoryCache {
   reset(): void {
     this.#me = null;
     this.#groupsDone = false;
+    this.#groupsRead = null;
     this.#pauseReasons = null;
   }
 
@@ -80,33 +82,40 @@ export class DirectoryCache {
     if (this.#me) this.#me.status = status;
   }
 
-  /** Groups: those seen in sessions, then the rest one lookup at a time (the v2 API lists none). */
+  /**
+   * Groups: those seen in sessions, then the rest one lookup at a time (the v2 API lists none).
+   * One enumeration at a time, shared by whoever asks meanwhile: two run side by side would each
+   * find the other's groups and stop early, answering with part of the list.
+   */
   async groups(): Promise<GroupInfo[]> {
-    const found = this.#groups;
-    if (!this.#groupsDone) {
-      // Bounded: each lookup excludes every group found so far, so each answer is a new one.
-      for (let i = 0; i < 200; i++) {
-        const ids = [...found.values()].map((g) => g.id);
-        let g: Awaited<ReturnType<ServiceClient['groupUnique']>>;
-        try {
-          g = await this.#client().groupUnique({
-            // Never a multi-value NOT_IN: some servers answer those with nothing.
-            conditions: ids.length ? [noneOf('id', ids)] : [],
-            sort: true,
-            sortColumn: 'id',
-            direction: 'ASC',
-          });
-        } catch (e) {
-          if (isAppError(e) && e.kind === 'NotFound') break;
-          throw e;
-        }
-        const info = toGroupInfo(g);
-        if (!info || found.has(info.id)) break;
-        this.#groups.remember(info);
+    if (!this.#groupsDone) await (this.#groupsRead ??= this.#lookUpGroups().finally(() => (this.#groupsRead = null)));
+    return [...this.#groups.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async #lookUpGroups(): Promise<void> {
+    // Bounded: each lookup excludes every group known so far, so each answer is a new one.
+    for (let i = 0; i < 200; i++) {
+      const ids = [...this.#groups.values()].map((g) => g.id);
+      let g: Awaited<ReturnType<ServiceClient['groupUnique']>>;
+      try {
+        g = await this.#client().groupUnique({
+          // Never a multi-value NOT_IN: some servers answer those with nothing.
+          conditions: ids.length ? [noneOf('id', ids)] : [],
+          sort: true,
+          sortColumn: 'id',
+          direction: 'ASC',
+        });
+      } catch (e) {
+        if (isAppError(e) && e.kind === 'NotFound') break;
+        throw e;
       }
-      this.#groupsDone = true;
+      const info = toGroupInfo(g);
+      // One of those it was asked to leave out: the service ignored the condition, and asking
+      // again would bring the same. (A group the sessions taught meanwhile is left out next time.)
+      if (!info || ids.includes(info.id)) break;
+      this.#groups.remember(info);
     }
-    return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+    this.#groupsDone = true;
   }
 
   /**
