@@ -334,8 +334,19 @@ async function atFault<T>(page: Page, step: () => Promise<T>): Promise<T> {
   } catch (e) {
     const shot = join(tmpdir(), `bench-shift-failed-${Date.now()}.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
-    const errors = pageErrors.get(page) ?? [];
-    const said = errors.length ? `; the page's last errors:\n${errors.join('\n')}` : '; no error in the page';
+    // Each list the page offers, with how many choices it holds (a list left empty shows here).
+    const lists = await page
+      .evaluate(() =>
+        [...document.querySelectorAll('select')]
+          .map(
+            (el) =>
+              `${el.getAttribute('aria-label') ?? el.closest('label')?.textContent?.trim().slice(0, 30) ?? el.name}: ${el.options.length}`,
+          )
+          .join('; '),
+      )
+      .catch(() => 'unreadable');
+    const errors = [`lists: ${lists}`, ...(pageErrors.get(page) ?? [])];
+    const said = `; the page then held ${errors.join('\n')}`;
     throw new Error(`${errorText(e)} (the page then: ${shot}${said})`, { cause: e });
   }
 }
