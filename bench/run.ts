@@ -103,7 +103,14 @@ for (const name of MODULES) {
   process.stderr.write(`bench: ${name}…\n`);
   const watch = cpuWatch();
   try {
-    for (const row of await runModule(name)) rows.push({ module: name, ...row });
+    for (const row of await runModule(name)) {
+      // A figure that is not a number (NaN crosses from the module's process as null) was not
+      // measured: the module failed at it, whatever its row says.
+      const unmeasured = [row.value, row.baseline, row.ratio].some((v) => v !== undefined && !Number.isFinite(v));
+      if (unmeasured)
+        failures.push(`${name}: "${row.figure}" was not measured (value ${String(row.value)}, baseline ${String(row.baseline)})`);
+      else rows.push({ module: name, ...row });
+    }
     process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   } catch (e) {
     failures.push(`${name}: ${errorText(e)}`);
