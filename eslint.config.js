@@ -62,6 +62,18 @@ const ONE_PLACE = [
     ],
   },
   {
+    concern: 'folders',
+    rule: restrictedSyntax,
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/folders.ts'],
+    options: [
+      {
+        selector: "CallExpression[callee.name='rmSync'] Property[key.name='recursive'][value.value=true]",
+        message: 'Remove a folder with removeFolder of src-main/folders.ts: nothing written late brings it back.',
+      },
+    ],
+  },
+  {
     concern: 'eqnum',
     rule: restrictedSyntax,
     files: ['src-main/**/*.ts', 'src-renderer/**/*.{ts,svelte}'],

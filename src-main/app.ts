@@ -26,6 +26,7 @@ import { WorkspaceFeature } from './features/workspace';
 import { createWorkspaceRuntime, type WorkspaceFeatures, type WorkspaceRuntime } from './workspaces/runtime';
 import { WorkspaceList } from './workspaces/list';
 import { adoptSingleWorkspace, workspaceDir } from './workspaces/registry';
+import { storeIn } from './folders';
 import { workspaceRouter } from './workspaces/routing';
 import { NeedsMeWatch } from './workspaces/needs-me';
 import { FirstView } from './first-view';
@@ -232,7 +233,7 @@ export function createApp(p: PlatformAdapters): ConsoleApp {
       id,
       dir,
       cipher: p.cipher,
-      openStore: (name) => p.openStore(name, dir),
+      openStore: (name) => storeIn(dir, p.openStore(name, dir)),
       globalSettings: settings,
       log: p.log,
       clock: p.clock ?? systemClock,

@@ -1,4 +1,6 @@
 import { noteSetAside } from '../set-aside';
+import { removedFolderOf } from '../folders';
+import { AppError } from '../../src-shared/errors';
 import { chmod, open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -105,7 +107,10 @@ export async function makePrivate(dir: string): Promise<void> {
   }
 }
 
+/** Makes `dir` if missing; refused inside a folder the console removed (folders.ts): nothing brings it back. */
 export async function ensureDir(dir: string): Promise<void> {
+  const gone = removedFolderOf(dir);
+  if (gone) throw new AppError({ kind: 'Cancelled', message: `${gone} was removed (signed out): not written there.` });
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { makeFolder, removeFolder } from '../folders';
 import { join, relative } from 'node:path';
 import { setAsideUnder } from '../set-aside';
 import type { AppState, Workspace, WorkspaceInfo } from '../../src-shared/bridge';
@@ -142,7 +143,7 @@ export class WorkspaceList {
   /** Builds and starts a workspace's features; its session opens separately. */
   async add(id: string): Promise<WorkspaceRuntime> {
     const dir = workspaceDir(this.#o.profileDir, id);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolder(dir);
     const entry = this.#entries.find((e) => e.id === id);
     if (entry) this.#keepEntry(entry);
     const rt = this.#o.build(id, dir);
@@ -161,7 +162,7 @@ export class WorkspaceList {
     }
     // Its entry's copy first: a folder only half removed is never taken back into the list.
     rmSync(join(workspaceDir(this.#o.profileDir, id), ENTRY_FILE), { force: true });
-    rmSync(workspaceDir(this.#o.profileDir, id), { recursive: true, force: true });
+    removeFolder(workspaceDir(this.#o.profileDir, id));
     this.save(this.#entries.filter((e) => e.id !== id));
   }
 

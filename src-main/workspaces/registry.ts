@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
+import { makeFolder } from '../folders';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createSettings, type Settings, type SettingKey, type WorkspaceEntry } from '../settings';
@@ -52,7 +53,7 @@ export function adoptSingleWorkspace(o: {
   if (!legacy || o.settings.get('workspaces').length) return;
   const id = legacy.kind === 'demo' ? DEMO_ID : newWorkspaceId();
   const dir = workspaceDir(o.profileDir, id);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolder(dir);
   for (const name of MOVED_ENTRIES) {
     const from = join(o.profileDir, name);
     if (existsSync(from) && !existsSync(join(dir, name))) renameSync(from, join(dir, name));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
+import { makeFolder, removeFolder } from '../folders';
 import { dirname, join } from 'node:path';
 import type { Workspace } from '../../src-shared/bridge';
 import { AppError, type ErrorInfo } from '../../src-shared/errors';
@@ -47,7 +48,7 @@ export function adoptAccountFiles(dir: string, owner: UserRef | null): void {
   for (const name of ACCOUNT_ENTRIES) {
     const from = join(dir, name);
     if (!existsSync(from) || existsSync(join(to, name))) continue;
-    mkdirSync(dirname(join(to, name)), { recursive: true, mode: 0o700 });
+    makeFolder(dirname(join(to, name)));
     renameSync(from, join(to, name));
   }
 }
@@ -82,8 +83,8 @@ export class SignIn<F extends { features: ScopedFeature[] }> {
     this.session = session;
     this.#dir = accountDir(o.base.profileDir, session?.user ?? null);
     // Whoever it was, an account not identified leaves nothing for the next one.
-    if (!session?.user) rmSync(this.#dir, { recursive: true, force: true });
-    mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    if (!session?.user) removeFolder(this.#dir);
+    makeFolder(this.#dir);
     const events = new EventHub();
     this.#off = events.subscribe((name, payload, workspaceId) => {
       if (this.#current) o.relay.relay(name, payload, workspaceId);
@@ -150,6 +151,6 @@ export class SignIn<F extends { features: ScopedFeature[] }> {
     this.#off();
     for (const off of this.#zoneOffs.splice(0)) off();
     await this.session?.client.close();
-    if (!this.session?.user) rmSync(this.#dir, { recursive: true, force: true });
+    if (!this.session?.user) removeFolder(this.#dir);
   }
 }

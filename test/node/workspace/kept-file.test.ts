@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeFolder, removeFolder, storeIn } from '../../../src-main/folders';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { KeptFile } from '../../../src-main/kept-file';
@@ -59,4 +60,26 @@ test('every file the console keeps for itself (snoozes, activity, mentions, rece
   expect(await new TicketCache(join(dir, 'tickets.json'), quiet).recent()).toEqual([]);
 
   expect(readdirSync(dir).sort()).toEqual(['other.json.0badc0de.tmp']);
+});
+
+test('a write that finishes after its workspace was signed out of does not make its folder again: it says it was not saved; a setting there is dropped', async () => {
+  const dir = await tempDir();
+  const workspace = join(dir, 'workspaces', 'w1');
+  makeFolder(workspace);
+  const said: string[] = [];
+  const tickets = new TicketCache(join(workspace, 'accounts', 'a', 'supervisor', 'tickets.json'), (m) => said.push(m));
+  const settings = storeIn(workspace, { get: () => undefined, set: () => said.push('set'), delete: () => said.push('deleted') });
+  removeFolder(workspace);
+  await tickets.put('T-1', { id: 1, key: 'T-1' } as never);
+  settings.set('queueWidth', 400);
+  settings.delete('queueWidth');
+  expect(existsSync(workspace)).toBe(false);
+  expect(said).toEqual([`ticket cache not saved: ${workspace} was removed (signed out): not written there.`]);
+
+  // Added again, it is the console's again.
+  makeFolder(workspace);
+  await tickets.put('T-2', { id: 2, key: 'T-2' } as never);
+  settings.set('queueWidth', 400);
+  expect(readdirSync(join(workspace, 'accounts', 'a', 'supervisor'))).toEqual(['tickets.json']);
+  expect(said.slice(1)).toEqual(['set']);
 });

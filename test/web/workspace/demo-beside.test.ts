@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { startStandin } from '../../../src-standin/index';
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, openDemo, ownOpenSessions, selectSession, serviceApi, shot, type Rec, consoleReady } from '../../support/web';
@@ -74,9 +74,16 @@ test('the demo workspace beside a connected one: switching keeps each its own, b
     await expect(page.locator('.workspace-badge')).toContainText(sb.baseUrl);
     await consoleReady(page);
     await expect(page.getByRole('group', { name: 'Workspaces' })).toHaveCount(0);
-    expect(existsSync(host.app.workspaceDir('demo'))).toBe(false);
+    // Nothing written after the sign-out brings the folder back (what is left is named).
+    await expect.poll(() => leftIn(host.app.workspaceDir('demo')), { timeout: 2_000 }).toEqual([]);
+    await page.waitForTimeout(1_000);
+    expect(leftIn(host.app.workspaceDir('demo'))).toEqual([]);
   } finally {
     await host.close();
     await sb.close();
   }
 });
+
+function leftIn(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).sort() : [];
+}
