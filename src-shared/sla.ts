@@ -60,3 +60,11 @@ export function slaState(s: SlaSubject, now: number): { state: SlaState; leftSec
   const waited = s.slaSeconds - left;
   return { state: waited >= (s.slaSeconds * ratio) / 100 ? 'amber' : 'green', leftSeconds: left };
 }
+
+/** The next moment after `now` (ms) at which `slaState` says something else (amber, then red); Infinity when none comes. */
+export function slaChangesAt(s: SlaSubject, now: number): number {
+  const due = slaDue(s);
+  if (due === Infinity || s.slaSeconds === null) return Infinity;
+  const amber = due - s.slaSeconds * 1000 + (s.slaSeconds * 1000 * warningRatioOf(s.slaWarningRatio)) / 100;
+  return [amber, due].find((at) => at > now) ?? Infinity;
+}

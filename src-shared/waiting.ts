@@ -1,5 +1,5 @@
 import { msOf } from './concepts';
-import { slaDue, slaState, type SlaState } from './sla';
+import { slaChangesAt, slaDue, slaState, type SlaState } from './sla';
 
 /**
  * How long a customer has waited for an answer: the one rule the queue's timers, their SLA
@@ -91,6 +91,12 @@ export function waitSla(s: WaitSubject, now: number): { state: SlaState; leftSec
   const start = waitStartOf(s);
   if (start === null) return { state: 'none', leftSeconds: NaN };
   return slaState({ createdAt: start, slaSeconds: s.slaSeconds, slaWarningRatio: s.slaWarningRatio }, now);
+}
+
+/** The next moment after `now` (ms) at which `waitSla` says another colour; Infinity when none comes. */
+export function waitSlaChangesAt(s: WaitSubject, now: number): number {
+  const start = waitStartOf(s);
+  return start === null ? Infinity : slaChangesAt({ createdAt: start, slaSeconds: s.slaSeconds, slaWarningRatio: s.slaWarningRatio }, now);
 }
 
 /** A conversation no attendant has answered yet: nobody replied in it as far as the console saw. */

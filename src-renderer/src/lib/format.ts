@@ -1,7 +1,7 @@
-import { twoDigits } from './digits';
+import { compactDuration, twoDigits, waitDuration, waitDurationChangesIn } from './digits';
 import { i18n } from './i18n.svelte';
 
-export { twoDigits };
+export { compactDuration, twoDigits, waitDuration, waitDurationChangesIn };
 
 /*
  * How the page writes times, dates and durations: the one module that does (eslint:
@@ -60,17 +60,6 @@ export function stampOf(iso: string | null, now: number): string {
 /** "2026-11-24": the day a `date` input and the service's day filters take (this machine's calendar). */
 export function dateInputValue(d: Date): string {
   return `${d.getFullYear()}-${twoDigits(d.getMonth() + 1)}-${twoDigits(d.getDate())}`;
-}
-
-/** A wait as a queue timer shows it, short: "35s", "4m 05s", "2h 07m", "3d 4h". */
-export function compactDuration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${twoDigits(s % 60)}s`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h ${twoDigits(m % 60)}m`;
-  return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
 /** A figure's duration, spelled out: "35 s", "4 min 10 s", "1 h 05 min"; "—" for none. */

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { DEFAULT_WARNING_RATIO, slaDue, slaSecondsOf, slaState, warningRatioOf } from '../../../src-shared/sla';
+import { DEFAULT_WARNING_RATIO, slaChangesAt, slaDue, slaSecondsOf, slaState, warningRatioOf } from '../../../src-shared/sla';
+import { waitDuration, waitDurationChangesIn } from '../../../src-renderer/src/lib/digits';
 import { fillTemplate, templateValues } from '../../../src-shared/template';
 import { toQueueItem } from '../../../src-main/queue';
 import { toGroupInfo } from '../../../src-main/features/attendance/project';
@@ -53,6 +54,34 @@ test("a session's SLA state follows its own group's warning ratio: green, then a
   expect(slaState({ createdAt: START, slaSeconds: null }, at(60)).state).toBe('none');
   expect(slaState({ createdAt: null, slaSeconds: 600 }, at(60)).state).toBe('none');
   expect([slaDue(strict), slaDue({ createdAt: START, slaSeconds: null })]).toEqual([at(10), Infinity]);
+});
+
+test("a row's wait changes what it shows only when its minute (its second in the first minute) or its SLA colour changes, and the page is told when", () => {
+  expect([0, 59.9, 60, 61, 3599, 3600, 3660, 86_400].map(waitDuration)).toEqual([
+    '0s',
+    '59s',
+    '1m',
+    '1m',
+    '59m',
+    '1h 00m',
+    '1h 01m',
+    '1d 0h',
+  ]);
+  // Each wait is shown the same up to the moment named, and otherwise from it.
+  for (const secs of [0, 12.5, 59.2, 60, 95, 3599.5, 7300, 90_000]) {
+    const next = secs + waitDurationChangesIn(secs);
+    expect(waitDuration(next - 0.001), `${secs}`).toBe(waitDuration(secs));
+    expect(waitDuration(next), `${secs}`).not.toBe(waitDuration(secs));
+  }
+  // Ten minutes of SLA warning at 80 %: amber from minute 8, red from minute 10, then nothing more.
+  const s = { createdAt: START, slaSeconds: 600, slaWarningRatio: 80 };
+  expect(slaChangesAt(s, at(1))).toBe(at(8));
+  expect(slaState(s, at(8) - 1).state).toBe('green');
+  expect(slaState(s, at(8)).state).toBe('amber');
+  expect(slaChangesAt(s, at(8))).toBe(at(10));
+  expect(slaState(s, at(10)).state).toBe('red');
+  expect(slaChangesAt(s, at(10))).toBe(Infinity);
+  expect(slaChangesAt({ createdAt: START, slaSeconds: null }, at(1))).toBe(Infinity);
 });
 
 test("the queue and the directory read a group's SLA and warning ratio by the one rule", () => {

@@ -5,6 +5,7 @@ import { idIn, instantIn, nameOf, senderRole, sessionIdIn, userNameOf } from '..
 import { freshProfile, launchHost } from '../../support/host';
 import { connectToService, consoleReady, openDemo, repliesOn, serviceApi, type Rec } from '../../support/web';
 import { POLL_PACE } from '../../../src-main/features/live/poll-pace';
+import { slaSecondsOf, warningRatioOf } from '../../../src-shared/sla';
 
 /**
  * Triage without opening rows: a row shows how long its customer has waited for an answer (since
@@ -25,6 +26,22 @@ async function mineRow(page: Page, protocol: string): Promise<Locator> {
   return row;
 }
 
+/** A session of the demo's attendant in the group with the longest SLA (so its colours are no race with the clock), begun `agoMs` before now. */
+async function mineInLongestSla(sb: Standin, agoMs: number, protocol: string): Promise<{ group: Rec; sessionId: number }> {
+  const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
+  const group = await admin.post('/chatapi/1.0/api/v2/groups/unique', { conditions: [], sort: true, sortColumn: 'sla', direction: 'DESC' });
+  const [customer] = await admin.list('/users', [{ key: 'typeUser', operator: 'EQ', value: 'CUSTOMER' }], { size: 1 });
+  const created = await admin.post('/chatapi/1.0/api/v2/user-session/save', {
+    user: { id: customer!.id },
+    groupConf: { id: group.id },
+    status: 'OPEN',
+    protocol,
+    lastAgent: sb.demoAgent.userName,
+    createdAt: new Date(Date.now() - agoMs).toISOString(),
+  });
+  return { group, sessionId: idIn(created.id)! };
+}
+
 /** Minutes and seconds of a timer as shown ("40m 03s", "12s", "1h 02m"), in seconds. */
 function secondsShown(text: string): number {
   let s = 0;
@@ -40,25 +57,9 @@ test("a row's timer is the customer's wait for an answer: since their first unan
   try {
     const sb = await openDemo(page, host);
     const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
-    // The group with the longest SLA, so the colours below are not a race with the clock.
-    const group = await admin.post('/chatapi/1.0/api/v2/groups/unique', {
-      conditions: [],
-      sort: true,
-      sortColumn: 'sla',
-      direction: 'DESC',
-    });
-    const [customer] = await admin.list('/users', [{ key: 'typeUser', operator: 'EQ', value: 'CUSTOMER' }], { size: 1 });
     const began = Date.now() - 40 * 60_000;
     const protocol = `2026${String(Date.now()).slice(-10)}`;
-    const created = await admin.post('/chatapi/1.0/api/v2/user-session/save', {
-      user: { id: customer!.id },
-      groupConf: { id: group.id },
-      status: 'OPEN',
-      protocol,
-      lastAgent: sb.demoAgent.userName,
-      createdAt: new Date(began).toISOString(),
-    });
-    const sessionId = idIn(created.id)!;
+    const { sessionId } = await mineInLongestSla(sb, 40 * 60_000, protocol);
     // The customer wrote 40 minutes ago, then 25 minutes ago: nobody answered yet.
     for (const [ago, text] of [
       [40, 'Oi, meu pedido não chegou.'],
@@ -109,6 +110,66 @@ test("a row's timer is the customer's wait for an answer: since their first unan
     // And it counts on as time passes.
     const first = secondsShown(await row.locator('.timer').innerText());
     await expect.poll(async () => secondsShown(await row.locator('.timer').innerText()), { timeout: 10_000 }).toBeGreaterThan(first + 1);
+  } finally {
+    await host.close();
+  }
+});
+
+test("a row's wait shows minutes past its first one, and turns to the next minute and to its SLA colours on time, without ticking every second", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  // The page's clock is run forward by hand below; it starts at the service's time.
+  await page.clock.install({ time: Date.now() });
+  const host = await launchHost(freshProfile());
+  try {
+    const sb = await openDemo(page, host);
+    const admin = serviceApi(sb.baseUrl, sb.tokens.admin);
+    const protocol = `2027${String(Date.now()).slice(-10)}`;
+    const { group, sessionId } = await mineInLongestSla(sb, 3 * 60_000, protocol);
+    const slaMs = slaSecondsOf(group.sla, group.timeUnit)! * 1000;
+    const amberAfterMs = (slaMs * warningRatioOf(group.warningRatio)) / 100;
+    expect(amberAfterMs).toBeGreaterThan(5 * 60_000);
+    // The customer wrote 3 minutes ago, nobody answered: "3m", green.
+    const wroteAt = Date.now() - 3 * 60_000;
+    await admin.post('/chatapi/1.0/api/v2/messages/save', {
+      session: { id: sessionId },
+      message: 'Preciso de ajuda com a fatura.',
+      fromUser: true,
+      createdAt: new Date(wroteAt).toISOString(),
+    });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const timer = (await mineRow(page, protocol)).locator('.timer');
+    await expect(timer).toHaveText('Waiting for an answer for 3m');
+    await expect(timer).toHaveClass(/\bsla-green\b/);
+
+    // Within a minute nothing on the row changes: the page does not redraw it every second.
+    const fromPage = async () => page.evaluate(() => Date.now());
+    await page.clock.fastForward(wroteAt + 3 * 60_000 + 5_000 - (await fromPage()));
+    await timer.evaluate((el) => {
+      const w = window as unknown as { timerChanges: number };
+      w.timerChanges = 0;
+      new MutationObserver((m) => (w.timerChanges += m.length)).observe(el, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    });
+    for (let i = 0; i < 30; i++) await page.clock.fastForward(1_000);
+    expect(await page.evaluate(() => (window as unknown as { timerChanges: number }).timerChanges)).toBe(0);
+    // To a moment before the next minute of the wait, then past it.
+    await page.clock.fastForward(wroteAt + 4 * 60_000 - 500 - (await fromPage()));
+    await expect(timer).toHaveText('Waiting for an answer for 3m');
+    await page.clock.fastForward(1_000);
+    await expect(timer).toHaveText('Waiting for an answer for 4m');
+    // The SLA's warning ratio is passed at its own second, not at a minute's turn.
+    await page.clock.fastForward(wroteAt + amberAfterMs - 500 - (await fromPage()));
+    await expect(timer).toHaveClass(/\bsla-green\b/);
+    await page.clock.fastForward(1_000);
+    await expect(timer).toHaveClass(/\bsla-amber\b/);
+    await page.clock.fastForward(wroteAt + slaMs + 500 - (await fromPage()));
+    await expect(timer).toHaveClass(/\bsla-red\b/);
   } finally {
     await host.close();
   }
