@@ -1,5 +1,5 @@
 // Node-only (node:crypto): used by the main process and the stand-in, never by the renderer.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { WEBHOOK_TOLERANCE_SECONDS } from './webhook';
 
 /** Secrets may be given as `whsec_<base64>` (Standard Webhooks) or as plain text. */
@@ -7,9 +7,26 @@ export function secretBytes(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
 }
 
+/**
+ * The last few secrets as keys: making a key of a secret costs about as much as signing a small
+ * event, and a listener checks every event against the same one or two secrets.
+ */
+const keys = new Map<string, KeyObject>();
+const KEYS_KEPT = 4;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(secretBytes(secret));
+    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** HMAC-SHA256 of "id.timestamp.body" over the raw body bytes. */
 function mac(secret: string, id: string, timestamp: number | string, body: Buffer | string): Buffer {
-  return createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.`).update(body).digest();
+  return createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.`).update(body).digest();
 }
 
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
