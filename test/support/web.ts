@@ -206,11 +206,19 @@ export const intersects = (a: Box, b: Box): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
- * Whether an element shows at least `chars` characters of its text: all of it, or, when it is
- * ellipsized, a box wide enough for that many characters and the ellipsis after them.
+ * Whether an element shows at least `chars` characters of its text: inside every box that clips
+ * it (not wrapped onto a line its parent hides), and all of it or, when it is ellipsized, a box
+ * wide enough for that many characters and the ellipsis after them.
  */
 export function showsAtLeast(el: Locator, chars: number): Promise<boolean> {
   return el.evaluate((node, n) => {
+    const own = node.getBoundingClientRect();
+    for (let up = node.parentElement; up; up = up.parentElement) {
+      if (getComputedStyle(up).overflow === 'visible') continue;
+      const clip = up.getBoundingClientRect();
+      if (own.top + 1 >= clip.bottom || own.bottom - 1 <= clip.top || own.left + 1 >= clip.right || own.right - 1 <= clip.left)
+        return false;
+    }
     if (node.scrollWidth <= node.clientWidth + 1) return true;
     const text = [...node.childNodes].find((c) => c.nodeType === Node.TEXT_NODE && (c.textContent ?? '').trim());
     if (!text) return false;
