@@ -90,9 +90,12 @@ export function windowEndsAt(
 
 /**
  * Whether a list came newest first, as asked: a page of "the newest N" from a service that
- * ignored the sort is N records of any time, and tells nothing of which are the newest.
+ * ignored the sort is N records of any time, and tells nothing of which are the newest. Only the
+ * times are compared: the service was asked to sort by its time column, and records at the same
+ * instant come in whatever order it keeps them (a busy thread has many; taking ascending ids
+ * there for a list in no order sent every long thread down the whole-thread read).
  */
 export function listedNewestFirst<T>(items: readonly T[], timed: (t: T) => Timed): boolean {
-  for (let i = 1; i < items.length; i++) if (compareTimed(timed(items[i]!), timed(items[i - 1]!)) > 0) return false;
+  for (let i = 1; i < items.length; i++) if (instant(timed(items[i]!).at) > instant(timed(items[i - 1]!).at)) return false;
   return true;
 }

@@ -253,3 +253,56 @@ test('a long thread from a service that ignores the sort shows its newest messag
     }
   }
 });
+
+test('a long thread whose messages share instants is read a page at a time, its ties in the service’s own order, and paged back to its first line', async () => {
+  const s2 = await startStandin({ port: 0, sessions: 30, seed: 5, anchorTime: ANCHOR });
+  try {
+    const api = standinClient(s2.baseUrl, s2.tokens.admin);
+    const open = await api.v2('/user-session', {
+      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }],
+      sort: false,
+      page: 0,
+      size: 1,
+    });
+    const sessionId = open.json<{ results: Array<{ id: number }> }>().results[0]!.id;
+    const base = Date.parse(ANCHOR) + 3600_000;
+    // 120 lines, five to a second (a service keeping whole seconds, a busy conversation): the
+    // stand-in lists a second's lines in the order they were saved, the lowest id first.
+    for (let k = 0; k < 120; k++) {
+      const r = await api.v2('/messages/save', {
+        session: { id: sessionId },
+        message: `linha ${k}`,
+        fromUser: k % 2 === 1,
+        createdAt: new Date(base + Math.floor(k / 5) * 1000).toISOString(),
+      });
+      expect(r.status, r.text).toBe(201);
+    }
+    const listed = await api.v2('/messages', {
+      conditions: [{ key: 'session.id', operator: 'EQNUM', value: String(sessionId) }],
+      sort: true,
+      sortColumn: 'createdAt',
+      direction: 'DESC',
+      page: 0,
+      size: 50,
+    });
+    const ids = listed.json<{ results: Array<{ id: number }> }>().results.map((r) => r.id);
+    // The premise: within a second the ids go up, while the times go down.
+    expect(ids[1]! > ids[0]!).toBe(true);
+
+    const client = createServiceClient({ baseUrl: s2.baseUrl, getToken: async () => s2.tokens.admin });
+    const seen: string[][] = [];
+    let more = true;
+    for (let page = 0; more && page < 10; page++) {
+      const got = await threadPage(client, sessionId, page);
+      seen.unshift(got.messages.map((m) => m.text));
+      more = got.hasMore;
+    }
+    // The first page is the newest 50 (not the thread read whole), and paging back ends at the first line.
+    expect(seen.at(-1)!.length).toBe(50);
+    expect(seen.at(-1)!.at(-1)).toBe('linha 119');
+    expect(more).toBe(false);
+    expect(seen.flat().filter((t) => t.startsWith('linha '))).toEqual(Array.from({ length: 120 }, (_, i) => `linha ${i}`));
+  } finally {
+    await s2.close();
+  }
+});
