@@ -85,7 +85,11 @@ export async function threadPage(
   return { messages: ordered, hasMore, unreadable: skips.summary() };
 }
 
-/** Messages of a thread read whole when the service's pages are in no order; older pages beyond the cap are not offered. */
+/**
+ * Messages of a thread read whole when the service's pages are in no order. Cut at the cap, the
+ * thread says it has more (its beginning is not among them): paging on through the service's
+ * own order reaches the rest, which join the thread by time.
+ */
 const WHOLE_THREAD_CAP = 5_000;
 
 async function wholeThread(
@@ -101,7 +105,7 @@ async function wholeThread(
     );
   const skips = new Skips();
   skips.addAll({ count: got.skipped, first: got.first });
-  return { messages: threadMessagesOf(got.records, sessionId, parties, skips), hasMore: false, unreadable: skips.summary() };
+  return { messages: threadMessagesOf(got.records, sessionId, parties, skips), hasMore: got.truncated, unreadable: skips.summary() };
 }
 
 /** A page's messages as the thread shows them: oldest first by time, whatever order the service listed them in. */

@@ -118,7 +118,8 @@ export function threadHandlers(ctx: FeatureContext, d: ThreadDeps): Pick<Handler
       const copy = await offline.cache.thread(sessionId);
       const fromCopy = (c: NonNullable<typeof copy>) => ({
         detail: { ...c.detail, item: queue.item(sessionId) ?? c.detail.item },
-        page: { messages: c.messages, hasMore: false, page: 0, unreadable: NONE_UNREADABLE },
+        // A copy of a longer thread does not hold its beginning, and the page must not say it does.
+        page: { messages: c.messages, hasMore: c.hasMore, page: 0, unreadable: NONE_UNREADABLE },
         fetchedAt: c.fetchedAt,
         offline: true,
       });

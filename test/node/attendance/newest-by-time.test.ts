@@ -306,3 +306,52 @@ test('a long thread whose messages share instants is read a page at a time, its 
     await s2.close();
   }
 });
+
+test('a thread longer than the whole read, from a service that ignores the sort, says it has more, and paging on reaches every message', async () => {
+  test.setTimeout(180_000);
+  const s2 = await startStandin({ port: 0, sessions: 30, seed: 5, anchorTime: ANCHOR, reading: 'any-order' });
+  try {
+    const api = standinClient(s2.baseUrl, s2.tokens.admin);
+    const open = await api.v2('/user-session', {
+      conditions: [{ key: 'status', operator: 'EQ', value: 'OPEN' }],
+      sort: false,
+      page: 0,
+      size: 1,
+    });
+    const sessionId = open.json<{ results: Array<{ id: number }> }>().results[0]!.id;
+    const base = Date.parse(ANCHOR) + 3600_000;
+    // Past the 5,000 messages the console reads at once when a service's pages are in no order.
+    const LINES = 5_060;
+    let next = 0;
+    const writer = async () => {
+      for (let k = next++; k < LINES; k = next++) {
+        const r = await api.v2('/messages/save', {
+          session: { id: sessionId },
+          message: `linha ${k}`,
+          fromUser: k % 2 === 1,
+          createdAt: new Date(base + k * 1000).toISOString(),
+        });
+        expect(r.status, r.text).toBe(201);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, writer));
+
+    const client = createServiceClient({ baseUrl: s2.baseUrl, getToken: async () => s2.tokens.admin });
+    const first = await threadPage(client, sessionId, 0);
+    // Not all of it: the thread does not claim its beginning.
+    expect(first.hasMore).toBe(true);
+    const texts = new Set(first.messages.map((m) => m.text));
+    expect(texts.size).toBeLessThan(LINES);
+    let more = first.hasMore;
+    for (let page = 1; more && page < 200; page++) {
+      const got = await threadPage(client, sessionId, page);
+      for (const m of got.messages) texts.add(m.text);
+      more = got.hasMore;
+    }
+    expect(more).toBe(false);
+    const missing = Array.from({ length: LINES }, (_, k) => `linha ${k}`).filter((t) => !texts.has(t));
+    expect(missing).toEqual([]);
+  } finally {
+    await s2.close();
+  }
+});

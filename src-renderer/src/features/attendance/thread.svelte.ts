@@ -327,8 +327,11 @@ export class ThreadStore {
     return (await this.#scope.invoke('attendance:olderMessages', { sessionId, page: first, count })).pages;
   }
 
+  /** Older pages may be read now: some are left, none is on its way, and an offline copy's wait for the service (its banner says so). */
+  readonly #olderReadable = () => !this.#loadingOlder && this.#hasMore && !this.#offlineCopy;
+
   async older(): Promise<void> {
-    if (this.#loadingOlder || !this.#hasMore || this.#sessionId === null) return;
+    if (!this.#olderReadable() || this.#sessionId === null) return;
     const gen = this.#generation;
     const sessionId = this.#sessionId;
     const first = this.#nextPage;
