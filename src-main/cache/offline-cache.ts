@@ -1,6 +1,7 @@
 import { setAsideFile, whyUnreadable } from '../set-aside';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { compareTimed } from '../../src-shared/newest';
 import { z } from 'zod';
 import { QueueItemSchema, type QueueItem } from '../../src-shared/bridge/attendance';
 import { SessionDetailSchema, ThreadMessageSchema, type SessionDetail, type ThreadMessage } from '../../src-shared/bridge/attendance';
@@ -349,7 +350,8 @@ export class OfflineCache {
     if (!t || !messages.length) return;
     const byId = new Map(t.messages.map((m) => [m.id, m]));
     for (const m of messages) byId.set(m.id, m);
-    const all = [...byId.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+    // By time (offsets and precisions differ in how a service spells it), not by the text.
+    const all = [...byId.values()].sort((a, b) => compareTimed({ at: a.createdAt, id: a.id }, { at: b.createdAt, id: b.id }));
     t.hasMore = t.hasMore || all.length > this.#maxMessages;
     t.messages = all.slice(-this.#maxMessages);
     t.fetchedAt = fetchedAt;

@@ -153,3 +153,14 @@ test('the kept threads are read behind the queue: a thread saved meanwhile keeps
   await third.flush();
   expect(readdirSync(join(dir, 'threads'))).toEqual([]);
 });
+
+test('messages reaching a kept thread later are kept in the order of their times, whatever offset the service wrote them with', async () => {
+  const cache = new OfflineCache({ dir: mkdtempSync(join(tmpdir(), 'offline-cache-')), writeDelayMs: 5 });
+  await cache.setScope('https://svc|ana');
+  const at = (id: number, createdAt: string): ThreadMessage => ({ ...message(id, 31), createdAt });
+  cache.saveThread(31, { detail: detail(31), messages: [at(1, '2024-06-11T12:00:00Z')], hasMore: false }, '2024-06-11T12:00:00Z');
+  // 10:30 at -03:00 is 13:30 UTC: newer than 13:00 UTC although its text sorts first.
+  cache.addMessages(31, [at(3, '2024-06-11T10:30:00-03:00'), at(2, '2024-06-11T13:00:00Z')], '2024-06-11T13:31:00Z');
+  expect((await cache.thread(31))?.messages.map((m) => m.id)).toEqual([1, 2, 3]);
+  await cache.flush();
+});
