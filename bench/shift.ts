@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import type { BenchRow } from './types';
-import { connectAttendant, launchChromium, ROOT, stopHost } from './support';
+import { connectAttendant, HOST_NODE_FLAGS, launchChromium, ROOT, stopHost } from './support';
 import { startStandin, type Standin } from '../src-standin/index';
 import { freshProfile } from '../test/support/host';
 import { errorText } from '../src-shared/error-text';
@@ -89,7 +89,7 @@ class Inspector {
 async function spawnInspectedHost(profile: string): Promise<{ child: ChildProcess; url: string; inspector: Inspector }> {
   const child = spawn(
     process.execPath,
-    ['--inspect=127.0.0.1:0', '--expose-gc', join(ROOT, 'out', 'main', 'host.js'), '--profile', profile],
+    ['--inspect=127.0.0.1:0', '--expose-gc', ...HOST_NODE_FLAGS, join(ROOT, 'out', 'main', 'host.js'), '--profile', profile],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

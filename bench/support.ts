@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from '../test/support/chromium';
 import { createConfStore } from '../src-main/vault/conf-store';
+import hostNodeFlags from '../src-main/host/node-flags.json';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -48,9 +49,12 @@ export async function spawnPrinting(
   return { child, url, startedAt };
 }
 
+/** Node's flags for the host process, as `npm start` gives them (scripts/start.mjs). */
+export const HOST_NODE_FLAGS: readonly string[] = hostNodeFlags;
+
 /** Starts the built host (`out/main/host.js`) as its own process and waits for its address. */
 export function spawnHost(profileDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
-  return spawnPrinting([join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir], /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/);
+  return spawnPrinting([...HOST_NODE_FLAGS, join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir], /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/);
 }
 
 export async function stopHost(child: ChildProcess): Promise<void> {

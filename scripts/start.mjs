@@ -95,9 +95,18 @@ function fetchElectron() {
   return r.status === 0;
 }
 
+/**
+ * Node's flags for the host process (src-main/host/node-flags.json): a young generation of 4 MB
+ * instead of Node's default of up to 128 MB, which a console running all day would keep
+ * reserved after its first busy minute (the shift bench: host RSS +80 MB, flat with the flag).
+ */
+function hostNodeFlags() {
+  return JSON.parse(readFileSync(join(root, 'src-main', 'host', 'node-flags.json'), 'utf8'));
+}
+
 /** Serves the console with the loopback host until it stops; in check mode, checks it and stops it. */
 function serve(hostArgs, check) {
-  const child = spawn(process.execPath, [join(root, 'out', 'main', 'host.js'), ...hostArgs], {
+  const child = spawn(process.execPath, [...hostNodeFlags(), join(root, 'out', 'main', 'host.js'), ...hostArgs], {
     cwd: root,
     stdio: ['inherit', check ? 'pipe' : 'inherit', 'inherit'],
   });
