@@ -54,7 +54,10 @@ export const HOST_NODE_FLAGS: readonly string[] = hostNodeFlags;
 
 /** Starts the built host (`out/main/host.js`) as its own process and waits for its address. */
 export function spawnHost(profileDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
-  return spawnPrinting([...HOST_NODE_FLAGS, join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir], /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/);
+  return spawnPrinting(
+    [...HOST_NODE_FLAGS, join(ROOT, 'out', 'main', 'host.js'), '--profile', profileDir],
+    /(http:\/\/127\.0\.0\.1:\d+\/\?k=\S+)/,
+  );
 }
 
 export async function stopHost(child: ChildProcess): Promise<void> {
