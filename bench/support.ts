@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from '../test/support/chromium';
 import { createConfStore } from '../src-main/vault/conf-store';
-import hostNodeFlags from '../src-main/host/node-flags.json';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -50,7 +49,9 @@ export async function spawnPrinting(
 }
 
 /** Node's flags for the host process, as `npm start` gives them (scripts/start.mjs). */
-export const HOST_NODE_FLAGS: readonly string[] = hostNodeFlags;
+export const HOST_NODE_FLAGS: readonly string[] = JSON.parse(
+  readFileSync(join(ROOT, 'src-main', 'host', 'node-flags.json'), 'utf8'),
+) as string[];
 
 /** Starts the built host (`out/main/host.js`) as its own process and waits for its address. */
 export function spawnHost(profileDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {

@@ -213,8 +213,9 @@ export const intersects = (a: Box, b: Box): boolean =>
 export function showsAtLeast(el: Locator, chars: number): Promise<boolean> {
   return el.evaluate((node, n) => {
     const own = node.getBoundingClientRect();
+    // A box that hides what overflows it (a list scrolled elsewhere is not that: the user scrolls).
     for (let up = node.parentElement; up; up = up.parentElement) {
-      if (getComputedStyle(up).overflow === 'visible') continue;
+      if (!/hidden|clip/.test(getComputedStyle(up).overflow)) continue;
       const clip = up.getBoundingClientRect();
       if (own.top + 1 >= clip.bottom || own.bottom - 1 <= clip.top || own.left + 1 >= clip.right || own.right - 1 <= clip.left)
         return false;
